@@ -1,0 +1,3 @@
+from koikoi.cli import main
+
+raise SystemExit(main())

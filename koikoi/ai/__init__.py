@@ -1,0 +1,1 @@
+"""Computer players. Each sees an Observation, never the full state."""

@@ -1,0 +1,1 @@
+"""The rules of Koi-Koi: Qt-free, no I/O."""

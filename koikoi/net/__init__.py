@@ -1,0 +1,1 @@
+"""Peer-to-peer play: sans-I/O protocol core and thin transports."""
