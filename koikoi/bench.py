@@ -1,0 +1,97 @@
+"""``koikoi bench``: engine speed on one core (CLI.md), measured through the engine's own API.
+
+Random play here is what the AI's playouts do: list the legal actions and push one at random,
+from the deal (laying out a deck order) to the end of the round.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+from typing import Any
+
+from koikoi.engine.cards import NUM_CARDS
+from koikoi.engine.deck import deal_from_order
+from koikoi.engine.round import Round
+from koikoi.engine.yaku import base_points, score
+
+
+def _orders(rng: random.Random, n: int) -> list[list[int]]:
+    orders = []
+    for _ in range(n):
+        order = list(range(NUM_CARDS))
+        rng.shuffle(order)
+        orders.append(order)
+    return orders
+
+
+def random_rounds(seconds: float, seed: int = 1, shuffle: bool = False) -> tuple[int, float]:
+    """Play random rounds for about ``seconds``; return (rounds, elapsed).
+
+    With ``shuffle`` the deck is shuffled inside the timed loop as well (the chance step);
+    without, deck orders are shuffled beforehand and each round starts from laying one out.
+    """
+    rng = random.Random(seed)
+    pool = _orders(rng, 4096)
+    rand = rng.random
+    rounds = 0
+    gc.collect()
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for order in pool:
+            if shuffle:
+                rng.shuffle(order)
+            r = Round(deal_from_order(order, rounds & 1), rounds & 1)
+            while not r.over:
+                actions = r.legal_actions()
+                r.push(actions[int(rand() * len(actions))])
+            rounds += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return rounds, now - start
+
+
+def piles(n: int, seed: int = 2) -> list[int]:
+    """``n`` different capture piles of 0–24 cards, as a round's winner might hold."""
+    rng = random.Random(seed)
+    seen: set[int] = set()
+    while len(seen) < n:
+        size = rng.randint(0, 24)
+        pile = 0
+        for c in rng.sample(range(NUM_CARDS), size):
+            pile |= 1 << c
+        seen.add(pile)
+    return sorted(seen, key=lambda p: rng.random())
+
+
+def score_microseconds(n: int = 20_000, repeat: int = 5) -> tuple[float, float]:
+    """Mean µs per full score (yaku list and points) and per base total, over ``n`` piles."""
+    pool = piles(n)
+    best_full = best_base = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for p in pool:
+            score(p, 1, True)
+        t1 = time.perf_counter()
+        for p in pool:
+            base_points(p)
+        t2 = time.perf_counter()
+        best_full = min(best_full, (t1 - t0) / n * 1e6)
+        best_base = min(best_base, (t2 - t1) / n * 1e6)
+    return best_full, best_base
+
+
+def run(seconds: float = 3.0) -> dict[str, Any]:
+    rounds, elapsed = random_rounds(seconds)
+    rounds_s, elapsed_s = random_rounds(seconds / 2, shuffle=True)
+    full, base = score_microseconds()
+    return {
+        "rounds_per_second": round(rounds / elapsed),
+        "score_us": round(full, 3),
+        "rounds_per_second_with_shuffle": round(rounds_s / elapsed_s),
+        "base_points_us": round(base, 3),
+        "score_piles": 20_000,
+        "seconds": round(elapsed + elapsed_s, 2),
+    }

@@ -1,0 +1,160 @@
+"""What happened: the events an applied action yields.
+
+A window animates them and a log narrates them without re-deriving the rules. Only the
+checked door (:meth:`Round.apply`, :meth:`Match.apply`) yields events; the fast door for
+search (``push``) yields none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from koikoi.engine.cards import Card, CardSet
+from koikoi.engine.yaku import Yaku
+
+
+class Outcome(Enum):
+    """How a deal ended."""
+
+    WIN = "win"  # a shobu (勝負), R7.4
+    TEYAKU = "teyaku"  # a dealt hand (手役), R8
+    NAGARE = "nagare"  # nobody called shobu (流れ), R7.5
+    REDEAL = "redeal"  # four of a month on the field (配り直し), R4.2
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The end of a deal, before the stakes: who won what (R9)."""
+
+    outcome: Outcome
+    winner: int | None = None
+    yaku: tuple[tuple[Yaku, int], ...] = ()
+    base: int = 0
+    doubled: bool = False
+    koikoi: int = 0
+    points: int = 0
+    teyaku_hand: CardSet = 0
+    """For a teyaku: the winner's dealt hand, to show it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A deal is laid out (R4.1). It carries both hands: a window shows only its own seat's."""
+
+    oya: int
+    round_no: int
+    deal_no: int
+    field: CardSet
+    hands: tuple[CardSet, CardSet]
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class StockTurned:
+    """The top stock card is turned face up (R5.4)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Captured:
+    """``card`` (played or drawn) took ``taken`` from the field (R5.2)."""
+
+    seat: int
+    card: Card
+    taken: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedOnField:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceNeeded:
+    """``card`` has two field matches: the seat picks one (R5.2)."""
+
+    seat: int
+    card: Card
+    candidates: tuple[Card, Card]
+    drawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class YakuFormed:
+    """At the end of a turn the seat's total rose above its baseline (R7.1)."""
+
+    seat: int
+    yaku: tuple[tuple[Yaku, int], ...]
+    total: int
+    baseline: int
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionNeeded:
+    """Koikoi or shobu; on the last turn only shobu (R7.3)."""
+
+    seat: int
+    can_koikoi: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KoikoiDeclared:
+    seat: int
+    koikoi_count: int
+    """Koikoi calls this round by both players together, this one included (R9.3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    result: RoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class StakesPaid:
+    """The loser paid the winner (R2.2, capped at what the loser had)."""
+
+    winner: int | None
+    paid: int
+    capped: bool
+    scores: tuple[int, int]
+    next_oya: int
+    round_counts: bool
+    """False for a redeal, which is not a round (R2.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    scores: tuple[int, int]
+    winner: int | None
+    """The winning seat, or None for a draw (R2.4)."""
+
+
+Event = (
+    Dealt
+    | CardPlayed
+    | StockTurned
+    | Captured
+    | PlacedOnField
+    | ChoiceNeeded
+    | YakuFormed
+    | DecisionNeeded
+    | KoikoiDeclared
+    | TurnStarted
+    | RoundEnded
+    | StakesPaid
+    | MatchEnded
+)

@@ -1,0 +1,199 @@
+"""Yaku (役) and round points: RULES.md R6, R8 and R9.
+
+>>> from koikoi.engine.cards import parse_card, to_set
+>>> pile = to_set(parse_card(c) for c in ["sakura_curtain", "susuki_moon", "kiku_sake_cup"])
+>>> [(y.value, p) for y, p in yaku_of(pile)]
+[('hanami', 5), ('tsukimi', 5)]
+>>> score(pile, koikoi=1).points  # R9.5: 10 -> x2 (8 or more) -> x2 (one koikoi)
+40
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from koikoi.engine.cards import (
+    AKATAN,
+    AOTAN,
+    INOSHIKACHO,
+    KIKU_SAKE_CUP,
+    LIGHTS,
+    MONTH_MASKS,
+    PLAINS,
+    RIBBONS,
+    SAKURA_CURTAIN,
+    SUSUKI_MOON,
+    TANE,
+    YANAGI_RAINMAN,
+    CardSet,
+    full_months,
+    months_present,
+)
+
+
+class Yaku(Enum):
+    """Every yaku, in the order of the R6 table, then the teyaku (手役) of R8."""
+
+    GOKO = "goko"  # 五光
+    SHIKO = "shiko"  # 四光
+    AME_SHIKO = "ame_shiko"  # 雨四光
+    SANKO = "sanko"  # 三光
+    HANAMI = "hanami"  # 花見で一杯
+    TSUKIMI = "tsukimi"  # 月見で一杯
+    INOSHIKACHO = "inoshikacho"  # 猪鹿蝶
+    AKATAN = "akatan"  # 赤短
+    AOTAN = "aotan"  # 青短
+    AKATAN_AOTAN = "akatan_aotan"  # 赤短・青短の重複
+    TANE = "tane"  # タネ
+    TAN = "tan"  # タン
+    KASU = "kasu"  # カス
+    TESHI = "teshi"  # 手四
+    KUTTSUKI = "kuttsuki"  # くっつき
+
+
+YakuList = list[tuple[Yaku, int]]
+
+TEYAKU_POINTS: Final = 6
+DOUBLING_THRESHOLD: Final = 8
+
+_RAIN: Final = 1 << YANAGI_RAINMAN
+_CUP: Final = 1 << KIKU_SAKE_CUP
+_CURTAIN: Final = 1 << SAKURA_CURTAIN
+_MOON: Final = 1 << SUSUKI_MOON
+_BOTH_TAN: Final = AKATAN | AOTAN
+
+
+def base_points(cards: CardSet) -> int:
+    """The sum of the yaku in a pile (R9.1), without building the list.
+
+    The end-of-turn check runs this after every capture, so it stays branch-light;
+    :func:`yaku_of` gives the same total itemised (a property test holds them together).
+    """
+    points = 0
+    n = (cards & LIGHTS).bit_count()
+    if n >= 3:
+        if n == 5:
+            points = 10
+        elif n == 4:
+            points = 7 if cards & _RAIN else 8
+        elif not cards & _RAIN:
+            points = 5
+    if cards & _CUP:
+        if cards & _CURTAIN:
+            points += 5
+        if cards & _MOON:
+            points += 5
+    t = (cards & TANE).bit_count()
+    if t >= 3:
+        if cards & INOSHIKACHO == INOSHIKACHO:
+            points += t + 2  # 5, +1 per other tane
+        if t >= 5:
+            points += t - 4
+    r = (cards & RIBBONS).bit_count()
+    if r >= 3:
+        both = cards & _BOTH_TAN
+        if both == _BOTH_TAN:
+            points += r + 4  # 10, +1 per other ribbon
+        elif both & AKATAN == AKATAN or both & AOTAN == AOTAN:
+            points += r + 2  # 5, +1 per other ribbon
+        if r >= 5:
+            points += r - 4
+    k = (cards & PLAINS).bit_count()
+    if k >= 10:
+        points += k - 9
+    return points
+
+
+def yaku_of(cards: CardSet) -> YakuList:
+    """The yaku a pile holds with their points, in R6 order (R6.1, R6.2)."""
+    result: YakuList = []
+    n = (cards & LIGHTS).bit_count()
+    rain = bool(cards & _RAIN)
+    if n == 5:
+        result.append((Yaku.GOKO, 10))
+    elif n == 4:
+        result.append((Yaku.AME_SHIKO, 7) if rain else (Yaku.SHIKO, 8))
+    elif n == 3 and not rain:
+        result.append((Yaku.SANKO, 5))
+    if cards & _CUP and cards & _CURTAIN:
+        result.append((Yaku.HANAMI, 5))
+    if cards & _CUP and cards & _MOON:
+        result.append((Yaku.TSUKIMI, 5))
+    t = (cards & TANE).bit_count()
+    if cards & INOSHIKACHO == INOSHIKACHO:
+        result.append((Yaku.INOSHIKACHO, 5 + t - 3))
+    r = (cards & RIBBONS).bit_count()
+    akatan = cards & AKATAN == AKATAN
+    aotan = cards & AOTAN == AOTAN
+    if akatan and aotan:
+        result.append((Yaku.AKATAN_AOTAN, 10 + r - 6))
+    elif akatan:
+        result.append((Yaku.AKATAN, 5 + r - 3))
+    elif aotan:
+        result.append((Yaku.AOTAN, 5 + r - 3))
+    if t >= 5:
+        result.append((Yaku.TANE, t - 4))
+    if r >= 5:
+        result.append((Yaku.TAN, r - 4))
+    k = (cards & PLAINS).bit_count()
+    if k >= 10:
+        result.append((Yaku.KASU, k - 9))
+    return result
+
+
+def teyaku_of(hand: CardSet) -> Yaku | None:
+    """The teyaku of a dealt hand of 8 (R8.1): teshi beats kuttsuki; at most one."""
+    months = months_present(hand).bit_count()
+    if months > 5:  # the usual case: teshi needs at most 5 months, kuttsuki exactly 4
+        return None
+    if full_months(hand):
+        return Yaku.TESHI
+    if months == 4 and all((hand & m).bit_count() in (0, 2) for m in MONTH_MASKS):
+        return Yaku.KUTTSUKI
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """What a round is worth to its winner before the stake cap (R9)."""
+
+    yaku: tuple[tuple[Yaku, int], ...]
+    base: int
+    doubled: bool
+    koikoi: int
+    points: int
+
+    @property
+    def multiplier(self) -> int:
+        """The shared koikoi multiplier: koikoi calls by both players + 1 (R9.3)."""
+        return self.koikoi + 1
+
+    def to_json(self) -> dict[str, object]:
+        """The ``koikoi score`` JSON of CLI.md."""
+        return {
+            "yaku": [{"id": y.value, "points": p} for y, p in self.yaku],
+            "base": self.base,
+            "doubled": self.doubled,
+            "koikoi": self.koikoi,
+            "multiplier": self.multiplier,
+            "points": self.points,
+        }
+
+
+def round_points(base: int, koikoi: int, doubling: bool) -> tuple[bool, int]:
+    """(doubled, points) for a base: ×2 at 8 or more when doubling is on, × (koikoi + 1)."""
+    doubled = doubling and base >= DOUBLING_THRESHOLD
+    return doubled, base * (2 if doubled else 1) * (koikoi + 1)
+
+
+def score_yaku(yaku: YakuList, koikoi: int = 0, doubling: bool = True) -> Score:
+    base = sum(p for _, p in yaku)
+    doubled, points = round_points(base, koikoi, doubling)
+    return Score(tuple(yaku), base, doubled, koikoi, points)
+
+
+def score(cards: CardSet, koikoi: int = 0, doubling: bool = True) -> Score:
+    """Score a pile as the winner's captures of a round (the ``koikoi score`` command)."""
+    return score_yaku(yaku_of(cards), koikoi, doubling)
