@@ -319,3 +319,42 @@ def turn_for_first_oya(rng: random.Random) -> FirstOya:
         oya = first_oya_of(a, b)
         if oya is not None:
             return FirstOya(tuple(turns), oya)
+
+
+def determinize(obs: Observation, opponent_hand: CardSet, stock: Sequence[Card]) -> Round:
+    """A full round consistent with ``obs``, with the hidden cards filled in (for search).
+
+    ``opponent_hand`` must hold ``obs.opponent_hand_size`` cards and ``stock`` the
+    ``obs.stock_size`` cards still to be drawn, in draw order, together exactly
+    ``obs.unseen``. The AI samples them (determinization); the real hidden cards never
+    reach it.
+    """
+    if opponent_hand.bit_count() != obs.opponent_hand_size or len(stock) != obs.stock_size:
+        raise ValueError("the hidden cards do not fit the observation")
+    if opponent_hand | sum(1 << c for c in stock) != obs.unseen or opponent_hand & sum(
+        1 << c for c in stock
+    ):
+        raise ValueError("the hidden cards must be exactly the unseen cards")
+    r = Round.__new__(Round)
+    seat = obs.seat
+    hands = [0, 0]
+    hands[seat] = obs.hand
+    hands[1 - seat] = opponent_hand
+    r.hands = hands
+    r.dealt_hands = (hands[0], hands[1])
+    r.field = obs.field
+    r.captured = list(obs.captured)
+    r.stock = tuple(stock)
+    r.stock_pos = 0
+    r.oya = obs.oya
+    r.turn = obs.turn
+    r.phase = obs.phase
+    r.pending = obs.pending
+    r.baselines = list(obs.baselines)
+    r.totals = list(obs.totals)
+    r.koikoi_count = obs.koikoi_count
+    r.koikoi_calls = list(obs.koikoi_calls)
+    r.doubling = obs.settings.doubling
+    r.result = None
+    r._turn_start = -1  # unknown mid-turn; -1 makes the end-of-turn check run, which is safe
+    return r
