@@ -1,0 +1,317 @@
+"""This installation's identity key and the peers it has met (trust on first use).
+
+Each installation has one Ed25519 key, created on first use under ``<home>/identity/``
+(``home`` is ``$KOIKOI_HOME``, else the platform's user data directory for "koikoi"). The key
+file is owner-only (0600 in a 0700 folder), written atomically, and never replaced: a file
+that does not read back as a key is an :class:`~koikoi.net.errors.IdentityFileError` telling
+the user to move it aside.
+
+Peers are pinned by name the first time we play them, as SSH pins host keys: a later
+handshake from the same name with another key is refused (:class:`PinStatus.CHANGED`) until
+the user explicitly accepts the new key.
+
+>>> me = Identity.generate()
+>>> verify_signature(me.public_key, me.sign(b"koi"), b"koi")
+True
+>>> len(me.fingerprint), me.fingerprint.count("-")
+(19, 3)
+>>> peers = KnownPeers(None)  # in memory
+>>> peers.check("Taro", me.public_key).status
+<PinStatus.NEW: 'new'>
+>>> peers.pin("Taro", me.public_key)
+>>> peers.check("taro", me.public_key).status  # names compare case-insensitively
+<PinStatus.KNOWN: 'known'>
+>>> peers.check("TARO", Identity.generate().public_key).status
+<PinStatus.CHANGED: 'changed'>
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
+from pathlib import Path
+from typing import Final
+
+import platformdirs
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from koikoi.net.errors import IdentityFileError
+
+logger = logging.getLogger(__name__)
+
+HOME_ENV: Final = "KOIKOI_HOME"
+IDENTITY_DIR: Final = "identity"
+KEY_FILE: Final = "key.json"
+PEERS_FILE: Final = "known_peers.json"
+KEY_FORMAT: Final = "koikoi-identity/1"
+PEERS_FORMAT: Final = "koikoi-known-peers/1"
+PUBLIC_KEY_LEN: Final = 32
+SIGNATURE_LEN: Final = 64
+_FINGERPRINT_DOMAIN: Final = b"koikoi-net/1 fingerprint\0"
+_POSIX: Final = os.name == "posix"
+
+
+def koikoi_home() -> Path:
+    """The folder for the identity, pinned peers and saved games (``$KOIKOI_HOME`` first)."""
+    override = os.environ.get(HOME_ENV)
+    return Path(override) if override else platformdirs.user_data_path("koikoi")
+
+
+def identity_dir(home: Path | None = None) -> Path:
+    """``<home>/identity``, created owner-only; a looser mode is tightened (it is ours)."""
+    folder = (home if home is not None else koikoi_home()) / IDENTITY_DIR
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if _POSIX and folder.stat().st_mode & 0o077:
+        logger.warning("tightening permissions of %s to 0700", folder)
+        folder.chmod(0o700)
+    return folder
+
+
+def fingerprint(public_key: bytes) -> str:
+    """A short, readable name for an identity key: 16 base32 letters in groups of four.
+
+    80 bits of SHA-256 over a domain label and the key. The first group is the short form
+    shown in room lists (mDNS TXT); compare the whole string to be sure.
+    """
+    digest = hashlib.sha256(_FINGERPRINT_DOMAIN + public_key).digest()[:10]
+    text = base64.b32encode(digest).decode("ascii").lower()
+    return "-".join(text[i : i + 4] for i in range(0, 16, 4))
+
+
+def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
+    """Whether ``signature`` is the Ed25519 signature of ``data`` by ``public_key``."""
+    if len(public_key) != PUBLIC_KEY_LEN or len(signature) != SIGNATURE_LEN:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True, eq=False)
+class Identity:
+    """An Ed25519 signing key: who this installation is to its peers."""
+
+    private_key: Ed25519PrivateKey
+
+    @classmethod
+    def generate(cls) -> Identity:
+        return cls(Ed25519PrivateKey.generate())
+
+    @classmethod
+    def from_private_bytes(cls, raw: bytes) -> Identity:
+        return cls(Ed25519PrivateKey.from_private_bytes(raw))
+
+    @property
+    def public_key(self) -> bytes:
+        return self.private_key.public_key().public_bytes_raw()
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_key)
+
+    def sign(self, data: bytes) -> bytes:
+        return self.private_key.sign(data)
+
+
+def _write_private(folder: Path, data: bytes) -> Path:
+    """A new 0600 file in ``folder`` holding ``data``, flushed to disk; returns its path."""
+    fd, name = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    try:
+        if _POSIX:
+            os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+    return Path(name)
+
+
+def _sync_dir(folder: Path) -> None:
+    if _POSIX:
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _read_bytes(path: Path, what: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise IdentityFileError(f"cannot read the {what} {path}: {error.strerror}") from None
+
+
+def _read_key_file(path: Path) -> Identity:
+    if _POSIX and path.stat().st_mode & 0o077:
+        logger.warning("tightening permissions of %s to 0600", path)
+        path.chmod(0o600)
+    raw = _read_bytes(path, "identity key file")
+    try:
+        document = json.loads(raw)
+        if not isinstance(document, dict) or document.get("format") != KEY_FORMAT:
+            raise ValueError(f"not a {KEY_FORMAT} file")
+        identity = Identity.from_private_bytes(bytes.fromhex(document["private_key"]))
+        if identity.public_key != bytes.fromhex(document["public_key"]):
+            raise ValueError("the private and public keys do not belong together")
+    except (ValueError, KeyError, TypeError) as error:  # JSONDecodeError is a ValueError
+        raise IdentityFileError(
+            f"the identity key file {path} is corrupt ({error}); it was left untouched: "
+            "move it aside to create a new identity (peers will see a changed key)"
+        ) from None
+    return identity
+
+
+def load_or_create_identity(home: Path | None = None) -> Identity:
+    """This installation's identity, created on first use.
+
+    Creation is atomic and never replaces an existing file, even when two processes start
+    at once on one home folder: the loser of the race reads the winner's key.
+    """
+    folder = identity_dir(home)
+    path = folder / KEY_FILE
+    if path.exists():
+        return _read_key_file(path)
+    identity = Identity.generate()
+    document = {
+        "format": KEY_FORMAT,
+        "private_key": identity.private_key.private_bytes_raw().hex(),
+        "public_key": identity.public_key.hex(),
+    }
+    temporary = _write_private(folder, json.dumps(document, indent=1).encode() + b"\n")
+    try:
+        os.link(temporary, path)  # fails if the key appeared meanwhile: keep that one
+    except FileExistsError:
+        return _read_key_file(path)
+    finally:
+        temporary.unlink()
+    _sync_dir(folder)
+    logger.info("created identity %s in %s", identity.fingerprint, path)
+    return identity
+
+
+class PinStatus(Enum):
+    NEW = "new"
+    """Never seen this name: pin the key after a successful handshake."""
+    KNOWN = "known"
+    """The key pinned for this name."""
+    CHANGED = "changed"
+    """Another key is pinned for this name: refuse unless the user accepts the new key."""
+
+
+@dataclass(frozen=True)
+class PinCheck:
+    status: PinStatus
+    name: str
+    pinned_key: bytes | None
+    """The key pinned for the name, if any (differs from the presented key when CHANGED)."""
+    known_as: tuple[str, ...]
+    """Other names this key is already pinned under (a known player with a new name)."""
+
+
+def pin_name(nickname: str) -> str:
+    """The form names are pinned under: NFKC, case-folded, so "Taro" cannot pose as "taro"."""
+    return unicodedata.normalize("NFKC", nickname).casefold()
+
+
+class KnownPeers:
+    """Pinned peer keys, in a JSON file (``path``) or only in memory (``path=None``)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._peers: dict[str, dict[str, str]] = {}
+        if path is not None and path.exists():
+            self._peers = self._read(path)
+
+    @classmethod
+    def load(cls, home: Path | None = None) -> KnownPeers:
+        return cls(identity_dir(home) / PEERS_FILE)
+
+    @staticmethod
+    def _read(path: Path) -> dict[str, dict[str, str]]:
+        raw = _read_bytes(path, "pinned peers file")
+        try:
+            document = json.loads(raw)
+            if not isinstance(document, dict) or document.get("format") != PEERS_FORMAT:
+                raise ValueError(f"not a {PEERS_FORMAT} file")
+            peers = document["peers"]
+            if not isinstance(peers, dict):
+                raise ValueError("'peers' is not a map")
+            for name, entry in peers.items():
+                if not isinstance(entry, dict) or len(bytes.fromhex(entry["key"])) != 32:
+                    raise ValueError(f"bad entry for {name!r}")
+        except (ValueError, KeyError, TypeError) as error:
+            raise IdentityFileError(
+                f"the pinned peers file {path} is corrupt ({error}); it was left untouched: "
+                "fix it or move it aside (every peer will then be new again)"
+            ) from None
+        return peers
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        folder = self.path.parent
+        document = {"format": PEERS_FORMAT, "peers": self._peers}
+        temporary = _write_private(folder, json.dumps(document, indent=1).encode() + b"\n")
+        os.replace(temporary, self.path)
+        _sync_dir(folder)
+
+    def check(self, nickname: str, public_key: bytes) -> PinCheck:
+        name = pin_name(nickname)
+        entry = self._peers.get(name)
+        pinned = None if entry is None else bytes.fromhex(entry["key"])
+        if pinned is None:
+            status = PinStatus.NEW
+        elif pinned == public_key:
+            status = PinStatus.KNOWN
+        else:
+            status = PinStatus.CHANGED
+        known_as = tuple(
+            other
+            for other, e in self._peers.items()
+            if other != name and e["key"] == public_key.hex()
+        )
+        return PinCheck(status, name, pinned, known_as)
+
+    def pin(self, nickname: str, public_key: bytes) -> None:
+        """Pin a new name (a no-op when already pinned to this key).
+
+        Raises :class:`ValueError` when another key is pinned: that takes :meth:`accept`.
+        """
+        check = self.check(nickname, public_key)
+        if check.status is PinStatus.CHANGED:
+            raise ValueError(f"{nickname!r} is pinned to another key; accept() it explicitly")
+        if check.status is PinStatus.NEW:
+            self._store(check.name, public_key)
+
+    def accept(self, nickname: str, public_key: bytes) -> None:
+        """Re-pin a name to a new key: only after the user saw the warning and agreed."""
+        logger.warning("re-pinning %r to the key %s", nickname, fingerprint(public_key))
+        self._store(pin_name(nickname), public_key)
+
+    def forget(self, nickname: str) -> None:
+        if self._peers.pop(pin_name(nickname), None) is not None:
+            self._save()
+
+    def _store(self, name: str, public_key: bytes) -> None:
+        self._peers[name] = {
+            "key": public_key.hex(),
+            "pinned": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        self._save()
