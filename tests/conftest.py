@@ -1,0 +1,36 @@
+"""Shared test set-up: Qt runs offscreen, and each test gets its own KOIKOI_HOME."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _koikoi_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Identity keys, pinned peers, settings and saves never touch the real user's files."""
+    home = tmp_path_factory.mktemp("koikoi-home")
+    monkeypatch.setenv("KOIKOI_HOME", str(home))
+    return home
+
+
+def run_koikoi(*args: str, stdin: str | None = None, timeout: float = 120):
+    """Run the real ``koikoi`` command (as installed: ``python -m koikoi``)."""
+    import subprocess
+
+    return subprocess.run(
+        [sys.executable, "-m", "koikoi", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+    )
