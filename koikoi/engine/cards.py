@@ -161,10 +161,11 @@ def iter_cards(cards: CardSet) -> Iterator[Card]:
 
 _CHUNK: Final = 12
 _CHUNK_MASK: Final = (1 << _CHUNK) - 1
-_CHUNK_CARDS: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
+CARD_TUPLES_BY_CHUNK: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
     tuple(tuple(base + i for i in range(_CHUNK) if bits >> i & 1) for bits in range(1 << _CHUNK))
     for base in range(0, NUM_CARDS, _CHUNK)
 )
+"""For each 12-card chunk of the deck, the cards of every subset of it, by its bits."""
 
 
 def card_tuple(cards: CardSet) -> tuple[Card, ...]:
@@ -172,7 +173,7 @@ def card_tuple(cards: CardSet) -> tuple[Card, ...]:
 
     Legal moves are listed this way in every playout, so it is the hottest path of search.
     """
-    t0, t1, t2, t3 = _CHUNK_CARDS
+    t0, t1, t2, t3 = CARD_TUPLES_BY_CHUNK
     return (
         t0[cards & _CHUNK_MASK]
         + t1[cards >> 12 & _CHUNK_MASK]

@@ -356,5 +356,5 @@ def determinize(obs: Observation, opponent_hand: CardSet, stock: Sequence[Card])
     r.koikoi_calls = list(obs.koikoi_calls)
     r.doubling = obs.settings.doubling
     r.result = None
-    r._turn_start = -1  # unknown mid-turn; -1 makes the end-of-turn check run, which is safe
+    r.over = False
     return r

@@ -28,10 +28,10 @@ from typing import Final
 from koikoi.engine.cards import (
     CARD_IDS,
     CARD_MONTH_MASK,
+    CARD_TUPLES_BY_CHUNK,
     Card,
     CardSet,
     card_list,
-    card_tuple,
     full_months,
     iter_cards,
     parse_card,
@@ -140,8 +140,8 @@ class Round:
         "koikoi_calls",
         "doubling",
         "result",
+        "over",
         "dealt_hands",
-        "_turn_start",
     )
 
     hands: list[CardSet]
@@ -162,8 +162,9 @@ class Round:
     koikoi_calls: list[int]
     doubling: bool
     result: RoundResult | None
+    over: bool
+    """The round has ended (``phase`` is OVER); a plain attribute, read in every playout."""
     dealt_hands: tuple[CardSet, CardSet]
-    _turn_start: CardSet
 
     def __init__(self, deal: Deal, oya: int = 0, doubling: bool = True) -> None:
         self.hands = [deal.hands[0], deal.hands[1]]
@@ -182,14 +183,16 @@ class Round:
         self.koikoi_calls = [0, 0]
         self.doubling = doubling
         self.result = None
-        self._turn_start = 0
+        self.over = False
         self._check_deal()
 
     def _check_deal(self) -> None:
         if full_months(self.field):  # R4.2 (R4.4: a redeal never scores a teyaku)
             self._finish(RoundResult(Outcome.REDEAL))
             return
-        teyaku = [teyaku_of(h) for h in self.hands]
+        teyaku = (teyaku_of(self.hands[0]), teyaku_of(self.hands[1]))
+        if teyaku == (None, None):
+            return
         for seat in (self.oya, 1 - self.oya):  # R8.3: the oya's teyaku counts first
             found = teyaku[seat]
             if found is not None:
@@ -226,15 +229,11 @@ class Round:
         r.koikoi_calls = self.koikoi_calls[:]
         r.doubling = self.doubling
         r.result = self.result
+        r.over = self.over
         r.dealt_hands = self.dealt_hands
-        r._turn_start = self._turn_start
         return r
 
     # -- queries --------------------------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.phase == _OVER
 
     @property
     def stock_left(self) -> int:
@@ -254,8 +253,14 @@ class Round:
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions, in a fixed order (cards lowest first; koikoi before shobu)."""
         phase = self.phase
-        if phase == _PLAY:
-            return card_tuple(self.hands[self.turn])  # a play action is the card itself
+        if phase == _PLAY:  # a play action is the card itself; card_tuple, inlined
+            hand = self.hands[self.turn]
+            return (
+                _T0[hand & 0xFFF]
+                + _T1[hand >> 12 & 0xFFF]
+                + _T2[hand >> 24 & 0xFFF]
+                + _T3[hand >> 36 & 0xFFF]
+            )
         if phase == _DECIDE:
             return _KOIKOI_SHOBU if self.hands[0] | self.hands[1] else _SHOBU_ONLY
         if phase == _OVER:
@@ -269,7 +274,6 @@ class Round:
         phase = self.phase
         if phase == _PLAY:  # _play, inlined: this is the hottest call of every playout
             seat = self.turn
-            self._turn_start = self.captured[seat]
             self.hands[seat] &= ~(1 << action)
             self._resolve(action, False, None)
         elif phase == _DECIDE:
@@ -340,7 +344,6 @@ class Round:
 
     def _play(self, card: Card, events: list[Event] | None) -> None:
         seat = self.turn
-        self._turn_start = self.captured[seat]
         self.hands[seat] &= ~(1 << card)
         if events is not None:
             events.append(CardPlayed(seat, card))
@@ -358,40 +361,56 @@ class Round:
             events.append(Captured(seat, card, (target,)))
         self._resolve(_NOTHING if drawn else _DRAW, True, events)
 
-    def _resolve(self, card: Card, drawn: bool, events: list[Event] | None) -> None:
-        """Match ``card`` (R5.2, R5.3), then, if it was the played card, the drawn card
-        (R5.4), then end the turn: one routine for both doors, kept flat because every
-        playout of the search runs it. ``card`` is ``_DRAW`` when only the draw is left and
-        ``_NOTHING`` when only the end of the turn is."""
+    def _resolve(self, card: Card, took: bool, events: list[Event] | None) -> None:
+        """Match the played ``card`` (R5.2, R5.3), then draw and match the stock card (R5.4),
+        then end the turn: one routine for both doors. ``card`` is ``_DRAW`` when only the
+        draw is left and ``_NOTHING`` when only the end of the turn is; ``took`` says whether
+        the turn has captured anything so far (a pick has).
+
+        Every playout of the search runs this, so it is written straight, with locals, and
+        the two matchings spelled out rather than looped.
+        """
         seat = self.turn
-        mask = CARD_MONTH_MASK
-        while card != _NOTHING:
-            if card == _DRAW:
-                card = self.stock[self.stock_pos]
-                self.stock_pos += 1
-                drawn = True
-                if events is not None:
-                    events.append(StockTurned(seat, card))
-            matches = self.field & mask[card]
+        if card != _NOTHING:
+            field = self.field
+            if card != _DRAW:
+                matches = field & CARD_MONTH_MASK[card]
+                if not matches:
+                    field |= 1 << card
+                    if events is not None:
+                        events.append(PlacedOnField(seat, card))
+                elif matches.bit_count() == 2:
+                    self.field = field
+                    self._await_pick(seat, card, matches, False, events)
+                    return
+                else:
+                    field ^= matches
+                    self.captured[seat] |= matches | (1 << card)
+                    took = True
+                    if events is not None:
+                        events.append(Captured(seat, card, tuple(iter_cards(matches))))
+            card = self.stock[self.stock_pos]
+            self.stock_pos += 1
+            if events is not None:
+                events.append(StockTurned(seat, card))
+            matches = field & CARD_MONTH_MASK[card]
             if not matches:
-                self.field |= 1 << card
+                field |= 1 << card
                 if events is not None:
                     events.append(PlacedOnField(seat, card))
             elif matches.bit_count() == 2:
-                self.phase = _PICK_DRAWN if drawn else _PICK_PLAYED
-                self.pending = card
-                if events is not None:
-                    a, b = card_list(matches)
-                    events.append(ChoiceNeeded(seat, card, (a, b), drawn))
+                self.field = field
+                self._await_pick(seat, card, matches, True, events)
                 return
             else:
-                self.field ^= matches
+                field ^= matches
                 self.captured[seat] |= matches | (1 << card)
+                took = True
                 if events is not None:
                     events.append(Captured(seat, card, tuple(iter_cards(matches))))
-            card = _NOTHING if drawn else _DRAW
-        captured = self.captured[seat]
-        if captured != self._turn_start:  # R5.6: yaku are checked once, at the end of the turn
+            self.field = field
+        if took:  # R5.6: yaku are checked once, at the end of the turn
+            captured = self.captured[seat]
             total = self.totals[seat] = base_points(captured)
             if total > self.baselines[seat]:  # R7.1
                 self.phase = _DECIDE
@@ -401,7 +420,21 @@ class Round:
                     )
                     events.append(DecisionNeeded(seat, not self.last_turn))
                 return
-        self._next_turn(events)
+        if self.hands[0] | self.hands[1]:  # _next_turn, inlined for the playouts
+            self.turn = seat ^ 1
+            if events is not None:
+                events.append(TurnStarted(seat ^ 1))
+        else:
+            self._next_turn(events)
+
+    def _await_pick(
+        self, seat: int, card: Card, matches: CardSet, drawn: bool, events: list[Event] | None
+    ) -> None:
+        self.phase = _PICK_DRAWN if drawn else _PICK_PLAYED
+        self.pending = card
+        if events is not None:
+            a, b = card_list(matches)
+            events.append(ChoiceNeeded(seat, card, (a, b), drawn))
 
     def _next_turn(self, events: list[Event] | None) -> None:
         if not (self.hands[0] | self.hands[1]):  # R7.5
@@ -432,12 +465,14 @@ class Round:
 
     def _finish(self, result: RoundResult, events: list[Event] | None = None) -> None:
         self.result = result
+        self.over = True
         self.phase = _OVER
         self.pending = -1
         if events is not None:
             events.append(RoundEnded(result))
 
 
+_T0, _T1, _T2, _T3 = CARD_TUPLES_BY_CHUNK
 _DRAW: Final = -1
 _NOTHING: Final = -2
 _KOIKOI_SHOBU: Final = (KOIKOI, SHOBU)
