@@ -1,0 +1,62 @@
+"""The short authentication string: four hanafuda cards both players compare.
+
+Like a Signal safety number or ZRTP's SAS, but in the game's own pictures: both screens show
+four cards derived from the Noise handshake hash; a man in the middle would have two different
+handshakes and, except by a 1 in 4,669,920 chance, two different sets of cards.
+
+Derivation (normative, docs/protocol.md): read bytes in order from
+SHAKE-256(``b"koikoi-net/1 sas\\0"`` ‖ handshake_hash); draw four cards without replacement
+from the 48 ids of RULES.md R1.1 in order, each from the ``n`` cards left by taking the next
+byte ``b``, rejecting it when ``b >= 256 - 256 % n``, else taking the card at index ``b % n``
+and removing it.
+
+>>> sas_cards(bytes(32))
+('ume_ribbon', 'botan_ribbon', 'matsu_ribbon', 'kiku_ribbon')
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from typing import Final
+
+SAS_DOMAIN: Final = b"koikoi-net/1 sas\0"
+SAS_LENGTH: Final = 4
+
+# RULES.md R1.1, month by month. Kept here until koikoi.engine.cards.CARD_IDS is committed;
+# tests/test_net_sas.py checks the two agree.
+CARD_IDS: Final[tuple[str, ...]] = (
+    "matsu_crane", "matsu_ribbon", "matsu_plain_1", "matsu_plain_2",
+    "ume_warbler", "ume_ribbon", "ume_plain_1", "ume_plain_2",
+    "sakura_curtain", "sakura_ribbon", "sakura_plain_1", "sakura_plain_2",
+    "fuji_cuckoo", "fuji_ribbon", "fuji_plain_1", "fuji_plain_2",
+    "ayame_bridge", "ayame_ribbon", "ayame_plain_1", "ayame_plain_2",
+    "botan_butterfly", "botan_ribbon", "botan_plain_1", "botan_plain_2",
+    "hagi_boar", "hagi_ribbon", "hagi_plain_1", "hagi_plain_2",
+    "susuki_moon", "susuki_geese", "susuki_plain_1", "susuki_plain_2",
+    "kiku_sake_cup", "kiku_ribbon", "kiku_plain_1", "kiku_plain_2",
+    "momiji_deer", "momiji_ribbon", "momiji_plain_1", "momiji_plain_2",
+    "yanagi_rainman", "yanagi_swallow", "yanagi_ribbon", "yanagi_lightning",
+    "kiri_phoenix", "kiri_plain_yellow", "kiri_plain_1", "kiri_plain_2",
+)  # fmt: skip
+
+
+def _shake_stream(data: bytes) -> Iterator[int]:
+    """The SHAKE-256 output of ``data`` as an endless stream of bytes."""
+    produced, size = 0, 64
+    while True:  # a longer SHAKE output starts with the shorter one
+        yield from hashlib.shake_256(data).digest(size)[produced:]
+        produced, size = size, size * 2
+
+
+def sas_cards(handshake_hash: bytes) -> tuple[str, str, str, str]:
+    """Four distinct card ids for the players to compare, from the final handshake hash."""
+    stream = _shake_stream(SAS_DOMAIN + handshake_hash)
+    pool = list(CARD_IDS)
+    picked: list[str] = []
+    while len(picked) < SAS_LENGTH:
+        n = len(pool)
+        byte = next(stream)
+        if byte < 256 - 256 % n:  # rejection keeps every card equally likely
+            picked.append(pool.pop(byte % n))
+    return (picked[0], picked[1], picked[2], picked[3])
