@@ -33,6 +33,10 @@ class HandshakeError(ProtocolError):
         self.farewell = farewell
 
 
+class UnexpectedMessage(HandshakeError):
+    """A malformed, replayed, reordered or foreign message during the handshake."""
+
+
 class VersionMismatch(HandshakeError):
     """The peer speaks another protocol version."""
 

@@ -1,0 +1,537 @@
+"""The koikoi-net/1 handshake as a sans-I/O state machine (docs/protocol.md, "Handshake").
+
+Feed each received frame payload to :meth:`Handshake.receive` and send back every payload it
+returns, in order; the joiner first sends what :meth:`Handshake.start` returns. Once
+:attr:`Handshake.result` is set, the connection carries Noise transport messages with the
+:class:`Established` CipherStates. Any failure raises a
+:class:`~koikoi.net.errors.HandshakeError` with a one-line reason; send its ``farewell`` (if
+any) before closing, so the peer learns why.
+
+Message order (joiner = Noise initiator, host = Noise responder)::
+
+    joiner -> host    hello      clear: version, nickname, settings, private flag, PAKE message
+    host   -> joiner  hello      the same, the host's
+    joiner -> host    noise1     Noise XXpsk3 message 1: e
+    host   -> joiner  noise2     message 2: e, ee, s, es + the host's auth payload
+    joiner -> host    noise3     message 3: s, se, psk + the joiner's auth payload
+    host   -> joiner  (ready)    first transport message: the host accepted
+
+>>> from koikoi.net.identity import Identity, KnownPeers
+>>> def side(role: Role, name: str) -> Handshake:
+...     return Handshake(role, identity=Identity.generate(), nickname=name,
+...                      settings=MatchSettings(rounds=6, doubling=True), password="",
+...                      known_peers=KnownPeers(None))
+>>> host, joiner = side(Role.HOST, "hana"), side(Role.JOINER, "taro")
+>>> to_host = joiner.start()
+>>> while to_host:
+...     to_joiner = [out for msg in to_host for out in host.receive(msg)]
+...     to_host = [out for msg in to_joiner for out in joiner.receive(msg)]
+>>> host.result.peer.nickname, joiner.result.peer.nickname
+('taro', 'hana')
+>>> host.result.sas == joiner.result.sas and len(set(host.result.sas)) == 4
+True
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from koikoi.net.errors import (
+    AuthenticationFailed,
+    BadSignature,
+    DecryptError,
+    HandshakeError,
+    IdentityChanged,
+    NoiseError,
+    PeerRefused,
+    ProtocolError,
+    RoomMismatch,
+    SettingsMismatch,
+    UnexpectedMessage,
+    VersionMismatch,
+)
+from koikoi.net.identity import (
+    Identity,
+    KnownPeers,
+    PinCheck,
+    PinStatus,
+    fingerprint,
+    verify_signature,
+)
+from koikoi.net.noise import CipherState, HandshakeState
+from koikoi.net.pake import PAKE_MESSAGE_LEN, Pake
+from koikoi.net.roles import Role
+from koikoi.net.sas import sas_cards
+from koikoi.net.wire import (
+    Bool,
+    Bytes,
+    Fields,
+    Int,
+    Message,
+    OneOf,
+    Record,
+    Str,
+    Value,
+    decode_message,
+    encode_message,
+    unpack,
+)
+
+logger = logging.getLogger(__name__)
+
+PROTOCOL_VERSION: Final = 1
+PROTOCOL_NAME: Final = f"koikoi-net/{PROTOCOL_VERSION}"
+NOISE_PROTOCOL: Final = "Noise_XXpsk3_25519_ChaChaPoly_SHA256"
+MAX_NICKNAME: Final = 32
+
+PROLOGUE_LABEL: Final = b"koikoi-net/1 prologue\0"
+STATIC_KEY_LABEL: Final = b"koikoi-net/1 noise-static-key:"
+SETTINGS_LABEL: Final = b"koikoi-net/1 settings\0"
+
+REFUSE_REASONS: Final = {
+    "auth": "wrong password or tampered handshake",
+    "signature": "it could not verify this side's identity signature",
+    "identity": "this side's identity key differs from the one it pinned for this nickname",
+    "protocol": "it received a malformed or unexpected handshake message",
+    "busy": "it is already playing",
+}
+"""Codes of the ``refuse`` message and what they mean to the side that receives them."""
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """What both players agree to and sign: 6 or 12 rounds, doubling at 8 points or more."""
+
+    rounds: int = 6
+    doubling: bool = True
+
+    def __post_init__(self) -> None:
+        if self.rounds not in (6, 12):
+            raise ValueError(f"rounds must be 6 or 12, not {self.rounds}")
+
+    def differences(self, other: MatchSettings) -> tuple[str, ...]:
+        """Names of the settings that differ, in a fixed order (``rounds``, ``doubling``)."""
+        return tuple(
+            name
+            for name, mine, theirs in (
+                ("rounds", self.rounds, other.rounds),
+                ("doubling", self.doubling, other.doubling),
+            )
+            if mine != theirs
+        )
+
+    def to_wire(self) -> dict[str, Value]:
+        return {"rounds": self.rounds, "doubling": self.doubling}
+
+    def signed_bytes(self) -> bytes:
+        """The settings as they enter the settings signature: two bytes."""
+        return bytes([self.rounds, int(self.doubling)])
+
+    def describe(self, name: str) -> str:
+        if name == "rounds":
+            return f"{self.rounds} rounds"
+        return "doubling at 8+ " + ("on" if self.doubling else "off")
+
+
+@dataclass(frozen=True)
+class Peer:
+    """Who is on the other end, as proven by the handshake."""
+
+    nickname: str
+    public_key: bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_key)
+
+
+@dataclass(frozen=True, eq=False)
+class Established:
+    """A finished handshake: the session keys and everything agreed."""
+
+    role: Role
+    send: CipherState
+    recv: CipherState
+    handshake_hash: bytes
+    """The final Noise handshake hash: the session id for the coin toss, seed and logs."""
+    settings: MatchSettings
+    private: bool
+    peer: Peer
+    pin: PinCheck
+    """NEW (now pinned) or KNOWN; a CHANGED identity never gets this far."""
+    sas: tuple[str, str, str, str]
+    """Four card ids both players can compare (:func:`koikoi.net.sas.sas_cards`)."""
+    peer_settings_signature: bytes
+    peer_signed_hash: bytes
+    """The handshake hash as it stood when the peer signed the settings."""
+
+
+class Phase(Enum):
+    START = "start"
+    AWAIT_HELLO = "await hello"
+    AWAIT_NOISE1 = "await noise1"
+    AWAIT_NOISE2 = "await noise2"
+    AWAIT_NOISE3 = "await noise3"
+    AWAIT_READY = "await ready"
+    ESTABLISHED = "established"
+    FAILED = "failed"
+
+
+_SETTINGS = Record({"rounds": OneOf((6, 12)), "doubling": Bool()})
+HELLO = Record(
+    {
+        "v": Int(PROTOCOL_VERSION, PROTOCOL_VERSION),
+        "nick": Str(max_len=MAX_NICKNAME, min_len=1),
+        "settings": _SETTINGS,
+        "private": Bool(),
+        "pake": Bytes(0, PAKE_MESSAGE_LEN),
+    }
+)
+REFUSE = Record({"reason": OneOf(tuple(REFUSE_REASONS))})
+NOISE = Record({"m": Bytes(1, 65535)})
+AUTH = Record({"id": Bytes(32, 32), "key_sig": Bytes(64, 64), "settings_sig": Bytes(64, 64)})
+READY = Record({})
+
+
+def refuse_message(reason: str) -> bytes:
+    """A ``refuse`` message payload (clear, or to be encrypted after the handshake)."""
+    if reason not in REFUSE_REASONS:
+        raise ValueError(f"unknown refuse reason {reason!r}")
+    return encode_message("refuse", reason=reason)
+
+
+def prologue(joiner_hello: bytes, host_hello: bytes) -> bytes:
+    """The Noise prologue: both hellos exactly as sent, each behind a 4-byte length."""
+    return b"".join(
+        (
+            PROLOGUE_LABEL,
+            len(joiner_hello).to_bytes(4, "big"),
+            joiner_hello,
+            len(host_hello).to_bytes(4, "big"),
+            host_hello,
+        )
+    )
+
+
+def settings_signed_data(role: Role, handshake_hash: bytes, settings: MatchSettings) -> bytes:
+    """What ``role`` signs to agree to ``settings`` in the session at ``handshake_hash``."""
+    return SETTINGS_LABEL + role.label + b"\0" + handshake_hash + settings.signed_bytes()
+
+
+def _refused(message: Message) -> PeerRefused:
+    code = message.fields.get("reason", str)
+    return PeerRefused(f"the peer refused: {REFUSE_REASONS[code]}", code)
+
+
+class Handshake:
+    """One side of the handshake; ``role`` says which (the host listens, the joiner connects).
+
+    ``password`` empty means an open room. ``known_peers`` pins the peer's key on success and
+    refuses a nickname whose pinned key changed.
+    """
+
+    def __init__(
+        self,
+        role: Role,
+        *,
+        identity: Identity,
+        nickname: str,
+        settings: MatchSettings,
+        password: str,
+        known_peers: KnownPeers,
+    ) -> None:
+        try:
+            Str(max_len=MAX_NICKNAME, min_len=1).check(nickname, "nickname")
+        except ProtocolError as error:
+            raise ValueError(str(error)) from None
+        self.role = role
+        self.identity = identity
+        self.nickname = nickname
+        self.settings = settings
+        self.known_peers = known_peers
+        self.phase = Phase.START if role is Role.JOINER else Phase.AWAIT_HELLO
+        self.result: Established | None = None
+        self._pake = Pake(role, password)
+        self._hello = encode_message(
+            "hello",
+            v=PROTOCOL_VERSION,
+            nick=nickname,
+            settings=settings.to_wire(),
+            private=self._pake.private,
+            pake=self._pake.message,
+        )
+        self._static = X25519PrivateKey.generate()
+        self._noise: HandshakeState | None = None
+        self._peer: Peer | None = None
+        self._pin: PinCheck | None = None
+        self._peer_signature = b""
+        self._peer_signed_hash = b""
+        self._send: CipherState | None = None
+        self._recv: CipherState | None = None
+
+    # --- driving -------------------------------------------------------------------------
+
+    def start(self) -> list[bytes]:
+        """Payloads to send first: the joiner's hello; nothing for the host."""
+        if self.role is Role.HOST:
+            return []
+        if self.phase is not Phase.START:
+            raise ProtocolError("the handshake has already started")
+        self.phase = Phase.AWAIT_HELLO
+        return [self._hello]
+
+    def receive(self, payload: bytes) -> list[bytes]:
+        """Process one frame payload from the peer; returns the payloads to send back."""
+        if self.phase in (Phase.START, Phase.ESTABLISHED, Phase.FAILED):
+            raise ProtocolError(f"no handshake message is expected now ({self.phase.value})")
+        try:
+            return self._step(payload)
+        except HandshakeError:
+            self.phase = Phase.FAILED
+            raise
+        except ProtocolError as error:  # malformed, replayed or out of order
+            self.phase = Phase.FAILED
+            raise UnexpectedMessage(
+                f"handshake failed: {error}", refuse_message("protocol")
+            ) from None
+
+    def _step(self, payload: bytes) -> list[bytes]:
+        phase = self.phase
+        if phase is Phase.AWAIT_HELLO:
+            return self._on_hello(payload)
+        if phase is Phase.AWAIT_READY:
+            return self._on_ready(payload)
+        expected = {
+            Phase.AWAIT_NOISE1: "noise1",
+            Phase.AWAIT_NOISE2: "noise2",
+            Phase.AWAIT_NOISE3: "noise3",
+        }[phase]
+        message = decode_message(payload, {expected: NOISE, "refuse": REFUSE})
+        if message.kind == "refuse":
+            raise _refused(message)
+        noise_message = message.fields.get("m", bytes)
+        if phase is Phase.AWAIT_NOISE1:
+            return self._on_noise1(noise_message)
+        if phase is Phase.AWAIT_NOISE2:
+            return self._on_noise2(noise_message)
+        return self._on_noise3(noise_message)
+
+    # --- hellos --------------------------------------------------------------------------
+
+    def _on_hello(self, payload: bytes) -> list[bytes]:
+        raw = unpack(payload)
+        # The version is read before the schema: another version may carry other fields.
+        if isinstance(raw, dict) and raw.get("t") == "hello":
+            version = raw.get("v")
+            if isinstance(version, int) and version != PROTOCOL_VERSION:
+                raise VersionMismatch(
+                    f"the peer speaks koikoi-net/{version}; this koikoi speaks {PROTOCOL_NAME}",
+                    self._hello if self.role is Role.HOST else None,
+                )
+        message = decode_message(payload, {"hello": HELLO, "refuse": REFUSE})
+        if message.kind == "refuse":
+            raise _refused(message)
+        fields = message.fields
+        settings_fields = fields.get("settings", Fields)
+        theirs = MatchSettings(
+            rounds=settings_fields.get("rounds", int),
+            doubling=settings_fields.get("doubling", bool),
+        )
+        # The host answers a mismatch with its own hello so the joiner can name the difference.
+        farewell = self._hello if self.role is Role.HOST else None
+        peer = self.role.peer.value
+        differs = self.settings.differences(theirs)
+        if differs:
+            detail = "; ".join(
+                f"{name}: {self.settings.describe(name)} here, {theirs.describe(name)} "
+                f"for the {peer}"
+                for name in differs
+            )
+            raise SettingsMismatch(f"match settings differ: {detail}", differs, farewell)
+        private = fields.get("private", bool)
+        if private != self._pake.private:
+            if self.role is Role.JOINER:
+                reason = (
+                    "the room is private: a password is needed"
+                    if private
+                    else "the room is open: it takes no password"
+                )
+            else:
+                reason = (
+                    "the joiner gave a password for this open room"
+                    if private
+                    else "the joiner gave no password for this private room"
+                )
+            raise RoomMismatch(reason, farewell)
+        pake_message = fields.get("pake", bytes)
+        if len(pake_message) != len(self._pake.message):
+            raise ProtocolError("hello.pake: wrong length for this kind of room")
+        psk = self._pake.finish(pake_message)
+        self._peer = Peer(fields.get("nick", str), b"")
+        if self.role is Role.HOST:
+            joiner_hello, host_hello = payload, self._hello
+        else:
+            joiner_hello, host_hello = self._hello, payload
+        self._noise = HandshakeState(
+            NOISE_PROTOCOL,
+            initiator=self.role is Role.JOINER,
+            prologue=prologue(joiner_hello, host_hello),
+            s=self._static,
+            psks=[psk],
+        )
+        if self.role is Role.HOST:
+            self.phase = Phase.AWAIT_NOISE1
+            return [self._hello]
+        self.phase = Phase.AWAIT_NOISE2
+        return [encode_message("noise1", m=self._noise.write_message(b""))]
+
+    # --- Noise messages ------------------------------------------------------------------
+
+    def _auth_payload(self, handshake_hash: bytes) -> bytes:
+        static = self._static.public_key().public_bytes_raw()
+        return encode_message(
+            "auth",
+            id=self.identity.public_key,
+            key_sig=self.identity.sign(STATIC_KEY_LABEL + static),
+            settings_sig=self.identity.sign(
+                settings_signed_data(self.role, handshake_hash, self.settings)
+            ),
+        )
+
+    def _read_noise(self, message: bytes, psk_mixed: bool) -> bytes:
+        noise = self._noise
+        assert noise is not None  # set by _on_hello
+        try:
+            return noise.read_message(message)
+        except DecryptError:
+            private = self._pake.private and psk_mixed
+            reason = "wrong password or tampered handshake" if private else "tampered handshake"
+            raise AuthenticationFailed(
+                f"{reason} (a handshake message did not decrypt)", refuse_message("auth")
+            ) from None
+        except NoiseError as error:
+            raise UnexpectedMessage(
+                f"malformed handshake message: {error}", refuse_message("protocol")
+            ) from None
+
+    def _check_auth(self, payload: bytes, peer_static: bytes, signed_hash: bytes) -> None:
+        """Verify the peer's auth payload and its pin; refusals go out clear or encrypted."""
+        fields = decode_message(payload, {"auth": AUTH}).fields
+        identity_key = fields.get("id", bytes)
+        assert self._peer is not None
+        peer = Peer(self._peer.nickname, identity_key)
+        if not verify_signature(
+            identity_key, fields.get("key_sig", bytes), STATIC_KEY_LABEL + peer_static
+        ):
+            raise BadSignature(
+                f"{peer.nickname!r}'s identity signature over its Noise key does not verify",
+                self._farewell("signature"),
+            )
+        settings_sig = fields.get("settings_sig", bytes)
+        data = settings_signed_data(self.role.peer, signed_hash, self.settings)
+        if not verify_signature(identity_key, settings_sig, data):
+            raise BadSignature(
+                f"{peer.nickname!r}'s signature over the match settings does not verify",
+                self._farewell("signature"),
+            )
+        pin = self.known_peers.check(peer.nickname, identity_key)
+        if pin.status is PinStatus.CHANGED:
+            assert pin.pinned_key is not None
+            raise IdentityChanged(
+                f"WARNING: {peer.nickname!r} now has identity {peer.fingerprint}, but "
+                f"{fingerprint(pin.pinned_key)} is pinned for that name: it may be an "
+                "impostor; connect again only if the player confirms a new installation",
+                peer.nickname,
+                pin.pinned_key,
+                identity_key,
+                self._farewell("identity"),
+            )
+        self._peer, self._pin = peer, pin
+        self._peer_signature, self._peer_signed_hash = settings_sig, signed_hash
+
+    def _farewell(self, reason: str) -> bytes:
+        """A refusal: encrypted once transport keys exist (the peer can then trust it)."""
+        message = refuse_message(reason)
+        if self._send is not None:
+            return self._send.encrypt_with_ad(b"", message)
+        return message
+
+    def _on_noise1(self, message: bytes) -> list[bytes]:
+        assert self._noise is not None
+        if self._read_noise(message, psk_mixed=False):
+            raise ProtocolError("noise1 must carry an empty payload")
+        reply = self._noise.write_message(self._auth_payload)
+        self.phase = Phase.AWAIT_NOISE3
+        return [encode_message("noise2", m=reply)]
+
+    def _on_noise2(self, message: bytes) -> list[bytes]:
+        noise = self._noise
+        assert noise is not None
+        payload = self._read_noise(message, psk_mixed=False)
+        assert noise.rs is not None
+        self._check_auth(payload, noise.rs, noise.payload_hash)
+        reply = noise.write_message(self._auth_payload)
+        self._send, self._recv = noise.split()
+        self.phase = Phase.AWAIT_READY
+        return [encode_message("noise3", m=reply)]
+
+    def _on_noise3(self, message: bytes) -> list[bytes]:
+        noise = self._noise
+        assert noise is not None
+        payload = self._read_noise(message, psk_mixed=True)
+        self._recv, self._send = noise.split()
+        assert noise.rs is not None
+        self._check_auth(payload, noise.rs, noise.payload_hash)
+        ready = self._send.encrypt_with_ad(b"", encode_message("ready"))
+        self._establish()
+        return [ready]
+
+    def _on_ready(self, ciphertext: bytes) -> list[bytes]:
+        assert self._recv is not None
+        try:
+            plaintext = self._recv.decrypt_with_ad(b"", ciphertext)
+        except DecryptError:
+            reason = "wrong password or tampered handshake"
+            if not self._pake.private:
+                reason = "tampered handshake"
+            raise AuthenticationFailed(
+                f"{reason} (the host's first message did not decrypt)"
+            ) from None
+        message = decode_message(plaintext, {"ready": READY, "refuse": REFUSE})
+        if message.kind == "refuse":
+            raise _refused(message)
+        self._establish()
+        return []
+
+    def _establish(self) -> None:
+        noise, peer, pin = self._noise, self._peer, self._pin
+        assert noise is not None and peer is not None and pin is not None
+        assert self._send is not None and self._recv is not None
+        if pin.status is PinStatus.NEW:
+            self.known_peers.pin(peer.nickname, peer.public_key)
+        handshake_hash = noise.handshake_hash
+        self.result = Established(
+            role=self.role,
+            send=self._send,
+            recv=self._recv,
+            handshake_hash=handshake_hash,
+            settings=self.settings,
+            private=self._pake.private,
+            peer=peer,
+            pin=pin,
+            sas=sas_cards(handshake_hash),
+            peer_settings_signature=self._peer_signature,
+            peer_signed_hash=self._peer_signed_hash,
+        )
+        self.phase = Phase.ESTABLISHED
+        logger.info(
+            "handshake with %r (%s) established, %s peer",
+            peer.nickname,
+            peer.fingerprint,
+            pin.status.value,
+        )
