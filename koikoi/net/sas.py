@@ -20,25 +20,12 @@ import hashlib
 from collections.abc import Iterator
 from typing import Final
 
+from koikoi.engine.cards import CARD_IDS
+
+__all__ = ["CARD_IDS", "SAS_DOMAIN", "SAS_LENGTH", "sas_cards"]
+
 SAS_DOMAIN: Final = b"koikoi-net/1 sas\0"
 SAS_LENGTH: Final = 4
-
-# RULES.md R1.1, month by month. Kept here until koikoi.engine.cards.CARD_IDS is committed;
-# tests/test_net_sas.py checks the two agree.
-CARD_IDS: Final[tuple[str, ...]] = (
-    "matsu_crane", "matsu_ribbon", "matsu_plain_1", "matsu_plain_2",
-    "ume_warbler", "ume_ribbon", "ume_plain_1", "ume_plain_2",
-    "sakura_curtain", "sakura_ribbon", "sakura_plain_1", "sakura_plain_2",
-    "fuji_cuckoo", "fuji_ribbon", "fuji_plain_1", "fuji_plain_2",
-    "ayame_bridge", "ayame_ribbon", "ayame_plain_1", "ayame_plain_2",
-    "botan_butterfly", "botan_ribbon", "botan_plain_1", "botan_plain_2",
-    "hagi_boar", "hagi_ribbon", "hagi_plain_1", "hagi_plain_2",
-    "susuki_moon", "susuki_geese", "susuki_plain_1", "susuki_plain_2",
-    "kiku_sake_cup", "kiku_ribbon", "kiku_plain_1", "kiku_plain_2",
-    "momiji_deer", "momiji_ribbon", "momiji_plain_1", "momiji_plain_2",
-    "yanagi_rainman", "yanagi_swallow", "yanagi_ribbon", "yanagi_lightning",
-    "kiri_phoenix", "kiri_plain_yellow", "kiri_plain_1", "kiri_plain_2",
-)  # fmt: skip
 
 
 def _shake_stream(data: bytes) -> Iterator[int]:
