@@ -290,9 +290,7 @@ class Round:
             assert self.result is not None
             raise IllegalAction(_END_RULES[self.result.outcome], "the round has already ended")
         if seat is not None and seat != self.turn:
-            raise IllegalAction(
-                "R5.7", f"seat {seat} acted out of turn; seat {self.turn} is to move"
-            )
+            self._check_other_seat(action, seat)
         if not isinstance(action, int) or not 0 <= action <= SHOBU:
             raise IllegalAction("R5.1", f"not an action: {action!r}")
         if phase == _PLAY:
@@ -326,6 +324,30 @@ class Round:
                     f"{CARD_IDS[action - PICK_BASE]} is not one of the two field matches "
                     f"of {CARD_IDS[self.pending]}",
                 )
+
+    def _check_other_seat(self, action: Action, seat: int) -> None:
+        """Name the rule an action by the seat not to move breaks: what the mover owed
+        (a pick, a decision) or what the action claims (a decision nobody is due) comes
+        before plain turn order."""
+        phase = self.phase
+        turn = self.turn
+        if phase in (_PICK_PLAYED, _PICK_DRAWN):
+            raise IllegalAction(
+                "R5.3",
+                f"missing pick: seat {turn}'s {CARD_IDS[self.pending]} has two field matches "
+                f"and must take one before seat {seat} acts",
+            )
+        if phase == _DECIDE:
+            raise IllegalAction(
+                "R7.1", f"missing koikoi or shobu: seat {turn}'s total rose and must be decided"
+            )
+        if action in (KOIKOI, SHOBU):
+            raise IllegalAction(
+                "R7.1", f"{action_str(action)} by seat {seat}, whose total did not rise"
+            )
+        if PICK_BASE <= action < KOIKOI:
+            raise IllegalAction("R5.2", f"{action_str(action)} by seat {seat}: no pick is due")
+        raise IllegalAction("R5.7", f"seat {seat} acted out of turn; seat {turn} is to move")
 
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         """Check and apply an action; return what happened."""
