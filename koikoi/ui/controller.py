@@ -1,0 +1,774 @@
+"""The practice game's controller: owns the match, paces the events, asks the computer.
+
+It is the one loop of DESIGN.md for a window: the local player's clicks and keys arrive as
+:meth:`GameController.play`, :meth:`pick`, :meth:`decide` …; the computer's moves come from
+:class:`~koikoi.ui.ai_worker.AiRunner`. Every action goes through ``Match.apply`` (the engine
+checks it), is appended to the record and saved, and its events are handed one at a time to
+a *presenter* (the table), which animates each and says how long that takes. The controller
+knows nothing of pixels; with a presenter that returns 0 it runs headless.
+
+Pacing that is the window's, not the engine's, lives here too: the human-like pause before
+the computer acts, and R5.5 — a drawn card of the local player with one way to resolve is
+shown and resolves by itself after 5 seconds (or sooner on a click).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from koikoi import __version__
+from koikoi.engine.cards import CARD_IDS, CARD_MONTH_MASK, Card, CardSet, parse_card
+from koikoi.engine.deck import deck_from_seed
+from koikoi.engine.events import (
+    Captured,
+    CardPlayed,
+    ChoiceNeeded,
+    Dealt,
+    DecisionNeeded,
+    Event,
+    KoikoiDeclared,
+    MatchEnded,
+    Outcome,
+    PlacedOnField,
+    RoundEnded,
+    StakesPaid,
+    StockTurned,
+    TurnStarted,
+    YakuFormed,
+)
+from koikoi.engine.match import (
+    DealOutcome,
+    FirstOya,
+    Match,
+    Observation,
+    Settings,
+    turn_for_first_oya,
+)
+from koikoi.engine.record import GameRecord, RecordedDeal
+from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
+from koikoi.engine.yaku import Yaku, round_points, yaku_of
+from koikoi.ui import names
+from koikoi.ui.ai_worker import AiRunner
+from koikoi.ui.qtfix import emit
+from koikoi.ui.saves import SavedMatch, SaveStore
+
+logger = logging.getLogger(__name__)
+
+HUMAN = 0
+COMPUTER = 1
+
+
+class Mode(Enum):
+    """What the controller waits for."""
+
+    IDLE = "idle"  # no match
+    FIRST_OYA = "first_oya"  # the first-oya cards are shown; waiting for "deal"
+    BUSY = "busy"  # events are being shown, or the computer is thinking
+    PLAY = "play"  # the local player plays a hand card
+    PICK = "pick"  # the local player picks one of two field cards
+    DRAW_WAIT = "draw_wait"  # the local player's drawn card waits (R5.5)
+    DECIDE = "decide"  # koikoi or shobu
+    ROUND_OVER = "round_over"  # a result panel is up; waiting for "next round"
+    MATCH_OVER = "match_over"
+
+
+@dataclass(frozen=True)
+class Timings:
+    """How long the window lets things take. Tests shrink all of it."""
+
+    anim_scale: float = 1.0
+    """Multiplies every animation's duration; 0 moves cards at once."""
+    ai_delay_ms: tuple[int, int] = (650, 1200)
+    """The computer waits a human-like moment (between these) before acting."""
+    ai_cap_ms: int = 8000
+    """Wall-clock cap on one computer decision."""
+    auto_take_ms: int = 5000
+    """R5.5: a drawn card with one way to resolve resolves by itself after this."""
+    announce_ms: int = 1700
+    """How long the computer's koikoi or shobu call stays up before play goes on."""
+
+    @classmethod
+    def instant(cls, auto_take_ms: int = 40) -> Timings:
+        return cls(0.0, (0, 0), 20000, auto_take_ms, 0)
+
+
+class Presenter(Protocol):
+    """What shows the game: the table. ``present`` returns the milliseconds it animates."""
+
+    def present(self, event: Event, controller: GameController) -> int: ...
+
+    def restore(self, obs: Observation, controller: GameController) -> None: ...
+
+
+class NullPresenter:
+    """Shows nothing, takes no time: for running the controller headless."""
+
+    def present(self, event: Event, controller: GameController) -> int:
+        return 0
+
+    def restore(self, obs: Observation, controller: GameController) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class DecisionInfo:
+    """What the koikoi/shobu panel shows, all from the engine (R7, R9)."""
+
+    seat: int
+    yaku: tuple[tuple[Yaku, int], ...]
+    new_yaku: frozenset[Yaku]
+    """Yaku formed or grown this turn."""
+    total: int
+    baseline: int
+    koikoi_count: int
+    doubling: bool
+    doubled: bool
+    points: int
+    """What shobu is worth now: total, ×2 when doubled, × (koikoi_count + 1)."""
+    opponent_stake: int
+    pay: int
+    """What shobu would be paid now: ``points`` capped by the opponent's stakes (R9.4)."""
+    can_koikoi: bool
+
+    @property
+    def multiplier(self) -> int:
+        return self.koikoi_count + 1
+
+    @property
+    def capped(self) -> bool:
+        return self.pay < self.points
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """A finished deal as the result panel shows it."""
+
+    round_no: int
+    rounds: int
+    outcome: DealOutcome
+    scores_before: tuple[int, int]
+    koikoi_calls: tuple[int, int]
+    doubling: bool
+    match_finished: bool
+    match_winner: int | None
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    scores: tuple[int, int]
+    winner: int | None
+    rounds: int
+    rows: tuple[tuple[int, DealOutcome], ...]
+    """(round number, outcome) for every deal, redeals included (numbered with their round)."""
+
+
+@dataclass(frozen=True)
+class DrawWait:
+    """The local player's drawn card, shown before it resolves by itself (R5.5)."""
+
+    card: Card
+    taken: tuple[Card, ...]
+    """The field cards it takes; empty when it is placed on the field."""
+    ms: int
+
+
+@dataclass
+class _Pending:
+    summary: RoundSummary | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class GameController(QObject):
+    """One practice match of the local player (seat 0) against the computer (seat 1)."""
+
+    mode_changed = Signal(object)
+    """The new :class:`Mode`."""
+    first_oya = Signal(object)
+    """A :class:`FirstOya`: show the turned cards and who is oya (R3.1)."""
+    decision_needed = Signal(object)
+    """A :class:`DecisionInfo` for the local player's koikoi/shobu panel."""
+    opponent_called = Signal(bool, object)
+    """(koikoi, info): the computer's decision, to be shown and said in words."""
+    draw_waiting = Signal(object)
+    """A :class:`DrawWait`."""
+    round_over = Signal(object)
+    """A :class:`RoundSummary`."""
+    match_over = Signal(object)
+    """A :class:`MatchSummary`."""
+    said = Signal(str)
+    """A line of narration: what just happened, in words."""
+    thinking = Signal(bool)
+    state_changed = Signal()
+    """Scores, round, oya or koikoi count may have changed."""
+
+    def __init__(
+        self,
+        presenter: Presenter | None = None,
+        timings: Timings | None = None,
+        saves: SaveStore | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.presenter: Presenter = presenter if presenter is not None else NullPresenter()
+        self.timings = timings if timings is not None else Timings()
+        self.saves = saves if saves is not None else SaveStore()
+        self.match: Match | None = None
+        self.record: GameRecord | None = None
+        self.seed = b""
+        self.level = "normal"
+        self.first: FirstOya | None = None
+        self.mode = Mode.IDLE
+        self.draw_wait: DrawWait | None = None
+        self.decision: DecisionInfo | None = None
+        self.summary: RoundSummary | None = None
+        self.ai: AiRunner | None = None
+        self._queue: deque[Event] = deque()
+        self._pending = _Pending()
+        self._generation = 0  # bumps on every new match, so stale timers do nothing
+        self._ai_token = 0
+        self._ai_started = 0.0
+        self._ai_delay = 0
+        self._pump_timer = QTimer(self)
+        self._pump_timer.setSingleShot(True)
+        self._pump_timer.timeout.connect(self._pump)
+        self._auto_timer = QTimer(self)
+        self._auto_timer.setSingleShot(True)
+        self._auto_timer.timeout.connect(self.continue_draw)
+        self._ai_timer = QTimer(self)
+        self._ai_timer.setSingleShot(True)
+        self._ai_timer.timeout.connect(self._apply_ai_answer)
+        self._ai_answer: int | None = None
+        self._rng = random.Random()
+
+    # -- queries --------------------------------------------------------------------------
+
+    def observation(self, seat: int = HUMAN) -> Observation | None:
+        if self.match is None or self.match.round is None:
+            return None
+        return self.match.observation(seat)
+
+    @property
+    def settings(self) -> Settings:
+        return self.match.settings if self.match else Settings()
+
+    def legal_plays(self) -> tuple[Card, ...]:
+        """The hand cards the local player may play now (empty unless it is their move)."""
+        if self.mode is not Mode.PLAY or self.match is None:
+            return ()
+        return tuple(a for a in self.match.legal_actions() if a < PICK_BASE)
+
+    def candidates(self) -> tuple[Card, ...]:
+        """The two field cards the local player must choose between now."""
+        if self.mode is not Mode.PICK or self.match is None or self.match.round is None:
+            return ()
+        return tuple(a - PICK_BASE for a in self.match.legal_actions())
+
+    def matches_on_field(self, card: Card) -> CardSet:
+        if self.match is None or self.match.round is None:
+            return 0
+        return self.match.round.field & CARD_MONTH_MASK[card]
+
+    # -- starting and resuming ------------------------------------------------------------
+
+    def new_match(self, settings: Settings, level: str, seed: bytes | None = None) -> None:
+        """Start a practice match: turn cards for the first oya (R3.1), then wait for deal."""
+        self._reset(level)
+        self.saves.discard()
+        self.seed = seed if seed is not None else secrets.token_bytes(32)
+        self.first = turn_for_first_oya(random.Random(self.seed))
+        self.match = Match(settings, self.first.oya)
+        self.record = GameRecord(settings, self.first.oya, extra=self._record_extra())
+        self._save()
+        self._set_mode(Mode.FIRST_OYA)
+        emit(self.state_changed)
+        emit(self.first_oya, self.first)
+
+    def resume(self, saved: SavedMatch) -> None:
+        """Carry on with a saved match exactly where it stopped."""
+        data = saved.data
+        level = data.get("ai_level", "normal")
+        self._reset(level if isinstance(level, str) else "normal")
+        self.seed = saved.seed
+        self.match = saved.replay.match
+        self.record = _record_from_json(data)
+        self.first = _first_oya_from_json(data, self.match.first_oya)
+        emit(self.state_changed)
+        emit(self.said, self.tr("The saved match is resumed."))
+        if not self.record.deals:
+            self._set_mode(Mode.FIRST_OYA)
+            emit(self.first_oya, self.first)
+        elif self.match.needs_deal:
+            self._deal()
+        else:
+            obs = self.match.observation(HUMAN)
+            self.presenter.restore(obs, self)
+            self._after_queue()
+
+    def start_dealing(self) -> None:
+        """After the first oya is shown: lay out the first deal."""
+        if self.mode is Mode.FIRST_OYA:
+            self._deal()
+
+    def next_round(self) -> None:
+        """After a round's result: deal the next round (or a redeal of this one)."""
+        if self.mode is not Mode.ROUND_OVER or self.match is None:
+            return
+        if self.match.finished:
+            self._set_mode(Mode.MATCH_OVER)
+            emit(self.match_over, self.match_summary())
+            return
+        self._deal()
+
+    def match_summary(self) -> MatchSummary:
+        assert self.match is not None
+        rows: list[tuple[int, DealOutcome]] = []
+        round_no = 1
+        for outcome in self.match.history:
+            rows.append((round_no, outcome))
+            if outcome.result.outcome is not Outcome.REDEAL:
+                round_no += 1
+        return MatchSummary(
+            self.match.scores, self.match.winner, self.match.settings.rounds, tuple(rows)
+        )
+
+    def shutdown(self) -> None:
+        """Stop timers and the computer's thinking (the window is closing)."""
+        self._generation += 1
+        for timer in (self._pump_timer, self._auto_timer, self._ai_timer):
+            timer.stop()
+        if self.ai is not None:
+            self.ai.shutdown()
+
+    # -- the local player's input ---------------------------------------------------------
+
+    def play(self, card: Card, target: Card | None = None) -> bool:
+        """Play ``card`` from the hand; ``target``, if given, is the field card to take
+        when the card has two matches (the keyboard's select-then-take)."""
+        if self.mode is not Mode.PLAY or card not in self.legal_plays():
+            return False
+        if target is not None and not self.matches_on_field(card) >> target & 1:
+            return False
+        events = self._apply(play(card), HUMAN)
+        rnd = self.match.round if self.match else None
+        if (
+            target is not None
+            and rnd is not None
+            and rnd.phase is Phase.PICK_PLAYED
+            and rnd.candidates() >> target & 1
+        ):
+            events = [e for e in events if not isinstance(e, ChoiceNeeded)]
+            events += self._apply(pick(target), HUMAN)
+        self._queue.extend(events)
+        self._pump()
+        return True
+
+    def pick(self, card: Card) -> bool:
+        """Take ``card``, one of the two field matches (R5.2)."""
+        if self.mode is not Mode.PICK or card not in self.candidates():
+            return False
+        self._queue.extend(self._apply(pick(card), HUMAN))
+        self._pump()
+        return True
+
+    def continue_draw(self) -> bool:
+        """Resolve the shown drawn card now (a click) or when its 5 seconds are up."""
+        if self.mode is not Mode.DRAW_WAIT:
+            return False
+        self._auto_timer.stop()
+        self.draw_wait = None
+        self._set_mode(Mode.BUSY)
+        self._pump()
+        return True
+
+    def decide(self, koikoi: bool) -> bool:
+        """Koikoi (go on) or shobu (end the round and win it)."""
+        if self.mode is not Mode.DECIDE or self.match is None:
+            return False
+        action = KOIKOI if koikoi else SHOBU
+        if action not in self.match.legal_actions():
+            return False
+        self.decision = None
+        self._queue.extend(self._apply(action, HUMAN))
+        self._pump()
+        return True
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def _reset(self, level: str) -> None:
+        self.shutdown()
+        self._generation += 1
+        self._queue.clear()
+        self._pending = _Pending()
+        self.level = level
+        self.draw_wait = None
+        self.decision = None
+        self.summary = None
+        if self.ai is None or self.ai.level != level:
+            if self.ai is not None:
+                self.ai.shutdown()
+                self.ai.deleteLater()
+            self.ai = AiRunner(level, self.timings.ai_cap_ms, self)
+            self.ai.decided.connect(self._on_ai_decided)
+
+    def _record_extra(self) -> dict[str, Any]:
+        assert self.first is not None
+        return {
+            "app": f"koikoi {__version__}",
+            "kind": "practice",
+            "seed": self.seed.hex(),
+            "human_seat": HUMAN,
+            "ai_level": self.level,
+            "first_oya_turns": [[CARD_IDS[a], CARD_IDS[b]] for a, b in self.first.turns],
+        }
+
+    def _save(self) -> None:
+        if self.record is None:
+            return
+        try:
+            self.saves.write(self.record.to_json())
+        except OSError as exc:  # a full disk must not end the game; say it once per action
+            logger.error("could not save the match to %s: %s", self.saves.path, exc)
+
+    def _deal(self) -> None:
+        assert self.match is not None and self.record is not None
+        m = self.match
+        order = deck_from_seed(self.seed, m.round_no, m.deal_no)
+        events = m.deal(order)
+        rnd = m.round
+        assert rnd is not None
+        self.record.add_deal(rnd.dealt_hands, rnd.field, rnd.stock)
+        self._save()
+        self.summary = None
+        self._set_mode(Mode.BUSY)
+        self._queue.extend(events)
+        self._pump()
+
+    def _apply(self, action: Action, seat: int) -> list[Event]:
+        assert self.match is not None and self.record is not None
+        rnd = self.match.round
+        if rnd is not None and rnd.phase is Phase.PLAY:  # the pile before this turn
+            self._pending.extra["captured_before"] = rnd.captured[seat]
+        events = self.match.apply(action, seat)
+        self.record.add_action(seat, action)
+        self._save()
+        self._set_mode(Mode.BUSY)
+        return events
+
+    def _pump(self) -> None:
+        """Show queued events one at a time, each after the previous one's animation."""
+        if self._pump_timer.isActive() or self.mode is Mode.DRAW_WAIT:
+            return
+        while self._queue:
+            event = self._queue.popleft()
+            self._note(event)
+            ms = self.presenter.present(event, self)
+            self.said_event(event)
+            if (
+                isinstance(event, StockTurned)
+                and event.seat == HUMAN
+                and self._queue
+                and isinstance(self._queue[0], Captured | PlacedOnField)
+            ):
+                nxt = self._queue[0]
+                taken = nxt.taken if isinstance(nxt, Captured) else ()
+                wait = ms + self.timings.auto_take_ms
+                self.draw_wait = DrawWait(event.card, taken, wait)
+                self._set_mode(Mode.DRAW_WAIT)
+                self._auto_timer.start(wait)
+                emit(self.draw_waiting, self.draw_wait)
+                return
+            if ms > 0:
+                self._pump_timer.start(ms)
+                return
+        self._after_queue()
+
+    def _note(self, event: Event) -> None:
+        """Keep what the panels need from events as they are shown."""
+        assert self.match is not None
+        if isinstance(event, RoundEnded | StakesPaid | KoikoiDeclared | Dealt | TurnStarted):
+            emit(self.state_changed)
+        if isinstance(event, StakesPaid):
+            rnd = self.match.round
+            calls = (rnd.koikoi_calls[0], rnd.koikoi_calls[1]) if rnd is not None else (0, 0)
+            before = _scores_before(self.match)
+            outcome = self.match.history[-1]
+            round_no = self.match.rounds_played
+            if outcome.result.outcome is Outcome.REDEAL:
+                round_no += 1
+            self._pending.summary = RoundSummary(
+                round_no=round_no,
+                rounds=self.match.settings.rounds,
+                outcome=outcome,
+                scores_before=before,
+                koikoi_calls=calls,
+                doubling=self.match.settings.doubling,
+                match_finished=self.match.finished,
+                match_winner=self.match.winner,
+            )
+        if isinstance(event, KoikoiDeclared) and event.seat == COMPUTER:
+            obs = self.match.observation(COMPUTER)
+            emit(self.opponent_called, True, self._decision_info(obs, COMPUTER, 0))
+        if (
+            isinstance(event, RoundEnded)
+            and event.result.outcome is Outcome.WIN
+            and event.result.winner == COMPUTER
+        ):
+            emit(self.opponent_called, False, event.result)
+
+    def _after_queue(self) -> None:
+        """All events shown: wait for whoever is to act next."""
+        m = self.match
+        if m is None:
+            return
+        if self._pending.summary is not None:
+            self.summary = self._pending.summary
+            self._pending.summary = None
+            if m.finished:
+                self.saves.archive()
+            self._set_mode(Mode.ROUND_OVER)
+            emit(self.round_over, self.summary)
+            return
+        rnd = m.round
+        if rnd is None or rnd.over:
+            return
+        if rnd.turn == HUMAN:
+            if rnd.phase is Phase.PLAY:
+                self._set_mode(Mode.PLAY)
+            elif rnd.phase is Phase.DECIDE:
+                before = self._pending.extra.get("captured_before", 0)
+                self.decision = self._decision_info(m.observation(HUMAN), HUMAN, before)
+                self._set_mode(Mode.DECIDE)
+                emit(self.decision_needed, self.decision)
+            else:
+                self._set_mode(Mode.PICK)
+        else:
+            self._ask_computer()
+
+    def _decision_info(self, obs: Observation, seat: int, captured_before: CardSet) -> DecisionInfo:
+        pile = obs.captured[seat]
+        yaku = tuple(yaku_of(pile))
+        before = dict(yaku_of(captured_before)) if captured_before else {}
+        new = frozenset(y for y, p in yaku if before.get(y, 0) < p)
+        total = obs.totals[seat]
+        doubled, points = round_points(total, obs.koikoi_count, obs.settings.doubling)
+        stake = obs.scores[1 - seat]
+        return DecisionInfo(
+            seat=seat,
+            yaku=yaku,
+            new_yaku=new,
+            total=total,
+            baseline=obs.baselines[seat],
+            koikoi_count=obs.koikoi_count,
+            doubling=obs.settings.doubling,
+            doubled=doubled,
+            points=points,
+            opponent_stake=stake,
+            pay=min(points, stake),
+            can_koikoi=KOIKOI in obs.legal_actions,
+        )
+
+    # -- the computer ---------------------------------------------------------------------
+
+    def _ask_computer(self) -> None:
+        assert self.match is not None and self.ai is not None
+        obs = self.match.observation(COMPUTER)
+        self._set_mode(Mode.BUSY)
+        emit(self.thinking, True)
+        self._ai_answer = None
+        self._ai_started = time.monotonic()
+        low, high = self.timings.ai_delay_ms
+        if obs.phase is Phase.PLAY:
+            self._ai_delay = self._rng.randint(low, high)
+        else:  # a pick or a decision comes quicker than choosing what to play
+            self._ai_delay = self._rng.randint(low // 2, high // 2)
+        self._ai_token = self.ai.request(obs, self._ai_rng())
+
+    def _ai_rng(self) -> random.Random:
+        """Reproducible per decision: the match seed and where in the record we are."""
+        assert self.record is not None
+        where = f"{len(self.record.deals)}:{len(self.record.deals[-1].actions)}"
+        digest = hashlib.sha256(self.seed + b"/ai/" + where.encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
+
+    def _on_ai_decided(self, token: int, action: int) -> None:
+        if token != self._ai_token or self.mode is not Mode.BUSY:
+            return
+        self._ai_answer = action
+        elapsed = int((time.monotonic() - self._ai_started) * 1000)
+        self._ai_timer.start(max(0, self._ai_delay - elapsed))
+
+    def _apply_ai_answer(self) -> None:
+        action = self._ai_answer
+        self._ai_answer = None
+        if action is None or self.match is None:
+            return
+        emit(self.thinking, False)
+        self._queue.extend(self._apply(action, COMPUTER))
+        self._pump()
+
+    # -- narration ------------------------------------------------------------------------
+
+    def said_event(self, event: Event) -> None:
+        """Say an event in words (the log, the status line and screen readers)."""
+        text = self.describe(event)
+        if text:
+            emit(self.said, text)
+
+    def describe(self, event: Event) -> str:
+        """One sentence for an event; each seat has its own sentence, for translators."""
+        you = getattr(event, "seat", None) == HUMAN
+        if isinstance(event, Dealt):
+            if event.oya == HUMAN:
+                return self.tr("Round {0}: you are oya (親) and play first.").format(event.round_no)
+            return self.tr("Round {0}: the computer is oya (親) and plays first.").format(
+                event.round_no
+            )
+        if isinstance(event, CardPlayed):
+            text = self.tr("You played {0}.") if you else self.tr("The computer played {0}.")
+            return text.format(names.card_label(event.card))
+        if isinstance(event, StockTurned):
+            text = (
+                self.tr("You turned {0} from the stock.")
+                if you
+                else self.tr("The computer turned {0} from the stock.")
+            )
+            return text.format(names.card_label(event.card))
+        if isinstance(event, Captured):
+            taken = ", ".join(names.card_label(c) for c in event.taken)
+            text = (
+                self.tr("You took {0} with {1}.")
+                if you
+                else self.tr("The computer took {0} with {1}.")
+            )
+            return text.format(taken, names.card_label(event.card))
+        if isinstance(event, PlacedOnField):
+            return self.tr("{0} stays on the field.").format(names.card_label(event.card))
+        if isinstance(event, ChoiceNeeded):
+            if not you:
+                return ""
+            a, b = event.candidates
+            return self.tr("{0} matches two field cards: choose {1} or {2}.").format(
+                names.card_label(event.card), names.card_label(a), names.card_label(b)
+            )
+        if isinstance(event, YakuFormed):
+            listed = ", ".join(f"{names.yaku_label(y)} {p}" for y, p in event.yaku)
+            text = (
+                self.tr("You hold {0}: {1} points.")
+                if you
+                else self.tr("The computer holds {0}: {1} points.")
+            )
+            return text.format(listed, event.total)
+        if isinstance(event, DecisionNeeded):
+            if not you:
+                return self.tr("The computer is deciding: koikoi or shobu…")
+            if event.can_koikoi:
+                return self.tr("Koikoi or shobu? Press K for こいこい, S for 勝負.")
+            return self.tr("Last turn: only 勝負 (shobu) is possible. Press S.")
+        if isinstance(event, KoikoiDeclared):
+            text = (
+                self.tr("You called 「こいこい」 (koikoi): the round goes on at ×{0}.")
+                if you
+                else self.tr(
+                    "The computer called 「こいこい」 (koikoi): the round goes on at ×{0}."
+                )
+            )
+            return text.format(event.koikoi_count + 1)
+        if isinstance(event, TurnStarted):
+            if you:
+                return self.tr("Your turn: play a card from your hand.")
+            return self.tr("The computer's turn.")
+        if isinstance(event, RoundEnded):
+            r = event.result
+            if r.outcome is Outcome.WIN:
+                text = (
+                    self.tr("You called 「勝負」 (shobu) and win the round: {0} points.")
+                    if r.winner == HUMAN
+                    else self.tr(
+                        "The computer called 「勝負」 (shobu) and wins the round: {0} points."
+                    )
+                )
+                return text.format(r.points)
+            if r.outcome is Outcome.TEYAKU:
+                text = (
+                    self.tr("Your dealt hand is a yaku (teyaku, 手役): {0} points.")
+                    if r.winner == HUMAN
+                    else self.tr("The computer's dealt hand is a yaku (teyaku, 手役): {0} points.")
+                )
+                return text.format(r.points)
+            if r.outcome is Outcome.NAGARE:
+                return self.tr("Nobody called shobu: the round is a draw (nagare, 流れ).")
+            return self.tr("Four cards of one month on the field: the cards are dealt again.")
+        if isinstance(event, StakesPaid):
+            if event.winner is None:
+                return ""
+            text = (
+                self.tr("The computer paid you {0}. Stakes: you {1}, the computer {2}.")
+                if event.winner == HUMAN
+                else self.tr("You paid the computer {0}. Stakes: you {1}, the computer {2}.")
+            )
+            return text.format(event.paid, event.scores[0], event.scores[1])
+        if isinstance(event, MatchEnded):
+            if event.winner is None:
+                return self.tr("The match is over: a draw.")
+            if event.winner == HUMAN:
+                return self.tr("The match is over: you win!")
+            return self.tr("The match is over: the computer wins.")
+        return ""
+
+    def _set_mode(self, mode: Mode) -> None:
+        if mode is self.mode:
+            return
+        self.mode = mode
+        emit(self.mode_changed, mode)
+
+
+def _scores_before(match: Match) -> tuple[int, int]:
+    history = match.history
+    for outcome in reversed(history[:-1]):
+        if outcome.result.outcome is not Outcome.REDEAL:
+            return outcome.scores
+    return (25, 25)
+
+
+def _record_from_json(data: dict[str, Any]) -> GameRecord:
+    """The record to go on writing: settings, deals and actions as saved (extra keys kept)."""
+    from koikoi.engine.record import parse
+
+    parsed = parse(data)
+    extra = {k: v for k, v in data.items() if k not in ("format", "settings", "first_oya", "deals")}
+    record = GameRecord(parsed.settings, parsed.first_oya, extra=extra)
+    for deal_json, deal in zip(data["deals"], parsed.deals, strict=True):
+        actions = [dict(a) for a in deal_json.get("actions", [])]
+        record.deals.append(RecordedDeal(deal.hands, deal.field, deal.stock, actions))
+    return record
+
+
+def _first_oya_from_json(data: dict[str, Any], oya: int) -> FirstOya:
+    turns: list[tuple[Card, Card]] = []
+    raw = data.get("first_oya_turns")
+    if isinstance(raw, list):
+        try:
+            for pair in raw:
+                a, b = pair
+                turns.append((parse_card(a), parse_card(b)))
+        except (ValueError, TypeError):
+            turns = []
+    return FirstOya(tuple(turns), oya)
+
+
+def legal_actions_text(actions: Sequence[Action]) -> str:
+    """For logs: the actions as words."""
+    from koikoi.engine.round import action_str
+
+    return ", ".join(action_str(a) for a in actions)

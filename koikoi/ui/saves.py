@@ -1,0 +1,151 @@
+"""The practice match in progress, kept as a ``koikoi-record/1`` file after every action.
+
+The file is written atomically (a temporary file in the same folder, flushed to disk, then
+renamed over the old one), so a crash or a power cut leaves either the old save or the new
+one, never half of one. It lives in the user data folder, or ``$KOIKOI_HOME`` when that is
+set. A save that cannot be read is moved aside (never deleted) and reported in one line; a
+finished match is moved to ``games/`` so nothing played is lost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import platformdirs
+
+from koikoi.engine.record import RecordError, Replay, replay_record
+
+logger = logging.getLogger(__name__)
+
+SAVE_NAME: Final = "practice.json"
+GAMES_DIR: Final = "games"
+
+
+def data_dir() -> Path:
+    """``$KOIKOI_HOME`` if set, else the platform's user data folder for koikoi."""
+    home = os.environ.get("KOIKOI_HOME")
+    if home:
+        return Path(home)
+    return Path(platformdirs.user_data_dir("koikoi", appauthor=False))
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a reader sees the old or the new file whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@dataclass(frozen=True)
+class SavedMatch:
+    """A save that replays cleanly: its JSON and the match it leads to."""
+
+    data: dict[str, Any]
+    replay: Replay
+
+    @property
+    def seed(self) -> bytes:
+        return bytes.fromhex(self.data["seed"])
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    saved: SavedMatch | None = None
+    problem: str | None = None
+    """One line for the player when a save was found but set aside."""
+
+
+class SaveStore:
+    """The autosave of the practice match (one file) and the archive of finished ones."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory if directory is not None else data_dir()
+
+    @property
+    def path(self) -> Path:
+        return self.directory / SAVE_NAME
+
+    def write(self, data: dict[str, Any]) -> None:
+        write_atomic(self.path, json.dumps(data, ensure_ascii=False, indent=1))
+
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def load(self) -> LoadResult:
+        """The saved match, if there is one that can be resumed.
+
+        A file that is not a valid record, or lacks the practice keys, is set aside and
+        reported; a finished match is archived quietly (there is nothing to resume).
+        """
+        if not self.path.is_file():
+            return LoadResult()
+        try:
+            text = self.path.read_text(encoding="utf-8")
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("a record is a JSON object")
+            seed = data.get("seed")
+            if not isinstance(seed, str) or len(bytes.fromhex(seed)) != 32:
+                raise ValueError("the practice seed is missing")
+            replayed = replay_record(data)
+        except (OSError, UnicodeDecodeError, ValueError, RecordError) as exc:
+            moved = self.set_aside()
+            line = f"the saved match could not be read ({_one_line(exc)}); moved to {moved}"
+            logger.warning("%s", line)
+            return LoadResult(problem=line)
+        if replayed.match.finished:
+            self.archive()
+            return LoadResult()
+        return LoadResult(SavedMatch(data, replayed))
+
+    def set_aside(self) -> Path:
+        """Rename the save to ``practice.corrupt-<time>.json`` beside it; return the new path."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.directory / f"practice.corrupt-{stamp}.json"
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.directory / f"practice.corrupt-{stamp}-{n}.json"
+        os.replace(self.path, target)
+        return target
+
+    def archive(self) -> Path | None:
+        """Move a finished match's record into ``games/``; None when there is no save."""
+        if not self.path.is_file():
+            return None
+        games = self.directory / GAMES_DIR
+        games.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = games / f"practice-{stamp}.json"
+        n = 1
+        while target.exists():
+            n += 1
+            target = games / f"practice-{stamp}-{n}.json"
+        os.replace(self.path, target)
+        return target
+
+    def discard(self) -> None:
+        """Forget the save (a new match replaces it): it is archived, not deleted."""
+        self.archive()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
