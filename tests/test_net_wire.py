@@ -202,6 +202,8 @@ def test_a_good_message_reads_back_typed() -> None:
         ({"nick": ""}, "hello.nick: string length 0"),
         ({"nick": "x" * 9}, "hello.nick: string length 9"),
         ({"nick": "a\nb"}, "control characters"),
+        ({"nick": "a\u202eb"}, "control characters"),  # a bidi override
+        ({"nick": "\x85"}, "control characters"),
         ({"nick": b"taro"}, "hello.nick: expected a string, got bytes"),
         ({"key": bytes(31)}, "hello.key: expected 32 bytes, got 31"),
         ({"rounds": 7}, "hello.rounds: 7 is not one of 6, 12"),
@@ -217,6 +219,11 @@ def test_schema_violations_name_the_field(changes: dict[str, Value], reason: str
     with pytest.raises(ProtocolError) as caught:
         decode_message(_hello(**changes), {"hello": HELLO})
     assert reason in str(caught.value)
+
+
+@pytest.mark.parametrize("nick", ["山田\u3000太郎", "a b", "🎴", "👨\u200d👩\u200d👧", "é"])
+def test_nicknames_of_every_script_are_fine(nick: str) -> None:
+    assert decode_message(_hello(nick=nick[:8]), {"hello": HELLO}).fields.get("nick", str)
 
 
 def test_unexpected_and_untyped_messages() -> None:

@@ -24,6 +24,7 @@ koikoi.net.errors.ProtocolError: ping.n: 10 is outside 0..9
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Protocol, TypeAlias, TypeVar
@@ -265,7 +266,7 @@ class Bool:
 
 @dataclass(frozen=True)
 class Str:
-    """A string of ``min_len..max_len`` characters with no control characters."""
+    """A string of ``min_len..max_len`` characters with no control or format characters."""
 
     max_len: int
     min_len: int = 0
@@ -277,9 +278,20 @@ class Str:
             raise _fail(
                 path, f"string length {len(value)} is not in {self.min_len}..{self.max_len}"
             )
-        if not value.isprintable():
+        if any(_is_control(char) for char in value):
             raise _fail(path, "string contains control characters")
         return value
+
+
+# Line breaks, C0/C1 controls, and format characters such as bidi overrides (which can make a
+# nickname display as another); spaces of every width are fine, and so is the zero-width
+# joiner that emoji sequences need.
+_CONTROL_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_ALLOWED_FORMAT: Final = frozenset({"\u200d"})
+
+
+def _is_control(char: str) -> bool:
+    return unicodedata.category(char) in _CONTROL_CATEGORIES and char not in _ALLOWED_FORMAT
 
 
 @dataclass(frozen=True)
