@@ -163,3 +163,32 @@ def test_corrupt_peers_file_is_an_error_and_left_alone(tmp_path: Path, content: 
     with pytest.raises(IdentityFileError, match="corrupt"):
         KnownPeers.load(tmp_path)
     assert (folder / PEERS_FILE).read_bytes() == content
+
+
+def test_losing_a_creation_race_reads_the_winners_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    winner: list[Identity] = []
+    real_link = os.link
+
+    def link_after_another_process(src: str | Path, dst: str | Path) -> None:
+        # Another koikoi on the same home creates the key between our check and our link.
+        monkeypatch.setattr(os, "link", real_link)
+        winner.append(load_or_create_identity(tmp_path))
+        real_link(src, dst)
+
+    monkeypatch.setattr(os, "link", link_after_another_process)
+    assert load_or_create_identity(tmp_path).public_key == winner[0].public_key
+    assert [p.name for p in (tmp_path / IDENTITY_DIR).iterdir()] == [KEY_FILE]
+
+
+def test_file_systems_without_hard_links(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_links(src: str | Path, dst: str | Path) -> None:
+        raise PermissionError("hard links are not supported here")
+
+    real_link = os.link
+    monkeypatch.setattr(os, "link", no_links)
+    created = load_or_create_identity(tmp_path)
+    monkeypatch.setattr(os, "link", real_link)
+    assert load_or_create_identity(tmp_path).public_key == created.public_key
+    assert [p.name for p in (tmp_path / IDENTITY_DIR).iterdir()] == [KEY_FILE]

@@ -44,7 +44,9 @@ class VersionMismatch(HandshakeError):
 class SettingsMismatch(HandshakeError):
     """The match settings differ; ``differs`` names them (``"rounds"``, ``"doubling"``)."""
 
-    def __init__(self, reason: str, differs: tuple[str, ...], farewell: bytes | None = None):
+    def __init__(
+        self, reason: str, differs: tuple[str, ...], farewell: bytes | None = None
+    ) -> None:
         super().__init__(reason, farewell)
         self.differs = differs
 

@@ -194,11 +194,21 @@ def load_or_create_identity(home: Path | None = None) -> Identity:
         "private_key": identity.private_key.private_bytes_raw().hex(),
         "public_key": identity.public_key.hex(),
     }
-    temporary = _write_private(folder, json.dumps(document, indent=1).encode() + b"\n")
+    content = json.dumps(document, indent=1).encode() + b"\n"
+    temporary = _write_private(folder, content)
     try:
         os.link(temporary, path)  # fails if the key appeared meanwhile: keep that one
     except FileExistsError:
         return _read_key_file(path)
+    except OSError:  # a file system without hard links: exclusive create instead
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return _read_key_file(path)
+        with os.fdopen(fd, "wb") as file:
+            file.write(content)
+            file.flush()
+            os.fsync(file.fileno())
     finally:
         temporary.unlink()
     _sync_dir(folder)
