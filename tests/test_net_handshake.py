@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from koikoi.net.errors import (
     AuthenticationFailed,
@@ -528,3 +530,26 @@ def test_bad_local_nickname(nickname: str) -> None:
 def test_bad_local_settings() -> None:
     with pytest.raises(ValueError, match="6 or 12"):
         MatchSettings(rounds=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 5), st.binary(max_size=64), st.integers(0, 2**16), st.booleans())
+def test_fuzz_any_frame_at_any_point_is_a_clean_protocol_error(
+    index: int, noise: bytes, seed: int, splice: bool
+) -> None:
+    """Random or spliced bytes in place of any frame never escape as another exception."""
+
+    def replace(i: int, to: Role, payload: bytes) -> bytes | None:
+        if i != index:
+            return payload
+        if splice:  # keep the start of the real frame, then garbage
+            cut = seed % (len(payload) + 1)
+            changed = payload[:cut] + noise
+        else:
+            changed = noise
+        if changed == payload:
+            changed = payload[:-1] + bytes([payload[-1] ^ 1])
+        return changed or b"\0"
+
+    outcome = run(*pair()[2:], tamper=replace)  # raises anything but a HandshakeError
+    assert outcome.joiner.result is None or outcome.frames[index][0] is Role.HOST
