@@ -267,6 +267,7 @@ class Handshake:
         )
         self._static = X25519PrivateKey.generate()
         self._noise: HandshakeState | None = None
+        self._peer_nickname = ""
         self._peer: Peer | None = None
         self._pin: PinCheck | None = None
         self._peer_signature = b""
@@ -372,7 +373,7 @@ class Handshake:
         if len(pake_message) != len(self._pake.message):
             raise ProtocolError("hello.pake: wrong length for this kind of room")
         psk = self._pake.finish(pake_message)
-        self._peer = Peer(fields.get("nick", str), b"")
+        self._peer_nickname = fields.get("nick", str)
         if self.role is Role.HOST:
             joiner_hello, host_hello = payload, self._hello
         else:
@@ -423,8 +424,7 @@ class Handshake:
         """Verify the peer's auth payload and its pin; refusals go out clear or encrypted."""
         fields = decode_message(payload, {"auth": AUTH}).fields
         identity_key = fields.get("id", bytes)
-        assert self._peer is not None
-        peer = Peer(self._peer.nickname, identity_key)
+        peer = Peer(self._peer_nickname, identity_key)
         if not verify_signature(
             identity_key, fields.get("key_sig", bytes), STATIC_KEY_LABEL + peer_static
         ):
