@@ -140,7 +140,7 @@ def _continue(path: str) -> str:
 
 
 def tapered(points: Sequence[Point], widths: Sequence[float] | float) -> str:
-    """A closed outline around a polyline whose width changes along it (branches, blades)."""
+    """A closed outline around a curve whose width changes along it (branches, blades)."""
     p = list(points)
     w = [float(widths)] * len(p) if isinstance(widths, (int, float)) else list(widths)
     left: list[Point] = []
@@ -1457,10 +1457,16 @@ def momiji_ribbon(art: Art) -> None:
 def momiji_plain(variant: int) -> Callable[[Art], None]:
     def draw(art: Art) -> None:
         maples(art, variant)
-        maples_low = [(70, 380), (220, 420), (150, 470)] if variant == 0 else \
-            [(240, 380), (96, 420), (180, 470)]
-        for k, c in enumerate(maples_low):
-            maple_leaf(art, c, 34, k * 30 - 20, (DEEP_RED, RED, ORANGE)[k])
+        low = [(306, 380), (236, 350), (170, 372), (120, 344)]
+        if variant:
+            low = [(W - x, y) for x, y in low]
+        branch(art, low, 14, 5)
+        leaves = [(low[1][0], low[1][1] + 26), (low[2][0], low[2][1] + 30), low[3],
+                  (low[3][0] + (30 if variant else -30), low[3][1] + 36),
+                  (low[2][0] + (20 if variant else -20), low[2][1] - 30)]
+        for k, c in enumerate(leaves):
+            maple_leaf(art, c, 34, k * 25 - 40, (RED, DEEP_RED, ORANGE, RED, DEEP_RED)[k])
+        maple_leaf(art, (96 if variant else 224, 470), 26, 30, ORANGE)
 
     return draw
 
@@ -1553,14 +1559,21 @@ def rain_man(art: Art) -> None:
 
 
 def frog(art: Art) -> None:
-    """A frog (kaeru 蛙) leaping up and right; local box about 80 x 70."""
-    art.path(taper([(20, 50), (4, 66), (10, 78)], 12, 6), GREEN, INK, 2)
-    body = [(18, 44), (30, 22), (52, 10), (70, 14), (72, 30), (56, 46), (34, 54)]
+    """A frog (kaeru 蛙) leaping up and right toward the willow; local box about 100 x 80."""
+    hind = [(30, 50), (10, 60), (-4, 76), (6, 80), (20, 68), (36, 62)]
+    art.path(smooth(hind, closed=True), GREEN, INK, 3)
+    art.path(polygon([(-4, 76), (-14, 84), (-2, 82), (-8, 92), (6, 82)]), GREEN, INK, 2)
+    body = [(24, 52), (36, 32), (60, 18), (84, 14), (96, 24), (88, 40), (66, 52), (42, 60)]
     art.path(smooth(body, closed=True), GREEN, INK, 3.5)
-    art.path(taper([(60, 26), (78, 6), (86, 0)], 9, 5), GREEN, INK, 2)
-    art.circle((62, 16), 6, CREAM, INK, 2)
-    art.circle((63, 16), 2.5, INK)
-    art.path(taper([(34, 50), (12, 40), (0, 54)], 12, 6), GREEN, INK, 2)
+    art.path(smooth([(40, 56), (64, 48), (86, 38), (70, 54), (48, 62)], closed=True), OLIVE)
+    art.path(taper([(80, 34), (98, 40), (110, 36)], 9, 6), GREEN, INK, 2)
+    art.path(polygon([(108, 32), (118, 30), (112, 38), (118, 42), (108, 40)]), GREEN, INK, 1.5)
+    art.circle((80, 14), 8, GREEN, INK, 3)
+    art.circle((81, 13), 4.5, CREAM, INK, 1.5)
+    art.circle((82, 13), 2, INK)
+    art.path("M92 26 Q98 28 100 24", "none", INK, 2, cap="round")
+    for x, y in ((54, 34), (66, 28), (48, 46)):
+        art.circle((x, y), 3, DARK_GREEN)
 
 
 def yanagi_rainman(art: Art) -> None:
@@ -1658,7 +1671,7 @@ def kiri_flowers(art: Art, base: Point, height: float, lean: float) -> None:
     bells: tuple[list[str], list[str]] = ([], [])
     for i, (t, count) in enumerate(rows):
         p = lerp(base, top, t)
-        r = 13 - i * 1.5
+        r = 15 - i * 1.8
         for k in range(count):
             x, y = p[0] + (k - (count - 1) / 2) * r * 2.1, p[1]
             bells[(i + k) % 2].append(
@@ -1675,9 +1688,9 @@ def kiri_flowers(art: Art, base: Point, height: float, lean: float) -> None:
 
 def paulownia(art: Art, variant: int, ground: float = 474) -> None:
     """Paulownia (kiri 桐): three flower spikes standing above great leaves."""
-    spikes = [((160, 330), 220, 0), ((84, 350), 170, -14), ((236, 350), 170, 14)]
+    spikes = [((160, 320), 262, 0), ((90, 340), 200, -12), ((230, 340), 200, 12)]
     if variant == 1:
-        spikes = [((132, 340), 220, -6), ((220, 330), 190, 10), ((62, 380), 140, -4)]
+        spikes = [((134, 330), 250, -4), ((226, 320), 230, 10), ((64, 380), 170, -4)]
     for base, height, lean in spikes:
         kiri_flowers(art, base, height, lean)
     leaves = [((160, ground), -90, 170), ((150, ground), -148, 140), ((170, ground), -32, 140)]
@@ -1691,15 +1704,22 @@ def paulownia(art: Art, variant: int, ground: float = 474) -> None:
 
 def phoenix(art: Art) -> None:
     """The phoenix (hōō 鳳凰) alighting: wings raised, a long many-coloured tail; ~300 x 440."""
-    tail_colours = (GREEN, PURPLE, RED, BLUE, YELLOW)
-    for k in range(5):
-        sweep = [(160, 236), (110 - k * 6, 270 + k * 10), (100 - k * 16, 330 + k * 8),
-                 (56 - k * 10, 370 + k * 6), (40 - k * 6, 416 - k * 2)]
-        art.path(taper(sweep, 30, 12), tail_colours[k], INK, 3)
-        eye = sweep[-1]
-        art.path(leaf(polar(eye, 6, -60 - k * 8), polar(eye, 34, 110 - k * 8), 30),
+    tail_colours = (GREEN, PURPLE, BLUE, YELLOW, RED)
+    root = (164, 232)
+    for k, end in enumerate(((60, 268), (44, 338), (56, 404), (106, 434), (168, 432))):
+        mid = lerp(root, end, 0.5)
+        dx, dy = end[0] - root[0], end[1] - root[1]
+        d = math.hypot(dx, dy)
+        wave = (-dy / d * 22, dx / d * 22)
+        sweep = [root, (lerp(root, mid, 0.5)[0] + wave[0], lerp(root, mid, 0.5)[1] + wave[1]),
+                 mid, (lerp(mid, end, 0.5)[0] - wave[0], lerp(mid, end, 0.5)[1] - wave[1]),
+                 end]
+        art.path(taper(sweep, 26, 12), tail_colours[k], INK, 3)
+        heading = math.degrees(math.atan2(dy, dx))
+        art.path(leaf(polar(end, 8, heading + 180), polar(end, 40, heading), 32),
                  tail_colours[(k + 2) % 5], INK, 2.5)
-        art.circle(polar(eye, 16, 110 - k * 8), 6, RED if k != 2 else YELLOW, INK, 2)
+        art.circle(polar(end, 20, heading), 6.5, RED if tail_colours[(k + 2) % 5] != RED
+                   else YELLOW, INK, 2)
     far = [leaf((210, 150), polar((210, 150), 120 - 8 * k, -58 + 9 * k), 26) for k in range(5)]
     art.path(" ".join(far), GREEN, INK, 3)
     body = [(150, 160), (196, 130), (236, 166), (220, 226), (170, 246), (136, 214)]
