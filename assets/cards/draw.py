@@ -1706,7 +1706,7 @@ def phoenix(art: Art) -> None:
     """The phoenix (hōō 鳳凰) alighting: wings raised, a long many-coloured tail; ~300 x 440."""
     tail_colours = (GREEN, PURPLE, BLUE, YELLOW, RED)
     root = (164, 232)
-    for k, end in enumerate(((60, 268), (44, 338), (56, 404), (106, 434), (168, 432))):
+    for k, end in enumerate(((60, 268), (44, 336), (56, 396), (106, 412), (166, 408))):
         mid = lerp(root, end, 0.5)
         dx, dy = end[0] - root[0], end[1] - root[1]
         d = math.hypot(dx, dy)
