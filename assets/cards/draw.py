@@ -497,7 +497,7 @@ def aids(art: Art, card: Card) -> None:
         for i, ch in enumerate(digits):
             ox = x0 + i * 23 * squeeze * 1.2
             art.raw(
-                f'<path d="{DIGITS[ch]}" fill="none" stroke="{INK}" stroke-width="6.8" '
+                f'<path d="{DIGITS[ch]}" fill="none" stroke="{INK}" stroke-width="7.4" '
                 f'stroke-linecap="round" stroke-linejoin="round" '
                 f'transform="matrix({n(1.2 * squeeze)} 0 0 1.2 {n(ox)} 21)"/>'
             )
@@ -988,6 +988,7 @@ def bridge(art: Art) -> None:
 
 
 def ayame_bridge(art: Art) -> None:
+    stream(art, 396)
     irises(art, 0, top=70)
     bridge(art)
 
@@ -1165,7 +1166,7 @@ def boar(art: Art) -> None:
         p = lerp(ridge[seg], ridge[seg + 1], t * 3 - seg)
         bristle.append(p)
         bristle.append((p[0] + rng.uniform(-4, 6), p[1] - rng.uniform(10, 18)))
-    art.path(polygon([(206, 40), *bristle[::-1][:0], *bristle, (206, 40), (60, 44)]), INK)
+    art.path(polygon([*bristle, (206, 40), (60, 44)]), INK)
     snout = [(40, 46), (10, 70), (0, 86), (8, 96), (36, 98)]
     art.path(smooth(snout, closed=True), BROWN, INK, 3.5)
     art.path(ellipse_path((4, 90), 5, 8), INK)
@@ -1766,12 +1767,18 @@ def kiri_plain(variant: int) -> Callable[[Art], None]:
 
 
 def render_back() -> str:
-    """The back: one deep red, the same dark edge as the faces, a fine inset line."""
+    """The back: one deep red, the same dark edge as the faces, a fine line and a quiet crest."""
     art = Art()
+    shade = "#6c1419"
     art.path(rrect(0, 0, W, H, 18), INK)
     art.path(rrect(EDGE, EDGE, W - 2 * EDGE, H - 2 * EDGE, 8), DEEP_RED)
     art.path(rrect(EDGE + 12, EDGE + 12, W - 2 * EDGE - 24, H - 2 * EDGE - 24, 4), "none",
-             "#5e0f14", 4)
+             shade, 4)
+    c = (CX, H / 2)
+    art.circle(c, 46, "none", shade, 4)
+    petals = [ellipse_path(polar(c, 19, k * 72 - 90), 14, 14) for k in range(5)]
+    art.path(" ".join(petals), shade)
+    art.circle(c, 7, DEEP_RED)
     return art.svg("花札の裏面")
 
 
@@ -1829,10 +1836,6 @@ CARDS: tuple[Card, ...] = (
     Card("kiri_plain_1", 12, P, "桐のカス", kiri_plain(0)),
     Card("kiri_plain_2", 12, P, "桐のカス", kiri_plain(1)),
 )
-
-
-def all_cards() -> tuple[Card, ...]:
-    return CARDS
 
 
 # ---------------------------------------------------------------------------------------------
