@@ -1236,7 +1236,7 @@ def hill(art: Art, crest: float, variant: int = 0, colour: str = INK) -> None:
 
 
 def susuki_moon(art: Art) -> None:
-    art.path(rrect(4, 4, 312, 340, 4), RED)
+    art.path(rrect(4, 4, 312, 380, 4), RED)
     art.circle((160, 196), 104, CREAM, INK, 4)
     hill(art, 300, 0)
 
@@ -1268,7 +1268,7 @@ def goose(art: Art, c: Point, size: float) -> None:
 
 
 def susuki_geese(art: Art) -> None:
-    art.path(rrect(4, 4, 312, 330, 4), YELLOW)
+    art.path(rrect(4, 4, 312, 400, 4), YELLOW)
     for x, y, s in ((120, 118, 86), (206, 180, 76), (236, 84, 64)):
         goose(art, (x, y), s)
     hill(art, 320, 1)
@@ -1277,7 +1277,7 @@ def susuki_geese(art: Art) -> None:
 def susuki_plain(variant: int) -> Callable[[Art], None]:
     def draw(art: Art) -> None:
         if variant == 1:
-            art.path(rrect(4, 4, 312, 330, 4), RED)
+            art.path(rrect(4, 4, 312, 400, 4), RED)
         hill(art, 250 + 40 * variant, 2 + variant)
 
     return draw
@@ -1419,7 +1419,7 @@ def deer(art: Art) -> None:
     legs = [[(70, 200), (62, 240), (64, 280)], [(96, 204), (104, 244), (100, 282)],
             [(172, 196), (180, 240), (170, 280)], [(196, 190), (214, 236), (206, 278)]]
     for leg in legs[1::2]:
-        art.path(tapered(leg, [16, 10, 8]), DEEP_RED, INK, 2)
+        art.path(tapered(leg, [16, 10, 8]), BROWN, INK, 2)
     body = [(50, 150), (80, 128), (150, 126), (206, 136), (224, 160), (210, 196), (170, 206),
             (100, 210), (60, 196), (46, 172)]
     art.path(smooth(body, closed=True), ORANGE, INK, 4)
