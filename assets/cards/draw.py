@@ -278,7 +278,9 @@ class Art:
             attrs.append(f'opacity="{n(opacity)}"' if opacity >= 0.1 else f'opacity="{opacity}"')
         self.raw("<path " + " ".join(attrs) + "/>")
 
-    def line(self, points: Sequence[Point], stroke: str, width: float, smooth_it: bool = False):
+    def line(
+        self, points: Sequence[Point], stroke: str, width: float, smooth_it: bool = False
+    ) -> None:
         d = smooth(points) if smooth_it else "M" + " L".join(pt(q) for q in points)
         self.path(d, "none", stroke, width, cap="round")
 
@@ -378,7 +380,9 @@ GLYPHS: dict[str, list[list[Point]]] = {
 }
 
 
-def write(art: Art, text: str, x: float, y: float, size: float, colour: str, width: float):
+def write(
+    art: Art, text: str, x: float, y: float, size: float, colour: str, width: float
+) -> None:
     """Writes ``text`` top to bottom, each glyph ``size`` units square, from (x, y)."""
     scale = size / 10
     for i, ch in enumerate(text):
@@ -767,12 +771,11 @@ def cherry(art: Art, variant: int, low: float = 1.0) -> None:
     for arm in arms:
         branch(art, arm, 16, 5)
     circles: list[tuple[float, float, float]] = []
-    for x0, y0, x1, y1 in masses:
-        y0, y1 = y0 * low, y1 * low
+    for x0, top, x1, bottom in masses:
         for _ in range(8):
             r = rng.uniform(34, 46)
             x = min(max(rng.uniform(x0, x1), r + 8), W - r - 8)
-            y = max(rng.uniform(y0, y1), r + 8)
+            y = max(rng.uniform(top * low, bottom * low), r + 8)
             circles.append((x, y, r))
     cloud(art, circles, PINK, RED)
     placed: list[Point] = []
@@ -1314,6 +1317,7 @@ def kiku_leaf(art: Art, base: Point, angle: float, size: float) -> None:
 
 def chrysanthemums(art: Art, variant: int, low: float = 0) -> None:
     """Chrysanthemums: yellow, white and red blooms on leafy stems."""
+    flowers: list[tuple[Point, float, str, str]]
     if variant == 0:
         flowers = [((96, 190), 62, YELLOW, ORANGE), ((232, 150), 52, CREAM, YELLOW),
                    ((220, 300), 56, RED, YELLOW), ((106, 352), 46, YELLOW, RED)]
@@ -1479,7 +1483,7 @@ def momiji_plain(variant: int) -> Callable[[Art], None]:
 def willow(art: Art, variant: int, reach: float = 1.0, top: float = 0) -> None:
     """Willow (yanagi 柳): a dark limb along the top, long leafy strands hanging from it."""
     rng = Rng(110 + variant)
-    limb = [(14, 30), (80, 52), (160, 40), (240, 70), (306, 60)]
+    limb: list[Point] = [(14, 30), (80, 52), (160, 40), (240, 70), (306, 60)]
     if variant % 2 == 0:
         limb = [(W - x, y) for x, y in limb]
     limb = [(x, y + top) for x, y in limb]
@@ -1692,9 +1696,10 @@ def paulownia(art: Art, variant: int, ground: float = 474) -> None:
     spikes = [((160, 320), 262, 0), ((90, 340), 200, -12), ((230, 340), 200, 12)]
     if variant == 1:
         spikes = [((134, 330), 250, -4), ((226, 320), 230, 10), ((64, 380), 170, -4)]
-    for base, height, lean in spikes:
-        kiri_flowers(art, base, height, lean)
-    leaves = [((160, ground), -90, 170), ((150, ground), -148, 140), ((170, ground), -32, 140)]
+    for foot, height, lean in spikes:
+        kiri_flowers(art, foot, height, lean)
+    leaves: list[tuple[Point, float, float]] = [
+        ((160, ground), -90, 170), ((150, ground), -148, 140), ((170, ground), -32, 140)]
     if variant == 1:
         leaves = [((116, ground), -100, 160), ((150, ground), -40, 156),
                   ((110, ground), -150, 104)]

@@ -36,7 +36,7 @@ def render(svg: Path, out: Path) -> list[Path]:
         renderer.render(painter, QRectF(0, 0, size, size))
         painter.end()
         path = out / f"koikoi-{size}.png"
-        if not image.save(str(path), "PNG"):
+        if not image.save(str(path), b"PNG"):
             raise SystemExit(f"could not write {path}")
         written.append(path)
     del app

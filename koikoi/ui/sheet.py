@@ -52,8 +52,9 @@ def layout(card: QSize, gap: int) -> tuple[QSize, dict[str, QRectF]]:
     return size, places
 
 
-def render_sheet(card: QSize, aids: bool = True, gap: int | None = None,
-                 background: str = FELT) -> QImage:
+def render_sheet(
+    card: QSize, aids: bool = True, gap: int | None = None, background: str = FELT
+) -> QImage:
     """The contact sheet as an image (needs a QGuiApplication)."""
     if gap is None:
         gap = max(4, card.width() // 8)
@@ -74,19 +75,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Render all 49 card pictures into one PNG contact sheet.",
     )
     parser.add_argument("out", help="the PNG file to write")
-    parser.add_argument("--card", type=parse_size, default=QSize(320, 512),
-                        metavar="WxH", help="size of each card in pixels (default 320x512)")
-    parser.add_argument("--no-aids", dest="aids", action="store_false",
-                        help="leave out the reading aids (month numeral, kind mark)")
-    parser.add_argument("--gap", type=int, default=None,
-                        help="pixels between cards (default: an eighth of the card width)")
+    parser.add_argument(
+        "--card",
+        type=parse_size,
+        default=QSize(320, 512),
+        metavar="WxH",
+        help="size of each card in pixels (default 320x512)",
+    )
+    parser.add_argument(
+        "--no-aids",
+        dest="aids",
+        action="store_false",
+        help="leave out the reading aids (month numeral, kind mark)",
+    )
+    parser.add_argument(
+        "--gap",
+        type=int,
+        default=None,
+        help="pixels between cards (default: an eighth of the card width)",
+    )
     parser.add_argument("--background", default=FELT, help=f"sheet colour (default {FELT})")
     args = parser.parse_args(argv)
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
     image = render_sheet(args.card, args.aids, args.gap, args.background)
-    ok = image.save(args.out, "PNG")
+    ok = image.save(str(args.out), b"PNG")
     del app
     if not ok:
         print(f"koikoi: could not write {args.out}", file=sys.stderr)
