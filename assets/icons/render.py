@@ -19,7 +19,7 @@ SIZES = (16, 32, 48, 64, 128, 256, 512)
 def render(svg: Path, out: Path) -> list[Path]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QByteArray, QRectF
-    from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+    from PySide6.QtGui import QColor, QGuiApplication, QImage, QImageWriter, QPainter
     from PySide6.QtSvg import QSvgRenderer
 
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
@@ -36,7 +36,7 @@ def render(svg: Path, out: Path) -> list[Path]:
         renderer.render(painter, QRectF(0, 0, size, size))
         painter.end()
         path = out / f"koikoi-{size}.png"
-        if not image.save(str(path), b"PNG"):
+        if not QImageWriter(str(path), b"png").write(image):
             raise SystemExit(f"could not write {path}")
         written.append(path)
     del app

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from PySide6.QtCore import QRectF, QSize
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QImageWriter, QPainter
 
 from koikoi.ui.art import ART_IDS, BACK, CardArt
 
@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
     image = render_sheet(args.card, args.aids, args.gap, args.background)
-    ok = image.save(str(args.out), b"PNG")
+    ok = QImageWriter(str(args.out), b"png").write(image)
     del app
     if not ok:
         print(f"koikoi: could not write {args.out}", file=sys.stderr)
