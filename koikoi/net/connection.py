@@ -1,0 +1,213 @@
+"""One peer connection from its first byte to its close, sans-I/O: frames, handshake, session.
+
+A transport (asyncio streams here, Qt sockets in the lobby) owns the socket and does only
+this: pass received bytes to :meth:`Connection.receive_data`, write
+:meth:`Connection.data_to_send`, call :meth:`Connection.tick` at :meth:`Connection.next_timer`,
+report the end of the stream with :meth:`Connection.connection_lost`, and close the socket
+once :attr:`Connection.closed` and everything is written. The local seat's moves go in
+through :meth:`Connection.play` when :attr:`Connection.local_turn` is set.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from koikoi.engine.match import Observation
+from koikoi.engine.round import Action
+from koikoi.net.errors import HandshakeError, PeerRefused, ProtocolError, UnexpectedMessage
+from koikoi.net.handshake import Established, Handshake, MatchSettings, Phase, refuse_message
+from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.roles import Role
+from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, SessionEvent
+from koikoi.net.wire import FrameDecoder, encode_frame
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class HandshakeDone:
+    """Both sides are authenticated and agree; the coin toss starts."""
+
+    established: Established
+
+
+@dataclass(frozen=True)
+class HandshakeFailed:
+    """The handshake failed; ``error`` says why (one line: ``str(error)``)."""
+
+    error: ProtocolError
+
+
+ConnectionEvent = HandshakeDone | HandshakeFailed | SessionEvent
+
+
+class Connection:
+    """One side of one connection. ``silence_timeout`` also bounds the whole handshake."""
+
+    def __init__(
+        self,
+        role: Role,
+        *,
+        identity: Identity,
+        nickname: str,
+        settings: MatchSettings,
+        password: str,
+        known_peers: KnownPeers,
+        now: float,
+        silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
+        toss_secret: bytes | None = None,
+    ) -> None:
+        self.role = role
+        self.identity = identity
+        self.nickname = nickname
+        self.silence_timeout = silence_timeout
+        self.handshake = Handshake(
+            role,
+            identity=identity,
+            nickname=nickname,
+            settings=settings,
+            password=password,
+            known_peers=known_peers,
+        )
+        self.session: Session | None = None
+        self.failure: ProtocolError | None = None
+        self._toss_secret = toss_secret
+        self._decoder = FrameDecoder()
+        self._out = bytearray()
+        self._deadline = now + silence_timeout
+        self._closed = False
+        self.busy: Callable[[], bool] | None = None
+        """For a host: asked before accepting the joiner's last handshake message; when it
+        says True (another match started meanwhile) the handshake is refused as ``busy``."""
+
+    # --- state ---------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        """Write what :meth:`data_to_send` still holds, then close the socket."""
+        return self._closed or (self.session is not None and self.session.closed)
+
+    @property
+    def local_turn(self) -> Observation | None:
+        return None if self.session is None else self.session.local_turn
+
+    def data_to_send(self) -> bytes:
+        if self.session is not None:
+            for payload in self.session.outgoing():
+                self._out += encode_frame(payload)
+        data, self._out = bytes(self._out), bytearray()
+        return data
+
+    def next_timer(self) -> float | None:
+        if self.closed:
+            return None
+        if self.session is not None:
+            return self.session.next_timer()
+        return self._deadline
+
+    # --- inputs --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """The joiner's hello; nothing for the host, which waits for it."""
+        for payload in self.handshake.start():
+            self._out += encode_frame(payload)
+
+    def receive_data(self, data: bytes, now: float) -> list[ConnectionEvent]:
+        if self.closed:
+            return []
+        try:
+            frames = self._decoder.feed(data)
+        except ProtocolError as error:
+            return self._bad_stream(now, str(error))
+        events: list[ConnectionEvent] = []
+        for frame in frames:
+            if self.closed:
+                break
+            if self.session is not None:
+                events.extend(self.session.receive(frame, now))
+            else:
+                events.extend(self._handshake_step(frame, now))
+        return events
+
+    def play(self, action: Action, now: float) -> list[ConnectionEvent]:
+        if self.session is None:
+            raise ValueError("no session yet")
+        return list(self.session.play(action, now))
+
+    def tick(self, now: float) -> list[ConnectionEvent]:
+        if self.closed:
+            return []
+        if self.session is not None:
+            return list(self.session.tick(now))
+        if now >= self._deadline:
+            seconds = f"{self.silence_timeout:g}"
+            return self._fail(
+                ProtocolError(f"the peer did not finish the handshake within {seconds} s")
+            )
+        return []
+
+    def leave(self, now: float, reason: str = "the player left") -> list[ConnectionEvent]:
+        if self.closed:
+            return []
+        if self.session is not None:
+            return list(self.session.leave(now, reason))
+        return self._fail(ProtocolError(f"the handshake was abandoned: {reason}"))
+
+    def connection_lost(self, now: float, detail: str = "") -> list[ConnectionEvent]:
+        if self.closed:
+            return []
+        try:
+            self._decoder.close()
+        except ProtocolError as error:
+            detail = detail or str(error)
+        if self.session is not None:
+            return list(self.session.connection_lost(now, detail))
+        reason = "the peer closed the connection during the handshake"
+        return self._fail(ProtocolError(reason + (f": {detail}" if detail else "")))
+
+    # --- steps ---------------------------------------------------------------------------
+
+    def _bad_stream(self, now: float, reason: str) -> list[ConnectionEvent]:
+        if self.session is not None:
+            return list(self.session.protocol_failure(now, reason))
+        return self._fail(
+            UnexpectedMessage(f"handshake failed: {reason}", refuse_message("protocol"))
+        )
+
+    def _handshake_step(self, frame: bytes, now: float) -> list[ConnectionEvent]:
+        if self.busy is not None and self.handshake.phase is Phase.AWAIT_NOISE3 and self.busy():
+            return self._fail(PeerRefused("the room started a match with someone else", "busy"))
+        try:
+            replies = self.handshake.receive(frame)
+        except HandshakeError as error:
+            return self._fail(error)
+        except ProtocolError as error:  # a frame after the handshake failed or ended
+            return self._fail(error)
+        for reply in replies:
+            self._out += encode_frame(reply)
+        established = self.handshake.result
+        if established is None:
+            return []
+        self.session = Session(
+            established,
+            self.identity,
+            self.nickname,
+            now=now,
+            silence_timeout=self.silence_timeout,
+            toss_secret=self._toss_secret,
+        )
+        self.session.start()
+        return [HandshakeDone(established)]
+
+    def _fail(self, error: ProtocolError) -> list[ConnectionEvent]:
+        farewell = error.farewell if isinstance(error, HandshakeError) else None
+        if isinstance(error, PeerRefused) and error.code == "busy":
+            farewell = refuse_message("busy")
+        if farewell is not None:
+            self._out += encode_frame(farewell)
+        self.failure = error
+        self._closed = True
+        logger.info("handshake failed: %s", error)
+        return [HandshakeFailed(error)]

@@ -1,0 +1,554 @@
+"""The session after the handshake, as a sans-I/O state machine: coin toss, lockstep, goodbye.
+
+Feed it every frame payload from the peer (:meth:`Session.receive`), the local seat's moves
+(:meth:`Session.play`) and the passing of time (:meth:`Session.tick`, by
+:meth:`Session.next_timer`); send what :meth:`Session.outgoing` returns, in order, and close
+the connection once :attr:`Session.closed`. Times are plain seconds from any monotonic
+clock, passed in, so tests step them by hand; nothing here blocks or touches a socket.
+
+Stages: the coin toss (:mod:`koikoi.net.fair`), then play in lockstep
+(:mod:`koikoi.net.lockstep`): the seat to move signs a log entry and sends it; the other
+checks the entry's place in the chain, its signature, the move with its own engine and the
+state hash. Anything wrong freezes the match with a reason naming the move. Every ending —
+the match finished, a peer left, went silent, dropped the connection, cheated or sent
+garbage — is an :class:`Ending` kept in the record; an unfinished match is never scored.
+
+>>> from koikoi.net.handshake import Handshake, MatchSettings
+>>> from koikoi.net.identity import Identity, KnownPeers
+>>> ids = {Role.HOST: Identity.generate(), Role.JOINER: Identity.generate()}
+>>> shakes = {role: Handshake(role, identity=ids[role], nickname=role.value,
+...                           settings=MatchSettings(), password="", known_peers=KnownPeers(None))
+...           for role in Role}
+>>> to_host = shakes[Role.JOINER].start()
+>>> while to_host:
+...     to_joiner = [out for m in to_host for out in shakes[Role.HOST].receive(m)]
+...     to_host = [out for m in to_joiner for out in shakes[Role.JOINER].receive(m)]
+>>> host, joiner = (Session(shakes[r].result, ids[r], r.value, now=0.0) for r in Role)
+>>> host.start()
+>>> pending = {host: joiner, joiner: host}
+>>> while not (host.closed and joiner.closed):
+...     for me, peer in pending.items():
+...         for payload in me.outgoing():
+...             _ = peer.receive(payload, now=0.0)
+...         if me.local_turn is not None:
+...             _ = me.play(me.local_turn.legal_actions[0], now=0.0)
+>>> host.ending.finished, host.result_json() == joiner.result_json()
+(True, True)
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any, Final
+
+from koikoi.engine.events import Event
+from koikoi.engine.match import Observation, Settings
+from koikoi.engine.record import GameRecord, replay_record
+from koikoi.engine.round import Action, IllegalAction
+from koikoi.net.errors import CheatDetected, DecryptError, ProtocolError
+from koikoi.net.fair import ANSWER, COMMIT, REVEAL, CoinToss, TossPhase, TossResult
+from koikoi.net.handshake import PROTOCOL_NAME, Established
+from koikoi.net.identity import Identity, verify_signature
+from koikoi.net.lockstep import MAX_ENTRY, Lockstep, LogEntry, b64, decode_entry, signed_data
+from koikoi.net.roles import Role
+from koikoi.net.wire import Bytes, OneOf, Record, Str, decode_message, encode_message
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SILENCE_TIMEOUT: Final = 15.0
+"""Seconds without a byte from the peer before it counts as disconnected."""
+MAX_DETAIL: Final = 200
+
+BYE_REASONS: Final = {
+    "finished": "the match is over",
+    "quit": "the player left",
+    "cheat": "it caught a cheat or a disagreement",
+    "protocol": "it received a malformed or unexpected message",
+    "timeout": "it heard nothing from this side for too long",
+    "error": "it failed",
+}
+"""Codes of the ``bye`` message and what they mean to the side that receives them."""
+
+MOVE = Record({"entry": Bytes(1, MAX_ENTRY), "sig": Bytes(64, 64)})
+PING = Record({})
+BYE = Record(
+    {"reason": OneOf(tuple(BYE_REASONS)), "detail": Str(MAX_DETAIL)}, optional=frozenset({"detail"})
+)
+
+
+class Stage(Enum):
+    TOSS = "toss"
+    PLAYING = "play"
+    CLOSING = "closing"
+    """The match is over here; waiting for the peer's goodbye."""
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a session ended; its :meth:`to_json` is the record's ``end`` key.
+
+    ``how``: ``finished``; ``left`` (``by`` announced leaving); ``silent`` (``by`` sent nothing
+    for the silence timeout); ``dropped`` (the connection broke without a goodbye); ``cheat``
+    (``by`` sent a move, an entry or a coin-toss reveal that does not check); ``protocol``
+    (``by`` sent a malformed or unexpected message); ``stopped`` (``by`` ended the session,
+    saying this side was at fault); ``error`` (``by``'s own program failed).
+    """
+
+    finished: bool
+    how: str
+    by: Role | None
+    reason: str
+    stage: str
+    moves: int
+    time: str
+    suspicious: bool = False
+    rejected: dict[str, str] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"finished": self.finished, "how": self.how}
+        if self.by is not None:
+            out["by"] = self.by.seat
+            out["role"] = self.by.value
+        out.update(reason=self.reason, stage=self.stage, moves=self.moves, time=self.time)
+        if self.suspicious:
+            out["suspicious"] = True
+        if self.rejected is not None:
+            out["rejected"] = self.rejected
+        return out
+
+
+@dataclass(frozen=True)
+class TossDone:
+    """The coin toss is over and the first deal is laid out (``events``)."""
+
+    result: TossResult
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class MovePlayed:
+    """A move (local or the peer's, checked) went into the log; ``events`` is what happened."""
+
+    seq: int
+    seat: int
+    action: Action
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Ended:
+    ending: Ending
+
+
+SessionEvent = TossDone | MovePlayed | Ended
+
+
+def _now_text() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _clean(text: str) -> str:
+    """A reason fit for the ``detail`` field: one line, no control characters, capped."""
+    kept = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return kept[:MAX_DETAIL]
+
+
+@dataclass
+class _Clock:
+    now: float
+    last_rx: float
+    last_tx: float
+
+
+@dataclass
+class _Names:
+    mine: str
+    peer: str
+    keys: dict[Role, bytes] = field(default_factory=dict)
+
+
+class Session:
+    """One side of a session; ``established`` is the finished handshake.
+
+    ``silence_timeout`` (seconds) is how long the peer may stay silent; a heartbeat goes out
+    whenever this side has sent nothing for a third of it. ``toss_secret`` fixes this side's
+    coin-toss contribution (tests only).
+    """
+
+    def __init__(
+        self,
+        established: Established,
+        identity: Identity,
+        nickname: str,
+        *,
+        now: float,
+        silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
+        toss_secret: bytes | None = None,
+    ) -> None:
+        if silence_timeout <= 0:
+            raise ValueError("silence_timeout must be positive")
+        self.role = established.role
+        self.seat = self.role.seat
+        self.settings = Settings(established.settings.rounds, established.settings.doubling)
+        self.session_id = established.handshake_hash
+        self.peer = established.peer
+        self.identity = identity
+        self.silence_timeout = silence_timeout
+        self.heartbeat_interval = silence_timeout / 3
+        self.stage = Stage.TOSS
+        self.toss = CoinToss(self.role, self.session_id, secret=toss_secret)
+        self.lockstep: Lockstep | None = None
+        self.ending: Ending | None = None
+        self._tx = established.send
+        self._rx = established.recv
+        self._out: list[bytes] = []
+        self._clock = _Clock(now, now, now)
+        self._names = _Names(
+            nickname,
+            established.peer.nickname,
+            {self.role: identity.public_key, self.role.peer: established.peer.public_key},
+        )
+
+    # --- what the transport reads --------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        """Send what :meth:`outgoing` still holds, then close the connection."""
+        return self.stage is Stage.CLOSED
+
+    @property
+    def local_turn(self) -> Observation | None:
+        """The local seat's observation when it is to move, else None."""
+        if self.stage is not Stage.PLAYING or self.lockstep is None:
+            return None
+        match = self.lockstep.match
+        if match.current_seat() != self.seat:
+            return None
+        return match.observation(self.seat)
+
+    def outgoing(self) -> list[bytes]:
+        """Frame payloads (Noise ciphertexts) to send, in order; each is returned once."""
+        out, self._out = self._out, []
+        return out
+
+    def next_timer(self) -> float | None:
+        """When :meth:`tick` next has something to do (None once closed)."""
+        if self.closed:
+            return None
+        clock = self._clock
+        return min(clock.last_rx + self.silence_timeout, clock.last_tx + self.heartbeat_interval)
+
+    # --- inputs --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """The host commits to its coin-toss number; the joiner has nothing to send."""
+        for message in self.toss.start():
+            self._send(message)
+
+    def receive(self, payload: bytes, now: float) -> list[SessionEvent]:
+        """One frame payload from the peer."""
+        if self.closed:
+            return []
+        self._clock.now = self._clock.last_rx = now
+        try:
+            plaintext = self._rx.decrypt_with_ad(b"", payload)
+        except DecryptError:
+            return self._fail(
+                "protocol",
+                self.role.peer,
+                "a message from the peer did not decrypt: it was changed, replayed, reordered "
+                "or dropped on the way",
+            )
+        try:
+            message = decode_message(plaintext, self._expected())
+        except ProtocolError as error:
+            return self._fail("protocol", self.role.peer, f"the peer sent {error}")
+        if message.kind == "ping":
+            return []
+        if message.kind == "bye":
+            reason = message.fields.get("reason", str)
+            return self._on_bye(reason, message.fields.maybe("detail", str))
+        if message.kind == "move":
+            return self._on_move(
+                message.fields.get("entry", bytes), message.fields.get("sig", bytes)
+            )
+        return self._on_toss(plaintext)
+
+    def play(self, action: Action, now: float) -> list[SessionEvent]:
+        """The local seat's move: applied, signed, sent.
+
+        Raises :class:`ValueError` when it is not the local seat's move and
+        :class:`~koikoi.engine.round.IllegalAction` for an illegal one (a local bug: nothing
+        is sent and nothing changes).
+        """
+        if self.local_turn is None:
+            raise ValueError("it is not this seat's move")
+        self._clock.now = now
+        lockstep = self.lockstep
+        assert lockstep is not None
+        seq = lockstep.seq
+        entry, signature, events = lockstep.sign_move(self.identity, self.seat, action)
+        self._send(encode_message("move", entry=entry.raw, sig=signature))
+        out: list[SessionEvent] = [MovePlayed(seq, self.seat, action, tuple(events))]
+        if lockstep.match.finished:
+            self._finish_locally()
+        return out
+
+    def tick(self, now: float) -> list[SessionEvent]:
+        """Time passed: send a heartbeat when due; end the session if the peer fell silent."""
+        if self.closed:
+            return []
+        clock = self._clock
+        clock.now = now
+        if now - clock.last_rx >= self.silence_timeout:
+            seconds = f"{self.silence_timeout:g}"
+            if self.stage is Stage.CLOSING:
+                return self._close(self._ending(True, "finished", None, "the match is over"))
+            return self._close(
+                self._ending(
+                    False,
+                    "silent",
+                    self.role.peer,
+                    f"the peer sent nothing for {seconds} s: it is disconnected",
+                ),
+                announce="timeout",
+            )
+        if now - clock.last_tx >= self.heartbeat_interval:
+            self._send(encode_message("ping"))
+        return []
+
+    def leave(self, now: float, reason: str = "the player left") -> list[SessionEvent]:
+        """The local player leaves: the peer is told, the match ends unfinished."""
+        if self.closed:
+            return []
+        self._clock.now = now
+        if self.stage is Stage.CLOSING:
+            return self._close(self._ending(True, "finished", None, "the match is over"))
+        return self._close(self._ending(False, "left", self.role, reason), announce="quit")
+
+    def connection_lost(self, now: float, detail: str = "") -> list[SessionEvent]:
+        """The connection ended (closed, reset, or unreadable frames from the peer)."""
+        if self.closed:
+            return []
+        self._clock.now = now
+        if self.stage is Stage.CLOSING:
+            return self._close(self._ending(True, "finished", None, "the match is over"))
+        reason = "the connection dropped" + (f": {detail}" if detail else "")
+        return self._close(self._ending(False, "dropped", self.role.peer, reason))
+
+    def protocol_failure(self, now: float, reason: str) -> list[SessionEvent]:
+        """The transport caught the peer breaking the framing rules."""
+        if self.closed:
+            return []
+        self._clock.now = now
+        return self._fail("protocol", self.role.peer, f"the peer sent {reason}")
+
+    def local_failure(self, now: float, reason: str) -> list[SessionEvent]:
+        """This side cannot go on (its player failed): the peer is told, the match is off."""
+        if self.closed:
+            return []
+        self._clock.now = now
+        return self._fail("error", self.role, reason)
+
+    # --- the record ----------------------------------------------------------------------
+
+    def record(self) -> GameRecord:
+        """The signed record so far (``koikoi-record/1`` with the ``net`` and ``end`` keys)."""
+        if self.lockstep is not None:
+            record = self.lockstep.record
+        else:  # the toss never finished: no deal, and first_oya means nothing (end.stage)
+            record = GameRecord(self.settings, first_oya=0)
+        record.extra["net"] = self._net_json()
+        if self.ending is not None:
+            record.extra["end"] = self.ending.to_json()
+        return record
+
+    def result_json(self) -> dict[str, Any]:
+        """The ``koikoi replay`` JSON of the match as it stands (``finished`` per the ending)."""
+        result = replay_record(self.record().to_json()).to_json()
+        if self.ending is not None and not self.ending.finished:
+            result["finished"] = False
+            result["winner"] = None
+        return result
+
+    def _net_json(self) -> dict[str, Any]:
+        players = []
+        for role in (Role.HOST, Role.JOINER):
+            nick = self._names.mine if role is self.role else self._names.peer
+            players.append(
+                {
+                    "seat": role.seat,
+                    "role": role.value,
+                    "nick": nick,
+                    "key": b64(self._names.keys[role]),
+                }
+            )
+        net: dict[str, Any] = {
+            "protocol": PROTOCOL_NAME,
+            "session": b64(self.session_id),
+            "players": players,
+        }
+        result = self.toss.result
+        if result is not None:
+            net["toss"] = {
+                "commit": b64(result.commitment),
+                "host_random": b64(result.host_random),
+                "joiner_random": b64(result.joiner_random),
+            }
+            net["seed"] = b64(result.seed)
+        return net
+
+    # --- steps ---------------------------------------------------------------------------
+
+    def _expected(self) -> dict[str, Record]:
+        base = {"ping": PING, "bye": BYE}
+        if self.stage is Stage.PLAYING:
+            return {"move": MOVE, **base}
+        if self.stage is Stage.TOSS:
+            phase = self.toss.phase
+            if phase is TossPhase.AWAIT_COMMIT:
+                return {"commit": COMMIT, **base}
+            if phase is TossPhase.AWAIT_ANSWER:
+                return {"answer": ANSWER, **base}
+            if phase is TossPhase.AWAIT_REVEAL:
+                return {"reveal": REVEAL, **base}
+        return base
+
+    def _on_toss(self, plaintext: bytes) -> list[SessionEvent]:
+        try:
+            replies = self.toss.receive(plaintext)
+        except CheatDetected as error:
+            return self._fail("cheat", self.role.peer, str(error))
+        except ProtocolError as error:
+            return self._fail("protocol", self.role.peer, f"the peer sent {error}")
+        for reply in replies:
+            self._send(reply)
+        result = self.toss.result
+        if result is None:
+            return []
+        lockstep = Lockstep(self.settings, result.first_oya, result.seed, self.session_id)
+        self.lockstep = lockstep
+        self.stage = Stage.PLAYING
+        logger.info("coin toss done: seat %d is the first oya", result.first_oya)
+        out: list[SessionEvent] = [TossDone(result, tuple(lockstep.events))]
+        if lockstep.match.finished:  # only a run of teyaku could do this, but be exact
+            self._finish_locally()
+        return out
+
+    def _on_move(self, raw: bytes, signature: bytes) -> list[SessionEvent]:
+        lockstep = self.lockstep
+        assert lockstep is not None
+        seat = self.role.peer.seat
+        rejected = {"entry": b64(raw), "sig": b64(signature)}
+
+        def cheat(what: str, where: str) -> list[SessionEvent]:
+            return self._fail("cheat", self.role.peer, f"{where}: {what}", rejected)
+
+        try:
+            entry = decode_entry(raw)
+        except ProtocolError as error:
+            return cheat(str(error), lockstep.where(seat))
+        where = lockstep.where(seat, entry.action)
+        if entry.seq != lockstep.seq:
+            return cheat(
+                f"sequence number {entry.seq} where {lockstep.seq} is due: "
+                "a replayed, reordered or dropped log entry",
+                where,
+            )
+        if entry.prev_hash != lockstep.prev_hash:
+            return cheat("the entry does not chain to the previous one (prev_hash differs)", where)
+        if not verify_signature(self.peer.public_key, signature, signed_data(raw)):
+            return cheat("the peer's signature over the entry does not verify", where)
+        try:
+            events, deals_before = lockstep.apply(seat, entry.action)
+        except IllegalAction as error:
+            return cheat(f"illegal move: {error}", where)
+        if lockstep.state_hash() != entry.state_hash:
+            lockstep.rollback_record(deals_before)
+            return cheat("the state hash differs: the two engines disagree after this move", where)
+        lockstep.commit(entry, signature, seat, deals_before)
+        out: list[SessionEvent] = [MovePlayed(entry.seq, seat, entry.action, tuple(events))]
+        if lockstep.match.finished:
+            self._finish_locally()
+        return out
+
+    def _on_bye(self, code: str, detail: str | None) -> list[SessionEvent]:
+        said = f" ({detail})" if detail else ""
+        if self.stage is Stage.CLOSING and code == "finished":
+            return self._close(self._ending(True, "finished", None, "the match is over"))
+        if code == "quit":
+            return self._close(self._ending(False, "left", self.role.peer, f"the peer left{said}"))
+        if code == "finished":
+            reason = "the peer said the match is over, but it is not over here"
+        else:
+            reason = f"the peer stopped the match: {BYE_REASONS[code]}{said}"
+        return self._close(self._ending(False, "stopped", self.role.peer, reason))
+
+    def _finish_locally(self) -> None:
+        self.stage = Stage.CLOSING
+        self._send(encode_message("bye", reason="finished"))
+
+    # --- endings -------------------------------------------------------------------------
+
+    def _send(self, message: bytes) -> None:
+        self._out.append(self._tx.encrypt_with_ad(b"", message))
+        self._clock.last_tx = self._clock.now
+
+    def _ending(
+        self,
+        finished: bool,
+        how: str,
+        by: Role | None,
+        reason: str,
+        rejected: dict[str, str] | None = None,
+    ) -> Ending:
+        stage = "toss" if self.stage is Stage.TOSS else "play"
+        suspicious = False
+        if self.stage is Stage.TOSS and by is not None and how not in ("cheat", "protocol"):
+            abort = self.toss.abort(by, reason)
+            suspicious = abort.suspicious
+            reason = abort.describe()
+        moves = self.lockstep.seq if self.lockstep is not None else 0
+        return Ending(finished, how, by, reason, stage, moves, _now_text(), suspicious, rejected)
+
+    def _fail(
+        self, how: str, by: Role, reason: str, rejected: dict[str, str] | None = None
+    ) -> list[SessionEvent]:
+        code = "error" if by is self.role else ("cheat" if how == "cheat" else "protocol")
+        return self._close(
+            self._ending(False, how, by, reason, rejected), announce=code, detail=reason
+        )
+
+    def _close(
+        self, ending: Ending, announce: str | None = None, detail: str | None = None
+    ) -> list[SessionEvent]:
+        if announce is not None:
+            if detail:
+                self._send(encode_message("bye", reason=announce, detail=_clean(detail)))
+            else:
+                self._send(encode_message("bye", reason=announce))
+        self.ending = ending
+        self.stage = Stage.CLOSED
+        if ending.finished:
+            logger.info("session over: the match finished")
+        else:
+            logger.info("session over: %s", ending.reason)
+        return [Ended(ending)]
+
+
+__all__ = [
+    "BYE_REASONS",
+    "DEFAULT_SILENCE_TIMEOUT",
+    "Ended",
+    "Ending",
+    "LogEntry",
+    "MovePlayed",
+    "Session",
+    "SessionEvent",
+    "Stage",
+    "TossDone",
+]

@@ -1,0 +1,465 @@
+"""A thin asyncio TCP transport around the sans-I/O :class:`~koikoi.net.connection.Connection`.
+
+All protocol decisions are the connection's; this module only moves bytes, keeps time, and
+asks the local player for its moves without blocking the event loop (a computer player
+thinks in a worker thread, so heartbeats go on while it does). The desktop lobby drives the
+same :class:`Connection` from Qt's sockets instead.
+
+:func:`join` connects to a host; :class:`Room` listens, answers every connection (a bad one
+is closed with a reason and the room keeps listening), plays one match with the first peer
+whose handshake succeeds and turns away the others as busy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from koikoi.engine.events import Event
+from koikoi.engine.match import Observation
+from koikoi.engine.round import Action
+from koikoi.net.connection import (
+    Connection,
+    ConnectionEvent,
+    HandshakeDone,
+    HandshakeFailed,
+)
+from koikoi.net.handshake import MatchSettings, refuse_message
+from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.roles import Role
+from koikoi.net.session import (
+    DEFAULT_SILENCE_TIMEOUT,
+    Ended,
+    MovePlayed,
+    Session,
+    TossDone,
+)
+from koikoi.net.wire import encode_frame
+
+logger = logging.getLogger(__name__)
+
+READ_CHUNK: Final = 64 * 1024
+CLOSE_GRACE: Final = 2.0
+"""Seconds to wait for the peer's end of the stream after our last bytes, before closing."""
+MAX_PENDING: Final = 16
+"""Handshakes a room runs at once; more connections are turned away as busy."""
+
+
+class LocalPlayer(Protocol):
+    """Whoever moves for the local seat: a computer player here, the window in the app."""
+
+    async def choose(self, observation: Observation) -> Action: ...
+
+    def notify(self, events: Sequence[Event]) -> None: ...
+
+    def cancel(self) -> None:
+        """The session ended: stop thinking (the answer, if any, is ignored)."""
+
+
+class SyncSeat(Protocol):
+    """A seat of :mod:`koikoi.driver` (``choose`` may think for a while)."""
+
+    def choose(self, observation: Observation) -> Action: ...
+
+    def notify(self, events: Sequence[Event]) -> None: ...
+
+
+class ThreadedSeat:
+    """A :mod:`koikoi.driver` seat whose ``choose`` runs in a worker thread.
+
+    ``stop`` is the event the seat's search budget watches (``Budget(stop=stop.is_set)``), so
+    :meth:`cancel` cuts a long search short when the session ends.
+    """
+
+    def __init__(self, seat: SyncSeat, stop: threading.Event | None = None) -> None:
+        self.seat = seat
+        self.stop = stop or threading.Event()
+        self.thinking_seconds = 0.0
+
+    async def choose(self, observation: Observation) -> Action:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        try:
+            return await asyncio.to_thread(self.seat.choose, observation)
+        finally:
+            self.thinking_seconds += loop.time() - start
+
+    def notify(self, events: Sequence[Event]) -> None:
+        self.seat.notify(events)
+
+    def cancel(self) -> None:
+        self.stop.set()
+
+
+@dataclass
+class PeerOptions:
+    """Who this side is and what match it wants."""
+
+    identity: Identity
+    nickname: str
+    settings: MatchSettings
+    known_peers: KnownPeers
+    password: str = ""
+    silence_timeout: float = DEFAULT_SILENCE_TIMEOUT
+    toss_secret: bytes | None = None
+    """Fixes this side's coin-toss number (tests only)."""
+
+    def connection(self, role: Role, now: float) -> Connection:
+        return Connection(
+            role,
+            identity=self.identity,
+            nickname=self.nickname,
+            settings=self.settings,
+            password=self.password,
+            known_peers=self.known_peers,
+            now=now,
+            silence_timeout=self.silence_timeout,
+            toss_secret=self.toss_secret,
+        )
+
+
+EventHook = Callable[[ConnectionEvent, float], None]
+"""Called with every connection event and the loop time it happened at."""
+
+
+@dataclass
+class Outcome:
+    """How one connection went: a handshake failure, or a session and its ending."""
+
+    address: str
+    connection: Connection | None = None
+    failure: str | None = None
+    """Why there is no session (could not connect, handshake failed), else None."""
+    bytes_sent: int = 0
+    bytes_received: int = 0
+    times: dict[str, float] = field(default_factory=dict)
+    """Loop times: ``connected``, ``established``, ``first_deal``, ``ended``."""
+
+    @property
+    def session(self) -> Session | None:
+        return None if self.connection is None else self.connection.session
+
+    @property
+    def finished(self) -> bool:
+        session = self.session
+        return session is not None and session.ending is not None and session.ending.finished
+
+    @property
+    def reason(self) -> str:
+        """One line: why the match ended (or never started)."""
+        if self.failure is not None:
+            return self.failure
+        session = self.session
+        if session is None or session.ending is None:
+            return "the connection ended"
+        return session.ending.reason
+
+
+# --- driving one connection ----------------------------------------------------------------
+
+
+async def _write(writer: asyncio.StreamWriter, data: bytes, timeout: float) -> None:
+    writer.write(data)
+    await asyncio.wait_for(writer.drain(), timeout)
+
+
+async def _close(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, grace: float = CLOSE_GRACE
+) -> None:
+    """Half-close, let the peer read our last bytes and close its end, then close.
+
+    Closing a socket with unread input makes the kernel reset the connection, which can
+    destroy our last message (the farewell or goodbye) before the peer reads it.
+    """
+    with contextlib.suppress(Exception):
+        if writer.can_write_eof():
+            writer.write_eof()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while (left := deadline - loop.time()) > 0:
+            if not await asyncio.wait_for(reader.read(READ_CHUNK), left):
+                break
+    writer.close()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(writer.wait_closed(), grace)
+
+
+async def drive(
+    conn: Connection,
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    player: LocalPlayer,
+    outcome: Outcome,
+    on_event: EventHook | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Run ``conn`` over the stream until it closes; never raises for what the peer does.
+
+    Setting ``stop`` makes the local side leave: the peer is told and the match ends
+    unfinished.
+    """
+    loop = asyncio.get_running_loop()
+    timeout = conn.silence_timeout
+
+    def handle(events: Sequence[ConnectionEvent]) -> None:
+        now = loop.time()
+        for event in events:
+            if isinstance(event, HandshakeDone):
+                outcome.times["established"] = now
+            elif isinstance(event, TossDone):
+                outcome.times["first_deal"] = now
+                player.notify(event.events)
+            elif isinstance(event, MovePlayed):
+                player.notify(event.events)
+            elif isinstance(event, Ended | HandshakeFailed):
+                outcome.times["ended"] = now
+            if on_event is not None:
+                on_event(event, now)
+
+    read_task: asyncio.Task[bytes] = asyncio.ensure_future(reader.read(READ_CHUNK))
+    think_task: asyncio.Task[Action] | None = None
+    stop_task: asyncio.Task[bool] | None = None
+    if stop is not None:
+        stop_task = asyncio.ensure_future(stop.wait())
+    try:
+        while True:
+            data = conn.data_to_send()
+            if data:
+                try:
+                    await _write(writer, data, timeout)
+                except (OSError, TimeoutError) as error:
+                    detail = str(error) or "the peer stopped reading"
+                    handle(conn.connection_lost(loop.time(), detail))
+                    break
+                outcome.bytes_sent += len(data)
+            if conn.closed:
+                break
+            observation = conn.local_turn
+            if observation is not None and think_task is None:
+                think_task = asyncio.ensure_future(player.choose(observation))
+            waiting: set[asyncio.Future[Any]] = {read_task}
+            if think_task is not None:
+                waiting.add(think_task)
+            if stop_task is not None:
+                waiting.add(stop_task)
+            timer = conn.next_timer()
+            wait = None if timer is None else max(0.0, timer - loop.time())
+            done, _ = await asyncio.wait(waiting, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+            if read_task in done:
+                try:
+                    received = read_task.result()
+                except OSError as error:
+                    handle(conn.connection_lost(loop.time(), str(error) or type(error).__name__))
+                    continue
+                if not received:
+                    handle(conn.connection_lost(loop.time()))
+                    continue
+                outcome.bytes_received += len(received)
+                handle(conn.receive_data(received, loop.time()))
+                read_task = asyncio.ensure_future(reader.read(READ_CHUNK))
+            if think_task is not None and think_task in done:
+                task, think_task = think_task, None
+                session = conn.session
+                assert session is not None
+                try:
+                    action = task.result()
+                    handle(conn.play(action, loop.time()))
+                except Exception as error:  # the local player failed: say so, end cleanly
+                    logger.exception("the local player failed")
+                    handle(session.local_failure(loop.time(), f"the local player failed: {error}"))
+            if stop_task is not None and stop_task in done:
+                stop_task = None
+                handle(conn.leave(loop.time(), "the player left"))
+            handle(conn.tick(loop.time()))
+    except asyncio.CancelledError:
+        handle(conn.leave(loop.time(), "the program was stopped"))
+        with contextlib.suppress(Exception):
+            await _write(writer, conn.data_to_send(), 1.0)
+        raise
+    finally:
+        if stop_task is not None:
+            stop_task.cancel()
+        read_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await read_task
+        if conn.session is not None:
+            player.cancel()
+        if think_task is not None:
+            think_task.cancel()
+        if not writer.is_closing():
+            await _close(reader, writer)
+
+
+# --- the two roles -------------------------------------------------------------------------
+
+
+async def join(
+    host: str,
+    port: int,
+    options: PeerOptions,
+    player: LocalPlayer,
+    on_event: EventHook | None = None,
+    stop: asyncio.Event | None = None,
+) -> Outcome:
+    """Connect to a room and play its match; returns how it went (never raises for the peer).
+
+    Setting ``stop`` leaves the match (or gives up connecting).
+    """
+    loop = asyncio.get_running_loop()
+    address = f"{host}:{port}"
+    outcome = Outcome(address)
+    start = loop.time()
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port), options.silence_timeout
+        )
+    except TimeoutError:
+        outcome.failure = f"cannot connect to {address}: no answer"
+        return outcome
+    except OSError as error:
+        outcome.failure = f"cannot connect to {address}: {error.strerror or error}"
+        return outcome
+    outcome.times["connect"] = start
+    outcome.times["connected"] = loop.time()
+    conn = options.connection(Role.JOINER, loop.time())
+    outcome.connection = conn
+    conn.start()
+    await drive(conn, reader, writer, player, outcome, on_event, stop)
+    if conn.failure is not None:
+        outcome.failure = str(conn.failure)
+    return outcome
+
+
+RefusedHook = Callable[[str, str], None]
+"""Called with the address and the reason of each connection the room turned away."""
+
+
+class Room:
+    """A listening host: one match, with the first peer whose handshake succeeds.
+
+    Every other connection is closed with a reason (its handshake failed, it was malformed,
+    or the room is busy); the room keeps listening until its match has ended.
+    """
+
+    def __init__(
+        self,
+        options: PeerOptions,
+        player: LocalPlayer,
+        *,
+        on_event: EventHook | None = None,
+        on_refused: RefusedHook | None = None,
+        max_pending: int = MAX_PENDING,
+        stop: asyncio.Event | None = None,
+    ) -> None:
+        self.options = options
+        self.player = player
+        self.on_event = on_event
+        self.on_refused = on_refused
+        self.max_pending = max_pending
+        self.stop = stop
+        self.refused = 0
+        self._pending = 0
+        self._playing: Connection | None = None
+        self._server: asyncio.Server | None = None
+        self._outcome: asyncio.Future[Outcome] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def open(self, bind: str, port: int) -> tuple[str, int]:
+        """Start listening; returns the address and port actually bound."""
+        self._outcome = asyncio.get_running_loop().create_future()
+        self._server = await asyncio.start_server(self._accept, bind, port)
+        sockname = self._server.sockets[0].getsockname()
+        return str(sockname[0]), int(sockname[1])
+
+    async def outcome(self) -> Outcome:
+        """Wait for the room's match to end."""
+        assert self._outcome is not None, "open() the room first"
+        return await asyncio.shield(self._outcome)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), CLOSE_GRACE)
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _busy(self) -> bool:
+        return self._playing is not None or (self._outcome is not None and self._outcome.done())
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await self._serve(reader, writer)
+        except Exception:  # never let one connection take the room down
+            logger.exception("connection handler failed")
+            writer.close()
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        if self._busy() or self._pending >= self.max_pending:
+            self._refuse(address, "the room is busy")
+            with contextlib.suppress(Exception):
+                await _write(writer, encode_frame(refuse_message("busy")), 1.0)
+            await _close(reader, writer, grace=0.5)
+            return
+        loop = asyncio.get_running_loop()
+        conn = self.options.connection(Role.HOST, loop.time())
+        conn.busy = self._busy
+        outcome = Outcome(address, conn)
+        outcome.times["connected"] = loop.time()
+        self._pending += 1
+        established = False
+
+        def on_event(event: ConnectionEvent, now: float) -> None:
+            nonlocal established
+            if isinstance(event, HandshakeDone):
+                established = True
+                self._pending -= 1
+                self._playing = conn
+            if self.on_event is not None:
+                self.on_event(event, now)
+
+        try:
+            await drive(conn, reader, writer, self.player, outcome, on_event, self.stop)
+        finally:
+            if not established:
+                self._pending -= 1
+        if established:
+            self._playing = None
+            assert self._outcome is not None
+            if not self._outcome.done():
+                self._outcome.set_result(outcome)
+            return
+        reason = str(conn.failure) if conn.failure is not None else "the connection ended"
+        self._refuse(address, reason)
+
+    def _refuse(self, address: str, reason: str) -> None:
+        self.refused += 1
+        logger.info("turned away %s: %s", address, reason)
+        if self.on_refused is not None:
+            self.on_refused(address, reason)
+
+
+__all__ = [
+    "LocalPlayer",
+    "Outcome",
+    "PeerOptions",
+    "Room",
+    "ThreadedSeat",
+    "drive",
+    "join",
+]
