@@ -88,6 +88,7 @@ class CardArt:
             renderer = QSvgRenderer(QByteArray(card_svg(card_id, aids)))
             if not renderer.isValid():
                 raise ValueError(f"koikoi: the card art {card_id!r} does not parse")
+            logger.debug("loaded card art %s (aids %s)", card_id, "on" if aids else "off")
             self._renderers[key] = renderer
         return renderer
 
