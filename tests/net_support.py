@@ -1,0 +1,184 @@
+"""Two real sessions on one table: a real handshake, real keys, and a wire the test can tap.
+
+The tap sees the decrypted messages each side sends, as the protocol's plaintext, and may
+drop, reorder, replay or replace them; what it returns is encrypted again with the sender's
+keys and the right nonces, so the receiver sees exactly what a malicious peer with those keys
+could send. Nothing of the protocol is mocked.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from koikoi.engine.round import Action
+from koikoi.net.handshake import Established, Handshake, MatchSettings
+from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.lockstep import decode_entry, encode_entry, signed_data
+from koikoi.net.noise import CipherState
+from koikoi.net.roles import Role
+from koikoi.net.session import Ended, Session, SessionEvent
+from koikoi.net.wire import encode_message, unpack
+
+Tap = Callable[[Role, list[bytes]], list[bytes]]
+"""Sees the plaintext messages ``role`` sent in one step; returns those to deliver."""
+
+
+def handshake_pair(
+    settings: MatchSettings | None = None,
+) -> tuple[dict[Role, Identity], dict[Role, Established]]:
+    identities = {role: Identity.generate() for role in Role}
+    shakes = {
+        role: Handshake(
+            role,
+            identity=identities[role],
+            nickname=role.value,
+            settings=settings or MatchSettings(),
+            password="",
+            known_peers=KnownPeers(None),
+        )
+        for role in Role
+    }
+    to_host = shakes[Role.JOINER].start()
+    while to_host:
+        to_joiner = [out for m in to_host for out in shakes[Role.HOST].receive(m)]
+        to_host = [out for m in to_joiner for out in shakes[Role.JOINER].receive(m)]
+    results = {}
+    for role, shake in shakes.items():
+        assert shake.result is not None
+        results[role] = shake.result
+    return identities, results
+
+
+@dataclass
+class _Wire:
+    """One direction: decrypts what the sender sent, encrypts what the tap lets through."""
+
+    opener: CipherState
+    sealer: CipherState
+
+
+@dataclass
+class Table:
+    settings: MatchSettings = field(default_factory=MatchSettings)
+    tap: Tap | None = None
+    silence_timeout: float = 15.0
+    seed: int = 1
+    secrets: dict[Role, bytes | None] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.identities, self.established = handshake_pair(self.settings)
+        self.now = 0.0
+        self._wires = {
+            role: _Wire(
+                copy.copy(self.established[role].send),
+                copy.copy(self.established[role.peer].recv),
+            )
+            for role in Role
+        }
+        self.sessions = {
+            role: Session(
+                self.established[role],
+                self.identities[role],
+                role.value,
+                now=self.now,
+                silence_timeout=self.silence_timeout,
+                toss_secret=self.secrets.get(role),
+            )
+            for role in Role
+        }
+        self.rng = random.Random(self.seed)
+        self.events: dict[Role, list[SessionEvent]] = {role: [] for role in Role}
+        self.sent: dict[Role, list[bytes]] = {role: [] for role in Role}
+        """Every plaintext each side sent, before the tap."""
+        self.sessions[Role.HOST].start()
+
+    @property
+    def host(self) -> Session:
+        return self.sessions[Role.HOST]
+
+    @property
+    def joiner(self) -> Session:
+        return self.sessions[Role.JOINER]
+
+    def choose(self, session: Session) -> Action:
+        observation = session.local_turn
+        assert observation is not None
+        return self.rng.choice(observation.legal_actions)
+
+    def deliver(self, sender: Role, payloads: list[bytes]) -> None:
+        if not payloads:
+            return
+        receiver = self.sessions[sender.peer]
+        wire = self._wires[sender]
+        plain = [wire.opener.decrypt_with_ad(b"", p) for p in payloads]
+        self.sent[sender].extend(plain)
+        if self.tap is not None:
+            plain = self.tap(sender, plain)
+        payloads = [wire.sealer.encrypt_with_ad(b"", p) for p in plain]
+        for payload in payloads:
+            self.events[sender.peer].extend(receiver.receive(payload, self.now))
+
+    def inject(self, sender: Role, message: bytes) -> list[SessionEvent]:
+        """Send ``message`` as ``sender`` would (encrypted with its keys), outside the flow."""
+        payload = self._wires[sender].sealer.encrypt_with_ad(b"", message)
+        events = self.sessions[sender.peer].receive(payload, self.now)
+        self.events[sender.peer].extend(events)
+        return events
+
+    def step(self) -> bool:
+        """Each side makes its moves and sends; returns whether anything happened."""
+        moved = False
+        for role in (Role.HOST, Role.JOINER):
+            session = self.sessions[role]
+            while session.local_turn is not None:
+                self.events[role].extend(session.play(self.choose(session), self.now))
+                moved = True
+            out = session.outgoing()
+            moved = moved or bool(out)
+            self.deliver(role, out)
+        return moved
+
+    def run(self, max_steps: int = 10_000) -> None:
+        for _ in range(max_steps):
+            if self.host.closed and self.joiner.closed:
+                return
+            if not self.step():
+                return
+        raise AssertionError("the match did not end")
+
+    def ended(self, role: Role) -> Ended:
+        ends = [e for e in self.events[role] if isinstance(e, Ended)]
+        assert len(ends) == 1, self.events[role]
+        return ends[0]
+
+
+def is_move(message: bytes) -> bool:
+    value = unpack(message)
+    return isinstance(value, dict) and value.get("t") == "move"
+
+
+def resign(
+    message: bytes,
+    identity: Identity,
+    *,
+    seq: int | None = None,
+    prev_hash: bytes | None = None,
+    action: Action | None = None,
+    state_hash: bytes | None = None,
+) -> bytes:
+    """A move message with fields of its entry changed and signed again by ``identity``."""
+    value = unpack(message)
+    assert isinstance(value, dict)
+    raw = value["entry"]
+    assert isinstance(raw, bytes)
+    entry = decode_entry(raw)
+    new = encode_entry(
+        entry.seq if seq is None else seq,
+        entry.prev_hash if prev_hash is None else prev_hash,
+        entry.action if action is None else action,
+        entry.state_hash if state_hash is None else state_hash,
+    )
+    return encode_message("move", entry=new, sig=identity.sign(signed_data(new)))
