@@ -8,10 +8,18 @@ could send. Nothing of the protocol is mocked.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import json
+import os
 import random
-from collections.abc import Callable
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from koikoi.engine.round import Action
 from koikoi.net.handshake import Established, Handshake, MatchSettings
@@ -21,6 +29,7 @@ from koikoi.net.noise import CipherState
 from koikoi.net.roles import Role
 from koikoi.net.session import Ended, Session, SessionEvent
 from koikoi.net.wire import encode_message, unpack
+from tests.conftest import REPO
 
 Tap = Callable[[Role, list[bytes]], list[bytes]]
 """Sees the plaintext messages ``role`` sent in one step; returns those to deliver."""
@@ -182,3 +191,80 @@ def resign(
         entry.state_hash if state_hash is None else state_hash,
     )
     return encode_message("move", entry=new, sig=identity.sign(signed_data(new)))
+
+
+# --- real processes ------------------------------------------------------------------------
+
+
+@dataclass
+class KoikoiProcess:
+    """A ``koikoi`` command running in the background, its output going to files."""
+
+    proc: subprocess.Popen[bytes]
+    out: Path
+    err: Path
+
+    @property
+    def stdout(self) -> str:
+        return self.out.read_text(encoding="utf-8")
+
+    @property
+    def stderr(self) -> str:
+        return self.err.read_text(encoding="utf-8")
+
+    def result(self) -> dict[str, object]:
+        value = json.loads(self.stdout)
+        assert isinstance(value, dict)
+        return value
+
+    def wait(self, timeout: float) -> int:
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(
+                f"koikoi did not finish within {timeout} s; stderr:\n{self.stderr[-3000:]}"
+            ) from None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.proc.pid, signal.SIGCONT)
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+        """Wait until ``text`` shows up on stderr; return the line that holds it."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.stderr.splitlines():
+                if text in line:
+                    return line
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.02)
+        raise AssertionError(f"no {text!r} on stderr; stderr:\n{self.stderr[-3000:]}")
+
+    def port(self, timeout: float = 30.0) -> int:
+        line = self.wait_for("listening ", timeout)
+        return int(line.rsplit(":", 1)[1])
+
+
+def spawn(
+    home: Path, *args: str, prefix: Sequence[str] = (), name: str | None = None
+) -> KoikoiProcess:
+    """Start ``koikoi ARGS`` with its own KOIKOI_HOME (``prefix`` runs it, e.g. in a netns)."""
+    home.mkdir(parents=True, exist_ok=True)
+    label = name or (args[0] if args else "koikoi")
+    out, err = home / f"{label}.out", home / f"{label}.err"
+    env = dict(os.environ, KOIKOI_HOME=str(home), PYTHONUNBUFFERED="1")
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        proc = subprocess.Popen(
+            [*prefix, sys.executable, "-m", "koikoi", *args],
+            stdout=stdout,
+            stderr=stderr,
+            stdin=subprocess.DEVNULL,
+            cwd=REPO,
+            env=env,
+        )
+    return KoikoiProcess(proc, out, err)

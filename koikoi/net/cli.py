@@ -32,6 +32,8 @@ EXIT_OK = 0
 EXIT_EARLY = 1
 GAMES_DIR = "games"
 DEFAULT_BOT = "normal"
+LEAVE_GRACE = 5.0
+"""Seconds a stopped host waits for its match to wind down (the goodbye, the record)."""
 
 
 def _usage(message: str) -> Exception:
@@ -265,9 +267,9 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
     stopped = asyncio.ensure_future(stop.wait())
     try:
         await asyncio.wait({match, stopped}, return_when=asyncio.FIRST_COMPLETED)
-        if not match.done():  # stopped before a match started, or during one
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.shield(match), 3 * 2.0)
+        if not match.done() and room.playing:  # stopped during a match: it ends as left
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(match), LEAVE_GRACE)
         if match.done():
             return match.result()
         outcome = Outcome(f"{shown}:{port}")

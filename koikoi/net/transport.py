@@ -391,6 +391,11 @@ class Room:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    @property
+    def playing(self) -> bool:
+        """A match is being played (its outcome is still to come)."""
+        return self._playing is not None
+
     def _busy(self) -> bool:
         return self._playing is not None or (self._outcome is not None and self._outcome.done())
 
