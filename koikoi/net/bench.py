@@ -1,0 +1,178 @@
+"""``koikoi bench --net``: what the network costs, measured over loopback in one process.
+
+- ``handshake_ms``: connect → first deal ready (TCP connect, hellos, Noise XXpsk3, signatures,
+  coin toss, first deal), median over several connections, open room; ``handshake_ms_private``
+  the same for a password room (SPAKE2 added).
+- ``match_overhead_pct``: a six-round ``random``-bot match over loopback against the very same
+  match (same seed, first oya and bots) played in one process by :func:`koikoi.driver.
+  play_match`, the bots' thinking subtracted from both. Both peers run in this one process
+  and on one event loop, so each move's work on both sides (the engine twice, a signature,
+  its check, two state hashes, encryption, two socket hops) is counted in full.
+  ``match_overhead_pct_normal_vs_hard`` puts the same per-move cost against a real match,
+  ``normal`` versus ``hard`` with their thinking, played in one process.
+- ``bytes_per_match``: bytes on the wire for a whole session, both directions, framing
+  included (handshake, toss, every move, heartbeats if any, goodbyes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from koikoi.engine.events import Event
+from koikoi.engine.match import Observation, Settings
+from koikoi.engine.record import GameRecord
+from koikoi.engine.round import Action
+from koikoi.net.handshake import MatchSettings
+from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.transport import Outcome, PeerOptions, Room, join
+
+HANDSHAKES = 15
+MATCHES = 10
+
+
+class _TimedBot:
+    """A computer player that keeps the time it spends choosing (its "thinking")."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        from koikoi.ai import get_player
+
+        self.player = get_player(name)
+        self.rng = random.Random(seed)
+        self.seconds = 0.0
+
+    def choose_now(self, observation: Observation) -> Action:
+        start = time.perf_counter()
+        action = self.player.choose(observation, observation.legal_actions, self.rng)
+        self.seconds += time.perf_counter() - start
+        return action
+
+    async def choose(self, observation: Observation) -> Action:
+        return self.choose_now(observation)
+
+    def notify(self, events: Sequence[Event]) -> None:
+        pass
+
+    def cancel(self) -> None:
+        pass
+
+
+class _SyncSeat:
+    def __init__(self, bot: _TimedBot) -> None:
+        self.bot = bot
+
+    def choose(self, observation: Observation) -> Action:
+        return self.bot.choose_now(observation)
+
+    def notify(self, events: Sequence[Event]) -> None:
+        pass
+
+
+def _options(name: str, password: str = "") -> PeerOptions:
+    return PeerOptions(
+        identity=Identity.generate(),
+        nickname=name,
+        settings=MatchSettings(),
+        known_peers=KnownPeers(None),
+        password=password,
+    )
+
+
+async def _session(
+    bots: tuple[_TimedBot, _TimedBot], password: str = ""
+) -> tuple[Outcome, Outcome]:
+    room = Room(_options("host", password), bots[0])
+    _, port = await room.open("127.0.0.1", 0)
+    try:
+        joined = await join("127.0.0.1", port, _options("joiner", password), bots[1])
+        return await room.outcome(), joined
+    finally:
+        await room.close()
+
+
+def _handshake_ms(password: str, count: int) -> float:
+    times = []
+    for i in range(count):
+        bots = (_TimedBot("random", 2 * i), _TimedBot("random", 2 * i + 1))
+        _, joined = asyncio.run(_session(bots, password))
+        times.append((joined.times["first_deal"] - joined.times["connect"]) * 1000)
+    return statistics.median(times)
+
+
+def _local_match(
+    settings: Settings, first_oya: int, seed: bytes, bots: tuple[_TimedBot, _TimedBot]
+) -> tuple[float, GameRecord]:
+    from koikoi.driver import play_match, seed_decks
+
+    record = GameRecord(settings, first_oya)
+    start = time.perf_counter()
+    play_match(
+        settings, first_oya, (_SyncSeat(bots[0]), _SyncSeat(bots[1])), seed_decks(seed), record
+    )
+    return time.perf_counter() - start, record
+
+
+def _overhead(matches: int, bot: str = "random") -> dict[str, Any]:
+    net_seconds = local_seconds = 0.0
+    moves = 0
+    total_bytes = 0
+    for i in range(matches):
+        bots = (_TimedBot(bot, 100 + 2 * i), _TimedBot(bot, 101 + 2 * i))
+        hosted, joined = asyncio.run(_session(bots))
+        session = joined.session
+        assert session is not None and session.lockstep is not None and joined.finished
+        start = min(hosted.times["first_deal"], joined.times["first_deal"])
+        end = max(hosted.times["ended"], joined.times["ended"])
+        net_seconds += end - start - bots[0].seconds - bots[1].seconds
+        total_bytes += joined.bytes_sent + joined.bytes_received
+        toss = session.toss.result
+        assert toss is not None
+        # The same match in one process: same decks, first oya and bots (fresh, same seeds).
+        again = (_TimedBot(bot, 100 + 2 * i), _TimedBot(bot, 101 + 2 * i))
+        elapsed, record = _local_match(session.settings, toss.first_oya, toss.seed, again)
+        local_seconds += elapsed - again[0].seconds - again[1].seconds
+        played = [
+            [{k: v for k, v in a.items() if k in ("seat", "play", "pick", "koikoi")} for a in d]
+            for d in (deal["actions"] for deal in session.record().to_json()["deals"])
+        ]
+        assert played == [d["actions"] for d in record.to_json()["deals"]], "not the same match"
+        moves += session.lockstep.seq
+    return {
+        "match_overhead_pct": round((net_seconds / local_seconds - 1) * 100, 1),
+        "match_ms_net": round(net_seconds / matches * 1000, 2),
+        "match_ms_local": round(local_seconds / matches * 1000, 2),
+        "net_us_per_move": round((net_seconds - local_seconds) / moves * 1e6, 1),
+        "moves_per_match": round(moves / matches, 1),
+        "bytes_per_match": round(total_bytes / matches),
+    }
+
+
+def _real_levels_pct(net_us_per_move: float) -> float:
+    """What the network adds to a ``normal``-versus-``hard`` match, thinking included.
+
+    The match is played once in one process (seeded, so always the same one); the network's
+    cost is its moves times the measured cost of one move over loopback.
+    """
+    bots = (_TimedBot("normal", 7), _TimedBot("hard", 8))
+    seed = bytes(range(32))
+    elapsed, record = _local_match(Settings(), 0, seed, bots)
+    moves = sum(len(deal.actions) for deal in record.deals)
+    return round(moves * net_us_per_move / 1e6 / elapsed * 100, 2)
+
+
+def run(
+    handshakes: int = HANDSHAKES, matches: int = MATCHES, real_levels: bool = True
+) -> dict[str, Any]:
+    """The network figures of ``koikoi bench --net``."""
+    result: dict[str, Any] = {
+        "handshake_ms": round(_handshake_ms("", handshakes), 2),
+        "handshake_ms_private": round(_handshake_ms("matsu ni tsuru", handshakes), 2),
+    }
+    result.update(_overhead(matches))
+    if real_levels:
+        result["match_overhead_pct_normal_vs_hard"] = _real_levels_pct(result["net_us_per_move"])
+    return result
