@@ -34,3 +34,14 @@ def run_koikoi(*args: str, stdin: str | None = None, timeout: float = 120):
         timeout=timeout,
         cwd=REPO,
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _qapplication() -> object:
+    """One QApplication for the run, made before any test can make a bare QGuiApplication
+    (widgets need a QApplication; pictures are happy with either)."""
+    from PySide6.QtWidgets import QApplication
+
+    import koikoi.ui  # noqa: F401  (its guard for PySide6 6.12 must come first)
+
+    return QApplication.instance() or QApplication([])

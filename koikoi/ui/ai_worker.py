@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal, Slot
 
 from koikoi.engine.cards import CARD_MONTH_MASK
 from koikoi.engine.match import Observation
@@ -79,38 +79,26 @@ class _Signals(QObject):
     failed = Signal(int, str)
 
 
-class _Job(QRunnable):
-    def __init__(
-        self,
-        token: int,
-        player: Any,
-        obs: Observation,
-        legal: tuple[Action, ...],
-        rng: random.Random,
-        budget: Any,
-        signals: _Signals,
-    ) -> None:
-        super().__init__()
-        self.setAutoDelete(True)
-        self.token = token
-        self.player = player
-        self.obs = obs
-        self.legal = legal
-        self.rng = rng
-        self.budget = budget
-        self.signals = signals
-
-    def run(self) -> None:
-        try:
-            if self.budget is None:
-                action = self.player.choose(self.obs, self.legal, self.rng)
-            else:
-                action = self.player.choose(self.obs, self.legal, self.rng, self.budget)
-        except Exception as exc:  # a bug in a player must not take the window down
-            logger.exception("the computer player failed")
-            emit(self.signals.failed, self.token, f"{type(exc).__name__}: {exc}")
-            return
-        emit(self.signals.done, self.token, int(action))
+def _think(
+    token: int,
+    player: Any,
+    obs: Observation,
+    legal: tuple[Action, ...],
+    rng: random.Random,
+    budget: Any,
+    signals: _Signals,
+) -> None:
+    """Runs in the pool thread: choose, then hand the answer back by signal."""
+    try:
+        if budget is None:
+            action = player.choose(obs, legal, rng)
+        else:
+            action = player.choose(obs, legal, rng, budget)
+    except Exception as exc:  # a bug in a player must not take the window down
+        logger.exception("the computer player failed")
+        emit(signals.failed, token, f"{type(exc).__name__}: {exc}")
+        return
+    emit(signals.done, token, int(action))
 
 
 class AiRunner(QObject):
@@ -127,8 +115,9 @@ class AiRunner(QObject):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)
         self._signals = _Signals(self)
-        self._signals.done.connect(self._on_done)
-        self._signals.failed.connect(self._on_failed)
+        queued = Qt.ConnectionType.QueuedConnection  # always back on this (the UI) thread
+        self._signals.done.connect(self._on_done, queued)
+        self._signals.failed.connect(self._on_failed, queued)
         self._token = 0
         self._pending: tuple[int, Observation, tuple[Action, ...]] | None = None
         self._stop = threading.Event()
@@ -148,8 +137,10 @@ class AiRunner(QObject):
         legal = tuple(obs.legal_actions)
         self._pending = (self._token, obs, legal)
         budget = make_budget(self.cap_ms / 1000, self._stop.is_set)
-        job = _Job(self._token, self.player, obs, legal, rng, budget, self._signals)
-        self.pool.start(job)
+        token, player, signals = self._token, self.player, self._signals
+        # a plain callable: Qt owns the runnable it wraps it in, so nothing of ours can be
+        # collected or deleted twice while the pool holds it
+        self.pool.start(lambda: _think(token, player, obs, legal, rng, budget, signals))
         self._watchdog.start(self.cap_ms + GRACE_MS)
         return self._token
 
@@ -175,9 +166,11 @@ class AiRunner(QObject):
         self._watchdog.stop()
         emit(self.decided, token, action)
 
+    @Slot(int, int)
     def _on_done(self, token: int, action: int) -> None:
         self._finish(token, action)
 
+    @Slot(int, str)
     def _on_failed(self, token: int, message: str) -> None:
         if self._pending is not None and self._pending[0] == token:
             self._finish(token, quick_choice(self._pending[1], self._pending[2]))

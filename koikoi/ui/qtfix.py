@@ -1,47 +1,52 @@
 """A guard against a reference-count bug of PySide6 6.12 on CPython 3.11.
 
-There ``SignalInstance.emit()`` called from Python hands back ``True`` without taking a
-reference to it, so every emit costs ``True`` one reference and after a few hundred emits the
-interpreter aborts ("Fatal Python error: bool_dealloc"). Signals emitted by Qt itself (a
-timer, a button) are not affected. Every emit of this package goes through :func:`emit`,
-which gives the reference back when (and only when) the running PySide6 is found to need it;
-on CPython 3.12+ ``True`` is immortal and nothing is done.
+That build hands back ``None`` from every void method (``painter.setPen(...)``,
+``widget.update()``, ``timer.start()`` …) and ``True`` from ``SignalInstance.emit()``
+without taking a reference, so each such call costs the singleton one reference and a busy
+window aborts within seconds ("Fatal Python error: none_dealloc"). CPython 3.12 made these
+singletons immortal, which is why the bug hides there.
+
+:func:`install` measures whether the running PySide6 has the bug and, if so, gives
+``None``, ``True`` and ``False`` a reserve of 2**48 references — more than a window can
+spend in years — which is what immortality amounts to. It does nothing on CPython 3.12+ or
+on a PySide6 without the bug. It runs when ``koikoi.ui`` is imported.
 """
 
 from __future__ import annotations
 
 import ctypes
 import sys
-from typing import Any
+from typing import Any, Final
 
-from PySide6.QtCore import QObject, Signal
-
-_incref = ctypes.pythonapi.Py_IncRef
-_incref.argtypes = [ctypes.py_object]
-_incref.restype = None
+RESERVE: Final = 1 << 48
 
 
-class _Probe(QObject):
-    ping = Signal()
+def _leaks() -> bool:
+    from PySide6.QtCore import QObject
+
+    probe = QObject()
+    before = sys.getrefcount(None)
+    for _ in range(16):
+        probe.setObjectName("probe")
+    return sys.getrefcount(None) <= before - 16
 
 
-def _emit_steals_true() -> bool:
-    probe = _Probe()
-    before = sys.getrefcount(True)
-    for _ in range(8):
-        probe.ping.emit()
-    after = sys.getrefcount(True)
-    lost = before - after
-    for _ in range(max(0, lost)):
-        _incref(True)
-    return lost >= 8
+def install() -> bool:
+    """Give the singletons their reserve if this PySide6 needs it; True when it did."""
+    if sys.implementation.name != "cpython" or sys.version_info >= (3, 12):
+        return False
+    if sys.getrefcount(None) > RESERVE // 2:  # already done (a second import)
+        return False
+    if not _leaks():
+        return False
+    for obj in (None, True, False):
+        ctypes.c_ssize_t.from_address(id(obj)).value += RESERVE
+    return True
 
 
-STEALS_TRUE = _emit_steals_true()
+INSTALLED = install()
 
 
 def emit(signal: Any, *args: Any) -> None:
-    """``signal.emit(*args)``, safe from the reference bug above."""
-    result = signal.emit(*args)
-    if STEALS_TRUE and isinstance(result, bool):
-        _incref(result)
+    """``signal.emit(*args)``: one place to change should emitting need care again."""
+    signal.emit(*args)

@@ -1,0 +1,222 @@
+"""Start the desktop app (``koikoi``), or check it offscreen (``koikoi --smoke-test``).
+
+The smoke test starts the real window offscreen, with a throw-away data folder so that it
+never touches a player's saved match or settings, presses "Practice" and plays a full round
+against the computer by clicking cards and buttons exactly as a player would; it exits 0
+when the round's result panel is up, 1 on any error or after a time limit.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QPoint, Qt, QTimer, QTranslator
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QPushButton
+
+logger = logging.getLogger(__name__)
+
+SMOKE_TIME_LIMIT = 45.0
+
+
+def _install_translators(app: QApplication) -> None:
+    """Qt's own translations first, then koikoi's (when a later issue ships them)."""
+    locale = QLocale.system()
+    qt = QTranslator(app)
+    if qt.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+    try:
+        from koikoi.resources import assets_dir
+
+        folder = assets_dir() / "i18n"
+    except FileNotFoundError:
+        return
+    ours = QTranslator(app)
+    if folder.is_dir() and ours.load(locale, "koikoi", "_", str(folder)):
+        app.installTranslator(ours)
+
+
+def make_app(argv: Sequence[str] | None = None) -> QApplication:
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    app = QApplication(list(argv) if argv is not None else sys.argv[:1])
+    app.setApplicationName("koikoi")
+    app.setOrganizationName("koikoi")
+    app.setApplicationDisplayName("花札こいこい Koi-Koi")
+    app.setDesktopFileName("koikoi")
+    try:
+        from koikoi.resources import asset
+
+        app.setWindowIcon(QIcon(str(asset("icons/koikoi.svg"))))
+    except FileNotFoundError:
+        pass
+    _install_translators(app)
+    return app
+
+
+def run_app(smoke_test: bool = False, argv: Sequence[str] | None = None) -> int:
+    """Show the window and run until it closes; the exit code for ``koikoi``."""
+    if smoke_test and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = make_app(argv)
+    if smoke_test:
+        return run_smoke_test(app)
+    from koikoi.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.show()
+    return app.exec()
+
+
+# -- the smoke test ------------------------------------------------------------------------------
+
+
+class _ErrorCounter(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def run_smoke_test(app: QApplication) -> int:
+    """Play one round through the real window, by clicks; 0 when it ends cleanly."""
+    from PySide6.QtTest import QTest
+
+    from koikoi.ui.controller import Mode, Timings
+    from koikoi.ui.main_window import MainWindow
+    from koikoi.ui.saves import SaveStore
+    from koikoi.ui.settings import AI_LEVEL, AppSettings
+
+    errors = _ErrorCounter()
+    logging.getLogger("koikoi").addHandler(errors)
+    failures: list[str] = []
+    old_hook = sys.excepthook
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: object) -> None:
+        failures.append(f"{kind.__name__}: {exc}")
+        old_hook(kind, exc, tb)  # type: ignore[arg-type]
+        app.exit(1)
+
+    sys.excepthook = hook
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="koikoi-smoke-") as home:
+        old_home = os.environ.get("KOIKOI_HOME")
+        os.environ["KOIKOI_HOME"] = home
+        try:
+            settings = AppSettings()
+            settings.set(AI_LEVEL, "easy")
+            timings = Timings(
+                anim_scale=0.12,
+                ai_delay_ms=(0, 0),
+                ai_cap_ms=4000,
+                auto_take_ms=150,
+                announce_ms=60,
+            )
+            window = MainWindow(settings, SaveStore(), timings)
+            window.resize(1280, 800)
+            window.show()
+            driver = _SmokeDriver(window, QTest)
+            QTest.mouseClick(window.start.practice_button, Qt.MouseButton.LeftButton)
+            timer = QTimer()
+            timer.timeout.connect(driver.step)
+            timer.start(20)
+            limit = QTimer()
+            limit.setSingleShot(True)
+            limit.timeout.connect(lambda: (failures.append("time limit"), app.exit(1)))
+            limit.start(int(SMOKE_TIME_LIMIT * 1000))
+            driver.done = lambda: app.exit(0)
+            code = app.exec()
+            timer.stop()
+            limit.stop()
+            window.controller.shutdown()
+            played = driver.clicks
+            mode = window.controller.mode
+            window.close()
+            window.deleteLater()
+        finally:
+            if old_home is None:
+                os.environ.pop("KOIKOI_HOME", None)
+            else:
+                os.environ["KOIKOI_HOME"] = old_home
+            sys.excepthook = old_hook
+    seconds = time.monotonic() - started
+    if errors.messages:
+        failures += errors.messages
+    if code == 0 and mode is not Mode.ROUND_OVER:
+        failures.append(f"stopped in {mode.value}")
+    if failures:
+        print(f"koikoi: smoke test failed: {failures[0]}", file=sys.stderr)
+        return 1
+    print(
+        f"koikoi: smoke test passed: a round played by {played} clicks in {seconds:.1f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+class _SmokeDriver:
+    """Clicks what a player would click, whenever the game waits for the player."""
+
+    def __init__(self, window: object, qtest: object) -> None:
+        from koikoi.ui.main_window import MainWindow
+
+        assert isinstance(window, MainWindow)
+        self.window = window
+        self.qtest = qtest
+        self.clicks = 0
+        self.done = lambda: None
+        self._finished = False
+
+    def _click(self, widget: object) -> None:
+        from PySide6.QtWidgets import QWidget
+
+        assert isinstance(widget, QWidget)
+        self.clicks += 1
+        center = widget.rect().center()
+        self.qtest.mouseClick(
+            widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(center)
+        )  # type: ignore[attr-defined]
+
+    def step(self) -> None:
+        from koikoi.ui.controller import Mode
+
+        if self._finished:
+            return
+        w = self.window
+        c = w.controller
+        game = w.game
+        mode = c.mode
+        if mode is Mode.FIRST_OYA:
+            button = game.overlay.findChild(QPushButton, "default")
+            if button is not None:
+                self._click(button)
+        elif mode is Mode.PLAY:
+            plays = c.legal_plays()
+            capturing = [p for p in plays if c.matches_on_field(p)]
+            card = (capturing or list(plays))[0]
+            widget = game.table.card_widget(card)
+            if widget is not None and not game.table._anim:
+                self._click(widget)
+        elif mode is Mode.PICK:
+            widget = game.table.card_widget(c.candidates()[0])
+            if widget is not None:
+                self._click(widget)
+        elif mode is Mode.DRAW_WAIT and c.draw_wait is not None:
+            widget = game.table.card_widget(c.draw_wait.card)
+            if widget is not None:
+                self._click(widget)
+        elif mode is Mode.DECIDE and game.overlay.panel is not None:
+            button = game.overlay.findChild(QPushButton, "default")  # shobu
+            if button is not None:
+                self._click(button)
+        elif mode is Mode.ROUND_OVER:
+            self._finished = True
+            self.done()

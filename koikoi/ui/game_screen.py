@@ -1,0 +1,738 @@
+"""The screen of a match: the table, the score column, the panels, the mouse and the keys.
+
+It is the controller's presenter (each engine event → :meth:`GameScreen.present`) and turns
+clicks and keys into the controller's calls. Keys follow the game's rules page (seed 000):
+the arrow keys move between hand cards and the field cards the selected card can take;
+Enter or Space selects a hand card, then plays it (onto the focused field card); ``1``–``8``
+select hand cards from the left; Esc puts the selection back; ``S`` shobu, ``K`` koikoi.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAccessible, QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from koikoi.engine.cards import Card
+from koikoi.engine.events import (
+    Dealt,
+    Event,
+    KoikoiDeclared,
+    Outcome,
+    RoundEnded,
+)
+from koikoi.engine.match import Observation
+from koikoi.engine.yaku import yaku_of
+from koikoi.ui import names
+from koikoi.ui.art import CardArt
+from koikoi.ui.controller import (
+    COMPUTER,
+    HUMAN,
+    DecisionInfo,
+    DrawWait,
+    GameController,
+    MatchSummary,
+    Mode,
+    RoundSummary,
+)
+from koikoi.ui.panels import (
+    DecisionPanel,
+    FirstOyaPanel,
+    MatchResultPanel,
+    Overlay,
+    RoundResultPanel,
+)
+from koikoi.ui.table import CardWidget, TableView
+
+logger = logging.getLogger(__name__)
+
+_NUMBER_KEYS = {getattr(Qt.Key, f"Key_{i}"): i - 1 for i in range(1, 9)}
+
+
+def announce(widget: QWidget, text: str) -> None:
+    """Have a screen reader say ``text`` (Qt 6.8+), without moving the focus."""
+    try:
+        from PySide6.QtGui import QAccessibleAnnouncementEvent
+
+        QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, text))
+    except (ImportError, RuntimeError, TypeError):  # an older Qt: the log line still shows it
+        pass
+
+
+class SeatBox(QFrame):
+    """One player's box in the score column: name, oya, stakes, koikoi calls, yaku."""
+
+    def __init__(self, title: str, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+        self.setObjectName("seatBox")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(14, 10, 14, 10)
+        lay.setSpacing(4)
+        top = QHBoxLayout()
+        self.name = QLabel(title)
+        self.name.setObjectName("seatName")
+        self.oya = QLabel(self.tr("親 oya"))
+        self.oya.setObjectName("oyaBadge")
+        self.oya.setAccessibleName(self.tr("Oya: plays first this round"))
+        top.addWidget(self.name)
+        top.addStretch(1)
+        top.addWidget(self.oya)
+        lay.addLayout(top)
+        row = QHBoxLayout()
+        self.stake = QLabel("25")
+        self.stake.setObjectName("stake")
+        unit = QLabel(self.tr("points"))
+        unit.setObjectName("stakeUnit")
+        row.addWidget(self.stake)
+        row.addWidget(unit, 0, Qt.AlignmentFlag.AlignBottom)
+        row.addStretch(1)
+        self.calls = QLabel("")
+        self.calls.setObjectName("koikoiCalls")
+        row.addWidget(self.calls, 0, Qt.AlignmentFlag.AlignBottom)
+        lay.addLayout(row)
+        self.yaku = QLabel("")
+        self.yaku.setObjectName("yakuList")
+        self.yaku.setWordWrap(True)
+        self.yaku.setTextFormat(Qt.TextFormat.PlainText)
+        lay.addWidget(self.yaku)
+
+    def refresh(self, stake: int, is_oya: bool, calls: int, pile: int) -> None:
+        self.stake.setText(str(stake))
+        self.stake.setAccessibleName(self.tr("Stakes: %n point(s)", "", stake))
+        self.oya.setVisible(is_oya)
+        self.calls.setText(self.tr("こいこい ×{0}").format(calls) if calls else "")
+        held = yaku_of(pile)
+        if held:
+            lines = [f"{names.yaku_japanese(y)}  {names.yaku_name(y)}  {p}" for y, p in held]
+            total = sum(p for _, p in held)
+            lines.append(self.tr("Total {0}").format(total))
+            self.yaku.setText("\n".join(lines))
+        else:
+            self.yaku.setText(self.tr("No yaku yet"))
+        self.yaku.setAccessibleName(self.tr("Yaku held: {0}").format(self.yaku.text()))
+
+
+class SidePanel(QFrame):
+    """The score column: both players, the round, the multiplier, a log, the buttons."""
+
+    def __init__(self, screen: GameScreen) -> None:
+        super().__init__()
+        self.screen_ = screen
+        self.setObjectName("side")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 12, 12, 12)
+        lay.setSpacing(10)
+        self.them = SeatBox(self.tr("コンピュータ Computer"), COMPUTER)
+        lay.addWidget(self.them)
+        mid = QFrame()
+        mid.setObjectName("roundBox")
+        ml = QVBoxLayout(mid)
+        ml.setContentsMargins(14, 10, 14, 10)
+        ml.setSpacing(2)
+        self.round = QLabel("")
+        self.round.setObjectName("roundLabel")
+        self.multiplier = QLabel("")
+        self.multiplier.setObjectName("multiplier")
+        self.rules = QLabel("")
+        self.rules.setObjectName("rulesLine")
+        self.rules.setWordWrap(True)
+        for w in (self.round, self.multiplier, self.rules):
+            ml.addWidget(w)
+        lay.addWidget(mid)
+        self.log = QLabel("")
+        self.log.setObjectName("log")
+        self.log.setWordWrap(True)
+        self.log.setAlignment(Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft)
+        self.log.setTextFormat(Qt.TextFormat.PlainText)
+        self.log.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        self.log.setAccessibleName(self.tr("What happened"))
+        lay.addWidget(self.log, 1)
+        self.me = SeatBox(self.tr("あなた You"), HUMAN)
+        lay.addWidget(self.me)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(6)
+        self.menu_button = QPushButton(self.tr("Menu"))
+        self.menu_button.setAccessibleName(self.tr("Back to the start screen (the match is saved)"))
+        self.help_button = QPushButton(self.tr("Help"))
+        self.help_button.setAccessibleName(self.tr("Rules and keys"))
+        self.assist = QCheckBox(self.tr("Assist"))
+        self.assist.setAccessibleName(self.tr("Assist display: highlight cards that can capture"))
+        for b in (self.menu_button, self.help_button):
+            b.setObjectName("smallButton")
+            b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        buttons.addWidget(self.assist)
+        lay.addLayout(buttons)
+        self._lines: list[str] = []
+
+    def add_line(self, text: str) -> None:
+        self._lines.append(text)
+        self._lines = self._lines[-7:]
+        self.log.setText("\n".join(self._lines))
+
+    def clear_log(self) -> None:
+        self._lines = []
+        self.log.setText("")
+
+    def refresh(self, controller: GameController, table: TableView) -> None:
+        m = controller.match
+        if m is None:
+            return
+        rnd = m.round
+        model = table.model
+        oya = rnd.oya if rnd is not None else m.oya
+        calls = rnd.koikoi_calls if rnd is not None and model.round_no != 0 else [0, 0]
+        count = rnd.koikoi_count if rnd is not None else 0
+        shown = self.screen_.shown_scores or m.scores
+        self.them.refresh(
+            shown[COMPUTER], oya == COMPUTER, calls[COMPUTER], model.captured_set(COMPUTER)
+        )
+        self.me.refresh(shown[HUMAN], oya == HUMAN, calls[HUMAN], model.captured_set(HUMAN))
+        round_no = model.round_no or m.round_no
+        self.round.setText(self.tr("Round {0} of {1}").format(round_no, m.settings.rounds))
+        self.multiplier.setText(self.tr("Multiplier ×{0} · koikoi %n", "", count).format(count + 1))
+        level = {"easy": self.tr("easy"), "normal": self.tr("normal"), "hard": self.tr("hard")}
+        doubling = self.tr("on") if m.settings.doubling else self.tr("off")
+        self.rules.setText(
+            self.tr("Double at 8 or more: {0} · computer: {1}").format(
+                doubling, level.get(controller.level, controller.level)
+            )
+        )
+
+
+class GameScreen(QWidget):
+    """The table with its score column, panels, prompt line and keyboard scheme."""
+
+    def __init__(self, controller: GameController, art: CardArt | None = None) -> None:
+        super().__init__()
+        self.setObjectName("gameScreen")
+        self.controller = controller
+        self.art = art if art is not None else CardArt()
+        self.table = TableView(self.art, self)
+        self.side = SidePanel(self)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.side)
+        self.prompt = QLabel(self.table)
+        self.prompt.setObjectName("prompt")
+        self.prompt.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.prompt.setAccessibleName(self.tr("Prompt"))
+        self.banner = QLabel(self)
+        self.banner.setObjectName("banner")
+        self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.banner.setTextFormat(Qt.TextFormat.RichText)
+        self.banner.hide()
+        self._banner_timer = QTimer(self)
+        self._banner_timer.setSingleShot(True)
+        self._banner_timer.timeout.connect(self.banner.hide)
+        self.overlay = Overlay(self)
+        self.selected: Card | None = None
+        self.hovered: Card | None = None
+        self.shown_scores: tuple[int, int] | None = None
+        self._draw_started = 0.0
+        self._countdown = QTimer(self)
+        self._countdown.setInterval(250)
+        self._countdown.timeout.connect(self.update_prompt)
+        self.on_home: Callable[[], None] = lambda: None
+        self.on_rematch: Callable[[], None] = lambda: None
+        self.on_help: Callable[[], None] = lambda: None
+        self.on_assist_changed: Callable[[bool], None] = lambda on: None
+
+        self.table.on_card_clicked = self._card_clicked
+        self.table.on_card_hovered = self._card_hovered
+        self.table.on_stock_clicked = self._table_clicked
+        self.table.installEventFilter(self)
+        self.side.menu_button.clicked.connect(lambda: self.on_home())
+        self.side.help_button.clicked.connect(lambda: self.on_help())
+        self.side.assist.toggled.connect(self._assist_toggled)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+        c = controller
+        c.presenter = self
+        c.mode_changed.connect(self._mode_changed)
+        c.first_oya.connect(self._show_first_oya)
+        c.decision_needed.connect(self._show_decision)
+        c.round_over.connect(self._show_round_result)
+        c.match_over.connect(self._show_match_result)
+        c.said.connect(self._said)
+        c.state_changed.connect(self.refresh_side)
+        c.draw_waiting.connect(self._draw_waiting)
+        c.thinking.connect(lambda on: self.update_prompt())
+
+    # -- settings ----------------------------------------------------------------------------
+
+    def set_assist(self, on: bool) -> None:
+        self.table.assist = on
+        self.side.assist.blockSignals(True)
+        self.side.assist.setChecked(on)
+        self.side.assist.blockSignals(False)
+        self.update_glows()
+
+    def _assist_toggled(self, on: bool) -> None:
+        self.set_assist(on)
+        self.on_assist_changed(on)
+
+    def set_anim_scale(self, scale: float) -> None:
+        self.table.anim_scale = scale
+
+    # -- the presenter -----------------------------------------------------------------------
+
+    def present(self, event: Event, controller: GameController) -> int:
+        if isinstance(event, Dealt):
+            self.overlay.clear()
+            self.selected = self.hovered = None
+            self.shown_scores = None
+        ms = self.table.present(event)
+        announce_ms = controller.timings.announce_ms
+        if isinstance(event, KoikoiDeclared):
+            if event.seat == COMPUTER:
+                self.show_banner(
+                    "「こいこい」",
+                    self.tr("The computer calls koikoi: the round goes on at ×{0}.").format(
+                        event.koikoi_count + 1
+                    ),
+                    announce_ms,
+                )
+                ms = max(ms, announce_ms)
+            else:
+                self.show_banner(
+                    "「こいこい」",
+                    self.tr("You call koikoi: the round goes on at ×{0}.").format(
+                        event.koikoi_count + 1
+                    ),
+                    announce_ms // 2,
+                )
+                ms = max(ms, announce_ms // 2)
+        if isinstance(event, RoundEnded) and event.result.outcome is Outcome.WIN:
+            if event.result.winner == COMPUTER:
+                self.show_banner(
+                    "「勝負」",
+                    self.tr("The computer calls shobu and takes the round."),
+                    announce_ms,
+                )
+            else:
+                self.show_banner("「勝負」", self.tr("You call shobu!"), announce_ms // 2)
+            ms = max(ms, announce_ms // 2 if event.result.winner == HUMAN else announce_ms)
+        self.refresh_side()
+        self.update_glows()
+        self.update_prompt()
+        return ms
+
+    def restore(self, obs: Observation, controller: GameController) -> None:
+        self.overlay.clear()
+        self.selected = self.hovered = None
+        self.shown_scores = None
+        self.side.clear_log()
+        self.table.restore(obs)
+        self.refresh_side()
+        self.update_glows()
+        self.update_prompt()
+
+    def reset(self) -> None:
+        """A new match: an empty table."""
+        self.overlay.clear()
+        self.banner.hide()
+        self.table.clear()
+        self.side.clear_log()
+        self.selected = self.hovered = None
+        self.shown_scores = None
+        self.refresh_side()
+        self.update_prompt()
+
+    # -- the controller's signals ------------------------------------------------------------
+
+    def refresh_side(self) -> None:
+        self.side.refresh(self.controller, self.table)
+
+    def _said(self, text: str) -> None:
+        self.side.add_line(text)
+        announce(self, text)
+
+    def _mode_changed(self, mode: Mode) -> None:
+        if mode is not Mode.DECIDE and isinstance(self.overlay.panel, DecisionPanel):
+            self.overlay.clear()  # decided: back to the table
+            self._focus_table()
+        if mode is not Mode.PLAY:
+            self.selected = None
+            self.table.set_lifted(None)
+        if mode is not Mode.DRAW_WAIT:
+            self._countdown.stop()
+        if mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE, Mode.ROUND_OVER):
+            self._check_table()
+        self.update_focus_policies()
+        self.update_glows()
+        self.update_prompt()
+        if mode is Mode.PLAY:
+            self._focus_hand(self.selected)
+        elif mode is Mode.PICK:
+            cands = self.controller.candidates()
+            if cands:
+                self._focus_card(cands[0])
+
+    def _focus_table(self) -> None:
+        """Give the keyboard back to the table (not to a button that happens to be next)."""
+        if self.isVisible():
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _check_table(self) -> None:
+        obs = self.controller.observation(HUMAN)
+        if obs is None:
+            return
+        problems = self.table.model.check_against(obs)
+        if problems:
+            logger.error("the table shows something else than the engine: %s", ", ".join(problems))
+            self.table.restore(obs)
+
+    def _show_first_oya(self, first: object) -> None:
+        self.reset()
+        panel = FirstOyaPanel(self.art, first, self.controller.start_dealing)  # type: ignore[arg-type]
+        self.overlay.show_panel(panel, dim=90)
+
+    def _show_decision(self, info: DecisionInfo) -> None:
+        obs = self.controller.observation(HUMAN)
+        pile = obs.captured[HUMAN] if obs is not None else 0
+        panel = DecisionPanel(
+            self.art,
+            info,
+            pile,
+            lambda: self.controller.decide(False),
+            lambda: self.controller.decide(True),
+        )
+        self.overlay.show_panel(panel, dim=70)
+
+    def _show_round_result(self, summary: RoundSummary) -> None:
+        self.shown_scores = None
+        self.refresh_side()
+        panel = RoundResultPanel(self.art, summary, self.controller.next_round)
+        self.overlay.show_panel(panel, dim=110)
+
+    def _show_match_result(self, summary: MatchSummary) -> None:
+        panel = MatchResultPanel(summary, lambda: self.on_rematch(), lambda: self.on_home())
+        self.overlay.show_panel(panel, dim=140)
+
+    def _draw_waiting(self, wait: DrawWait) -> None:
+        self._draw_started = time.monotonic()
+        self._countdown.start()
+        self.update_glows()
+        self.update_prompt()
+
+    # -- banner, prompt, glows ---------------------------------------------------------------
+
+    def show_banner(self, big: str, small: str, ms: int) -> None:
+        if ms <= 0:
+            return
+        self.banner.setText(
+            f"<div style='font-size:44px; font-weight:700; color:#ffe3a3'>{big}</div>"
+            f"<div style='font-size:17px; color:#f3e9d2'>{small}</div>"
+        )
+        self.banner.setAccessibleName(f"{big} {small}")
+        self.banner.adjustSize()
+        w = max(self.banner.sizeHint().width() + 60, 420)
+        h = self.banner.sizeHint().height() + 30
+        t = self.table.geometry()
+        self.banner.setGeometry(t.center().x() - w // 2, t.center().y() - h // 2, w, h)
+        self.banner.show()
+        self.banner.raise_()
+        self._banner_timer.start(ms)
+
+    def update_prompt(self) -> None:
+        c = self.controller
+        mode = c.mode
+        text = ""
+        if mode is Mode.PLAY:
+            text = self.tr("Your turn: click a card to play it (or 1–8 and Enter).")
+            if self.selected is not None:
+                text = self.tr(
+                    "{0} selected: Enter plays it, ↑ to choose a field card, Esc puts it back."
+                ).format(names.card_japanese(self.selected))
+        elif mode is Mode.PICK:
+            obs = c.observation(HUMAN)
+            if obs is not None and obs.pending >= 0:
+                text = self.tr("{0} matches two cards: click the one to take.").format(
+                    names.card_japanese(obs.pending)
+                )
+        elif mode is Mode.DRAW_WAIT and c.draw_wait is not None:
+            left = max(0.0, c.draw_wait.ms / 1000 - (time.monotonic() - self._draw_started))
+            secs = max(1, int(left + 0.999))
+            wait = c.draw_wait
+            if wait.taken:
+                text = self.tr(
+                    "You turned {0}: it takes {1} — by itself in {2} s, or click."
+                ).format(
+                    names.card_japanese(wait.card),
+                    "・".join(names.card_japanese(t) for t in wait.taken),
+                    secs,
+                )
+            else:
+                text = self.tr(
+                    "You turned {0}: no match, it stays on the field — in {1} s, or click."
+                ).format(names.card_japanese(wait.card), secs)
+        elif mode is Mode.BUSY and c.ai is not None and c.ai.busy:
+            text = self.tr("The computer is thinking…")
+        elif mode is Mode.DECIDE:
+            text = self.tr("Koikoi or shobu? K or S.")
+        self.prompt.setText(text)
+        self.prompt.setVisible(bool(text))
+        r = self.table.layout_.prompt_rect.toAlignedRect()
+        self.prompt.adjustSize()
+        w = min(r.width(), self.prompt.sizeHint().width() + 40)
+        self.prompt.setGeometry(r.center().x() - w // 2, r.top(), w, r.height())
+        self.prompt.raise_()
+
+    def update_glows(self) -> None:
+        c = self.controller
+        model = self.table.model
+        glows: dict[int | str, str] = {}
+        assist = self.table.assist
+        if c.mode is Mode.PLAY:
+            if assist:
+                for card in model.hand:
+                    if model.matches(card):
+                        glows[card] = "capturable"
+            focus = self.selected if self.selected is not None else self.hovered
+            if self.selected is not None:
+                glows[self.selected] = "selected"
+            if focus is not None and assist and focus in model.hand:
+                for m in model.matches(focus):
+                    glows[m] = "match"
+        elif c.mode is Mode.PICK:
+            obs = c.observation(HUMAN)
+            if obs is not None and obs.pending >= 0:
+                glows[obs.pending] = "selected"
+            for card in c.candidates():
+                glows[card] = "candidate"
+        elif c.mode is Mode.DRAW_WAIT and c.draw_wait is not None:
+            glows[c.draw_wait.card] = "drawn"
+            for t in c.draw_wait.taken:
+                glows[t] = "match"
+        self.table.set_glows(glows)
+        self.table.set_lifted(self.selected)
+
+    def update_focus_policies(self) -> None:
+        model = self.table.model
+        takeable = set(self._takeable())
+        for key, w in self.table.widgets.items():
+            active = isinstance(key, int) and (key in model.hand or key in takeable)
+            w.setFocusPolicy(Qt.FocusPolicy.StrongFocus if active else Qt.FocusPolicy.NoFocus)
+        cursor = self.table.cursor
+        if cursor is not None and cursor not in model.hand and cursor not in takeable:
+            self.table.cursor = None
+
+    # -- input: mouse ------------------------------------------------------------------------
+
+    def _card_clicked(self, w: CardWidget) -> None:
+        self.set_keyboard(False)
+        c = self.controller
+        card = w.card
+        if c.mode is Mode.DRAW_WAIT:
+            c.continue_draw()
+            return
+        if card is None:
+            return
+        if c.mode is Mode.PLAY:
+            if card in self.table.model.hand:
+                c.play(card)
+            elif self.selected is not None and card in self.table.model.matches(self.selected):
+                c.play(self.selected, card)
+        elif c.mode is Mode.PICK and card in c.candidates():
+            c.pick(card)
+
+    def _card_hovered(self, w: CardWidget, on: bool) -> None:
+        card = w.card
+        if on and card is not None and card in self.table.model.hand:
+            self.hovered = card
+        elif not on and self.hovered == card:
+            self.hovered = None
+        else:
+            return
+        if self.controller.mode is Mode.PLAY:
+            self.update_glows()
+
+    def _table_clicked(self) -> None:
+        if self.controller.mode is Mode.DRAW_WAIT:
+            self.controller.continue_draw()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if obj is self.table and event.type() == QEvent.Type.MouseButtonPress:
+            self._table_clicked()
+        return False
+
+    # -- input: keys -------------------------------------------------------------------------
+
+    def _takeable(self) -> list[Card]:
+        """The field cards the keyboard may move to: the selected card's matches, or the
+        two a pick is due between."""
+        c = self.controller
+        if c.mode is Mode.PICK:
+            return list(c.candidates())
+        if c.mode is Mode.PLAY:
+            card = self.selected if self.selected is not None else self._focused_card()
+            if card is not None and card in self.table.model.hand:
+                return self.table.model.matches(card)
+        return []
+
+    def _focused_card(self) -> Card | None:
+        """The card the keyboard is on: Qt's focus if a card has it, else the last one."""
+        for key, w in self.table.widgets.items():
+            if w.hasFocus() and isinstance(key, int):
+                self.table.cursor = key
+                return key
+        cursor = self.table.cursor
+        if isinstance(cursor, int) and cursor in self.table.widgets:
+            return cursor
+        return None
+
+    def _focus_card(self, card: Card) -> None:
+        old = self.table.widgets.get(self.table.cursor) if self.table.cursor is not None else None
+        self.table.cursor = card
+        w = self.table.card_widget(card)
+        if w is not None:
+            w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            w.setFocus(Qt.FocusReason.OtherFocusReason)
+            w.update()
+        if old is not None and old is not w:
+            old.update()
+
+    def _focus_hand(self, prefer: Card | None = None) -> None:
+        hand = self.table.model.hand
+        if not hand:
+            return
+        current = self._focused_card()
+        if prefer is None and current in hand:
+            return
+        self._focus_card(prefer if prefer in hand else hand[0])
+
+    def select(self, card: Card | None) -> None:
+        """Select a hand card (keyboard): it rises; with assist on, its matches glow."""
+        self.selected = card
+        self.update_focus_policies()
+        self.update_glows()
+        self.update_prompt()
+        if card is not None:
+            self._focus_card(card)
+
+    def set_keyboard(self, on: bool) -> None:
+        """Show the focus ring while the player uses the keys; hide it on a click."""
+        if on != self.table.show_focus:
+            self.table.show_focus = on
+            for w in self.table.widgets.values():
+                if w.key == self.table.cursor:
+                    w.update()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if not self.handle_key(event.key()):
+            super().keyPressEvent(event)
+
+    def handle_key(self, key: int) -> bool:
+        """The table's keyboard scheme; True when the key was used."""
+        c = self.controller
+        self.set_keyboard(True)
+        mode = c.mode
+        if key == Qt.Key.Key_F1:
+            self.on_help()
+            return True
+        if key == Qt.Key.Key_S:
+            return mode is Mode.DECIDE and c.decide(False)
+        if key == Qt.Key.Key_K:
+            return mode is Mode.DECIDE and c.decide(True)
+        if self.overlay.isVisible():
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.overlay.panel is not None:
+                button = self.overlay.panel.findChild(QPushButton, "default")
+                if button is not None and button.isVisible():
+                    button.click()  # Enter takes the panel's main button wherever the focus is
+                    return True
+            return False
+        if mode is Mode.DRAW_WAIT:
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+                return c.continue_draw()
+            return False
+        if mode is Mode.PICK:
+            return self._pick_key(key)
+        if mode is not Mode.PLAY:
+            return False
+        hand = self.table.model.hand
+        focused = self._focused_card()
+        if key in _NUMBER_KEYS:
+            i = _NUMBER_KEYS[key]
+            if i < len(hand):
+                self.select(hand[i])
+            return True
+        if key == Qt.Key.Key_Escape:
+            self.select(None)
+            self._focus_hand(focused if focused in hand else None)
+            return True
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            row = hand if focused is None or focused in hand else self._takeable()
+            if not row:
+                return True
+            i = row.index(focused) if focused in row else -1
+            step = 1 if key == Qt.Key.Key_Right else -1
+            self._focus_card(row[(i + step) % len(row)])
+            self.update_focus_policies()
+            if self.selected is None:
+                self.update_glows()
+            return True
+        if key == Qt.Key.Key_Up:
+            takeable = self._takeable()
+            if takeable and (focused is None or focused in hand):
+                self._focus_card(takeable[0])
+            return True
+        if key == Qt.Key.Key_Down:
+            self._focus_hand(self.selected if self.selected is not None else None)
+            if focused not in hand:
+                self._focus_card(self.selected if self.selected in hand else hand[0])
+            return True
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            if focused is None:
+                self._focus_hand()
+                return True
+            if focused in hand:
+                if self.selected == focused:
+                    c.play(focused)
+                else:
+                    self.select(focused)
+                return True
+            if self.selected is not None and focused in self.table.model.matches(self.selected):
+                c.play(self.selected, focused)
+            return True
+        return False
+
+    def _pick_key(self, key: int) -> bool:
+        c = self.controller
+        cands = list(c.candidates())
+        focused = self._focused_card()
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
+            i = cands.index(focused) if focused in cands else -1
+            self._focus_card(cands[(i + 1) % len(cands)])
+            return True
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            target = focused if focused in cands else cands[0]
+            return c.pick(target)
+        return False
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802
+        self.overlay.setGeometry(self.rect())
+        self.overlay._place()
+        if self.banner.isVisible():
+            t = self.table.geometry()
+            b = self.banner.geometry()
+            b.moveCenter(t.center())
+            self.banner.setGeometry(b)
+        QTimer.singleShot(0, self.update_prompt)

@@ -1,0 +1,655 @@
+"""The panels laid over the table: first oya, koikoi or shobu, a round's result, the match's.
+
+Each panel shows numbers the controller took from the engine (a :class:`DecisionInfo`, a
+:class:`RoundSummary`, a :class:`MatchSummary`) and explains them in words; none computes a
+rule of its own. Buttons are ordinary ``QPushButton``\\ s with accessible names, so the
+keyboard and a screen reader reach them as they reach any dialog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from koikoi.engine.cards import (
+    CARD_IDS,
+    CARD_KINDS,
+    KIKU_SAKE_CUP,
+    LIGHTS,
+    PLAINS,
+    RIBBONS,
+    SAKURA_CURTAIN,
+    SUSUKI_MOON,
+    TANE,
+    Card,
+    CardSet,
+    card_list,
+    month_of,
+)
+from koikoi.engine.events import Outcome
+from koikoi.engine.match import FirstOya, first_oya_of
+from koikoi.engine.yaku import Yaku
+from koikoi.ui import names
+from koikoi.ui.art import CardArt
+from koikoi.ui.controller import COMPUTER, HUMAN, DecisionInfo, MatchSummary, RoundSummary
+
+
+class Overlay(QWidget):
+    """Dims what is under it and holds one panel in its middle."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("overlay")
+        self.panel: QWidget | None = None
+        self.dim = 120
+        self.hide()
+
+    def show_panel(self, panel: QWidget, dim: int = 120) -> None:
+        self.clear()
+        self.dim = dim
+        self.panel = panel
+        panel.setParent(self)
+        self.setGeometry(self.parentWidget().rect())
+        self._place()
+        panel.show()
+        self.show()
+        self.raise_()
+        focus = panel.findChild(QPushButton, "default")
+        if focus is not None:
+            focus.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def clear(self) -> None:
+        if self.panel is not None:
+            self.panel.hide()
+            self.panel.setParent(None)  # gone from findChild at once, deleted later
+            self.panel.deleteLater()
+            self.panel = None
+        self.hide()
+
+    def _place(self) -> None:
+        if self.panel is None:
+            return
+        w = min(max(self.panel.sizeHint().width(), self.panel.minimumWidth()), self.width() - 40)
+        h = min(self.panel.heightForWidth(w) if self.panel.hasHeightForWidth() else -1, 10**6)
+        if h <= 0:
+            h = self.panel.sizeHint().height()
+        h = min(max(h, self.panel.minimumSizeHint().height()), self.height() - 40)
+        self.panel.setGeometry((self.width() - w) // 2, (self.height() - h) // 2, w, h)
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802
+        self._place()
+
+    def paintEvent(self, event: object) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor(8, 6, 5, self.dim))
+        p.end()
+
+
+class CardPicture(QLabel):
+    """A card in a panel: a picture with the card's accessible name."""
+
+    def __init__(self, art: CardArt, card: Card | None, width: int = 64) -> None:
+        super().__init__()
+        art_id = CARD_IDS[card] if card is not None else "back"
+        size = QSize(width, round(width * 1.6))
+        dpr = self.devicePixelRatioF()
+        pix = art.pixmap(
+            art_id, QSize(int(size.width() * dpr), int(size.height() * dpr)), True, dpr
+        )
+        self.setPixmap(pix)
+        self.setFixedSize(size)
+        if card is not None:
+            self.setAccessibleName(names.card_accessible_name(card))
+            self.setToolTip(f"{names.card_japanese(card)} — {names.card_accessible_name(card)}")
+        else:
+            self.setAccessibleName(self.tr("Face-down card"))
+
+
+def card_row(art: CardArt, cards: Iterable[Card], width: int = 56) -> QWidget:
+    row = QWidget()
+    lay = QHBoxLayout(row)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.setSpacing(6)
+    lay.addStretch(1)
+    for c in cards:
+        lay.addWidget(CardPicture(art, c, width))
+    lay.addStretch(1)
+    return row
+
+
+class Panel(QFrame):
+    """The common frame: a title, a body and a row of buttons."""
+
+    def __init__(self, title: str, subtitle: str = "") -> None:
+        super().__init__()
+        self.setObjectName("panel")
+        self.setAccessibleName(title)
+        self.setMinimumWidth(600)
+        self.body = QVBoxLayout(self)
+        self.body.setContentsMargins(34, 26, 34, 26)
+        self.body.setSpacing(12)
+        t = QLabel(title)
+        t.setObjectName("panelTitle")
+        t.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        t.setWordWrap(True)
+        self.body.addWidget(t)
+        self.title_label = t
+        if subtitle:
+            s = QLabel(subtitle)
+            s.setObjectName("panelSubtitle")
+            s.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            s.setWordWrap(True)
+            self.body.addWidget(s)
+        self.buttons = QHBoxLayout()
+        self.buttons.setSpacing(16)
+
+    def text(
+        self, text: str, name: str = "panelText", align: Qt.AlignmentFlag | None = None
+    ) -> QLabel:
+        label = QLabel(text)
+        label.setObjectName(name)
+        label.setWordWrap(True)
+        label.setAlignment(align if align is not None else Qt.AlignmentFlag.AlignCenter)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        self.body.addWidget(label)
+        return label
+
+    def button(
+        self,
+        text: str,
+        on_click: Callable[[], None],
+        name: str = "",
+        accessible: str = "",
+        default: bool = False,
+    ) -> QPushButton:
+        b = QPushButton(text)
+        b.setObjectName("default" if default else name or "panelButton")
+        if name and default:
+            b.setProperty("role", name)
+        b.setAccessibleName(accessible or text.replace("\n", " "))
+        b.setCursor(Qt.CursorShape.PointingHandCursor)
+        b.setMinimumHeight(52)
+        b.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        b.clicked.connect(on_click)
+        b.setAutoDefault(True)
+        self.buttons.addWidget(b)
+        return b
+
+    def finish(self) -> None:
+        self.body.addSpacing(6)
+        self.body.addLayout(self.buttons)
+
+
+def _yaku_grid(rows: Sequence[tuple[Yaku, int]], new: Iterable[Yaku] = ()) -> QWidget:
+    box = QWidget()
+    grid = QGridLayout(box)
+    grid.setContentsMargins(0, 0, 0, 0)
+    grid.setHorizontalSpacing(18)
+    grid.setVerticalSpacing(4)
+    new = set(new)
+    for i, (yaku, points) in enumerate(rows):
+        ja = QLabel(names.yaku_japanese(yaku))
+        ja.setObjectName("yakuJa")
+        en = QLabel(names.yaku_name(yaku))
+        en.setObjectName("yakuEn")
+        pts = QLabel(_points(points))
+        pts.setObjectName("yakuPoints")
+        pts.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        grid.addWidget(ja, i, 0)
+        grid.addWidget(en, i, 1)
+        if yaku in new:
+            tag = QLabel(QCoreApplication.translate("Panels", "new"))
+            tag.setObjectName("newTag")
+            grid.addWidget(tag, i, 2)
+        grid.addWidget(pts, i, 3)
+        for w in (ja, en, pts):
+            w.setAccessibleName(f"{names.yaku_label(yaku)}: {_points(points)}")
+    grid.setColumnStretch(1, 1)
+    return box
+
+
+def _points(n: int) -> str:
+    return QCoreApplication.translate("Panels", "%n point(s)", "", n)
+
+
+def _calc_rows(rows: Sequence[tuple[str, str]], strong_last: bool = True) -> QWidget:
+    box = QWidget()
+    box.setObjectName("calc")
+    grid = QGridLayout(box)
+    grid.setContentsMargins(14, 10, 14, 10)
+    grid.setHorizontalSpacing(24)
+    grid.setVerticalSpacing(3)
+    for i, (what, value) in enumerate(rows):
+        a = QLabel(what)
+        b = QLabel(value)
+        a.setObjectName("calcWhat")
+        b.setObjectName("calcValue")
+        b.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if strong_last and i == len(rows) - 1:
+            a.setObjectName("calcTotal")
+            b.setObjectName("calcTotal")
+        a.setAccessibleName(f"{what} {value}")
+        b.setAccessibleName(f"{what} {value}")
+        grid.addWidget(a, i, 0)
+        grid.addWidget(b, i, 1)
+    grid.setColumnStretch(0, 1)
+    return box
+
+
+# -- first oya (R3.1) ------------------------------------------------------------------------
+
+
+class FirstOyaPanel(Panel):
+    def __init__(self, art: CardArt, first: FirstOya, on_deal: Callable[[], None]) -> None:
+        super().__init__(
+            self.tr("Who deals first? 親決め"),
+            self.tr(
+                "Each player turns one card. The earlier month is oya (親) and plays first; "
+                "in the same month the higher card wins; two plain cards of one month are "
+                "turned again."
+            ),
+        )
+        for n, (mine, theirs) in enumerate(first.turns):
+            row = QWidget()
+            lay = QHBoxLayout(row)
+            lay.setContentsMargins(0, 0, 0, 0)
+            lay.setSpacing(22)
+            lay.addStretch(1)
+            for who, card in ((self.tr("You"), mine), (self.tr("Computer"), theirs)):
+                col = QVBoxLayout()
+                col.setSpacing(4)
+                w = QLabel(who)
+                w.setObjectName("seatLabel")
+                w.setAlignment(Qt.AlignmentFlag.AlignCenter)
+                col.addWidget(w)
+                col.addWidget(CardPicture(art, card, 74), 0, Qt.AlignmentFlag.AlignCenter)
+                m = QLabel(f"{names.month_name(month_of(card))} · {names.card_japanese(card)}")
+                m.setObjectName("cardCaption")
+                m.setAlignment(Qt.AlignmentFlag.AlignCenter)
+                col.addWidget(m)
+                lay.addLayout(col)
+            lay.addStretch(1)
+            self.body.addWidget(row)
+            self.text(self.explain(mine, theirs), "panelText")
+            if n < len(first.turns) - 1:
+                self.text(self.tr("Turned again:"), "panelSubtitle")
+        oya = (
+            self.tr("You are oya (親): you play first.")
+            if first.oya == HUMAN
+            else self.tr("The computer is oya (親) and plays first.")
+        )
+        self.text(oya, "panelStrong")
+        self.text(
+            self.tr("The turned cards go back and the deck is shuffled before the deal."),
+            "panelNote",
+        )
+        self.button(self.tr("Deal the cards"), on_deal, default=True)
+        self.finish()
+
+    def explain(self, mine: Card, theirs: Card) -> str:
+        who = first_oya_of(mine, theirs)
+        mm, tm = month_of(mine), month_of(theirs)
+        if who is None:
+            return self.tr("Both are plain cards of {0}: nobody wins, so both turn again.").format(
+                names.month_name(mm)
+            )
+        if mm != tm:
+            early, late = (mm, tm) if who == HUMAN else (tm, mm)
+            text = (
+                self.tr("{0} comes before {1}: you are oya.")
+                if who == HUMAN
+                else self.tr("{0} comes before {1}: the computer is oya.")
+            )
+            return text.format(names.month_name(early), names.month_name(late))
+        hi, lo = (mine, theirs) if who == HUMAN else (theirs, mine)
+        text = (
+            self.tr("Both {0}: {1} ({2} points) beats {3} ({4}): you are oya.")
+            if who == HUMAN
+            else self.tr("Both {0}: {1} ({2} points) beats {3} ({4}): the computer is oya.")
+        )
+        return text.format(
+            names.month_name(mm),
+            names.card_japanese(hi),
+            CARD_KINDS[hi].points,
+            names.card_japanese(lo),
+            CARD_KINDS[lo].points,
+        )
+
+
+# -- koikoi or shobu (R7) --------------------------------------------------------------------
+
+
+def multiplier_rows(base: int, doubled: bool, koikoi: int, points: int) -> list[tuple[str, str]]:
+    rows = [(QCoreApplication.translate("Panels", "Yaku total (base points)"), str(base))]
+    if doubled:
+        rows.append((QCoreApplication.translate("Panels", "8 or more: doubled"), "× 2"))
+    rows.append(
+        (
+            QCoreApplication.translate("Panels", "Koikoi this round: %n (multiplier)", "", koikoi),
+            f"× {koikoi + 1}",
+        )
+    )
+    rows.append((QCoreApplication.translate("Panels", "Round points"), str(points)))
+    return rows
+
+
+class DecisionPanel(Panel):
+    """Koikoi or shobu: the yaku, the total and what shobu pays now."""
+
+    def __init__(
+        self,
+        art: CardArt,
+        info: DecisionInfo,
+        pile: CardSet,
+        on_shobu: Callable[[], None],
+        on_koikoi: Callable[[], None],
+    ) -> None:
+        title = (
+            self.tr("You made a yaku! 役ができました")
+            if info.baseline == 0
+            else self.tr("Your total rose! 点が上がりました")
+        )
+        super().__init__(title)
+        self.setAccessibleName(self.tr("Koikoi or shobu"))
+        self.info = info
+        yaku_cards = card_list(yaku_cards_of(info.yaku, pile))
+        if yaku_cards:
+            self.body.addWidget(card_row(art, yaku_cards, 40 if len(yaku_cards) < 14 else 30))
+        self.body.addWidget(_yaku_grid(info.yaku, info.new_yaku))
+        rows = multiplier_rows(info.total, info.doubled, info.koikoi_count, info.points)
+        self.body.addWidget(_calc_rows(rows))
+        if info.capped:
+            pay = self.tr(
+                "Shobu now wins {0} points; the computer has only {1} left, so you would "
+                "receive {2} and win the match."
+            ).format(info.points, info.opponent_stake, info.pay)
+        else:
+            pay = self.tr("Shobu now: the computer pays you {0} (it has {1}).").format(
+                info.pay, info.opponent_stake
+            )
+        self.pay_label = self.text(pay, "panelStrong")
+        shobu = self.button(
+            self.tr("「勝負」 Shobu\ntake {0} now  (S)").format(info.pay),
+            on_shobu,
+            "shobu",
+            self.tr("Shobu: end the round and take {0} points").format(info.pay),
+            default=True,
+        )
+        shobu.setObjectName("default")
+        shobu.setProperty("role", "shobu")
+        self.shobu_button = shobu
+        self.koikoi_button: QPushButton | None = None
+        if info.can_koikoi:
+            nxt = info.koikoi_count + 2
+            self.text(
+                self.tr(
+                    "Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, "
+                    "and if the computer calls shobu first you get nothing."
+                ).format(nxt),
+                "panelNote",
+            )
+            self.koikoi_button = self.button(
+                self.tr("「こいこい」 Koikoi\nplay on  (K)"),
+                on_koikoi,
+                "koikoi",
+                self.tr("Koikoi: play on, multiplier ×{0}").format(nxt),
+            )
+        else:
+            self.text(
+                self.tr("Both hands are empty: this is the last turn, so only shobu is possible."),
+                "panelNote",
+            )
+        self.finish()
+
+
+# -- a round's result (R7, R8, R9, R4.2) -----------------------------------------------------
+
+
+class RoundResultPanel(Panel):
+    def __init__(self, art: CardArt, summary: RoundSummary, on_next: Callable[[], None]) -> None:
+        o = summary.outcome
+        r = o.result
+        n = summary.round_no
+        if r.outcome is Outcome.WIN:
+            title = (
+                self.tr("You win round {0}! 勝ち").format(n)
+                if r.winner == HUMAN
+                else self.tr("The computer wins round {0}").format(n)
+            )
+            sub = (
+                self.tr("You called 「勝負」 (shobu).")
+                if r.winner == HUMAN
+                else self.tr("The computer called 「勝負」 (shobu); your yaku count for nothing.")
+            )
+        elif r.outcome is Outcome.TEYAKU:
+            title = self.tr("Teyaku! 手役 — round {0}").format(n)
+            sub = (
+                self.tr("Your dealt hand is a yaku: the round ends before anyone plays.")
+                if r.winner == HUMAN
+                else self.tr(
+                    "The computer's dealt hand is a yaku: the round ends before anyone plays."
+                )
+            )
+        elif r.outcome is Outcome.NAGARE:
+            title = self.tr("Round {0}: nagare 流れ").format(n)
+            sub = self.tr(
+                "Both hands are empty and nobody called shobu: the round is drawn and "
+                "nobody scores."
+            )
+        else:
+            title = self.tr("Redeal 配り直し")
+            sub = self.tr(
+                "All four cards of one month were dealt to the field, so the cards are "
+                "shuffled and dealt again by the same oya. A redeal is not a round."
+            )
+        super().__init__(title, sub)
+        self.setAccessibleName(title)
+        if r.outcome in (Outcome.WIN, Outcome.TEYAKU):
+            if r.outcome is Outcome.TEYAKU:
+                self.body.addWidget(card_row(art, card_list(r.teyaku_hand), 50))
+                teyaku = r.yaku[0][0] if r.yaku else None
+                if teyaku is Yaku.TESHI:
+                    self.text(
+                        self.tr("手四 Teshi: all four cards of one month in the dealt hand."),
+                        "panelNote",
+                    )
+                elif teyaku is Yaku.KUTTSUKI:
+                    self.text(
+                        self.tr("くっつき Kuttsuki: four pairs of months in the dealt hand."),
+                        "panelNote",
+                    )
+            self.body.addWidget(_yaku_grid(r.yaku))
+            rows = multiplier_rows(r.base, r.doubled, r.koikoi, r.points)
+            loser = 1 - (r.winner or 0)
+            pay_what = (
+                self.tr("The computer pays you")
+                if r.winner == HUMAN
+                else self.tr("You pay the computer")
+            )
+            rows.append((pay_what, str(o.paid)))
+            self.body.addWidget(_calc_rows(rows))
+            if o.capped:
+                had = summary.scores_before[loser]
+                self.text(
+                    self.tr("Capped: only {0} points were left to pay.").format(had),
+                    "panelNote",
+                )
+        elif r.outcome is Outcome.NAGARE:
+            oya = (
+                self.tr("You stay oya (親).")
+                if o.next_oya == HUMAN
+                else self.tr("The computer stays oya (親).")
+            )
+            self.text(oya, "panelText")
+        if r.outcome is not Outcome.REDEAL:
+            self.body.addWidget(self._stakes(summary))
+        if summary.match_finished:
+            label = self.tr("See the match result")
+        elif r.outcome is Outcome.REDEAL:
+            label = self.tr("Deal again")
+        else:
+            label = self.tr("Next round ({0} of {1})").format(
+                min(n + 1, summary.rounds), summary.rounds
+            )
+        self.button(label, on_next, default=True)
+        self.finish()
+
+    def _stakes(self, summary: RoundSummary) -> QWidget:
+        box = QWidget()
+        grid = QGridLayout(box)
+        grid.setContentsMargins(0, 4, 0, 0)
+        grid.setHorizontalSpacing(20)
+        after = summary.outcome.scores
+        for i, (who, seat) in enumerate(((self.tr("You"), HUMAN), (self.tr("Computer"), COMPUTER))):
+            before = summary.scores_before[seat]
+            delta = after[seat] - before
+            name = QLabel(who)
+            name.setObjectName("seatLabel")
+            value = QLabel(f"{before} → {after[seat]}")
+            value.setObjectName("stakeValue")
+            d = QLabel(f"{delta:+d}" if delta else "±0")
+            d.setObjectName("stakeUp" if delta > 0 else "stakeDown" if delta < 0 else "stakeSame")
+            for w in (name, value, d):
+                w.setAccessibleName(
+                    self.tr("{0}: stakes {1} to {2}").format(who, before, after[seat])
+                )
+            grid.addWidget(name, 0, i * 3)
+            grid.addWidget(value, 0, i * 3 + 1)
+            grid.addWidget(d, 0, i * 3 + 2)
+        grid.setColumnStretch(2, 1)
+        return box
+
+
+# -- the match's result (R2.3, R2.4) ---------------------------------------------------------
+
+
+class MatchResultPanel(Panel):
+    def __init__(
+        self,
+        summary: MatchSummary,
+        on_rematch: Callable[[], None],
+        on_home: Callable[[], None],
+    ) -> None:
+        if summary.winner is None:
+            title = self.tr("A draw! 引き分け")
+        elif summary.winner == HUMAN:
+            title = self.tr("You win the match! 勝利")
+        else:
+            title = self.tr("The computer wins the match")
+        s = summary.scores
+        sub = self.tr("Final stakes: you {0}, the computer {1}.").format(s[0], s[1])
+        if 0 in s:
+            sub += " " + self.tr("A player with no points left loses at once.")
+        super().__init__(title, sub)
+        self.setMinimumWidth(820)
+        table = QTableWidget(len(summary.rows), 6)
+        table.setObjectName("roundsTable")
+        table.setAccessibleName(self.tr("Rounds of the match"))
+        table.setHorizontalHeaderLabels(
+            [
+                self.tr("Round"),
+                self.tr("Result"),
+                self.tr("Yaku"),
+                self.tr("Points"),
+                self.tr("You"),
+                self.tr("Computer"),
+            ]
+        )
+        table.verticalHeader().hide()
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for i, (round_no, o) in enumerate(summary.rows):
+            r = o.result
+            if r.outcome is Outcome.WIN:
+                result = self.tr("You won") if r.winner == HUMAN else self.tr("Computer won")
+            elif r.outcome is Outcome.TEYAKU:
+                result = (
+                    self.tr("Your teyaku") if r.winner == HUMAN else self.tr("Computer's teyaku")
+                )
+            elif r.outcome is Outcome.NAGARE:
+                result = self.tr("Nagare")
+            else:
+                result = self.tr("Redeal")
+            yaku = ", ".join(names.yaku_japanese(y) for y, _ in r.yaku)
+            pts = ""
+            if r.winner is not None:
+                pts = str(o.paid) + (self.tr(" (of {0})").format(r.points) if o.capped else "")
+            cells = [str(round_no), result, yaku, pts]
+            if r.outcome is Outcome.REDEAL:
+                cells += ["", ""]
+            else:
+                cells += [str(o.scores[0]), str(o.scores[1])]
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(
+                    Qt.AlignmentFlag.AlignCenter
+                    if j != 2
+                    else Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+                )
+                table.setItem(i, j, item)
+        header = table.horizontalHeader()
+        for j in range(6):
+            mode = (
+                QHeaderView.ResizeMode.Stretch
+                if j == 2
+                else QHeaderView.ResizeMode.ResizeToContents
+            )
+            header.setSectionResizeMode(j, mode)
+        table.verticalHeader().setDefaultSectionSize(30)
+        rows_h = 30 * table.rowCount()
+        table.setFixedHeight(min(400, rows_h + header.sizeHint().height() + 6))
+        table.setMinimumWidth(740)
+        self.body.addWidget(table)
+        self.button(self.tr("Rematch"), on_rematch, default=True)
+        self.button(self.tr("Back to the start"), on_home, "home")
+        self.finish()
+
+
+_YAKU_SETS: dict[Yaku, CardSet] = {
+    Yaku.GOKO: LIGHTS,
+    Yaku.SHIKO: LIGHTS,
+    Yaku.AME_SHIKO: LIGHTS,
+    Yaku.SANKO: LIGHTS,
+    Yaku.HANAMI: (1 << SAKURA_CURTAIN) | (1 << KIKU_SAKE_CUP),
+    Yaku.TSUKIMI: (1 << SUSUKI_MOON) | (1 << KIKU_SAKE_CUP),
+    Yaku.INOSHIKACHO: TANE,
+    Yaku.AKATAN: RIBBONS,
+    Yaku.AOTAN: RIBBONS,
+    Yaku.AKATAN_AOTAN: RIBBONS,
+    Yaku.TANE: TANE,
+    Yaku.TAN: RIBBONS,
+    Yaku.KASU: PLAINS,
+}
+
+
+def yaku_cards_of(yaku: Iterable[tuple[Yaku, int]], pile: CardSet) -> CardSet:
+    """The cards of a pile that count in the given yaku (to show them beside the list)."""
+    cards = 0
+    for y, _ in yaku:
+        cards |= pile & _YAKU_SETS.get(y, 0)
+    return cards
+
+
+def kind_counts(pile: CardSet) -> dict[str, int]:
+    """For tests and the side panel: how many cards of each kind a pile has."""
+    out: dict[str, int] = {}
+    for c in card_list(pile):
+        k = CARD_KINDS[c].name.lower()
+        out[k] = out.get(k, 0) + 1
+    return out

@@ -1,0 +1,253 @@
+"""The first screen: practice at once, resume, the practice settings, help and quit.
+
+"Practice" is the rules page's quick-practice button (R2.7): 6 rounds, with the doubling and
+assist settings last used for practice on this machine (both on until changed) and the last
+computer level. The settings card is the room form's 「コンピュータと練習」: its rounds too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QRadialGradient
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QRadioButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from koikoi.engine.match import Settings
+from koikoi.ui.art import CardArt
+from koikoi.ui.settings import (
+    AI_LEVEL,
+    AI_LEVELS,
+    ASSIST,
+    PRACTICE_DOUBLING,
+    PRACTICE_ROUNDS,
+    AppSettings,
+)
+
+_FAN = ("matsu_crane", "sakura_curtain", "susuki_moon", "yanagi_rainman", "kiri_phoenix")
+
+
+class StartScreen(QWidget):
+    """Buttons and the settings card over a felt with a fan of the five lights."""
+
+    def __init__(self, settings: AppSettings, art: CardArt | None = None) -> None:
+        super().__init__()
+        self.setObjectName("startScreen")
+        self.settings = settings
+        self.art = art if art is not None else CardArt()
+        self.on_practice: Callable[[Settings, str, bool], None] = lambda s, level, assist: None
+        self.on_resume: Callable[[], None] = lambda: None
+        self.on_help: Callable[[], None] = lambda: None
+        self.on_quit: Callable[[], None] = lambda: None
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(40, 30, 40, 30)
+        outer.addStretch(3)
+        title = QLabel("花札こいこい")
+        title.setObjectName("title")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        title.setAccessibleName("花札こいこい Koi-Koi")
+        outer.addWidget(title)
+        sub = QLabel(self.tr("Koi-Koi · the hanafuda game for two"))
+        sub.setObjectName("subtitle")
+        sub.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        outer.addWidget(sub)
+        outer.addSpacing(26)
+
+        self.notice = QLabel("")
+        self.notice.setObjectName("notice")
+        self.notice.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.notice.setWordWrap(True)
+        self.notice.hide()
+        outer.addWidget(self.notice, 0, Qt.AlignmentFlag.AlignHCenter)
+
+        row = QHBoxLayout()
+        row.setSpacing(28)
+        row.addStretch(1)
+
+        left = QVBoxLayout()
+        left.setSpacing(12)
+        self.resume_button = QPushButton("")
+        self.resume_button.setObjectName("resumeButton")
+        self.resume_button.setAccessibleName(self.tr("Resume the saved match"))
+        self.resume_button.clicked.connect(lambda: self.on_resume())
+        self.resume_button.hide()
+        left.addWidget(self.resume_button)
+        self.practice_button = QPushButton(self.tr("練習  Practice\n6 rounds against the computer"))
+        self.practice_button.setObjectName("practiceButton")
+        self.practice_button.setAccessibleName(self.tr("Practice: 6 rounds against the computer"))
+        self.practice_button.clicked.connect(self._quick_practice)
+        left.addWidget(self.practice_button)
+        small = QHBoxLayout()
+        self.help_button = QPushButton(self.tr("Rules and keys"))
+        self.help_button.setObjectName("secondaryButton")
+        self.help_button.clicked.connect(lambda: self.on_help())
+        self.quit_button = QPushButton(self.tr("Quit"))
+        self.quit_button.setObjectName("secondaryButton")
+        self.quit_button.clicked.connect(lambda: self.on_quit())
+        small.addWidget(self.help_button)
+        small.addWidget(self.quit_button)
+        left.addLayout(small)
+        left.addStretch(1)
+        row.addLayout(left)
+
+        row.addWidget(self._settings_card())
+        row.addStretch(1)
+        outer.addLayout(row)
+        outer.addStretch(4)
+        self.load_settings()
+
+    def _settings_card(self) -> QFrame:
+        card = QFrame()
+        card.setObjectName("settingsCard")
+        card.setAccessibleName(self.tr("Practice settings"))
+        card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        grid = QGridLayout(card)
+        grid.setContentsMargins(22, 18, 22, 18)
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(10)
+        head = QLabel(self.tr("コンピュータと練習 · Practice settings"))
+        head.setObjectName("cardHead")
+        grid.addWidget(head, 0, 0, 1, 4)
+
+        grid.addWidget(QLabel(self.tr("Rounds")), 1, 0)
+        self.rounds = QButtonGroup(self)
+        for i, n in enumerate((6, 12)):
+            b = QRadioButton(self.tr("%n round(s)", "", n))
+            b.setAccessibleName(self.tr("Rounds: %n", "", n))
+            self.rounds.addButton(b, n)
+            grid.addWidget(b, 1, 1 + i)
+
+        grid.addWidget(QLabel(self.tr("Computer")), 2, 0)
+        self.level = QButtonGroup(self)
+        labels = {"easy": self.tr("Easy"), "normal": self.tr("Normal"), "hard": self.tr("Hard")}
+        for i, name in enumerate(AI_LEVELS):
+            b = QRadioButton(labels[name])
+            b.setAccessibleName(self.tr("Computer level: {0}").format(labels[name]))
+            b.setProperty("level", name)
+            self.level.addButton(b, i)
+            grid.addWidget(b, 2, 1 + i)
+
+        self.doubling = QCheckBox(self.tr("Double at 8 points or more (8点以上で2倍)"))
+        self.doubling.setAccessibleName(self.tr("Double the round's points at 8 or more"))
+        grid.addWidget(self.doubling, 3, 0, 1, 4)
+        self.assist = QCheckBox(self.tr("Assist display: cards that can capture glow"))
+        self.assist.setAccessibleName(self.tr("Assist display"))
+        grid.addWidget(self.assist, 4, 0, 1, 4)
+        self.start_button = QPushButton(self.tr("Start a match with these settings"))
+        self.start_button.setObjectName("startButton")
+        self.start_button.clicked.connect(self._custom_practice)
+        grid.addWidget(self.start_button, 5, 0, 1, 4)
+        return card
+
+    # -- settings in and out ----------------------------------------------------------------
+
+    def load_settings(self) -> None:
+        s = self.settings
+        self.rounds.button(s.get(PRACTICE_ROUNDS)).setChecked(True)
+        self.level.button(AI_LEVELS.index(s.get(AI_LEVEL))).setChecked(True)
+        self.doubling.setChecked(s.get(PRACTICE_DOUBLING))
+        self.assist.setChecked(s.get(ASSIST))
+
+    def chosen_level(self) -> str:
+        b = self.level.checkedButton()
+        return str(b.property("level")) if b is not None else AI_LEVEL.default
+
+    def _remember(self, rounds: int | None) -> None:
+        s = self.settings
+        if rounds is not None:
+            s.set(PRACTICE_ROUNDS, rounds)
+        s.set(PRACTICE_DOUBLING, self.doubling.isChecked())
+        s.set(ASSIST, self.assist.isChecked())
+        s.set(AI_LEVEL, self.chosen_level())
+        s.sync()
+
+    def _quick_practice(self) -> None:
+        self._remember(None)
+        self.on_practice(
+            Settings(6, self.doubling.isChecked()), self.chosen_level(), self.assist.isChecked()
+        )
+
+    def _custom_practice(self) -> None:
+        rounds = self.rounds.checkedId() if self.rounds.checkedId() in (6, 12) else 6
+        self._remember(rounds)
+        self.on_practice(
+            Settings(rounds, self.doubling.isChecked()),
+            self.chosen_level(),
+            self.assist.isChecked(),
+        )
+
+    def set_resume(self, text: str | None) -> None:
+        """Offer a saved match (``text`` describes it), or hide the button."""
+        if text:
+            self.resume_button.setText(text)
+            self.resume_button.setAccessibleName(text.replace("\n", " "))
+            self.resume_button.show()
+        else:
+            self.resume_button.hide()
+
+    def set_notice(self, text: str | None) -> None:
+        self.notice.setText(text or "")
+        self.notice.setVisible(bool(text))
+
+    # -- the felt and the fan ---------------------------------------------------------------
+
+    def paintEvent(self, event: object) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        w, h = self.width(), self.height()
+        g = QRadialGradient(QPointF(w / 2, h * 0.42), max(w, h) * 0.8)
+        g.setColorAt(0.0, QColor(40, 98, 74))
+        g.setColorAt(0.6, QColor(22, 62, 48))
+        g.setColorAt(1.0, QColor(10, 32, 26))
+        p.fillRect(self.rect(), QBrush(g))
+        # a fan of the five lights behind the title, and a few cards at the corners
+        cw = min(w, h) * 0.11
+        ch = cw * 1.6
+        cx, cy = w / 2, h * 0.23 + ch * 0.9
+        size = QSize(int(cw * self.devicePixelRatioF()), int(ch * self.devicePixelRatioF()))
+        p.setOpacity(0.22)
+        for i, name in enumerate(_FAN):
+            angle = (i - 2) * 13
+            p.save()
+            p.translate(cx, cy)
+            p.rotate(angle)
+            p.translate(0, -ch * 0.55)
+            pix = self.art.pixmap(name, size, True, 1.0)
+            p.drawPixmap(QRectF(-cw / 2, -ch * 0.8, cw, ch), pix, QRectF(pix.rect()))
+            p.restore()
+        p.setOpacity(0.16)
+        corners = (
+            ("ume_warbler", 0.08, 0.78, -18),
+            ("momiji_deer", 0.9, 0.72, 16),
+            ("hagi_boar", 0.12, 0.2, 12),
+            ("botan_butterfly", 0.88, 0.18, -10),
+        )
+        for name, fx, fy, angle in corners:
+            p.save()
+            p.translate(w * fx, h * fy)
+            p.rotate(angle)
+            pix = self.art.pixmap(name, size, True, 1.0)
+            p.drawPixmap(QRectF(-cw / 2, -ch / 2, cw, ch), pix, QRectF(pix.rect()))
+            p.restore()
+        p.setOpacity(1.0)
+        p.end()
+
+
+def resume_text(round_no: int, rounds: int, scores: tuple[int, int]) -> str:
+    return StartScreen.tr(
+        "続きから  Resume the match\nround {0} of {1} · you {2} : {3} computer"
+    ).format(round_no, rounds, scores[0], scores[1])

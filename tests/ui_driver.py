@@ -1,0 +1,205 @@
+"""Playing the real window from tests: find cards by their accessible names, click or press
+keys as a player would, and wait for the game to ask again. Not a test module itself."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+
+from koikoi.engine.cards import Card
+from koikoi.engine.match import Settings
+from koikoi.ui.controller import Mode, Timings
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.names import card_accessible_name
+from koikoi.ui.table import CardWidget
+
+INPUT_MODES = {
+    Mode.FIRST_OYA,
+    Mode.PLAY,
+    Mode.PICK,
+    Mode.DRAW_WAIT,
+    Mode.DECIDE,
+    Mode.ROUND_OVER,
+    Mode.MATCH_OVER,
+}
+
+FAST = Timings.instant(auto_take_ms=60_000)
+"""No animation, no computer delay; the drawn card waits for a click (or a test's timer)."""
+
+
+def open_window(qtbot, timings: Timings = FAST, size: tuple[int, int] = (1280, 800)) -> MainWindow:
+    window = MainWindow(timings=timings)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    return window
+
+
+def close_window(window: MainWindow) -> None:
+    window.controller.shutdown()
+    window.close()
+
+
+def find_card(window: QWidget, card: Card) -> CardWidget:
+    """The visible card widget whose accessible name is the card's ("Matsu crane, ...")."""
+    name = card_accessible_name(card)
+    found = [
+        w for w in window.findChildren(CardWidget) if w.isVisible() and w.accessibleName() == name
+    ]
+    assert len(found) == 1, f"{name!r}: {len(found)} visible widgets"
+    return found[0]
+
+
+def click(qtbot, widget: QWidget) -> None:
+    """Click the middle of a widget, which must be what the player sees there (not covered
+    by a panel or another card)."""
+    centre = QPoint(widget.rect().center())
+    top_level = widget.window()
+    seen = top_level.childAt(widget.mapTo(top_level, centre))
+    assert seen is widget or widget.isAncestorOf(seen), f"{widget} is covered by {seen}"
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=centre)
+
+
+def panel_button(window: MainWindow, name: str = "default") -> QPushButton:
+    button = window.game.overlay.findChild(QPushButton, name)
+    assert button is not None and button.isVisible(), f"no visible {name} button"
+    return button
+
+
+def press(window: MainWindow, key: Qt.Key, text: str = "") -> None:
+    """A key as the player presses it: to the focused widget (or the game screen)."""
+    target = QApplication.focusWidget()
+    if target is None or target.window() is not window:
+        target = window  # where Qt sends a key when nothing in the window has the focus
+    QTest.keyClick(target, key)
+
+
+def wait_for_input(qtbot, window: MainWindow, timeout: int = 30_000) -> Mode:
+    c = window.controller
+    qtbot.waitUntil(lambda: c.mode in INPUT_MODES and not c._pump_timer.isActive(), timeout=timeout)
+    return c.mode
+
+
+def describe(window: MainWindow) -> str:
+    """The state of play, for a test that got stuck."""
+    c = window.controller
+    focus = QApplication.focusWidget()
+    return (
+        f"mode={c.mode.value} focus={type(focus).__name__}:{getattr(focus, 'key', '')} "
+        f"selected={window.game.selected} overlay={window.game.overlay.isVisible()} "
+        f"hand={window.game.table.model.hand} legal={c.legal_plays()} "
+        f"active={QApplication.activeWindow() is window}"
+    )
+
+
+def _wait_progress(qtbot, window: MainWindow, before: object) -> None:
+    c = window.controller
+    try:
+        qtbot.waitUntil(lambda: (actions_so_far(window), c.mode) != before, timeout=10_000)
+    except Exception as exc:
+        raise AssertionError(f"no progress: {describe(window)}") from exc
+
+
+def actions_so_far(window: MainWindow) -> int:
+    rec = window.controller.record
+    return sum(len(d.actions) for d in rec.deals) + len(rec.deals) if rec else 0
+
+
+Chooser = Callable[[MainWindow, random.Random], None]
+
+
+def play_by_clicks(
+    qtbot,
+    window: MainWindow,
+    rng: random.Random,
+    until: Callable[[MainWindow], bool] = lambda w: w.controller.mode is Mode.MATCH_OVER,
+    koikoi_rate: float = 0.4,
+    max_steps: int = 2000,
+) -> None:
+    """Click through the game until ``until`` holds: cards by accessible name, buttons."""
+    c = window.controller
+    for _ in range(max_steps):
+        mode = wait_for_input(qtbot, window)
+        if until(window):
+            return
+        before = (actions_so_far(window), mode)
+        if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
+            click(qtbot, panel_button(window))
+        elif mode is Mode.PLAY:
+            plays = c.legal_plays()
+            capturing = [p for p in plays if c.matches_on_field(p)]
+            pool = capturing if capturing and rng.random() < 0.7 else list(plays)
+            click(qtbot, find_card(window, rng.choice(pool)))
+        elif mode is Mode.PICK:
+            click(qtbot, find_card(window, rng.choice(c.candidates())))
+        elif mode is Mode.DRAW_WAIT:
+            click(qtbot, find_card(window, c.draw_wait.card))
+        elif mode is Mode.DECIDE:
+            koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
+            click(qtbot, panel_button(window, "koikoi" if koikoi else "default"))
+        elif mode is Mode.MATCH_OVER:
+            raise AssertionError("the match ended before the condition held")
+        _wait_progress(qtbot, window, before)
+    raise AssertionError("too many steps")
+
+
+def play_by_keys(
+    qtbot,
+    window: MainWindow,
+    rng: random.Random,
+    until: Callable[[MainWindow], bool] = lambda w: w.controller.mode is Mode.MATCH_OVER,
+    max_steps: int = 3000,
+) -> None:
+    """The same with the keyboard only: 1–8, arrows, Enter/Space, Esc, S, K."""
+    c = window.controller
+    table = window.game.table
+    for _ in range(max_steps):
+        mode = wait_for_input(qtbot, window)
+        if until(window):
+            return
+        before = (actions_so_far(window), mode)
+        if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
+            press(window, Qt.Key.Key_Return)
+        elif mode is Mode.PLAY:
+            hand = table.model.hand
+            card = rng.choice(c.legal_plays())
+            index = hand.index(card)
+            key = getattr(Qt.Key, f"Key_{index + 1}")
+            if rng.random() < 0.2:  # change one's mind first
+                press(window, key)
+                press(window, Qt.Key.Key_Escape)
+            press(window, key)
+            assert window.game.selected == card, f"{card} not selected: {describe(window)}"
+            matches = table.model.matches(card)
+            if len(matches) == 2:  # select, go up, choose the second, take it
+                press(window, Qt.Key.Key_Up)
+                press(window, Qt.Key.Key_Right)
+                press(window, Qt.Key.Key_Return)
+            else:
+                press(window, Qt.Key.Key_Space)
+        elif mode is Mode.PICK:
+            if rng.random() < 0.5:
+                press(window, Qt.Key.Key_Right)
+            press(window, Qt.Key.Key_Return)
+        elif mode is Mode.DRAW_WAIT:
+            press(window, Qt.Key.Key_Space)
+        elif mode is Mode.DECIDE:
+            koikoi = c.decision.can_koikoi and rng.random() < 0.4
+            press(window, Qt.Key.Key_K if koikoi else Qt.Key.Key_S)
+        elif mode is Mode.MATCH_OVER:
+            raise AssertionError("the match ended before the condition held")
+        _wait_progress(qtbot, window, before)
+    raise AssertionError("too many steps")
+
+
+def start_practice(
+    window: MainWindow, rounds: int = 6, level: str = "easy", seed: bytes | None = None
+) -> None:
+    """Start a practice match as the start screen's buttons do (a seed makes it repeatable)."""
+    window.start_practice(Settings(rounds, True), level, True, seed)
