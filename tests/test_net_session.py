@@ -512,3 +512,57 @@ def test_the_local_side_cannot_move_out_of_turn_or_illegally() -> None:
     with pytest.raises(IllegalAction, match=CARD_IDS[not_in_hand]):
         mover.play(play(not_in_hand), table.now)
     assert mover.outgoing() == [] and mover.lockstep.seq == seq  # type: ignore[union-attr]
+
+
+def test_the_test_vector_in_the_protocol_document() -> None:
+    from koikoi.engine.match import Settings
+    from tests.conftest import REPO
+
+    doc = " ".join((REPO / "docs" / "protocol.md").read_text(encoding="utf-8").split())
+    game = Lockstep(Settings(), first_oya=0, seed=bytes(32), session=bytes(32))
+    genesis = game.prev_hash
+    state = canonical_state(game.match).hex()
+    first = game.match.legal_actions()[0]
+    _, deals_before = game.apply(0, first)
+    entry = encode_entry(0, genesis, first, game.state_hash())
+    assert f"prev_hash of entry 0 {genesis.hex()}" in doc
+    # The long hex strings are wrapped in the document: compare them unwrapped.
+    flat = doc.replace(" ", "")
+    assert state in flat and entry.hex() in flat
+    assert state_hash(_fresh().match).hex() in doc
+    assert f"seat 0 plays card {first} ({CARD_IDS[first]})" in doc
+    assert f"prev_hash of entry 1 {entry_hash(entry).hex()}" in doc
+
+
+def _no_goodbye_from_the_joiner(sender: Role, messages: list[bytes]) -> list[bytes]:
+    if sender is Role.JOINER:
+        return [m for m in messages if unpack(m)["t"] != "bye"]  # type: ignore[index,call-overload]
+    return messages
+
+
+@pytest.mark.parametrize("code", ["quit", "timeout", "finished"])
+def test_a_peer_that_goes_after_the_last_move_leaves_the_match_finished(code: str) -> None:
+    table = Table(tap=_no_goodbye_from_the_joiner, seed=30)
+    table.run()
+    assert table.joiner.ending is not None and table.joiner.ending.finished
+    assert table.host.stage is Stage.CLOSING  # the match is over; the goodbye is awaited
+    (event,) = table.inject(Role.JOINER, encode_message("bye", reason=code))
+    assert isinstance(event, Ended) and event.ending.finished
+
+
+def test_a_dispute_of_the_last_move_leaves_the_match_unfinished() -> None:
+    table = Table(tap=_no_goodbye_from_the_joiner, seed=31)
+    table.run()
+    assert table.host.stage is Stage.CLOSING
+    (event,) = table.inject(Role.JOINER, encode_message("bye", reason="cheat", detail="no way"))
+    assert isinstance(event, Ended) and not event.ending.finished
+    assert event.ending.how == "stopped" and "no way" in event.ending.reason
+    assert table.host.result_json()["finished"] is False
+
+
+def test_a_silent_peer_after_the_last_move_leaves_the_match_finished() -> None:
+    table = Table(tap=_no_goodbye_from_the_joiner, seed=32, silence_timeout=2.0)
+    table.run()
+    table.now += 2.0
+    (event,) = table.host.tick(table.now)
+    assert isinstance(event, Ended) and event.ending.finished

@@ -478,7 +478,8 @@ class Session:
 
     def _on_bye(self, code: str, detail: str | None) -> list[SessionEvent]:
         said = f" ({detail})" if detail else ""
-        if self.stage is Stage.CLOSING and code == "finished":
+        if self.stage is Stage.CLOSING and code in ("finished", "quit", "timeout"):
+            # The log is complete: a peer that goes after the last move changes nothing.
             return self._close(self._ending(True, "finished", None, "the match is over"))
         if code == "quit":
             return self._close(self._ending(False, "left", self.role.peer, f"the peer left{said}"))
