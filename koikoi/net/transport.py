@@ -270,7 +270,7 @@ async def drive(
                     action = task.result()
                     handle(conn.play(action, loop.time()))
                 except Exception as error:  # the local player failed: say so, end cleanly
-                    logger.exception("the local player failed")
+                    logger.debug("the local player failed", exc_info=True)
                     handle(session.local_failure(loop.time(), f"the local player failed: {error}"))
             if stop_task is not None and stop_task in done:
                 stop_task = None
@@ -405,8 +405,9 @@ class Room:
             self._tasks.add(task)
         try:
             await self._serve(reader, writer)
-        except Exception:  # never let one connection take the room down
-            logger.exception("connection handler failed")
+        except Exception as error:  # never let one connection take the room down
+            logger.debug("connection handler failed", exc_info=True)
+            self._refuse("a connection", f"internal error: {error!r}")
             writer.close()
         finally:
             if task is not None:
