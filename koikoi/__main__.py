@@ -1,3 +1,4 @@
 from koikoi.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when a helper process imports it (multiprocessing)
+    raise SystemExit(main())

@@ -121,11 +121,14 @@ def play_by_clicks(
     until: Callable[[MainWindow], bool] = lambda w: w.controller.mode is Mode.MATCH_OVER,
     koikoi_rate: float = 0.4,
     max_steps: int = 2000,
+    check: Callable[[MainWindow], None] = lambda w: None,
 ) -> None:
-    """Click through the game until ``until`` holds: cards by accessible name, buttons."""
+    """Click through the game until ``until`` holds: cards by accessible name, buttons.
+    ``check`` looks at the window each time the game waits for the player."""
     c = window.controller
     for _ in range(max_steps):
         mode = wait_for_input(qtbot, window)
+        check(window)
         if until(window):
             return
         before = (actions_so_far(window), mode)

@@ -1,31 +1,41 @@
 """The computer's thinking, off the UI thread, handed back by signal (as Anki's operations).
 
-The player function never touches a widget: it gets an observation and returns an action in
-a pool thread; :class:`AiRunner` emits ``decided(token, action)`` on the main thread. The
-app adds a wall-clock cap: the search is told its deadline, and if no answer has come some
-time after it, the runner answers with a quick fallback so the game never hangs. Each
-request carries a token, so a late answer to a cancelled request is dropped.
+The player function never touches a widget: it gets an observation and returns an action,
+and :class:`AiRunner` emits ``decided(token, action)`` on the UI thread.
+
+Where it thinks: by default in a helper *process* shared by the whole app. A search is pure
+Python; in a thread it would hold the interpreter lock, and every Qt call the window makes
+while painting would wait for it back — the hard level stalled the window for a few hundred
+milliseconds that way. In its own process it cannot. If a process cannot be started (a
+locked-down system), the runner falls back to a Qt pool thread.
+
+The app adds a wall-clock cap: the search is told its deadline (and a stop flag for a
+cancelled request), and if no answer has come some time after it, the runner answers with
+a quick fallback so the game never hangs. Each request carries a token, so a late answer to
+a cancelled request is dropped.
 """
 
 from __future__ import annotations
 
+import atexit
+import itertools
 import logging
+import multiprocessing
 import random
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal, Slot
 
 from koikoi.engine.cards import CARD_MONTH_MASK
 from koikoi.engine.match import Observation
-from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action
+from koikoi.engine.round import PICK_BASE, SHOBU, Action
 from koikoi.ui.qtfix import emit
 
 logger = logging.getLogger(__name__)
-
-ChooseFn = Callable[[Observation, Sequence[Action], random.Random, Any], Action]
 
 GRACE_MS = 1500
 """How long after its deadline a search may still answer before the fallback is used."""
@@ -34,7 +44,7 @@ GRACE_MS = 1500
 def quick_choice(obs: Observation, legal: Sequence[Action]) -> Action:
     """A move found without search: a capture if there is one, shobu when asked.
 
-    Used only when the real player overran its time cap, or is not installed.
+    Used only when the real player overran its time cap, failed, or is not installed.
     """
     if SHOBU in legal:
         return SHOBU
@@ -58,9 +68,9 @@ def load_player(level: str) -> Any:
     try:
         from koikoi import ai
 
-        get_player = ai.get_player  # type: ignore[attr-defined]
+        get_player = ai.get_player
     except (ImportError, AttributeError):
-        logger.warning("koikoi.ai has no get_player yet; the computer plays a quick fallback")
+        logger.warning("koikoi.ai has no get_player; the computer plays a quick fallback")
         return _FallbackPlayer()
     return get_player(level)
 
@@ -74,51 +84,138 @@ def make_budget(cap_seconds: float, stop: Callable[[], bool]) -> Any:
     return Budget(0, time.monotonic() + cap_seconds, stop)
 
 
+def choose(
+    player: Any,
+    obs: Observation,
+    legal: tuple[Action, ...],
+    rng: random.Random,
+    cap_seconds: float,
+    stop: Callable[[], bool],
+) -> Action:
+    budget = make_budget(cap_seconds, stop)
+    if budget is None:
+        return int(player.choose(obs, legal, rng))
+    return int(player.choose(obs, legal, rng, budget))
+
+
+# -- the helper process ------------------------------------------------------------------------
+
+_child_current: Any = None
+_child_players: dict[str, Any] = {}
+
+
+def _child_init(current: Any) -> None:
+    global _child_current
+    _child_current = current
+
+
+def _child_choose(
+    level: str,
+    token: int,
+    obs: Observation,
+    legal: tuple[Action, ...],
+    rng: random.Random,
+    cap_seconds: float,
+) -> int:
+    """Runs in the helper process: the search stops early once its token is not current."""
+    player = _child_players.get(level)
+    if player is None:
+        player = _child_players[level] = load_player(level)
+    current = _child_current
+    return choose(player, obs, legal, rng, cap_seconds, lambda: current.value != token)
+
+
+def _child_warm() -> bool:
+    import koikoi.ai  # noqa: F401  (the first real request should not pay for imports)
+
+    return True
+
+
+class _Host:
+    """The one helper process of the app (started on first use, stopped at exit)."""
+
+    def __init__(self) -> None:
+        ctx = multiprocessing.get_context("spawn")  # never fork a process that runs Qt
+        self.current = ctx.Value("q", 0, lock=False)
+        self.executor = ProcessPoolExecutor(
+            1, mp_context=ctx, initializer=_child_init, initargs=(self.current,)
+        )
+        self.executor.submit(_child_warm)
+
+    def submit(self, level: str, token: int, *args: Any) -> Future[int]:
+        self.current.value = token
+        return self.executor.submit(_child_choose, level, token, *args)
+
+    def cancel(self) -> None:
+        self.current.value = 0
+
+    def stop(self) -> None:
+        self.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+_host: _Host | None = None
+_host_lock = threading.Lock()
+_tokens = itertools.count(1)
+
+
+def _get_host() -> _Host | None:
+    global _host
+    with _host_lock:
+        if _host is None:
+            try:
+                _host = _Host()
+            except (OSError, ValueError, RuntimeError) as exc:
+                logger.warning("no process for the computer (%s); it thinks in a thread", exc)
+                return None
+            atexit.register(_stop_host)
+        return _host
+
+
+def _drop_host() -> None:
+    global _host
+    with _host_lock:
+        host, _host = _host, None
+    if host is not None:
+        host.stop()
+
+
+def _stop_host() -> None:
+    _drop_host()
+
+
+# -- the runner ----------------------------------------------------------------------------------
+
+
 class _Signals(QObject):
     done = Signal(int, int)
     failed = Signal(int, str)
 
 
-def _think(
-    token: int,
-    player: Any,
-    obs: Observation,
-    legal: tuple[Action, ...],
-    rng: random.Random,
-    budget: Any,
-    signals: _Signals,
-) -> None:
-    """Runs in the pool thread: choose, then hand the answer back by signal."""
-    try:
-        if budget is None:
-            action = player.choose(obs, legal, rng)
-        else:
-            action = player.choose(obs, legal, rng, budget)
-    except Exception as exc:  # a bug in a player must not take the window down
-        logger.exception("the computer player failed")
-        emit(signals.failed, token, f"{type(exc).__name__}: {exc}")
-        return
-    emit(signals.done, token, int(action))
-
-
 class AiRunner(QObject):
-    """Runs one computer decision at a time in a pool thread."""
+    """Runs one computer decision at a time, off the UI thread."""
 
     decided = Signal(int, int)
-    """(token, action) on the main thread; the action is always one of the legal ones."""
+    """(token, action) on the UI thread; the action is always one of the legal ones."""
 
-    def __init__(self, level: str, cap_ms: int = 8000, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        level: str,
+        cap_ms: int = 8000,
+        parent: QObject | None = None,
+        in_process: bool = True,
+    ) -> None:
         super().__init__(parent)
         self.level = level
-        self.player = load_player(level)
         self.cap_ms = cap_ms
+        self.host = _get_host() if in_process else None
+        self.player = load_player(level) if self.host is None else None
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)
         self._signals = _Signals(self)
         queued = Qt.ConnectionType.QueuedConnection  # always back on this (the UI) thread
         self._signals.done.connect(self._on_done, queued)
         self._signals.failed.connect(self._on_failed, queued)
-        self._token = 0
         self._pending: tuple[int, Observation, tuple[Action, ...]] | None = None
         self._stop = threading.Event()
         self._watchdog = QTimer(self)
@@ -129,24 +226,66 @@ class AiRunner(QObject):
     def busy(self) -> bool:
         return self._pending is not None
 
+    @property
+    def thinking_about(self) -> int:
+        """The token of the request being thought about, 0 when idle."""
+        return self._pending[0] if self._pending is not None else 0
+
     def request(self, obs: Observation, rng: random.Random) -> int:
         """Start thinking about ``obs``; returns the token ``decided`` will carry."""
         self.cancel()
-        self._token += 1
-        self._stop = threading.Event()
+        token = next(_tokens)
         legal = tuple(obs.legal_actions)
-        self._pending = (self._token, obs, legal)
-        budget = make_budget(self.cap_ms / 1000, self._stop.is_set)
-        token, player, signals = self._token, self.player, self._signals
-        # a plain callable: Qt owns the runnable it wraps it in, so nothing of ours can be
-        # collected or deleted twice while the pool holds it
-        self.pool.start(lambda: _think(token, player, obs, legal, rng, budget, signals))
+        self._pending = (token, obs, legal)
+        cap = self.cap_ms / 1000
+        signals = self._signals
+        if self.host is not None:
+            try:
+                future = self.host.submit(self.level, token, obs, legal, rng, cap)
+            except RuntimeError as exc:  # the process pool broke down: start a new one
+                logger.warning("the computer's process stopped (%s); starting it again", exc)
+                _drop_host()
+                self.host = _get_host()
+                if self.host is None:
+                    self.player = load_player(self.level)
+                    return self._request_in_thread(token, obs, legal, rng, cap)
+                future = self.host.submit(self.level, token, obs, legal, rng, cap)
+            future.add_done_callback(lambda f: _deliver(f, token, signals))
+        else:
+            self._request_in_thread(token, obs, legal, rng, cap)
         self._watchdog.start(self.cap_ms + GRACE_MS)
-        return self._token
+        return token
+
+    def _request_in_thread(
+        self,
+        token: int,
+        obs: Observation,
+        legal: tuple[Action, ...],
+        rng: random.Random,
+        cap: float,
+    ) -> int:
+        self._stop = stop = threading.Event()
+        player, signals = self.player, self._signals
+
+        def think() -> None:
+            try:
+                action = choose(player, obs, legal, rng, cap, stop.is_set)
+            except Exception as exc:  # a bug in a player must not take the window down
+                logger.exception("the computer player failed")
+                emit(signals.failed, token, f"{type(exc).__name__}: {exc}")
+                return
+            emit(signals.done, token, action)
+
+        # a plain callable: Qt owns the runnable it wraps it in
+        self.pool.start(think)
+        self._watchdog.start(self.cap_ms + GRACE_MS)
+        return token
 
     def cancel(self) -> None:
         """Drop the current request (its answer, if it comes, is ignored)."""
         self._stop.set()
+        if self.host is not None and self._pending is not None:
+            self.host.cancel()
         self._pending = None
         self._watchdog.stop()
 
@@ -173,6 +312,7 @@ class AiRunner(QObject):
     @Slot(int, str)
     def _on_failed(self, token: int, message: str) -> None:
         if self._pending is not None and self._pending[0] == token:
+            logger.warning("the computer could not decide (%s); playing a quick move", message)
             self._finish(token, quick_choice(self._pending[1], self._pending[2]))
 
     def _on_overrun(self) -> None:
@@ -180,8 +320,16 @@ class AiRunner(QObject):
             return
         token, obs, legal = self._pending
         logger.warning("the computer overran its %d ms cap; playing a quick move", self.cap_ms)
-        self._stop.set()
+        self.cancel()
+        self._pending = (token, obs, legal)
         self._finish(token, quick_choice(obs, legal))
 
 
-__all__ = ["AiRunner", "KOIKOI", "SHOBU", "quick_choice"]
+def _deliver(future: Future[int], token: int, signals: _Signals) -> None:
+    """Called in the pool's helper thread when the process answered (or failed)."""
+    try:
+        action = future.result()
+    except Exception as exc:  # includes a broken pool and a cancelled future
+        emit(signals.failed, token, f"{type(exc).__name__}: {exc}")
+        return
+    emit(signals.done, token, int(action))

@@ -728,6 +728,8 @@ class GameScreen(QWidget):
         return False
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
+        # a fixed width, so that what the column says never resizes (and redraws) the table
+        self.side.setFixedWidth(max(260, min(360, round(self.width() * 0.22))))
         self.overlay.setGeometry(self.rect())
         self.overlay._place()
         if self.banner.isVisible():

@@ -56,7 +56,7 @@ QCheckBox::indicator:checked, QRadioButton::indicator:checked { background: qrad
 QCheckBox::indicator:checked { background: #d4a84b; }
 
 QFrame#side { background: qlineargradient(x1:0,y1:0,x2:1,y2:0, stop:0 #17110e,
-  stop:1 #211813); border-left: 2px solid #6b5324; min-width: 250px; max-width: 340px; }
+  stop:1 #211813); border-left: 2px solid #6b5324; }
 QFrame#seatBox, QFrame#roundBox { background: rgba(255, 255, 255, 0.04);
   border: 1px solid rgba(212, 168, 75, 0.45); border-radius: 12px; }
 QLabel#seatName { font-size: 16px; font-weight: 700; color: #ffe3a3; }

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from dataclasses import field as _field
@@ -33,11 +34,13 @@ from PySide6.QtCore import (
     QSequentialAnimationGroup,
     QSize,
     Qt,
+    QTimer,
 )
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QImage,
     QLinearGradient,
     QPainter,
     QPainterPath,
@@ -75,6 +78,9 @@ COMPUTER: Final = 1
 
 KIND_ORDER: Final = (Kind.LIGHT, Kind.TANE, Kind.RIBBON, Kind.PLAIN)
 _GROUP_WEIGHTS: Final = {Kind.LIGHT: 3.0, Kind.TANE: 4.2, Kind.RIBBON: 4.6, Kind.PLAIN: 7.6}
+
+PAD: Final = 0.09
+"""Room around a card widget's card for its shadow and glow, as a share of the card width."""
 
 Key = int | str
 """A card widget's key: the card for a face, ``"opp<n>"`` for an opponent's hidden card."""
@@ -292,41 +298,36 @@ class CardWidget(QAbstractButton):
             self.update()
 
     def card_rect(self) -> QRectF:
-        pad = self.table.pad
+        """The card inside the widget (the rest is room for the shadow and the glow)."""
+        pad = round(self.width() / (1 + 2 * PAD) * PAD)
         return QRectF(self.rect()).adjusted(pad, pad, -pad, -pad)
 
     def paintEvent(self, event: object) -> None:  # noqa: N802 (Qt's name)
         p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        r = self.card_rect()
         scale = abs(self._flip)
         show_face = self.face_up and self._flip >= 0
-        cx = r.center().x()
-        w = max(1.0, r.width() * scale)
-        r = QRectF(cx - w / 2, r.top(), w, r.height())
-        radius = r.width() * 0.055 if scale > 0.2 else 1.0
-        # shadow
-        for i, alpha in ((4, 28), (2, 48)):
-            shadow = r.adjusted(-i / 2, i, i / 2, i * 1.2)
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(0, 0, 0, alpha))
-            p.drawRoundedRect(shadow, radius + i, radius + i)
-        if self.glow:
-            colour = QColor(GLOW_COLOURS.get(self.glow, QColor("white")))
-            for width, alpha in ((11, 50), (7, 90), (3.5, 230)):
-                colour.setAlpha(alpha)
-                p.setPen(QPen(colour, width))
+        art_id = CARD_IDS[self.card or 0] if show_face else "back"
+        sprite = self.table.sprite(art_id, self.card_rect().width(), self.glow)
+        if scale == 1.0 and sprite.size() == self.size():
+            p.drawPixmap(0, 0, sprite)  # at rest: a plain copy
+        else:  # turning over, or between two sizes on its way
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            full = QRectF(self.rect())
+            w = max(1.0, full.width() * scale)
+            target = QRectF(full.center().x() - w / 2, full.top(), w, full.height())
+            p.drawPixmap(target, sprite, QRectF(sprite.rect()))
+        if (self.table.show_focus and self.table.cursor == self.key) or self.isDown():
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            r = self.card_rect()
+            radius = r.width() * 0.06
+            if self.isDown():
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QColor(0, 0, 0, 40))
+                p.drawRoundedRect(r, radius, radius)
+            if self.table.show_focus and self.table.cursor == self.key:
+                p.setPen(QPen(QColor(120, 210, 255), 3))
                 p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRoundedRect(r, radius + 1, radius + 1)
-        pix = self.table.pixmap("back" if not show_face else CARD_IDS[self.card or 0], r)
-        p.drawPixmap(r, pix, QRectF(pix.rect()))
-        if self.table.show_focus and self.table.cursor == self.key:
-            p.setPen(QPen(QColor(120, 210, 255), 3, Qt.PenStyle.SolidLine))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRoundedRect(r.adjusted(-4, -4, 4, 4), radius + 4, radius + 4)
-        if self.isDown():
-            p.fillRect(r, QColor(0, 0, 0, 40))
+                p.drawRoundedRect(r.adjusted(-3, -3, 3, 3), radius + 3, radius + 3)
         p.end()
 
     def sizeHint(self) -> QSize:  # noqa: N802
@@ -368,7 +369,7 @@ class StockWidget(QAbstractButton):
     def paintEvent(self, event: object) -> None:  # noqa: N802
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        pad = self.table.pad
+        pad = self.width() / (1 + 2 * PAD) * PAD
         r = QRectF(self.rect()).adjusted(pad, pad, -pad, -pad - 14)
         if self.count:
             layers = min(6, max(1, self.count // 4))
@@ -463,6 +464,12 @@ class TableView(QWidget):
         self.stock.set_count(0)
         self.stock.hide()
         self.pad = self.PAD
+        self._sprites: OrderedDict[tuple[str, int, str | None], QPixmap] = OrderedDict()
+        self._background: QPixmap | None = None
+        self._unders: dict[tuple[int, int, str | None], QImage] = {}
+        self._warm_jobs: list[tuple[str, float]] = []
+        self._warm_timer = QTimer(self)
+        self._warm_timer.timeout.connect(self._warm_some)
         self.anim_scale = 1.0
         self.assist = True
         self.layout_ = self._compute_layout()
@@ -482,24 +489,100 @@ class TableView(QWidget):
     # -- pictures ----------------------------------------------------------------------------
 
     def pixmap(self, art_id: str, rect: QRectF) -> QPixmap:
-        """A picture at one of a few standard widths, the smallest not below ``rect``."""
+        """A picture at one of the two card widths of this layout (a hand or field card, a
+        captured card): the smaller one that is not much below ``rect``. A card between the
+        two sizes, as while it flies to a pile, is drawn scaled from the larger."""
         dpr = self.devicePixelRatioF()
         lay = self.layout_
         need = rect.width() * dpr
-        widths = sorted({int(lay.sw * dpr), int(lay.cw * dpr), int(lay.cw * dpr * 1.5)})
-        width = next((w for w in widths if w >= need - 0.5), widths[-1])
+        small, large = round(lay.sw * dpr), round(lay.cw * dpr)
+        width = small if need <= small * 1.04 else large
         size = QSize(max(8, width), max(13, round(width * 1.6)))
         return self.art.pixmap(art_id, size, aids=True, dpr=1.0)
+
+    def sprite(self, art_id: str, card_width: float, glow: str | None) -> QPixmap:
+        """A card with its shadow (and glow) drawn once and kept, in the widget's proportions:
+        the card at (PAD, PAD) card widths from the corner. Painting a card is then one
+        ``drawPixmap`` instead of a dozen antialiased shapes."""
+        face = self.pixmap(art_id, QRectF(0, 0, card_width, card_width * 1.6))
+        key = (art_id, face.width(), glow)
+        cached = self._sprites.get(key)
+        if cached is not None:
+            self._sprites.move_to_end(key)
+            return cached
+        cw, ch = face.width(), face.height()
+        m = round(cw * PAD)
+        image = QImage(self._under(cw, ch, glow))  # a copy of the shadow (and glow)
+        p = QPainter(image)
+        p.drawPixmap(m, m, face)
+        p.end()
+        sprite = QPixmap.fromImage(image)
+        self._sprites[key] = sprite
+        while len(self._sprites) > 360:  # the least recently used go first
+            self._sprites.popitem(last=False)
+        return sprite
+
+    def _under(self, cw: int, ch: int, glow: str | None) -> QImage:
+        """What lies under a card of this size: its shadow and, if any, its glow (kept)."""
+        key = (cw, ch, glow)
+        image = self._unders.get(key)
+        if image is not None:
+            return image
+        m = round(cw * PAD)
+        image = QImage(cw + 2 * m, ch + 2 * m, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QColor(0, 0, 0, 0))
+        p = QPainter(image)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        r = QRectF(m, m, cw, ch)
+        radius = cw * 0.06
+        unit = cw / 80  # the glow and shadow were designed on an 80-pixel card
+        p.setPen(Qt.PenStyle.NoPen)
+        for i, alpha in ((4, 28), (2, 48)):
+            d = i * unit
+            p.setBrush(QColor(0, 0, 0, alpha))
+            p.drawRoundedRect(r.adjusted(-d / 2, d, d / 2, d * 1.2), radius + d, radius + d)
+        if glow:
+            colour = QColor(GLOW_COLOURS.get(glow, QColor("white")))
+            for width, alpha in ((11, 50), (7, 90), (3.5, 230)):
+                colour.setAlpha(alpha)
+                p.setPen(QPen(colour, width * unit))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(r, radius + unit, radius + unit)
+        p.end()
+        self._unders[key] = image
+        return image
+
+    def prewarm(self) -> None:
+        """Draw every card's picture at this size a few at a time while the app is idle, so
+        that no paint has to render an SVG in the middle of play."""
+        lay = self.layout_
+        jobs = [(art_id, width) for width in (lay.cw, lay.sw) for art_id in (*CARD_IDS, "back")]
+        self._warm_jobs = jobs
+        if not self._warm_timer.isActive():
+            self._warm_timer.start(8)
+
+    @property
+    def warming(self) -> bool:
+        """Pictures are still being drawn ahead of play."""
+        return bool(self._warm_jobs)
+
+    def _warm_some(self) -> None:
+        if not self._warm_jobs:
+            self._warm_timer.stop()
+            return
+        art_id, width = self._warm_jobs.pop()
+        self.sprite(art_id, width, None)
 
     # -- geometry ----------------------------------------------------------------------------
 
     def _compute_layout(self) -> Layout:
         W, H = float(max(self.width(), 320)), float(max(self.height(), 240))  # noqa: N806
         m = max(8.0, H * 0.016)
-        cw = min(H * 0.098, (W - 2 * m) / 9.6)
-        ch = cw * 1.6
-        sw = cw * 0.6
-        sh = sw * 1.6
+        # whole pixels, so that a card widget is exactly the size of its picture (a blit)
+        cw = float(round(min(H * 0.098, (W - 2 * m) / 9.6)))
+        ch = float(round(cw * 1.6))
+        sw = float(round(cw * 0.6))
+        sh = float(round(sw * 1.6))
         label_h = max(14.0, H * 0.024)
         lift = ch * 0.14
         used = m + sh + (label_h + sh) + (2 * ch + ch * 0.12 + 2 * m) + H * 0.04
@@ -529,8 +612,8 @@ class TableView(QWidget):
         )  # fmt: skip
 
     def _card_rect(self, x: float, y: float, w: float, h: float) -> QRect:
-        p = self.pad
-        return QRectF(x - p, y - p, w + 2 * p, h + 2 * p).toAlignedRect()
+        p = round(w * PAD)
+        return QRect(round(x) - p, round(y) - p, round(w) + 2 * p, round(h) + 2 * p)
 
     def _field_slot_rect(self, slot: int) -> tuple[float, float]:
         lay = self.layout_
@@ -754,7 +837,7 @@ class TableView(QWidget):
     def present(self, event: Event) -> int:
         """Change the model by one event and animate the cards it moved; returns ms."""
         ms = self._present(event)
-        self.update()  # the trays' counts
+        self._update_labels()  # the trays' counts
         return ms
 
     def _present(self, event: Event) -> int:
@@ -813,6 +896,7 @@ class TableView(QWidget):
             w.raise_()
 
     def _present_deal(self, event: Dealt) -> int:
+        self._background = None
         for w in self.widgets.values():
             _discard(w)
         self.widgets.clear()
@@ -883,6 +967,7 @@ class TableView(QWidget):
             _discard(w)
         self.widgets.clear()
         self.lifted = None
+        self._background = None
         self.model.restore(obs)
         self.snap()
         self.refresh_glows()
@@ -893,6 +978,7 @@ class TableView(QWidget):
             _discard(w)
         self.widgets.clear()
         self.model = TableModel()
+        self._background = None
         self.stock.hide()
         self.update()
 
@@ -929,21 +1015,39 @@ class TableView(QWidget):
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
         self.finish_animation()
+        self._background = None
+        self._sprites.clear()
+        self._unders.clear()
         self.snap()
+        self.prewarm()
 
     def paintEvent(self, event: object) -> None:  # noqa: N802
-        lay = self.layout_
         p = QPainter(self)
+        dpr = self.devicePixelRatioF()
+        size = QSize(round(self.width() * dpr), round(self.height() * dpr))
+        if self._background is None or self._background.size() != size:
+            self._background = self._render_background(size, dpr)
+        p.drawPixmap(0, 0, self._background)
+        if self.model.round_no:
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            for seat in (COMPUTER, HUMAN):
+                self._paint_tray_labels(p, seat)
+        p.end()
+
+    def _render_background(self, size: QSize, dpr: float) -> QPixmap:
+        """The felt, the field mat and the capture trays: drawn once per size and round."""
+        lay = self.layout_
+        pix = QPixmap(size)
+        pix.setDevicePixelRatio(dpr)
+        p = QPainter(pix)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        # felt
         g = QRadialGradient(
             QPointF(lay.width / 2, lay.height * 0.45), max(lay.width, lay.height) * 0.75
         )
         g.setColorAt(0.0, QColor(36, 92, 70))
         g.setColorAt(0.65, QColor(22, 64, 49))
         g.setColorAt(1.0, QColor(12, 38, 30))
-        p.fillRect(self.rect(), QBrush(g))
-        # the field mat
+        p.fillRect(QRectF(0, 0, lay.width, lay.height), QBrush(g))
         fr = lay.field_rect
         path = QPainterPath()
         path.addRoundedRect(fr, 18, 18)
@@ -953,10 +1057,8 @@ class TableView(QWidget):
         p.fillPath(path, QBrush(mat))
         p.setPen(QPen(QColor(212, 168, 75, 110), 1.5))
         p.drawPath(path)
-        inner = fr.adjusted(5, 5, -5, -5)
         p.setPen(QPen(QColor(212, 168, 75, 45), 1))
-        p.drawRoundedRect(inner, 14, 14)
-        # the field's label
+        p.drawRoundedRect(fr.adjusted(5, 5, -5, -5), 14, 14)
         f = QFont(self.font())
         f.setPixelSize(int(lay.label_h * 0.72))
         p.setFont(f)
@@ -966,34 +1068,47 @@ class TableView(QWidget):
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
             self.tr("場札 Field"),
         )
-        # capture trays with their group labels and counts
         if self.model.round_no:
             for seat in (COMPUTER, HUMAN):
-                self._paint_trays(p, seat)
+                for r in self.capture_group_rects(seat).values():
+                    tray = QRectF(
+                        r.left() - 4, r.top() + lay.label_h - 4, r.width() + 8, lay.sh + 8
+                    )
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(QColor(0, 0, 0, 46))
+                    p.drawRoundedRect(tray, 8, 8)
+                    p.setPen(QPen(QColor(255, 255, 255, 28), 1))
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawRoundedRect(tray, 8, 8)
         p.end()
+        return pix
 
-    def _paint_trays(self, p: QPainter, seat: int) -> None:
+    def _label_rects(self) -> list[QRectF]:
+        lay = self.layout_
+        return [
+            QRectF(r.left(), r.top() - 2, r.width(), lay.label_h)
+            for seat in (COMPUTER, HUMAN)
+            for r in self.capture_group_rects(seat).values()
+        ]
+
+    def _update_labels(self) -> None:
+        for r in self._label_rects():
+            self.update(r.toAlignedRect())
+
+    def _paint_tray_labels(self, p: QPainter, seat: int) -> None:
         lay = self.layout_
         f = QFont(self.font())
         f.setPixelSize(int(lay.label_h * 0.7))
         f.setBold(True)
+        p.setFont(f)
         counts = {k: 0 for k in KIND_ORDER}
         for c in self.model.captured[seat]:
             counts[kind_of(c)] += 1
         for kind, r in self.capture_group_rects(seat).items():
-            tray = QRectF(r.left() - 4, r.top() + lay.label_h - 4, r.width() + 8, lay.sh + 8)
-            p.setPen(QPen(QColor(0, 0, 0, 0)))
-            p.setBrush(QColor(0, 0, 0, 46))
-            p.drawRoundedRect(tray, 8, 8)
-            p.setPen(QPen(QColor(255, 255, 255, 28), 1))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRoundedRect(tray, 8, 8)
-            p.setFont(f)
             n = counts[kind]
             p.setPen(QColor(240, 222, 180, 235 if n else 130))
-            text = f"{names.KINDS_JA[kind]} {names.kind_group_name(kind)}  {n}"
             p.drawText(
                 QRectF(r.left(), r.top() - 2, r.width(), lay.label_h),
                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                text,
+                f"{names.KINDS_JA[kind]} {names.kind_group_name(kind)}  {n}",
             )

@@ -1,0 +1,312 @@
+"""Playing details through the window: the first oya, a choice between two field cards,
+the drawn card's 5 seconds (R5.5), the koikoi/shobu and result panels against the engine,
+and a window that stays live while the hard computer thinks."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QPushButton
+
+from koikoi.engine.cards import CARD_IDS, CARD_MONTH_MASK, parse_card
+from koikoi.engine.events import Outcome
+from koikoi.engine.round import KOIKOI
+from koikoi.engine.yaku import Yaku, round_points, yaku_of
+from koikoi.ui.controller import COMPUTER, HUMAN, DecisionInfo, Mode, Timings
+from koikoi.ui.names import yaku_japanese
+from koikoi.ui.panels import DecisionPanel, FirstOyaPanel, RoundResultPanel
+from tests.ui_driver import (
+    FAST,
+    click,
+    close_window,
+    find_card,
+    open_window,
+    panel_button,
+    play_by_clicks,
+    press,
+    start_practice,
+    wait_for_input,
+)
+
+TWO_IN_HAND = b"two-matches-00000000000000000005"
+"""You are oya; your kiku_sake_cup matches kiku_ribbon and kiku_plain_2 on the field."""
+DRAWN_TWO = b"ui-test-seed-0000000000000000002"
+"""You are oya; play matsu_ribbon (no match) and the drawn hagi_ribbon has two matches."""
+DRAWN_ONE = b"ui-test-seed-0000000000000000007"
+"""You are oya; play sakura_curtain (no match) and the drawn sakura_plain_1 takes it."""
+TURNED_TWICE = b"ui-test-seed-0000000000000000027"
+"""First oya: two plains of ayame (turn again), then fuji vs kiri."""
+
+
+def deal(qtbot, window, seed: bytes, timings=None) -> None:
+    start_practice(window, seed=seed)
+    assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    click(qtbot, panel_button(window))
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+
+
+def last_actions(window, n: int) -> list[dict]:
+    return window.controller.record.deals[-1].actions[-n:]
+
+
+def test_R3_1_first_oya_turned_cards_are_shown_and_explained(qtbot):
+    window = open_window(qtbot)
+    start_practice(window, seed=TURNED_TWICE)
+    wait_for_input(qtbot, window)
+    panel = window.game.overlay.panel
+    assert isinstance(panel, FirstOyaPanel)
+    first = window.controller.first
+    assert len(first.turns) == 2
+    texts = " ".join(label.text() for label in panel.findChildren(QLabel))
+    assert "turn again" in texts  # two plains of one month
+    assert "comes before" in texts  # then the earlier month
+    assert "You are oya" in texts and first.oya == HUMAN
+    for a, b in first.turns:  # the four turned cards are on the panel, by name
+        for card in (a, b):
+            assert any(
+                w.accessibleName().startswith(CARD_IDS[card].split("_")[0].capitalize())
+                for w in panel.findChildren(QLabel)
+            )
+    close_window(window)
+
+
+def test_R5_2_a_played_card_with_two_matches_waits_for_the_players_choice(qtbot):
+    window = open_window(qtbot)
+    deal(qtbot, window, TWO_IN_HAND)
+    cup, ribbon, plain = (parse_card(n) for n in ("kiku_sake_cup", "kiku_ribbon", "kiku_plain_2"))
+    click(qtbot, find_card(window, cup))
+    assert wait_for_input(qtbot, window) is Mode.PICK
+    table = window.game.table
+    assert table.widgets[ribbon].glow == "candidate" and table.widgets[plain].glow == "candidate"
+    assert "matches two cards" in window.game.prompt.text()
+    click(qtbot, find_card(window, plain))
+    wait_for_input(qtbot, window)
+    assert last_actions(window, 2) == [
+        {"seat": 0, "play": "kiku_sake_cup"},
+        {"seat": 0, "pick": "kiku_plain_2"},
+    ]
+    obs = window.controller.observation(HUMAN)
+    assert obs.captured[HUMAN] >> plain & 1 and obs.field >> ribbon & 1
+    close_window(window)
+
+
+def test_R5_2_keys_select_then_take_the_focused_field_card(qtbot):
+    window = open_window(qtbot)
+    deal(qtbot, window, TWO_IN_HAND)
+    cup = parse_card("kiku_sake_cup")
+    hand = window.game.table.model.hand
+    press(window, getattr(Qt.Key, f"Key_{hand.index(cup) + 1}"))
+    assert window.game.selected == cup
+    assert window.game.table.widgets[parse_card("kiku_ribbon")].glow == "match"  # assist on
+    press(window, Qt.Key.Key_Up)  # to the first field card it can take
+    press(window, Qt.Key.Key_Right)  # the second
+    press(window, Qt.Key.Key_Return)  # take it
+    wait_for_input(qtbot, window)
+    assert last_actions(window, 2) == [
+        {"seat": 0, "play": "kiku_sake_cup"},
+        {"seat": 0, "pick": "kiku_plain_2"},
+    ]
+    close_window(window)
+
+
+def test_assist_off_shows_no_hints_and_keeps_the_rules(qtbot):
+    window = open_window(qtbot)
+    deal(qtbot, window, TWO_IN_HAND)
+    window.game.side.assist.setChecked(False)  # the table's own switch
+    table = window.game.table
+    assert not any(w.glow for w in table.widgets.values())
+    cup = parse_card("kiku_sake_cup")
+    press(window, getattr(Qt.Key, f"Key_{table.model.hand.index(cup) + 1}"))
+    assert table.widgets[cup].glow == "selected"
+    assert table.widgets[parse_card("kiku_ribbon")].glow is None  # no hint
+    press(window, Qt.Key.Key_Return)  # play it: a pick is still required (R5.3)
+    assert wait_for_input(qtbot, window) is Mode.PICK
+    assert table.widgets[parse_card("kiku_ribbon")].glow == "candidate"  # the question itself
+    close_window(window)
+
+
+def test_R5_5_a_drawn_card_with_one_way_resolves_by_itself(qtbot):
+    window = open_window(qtbot, Timings.instant(auto_take_ms=400))
+    deal(qtbot, window, DRAWN_ONE)
+    c = window.controller
+    click(qtbot, find_card(window, parse_card("sakura_curtain")))
+    assert wait_for_input(qtbot, window) is Mode.DRAW_WAIT
+    drawn = parse_card("sakura_plain_1")
+    assert c.draw_wait.card == drawn and c.draw_wait.taken == (parse_card("sakura_curtain"),)
+    assert "by itself" in window.game.prompt.text()
+    shown = time.monotonic()
+    qtbot.waitUntil(lambda: c.mode is not Mode.DRAW_WAIT, timeout=5000)  # no click
+    assert time.monotonic() - shown >= 0.3
+    assert window.game.table.model.captured[HUMAN][-1] == drawn
+    close_window(window)
+
+
+def test_R5_5_a_click_resolves_the_drawn_card_sooner(qtbot):
+    window = open_window(qtbot)  # the drawn card would wait 60 s
+    deal(qtbot, window, DRAWN_ONE)
+    c = window.controller
+    click(qtbot, find_card(window, parse_card("sakura_curtain")))
+    assert wait_for_input(qtbot, window) is Mode.DRAW_WAIT
+    click(qtbot, find_card(window, c.draw_wait.card))
+    assert c.mode is not Mode.DRAW_WAIT
+    close_window(window)
+
+
+def test_R5_5_a_drawn_card_with_two_candidates_waits_for_the_choice(qtbot):
+    window = open_window(qtbot, Timings.instant(auto_take_ms=50))
+    deal(qtbot, window, DRAWN_TWO)
+    c = window.controller
+    click(qtbot, find_card(window, parse_card("matsu_ribbon")))
+    assert wait_for_input(qtbot, window) is Mode.PICK
+    qtbot.wait(400)  # far beyond the automatic take: still waiting
+    assert c.mode is Mode.PICK
+    obs = c.observation(HUMAN)
+    assert CARD_IDS[obs.pending] == "hagi_ribbon"
+    target = sorted(c.candidates())[1]
+    click(qtbot, find_card(window, target))
+    wait_for_input(qtbot, window)
+    assert {"seat": 0, "pick": CARD_IDS[target]} in c.record.deals[-1].actions
+    close_window(window)
+
+
+# -- panels against the engine ---------------------------------------------------------------
+
+
+def check_decision_panel(window) -> None:
+    c = window.controller
+    if c.mode is not Mode.DECIDE:
+        return
+    panel = window.game.overlay.panel
+    assert isinstance(panel, DecisionPanel)
+    obs = c.observation(HUMAN)
+    info = c.decision
+    yaku = tuple(yaku_of(obs.captured[HUMAN]))
+    assert info.yaku == yaku
+    assert info.total == obs.totals[HUMAN] == sum(p for _, p in yaku) > obs.baselines[HUMAN]
+    doubled, points = round_points(info.total, obs.koikoi_count, obs.settings.doubling)
+    assert (info.doubled, info.points) == (doubled, points)
+    assert info.pay == min(points, obs.scores[COMPUTER])
+    assert info.can_koikoi == (KOIKOI in obs.legal_actions)
+    # what the panel says
+    shown = [label.text() for label in panel.findChildren(QLabel, "yakuJa")]
+    assert shown == [yaku_japanese(y) for y, _ in yaku]
+    assert panel.findChildren(QLabel, "calcTotal")[-1].text() == str(points)
+    assert str(info.pay) in panel.pay_label.text()
+    assert str(info.pay) in panel.shobu_button.text()
+    assert (panel.findChild(QPushButton, "koikoi") is not None) == info.can_koikoi
+
+
+def check_round_panel(window) -> None:
+    c = window.controller
+    if c.mode is not Mode.ROUND_OVER:
+        return
+    panel = window.game.overlay.panel
+    assert isinstance(panel, RoundResultPanel)
+    outcome = c.match.history[-1]
+    r = outcome.result
+    assert c.summary.outcome == outcome
+    texts = [label.text() for label in panel.findChildren(QLabel)]
+    if r.outcome in (Outcome.WIN, Outcome.TEYAKU):
+        shown = [label.text() for label in panel.findChildren(QLabel, "yakuJa")]
+        assert shown == [yaku_japanese(y) for y, _ in r.yaku]
+        values = [label.text() for label in panel.findChildren(QLabel, "calcValue")]
+        assert values[0] == str(r.base)
+        assert ("× 2" in values) == r.doubled
+        assert f"× {r.koikoi + 1}" in values
+        assert values[-1] == str(r.points)
+        assert panel.findChildren(QLabel, "calcTotal")[-1].text() == str(outcome.paid)
+        assert any("Capped" in t for t in texts) == outcome.capped
+    if r.outcome is not Outcome.REDEAL:
+        stakes = [label.text() for label in panel.findChildren(QLabel, "stakeValue")]
+        assert stakes[0].endswith(f"→ {outcome.scores[HUMAN]}")
+        assert stakes[1].endswith(f"→ {outcome.scores[COMPUTER]}")
+
+
+def test_koikoi_shobu_and_result_panels_show_the_engines_numbers(qtbot):
+    window = open_window(qtbot)
+    start_practice(window, rounds=12, seed=b"panels-and-numbers-00000000000001")
+    seen = {"decide": 0, "round": 0}
+
+    def check(w) -> None:
+        if w.controller.mode is Mode.DECIDE:
+            seen["decide"] += 1
+        if w.controller.mode is Mode.ROUND_OVER:
+            seen["round"] += 1
+        check_decision_panel(w)
+        check_round_panel(w)
+
+    play_by_clicks(qtbot, window, random.Random(3), koikoi_rate=0.6, check=check)
+    assert seen["decide"] >= 2 and seen["round"] >= 2, seen
+    close_window(window)
+
+
+def test_decision_panel_says_when_the_opponents_stakes_cap_the_win(qtbot):
+    info = DecisionInfo(
+        seat=HUMAN,
+        yaku=((Yaku.HANAMI, 5), (Yaku.TSUKIMI, 5)),
+        new_yaku=frozenset({Yaku.HANAMI}),
+        total=10,
+        baseline=5,
+        koikoi_count=1,
+        doubling=True,
+        doubled=True,
+        points=40,
+        opponent_stake=25,
+        pay=25,
+        can_koikoi=False,
+    )
+    window = open_window(qtbot)
+    panel = DecisionPanel(window.art, info, 0, lambda: None, lambda: None)
+    qtbot.addWidget(panel)
+    values = [label.text() for label in panel.findChildren(QLabel, "calcValue")]
+    assert values == ["10", "× 2", "× 2"]  # R9.5: 10 -> x2 (8 or more) -> x2 (one koikoi)
+    assert panel.findChildren(QLabel, "calcTotal")[-1].text() == "40"
+    assert "only 25" in panel.pay_label.text()
+    assert panel.koikoi_button is None  # the last turn: only shobu (R7.3)
+    assert [t.text() for t in panel.findChildren(QLabel, "newTag")] == ["new"]
+    close_window(window)
+
+
+# -- the computer thinks off the UI thread ---------------------------------------------------
+
+
+def test_the_window_stays_live_while_the_hard_computer_thinks(qtbot):
+    window = open_window(qtbot, Timings.instant(auto_take_ms=10))
+    start_practice(window, level="hard", seed=b"live-while-thinking-0000000000001")
+    # as while a player reads the first-oya panel, the card pictures are drawn ahead
+    qtbot.waitUntil(lambda: not window.game.table.warming, timeout=10_000)
+    c = window.controller
+    gaps: list[float] = []
+    thinking = [0.0]
+    last = [time.monotonic(), 0]
+
+    def tick() -> None:
+        now = time.monotonic()
+        busy = c.ai.thinking_about if c.ai is not None else 0
+        if busy and busy == last[1]:  # two ticks while the computer thinks about one move
+            gaps.append(now - last[0])
+        last[0], last[1] = now, busy
+
+    timer = QTimer(window)
+    timer.timeout.connect(tick)
+    timer.start(10)
+    started = time.monotonic()
+
+    def enough(w) -> bool:
+        thinking[0] = len(gaps) * 0.01
+        return thinking[0] >= 1.5 or time.monotonic() - started > 40
+
+    play_by_clicks(qtbot, window, random.Random(2), until=enough, koikoi_rate=0.0)
+    timer.stop()
+    print(f"hard computer: {len(gaps)} ticks, longest gap {max(gaps) * 1000:.0f} ms")
+    assert len(gaps) > 50, "the hard computer hardly thought"
+    assert max(gaps) < 0.1, f"the UI thread stalled {max(gaps) * 1000:.0f} ms"
+    close_window(window)
+
+
+def test_months_match_for_the_two_candidates():
+    # a guard for the seeds above: they still mean what their docstrings say
+    assert CARD_MONTH_MASK[parse_card("kiku_sake_cup")] >> parse_card("kiku_plain_2") & 1
+    assert FAST.auto_take_ms == 60_000
