@@ -207,16 +207,16 @@ def test_heartbeats_keep_a_slow_thinker_alive() -> None:
         def choose(self, observation: Observation) -> Action:
             if self.first:
                 self.first = False
-                time.sleep(1.5)
+                time.sleep(2.2)
             return self.rng.choice(observation.legal_actions)
 
         def notify(self, events: Sequence[Event]) -> None:
             pass
 
     async def main() -> tuple[Outcome, Outcome]:
-        r, port = await room(ThreadedSeat(Sleepy()), timeout=0.6)
+        r, port = await room(ThreadedSeat(Sleepy()), timeout=1.0)
         try:
-            joined = await join("127.0.0.1", port, options("taro", 0.6), Bot(5, delay=1.5))
+            joined = await join("127.0.0.1", port, options("taro", 1.0), Bot(5, delay=2.2))
             return await r.outcome(), joined
         finally:
             await r.close()
