@@ -134,6 +134,8 @@ _EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 def _register_optional() -> None:
     import importlib
 
+    if _EXTRA_COMMANDS:  # once per process: main() may be called again, e.g. by tests
+        return
     for module in ("koikoi.ai.cli", "koikoi.net.cli"):
         try:
             mod = importlib.import_module(module)
