@@ -20,7 +20,7 @@ QLabel#title { font-size: 64px; font-weight: 700; color: #ffe3a3;
   font-family: "Noto Serif CJK JP", "Noto Sans CJK JP", serif; }
 QLabel#subtitle { font-size: 20px; color: #e8d9b8; letter-spacing: 1px; }
 QLabel#notice { background: rgba(120, 30, 30, 0.85); border: 1px solid #e0a0a0;
-  border-radius: 10px; padding: 8px 14px; font-size: 14px; max-width: 720px; }
+  border-radius: 10px; padding: 8px 14px; font-size: 14px; }
 
 QPushButton { background: #3a2a22; color: #f3e9d2; border: 1px solid #b58e3e;
   border-radius: 10px; padding: 8px 18px; font-size: 15px; }

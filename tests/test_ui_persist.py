@@ -1,0 +1,263 @@
+"""What the app keeps between runs: settings in one typed registry over QSettings, and the
+match in progress saved after every action, resumed after a quit or a crash, with a corrupt
+file reported in one line and set aside rather than crashing anything."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+
+import pytest
+from PySide6.QtWidgets import QLabel
+
+from koikoi.engine.match import Settings
+from koikoi.engine.record import replay_record
+from koikoi.ui.controller import HUMAN, Mode
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.panels import DecisionPanel
+from koikoi.ui.saves import SaveStore, data_dir
+from koikoi.ui.settings import (
+    AI_LEVEL,
+    ASSIST,
+    OPTIONS,
+    PRACTICE_DOUBLING,
+    PRACTICE_ROUNDS,
+    WINDOW_GEOMETRY,
+    AppSettings,
+    settings_path,
+)
+from tests.ui_driver import (
+    FAST,
+    click,
+    close_window,
+    open_window,
+    panel_button,
+    play_by_clicks,
+    start_practice,
+    wait_for_input,
+)
+
+# -- settings ----------------------------------------------------------------------------------
+
+
+def test_settings_have_their_defaults_in_one_registry_and_round_trip():
+    s = AppSettings()
+    assert {o.key for o in OPTIONS.values()} >= {
+        "practice/rounds",
+        "practice/doubling",
+        "practice/assist",
+        "practice/ai_level",
+    }
+    assert (s.get(PRACTICE_ROUNDS), s.get(PRACTICE_DOUBLING), s.get(ASSIST)) == (6, True, True)
+    assert s.get(AI_LEVEL) == "normal"
+    s.set(PRACTICE_ROUNDS, 12)
+    s.set(PRACTICE_DOUBLING, False)
+    s.set(AI_LEVEL, "hard")
+    s.sync()
+    again = AppSettings()
+    assert (again.get(PRACTICE_ROUNDS), again.get(PRACTICE_DOUBLING)) == (12, False)
+    assert again.get(AI_LEVEL) == "hard"
+    with pytest.raises(ValueError):
+        s.set(PRACTICE_ROUNDS, 7)  # refused when written, not found broken when read
+
+
+def test_a_corrupt_setting_falls_back_to_its_default_with_one_log_line(qtbot, caplog):
+    settings_path().write_text(
+        "[practice]\nrounds=banana\nai_level=godlike\ndoubling=maybe\nassist=false\n",
+        encoding="utf-8",
+    )
+    caplog.set_level(logging.WARNING, logger="koikoi")
+    s = AppSettings()
+    for _ in range(3):
+        assert s.get(PRACTICE_ROUNDS) == 6
+        assert s.get(AI_LEVEL) == "normal"
+        assert s.get(PRACTICE_DOUBLING) is True
+        assert s.get(ASSIST) is False  # the good value is kept
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 3 and all("\n" not in line for line in lines)
+    assert any("practice/rounds" in line and "banana" in line for line in lines)
+    window = open_window(qtbot)  # and the window starts as if nothing were wrong
+    assert window.start.rounds.checkedId() == 6
+    close_window(window)
+
+
+def test_quick_practice_is_6_rounds_with_the_last_practice_settings(qtbot):
+    s = AppSettings()
+    s.set(PRACTICE_ROUNDS, 12)
+    s.set(PRACTICE_DOUBLING, False)
+    s.set(ASSIST, False)
+    s.set(AI_LEVEL, "easy")
+    s.sync()
+    window = open_window(qtbot)
+    click(qtbot, window.start.practice_button)
+    c = window.controller
+    assert c.match.settings == Settings(6, False)  # R2.7: always 6 rounds
+    assert c.level == "easy" and not window.game.table.assist
+    close_window(window)
+    window = open_window(qtbot)
+    window.start.doubling.setChecked(True)
+    click(qtbot, window.start.start_button)  # the form's own rounds
+    assert window.controller.match.settings == Settings(12, True)
+    assert AppSettings().get(PRACTICE_DOUBLING) is True  # remembered for next time
+    close_window(window)
+
+
+# -- the autosave ------------------------------------------------------------------------------
+
+
+def _same_state(a, b) -> None:
+    ra, rb = a.round, b.round
+    assert (a.scores, a.rounds_played, a.oya) == (b.scores, b.rounds_played, b.oya)
+    assert (ra.hands, ra.field, ra.captured, ra.stock_pos) == (
+        rb.hands,
+        rb.field,
+        rb.captured,
+        rb.stock_pos,
+    )
+    assert (ra.phase, ra.turn, ra.pending, ra.koikoi_count) == (
+        rb.phase,
+        rb.turn,
+        rb.pending,
+        rb.koikoi_count,
+    )
+
+
+def test_every_action_is_saved_and_a_crash_loses_nothing(qtbot):
+    window = open_window(qtbot)
+    start_practice(window, seed=b"resume-after-a-crash-000000000002")
+    c = window.controller
+    saves: list[int] = []
+
+    def saved_matches(w) -> None:
+        if c.match.finished:
+            return
+        data = json.loads((data_dir() / "practice.json").read_text(encoding="utf-8"))
+        replayed = replay_record(data).match
+        if c.match.round is not None and not c.match.round.over and not c.match.finished:
+            _same_state(replayed, c.match)
+        saves.append(1)
+
+    play_by_clicks(
+        qtbot,
+        window,
+        random.Random(6),
+        until=lambda w: (
+            w.controller.match.rounds_played >= 1
+            and w.controller.mode is Mode.PLAY
+            and len(w.game.table.model.hand) <= 5
+        ),
+        check=saved_matches,
+    )
+    assert len(saves) > 10
+    assert not list(data_dir().glob(".practice.json.*"))  # no temporary file left behind
+    before = c.match
+    # the app dies here: no close, no goodbye; a new one starts
+    c.shutdown()
+    window.hide()
+    again = open_window(qtbot)
+    assert again.start.resume_button.isVisible()
+    text = again.start.resume_button.text()
+    assert f"round {before.round_no} of 6" in text
+    assert f"you {before.scores[0]} : {before.scores[1]} computer" in text
+    click(qtbot, again.start.resume_button)
+    assert wait_for_input(qtbot, again) is Mode.PLAY
+    _same_state(again.controller.match, before)
+    obs = again.controller.observation(HUMAN)
+    assert again.game.table.model.check_against(obs) == []
+    play_by_clicks(qtbot, again, random.Random(9))  # and the match plays to its end
+    assert again.controller.match.finished
+    assert not (data_dir() / "practice.json").exists()
+    close_window(again)
+
+
+def test_a_match_resumed_at_koikoi_or_shobu_asks_again(qtbot):
+    window = open_window(qtbot)
+    start_practice(window, rounds=12, seed=b"resume-at-a-decision-000000000001")
+    play_by_clicks(
+        qtbot, window, random.Random(1), until=lambda w: w.controller.mode is Mode.DECIDE
+    )
+    info = window.controller.decision
+    window.controller.shutdown()
+    window.close()
+    again = open_window(qtbot)
+    click(qtbot, again.start.resume_button)
+    assert wait_for_input(qtbot, again) is Mode.DECIDE
+    assert again.controller.decision.yaku == info.yaku
+    assert again.controller.decision.pay == info.pay
+    assert isinstance(again.game.overlay.panel, DecisionPanel)
+    click(qtbot, panel_button(again))  # shobu
+    assert wait_for_input(qtbot, again) is Mode.ROUND_OVER
+    close_window(again)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{not json",
+        json.dumps({"format": "koikoi-record/1", "settings": {"rounds": 6, "doubling": True}}),
+        json.dumps(
+            {
+                "format": "koikoi-record/1",
+                "settings": {"rounds": 6, "doubling": True},
+                "first_oya": 0,
+                "seed": "00" * 32,
+                "deals": [{"hands": [[], []], "field": [], "stock": []}],
+            }
+        ),
+    ],
+    ids=["not-json", "no-seed", "illegal-deal"],
+)
+def test_a_corrupt_save_is_reported_in_one_line_and_set_aside(qtbot, caplog, content):
+    path = data_dir() / "practice.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content, encoding="utf-8")
+    caplog.set_level(logging.WARNING, logger="koikoi")
+    window = open_window(qtbot)
+    notice = window.start.notice
+    assert notice.isVisible() and "\n" not in notice.text()
+    assert "could not be read" in notice.text()
+    assert not path.exists()
+    aside = list(data_dir().glob("practice.corrupt-*.json"))
+    assert len(aside) == 1 and aside[0].read_text(encoding="utf-8") == content
+    assert not window.start.resume_button.isVisible()
+    assert len([r for r in caplog.records if r.levelno >= logging.WARNING]) == 1
+    click(qtbot, window.start.practice_button)  # and a new match starts as usual
+    assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    close_window(window)
+
+
+def test_going_back_to_the_start_keeps_the_match_for_later(qtbot):
+    window = open_window(qtbot)
+    start_practice(window, seed=b"back-to-the-start-000000000000001")
+    click(qtbot, panel_button(window))
+    wait_for_input(qtbot, window)
+    click(qtbot, window.game.side.menu_button)
+    assert window.stack.currentWidget() is window.start
+    assert window.start.resume_button.isVisible()
+    click(qtbot, window.start.resume_button)
+    assert wait_for_input(qtbot, window) in (Mode.PLAY, Mode.PICK, Mode.DRAW_WAIT, Mode.DECIDE)
+    assert window.stack.currentWidget() is window.game
+    close_window(window)
+
+
+def test_save_store_archives_a_finished_match(tmp_path):
+    store = SaveStore(tmp_path)
+    assert store.load().saved is None and store.load().problem is None
+    store.write({"hello": "world"})
+    assert [p.name for p in tmp_path.iterdir()] == ["practice.json"]
+    moved = store.archive()
+    assert moved is not None and moved.parent.name == "games" and not store.exists()
+
+
+def test_window_geometry_is_remembered(qtbot):
+    window = MainWindow(timings=FAST)
+    qtbot.addWidget(window)
+    window.resize(1100, 720)
+    window.show()
+    window.close()
+    stored = AppSettings().get(WINDOW_GEOMETRY)
+    assert stored and stored == bytes(window.saveGeometry().data())
+    again = MainWindow(timings=FAST)
+    qtbot.addWidget(again)
+    assert again.findChild(QLabel, "title") is not None
