@@ -221,6 +221,10 @@ class AiRunner(QObject):
         self._watchdog = QTimer(self)
         self._watchdog.setSingleShot(True)
         self._watchdog.timeout.connect(self._on_overrun)
+        self._future: tuple[int, Future[int]] | None = None
+        self._poll = QTimer(self)
+        self._poll.setInterval(8)
+        self._poll.timeout.connect(self._check_future)
 
     @property
     def busy(self) -> bool:
@@ -238,7 +242,6 @@ class AiRunner(QObject):
         legal = tuple(obs.legal_actions)
         self._pending = (token, obs, legal)
         cap = self.cap_ms / 1000
-        signals = self._signals
         if self.host is not None:
             try:
                 future = self.host.submit(self.level, token, obs, legal, rng, cap)
@@ -250,7 +253,9 @@ class AiRunner(QObject):
                     self.player = load_player(self.level)
                     return self._request_in_thread(token, obs, legal, rng, cap)
                 future = self.host.submit(self.level, token, obs, legal, rng, cap)
-            future.add_done_callback(lambda f: _deliver(f, token, signals))
+            # the UI thread looks for the answer itself: no other thread touches a Qt object
+            self._future = (token, future)
+            self._poll.start()
         else:
             self._request_in_thread(token, obs, legal, rng, cap)
         self._watchdog.start(self.cap_ms + GRACE_MS)
@@ -281,9 +286,27 @@ class AiRunner(QObject):
         self._watchdog.start(self.cap_ms + GRACE_MS)
         return token
 
+    def _check_future(self) -> None:
+        if self._future is None:
+            self._poll.stop()
+            return
+        token, future = self._future
+        if not future.done():
+            return
+        self._future = None
+        self._poll.stop()
+        try:
+            action = future.result()
+        except Exception as exc:  # includes a broken pool
+            self._on_failed(token, f"{type(exc).__name__}: {exc}")
+            return
+        self._finish(token, int(action))
+
     def cancel(self) -> None:
         """Drop the current request (its answer, if it comes, is ignored)."""
         self._stop.set()
+        self._future = None
+        self._poll.stop()
         if self.host is not None and self._pending is not None:
             self.host.cancel()
         self._pending = None
@@ -323,13 +346,3 @@ class AiRunner(QObject):
         self.cancel()
         self._pending = (token, obs, legal)
         self._finish(token, quick_choice(obs, legal))
-
-
-def _deliver(future: Future[int], token: int, signals: _Signals) -> None:
-    """Called in the pool's helper thread when the process answered (or failed)."""
-    try:
-        action = future.result()
-    except Exception as exc:  # includes a broken pool and a cancelled future
-        emit(signals.failed, token, f"{type(exc).__name__}: {exc}")
-        return
-    emit(signals.done, token, int(action))

@@ -82,16 +82,9 @@ class SeatBox(QFrame):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(14, 10, 14, 10)
         lay.setSpacing(4)
-        top = QHBoxLayout()
         self.name = QLabel(title)
         self.name.setObjectName("seatName")
-        self.oya = QLabel(self.tr("親 oya"))
-        self.oya.setObjectName("oyaBadge")
-        self.oya.setAccessibleName(self.tr("Oya: plays first this round"))
-        top.addWidget(self.name)
-        top.addStretch(1)
-        top.addWidget(self.oya)
-        lay.addLayout(top)
+        lay.addWidget(self.name)
         row = QHBoxLayout()
         self.stake = QLabel("25")
         self.stake.setObjectName("stake")
@@ -100,10 +93,14 @@ class SeatBox(QFrame):
         row.addWidget(self.stake)
         row.addWidget(unit, 0, Qt.AlignmentFlag.AlignBottom)
         row.addStretch(1)
+        self.oya = QLabel(self.tr("親 oya"))
+        self.oya.setObjectName("oyaBadge")
+        self.oya.setAccessibleName(self.tr("Oya: plays first this round"))
+        row.addWidget(self.oya, 0, Qt.AlignmentFlag.AlignVCenter)
+        lay.addLayout(row)
         self.calls = QLabel("")
         self.calls.setObjectName("koikoiCalls")
-        row.addWidget(self.calls, 0, Qt.AlignmentFlag.AlignBottom)
-        lay.addLayout(row)
+        lay.addWidget(self.calls)
         self.yaku = QLabel("")
         self.yaku.setObjectName("yakuList")
         self.yaku.setWordWrap(True)
@@ -112,9 +109,10 @@ class SeatBox(QFrame):
 
     def refresh(self, stake: int, is_oya: bool, calls: int, pile: int) -> None:
         self.stake.setText(str(stake))
-        self.stake.setAccessibleName(self.tr("Stakes: %n point(s)", "", stake))
+        self.stake.setAccessibleName(self.tr("Stakes: {0} points").format(stake))
         self.oya.setVisible(is_oya)
-        self.calls.setText(self.tr("こいこい ×{0}").format(calls) if calls else "")
+        self.calls.setText(self.tr("「こいこい」 called ×{0}").format(calls) if calls else "")
+        self.calls.setVisible(bool(calls))
         held = yaku_of(pile)
         if held:
             lines = [f"{names.yaku_japanese(y)}  {names.yaku_name(y)}  {p}" for y, p in held]
@@ -205,7 +203,9 @@ class SidePanel(QFrame):
         self.me.refresh(shown[HUMAN], oya == HUMAN, calls[HUMAN], model.captured_set(HUMAN))
         round_no = model.round_no or m.round_no
         self.round.setText(self.tr("Round {0} of {1}").format(round_no, m.settings.rounds))
-        self.multiplier.setText(self.tr("Multiplier ×{0} · koikoi %n", "", count).format(count + 1))
+        self.multiplier.setText(
+            self.tr("Multiplier ×{0} · koikoi calls: {1}").format(count + 1, count)
+        )
         level = {"easy": self.tr("easy"), "normal": self.tr("normal"), "hard": self.tr("hard")}
         doubling = self.tr("on") if m.settings.doubling else self.tr("off")
         self.rules.setText(

@@ -23,6 +23,7 @@ class HelpDialog(QDialog):
         self.text.setObjectName("helpText")
         self.text.setAccessibleName(self.tr("Rules and keys"))
         self.text.setOpenExternalLinks(False)
+        self.text.document().setDefaultFont(self.font())
         self.text.setHtml(self.html())
         lay.addWidget(self.text)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

@@ -224,7 +224,9 @@ def _yaku_grid(rows: Sequence[tuple[Yaku, int]], new: Iterable[Yaku] = ()) -> QW
 
 
 def _points(n: int) -> str:
-    return QCoreApplication.translate("Panels", "%n point(s)", "", n)
+    if n == 1:
+        return QCoreApplication.translate("Panels", "1 point")
+    return QCoreApplication.translate("Panels", "{0} points").format(n)
 
 
 def _calc_rows(rows: Sequence[tuple[str, str]], strong_last: bool = True) -> QWidget:
@@ -340,7 +342,7 @@ def multiplier_rows(base: int, doubled: bool, koikoi: int, points: int) -> list[
         rows.append((QCoreApplication.translate("Panels", "8 or more: doubled"), "× 2"))
     rows.append(
         (
-            QCoreApplication.translate("Panels", "Koikoi this round: %n (multiplier)", "", koikoi),
+            QCoreApplication.translate("Panels", "Koikoi calls this round: {0}").format(koikoi),
             f"× {koikoi + 1}",
         )
     )
@@ -612,8 +614,10 @@ class MatchResultPanel(Panel):
             )
             header.setSectionResizeMode(j, mode)
         table.verticalHeader().setDefaultSectionSize(30)
-        rows_h = 30 * table.rowCount()
-        table.setFixedHeight(min(400, rows_h + header.sizeHint().height() + 6))
+        rows_h = 30 * table.rowCount() + header.sizeHint().height() + 2 * table.frameWidth() + 4
+        if rows_h <= 420:  # all rounds at once; a 12-round match with redeals may scroll
+            table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        table.setFixedHeight(min(420, rows_h))
         table.setMinimumWidth(740)
         self.body.addWidget(table)
         self.button(self.tr("Rematch"), on_rematch, default=True)

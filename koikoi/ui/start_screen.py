@@ -132,8 +132,8 @@ class StartScreen(QWidget):
         grid.addWidget(QLabel(self.tr("Rounds")), 1, 0)
         self.rounds = QButtonGroup(self)
         for i, n in enumerate((6, 12)):
-            b = QRadioButton(self.tr("%n round(s)", "", n))
-            b.setAccessibleName(self.tr("Rounds: %n", "", n))
+            b = QRadioButton(self.tr("{0} rounds").format(n))
+            b.setAccessibleName(self.tr("Rounds: {0}").format(n))
             self.rounds.addButton(b, n)
             grid.addWidget(b, 1, 1 + i)
 

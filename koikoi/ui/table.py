@@ -363,7 +363,7 @@ class StockWidget(QAbstractButton):
 
     def set_count(self, count: int) -> None:
         self.count = count
-        self.setAccessibleName(self.table.tr("Stock (山札): %n card(s)", "", count))
+        self.setAccessibleName(self.table.tr("Stock (山札): {0} cards left").format(count))
         self.update()
 
     def paintEvent(self, event: object) -> None:  # noqa: N802

@@ -1,0 +1,164 @@
+"""Render the real window offscreen at set moments of a practice match, as PNG files.
+
+    python -m koikoi.ui.screenshots docs/screenshots [--size 1280x800] [--size 1920x1080]
+
+The moments come from fixed seeds, so the pictures are the same on every run (the
+computer's choices are seeded too): the start screen, the first oya, the deal, a choice
+between two field cards, the koikoi panel, a round's result, the match result, a teyaku
+and the rules. Used for the README and to look at the table while changing it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from koikoi.engine.cards import parse_card
+
+TWO_IN_HAND = b"two-matches-00000000000000000005"
+TEYAKU = b"special-deal-0000000000000000002"
+MATCH = b"screenshots-match-0000000000000001"
+RESUME = b"screenshots-match-0000000000000000"
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, _, h = text.lower().partition("x")
+    return int(w), int(h)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--size", type=_size, action="append")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sizes = args.size or [(1280, 800), (1920, 1080)]
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="koikoi-shots-") as home:
+        os.environ["KOIKOI_HOME"] = home
+        for size in sizes:
+            for path in _shoot(args.out, size):
+                print(path, file=sys.stderr)
+    return 0
+
+
+def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
+    from PySide6.QtWidgets import QApplication
+
+    from koikoi.engine.match import Settings
+    from koikoi.ui.app import make_app
+    from koikoi.ui.controller import Mode, Timings
+    from koikoi.ui.main_window import MainWindow
+    from koikoi.ui.saves import SaveStore
+
+    app = make_app()
+    w, h = size
+    written: list[Path] = []
+
+    def pump(ms: int = 60) -> None:
+        end = time.monotonic() + ms / 1000
+        while time.monotonic() < end:
+            app.processEvents()
+            time.sleep(0.005)
+
+    def shot(window: MainWindow, name: str) -> None:
+        pump(80)
+        path = out / f"{name}-{w}x{h}.png"
+        window.grab().save(str(path))
+        written.append(path)
+
+    def new_window() -> MainWindow:
+        for f in Path(os.environ["KOIKOI_HOME"]).glob("**/*.json"):
+            f.unlink()
+        window = MainWindow(timings=Timings.instant(auto_take_ms=600_000))
+        window.saves = window.controller.saves = SaveStore()
+        window.resize(w, h)
+        window.show()
+        pump(100)
+        while window.game.table.warming:
+            pump(50)
+        return window
+
+    def until(window: MainWindow, done: Callable[[MainWindow], bool], rng: random.Random) -> None:
+        c = window.controller
+        for _ in range(3000):
+            pump(5)
+            if c.mode is Mode.BUSY or c._pump_timer.isActive():
+                continue
+            if done(window):
+                return
+            if c.mode is Mode.FIRST_OYA:
+                c.start_dealing()
+            elif c.mode is Mode.PLAY:
+                plays = c.legal_plays()
+                capturing = [p for p in plays if c.matches_on_field(p)]
+                c.play(rng.choice(capturing or list(plays)))
+            elif c.mode is Mode.PICK:
+                c.pick(c.candidates()[0])
+            elif c.mode is Mode.DRAW_WAIT:
+                c.continue_draw()
+            elif c.mode is Mode.DECIDE:
+                c.decide(c.decision.can_koikoi and c.decision.total < 7)
+            elif c.mode is Mode.ROUND_OVER:
+                c.next_round()
+            elif c.mode is Mode.MATCH_OVER:
+                return
+
+    # the start screen, with a saved match to resume
+    window = new_window()
+    window.start_practice(Settings(6, True), "normal", True, RESUME)
+    until(window, lambda wd: wd.controller.match.rounds_played >= 2, random.Random(1))
+    window.go_home()
+    shot(window, "start")
+    window.close()
+
+    # the first oya and the deal
+    window = new_window()
+    window.start_practice(Settings(6, True), "normal", True, TWO_IN_HAND)
+    shot(window, "first-oya")
+    window.controller.start_dealing()
+    shot(window, "deal")
+    # a choice between two: the sake cup matches two kiku cards
+    window.controller.play(parse_card("kiku_sake_cup"))
+    shot(window, "choice")
+    window.close()
+
+    # koikoi or shobu, a round's result, the match's result
+    window = new_window()
+    window.start_practice(Settings(6, True), "normal", True, MATCH)
+    until(window, lambda wd: wd.controller.mode is Mode.DECIDE, random.Random(2))
+    shot(window, "koikoi")
+    window.controller.decide(False)
+    until(window, lambda wd: wd.controller.mode is Mode.ROUND_OVER, random.Random(2))
+    shot(window, "round-result")
+    until(window, lambda wd: wd.controller.mode is Mode.MATCH_OVER, random.Random(3))
+    shot(window, "match-result")
+    window.close()
+
+    # a teyaku, and the rules
+    window = new_window()
+    window.start_practice(Settings(6, True), "normal", True, TEYAKU)
+    until(window, lambda wd: wd.controller.mode is Mode.ROUND_OVER, random.Random(4))
+    shot(window, "teyaku")
+    window.show_help()
+    pump(100)
+    help_dialog = window._help
+    if help_dialog is not None:
+        path = out / f"help-{w}x{h}.png"
+        help_dialog.grab().save(str(path))
+        written.append(path)
+        help_dialog.close()
+    window.controller.shutdown()
+    window.close()
+    QApplication.processEvents()
+    return written
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
