@@ -470,6 +470,7 @@ class GameScreen(QWidget):
                 )
         elif mode is Mode.DRAW_WAIT and c.draw_wait is not None:
             left = max(0.0, c.draw_wait.ms / 1000 - (time.monotonic() - self._draw_started))
+            left = min(left, c.timings.auto_take_ms / 1000)  # the turn-over itself not counted
             secs = max(1, int(left + 0.999))
             wait = c.draw_wait
             if wait.taken:

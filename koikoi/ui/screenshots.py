@@ -150,7 +150,7 @@ def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
     pump(100)
     help_dialog = window._help
     if help_dialog is not None:
-        path = out / f"help-{w}x{h}.png"
+        path = out / "help.png"  # the dialog has its own size, whatever the window's
         help_dialog.grab().save(str(path))
         written.append(path)
         help_dialog.close()
