@@ -162,6 +162,8 @@ class RoundSummary:
     doubling: bool
     match_finished: bool
     match_winner: int | None
+    field: CardSet = 0
+    """The dealt field (for a redeal: where the four cards of one month lay)."""
 
 
 @dataclass(frozen=True)
@@ -515,6 +517,7 @@ class GameController(QObject):
                 doubling=self.match.settings.doubling,
                 match_finished=self.match.finished,
                 match_winner=self.match.winner,
+                field=rnd.field if rnd is not None else 0,
             )
         if isinstance(event, KoikoiDeclared) and event.seat == COMPUTER:
             obs = self.match.observation(COMPUTER)

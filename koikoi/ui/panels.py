@@ -31,6 +31,7 @@ from koikoi.engine.cards import (
     CARD_KINDS,
     KIKU_SAKE_CUP,
     LIGHTS,
+    MONTH_MASKS,
     PLAINS,
     RIBBONS,
     SAKURA_CURTAIN,
@@ -39,6 +40,7 @@ from koikoi.engine.cards import (
     Card,
     CardSet,
     card_list,
+    full_months,
     month_of,
 )
 from koikoi.engine.events import Outcome
@@ -498,7 +500,17 @@ class RoundResultPanel(Panel):
                 else self.tr("The computer stays oya (親).")
             )
             self.text(oya, "panelText")
-        if r.outcome is not Outcome.REDEAL:
+        if r.outcome is Outcome.REDEAL:
+            full = full_months(summary.field)
+            four = sum(MONTH_MASKS[c >> 2] for c in card_list(full)) & summary.field
+            if four:
+                self.body.addWidget(card_row(art, card_list(four), 56))
+                month = names.month_name(card_list(four)[0] >> 2)
+                self.text(
+                    self.tr("All four cards of {0} lay on the field.").format(month),
+                    "panelNote",
+                )
+        else:
             self.body.addWidget(self._stakes(summary))
         if summary.match_finished:
             label = self.tr("See the match result")
