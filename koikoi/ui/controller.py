@@ -20,7 +20,6 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
@@ -768,10 +767,3 @@ def _first_oya_from_json(data: dict[str, Any], oya: int) -> FirstOya:
         except (ValueError, TypeError):
             turns = []
     return FirstOya(tuple(turns), oya)
-
-
-def legal_actions_text(actions: Sequence[Action]) -> str:
-    """For logs: the actions as words."""
-    from koikoi.engine.round import action_str
-
-    return ", ".join(action_str(a) for a in actions)

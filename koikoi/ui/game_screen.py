@@ -196,7 +196,7 @@ class SidePanel(QFrame):
         oya = rnd.oya if rnd is not None else m.oya
         calls = rnd.koikoi_calls if rnd is not None and model.round_no != 0 else [0, 0]
         count = rnd.koikoi_count if rnd is not None else 0
-        shown = self.screen_.shown_scores or m.scores
+        shown = m.scores
         self.them.refresh(
             shown[COMPUTER], oya == COMPUTER, calls[COMPUTER], model.captured_set(COMPUTER)
         )
@@ -245,7 +245,6 @@ class GameScreen(QWidget):
         self.overlay = Overlay(self)
         self.selected: Card | None = None
         self.hovered: Card | None = None
-        self.shown_scores: tuple[int, int] | None = None
         self._draw_started = 0.0
         self._countdown = QTimer(self)
         self._countdown.setInterval(250)
@@ -298,7 +297,6 @@ class GameScreen(QWidget):
         if isinstance(event, Dealt):
             self.overlay.clear()
             self.selected = self.hovered = None
-            self.shown_scores = None
         ms = self.table.present(event)
         announce_ms = controller.timings.announce_ms
         if isinstance(event, KoikoiDeclared):
@@ -338,7 +336,6 @@ class GameScreen(QWidget):
     def restore(self, obs: Observation, controller: GameController) -> None:
         self.overlay.clear()
         self.selected = self.hovered = None
-        self.shown_scores = None
         self.side.clear_log()
         self.table.restore(obs)
         self.refresh_side()
@@ -352,7 +349,6 @@ class GameScreen(QWidget):
         self.table.clear()
         self.side.clear_log()
         self.selected = self.hovered = None
-        self.shown_scores = None
         self.refresh_side()
         self.update_prompt()
 
@@ -418,7 +414,6 @@ class GameScreen(QWidget):
         self.overlay.show_panel(panel, dim=70)
 
     def _show_round_result(self, summary: RoundSummary) -> None:
-        self.shown_scores = None
         self.refresh_side()
         panel = RoundResultPanel(self.art, summary, self.controller.next_round)
         self.overlay.show_panel(panel, dim=110)

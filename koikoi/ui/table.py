@@ -451,8 +451,6 @@ class _Move:
 class TableView(QWidget):
     """Paints the felt and the zones; places and animates the card widgets."""
 
-    PAD: Final = 7
-
     def __init__(self, art: CardArt | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("table")
@@ -463,7 +461,6 @@ class TableView(QWidget):
         self.stock = StockWidget(self)
         self.stock.set_count(0)
         self.stock.hide()
-        self.pad = self.PAD
         self._sprites: OrderedDict[tuple[str, int, str | None], QPixmap] = OrderedDict()
         self._background: QPixmap | None = None
         self._unders: dict[tuple[int, int, str | None], QImage] = {}
