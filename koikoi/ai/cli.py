@@ -1,0 +1,86 @@
+"""``koikoi simulate``: computer-versus-computer matches, as JSON (CLI.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from typing import Any
+
+from koikoi.ai import PLAYERS
+
+
+def _positive(flag: str) -> Any:
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} takes a whole number, not {text!r}") from None
+        if n < 1:
+            raise argparse.ArgumentTypeError(f"{flag} takes a number of 1 or more, not {n}")
+        return n
+
+    return parse
+
+
+def _rounds(text: str) -> int:
+    if text not in ("6", "12"):
+        raise argparse.ArgumentTypeError(f"--rounds is 6 or 12, not {text!r}")
+    return int(text)
+
+
+def _player(flag: str) -> Any:
+    def parse(text: str) -> str:
+        if text not in PLAYERS:
+            raise argparse.ArgumentTypeError(
+                f"{flag}: unknown player {text!r} (choose from {', '.join(PLAYERS)})"
+            )
+        return text
+
+    return parse
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from koikoi.ai.simulate import SimulationSpec, simulate
+    from koikoi.engine.match import Settings
+
+    seed = args.seed if args.seed is not None else str(secrets.randbelow(10**9))
+    spec = SimulationSpec(
+        a=args.a,
+        b=args.b,
+        games=args.games,
+        settings=Settings(rounds=args.rounds, doubling=not args.no_doubling),
+        seed=seed,
+        playouts=args.playouts or 0,
+    )
+    result = simulate(spec, jobs=args.jobs)
+    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``simulate`` to the ``koikoi`` command's subparsers."""
+    p = sub.add_parser(
+        "simulate",
+        help="computer-versus-computer matches, with win rates and decision times as JSON",
+        description="Play AI-versus-AI matches and print statistics as JSON (CLI.md).",
+    )
+    p.add_argument("--a", required=True, type=_player("--a"), metavar="NAME")
+    p.add_argument("--b", required=True, type=_player("--b"), metavar="NAME")
+    p.add_argument("--games", required=True, type=_positive("--games"), metavar="N")
+    p.add_argument("--rounds", type=_rounds, default=6, metavar="6|12")
+    p.add_argument("--no-doubling", action="store_true")
+    p.add_argument("--seed", default=None, metavar="S", help="make the run reproducible (any text)")
+    p.add_argument(
+        "--jobs", type=_positive("--jobs"), default=1, metavar="J", help="processes to use"
+    )
+    p.add_argument(
+        "--playouts",
+        type=_positive("--playouts"),
+        default=None,
+        metavar="P",
+        help="search budget per decision for players that search (default: the app's)",
+    )
+    p.set_defaults(run=_cmd_simulate)

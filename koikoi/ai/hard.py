@@ -1,0 +1,420 @@
+"""``hard``: determinized Monte Carlo search valued in match terms.
+
+For each decision the player deals out the hidden cards many times, each time consistently
+with everything its seat has seen (:func:`~koikoi.engine.match.determinize`: the unseen
+cards split between the opponent's hand and the stock in a random order), tries every legal
+action on the same deals (common random numbers, so the comparison between actions is not
+drowned in the luck of the deal), and plays each round to its end with a fast playout policy
+for both sides through the engine's unchecked door. Actions are compared by successive
+halving: each pass spends its share of the budget on the better half of the previous pass.
+
+A round's end is valued by what it does to the chance of winning the match
+(:func:`~koikoi.ai.stakes.match_value`): the transfer capped by the stakes left, the round
+number and the score. So the koikoi decision weighs the opponent's threats in the sampled
+hands, the shared multiplier and the 8-point doubling as the engine scores them, and in the
+last round a shobu that wins the match is taken at once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from koikoi.ai.base import DEFAULT_BUDGET, Budget
+from koikoi.ai.basic import secures_match
+from koikoi.ai.knowledge import STATIC_VALUE, card_gains
+from koikoi.ai.koikoi_model import outlook
+from koikoi.ai.stakes import TOTAL, value_table
+from koikoi.engine.cards import (
+    ALL_CARDS,
+    CARD_MONTH_MASK,
+    MONTH_LOW_BITS,
+    NUM_CARDS,
+    PLAINS,
+    card_tuple,
+)
+from koikoi.engine.events import Outcome
+from koikoi.engine.match import Observation, determinize
+from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, Round
+from koikoi.engine.yaku import base_points, round_points
+
+DEFAULT_PLAYOUTS: Final = 1200
+"""The app's budget: about 100 ms a decision on one core of a slow machine."""
+
+_PLAY, _DECIDE, _OVER = Phase.PLAY, Phase.DECIDE, Phase.OVER
+_MONTH_MASK: Final = CARD_MONTH_MASK
+_NOT_PLAIN: Final = ALL_CARDS & ~PLAINS
+
+# The playout policy's weights (module attributes so that tuning runs can vary them).
+YAKU_BONUS = 12.0
+"""A capture that lifts the total right now, against any other."""
+STATIC_WEIGHT = 0.5
+"""How much a card's general worth counts beside the yaku it helps now."""
+DENY = 0.5
+"""Taking what the other seat needs, against what one needs oneself."""
+KEEP = 0.3
+"""Reluctance to throw away a card one could use."""
+SAFE = 0.2
+"""How much of a thrown card's danger is left when nobody else can hold its month."""
+TEMPO = 8.0
+"""How much later a capture nobody else can make may wait."""
+PAIR = 0.5
+"""How much of a thrown card's danger is left when we hold a card of its month."""
+MODEL_WEIGHT = 0.25
+"""The koikoi model's share in the koikoi decision, beside the playouts'."""
+LATE_FACTOR = 3.0
+"""At most this many times the budget for a decision late in a round."""
+KOIKOI_SEATS = (False, False)
+"""Whether the (other, own) seat may say koikoi in playouts by the rule of thumb."""
+KOIKOI_MAX_TOTAL = 6
+KOIKOI_MIN_HAND = 4
+CONFIDENCE = 1.0
+"""Standard errors by which a searched move must beat the policy's own to replace it."""
+
+
+class Policy:
+    """The fast playout policy, and the valuation of a round's end in match terms.
+
+    It sees what a player at the table would: its own hand, the field and the piles (never
+    the other hand or the stock order, which in a sample are only guesses). Each seat takes
+    the capture worth most to it (its yaku progress plus what it denies the other seat, from
+    tables made once per decision), a capture that lifts its total first, and throws away
+    the card that would help the other seat least.
+    """
+
+    __slots__ = ("me", "scores", "values", "rounds_left", "doubling", "take", "give")
+
+    def __init__(self, obs: Observation) -> None:
+        self.me = obs.seat
+        self.scores = obs.scores
+        self.rounds_left = obs.rounds_left
+        self.values = value_table(obs.rounds_left)
+        self.doubling = obs.settings.doubling
+        piles = obs.captured
+        gains = (
+            card_gains(piles[0], piles[1], ALL_CARDS),
+            card_gains(piles[1], piles[0], ALL_CARDS),
+        )
+        take = []
+        give = []
+        for seat in (0, 1):
+            own, other = gains[seat], gains[1 - seat]
+            static = [STATIC_VALUE[c] * STATIC_WEIGHT for c in range(NUM_CARDS)]
+            take.append([static[c] + own[c] + DENY * other[c] for c in range(NUM_CARDS)])
+            give.append([static[c] + other[c] + KEEP * own[c] for c in range(NUM_CARDS)])
+        self.take = take
+        self.give = give
+
+    def run(self, r: Round) -> float:
+        """Play ``r`` out (it is changed) and return the match value for our seat."""
+        while True:
+            phase = r.phase
+            if phase == _PLAY:
+                r.push(self.play(r))
+            elif phase == _DECIDE:
+                r.push(self.decide(r))
+            elif phase == _OVER:
+                return self.value(r)
+            else:
+                r.push(self.pick(r))
+
+    def play(self, r: Round) -> Action:
+        seat = r.turn
+        hand = r.hands[seat]
+        field = r.field
+        # the hand's cards whose month is on the field
+        takes = hand & ((field | field >> 1 | field >> 2 | field >> 3) & MONTH_LOW_BITS) * 0xF
+        mask = _MONTH_MASK
+        if takes:
+            val = self.take[seat]
+            pile = r.captured[seat]
+            now = r.totals[seat]
+            plains = (pile & PLAINS).bit_count()
+            seen = field | r.captured[0] | r.captured[1] | hand
+            best, best_v = -1, -1e9
+            for c in card_tuple(takes):
+                matches = field & mask[c]
+                v = val[c]
+                if not mask[c] & ~seen:  # nobody else can take these: they can wait
+                    v -= TEMPO
+                got = 1 << c
+                if matches.bit_count() == 2:  # a pick: count the better card
+                    a, b = card_tuple(matches)
+                    t = a if val[a] >= val[b] else b
+                    v += val[t]
+                    got |= 1 << t
+                else:
+                    for t in card_tuple(matches):
+                        v += val[t]
+                    got |= matches
+                # only a non-plain card or a tenth plain can lift the total
+                if (got & _NOT_PLAIN or plains + (got & PLAINS).bit_count() >= 10) and base_points(
+                    pile | got
+                ) > now:
+                    v += YAKU_BONUS
+                if v > best_v:
+                    best, best_v = c, v
+            return best
+        val = self.give[seat]
+        seen = field | r.captured[0] | r.captured[1] | hand
+        best, best_v = -1, 1e9
+        for c in card_tuple(hand):
+            month = mask[c]
+            v = val[c]
+            if not month & ~seen:  # every other card of the month is in view: nobody can take it
+                v *= SAFE
+            elif hand & month & ~(1 << c):  # we hold its mate and may take it back
+                v *= PAIR
+            if v < best_v:
+                best, best_v = c, v
+        return best
+
+    def pick(self, r: Round) -> Action:
+        """Of two field matches, the better card, a yaku first."""
+        seat = r.turn
+        val = self.take[seat]
+        pile = r.captured[seat] | 1 << r.pending
+        now = r.totals[seat]
+        a, b = card_tuple(r.field & _MONTH_MASK[r.pending])
+        va = val[a] + (YAKU_BONUS if base_points(pile | 1 << a) > now else 0.0)
+        vb = val[b] + (YAKU_BONUS if base_points(pile | 1 << b) > now else 0.0)
+        return PICK_BASE + (a if va >= vb else b)
+
+    def decide(self, r: Round) -> Action:
+        """Shobu, unless it cannot save the match while going on still might, or (for the
+        seats in ``KOIKOI_SEATS``) the yaku is small, cards are left and the other seat has
+        no yaku one card away: the rule of thumb of the ``normal`` player."""
+        if r.last_turn:
+            return SHOBU
+        seat = r.turn
+        total = r.totals[seat]
+        if self.rounds_left == 0:
+            points = round_points(total, r.koikoi_count, self.doubling)[1]
+            mine = self.scores[seat] + min(points, self.scores[1 - seat])
+            if mine * 2 <= TOTAL:
+                return KOIKOI
+        if (
+            KOIKOI_SEATS[seat == self.me]
+            and total <= KOIKOI_MAX_TOTAL
+            and r.hands[seat].bit_count() >= KOIKOI_MIN_HAND
+        ):
+            other = 1 - seat
+            theirs = r.captured[other]
+            seen_by_seat = r.field | r.captured[0] | r.captured[1] | r.hands[seat]
+            reachable = ALL_CARDS & ~(r.captured[seat] | theirs | r.hands[seat]) | r.field
+            del seen_by_seat
+            baseline = r.baselines[other]
+            for c in card_tuple(reachable):
+                if base_points(theirs | 1 << c) > baseline:
+                    return SHOBU
+            return KOIKOI
+        return SHOBU
+
+    def value(self, r: Round) -> float:
+        """P(our seat wins the match) after the round ``r`` has ended."""
+        result = r.result
+        assert result is not None
+        mine = self.scores[self.me]
+        if result.outcome is Outcome.WIN and result.winner is not None:
+            if result.winner == self.me:
+                mine += min(result.points, TOTAL - mine)
+            else:
+                mine -= min(result.points, mine)
+        return self.values[mine]
+
+
+def sample(obs: Observation, rng: random.Random) -> Round:
+    """One deal of the hidden cards consistent with the observation."""
+    rand = rng.random
+    hidden = sorted(card_tuple(obs.unseen), key=lambda _: rand())
+    h = obs.opponent_hand_size
+    opponent = 0
+    for c in hidden[:h]:
+        opponent |= 1 << c
+    return determinize(obs, opponent, hidden[h:])
+
+
+def distinct(obs: Observation, legal: Sequence[Action]) -> list[Action]:
+    """The legal actions less those that are the same move as an earlier one.
+
+    Two plain cards of one month are interchangeable for every yaku (R6), so playing or
+    picking either leads to the same game.
+    """
+    out: list[Action] = []
+    seen_plain_months = 0
+    for a in legal:
+        card = a if a < PICK_BASE else a - PICK_BASE if a < KOIKOI else -1
+        if card >= 0 and PLAINS >> card & 1:
+            month = _MONTH_MASK[card]
+            if seen_plain_months & month:
+                continue
+            seen_plain_months |= month
+        out.append(a)
+    return out
+
+
+def estimate(
+    obs: Observation,
+    actions: Sequence[Action],
+    rng: random.Random,
+    playouts: int,
+    budget: Budget = DEFAULT_BUDGET,
+    keep: Action | None = None,
+) -> dict[Action, list[float]]:
+    """Playout values of ``actions`` (match values for the seat), sample by sample.
+
+    Successive halving: pass k gives the surviving actions an equal share of the budget on
+    fresh samples shared by all of them (so the lists line up from their ends), then keeps
+    the better half; the last pass has two. ``keep`` survives every pass. A budget that
+    expires stops the search between samples.
+    """
+    alive = list(actions)
+    policy = Policy(obs)
+    values: dict[Action, list[float]] = {a: [] for a in alive}
+    passes = max(1, (len(alive) - 1).bit_length())
+    per_pass = playouts // passes
+    timed = budget.deadline is not None or budget.stop is not None
+    for _ in range(passes):
+        for _ in range(max(1, per_pass // len(alive))):
+            if timed and budget.expired():
+                return values
+            base = sample(obs, rng)
+            for a in alive:
+                r = base.copy()
+                r.push(a)
+                values[a].append(policy.run(r))
+        if len(alive) <= 2:
+            break
+        alive.sort(key=lambda a: _mean(values[a]), reverse=True)
+        survivors = alive[: max(2, (len(alive) + 1) // 2)]
+        if keep is not None and keep not in survivors:
+            survivors[-1] = keep
+        alive = survivors
+    return values
+
+
+def search(
+    obs: Observation,
+    legal: Sequence[Action],
+    rng: random.Random,
+    playouts: int,
+    budget: Budget = DEFAULT_BUDGET,
+    default: Action | None = None,
+) -> Action:
+    """The action with the best mean match value over about ``playouts`` playouts.
+
+    With a ``default`` (the policy's own choice), another action replaces it only when
+    better by more than ``CONFIDENCE`` standard errors of the paired differences: a search
+    too small to tell two moves apart keeps the sound one instead of following its noise.
+    """
+    actions = distinct(obs, legal)
+    if default is not None and default not in actions:
+        default = None
+    if len(actions) == 1:
+        return actions[0]
+    values = estimate(obs, actions, rng, playouts, budget, keep=default)
+    longest = max(len(v) for v in values.values())
+    finalists = [a for a in actions if len(values[a]) == longest]
+    # A tie between koikoi and shobu goes to shobu: the points in hand.
+    best = max(finalists, key=lambda a: (_mean(values[a]), a == SHOBU))
+    if default is None or best == default:
+        return best
+    return best if significantly_better(values[best], values[default]) else default
+
+
+def significantly_better(a: list[float], b: list[float]) -> bool:
+    """Whether ``a`` beats ``b`` by ``CONFIDENCE`` standard errors, sample for sample."""
+    n = min(len(a), len(b))
+    if n < 2:
+        return False
+    diffs = [x - y for x, y in zip(a[-n:], b[-n:], strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > CONFIDENCE * math.sqrt(var / n)
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else -1.0
+
+
+def policy_choice(obs: Observation, policy: Policy | None = None) -> Action:
+    """The playout policy's move for the seat to move in ``obs``.
+
+    The policy reads only the seat's own hand, the field and the piles, so the sample of
+    hidden cards it is given to read them from cannot change its choice.
+    """
+    r = sample(obs, random.Random(0))
+    policy = policy or Policy(obs)
+    if obs.phase == Phase.PLAY:
+        return policy.play(r)
+    if obs.phase == Phase.DECIDE:
+        return SHOBU if secures_match(obs) else policy.decide(r)
+    return policy.pick(r)
+
+
+def koikoi_or_shobu(
+    obs: Observation, rng: random.Random, playouts: int, budget: Budget = DEFAULT_BUDGET
+) -> Action:
+    """Koikoi or shobu: the search's playouts and the model of :mod:`koikoi.ai.koikoi_model`
+    together, both in match value.
+
+    The playouts see whole sampled futures; the model counts the threats card by card. Each
+    has its own blind spots (the playouts' players never say koikoi; the model looks one
+    card ahead), so the decision weighs the two, ``MODEL_WEIGHT`` to the model.
+    """
+    if secures_match(obs):
+        return SHOBU
+    values = estimate(obs, (KOIKOI, SHOBU), rng, playouts, budget)
+    model = outlook(obs)
+    w = MODEL_WEIGHT if values[KOIKOI] and values[SHOBU] else 1.0
+    go_on = (1 - w) * _mean(values[KOIKOI]) + w * model.koikoi
+    stop = (1 - w) * _mean(values[SHOBU]) + w * model.shobu
+    return KOIKOI if go_on > stop else SHOBU
+
+
+def scaled_playouts(obs: Observation, playouts: int) -> int:
+    """The playouts for this decision: ``playouts`` at the start of a round, more later on,
+    when each playout is shorter (up to ``LATE_FACTOR`` times), so every decision costs about
+    the same time."""
+    cards_left = obs.hand.bit_count() + obs.opponent_hand_size
+    return int(playouts * min(LATE_FACTOR, 16 / max(1, cards_left)))
+
+
+class HardPlayer:
+    """Determinized Monte Carlo over honest samples of the hidden cards."""
+
+    name = "hard"
+    playouts = DEFAULT_PLAYOUTS
+
+    def choose(
+        self,
+        obs: Observation,
+        legal: Sequence[Action],
+        rng: random.Random,
+        budget: Budget = DEFAULT_BUDGET,
+    ) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        n = scaled_playouts(obs, budget.playouts or self.playouts)
+        if obs.phase == Phase.DECIDE:
+            return koikoi_or_shobu(obs, rng, n, budget)
+        return search(obs, legal, rng, n, budget, default=policy_choice(obs))
+
+
+class PolicyPlayer:
+    """The playout policy on its own, one move at a time (for tuning and comparison)."""
+
+    name = "policy"
+
+    def choose(
+        self,
+        obs: Observation,
+        legal: Sequence[Action],
+        rng: random.Random,
+        budget: Budget = DEFAULT_BUDGET,
+    ) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return policy_choice(obs)
