@@ -26,7 +26,7 @@ from koikoi.ai.base import DEFAULT_BUDGET, Budget
 from koikoi.ai.basic import secures_match
 from koikoi.ai.knowledge import STATIC_VALUE, card_gains
 from koikoi.ai.koikoi_model import outlook
-from koikoi.ai.stakes import TOTAL, value_table
+from koikoi.ai.stakes import SWINGS, TOTAL, value_table
 from koikoi.engine.cards import (
     ALL_CARDS,
     CARD_MONTH_MASK,
@@ -62,14 +62,12 @@ TEMPO = 8.0
 """How much later a capture nobody else can make may wait."""
 PAIR = 0.5
 """How much of a thrown card's danger is left when we hold a card of its month."""
+MATCH_AWARE = True
+"""Whether blocking counts for more when ahead late in the match (see :func:`caution`)."""
 MODEL_WEIGHT = 0.25
 """The koikoi model's share in the koikoi decision, beside the playouts'."""
 LATE_FACTOR = 3.0
 """At most this many times the budget for a decision late in a round."""
-KOIKOI_SEATS = (False, False)
-"""Whether the (other, own) seat may say koikoi in playouts by the rule of thumb."""
-KOIKOI_MAX_TOTAL = 6
-KOIKOI_MIN_HAND = 4
 CONFIDENCE = 1.0
 """Standard errors by which a searched move must beat the policy's own to replace it."""
 
@@ -99,11 +97,13 @@ class Policy:
         )
         take = []
         give = []
+        static = [STATIC_VALUE[c] * STATIC_WEIGHT for c in range(NUM_CARDS)]
         for seat in (0, 1):
             own, other = gains[seat], gains[1 - seat]
-            static = [STATIC_VALUE[c] * STATIC_WEIGHT for c in range(NUM_CARDS)]
-            take.append([static[c] + own[c] + DENY * other[c] for c in range(NUM_CARDS)])
-            give.append([static[c] + other[c] + KEEP * own[c] for c in range(NUM_CARDS)])
+            fear = caution(obs.scores[seat], obs.rounds_left) if MATCH_AWARE else 1.0
+            deny = DENY * fear
+            take.append([static[c] + own[c] + deny * other[c] for c in range(NUM_CARDS)])
+            give.append([static[c] + fear * other[c] + KEEP * own[c] for c in range(NUM_CARDS)])
         self.take = take
         self.give = give
 
@@ -183,33 +183,15 @@ class Policy:
         return PICK_BASE + (a if va >= vb else b)
 
     def decide(self, r: Round) -> Action:
-        """Shobu, unless it cannot save the match while going on still might, or (for the
-        seats in ``KOIKOI_SEATS``) the yaku is small, cards are left and the other seat has
-        no yaku one card away: the rule of thumb of the ``normal`` player."""
+        """Shobu, unless it cannot save the match while going on still might."""
         if r.last_turn:
             return SHOBU
         seat = r.turn
-        total = r.totals[seat]
         if self.rounds_left == 0:
-            points = round_points(total, r.koikoi_count, self.doubling)[1]
+            points = round_points(r.totals[seat], r.koikoi_count, self.doubling)[1]
             mine = self.scores[seat] + min(points, self.scores[1 - seat])
             if mine * 2 <= TOTAL:
                 return KOIKOI
-        if (
-            KOIKOI_SEATS[seat == self.me]
-            and total <= KOIKOI_MAX_TOTAL
-            and r.hands[seat].bit_count() >= KOIKOI_MIN_HAND
-        ):
-            other = 1 - seat
-            theirs = r.captured[other]
-            seen_by_seat = r.field | r.captured[0] | r.captured[1] | r.hands[seat]
-            reachable = ALL_CARDS & ~(r.captured[seat] | theirs | r.hands[seat]) | r.field
-            del seen_by_seat
-            baseline = r.baselines[other]
-            for c in card_tuple(reachable):
-                if base_points(theirs | 1 << c) > baseline:
-                    return SHOBU
-            return KOIKOI
         return SHOBU
 
     def value(self, r: Round) -> float:
@@ -223,6 +205,25 @@ class Policy:
             else:
                 mine -= min(result.points, mine)
         return self.values[mine]
+
+
+def caution(score: int, rounds_left: int) -> float:
+    """How much more a player with ``score`` stands to lose from the other side's points
+    than to gain from its own, in match value (between 1/4 and 4).
+
+    Ahead in the last rounds, points given away hurt more than points won help (and past a
+    safe lead only the other side's points matter); behind, the reverse. The playout policy
+    weighs blocking against building by this.
+    """
+    table = value_table(rounds_left)
+    here = table[score]
+    up = down = 0.0
+    for k, p in SWINGS:
+        up += p * (table[min(TOTAL, score + k)] - here)
+        down += p * (here - table[max(0, score - k)])
+    if up <= 1e-9:
+        return 4.0 if down > 1e-9 else 1.0
+    return max(0.25, min(4.0, down / up))
 
 
 def sample(obs: Observation, rng: random.Random) -> Round:

@@ -7,7 +7,6 @@ build on it; none of it looks at hidden cards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from math import comb
 from typing import Final
 
@@ -19,7 +18,6 @@ from koikoi.engine.cards import (
     INOSHIKACHO,
     KIKU_SAKE_CUP,
     LIGHTS,
-    MONTH_MASKS,
     NUM_CARDS,
     PLAINS,
     RIBBONS,
@@ -30,7 +28,6 @@ from koikoi.engine.cards import (
     Card,
     CardSet,
     card_tuple,
-    months_present,
 )
 from koikoi.engine.yaku import base_points, round_points
 
@@ -64,11 +61,6 @@ def _static_value(card: Card) -> float:
 
 STATIC_VALUE: Final[tuple[float, ...]] = tuple(_static_value(c) for c in range(NUM_CARDS))
 """A card's worth with no context: how often it helps a yaku, and how much."""
-
-
-def spread_months(cards: CardSet) -> CardSet:
-    """All four cards of every month that has a card in ``cards``."""
-    return months_present(cards) * 0xF
 
 
 def captures(card: Card, field: CardSet) -> CardSet:
@@ -158,24 +150,6 @@ def hold_probability(matching: int, unseen: int, hand: int) -> float:
     if unseen - matching < hand:
         return 1.0
     return 1.0 - comb(unseen - matching, hand) / comb(unseen, hand)
-
-
-def month_hold_probabilities(unseen: CardSet, hand: int) -> list[float]:
-    """For each month: P(the opponent's ``hand`` cards include one of its unseen cards)."""
-    total = unseen.bit_count()
-    return [hold_probability((unseen & m).bit_count(), total, hand) for m in MONTH_MASKS]
-
-
-def expected_best(options: Sequence[tuple[float, float]]) -> float:
-    """E[the best value available] when each (value, probability) is there independently."""
-    best = 0.0
-    miss = 1.0
-    for value, p in sorted(options, reverse=True):
-        if value <= 0.0:
-            break
-        best += miss * p * value
-        miss *= 1.0 - p
-    return best
 
 
 def win_points(base: int, koikoi_count: int, doubling: bool) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from koikoi.ai.knowledge import hold_probability, progress, win_points
+from koikoi.ai.knowledge import hold_probability, progress, rising_cards, win_points
 from koikoi.ai.stakes import match_value, settle
 from koikoi.engine.cards import CARD_MONTH_MASK, CardSet, card_tuple
 from koikoi.engine.match import Observation
@@ -89,14 +89,6 @@ def _mean_rise(pile: CardSet, rising: CardSet, baseline: int) -> int:
     return round(sum(totals) / len(totals))
 
 
-def _rising(pile: CardSet, baseline: int, cards: CardSet) -> CardSet:
-    out = 0
-    for c in card_tuple(cards):
-        if base_points(pile | 1 << c) > baseline:
-            out |= 1 << c
-    return out
-
-
 def outlook(obs: Observation) -> KoikoiOutlook:
     """Weigh shobu against koikoi for the seat deciding in ``obs`` (phase DECIDE)."""
     me = obs.seat
@@ -113,9 +105,9 @@ def outlook(obs: Observation) -> KoikoiOutlook:
     unseen = obs.unseen
     field = obs.field
     reachable = field | unseen | hand
-    my_rising = _rising(mine, total, reachable & ~theirs)
+    my_rising = rising_cards(mine, total, reachable & ~theirs)
     their_baseline = obs.baselines[they]
-    their_rising = _rising(theirs, their_baseline, (field | unseen) & ~mine)
+    their_rising = rising_cards(theirs, their_baseline, (field | unseen) & ~mine)
     p_me = _turn_chance(my_rising, field, unseen, hand, obs.opponent_hand_size)
     p_they = _turn_chance(their_rising, field, unseen, None, obs.opponent_hand_size)
     # Yaku two or more cards away still come in over several turns: a hazard that grows
