@@ -238,3 +238,26 @@ def test_a_wall_clock_cap_still_answers_legally(name):
         stopped = Budget(playouts=10**9, stop=lambda: True)
         action = get_player(name).choose(obs, obs.legal_actions, random.Random(0), stopped)
         assert action in obs.legal_actions
+
+
+def test_easy_is_beatable_but_never_absurd_R5_1_R5_2():
+    """Easy grabs the wrong capture now and then, but it never throws a card away while it
+    could take one, never throws away more than its cheapest kind of card, and always picks
+    the better of two field cards."""
+    from koikoi.ai.knowledge import CARD_POINTS, STATIC_VALUE
+    from koikoi.engine.cards import CARD_MONTH_MASK
+    from tests.ai_positions import random_positions
+
+    for i, m in enumerate(random_positions(120, seed=21)):
+        obs = m.observation(m.current_seat())
+        action = choose("easy", m, seed=i)
+        legal = obs.legal_actions
+        if obs.phase == Phase.PLAY:
+            takes = [c for c in legal if obs.field & CARD_MONTH_MASK[c]]
+            if takes:
+                assert action in takes
+            else:
+                assert CARD_POINTS[action] == min(CARD_POINTS[c] for c in legal)
+        elif obs.phase != Phase.DECIDE:
+            best = max(STATIC_VALUE[a - PICK_BASE] for a in legal)
+            assert STATIC_VALUE[action - PICK_BASE] == best

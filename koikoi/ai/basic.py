@@ -100,7 +100,11 @@ class EasyPlayer:
 
     name = "easy"
     blunder = 0.35
+    """How often it takes a capture at random when it has several."""
     koikoi_chance = 0.5
+    """How often it goes on with a small yaku and cards left."""
+    koikoi_max_total = 4
+    koikoi_min_hand = 4
 
     def choose(
         self,
@@ -114,7 +118,10 @@ class EasyPlayer:
         if obs.phase == Phase.DECIDE:
             if KOIKOI not in legal or secures_match(obs):
                 return SHOBU
-            small = obs.totals[seat] <= 4 and obs.hand.bit_count() >= 4
+            small = (
+                obs.totals[seat] <= self.koikoi_max_total
+                and obs.hand.bit_count() >= self.koikoi_min_hand
+            )
             return KOIKOI if small and rng.random() < self.koikoi_chance else SHOBU
         if obs.phase != Phase.PLAY:  # a pick: the bigger card, always
             return max(legal, key=lambda a: STATIC_VALUE[a - PICK_BASE])

@@ -7,12 +7,15 @@ action on the same deals (common random numbers, so the comparison between actio
 drowned in the luck of the deal), and plays each round to its end with a fast playout policy
 for both sides through the engine's unchecked door. Actions are compared by successive
 halving: each pass spends its share of the budget on the better half of the previous pass.
+The policy's own move is the default, and a searched move replaces it only when it is
+better by more than the noise of the samples.
 
 A round's end is valued by what it does to the chance of winning the match
 (:func:`~koikoi.ai.stakes.match_value`): the transfer capped by the stakes left, the round
 number and the score. So the koikoi decision weighs the opponent's threats in the sampled
 hands, the shared multiplier and the 8-point doubling as the engine scores them, and in the
-last round a shobu that wins the match is taken at once.
+last round a shobu that wins the match is taken at once. The playout policy itself weighs
+blocking against building by the match score (:func:`caution`).
 """
 
 from __future__ import annotations
@@ -62,10 +65,9 @@ TEMPO = 8.0
 """How much later a capture nobody else can make may wait."""
 PAIR = 0.5
 """How much of a thrown card's danger is left when we hold a card of its month."""
-MATCH_AWARE = True
-"""Whether blocking counts for more when ahead late in the match (see :func:`caution`)."""
-MODEL_WEIGHT = 0.25
-"""The koikoi model's share in the koikoi decision, beside the playouts'."""
+MODEL_WEIGHT = 0.0
+"""The koikoi model's share in the koikoi decision beside the playouts' (measured: any share
+loses matches against ``normal``, so it decides only when the search had no time)."""
 LATE_FACTOR = 3.0
 """At most this many times the budget for a decision late in a round."""
 CONFIDENCE = 1.0
@@ -82,9 +84,24 @@ class Policy:
     the card that would help the other seat least.
     """
 
-    __slots__ = ("me", "scores", "values", "rounds_left", "doubling", "take", "give")
+    __slots__ = (
+        "me",
+        "scores",
+        "values",
+        "rounds_left",
+        "doubling",
+        "take",
+        "give",
+        "tempo",
+        "pair",
+    )
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, refined: bool = True) -> None:
+        """Tables for the position of ``obs``. Without ``refined`` the policy is the plain
+        one ``normal`` plays: no waiting with captures nobody else can make, no keeping the
+        month of a card it may take back, and no regard for the match score."""
+        self.tempo = TEMPO if refined else 0.0
+        self.pair = PAIR if refined else 1.0
         self.me = obs.seat
         self.scores = obs.scores
         self.rounds_left = obs.rounds_left
@@ -100,7 +117,7 @@ class Policy:
         static = [STATIC_VALUE[c] * STATIC_WEIGHT for c in range(NUM_CARDS)]
         for seat in (0, 1):
             own, other = gains[seat], gains[1 - seat]
-            fear = caution(obs.scores[seat], obs.rounds_left) if MATCH_AWARE else 1.0
+            fear = caution(obs.scores[seat], obs.rounds_left) if refined else 1.0
             deny = DENY * fear
             take.append([static[c] + own[c] + deny * other[c] for c in range(NUM_CARDS)])
             give.append([static[c] + fear * other[c] + KEEP * own[c] for c in range(NUM_CARDS)])
@@ -138,7 +155,7 @@ class Policy:
                 matches = field & mask[c]
                 v = val[c]
                 if not mask[c] & ~seen:  # nobody else can take these: they can wait
-                    v -= TEMPO
+                    v -= self.tempo
                 got = 1 << c
                 if matches.bit_count() == 2:  # a pick: count the better card
                     a, b = card_tuple(matches)
@@ -166,7 +183,7 @@ class Policy:
             if not month & ~seen:  # every other card of the month is in view: nobody can take it
                 v *= SAFE
             elif hand & month & ~(1 << c):  # we hold its mate and may take it back
-                v *= PAIR
+                v *= self.pair
             if v < best_v:
                 best, best_v = c, v
         return best
@@ -340,14 +357,14 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else -1.0
 
 
-def policy_choice(obs: Observation, policy: Policy | None = None) -> Action:
+def policy_choice(obs: Observation, refined: bool = True) -> Action:
     """The playout policy's move for the seat to move in ``obs``.
 
     The policy reads only the seat's own hand, the field and the piles, so the sample of
     hidden cards it is given to read them from cannot change its choice.
     """
     r = sample(obs, random.Random(0))
-    policy = policy or Policy(obs)
+    policy = Policy(obs, refined)
     if obs.phase == Phase.PLAY:
         return policy.play(r)
     if obs.phase == Phase.DECIDE:
@@ -358,20 +375,25 @@ def policy_choice(obs: Observation, policy: Policy | None = None) -> Action:
 def koikoi_or_shobu(
     obs: Observation, rng: random.Random, playouts: int, budget: Budget = DEFAULT_BUDGET
 ) -> Action:
-    """Koikoi or shobu: the search's playouts and the model of :mod:`koikoi.ai.koikoi_model`
-    together, both in match value.
+    """Koikoi or shobu, by the expected match value of going on against stopping.
 
-    The playouts see whole sampled futures; the model counts the threats card by card. Each
-    has its own blind spots (the playouts' players never say koikoi; the model looks one
-    card ahead), so the decision weighs the two, ``MODEL_WEIGHT`` to the model.
+    Shobu at once when it wins the match. Otherwise the playouts weigh it: each sampled
+    future of a koikoi (the opponent's threats played out from the hands they may hold, the
+    shared multiplier and the 8-point doubling as the engine scores them) against the
+    points in hand, both valued by what they do to the chance of winning the match (the
+    stakes left, the round, the score). ``MODEL_WEIGHT`` mixes in the card-counting model of
+    :mod:`koikoi.ai.koikoi_model`, which also decides alone when the search had no time.
     """
     if secures_match(obs):
         return SHOBU
     values = estimate(obs, (KOIKOI, SHOBU), rng, playouts, budget)
-    model = outlook(obs)
     w = MODEL_WEIGHT if values[KOIKOI] and values[SHOBU] else 1.0
-    go_on = (1 - w) * _mean(values[KOIKOI]) + w * model.koikoi
-    stop = (1 - w) * _mean(values[SHOBU]) + w * model.shobu
+    go_on = _mean(values[KOIKOI])
+    stop = _mean(values[SHOBU])
+    if w > 0.0:
+        model = outlook(obs)
+        go_on = (1 - w) * go_on + w * model.koikoi
+        stop = (1 - w) * stop + w * model.shobu
     return KOIKOI if go_on > stop else SHOBU
 
 

@@ -10,6 +10,9 @@ The threats are counted from what the seat has seen: each card that would lift a
 total (a yaku one card away, or one more card of a counting yaku), where it is (on the
 field, or among the unseen cards: the opponent's hand or the stock), and the chance that
 the player gets it on each of their remaining turns.
+
+``hard`` decides by its playouts, which measure the same gain over whole sampled futures,
+and falls back on this model when its search is given no time.
 """
 
 from __future__ import annotations

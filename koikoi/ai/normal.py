@@ -1,12 +1,13 @@
 """``normal``: a solid club player made of heuristics, well under a millisecond a move.
 
-It plays the sound heuristics that ``hard`` uses inside its search (:class:`~koikoi.ai.hard.
-Policy`), without the search: each capture is valued by the yaku it brings within reach
-(:func:`~koikoi.ai.knowledge.progress`, which knows a yaku is dead once the opponent holds
-one of its cards) and by what it takes away from the opponent (blocking); a capture that
-makes a yaku comes first, a contested capture before one nobody else can make, and the card
-thrown away is the one that would help the opponent least, safest when every other card of
-its month is in view (card counting).
+It plays the plain form of the heuristics that ``hard`` uses inside its search
+(:class:`~koikoi.ai.hard.Policy`), without the search: each capture is valued by the yaku it
+brings within reach (:func:`~koikoi.ai.knowledge.progress`, which knows a yaku is dead once
+the opponent holds one of its cards) and by what it takes away from the opponent (blocking);
+a capture that makes a yaku comes first, and the card thrown away is the one that would help
+the opponent least, safest when every other card of its month is in view (card counting).
+``hard``'s refinements (letting a capture nobody else can make wait, keeping the month of a
+card it may take back, blocking harder when ahead late in the match) are left out.
 
 Koikoi or shobu is a rule of thumb rather than ``hard``'s model: shobu when it wins the
 match, koikoi in the last round when shobu cannot save it, and otherwise koikoi only with
@@ -49,7 +50,7 @@ class NormalPlayer:
             return legal[0]
         if obs.phase == Phase.DECIDE:
             return decide(obs, legal)
-        return policy_choice(obs)
+        return policy_choice(obs, refined=False)
 
 
 def decide(obs: Observation, legal: Sequence[Action]) -> Action:
