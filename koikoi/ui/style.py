@@ -7,6 +7,8 @@ from typing import Final
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QWidget
 
+from koikoi.resources import asset
+
 GOLD: Final = "#d4a84b"
 CREAM: Final = "#f3e9d2"
 LACQUER: Final = "#1c1411"
@@ -128,10 +130,19 @@ def ui_font() -> QFont | None:
     return None
 
 
+def style_sheet() -> str:
+    """:data:`STYLE` with the shipped images it refers to (a checked box shows a tick)."""
+    try:
+        tick = asset("icons/check.svg").as_posix()
+    except FileNotFoundError:
+        return STYLE  # a filled box still reads as checked
+    return STYLE + f'QCheckBox::indicator:checked {{ image: url("{tick}"); }}\n'
+
+
 def apply_style(window: QWidget) -> None:
     """The window's font and style sheet (its dialogs and panels inherit both)."""
     font = ui_font()
     if font is not None:
         font.setPointSizeF(max(window.font().pointSizeF(), 10.0))
         window.setFont(font)
-    window.setStyleSheet(STYLE)
+    window.setStyleSheet(style_sheet())
