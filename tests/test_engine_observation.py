@@ -19,7 +19,7 @@ from tests.engine_support import snapshot
 OBSERVATION_FIELDS = {
     "seat", "settings", "scores", "round_no", "oya", "turn", "phase", "hand", "field",
     "captured", "stock_size", "opponent_hand_size", "pending", "candidates", "koikoi_count",
-    "koikoi_calls", "baselines", "totals", "legal_actions",
+    "koikoi_calls", "baselines", "totals", "legal_actions", "moves",
 }  # fmt: skip
 
 
@@ -76,6 +76,11 @@ def check_observation(m: Match, seat: int) -> Observation:
     for action in obs.legal_actions:  # plays of its own cards, picks of field cards
         card = action % 48 if action < 96 else -1
         assert card < 0 or not (1 << card) & hidden
+    # the deal's moves are public: the same for both seats, and every card in them was shown
+    assert obs.moves == m.observation(1 - seat).moves == tuple(m.moves)
+    for move in obs.moves:
+        card = move.action % 48 if move.action < 96 else -1
+        assert not move.field & hidden and (card < 0 or not (1 << card) & hidden)
     return obs
 
 
@@ -164,3 +169,18 @@ def test_determinize_rejects_cards_that_do_not_fit() -> None:
             determinize(obs, hand, s)
     hand, s = bad[4]  # swapping a hand card with a stock card is a fine sample
     assert observe(determinize(obs, hand, s), seat, m) == obs
+
+
+def test_moves_log_the_deal_as_played() -> None:
+    m = Match(Settings(rounds=6), first_oya=0)
+    m.deal(deck_from_seed(b"moves", 1, 0))
+    assert m.round is not None and m.moves == []
+    seen = []
+    while not m.round.over:
+        seat, field_before = m.round.turn, m.round.field
+        action = m.legal_actions()[0]
+        m.apply(action, seat)
+        seen.append((seat, action, field_before))
+        assert [tuple(move) for move in m.observation(0).moves] == seen
+    m.deal(deck_from_seed(b"moves", m.round_no, m.deal_no))
+    assert m.observation(1).moves == ()  # a new deal starts a new log

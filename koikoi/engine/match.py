@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 from koikoi.engine.cards import ALL_CARDS, CARD_KINDS, Card, CardSet, Kind, month_of
 from koikoi.engine.deck import Deal, deal_from_order
@@ -83,6 +83,16 @@ class DealOutcome:
         }
 
 
+class Move(NamedTuple):
+    """One action of the current deal as both seats saw it: who acted, what they did, and
+    the field they faced (all public). An AI may read what a player's choices reveal from
+    these, for example that a seat which threw a card away held nothing to capture with."""
+
+    seat: int
+    action: Action
+    field: CardSet
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """What one seat may see (DESIGN.md): never the opponent's hand or the stock order.
@@ -113,6 +123,8 @@ class Observation:
     totals: tuple[int, int]
     legal_actions: tuple[Action, ...]
     """The seat's legal actions now (empty when it is not the seat's move)."""
+    moves: tuple[Move, ...] = ()
+    """This deal's actions so far, oldest first (from the match; empty without one)."""
 
     @property
     def unseen(self) -> CardSet:
@@ -149,6 +161,7 @@ def observe(rnd: Round, seat: int, match: Match | None = None) -> Observation:
         baselines=(rnd.baselines[0], rnd.baselines[1]),
         totals=(rnd.totals[0], rnd.totals[1]),
         legal_actions=rnd.legal_actions() if to_move else (),
+        moves=tuple(match.moves) if match else (),
     )
 
 
@@ -171,6 +184,8 @@ class Match:
     round: Round | None = None
     history: list[DealOutcome] = field(default_factory=list)
     finished: bool = False
+    moves: list[Move] = field(default_factory=list)
+    """The current deal's actions so far (public: see :class:`Move`)."""
 
     def __post_init__(self) -> None:
         if self.first_oya not in (0, 1):
@@ -223,6 +238,7 @@ class Match:
         if self.finished:
             raise MatchOver("the match has ended")
         self.round = Round(Deal(hands, field_cards, tuple(stock)), self.oya, self.settings.doubling)
+        self.moves = []
         events: list[Event] = [
             Dealt(self.oya, self.round_no, self.deal_no, field_cards, (hands[0], hands[1]))
         ]
@@ -238,7 +254,9 @@ class Match:
             raise MatchOver("the match has ended")
         if self.round is None:
             raise ValueError("no deal yet")
+        mover, before = self.round.turn, self.round.field
         events = self.round.apply(action, seat)
+        self.moves.append(Move(mover, action, before))
         if self.round.over:
             assert self.round.result is not None
             events.extend(self._settle(self.round.result))
