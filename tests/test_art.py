@@ -112,13 +112,21 @@ def test_the_art_stays_inside_the_card(app: QGuiApplication) -> None:
     """Nothing is drawn outside the card's rounded outline (QtSvg does not clip to the view)."""
     w, h, m = 160, 256, 12
     corner = 2  # px: outside the 9 px corner radius at this size, antialiasing included
-    outside = [QRect(0, 0, w + 2 * m, m), QRect(0, h + m, w + 2 * m, m),
-               QRect(0, 0, m, h + 2 * m), QRect(w + m, 0, m, h + 2 * m),
-               QRect(m, m, corner, corner), QRect(m + w - corner, m, corner, corner),
-               QRect(m, m + h - corner, corner, corner),
-               QRect(m + w - corner, m + h - corner, corner, corner)]
-    spills = [card_id for card_id in ART_IDS
-              if not all(is_clear(render(card_svg(card_id), w, h, m), r) for r in outside)]
+    outside = [
+        QRect(0, 0, w + 2 * m, m),
+        QRect(0, h + m, w + 2 * m, m),
+        QRect(0, 0, m, h + 2 * m),
+        QRect(w + m, 0, m, h + 2 * m),
+        QRect(m, m, corner, corner),
+        QRect(m + w - corner, m, corner, corner),
+        QRect(m, m + h - corner, corner, corner),
+        QRect(m + w - corner, m + h - corner, corner, corner),
+    ]
+    spills = [
+        card_id
+        for card_id in ART_IDS
+        if not all(is_clear(render(card_svg(card_id), w, h, m), r) for r in outside)
+    ]
     assert spills == []
 
 
@@ -147,9 +155,16 @@ def test_the_svgs_avoid_what_older_qtsvg_cannot_draw() -> None:
 def test_draw_script_is_deterministic(tmp_path: Path) -> None:
     """Running draw.py again gives byte-identical files: the committed art is its output."""
     result = subprocess.run(
-        [sys.executable, str(CARDS / "draw.py"), str(tmp_path), "--icon",
-         str(tmp_path / "koikoi.svg")],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            str(CARDS / "draw.py"),
+            str(tmp_path),
+            "--icon",
+            str(tmp_path / "koikoi.svg"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     made = sorted(p.name for p in tmp_path.glob("*.svg"))
@@ -211,7 +226,10 @@ def test_contact_sheet(app: QGuiApplication, tmp_path: Path) -> None:
     out = tmp_path / "sheet.png"
     result = subprocess.run(
         [sys.executable, "-m", "koikoi.ui.sheet", str(out), "--card", "30x48", "--no-aids"],
-        capture_output=True, text=True, timeout=60, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
     )
     assert result.returncode == 0, result.stderr
     image = QImage(str(out))
@@ -237,9 +255,21 @@ def test_assets_resolve_from_this_checkout() -> None:
 def _build_wheel(out: Path) -> Path:
     isolation = [] if importlib.util.find_spec("hatchling") is None else ["--no-build-isolation"]
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-q", "-w", str(out),
-         str(ROOT)],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            *isolation,
+            "-q",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     (wheel,) = out.glob("koikoi-*.whl")
@@ -259,15 +289,35 @@ def test_the_wheel_carries_the_art_and_an_installed_copy_finds_it(tmp_path: Path
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-         "--no-index", str(wheel)],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    probe = ("from koikoi.resources import asset; p = asset('cards/matsu_crane.svg'); "
-             "print(p); print(p.read_text(encoding='utf-8')[:4])")
-    result = subprocess.run([str(python), "-c", probe], capture_output=True, text=True,
-                            timeout=60, cwd=tmp_path, env={"PATH": os.environ.get("PATH", "")})
+    probe = (
+        "from koikoi.resources import asset; p = asset('cards/matsu_crane.svg'); "
+        "print(p); print(p.read_text(encoding='utf-8')[:4])"
+    )
+    result = subprocess.run(
+        [str(python), "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={"PATH": os.environ.get("PATH", "")},
+    )
     assert result.returncode == 0, result.stderr
     where, head = result.stdout.splitlines()
     assert Path(where).is_relative_to(env_dir.resolve()) or Path(where).is_relative_to(env_dir)

@@ -1,4 +1,5 @@
-"""The code stays ruff clean and the engine and network core stay mypy --strict clean."""
+"""The code stays ruff clean (lint and format); the engine and network core stay mypy --strict
+clean."""
 
 from __future__ import annotations
 
@@ -23,6 +24,16 @@ def _tool(name: str) -> str:
 def test_ruff_clean():
     proc = subprocess.run(
         [_tool("ruff"), "check", "koikoi", "tests", "assets"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff_formatted():
+    proc = subprocess.run(
+        [_tool("ruff"), "format", "--check", "koikoi", "tests", "assets"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -125,10 +125,18 @@ def along(points: Sequence[Point], steps: int) -> list[Point]:
         for k in range(steps):
             t = k / steps
             t2, t3 = t * t, t * t * t
-            out.append(tuple(  # type: ignore[arg-type]
-                0.5 * (2 * b + (-a + c) * t + (2 * a - 5 * b + 4 * c - d) * t2
-                       + (-a + 3 * b - 3 * c + d) * t3)
-                for a, b, c, d in zip(p0, p1, p2, p3, strict=True)))
+            out.append(
+                tuple(  # type: ignore[arg-type]
+                    0.5
+                    * (
+                        2 * b
+                        + (-a + c) * t
+                        + (2 * a - 5 * b + 4 * c - d) * t2
+                        + (-a + 3 * b - 3 * c + d) * t3
+                    )
+                    for a, b, c, d in zip(p0, p1, p2, p3, strict=True)
+                )
+            )
     out.append(p[-1])
     return out
 
@@ -186,8 +194,10 @@ def leaf(base: Point, tip: Point, width: float, bend: float = 0.0) -> str:
     def at(t: float, side: float) -> Point:
         return (base[0] + dx * t + nx * (side + bend), base[1] + dy * t + ny * (side + bend))
 
-    return (f"M{pt(base)} C{pt(at(0.1, half))} {pt(at(0.62, half))} {pt(tip)} "
-            f"C{pt(at(0.62, -half))} {pt(at(0.1, -half))} {pt(base)} Z")
+    return (
+        f"M{pt(base)} C{pt(at(0.1, half))} {pt(at(0.62, half))} {pt(tip)} "
+        f"C{pt(at(0.62, -half))} {pt(at(0.1, -half))} {pt(base)} Z"
+    )
 
 
 def ellipse_path(c: Point, rx: float, ry: float) -> str:
@@ -230,8 +240,9 @@ class Art:
             self.defs[name] = sub.parts
         return name
 
-    def use(self, name: str, at: Point, angle: float = 0, scale: float = 1,
-            fill: str | None = None) -> None:
+    def use(
+        self, name: str, at: Point, angle: float = 0, scale: float = 1, fill: str | None = None
+    ) -> None:
         t = f"translate({pt(at)})"
         if angle:
             t += f" rotate({n(angle)})"
@@ -240,15 +251,22 @@ class Art:
         colour = f' fill="{fill}"' if fill else ""
         self.raw(f'<use xlink:href="#{name}"{colour} transform="{t}"/>')
 
-    def union(self, shapes: Sequence[str], fill: str, stroke: str = INK,
-              width: float = 0) -> None:
+    def union(self, shapes: Sequence[str], fill: str, stroke: str = INK, width: float = 0) -> None:
         """Shapes that merge into one: a single outline round them all, then one fill."""
         if width:
             self.path(" ".join(shapes), stroke, stroke, width)
         self.path(" ".join(shapes), fill)
 
-    def ellipse(self, c: Point, rx: float, ry: float, fill: str, stroke: str | None = None,
-                width: float = 0, angle: float = 0) -> None:
+    def ellipse(
+        self,
+        c: Point,
+        rx: float,
+        ry: float,
+        fill: str,
+        stroke: str | None = None,
+        width: float = 0,
+        angle: float = 0,
+    ) -> None:
         attrs = f'cx="{n(c[0])}" cy="{n(c[1])}" rx="{n(rx)}" ry="{n(ry)}" fill="{fill}"'
         if stroke:
             attrs += f' stroke="{stroke}" stroke-width="{n(width)}"'
@@ -339,8 +357,19 @@ GLYPHS: dict[str, list[list[Point]]] = {
     "あ": [
         [(2.2, 3.0), (5.0, 2.8), (7.8, 2.4)],
         [(4.4, 0.8), (4.5, 4.5), (4.9, 7.6), (5.6, 9.3)],
-        [(6.8, 4.4), (5.6, 6.6), (3.9, 8.4), (2.4, 8.8), (1.9, 7.5), (3.4, 6.0), (6.0, 5.4),
-         (8.3, 6.2), (8.7, 7.9), (7.4, 9.1), (5.8, 9.6)],
+        [
+            (6.8, 4.4),
+            (5.6, 6.6),
+            (3.9, 8.4),
+            (2.4, 8.8),
+            (1.9, 7.5),
+            (3.4, 6.0),
+            (6.0, 5.4),
+            (8.3, 6.2),
+            (8.7, 7.9),
+            (7.4, 9.1),
+            (5.8, 9.6),
+        ],
     ],
     "か": [
         [(1.4, 4.0), (4.0, 3.4), (6.6, 3.1), (7.2, 4.4), (6.9, 7.2), (6.2, 9.0), (5.2, 8.3)],
@@ -348,25 +377,69 @@ GLYPHS: dict[str, list[list[Point]]] = {
         [(8.3, 2.9), (9.0, 4.0), (9.4, 5.3)],
     ],
     "よ": [
-        [(5.0, 1.0), (5.0, 4.0), (5.1, 7.4), (4.6, 9.0), (3.0, 9.3), (2.2, 8.4), (3.3, 7.3),
-         (5.6, 7.3), (7.4, 8.1), (8.7, 9.2)],
+        [
+            (5.0, 1.0),
+            (5.0, 4.0),
+            (5.1, 7.4),
+            (4.6, 9.0),
+            (3.0, 9.3),
+            (2.2, 8.4),
+            (3.3, 7.3),
+            (5.6, 7.3),
+            (7.4, 8.1),
+            (8.7, 9.2),
+        ],
         [(5.1, 4.0), (6.8, 3.9), (8.2, 3.7)],
     ],
     "ろ": [
-        [(2.2, 2.2), (5.0, 2.0), (7.4, 1.8), (5.0, 4.4), (2.6, 6.6), (5.0, 5.4), (7.6, 5.6),
-         (8.6, 7.2), (7.6, 8.8), (5.6, 9.4), (3.8, 9.2)],
+        [
+            (2.2, 2.2),
+            (5.0, 2.0),
+            (7.4, 1.8),
+            (5.0, 4.4),
+            (2.6, 6.6),
+            (5.0, 5.4),
+            (7.6, 5.6),
+            (8.6, 7.2),
+            (7.6, 8.8),
+            (5.6, 9.4),
+            (3.8, 9.2),
+        ],
     ],
     "し": [
         [(3.6, 0.8), (3.6, 4.0), (3.7, 7.2), (4.6, 9.0), (6.4, 9.0), (8.0, 7.8), (8.8, 6.4)],
     ],
     "み": [
-        [(2.2, 2.2), (4.6, 2.0), (6.2, 1.9), (4.6, 5.0), (3.0, 7.8), (2.0, 8.8), (1.8, 7.6),
-         (3.6, 6.4), (6.0, 6.0), (8.0, 6.4), (9.2, 7.0)],
+        [
+            (2.2, 2.2),
+            (4.6, 2.0),
+            (6.2, 1.9),
+            (4.6, 5.0),
+            (3.0, 7.8),
+            (2.0, 8.8),
+            (1.8, 7.6),
+            (3.6, 6.4),
+            (6.0, 6.0),
+            (8.0, 6.4),
+            (9.2, 7.0),
+        ],
         [(7.4, 3.8), (7.2, 6.4), (6.6, 8.4), (5.8, 9.6)],
     ],
     "の": [
-        [(5.6, 3.0), (5.0, 5.6), (4.0, 7.8), (2.8, 9.0), (1.8, 8.0), (2.0, 5.6), (3.6, 3.4),
-         (6.0, 2.6), (8.2, 3.4), (9.0, 5.6), (8.2, 7.8), (6.0, 9.4)],
+        [
+            (5.6, 3.0),
+            (5.0, 5.6),
+            (4.0, 7.8),
+            (2.8, 9.0),
+            (1.8, 8.0),
+            (2.0, 5.6),
+            (3.6, 3.4),
+            (6.0, 2.6),
+            (8.2, 3.4),
+            (9.0, 5.6),
+            (8.2, 7.8),
+            (6.0, 9.4),
+        ],
     ],
     "寿": [
         [(2.2, 1.8), (5.0, 1.6), (7.8, 1.4)],
@@ -380,9 +453,7 @@ GLYPHS: dict[str, list[list[Point]]] = {
 }
 
 
-def write(
-    art: Art, text: str, x: float, y: float, size: float, colour: str, width: float
-) -> None:
+def write(art: Art, text: str, x: float, y: float, size: float, colour: str, width: float) -> None:
     """Writes ``text`` top to bottom, each glyph ``size`` units square, from (x, y)."""
     scale = size / 10
     for i, ch in enumerate(text):
@@ -472,17 +543,35 @@ def ribbon(
     w = 50
     with art.group(f"rotate({n(angle)} {n(x)} {n(y)})"):
         art.line([(x, y - 24), (x, y + 4)], INK, 3)
-        left = [(x - w / 2, y), (x - w / 2 - 3, y + length * 0.35),
-                (x - w / 2 + 3, y + length * 0.7), (x - w / 2, y + length)]
-        right = [(x + w / 2, y + length), (x + w / 2 + 3, y + length * 0.7),
-                 (x + w / 2 - 3, y + length * 0.35), (x + w / 2, y)]
+        left = [
+            (x - w / 2, y),
+            (x - w / 2 - 3, y + length * 0.35),
+            (x - w / 2 + 3, y + length * 0.7),
+            (x - w / 2, y + length),
+        ]
+        right = [
+            (x + w / 2, y + length),
+            (x + w / 2 + 3, y + length * 0.7),
+            (x + w / 2 - 3, y + length * 0.35),
+            (x + w / 2, y),
+        ]
         d = smooth(left) + " L" + pt(right[0]) + " " + _continue(smooth(right)) + " Z"
         art.path(d, colour, INK, 4)
         if banded:
             for by in (y + 20, y + length - 36):
-                art.path(polygon([(x - w / 2 + 1, by), (x + w / 2 - 1, by),
-                                  (x + w / 2 - 1, by + 14), (x - w / 2 + 1, by + 14)]),
-                         CREAM, INK, 2.5)
+                art.path(
+                    polygon(
+                        [
+                            (x - w / 2 + 1, by),
+                            (x + w / 2 - 1, by),
+                            (x + w / 2 - 1, by + 14),
+                            (x - w / 2 + 1, by + 14),
+                        ]
+                    ),
+                    CREAM,
+                    INK,
+                    2.5,
+                )
         if text:
             size = min(34, (length - 30) / (len(text) * 1.08))
             write(art, text, x - size / 2, y + 16, size, INK, 4.2)
@@ -507,20 +596,29 @@ def aids(art: Art, card: Card) -> None:
             )
         c = (44.0, 96.0)
         if card.kind == "light":
-            rays = " ".join(f"M{pt(polar(c, 10, k * 45))} L{pt(polar(c, 19, k * 45))}"
-                            for k in range(8))
+            rays = " ".join(
+                f"M{pt(polar(c, 10, k * 45))} L{pt(polar(c, 19, k * 45))}" for k in range(8)
+            )
             art.path(rays, "none", INK, 4.5, cap="round")
             art.circle(c, 10, RED, INK, 3)
         elif card.kind == "tane":
-            art.path(polygon([(c[0], c[1] - 19), (c[0] + 15, c[1]), (c[0], c[1] + 19),
-                              (c[0] - 15, c[1])]), INK)
+            art.path(
+                polygon(
+                    [(c[0], c[1] - 19), (c[0] + 15, c[1]), (c[0], c[1] + 19), (c[0] - 15, c[1])]
+                ),
+                INK,
+            )
         elif card.kind == "ribbon":
             colour = BLUE if card.ribbon == "aotan" else RED
             with art.group(f"rotate(12 {n(c[0])} {n(c[1])})"):
                 art.path(rrect(c[0] - 8, c[1] - 19, 16, 38, 2), colour, INK, 3)
                 if card.ribbon == "aotan":
-                    art.path(rrect(c[0] - 6.5, c[1] - 12, 13, 6, 0.5) + " "
-                             + rrect(c[0] - 6.5, c[1] + 6, 13, 6, 0.5), CREAM)
+                    art.path(
+                        rrect(c[0] - 6.5, c[1] - 12, 13, 6, 0.5)
+                        + " "
+                        + rrect(c[0] - 6.5, c[1] + 6, 13, 6, 0.5),
+                        CREAM,
+                    )
                 elif card.ribbon == "akatan":
                     art.line([(c[0], c[1] - 11), (c[0], c[1] + 11)], INK, 3.5)
         else:
@@ -550,16 +648,32 @@ def pine_cluster(art: Art, c: Point, rx: float, ry: float) -> None:
         rim.append((c[0] + rx * r * math.cos(a), c[1] + ry * r * math.sin(a)))
     d = polygon(rim)[:-2] + f" Q{n(c[0])} {n(c[1] + ry * 0.22)} {pt(rim[0])} Z"
     art.path(d, GREEN, INK, 3)
-    inner = [(c[0] + rx * 0.62 * math.cos(math.radians(180 + 180 * i / 8)),
-              c[1] + ry * 0.62 * math.sin(math.radians(180 + 180 * i / 8))) for i in range(9)]
-    art.path(polygon(inner)[:-2] + f" Q{n(c[0])} {n(c[1] + ry * 0.12)} {pt(inner[0])} Z",
-             DARK_GREEN)
+    inner = [
+        (
+            c[0] + rx * 0.62 * math.cos(math.radians(180 + 180 * i / 8)),
+            c[1] + ry * 0.62 * math.sin(math.radians(180 + 180 * i / 8)),
+        )
+        for i in range(9)
+    ]
+    art.path(
+        polygon(inner)[:-2] + f" Q{n(c[0])} {n(c[1] + ry * 0.12)} {pt(inner[0])} Z", DARK_GREEN
+    )
     root = (c[0], c[1] + ry * 0.06)
     for i in range(1, count, 2):
         a = 180 + 180 * i / count
-        art.line([root, polar(root, 0.8 * math.hypot(rx * math.cos(math.radians(a)),
-                                                      ry * math.sin(math.radians(a))), a)],
-                 INK, 1.8)
+        art.line(
+            [
+                root,
+                polar(
+                    root,
+                    0.8
+                    * math.hypot(rx * math.cos(math.radians(a)), ry * math.sin(math.radians(a))),
+                    a,
+                ),
+            ],
+            INK,
+            1.8,
+        )
 
 
 def branch(art: Art, points: Sequence[Point], w0: float, w1: float, colour: str = INK) -> None:
@@ -570,16 +684,36 @@ def pine(art: Art, variant: int) -> None:
     """A pine on a low hill: black trunk, tiers of needle fans."""
     if variant == 0:
         trunk = [(150, 500), (128, 430), (170, 340), (140, 250), (178, 160), (160, 70)]
-        arms = [[(136, 420), (90, 400), (66, 392)], [(165, 345), (220, 325), (246, 318)],
-                [(146, 262), (96, 236), (80, 228)], [(172, 175), (224, 150), (240, 140)]]
-        fans = [((72, 392), 66, 44), ((246, 322), 70, 46), ((86, 232), 72, 46),
-                ((236, 146), 68, 44), ((158, 86), 82, 52), ((132, 470), 60, 34)]
+        arms = [
+            [(136, 420), (90, 400), (66, 392)],
+            [(165, 345), (220, 325), (246, 318)],
+            [(146, 262), (96, 236), (80, 228)],
+            [(172, 175), (224, 150), (240, 140)],
+        ]
+        fans = [
+            ((72, 392), 66, 44),
+            ((246, 322), 70, 46),
+            ((86, 232), 72, 46),
+            ((236, 146), 68, 44),
+            ((158, 86), 82, 52),
+            ((132, 470), 60, 34),
+        ]
     else:
         trunk = [(180, 500), (205, 440), (150, 360), (190, 270), (140, 190), (170, 90)]
-        arms = [[(198, 430), (250, 410), (262, 400)], [(158, 360), (96, 340), (78, 330)],
-                [(184, 280), (240, 262), (256, 250)], [(148, 200), (92, 180), (78, 170)]]
-        fans = [((258, 404), 54, 38), ((80, 334), 72, 46), ((246, 254), 64, 44),
-                ((84, 176), 70, 44), ((168, 104), 86, 54), ((110, 456), 62, 36)]
+        arms = [
+            [(198, 430), (250, 410), (262, 400)],
+            [(158, 360), (96, 340), (78, 330)],
+            [(184, 280), (240, 262), (256, 250)],
+            [(148, 200), (92, 180), (78, 170)],
+        ]
+        fans = [
+            ((258, 404), 54, 38),
+            ((80, 334), 72, 46),
+            ((246, 254), 64, 44),
+            ((84, 176), 70, 44),
+            ((168, 104), 86, 54),
+            ((110, 456), 62, 36),
+        ]
     branch(art, trunk, 40, 12)
     for arm in arms:
         branch(art, arm, 14, 6)
@@ -587,8 +721,9 @@ def pine(art: Art, variant: int) -> None:
         pine_cluster(art, c, rx, ry)
 
 
-def blossom(art: Art, c: Point, r: float, petal: str, centre: str, turn: float = 0,
-            notch: bool = False) -> None:
+def blossom(
+    art: Art, c: Point, r: float, petal: str, centre: str, turn: float = 0, notch: bool = False
+) -> None:
     """A five-petal flower: round petals for plum, notched ones for cherry."""
 
     def draw(a: Art) -> None:
@@ -596,9 +731,11 @@ def blossom(art: Art, c: Point, r: float, petal: str, centre: str, turn: float =
         for k in range(5):
             ang = k * 72 - 90
             if notch:
-                d = (f"M0 0 L{pt(polar(o, 19, ang - 24))} Q{pt(polar(o, 21.6, ang - 12))} "
-                     f"{pt(polar(o, 16.4, ang))} Q{pt(polar(o, 21.6, ang + 12))} "
-                     f"{pt(polar(o, 19, ang + 24))} Z")
+                d = (
+                    f"M0 0 L{pt(polar(o, 19, ang - 24))} Q{pt(polar(o, 21.6, ang - 12))} "
+                    f"{pt(polar(o, 16.4, ang))} Q{pt(polar(o, 21.6, ang + 12))} "
+                    f"{pt(polar(o, 19, ang + 24))} Z"
+                )
                 a.path(d, petal, DEEP_RED if petal == CREAM else INK, 2)
             else:
                 a.circle(polar(o, 11, ang), 9.6, petal, INK, 2)
@@ -612,17 +749,49 @@ def crane(art: Art) -> None:
     """The crane (tsuru 鶴), standing, head raised to the sun; local box about 230 x 300."""
     for leg in ([(96, 196), (92, 250), (86, 292)], [(122, 198), (126, 250), (136, 292)]):
         art.line(leg, INK, 6)
-    for foot in ([(86, 292), (66, 298)], [(86, 292), (100, 300)], [(136, 292), (118, 298)],
-                 [(136, 292), (156, 298)]):
+    for foot in (
+        [(86, 292), (66, 298)],
+        [(86, 292), (100, 300)],
+        [(136, 292), (118, 298)],
+        [(136, 292), (156, 298)],
+    ):
         art.line(foot, INK, 4)
-    tail = [(52, 150), (18, 178), (34, 182), (10, 208), (44, 198), (36, 226), (70, 200),
-            (66, 214), (92, 196)]
+    tail = [
+        (52, 150),
+        (18, 178),
+        (34, 182),
+        (10, 208),
+        (44, 198),
+        (36, 226),
+        (70, 200),
+        (66, 214),
+        (92, 196),
+    ]
     art.path(polygon(tail), INK, INK, 3)
-    body = [(156, 138), (128, 116), (86, 116), (48, 136), (36, 164), (60, 190), (104, 204),
-            (146, 190), (166, 162)]
+    body = [
+        (156, 138),
+        (128, 116),
+        (86, 116),
+        (48, 136),
+        (36, 164),
+        (60, 190),
+        (104, 204),
+        (146, 190),
+        (166, 162),
+    ]
     art.path(smooth(body, closed=True), CREAM, INK, 4)
-    wing = [(150, 146), (118, 130), (80, 132), (46, 154), (62, 160), (52, 172), (76, 170),
-            (70, 184), (98, 176), (128, 170)]
+    wing = [
+        (150, 146),
+        (118, 130),
+        (80, 132),
+        (46, 154),
+        (62, 160),
+        (52, 172),
+        (76, 170),
+        (70, 184),
+        (98, 176),
+        (128, 170),
+    ]
     art.path(smooth(wing, closed=True), CREAM, INK, 3)
     for a, b in (((118, 142), (72, 164)), ((130, 152), (94, 172))):
         art.line([a, b], INK, 2.5)
@@ -646,8 +815,12 @@ def matsu_crane(art: Art) -> None:
     art.circle((206, 150), 88, RED, INK, 3)
     branch(art, [(70, 506), (48, 440), (84, 380), (60, 310), (90, 250)], 30, 10)
     branch(art, [(80, 386), (130, 360)], 12, 5)
-    for c, rx, ry in (((92, 254), 64, 40), ((136, 360), 48, 30), ((66, 320), 54, 34),
-                      ((62, 448), 52, 32)):
+    for c, rx, ry in (
+        ((92, 254), 64, 40),
+        ((136, 360), 48, 30),
+        ((66, 320), 54, 34),
+        ((62, 448), 52, 32),
+    ):
         pine_cluster(art, c, rx, ry)
     with art.group("translate(40 190) scale(1.04)"):
         crane(art)
@@ -673,22 +846,55 @@ def matsu_plain(variant: int) -> Callable[[Art], None]:
 def plum_tree(art: Art, variant: int) -> list[Point]:
     """A gnarled plum branch; returns where the blossoms sit."""
     if variant % 2 == 0:
-        main = [(16, 472), (60, 430), (120, 440), (190, 380), (200, 300), (150, 230),
-                (170, 150), (230, 90)]
-        twigs = [[(190, 380), (250, 350), (290, 360)], [(150, 232), (90, 200), (60, 150)],
-                 [(200, 300), (260, 270)], [(170, 150), (130, 110), (120, 60)],
-                 [(60, 430), (40, 380)]]
+        main = [
+            (16, 472),
+            (60, 430),
+            (120, 440),
+            (190, 380),
+            (200, 300),
+            (150, 230),
+            (170, 150),
+            (230, 90),
+        ]
+        twigs = [
+            [(190, 380), (250, 350), (290, 360)],
+            [(150, 232), (90, 200), (60, 150)],
+            [(200, 300), (260, 270)],
+            [(170, 150), (130, 110), (120, 60)],
+            [(60, 430), (40, 380)],
+        ]
     else:
-        main = [(304, 478), (260, 440), (200, 450), (130, 390), (120, 310), (170, 240),
-                (150, 160), (90, 100)]
-        twigs = [[(130, 390), (70, 360), (30, 370)], [(170, 240), (230, 210), (262, 160)],
-                 [(120, 310), (60, 280)], [(150, 160), (190, 120), (200, 70)],
-                 [(260, 440), (280, 390)]]
+        main = [
+            (304, 478),
+            (260, 440),
+            (200, 450),
+            (130, 390),
+            (120, 310),
+            (170, 240),
+            (150, 160),
+            (90, 100),
+        ]
+        twigs = [
+            [(130, 390), (70, 360), (30, 370)],
+            [(170, 240), (230, 210), (262, 160)],
+            [(120, 310), (60, 280)],
+            [(150, 160), (190, 120), (200, 70)],
+            [(260, 440), (280, 390)],
+        ]
     branch(art, main, 34, 8)
     for t in twigs:
         branch(art, t, 12, 3)
-    spots = [main[2], main[3], main[5], main[7], *[t[-1] for t in twigs], twigs[0][1],
-             twigs[1][1], main[6], lerp(main[4], main[5], 0.5)]
+    spots = [
+        main[2],
+        main[3],
+        main[5],
+        main[7],
+        *[t[-1] for t in twigs],
+        twigs[0][1],
+        twigs[1][1],
+        main[6],
+        lerp(main[4], main[5], 0.5),
+    ]
     return spots
 
 
@@ -745,8 +951,9 @@ def ume_plain(variant: int) -> Callable[[Art], None]:
 # 3 sakura: cherry
 
 
-def cloud(art: Art, circles: Sequence[tuple[float, float, float]], fill: str,
-          edge: str = INK) -> None:
+def cloud(
+    art: Art, circles: Sequence[tuple[float, float, float]], fill: str, edge: str = INK
+) -> None:
     """A mass of blossom: overlapping discs with one outline around the whole."""
     discs = [ellipse_path((x, y), r, r) for x, y, r in circles]
     art.union(discs, fill, edge, 6)
@@ -796,10 +1003,17 @@ def curtain(art: Art) -> None:
     """The festival curtain (maku 幕) slung below the blossom, with our own crest on it."""
     top, bottom = 292, 478
     xs = (312, 263, 214, 160, 106, 57, 8)
-    art.path(f"M8 {top} L312 {top} L312 {bottom - 24} "
-             + " ".join(f"Q{n((a + b) / 2)} {bottom + 8} {n(b)} {bottom - 24}"
-                        for a, b in zip(xs, xs[1:], strict=False))
-             + " Z", RED, INK, 4)
+    art.path(
+        f"M8 {top} L312 {top} L312 {bottom - 24} "
+        + " ".join(
+            f"Q{n((a + b) / 2)} {bottom + 8} {n(b)} {bottom - 24}"
+            for a, b in zip(xs, xs[1:], strict=False)
+        )
+        + " Z",
+        RED,
+        INK,
+        4,
+    )
     folds = " ".join(f"M{x} {top + 8} L{x} {bottom - 26}" for x in xs[1:-1])
     art.path(folds, "none", DEEP_RED, 3)
     art.path(f"M8 {top + 60} L312 {top + 60} L312 {top + 106} L8 {top + 106} Z", CREAM, INK, 3)
@@ -812,8 +1026,12 @@ def curtain(art: Art) -> None:
         art.circle((x, top - 6), 9, YELLOW, INK, 3)
     for x in (26, 294):
         art.line([(x, top), (x, top + 40)], INK, 4)
-        art.path(polygon([(x - 8, top + 38), (x + 8, top + 38), (x + 5, top + 72),
-                          (x - 5, top + 72)]), YELLOW, INK, 2.5)
+        art.path(
+            polygon([(x - 8, top + 38), (x + 8, top + 38), (x + 5, top + 72), (x - 5, top + 72)]),
+            YELLOW,
+            INK,
+            2.5,
+        )
 
 
 def sakura_curtain(art: Art) -> None:
@@ -854,31 +1072,51 @@ def raceme(art: Art, top: Point, length: float, sway: float, seed: int) -> None:
             size = 13 * (1 - 0.6 * t)
             for side in (-1, 1):
                 colour = PURPLE if (i + (side > 0)) % 2 else LILAC
-                a.ellipse((x + side * size * 0.75, y + rng.uniform(-2, 2)), size * 0.62,
-                          size * 0.45, colour, INK, 1.6, side * 30)
+                a.ellipse(
+                    (x + side * size * 0.75, y + rng.uniform(-2, 2)),
+                    size * 0.62,
+                    size * 0.45,
+                    colour,
+                    INK,
+                    1.6,
+                    side * 30,
+                )
 
     name = art.define(f"raceme-{seed % 2}", draw)
     flip = 1 if (sway >= 0) == (seed % 2 == 1) else -1
     scale = length / 300
-    art.raw(f'<use xlink:href="#{name}" transform="translate({pt(top)}) '
-            f'scale({flip * scale:.3g} {scale:.3g})"/>')
+    art.raw(
+        f'<use xlink:href="#{name}" transform="translate({pt(top)}) '
+        f'scale({flip * scale:.3g} {scale:.3g})"/>'
+    )
 
 
 def wisteria(art: Art, variant: int) -> None:
     """Wisteria (fuji 藤): a twisting leafy vine along the top, clusters hanging from it."""
     if variant == 0:
         vine = [(14, 64), (60, 44), (130, 66), (200, 40), (270, 62), (306, 46)]
-        drops = [(40, 58, 250, 10), (92, 56, 320, 16), (150, 60, 230, -8), (206, 46, 300, 12),
-                 (262, 60, 210, -14)]
+        drops = [
+            (40, 58, 250, 10),
+            (92, 56, 320, 16),
+            (150, 60, 230, -8),
+            (206, 46, 300, 12),
+            (262, 60, 210, -14),
+        ]
     else:
         vine = [(14, 48), (70, 68), (140, 42), (210, 68), (270, 44), (306, 60)]
-        drops = [(58, 64, 220, 12), (116, 54, 300, -10), (176, 56, 260, 14),
-                 (234, 60, 320, -8), (284, 52, 200, -6)]
+        drops = [
+            (58, 64, 220, 12),
+            (116, 54, 300, -10),
+            (176, 56, 260, 14),
+            (234, 60, 320, -8),
+            (284, 52, 200, -6),
+        ]
     for i, (x, y, _, _) in enumerate(drops):
         for k, da in enumerate((-150, -100, -30)):
             a = da if i % 2 else -180 - da
-            art.path(leaf((x, y), polar((x, y), 34 - 4 * k, a), 15), (GREEN, DARK_GREEN)[k % 2],
-                     INK, 2)
+            art.path(
+                leaf((x, y), polar((x, y), 34 - 4 * k, a), 15), (GREEN, DARK_GREEN)[k % 2], INK, 2
+            )
     branch(art, vine, 16, 10)
     art.line([(p[0], p[1] + 9) for p in vine], CREAM, 2, smooth_it=True)
     for i, (x, y, length, sway) in enumerate(drops):
@@ -898,9 +1136,15 @@ def cuckoo(art: Art) -> None:
     art.path(smooth(belly, closed=True), CREAM)
     art.path(" ".join(f"M{x} 61 L{x + 5} 68" for x in (56, 70, 84, 98)), "none", INK, 1.8)
     art.path(leaf((64, 40), (140, -56), 40, 14), INK, INK, 2)
-    art.path(" ".join(f"M{pt(lerp((70, 30), (136, -46), t))} "
-                      f"L{pt(lerp((86, 36), (144, -40), t))}" for t in (0.2, 0.4, 0.6)),
-             "none", GREY, 2)
+    art.path(
+        " ".join(
+            f"M{pt(lerp((70, 30), (136, -46), t))} L{pt(lerp((86, 36), (144, -40), t))}"
+            for t in (0.2, 0.4, 0.6)
+        ),
+        "none",
+        GREY,
+        2,
+    )
     art.path(ellipse_path((34, 42), 17, 14), INK)
     art.path(polygon([(20, 38), (0, 46), (20, 49)]), INK, INK, 1.5)
     art.circle((30, 39), 4.5, YELLOW, INK, 1.2)
@@ -956,10 +1200,14 @@ def irises(art: Art, variant: int, top: float = 120) -> None:
     for i, x in enumerate(xs):
         h = rng.uniform(top + 60, top + 200)
         lean = min(max(rng.uniform(-40, 40), 24 - x), 296 - x)
-        art.path(blade((x, 506), (x + lean, h), 20, lean * 0.3), GREEN if i % 2 else DARK_GREEN,
-                 INK, 2.5)
-    flowers = [(92, top + 40), (214, top + 10), (150, top + 130)] if variant == 0 else \
-        [(222, top + 40), (100, top + 10), (170, top + 140)]
+        art.path(
+            blade((x, 506), (x + lean, h), 20, lean * 0.3), GREEN if i % 2 else DARK_GREEN, INK, 2.5
+        )
+    flowers = (
+        [(92, top + 40), (214, top + 10), (150, top + 130)]
+        if variant == 0
+        else [(222, top + 40), (100, top + 10), (170, top + 140)]
+    )
     for x, y in flowers:
         art.line([(x + 6, 506), (x, y)], DARK_GREEN, 7)
     for x, y in flowers:
@@ -970,19 +1218,31 @@ def bridge(art: Art) -> None:
     """The eight-plank bridge (yatsuhashi 八橋): planks zig-zagging across the marsh."""
     runs = [((30, 458), (176, 392)), ((176, 392), (50, 324)), ((50, 324), (288, 266))]
     depth = 16
-    for (a, b) in runs:
+    for a, b in runs:
         for x in (0.2, 0.55, 0.9):
             p = lerp(a, b, x)
             art.line([(p[0], p[1] + depth), (p[0], min(p[1] + depth + 60, 500))], INK, 8)
-    for (a, b) in runs:
+    for a, b in runs:
         dx, dy = b[0] - a[0], b[1] - a[1]
         d = math.hypot(dx, dy)
         ox, oy = -dy / d * 22, dx / d * 22
-        top = [(a[0] - ox, a[1] - oy), (b[0] - ox, b[1] - oy), (b[0] + ox, b[1] + oy),
-               (a[0] + ox, a[1] + oy)]
-        art.path(polygon([(top[3][0], top[3][1]), (top[2][0], top[2][1]),
-                          (top[2][0], top[2][1] + depth), (top[3][0], top[3][1] + depth)]),
-                 INK)
+        top = [
+            (a[0] - ox, a[1] - oy),
+            (b[0] - ox, b[1] - oy),
+            (b[0] + ox, b[1] + oy),
+            (a[0] + ox, a[1] + oy),
+        ]
+        art.path(
+            polygon(
+                [
+                    (top[3][0], top[3][1]),
+                    (top[2][0], top[2][1]),
+                    (top[2][0], top[2][1] + depth),
+                    (top[3][0], top[3][1] + depth),
+                ]
+            ),
+            INK,
+        )
         art.path(polygon(top), BROWN, INK, 3)
         planks = int(d / 22)
         for k in range(1, planks):
@@ -1017,18 +1277,19 @@ def peony(art: Art, c: Point, r: float, turn: float = 0) -> None:
 
     def draw(a: Art) -> None:
         o = (0.0, 0.0)
-        for ring, (rr, colour, count) in enumerate(((60, RED, 8), (42, RED, 7),
-                                                    (25, DEEP_RED, 5))):
+        for ring, (rr, colour, count) in enumerate(((60, RED, 8), (42, RED, 7), (25, DEEP_RED, 5))):
             for k in range(count):
                 ang = ring * 20 + k * 360 / count
                 pc = polar(o, rr * 0.55, ang)
                 tip = polar(o, rr * 1.02, ang)
                 left = polar(o, rr * 0.95, ang - 200 / count)
                 right = polar(o, rr * 0.95, ang + 200 / count)
-                d = (f"M{pt(pc)} L{pt(polar(pc, rr * 0.2, ang - 120))} Q{pt(left)} "
-                     f"{pt(lerp(left, tip, 0.5))} Q{pt(polar(o, rr * 1.12, ang))} "
-                     f"{pt(lerp(tip, right, 0.5))} Q{pt(right)} "
-                     f"{pt(polar(pc, rr * 0.2, ang + 120))} Z")
+                d = (
+                    f"M{pt(pc)} L{pt(polar(pc, rr * 0.2, ang - 120))} Q{pt(left)} "
+                    f"{pt(lerp(left, tip, 0.5))} Q{pt(polar(o, rr * 1.12, ang))} "
+                    f"{pt(lerp(tip, right, 0.5))} Q{pt(right)} "
+                    f"{pt(polar(pc, rr * 0.2, ang + 120))} Z"
+                )
                 a.path(d, colour, INK, 2.2)
         for k in range(6):
             a.circle(polar(o, 7, k * 60), 3.6, YELLOW, INK, 1.2)
@@ -1048,25 +1309,47 @@ def peonies(art: Art, variant: int) -> None:
     """Peonies: one great bloom and a smaller one, broad leaves round them."""
     if variant == 0:
         stems = [[(150, 506), (150, 420), (130, 300)], [(150, 430), (220, 330), (236, 200)]]
-        leaves = [((150, 450), 200, 100), ((150, 430), -20, 96), ((140, 370), 225, 84),
-                  ((214, 330), -40, 80), ((150, 486), -25, 76), ((220, 300), 200, 66),
-                  ((136, 390), -60, 70)]
+        leaves = [
+            ((150, 450), 200, 100),
+            ((150, 430), -20, 96),
+            ((140, 370), 225, 84),
+            ((214, 330), -40, 80),
+            ((150, 486), -25, 76),
+            ((220, 300), 200, 66),
+            ((136, 390), -60, 70),
+        ]
         blooms = [((124, 270), 92, 0), ((236, 170), 62, 14)]
     elif variant == 1:
         stems = [[(170, 506), (176, 420), (190, 290)], [(176, 440), (100, 330), (84, 210)]]
-        leaves = [((170, 460), -20, 100), ((176, 430), 200, 96), ((186, 360), -45, 84),
-                  ((104, 330), 210, 80), ((168, 486), 205, 76), ((96, 300), -20, 66),
-                  ((184, 390), 240, 70)]
+        leaves = [
+            ((170, 460), -20, 100),
+            ((176, 430), 200, 96),
+            ((186, 360), -45, 84),
+            ((104, 330), 210, 80),
+            ((168, 486), 205, 76),
+            ((96, 300), -20, 66),
+            ((184, 390), 240, 70),
+        ]
         blooms = [((196, 262), 92, 10), ((84, 180), 62, 30)]
     elif variant == 3:
         stems = [[(200, 506), (206, 420), (214, 340)], [(204, 450), (120, 380), (92, 250)]]
-        leaves = [((204, 470), -25, 100), ((204, 450), 200, 92), ((120, 380), 215, 80),
-                  ((130, 390), -40, 66), ((100, 300), 200, 60), ((206, 400), -60, 70)]
+        leaves = [
+            ((204, 470), -25, 100),
+            ((204, 450), 200, 92),
+            ((120, 380), 215, 80),
+            ((130, 390), -40, 66),
+            ((100, 300), 200, 60),
+            ((206, 400), -60, 70),
+        ]
         blooms = [((214, 340), 88, 20), ((92, 236), 60, 40)]
     else:
         stems = [[(160, 506), (156, 440), (160, 380)]]
-        leaves = [((158, 470), 200, 100), ((158, 460), -20, 100), ((158, 420), 230, 84),
-                  ((158, 416), -50, 84)]
+        leaves = [
+            ((158, 470), 200, 100),
+            ((158, 460), -20, 100),
+            ((158, 420), 230, 84),
+            ((158, 416), -50, 84),
+        ]
         blooms = [((160, 356), 86, 4)]
     for s in stems:
         branch(art, s, 10, 6)
@@ -1081,14 +1364,20 @@ def butterfly(art: Art, c: Point, size: float, turn: float, colour: str, spot: s
     with art.group(f"translate({n(c[0])} {n(c[1])}) rotate({n(turn)}) scale({n(size / 100)})"):
         for side in (-1, 1):
             fore = [(0, -6), (side * 40, -52), (side * 86, -50), (side * 78, -10), (side * 8, 4)]
-            hind = [(0, 2), (side * 70, 4), (side * 70, 40), (side * 46, 62), (side * 24, 82),
-                    (side * 18, 56), (side * 4, 30)]
+            hind = [
+                (0, 2),
+                (side * 70, 4),
+                (side * 70, 40),
+                (side * 46, 62),
+                (side * 24, 82),
+                (side * 18, 56),
+                (side * 4, 30),
+            ]
             art.path(smooth(hind, closed=True), colour, INK, 4)
             art.path(smooth(fore, closed=True), colour, INK, 4)
             art.path(ellipse_path((side * 56, -30), 13, 10), spot, INK, 2.5)
             art.path(ellipse_path((side * 44, 30), 10, 8), spot, INK, 2.5)
-            art.path(smooth([(side * 16, -6), (side * 50, -40), (side * 80, -44)]), "none",
-                     INK, 3)
+            art.path(smooth([(side * 16, -6), (side * 50, -40), (side * 80, -44)]), "none", INK, 3)
             art.line([(side * 2, -40), (side * 18, -70)], INK, 3)
             art.circle((side * 18, -70), 4, INK)
         art.path(ellipse_path((0, 10), 7, 38), INK)
@@ -1151,12 +1440,27 @@ def clover(art: Art, variant: int) -> None:
 
 def boar(art: Art) -> None:
     """The wild boar (inoshishi 猪), charging left; local box about 250 x 150."""
-    legs = [[(70, 100), (60, 130), (50, 148)], [(96, 104), (100, 130), (92, 150)],
-            [(178, 100), (186, 126), (176, 148)], [(200, 96), (216, 124), (212, 146)]]
+    legs = [
+        [(70, 100), (60, 130), (50, 148)],
+        [(96, 104), (100, 130), (92, 150)],
+        [(178, 100), (186, 126), (176, 148)],
+        [(200, 96), (216, 124), (212, 146)],
+    ]
     for leg in legs[1::2]:
         art.path(taper(leg, 20, 10), INK)
-    body = [(28, 70), (44, 40), (90, 14), (150, 16), (210, 36), (236, 70), (224, 104),
-            (180, 112), (110, 114), (62, 110), (30, 96)]
+    body = [
+        (28, 70),
+        (44, 40),
+        (90, 14),
+        (150, 16),
+        (210, 36),
+        (236, 70),
+        (224, 104),
+        (180, 112),
+        (110, 114),
+        (62, 110),
+        (30, 96),
+    ]
     art.path(smooth(body, closed=True), BROWN, INK, 4)
     for leg in legs[0::2]:
         art.path(taper(leg, 22, 11), INK)
@@ -1217,8 +1521,10 @@ def hill(art: Art, crest: float, variant: int = 0, colour: str = INK) -> None:
     def ridge(t: float) -> Point:
         u = 1 - t
         k = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
-        return (sum(w * p[0] for w, p in zip(k, ends, strict=True)),
-                sum(w * p[1] for w, p in zip(k, ends, strict=True)))
+        return (
+            sum(w * p[0] for w, p in zip(k, ends, strict=True)),
+            sum(w * p[1] for w, p in zip(k, ends, strict=True)),
+        )
 
     fringe: list[str] = []
     for k in range(30):
@@ -1226,8 +1532,10 @@ def hill(art: Art, crest: float, variant: int = 0, colour: str = INK) -> None:
         bend = min(max(rng.uniform(-26, 26), 16 - x), 304 - x)
         fringe.append(blade((x, y + 14), (x + bend, y - rng.uniform(26, 78)), 7, bend * 0.35))
     art.path(" ".join(fringe), colour)
-    d = (f"M6 506 L6 {n(crest + 40)} C90 {n(crest - 30)} 200 {n(crest - 40)} 314 "
-         f"{n(crest + 10)} L314 506 Z")
+    d = (
+        f"M6 506 L6 {n(crest + 40)} C90 {n(crest - 30)} 200 {n(crest - 40)} 314 "
+        f"{n(crest + 10)} L314 506 Z"
+    )
     art.path(d, colour)
     blades: list[str] = []
     for k in range(24):
@@ -1248,23 +1556,48 @@ def goose(art: Art, c: Point, size: float) -> None:
     """A wild goose (kari 雁) in flight, heading left, wings raised."""
 
     def draw(a: Art) -> None:
-        far = [(8, -8), (22, -40), (46, -66), (80, -78), (66, -56), (70, -46), (52, -36),
-               (54, -24), (32, -12)]
+        far = [
+            (8, -8),
+            (22, -40),
+            (46, -66),
+            (80, -78),
+            (66, -56),
+            (70, -46),
+            (52, -36),
+            (54, -24),
+            (32, -12),
+        ]
         a.path(smooth(far, closed=True), GREY, INK, 3)
-        body = [(-24, -4), (0, -12), (36, -10), (58, -2), (66, 6), (40, 12), (0, 12),
-                (-20, 8)]
+        body = [(-24, -4), (0, -12), (36, -10), (58, -2), (66, 6), (40, 12), (0, 12), (-20, 8)]
         a.path(smooth(body, closed=True), INK)
         a.path(polygon([(56, -4), (78, -8), (76, 10), (60, 8)]), INK)
         a.path(taper([(-18, 0), (-44, -4), (-62, -6)], 13, 9), INK)
         a.path(ellipse_path((-66, -7), 10, 7.5), INK)
         a.path(polygon([(-72, -10), (-92, -5), (-72, -2)]), INK)
         a.circle((-68, -9), 2, CREAM)
-        near = [(-8, -6), (0, -40), (18, -72), (46, -98), (38, -70), (46, -60), (30, -48),
-                (34, -34), (16, -20), (16, -6)]
+        near = [
+            (-8, -6),
+            (0, -40),
+            (18, -72),
+            (46, -98),
+            (38, -70),
+            (46, -60),
+            (30, -48),
+            (34, -34),
+            (16, -20),
+            (16, -6),
+        ]
         a.path(smooth(near, closed=True), INK, INK, 2)
-        a.path(" ".join(f"M{pt(lerp((2, -14), (30, -80), t))} "
-                        f"L{pt(lerp((12, -12), (40, -74), t))}" for t in (0.25, 0.5, 0.75)),
-               "none", CREAM, 2.2, cap="round")
+        a.path(
+            " ".join(
+                f"M{pt(lerp((2, -14), (30, -80), t))} L{pt(lerp((12, -12), (40, -74), t))}"
+                for t in (0.25, 0.5, 0.75)
+            ),
+            "none",
+            CREAM,
+            2.2,
+            cap="round",
+        )
         a.path("M-10 8 Q20 16 50 10", "none", GREY, 2.5, cap="round")
 
     art.use(art.define("goose", draw), c, -6, size / 100)
@@ -1294,12 +1627,14 @@ def chrysanthemum(art: Art, c: Point, r: float, colour: str, inner: str) -> None
     """A round chrysanthemum (kiku 菊): rings of narrow petals with rounded tips."""
 
     def draw(a: Art) -> None:
-        for rr, fill, count, turn in ((50, colour, 18, 0), (36, colour, 16, 11),
-                                      (23, inner, 12, 0)):
+        for rr, fill, count, turn in (
+            (50, colour, 18, 0),
+            (36, colour, 16, 11),
+            (23, inner, 12, 0),
+        ):
             for k in range(count):
                 ang = turn + k * 360 / count
-                a.ellipse(polar((0, 0), rr * 0.58, ang), rr * 0.44, rr * 0.13, fill, INK, 1.6,
-                          ang)
+                a.ellipse(polar((0, 0), rr * 0.58, ang), rr * 0.44, rr * 0.13, fill, INK, 1.6, ang)
         a.circle((0, 0), 8, inner, INK, 2)
 
     art.use(art.define(f"kiku-{colour[1:]}-{inner[1:]}", draw), c, 0, r / 50)
@@ -1319,21 +1654,30 @@ def chrysanthemums(art: Art, variant: int, low: float = 0) -> None:
     """Chrysanthemums: yellow, white and red blooms on leafy stems."""
     flowers: list[tuple[Point, float, str, str]]
     if variant == 0:
-        flowers = [((96, 190), 62, YELLOW, ORANGE), ((232, 150), 52, CREAM, YELLOW),
-                   ((220, 300), 56, RED, YELLOW), ((106, 352), 46, YELLOW, RED)]
+        flowers = [
+            ((96, 190), 62, YELLOW, ORANGE),
+            ((232, 150), 52, CREAM, YELLOW),
+            ((220, 300), 56, RED, YELLOW),
+            ((106, 352), 46, YELLOW, RED),
+        ]
     elif variant == 1:
-        flowers = [((224, 190), 62, YELLOW, ORANGE), ((100, 236), 52, RED, YELLOW),
-                   ((120, 100), 46, CREAM, YELLOW), ((210, 350), 50, YELLOW, RED)]
+        flowers = [
+            ((224, 190), 62, YELLOW, ORANGE),
+            ((100, 236), 52, RED, YELLOW),
+            ((120, 100), 46, CREAM, YELLOW),
+            ((210, 350), 50, YELLOW, RED),
+        ]
     else:
-        flowers = [((104, 150), 52, YELLOW, ORANGE), ((236, 104), 46, RED, YELLOW),
-                   ((196, 230), 48, CREAM, YELLOW)]
+        flowers = [
+            ((104, 150), 52, YELLOW, ORANGE),
+            ((236, 104), 46, RED, YELLOW),
+            ((196, 230), 48, CREAM, YELLOW),
+        ]
     flowers = [((x, y + low), r, a, b) for (x, y), r, a, b in flowers]
     for (x, y), _, _, _ in flowers:
-        art.line([(160, 506), (160 + (x - 160) * 0.3, 420), (x, y)], DARK_GREEN, 6,
-                 smooth_it=True)
+        art.line([(160, 506), (160 + (x - 160) * 0.3, 420), (x, y)], DARK_GREEN, 6, smooth_it=True)
     for k, ((x, y), r, _, _) in enumerate(flowers):
-        kiku_leaf(art, (x + (1 if k % 2 else -1) * r * 0.5, y + r * 0.9),
-                  30 if k % 2 else 150, 66)
+        kiku_leaf(art, (x + (1 if k % 2 else -1) * r * 0.5, y + r * 0.9), 30 if k % 2 else 150, 66)
     for base, angle in (((160, 478), 200), ((160, 462), -20), ((150, 420), 230)):
         kiku_leaf(art, base, angle, 80)
     for c, r, a, b in flowers:
@@ -1378,12 +1722,15 @@ def maple_leaf(art: Art, c: Point, size: float, angle: float, colour: str) -> No
 
     def draw(a: Art) -> None:
         o = (0.0, 0.0)
-        lobes = ((0, 1.0), (-48, 0.9), (48, 0.9), (-96, 0.7), (96, 0.7), (-140, 0.42),
-                 (140, 0.42))
+        lobes = ((0, 1.0), (-48, 0.9), (48, 0.9), (-96, 0.7), (96, 0.7), (-140, 0.42), (140, 0.42))
         a.union([leaf(o, polar(o, 40 * k, da - 90), 17 * k) for da, k in lobes], colour, INK, 5)
         vein = INK if colour == DEEP_RED else DEEP_RED
-        a.path(" ".join(f"M0 0 L{pt(polar(o, 30 * k, da - 90))}" for da, k in lobes[:5]),
-               "none", vein, 1.8)
+        a.path(
+            " ".join(f"M0 0 L{pt(polar(o, 30 * k, da - 90))}" for da, k in lobes[:5]),
+            "none",
+            vein,
+            1.8,
+        )
         a.line([o, (0, 16)], INK, 3)
 
     art.use(art.define(f"maple-{colour[1:]}", draw), c, angle, size / 40)
@@ -1392,16 +1739,26 @@ def maple_leaf(art: Art, c: Point, size: float, angle: float, colour: str) -> No
 def maples(art: Art, variant: int) -> None:
     rng = Rng(100 + variant)
     if variant == 0:
-        limbs = [[(306, 40), (240, 70), (160, 60), (80, 110), (30, 100)],
-                 [(240, 70), (220, 150), (250, 220)], [(160, 60), (150, 140), (110, 200)],
-                 [(80, 110), (70, 180)]]
+        limbs = [
+            [(306, 40), (240, 70), (160, 60), (80, 110), (30, 100)],
+            [(240, 70), (220, 150), (250, 220)],
+            [(160, 60), (150, 140), (110, 200)],
+            [(80, 110), (70, 180)],
+        ]
     elif variant == 1:
-        limbs = [[(14, 50), (80, 80), (160, 64), (240, 110), (300, 100)],
-                 [(80, 80), (100, 160), (70, 230)], [(160, 64), (170, 150), (210, 210)],
-                 [(240, 110), (250, 180)]]
+        limbs = [
+            [(14, 50), (80, 80), (160, 64), (240, 110), (300, 100)],
+            [(80, 80), (100, 160), (70, 230)],
+            [(160, 64), (170, 150), (210, 210)],
+            [(240, 110), (250, 180)],
+        ]
     else:
-        limbs = [[(306, 30), (230, 60), (140, 40), (60, 80)], [(230, 60), (200, 130)],
-                 [(140, 40), (110, 110)], [(60, 80), (40, 140)]]
+        limbs = [
+            [(306, 30), (230, 60), (140, 40), (60, 80)],
+            [(230, 60), (200, 130)],
+            [(140, 40), (110, 110)],
+            [(60, 80), (40, 140)],
+        ]
     branch(art, limbs[0], 20, 8)
     for limb in limbs[1:]:
         branch(art, limb, 10, 4)
@@ -1414,25 +1771,48 @@ def maples(art: Art, variant: int) -> None:
         colour = (RED, RED, DEEP_RED, ORANGE)[k % 4]
         size = rng.uniform(30, 40)
         x = min(max(s[0] + rng.uniform(-16, 16), size + 8), W - size - 8)
-        maple_leaf(art, (x, max(s[1] + rng.uniform(6, 26), size + 8)), size,
-                   rng.uniform(-40, 40), colour)
+        maple_leaf(
+            art, (x, max(s[1] + rng.uniform(6, 26), size + 8)), size, rng.uniform(-40, 40), colour
+        )
 
 
 def deer(art: Art) -> None:
     """The deer (shika 鹿), standing, looking back over its shoulder; box about 230 x 280."""
-    legs = [[(70, 200), (62, 240), (64, 280)], [(96, 204), (104, 244), (100, 282)],
-            [(172, 196), (180, 240), (170, 280)], [(196, 190), (214, 236), (206, 278)]]
+    legs = [
+        [(70, 200), (62, 240), (64, 280)],
+        [(96, 204), (104, 244), (100, 282)],
+        [(172, 196), (180, 240), (170, 280)],
+        [(196, 190), (214, 236), (206, 278)],
+    ]
     for leg in legs[1::2]:
         art.path(tapered(leg, [16, 10, 8]), BROWN, INK, 2)
-    body = [(50, 150), (80, 128), (150, 126), (206, 136), (224, 160), (210, 196), (170, 206),
-            (100, 210), (60, 196), (46, 172)]
+    body = [
+        (50, 150),
+        (80, 128),
+        (150, 126),
+        (206, 136),
+        (224, 160),
+        (210, 196),
+        (170, 206),
+        (100, 210),
+        (60, 196),
+        (46, 172),
+    ]
     art.path(smooth(body, closed=True), ORANGE, INK, 4)
     for leg in legs[0::2]:
         art.path(tapered(leg, [18, 11, 8]), ORANGE, INK, 3)
     for leg in legs:
         art.path(ellipse_path((leg[-1][0] + 2, leg[-1][1]), 7, 4), INK)
-    for x, y in ((100, 150), (130, 146), (160, 152), (116, 172), (146, 176), (186, 160),
-                 (176, 182), (88, 176)):
+    for x, y in (
+        (100, 150),
+        (130, 146),
+        (160, 152),
+        (116, 172),
+        (146, 176),
+        (186, 160),
+        (176, 182),
+        (88, 176),
+    ):
         art.circle((x, y), 5, CREAM)
     art.path(polygon([(220, 150), (240, 140), (230, 164)]), CREAM, INK, 2.5)
     neck = [(76, 150), (60, 110), (70, 70)]
@@ -1466,9 +1846,13 @@ def momiji_plain(variant: int) -> Callable[[Art], None]:
         if variant:
             low = [(W - x, y) for x, y in low]
         branch(art, low, 14, 5)
-        leaves = [(low[1][0], low[1][1] + 26), (low[2][0], low[2][1] + 30), low[3],
-                  (low[3][0] + (30 if variant else -30), low[3][1] + 36),
-                  (low[2][0] + (20 if variant else -20), low[2][1] - 30)]
+        leaves = [
+            (low[1][0], low[1][1] + 26),
+            (low[2][0], low[2][1] + 30),
+            low[3],
+            (low[3][0] + (30 if variant else -30), low[3][1] + 36),
+            (low[2][0] + (20 if variant else -20), low[2][1] - 30),
+        ]
         for k, c in enumerate(leaves):
             maple_leaf(art, c, 34, k * 25 - 40, (RED, DEEP_RED, ORANGE, RED, DEEP_RED)[k])
         maple_leaf(art, (96 if variant else 224, 470), 26, 30, ORANGE)
@@ -1494,8 +1878,7 @@ def willow(art: Art, variant: int, reach: float = 1.0, top: float = 0) -> None:
         y = 50 + top + rng.uniform(-6, 16)
         length = rng.uniform(220, 380) * reach
         sway = min(max(rng.uniform(-30, 30), 18 - x), 300 - x)
-        strands.append(smooth([(x, y), (x + sway * 0.3, y + length * 0.4),
-                               (x + sway, y + length)]))
+        strands.append(smooth([(x, y), (x + sway * 0.3, y + length * 0.4), (x + sway, y + length)]))
         for j in range(1, 10):
             t = j / 10
             p = (x + sway * t * t, y + length * t)
@@ -1509,8 +1892,12 @@ def willow(art: Art, variant: int, reach: float = 1.0, top: float = 0) -> None:
 
 def stream(art: Art, top: float) -> None:
     """Running water: a blue band with white wave crests."""
-    art.path(f"M6 {n(top)} C80 {n(top - 16)} 200 {n(top + 16)} 314 {n(top - 6)} L314 506 "
-             f"L6 506 Z", WATER, INK, 3)
+    art.path(
+        f"M6 {n(top)} C80 {n(top - 16)} 200 {n(top + 16)} 314 {n(top - 6)} L314 506 L6 506 Z",
+        WATER,
+        INK,
+        3,
+    )
     waves = []
     for row in range(3):
         y = top + 20 + row * 22
@@ -1533,8 +1920,9 @@ def umbrella(art: Art) -> None:
     """An open paper umbrella (kasa 傘) seen from the side; canopy about 220 x 70."""
     ribs = [(-110 + 27.5 * k, 0.0) for k in range(9)]
     back = list(reversed(ribs))
-    scallops = " ".join(f"Q{n((a[0] + b[0]) / 2)} 14 {pt(b)}"
-                        for a, b in zip(back, back[1:], strict=False))
+    scallops = " ".join(
+        f"Q{n((a[0] + b[0]) / 2)} 14 {pt(b)}" for a, b in zip(back, back[1:], strict=False)
+    )
     art.path(f"M-110 0 C-90 -70 90 -70 110 0 {scallops} Z", YELLOW, INK, 4)
     art.path(" ".join(f"M0 -52 L{pt(r)}" for r in ribs[1:-1]), "none", INK, 2.2)
     art.circle((0, -54), 6, RED, INK, 2)
@@ -1548,12 +1936,17 @@ def rain_man(art: Art) -> None:
     robe = "M80 330 C86 250 96 190 112 150 L168 146 C186 200 196 260 206 330 Z"
     art.path(robe, RED, INK, 4)
     art.path("M118 154 C114 220 116 280 128 330 L150 330 C142 270 142 210 150 150 Z", DEEP_RED)
-    art.path(" ".join(f"M{92 + k * 8} {212 + k * 40} L{196 - k * 2} {208 + k * 40}"
-                      for k in range(3)), "none", YELLOW, 3)
+    art.path(
+        " ".join(f"M{92 + k * 8} {212 + k * 40} L{196 - k * 2} {208 + k * 40}" for k in range(3)),
+        "none",
+        YELLOW,
+        3,
+    )
     sleeve = [(112, 156), (70, 196), (84, 232), (132, 210), (150, 176)]
     art.path(smooth(sleeve, closed=True), RED, INK, 3.5)
-    art.path(smooth([(162, 152), (204, 186), (196, 212), (150, 190)], closed=True), DEEP_RED,
-             INK, 3.5)
+    art.path(
+        smooth([(162, 152), (204, 186), (196, 212), (150, 190)], closed=True), DEEP_RED, INK, 3.5
+    )
     art.circle((128, 176), 8, PAPER, INK, 2.5)
     art.path(polygon([(88, 330), (112, 330), (114, 342), (84, 342)]), INK)
     art.path(polygon([(168, 330), (194, 330), (200, 342), (168, 342)]), INK)
@@ -1594,15 +1987,15 @@ def yanagi_rainman(art: Art) -> None:
 
 def swallow(art: Art) -> None:
     """The swallow (tsubame 燕) swooping down left; local box about 200 x 140."""
-    art.path(smooth([(80, 40), (130, -10), (190, -30), (140, 30), (110, 56)], closed=True),
-             INK)
+    art.path(smooth([(80, 40), (130, -10), (190, -30), (140, 30), (110, 56)], closed=True), INK)
     art.path(polygon([(110, 60), (170, 110), (150, 84), (190, 100), (120, 50)]), INK)
     body = [(20, 54), (44, 36), (90, 40), (124, 56), (90, 70), (44, 70)]
     art.path(smooth(body, closed=True), INK)
     art.path(smooth([(28, 58), (44, 54), (44, 68), (30, 66)], closed=True), RED)
     art.path(smooth([(54, 66), (90, 64), (110, 60), (80, 72)], closed=True), CREAM)
-    art.path(smooth([(60, 44), (30, 90), (10, 130), (40, 110), (90, 54)], closed=True), INK,
-             GREY, 2)
+    art.path(
+        smooth([(60, 44), (30, 90), (10, 130), (40, 110), (90, 54)], closed=True), INK, GREY, 2
+    )
     art.path(polygon([(22, 50), (4, 58), (24, 60)]), INK)
     art.circle((34, 50), 2.4, CREAM)
 
@@ -1626,8 +2019,11 @@ def drum(art: Art, c: Point, r: float) -> None:
     for k in range(3):
         a = k * 120
         head = polar(c, r * 0.36, a)
-        tail = [polar(c, r * 0.36 + r * 0.2, a + 40), polar(c, r * 0.62, a + 80),
-                polar(c, r * 0.5, a + 130)]
+        tail = [
+            polar(c, r * 0.36 + r * 0.2, a + 40),
+            polar(c, r * 0.62, a + 80),
+            polar(c, r * 0.5, a + 130),
+        ]
         art.path(taper([head, *tail], r * 0.36, 0), INK)
         art.circle(head, r * 0.18, INK)
     for k in range(12):
@@ -1640,8 +2036,19 @@ def yanagi_lightning(art: Art) -> None:
     willow(art, 1, reach=0.5)
     for k, (x, y) in enumerate(((88, 300), (160, 262), (232, 300))):
         drum(art, (x, y), 38 - 2 * (k % 2))
-    bolt = [(236, 110), (186, 210), (222, 216), (150, 330), (178, 336), (100, 470),
-            (214, 320), (186, 314), (260, 206), (226, 200), (280, 110)]
+    bolt = [
+        (236, 110),
+        (186, 210),
+        (222, 216),
+        (150, 330),
+        (178, 336),
+        (100, 470),
+        (214, 320),
+        (186, 314),
+        (260, 206),
+        (226, 200),
+        (280, 110),
+    ]
     art.path(polygon(bolt), YELLOW, INK, 4)
 
 
@@ -1652,14 +2059,21 @@ def yanagi_lightning(art: Art) -> None:
 def kiri_leaf(art: Art, base: Point, angle: float, size: float) -> None:
     """A big paulownia leaf (kiri 桐): broad, heart-shaped, three shallow lobes, pale veins."""
     tip = polar(base, size, angle)
-    side = [polar(base, size * 0.18, angle - 100), polar(base, size * 0.5, angle - 62),
-            polar(base, size * 0.72, angle - 40), polar(base, size * 0.7, angle - 24),
-            polar(base, size * 0.86, angle - 14)]
-    other = [polar(base, size * 0.86, angle + 14), polar(base, size * 0.7, angle + 24),
-             polar(base, size * 0.72, angle + 40), polar(base, size * 0.5, angle + 62),
-             polar(base, size * 0.18, angle + 100)]
-    art.path(smooth([lerp(base, tip, 0.08), *side, tip, *other], closed=True), DARK_GREEN,
-             INK, 3.5)
+    side = [
+        polar(base, size * 0.18, angle - 100),
+        polar(base, size * 0.5, angle - 62),
+        polar(base, size * 0.72, angle - 40),
+        polar(base, size * 0.7, angle - 24),
+        polar(base, size * 0.86, angle - 14),
+    ]
+    other = [
+        polar(base, size * 0.86, angle + 14),
+        polar(base, size * 0.7, angle + 24),
+        polar(base, size * 0.72, angle + 40),
+        polar(base, size * 0.5, angle + 62),
+        polar(base, size * 0.18, angle + 100),
+    ]
+    art.path(smooth([lerp(base, tip, 0.08), *side, tip, *other], closed=True), DARK_GREEN, INK, 3.5)
     veins = [f"M{pt(lerp(base, tip, 0.08))} L{pt(lerp(base, tip, 0.9))}"]
     for t, da in ((0.2, 52), (0.42, 36), (0.62, 22)):
         for sgn in (-1, 1):
@@ -1685,7 +2099,8 @@ def kiri_flowers(art: Art, base: Point, height: float, lean: float) -> None:
                 f"Q{n(x - r * 0.5)} {n(y + r * 1.1)} {n(x)} {n(y + r * 0.7)} "
                 f"Q{n(x + r * 0.5)} {n(y + r * 1.1)} {n(x + r)} {n(y + r * 0.7)} "
                 f"C{n(x + r)} {n(y)} {n(x + r * 0.5)} {n(y - r * 0.2)} {n(x + r * 0.45)} "
-                f"{n(y - r)} Z")
+                f"{n(y - r)} Z"
+            )
     for d, colour in zip(bells, (PURPLE, LILAC), strict=True):
         art.path(" ".join(d), colour, INK, 2)
     art.circle(top, 7, LILAC, INK, 2)
@@ -1699,10 +2114,12 @@ def paulownia(art: Art, variant: int, ground: float = 474) -> None:
     for foot, height, lean in spikes:
         kiri_flowers(art, foot, height, lean)
     leaves: list[tuple[Point, float, float]] = [
-        ((160, ground), -90, 170), ((150, ground), -148, 140), ((170, ground), -32, 140)]
+        ((160, ground), -90, 170),
+        ((150, ground), -148, 140),
+        ((170, ground), -32, 140),
+    ]
     if variant == 1:
-        leaves = [((116, ground), -100, 160), ((150, ground), -40, 156),
-                  ((110, ground), -150, 104)]
+        leaves = [((116, ground), -100, 160), ((150, ground), -40, 156), ((110, ground), -150, 104)]
     for base, angle, size in leaves[1:]:
         kiri_leaf(art, base, angle, size)
     kiri_leaf(art, *leaves[0])
@@ -1717,26 +2134,53 @@ def phoenix(art: Art) -> None:
         dx, dy = end[0] - root[0], end[1] - root[1]
         d = math.hypot(dx, dy)
         wave = (-dy / d * 22, dx / d * 22)
-        sweep = [root, (lerp(root, mid, 0.5)[0] + wave[0], lerp(root, mid, 0.5)[1] + wave[1]),
-                 mid, (lerp(mid, end, 0.5)[0] - wave[0], lerp(mid, end, 0.5)[1] - wave[1]),
-                 end]
+        sweep = [
+            root,
+            (lerp(root, mid, 0.5)[0] + wave[0], lerp(root, mid, 0.5)[1] + wave[1]),
+            mid,
+            (lerp(mid, end, 0.5)[0] - wave[0], lerp(mid, end, 0.5)[1] - wave[1]),
+            end,
+        ]
         art.path(taper(sweep, 26, 12), tail_colours[k], INK, 3)
         heading = math.degrees(math.atan2(dy, dx))
-        art.path(leaf(polar(end, 8, heading + 180), polar(end, 40, heading), 32),
-                 tail_colours[(k + 2) % 5], INK, 2.5)
-        art.circle(polar(end, 20, heading), 6.5, RED if tail_colours[(k + 2) % 5] != RED
-                   else YELLOW, INK, 2)
+        art.path(
+            leaf(polar(end, 8, heading + 180), polar(end, 40, heading), 32),
+            tail_colours[(k + 2) % 5],
+            INK,
+            2.5,
+        )
+        art.circle(
+            polar(end, 20, heading),
+            6.5,
+            RED if tail_colours[(k + 2) % 5] != RED else YELLOW,
+            INK,
+            2,
+        )
     far = [leaf((210, 150), polar((210, 150), 120 - 8 * k, -58 + 9 * k), 26) for k in range(5)]
     art.path(" ".join(far), GREEN, INK, 3)
     body = [(150, 160), (196, 130), (236, 166), (220, 226), (170, 246), (136, 214)]
     art.path(smooth(body, closed=True), RED, INK, 4)
-    art.path(" ".join(f"M{150 + k * 16} {196 + k * 6} q8 12 16 0" for k in range(4)), "none",
-             YELLOW, 3, cap="round")
+    art.path(
+        " ".join(f"M{150 + k * 16} {196 + k * 6} q8 12 16 0" for k in range(4)),
+        "none",
+        YELLOW,
+        3,
+        cap="round",
+    )
     shoulder = (176, 164)
-    for length, width, colour, count in ((150, 30, YELLOW, 7), (96, 26, ORANGE, 6),
-                                         (52, 22, RED, 5)):
-        fan = [leaf(shoulder, polar(shoulder, length - 6 * abs(k - count / 2),
-                                    -176 + k * 64 / count), width) for k in range(count)]
+    for length, width, colour, count in (
+        (150, 30, YELLOW, 7),
+        (96, 26, ORANGE, 6),
+        (52, 22, RED, 5),
+    ):
+        fan = [
+            leaf(
+                shoulder,
+                polar(shoulder, length - 6 * abs(k - count / 2), -176 + k * 64 / count),
+                width,
+            )
+            for k in range(count)
+        ]
         art.path(" ".join(fan), colour, INK, 3)
     neck = [(200, 150), (222, 110), (214, 74), (230, 42)]
     art.path(tapered(neck, [36, 26, 20, 18]), RED, INK, 3.5)
@@ -1777,8 +2221,7 @@ def render_back() -> str:
     shade = "#6c1419"
     art.path(rrect(0, 0, W, H, 18), INK)
     art.path(rrect(EDGE, EDGE, W - 2 * EDGE, H - 2 * EDGE, 8), DEEP_RED)
-    art.path(rrect(EDGE + 12, EDGE + 12, W - 2 * EDGE - 24, H - 2 * EDGE - 24, 4), "none",
-             shade, 4)
+    art.path(rrect(EDGE + 12, EDGE + 12, W - 2 * EDGE - 24, H - 2 * EDGE - 24, 4), "none", shade, 4)
     c = (CX, H / 2)
     art.circle(c, 46, "none", shade, 4)
     petals = [ellipse_path(polar(c, 19, k * 72 - 90), 14, 14) for k in range(5)]
@@ -1861,8 +2304,12 @@ def render_icon() -> str:
             if face:
                 art.path(inner, PAPER)
                 art.circle((cx + 6, cy - 32), 42, RED)
-                branch(art, [(cx - 30, y + h - 10), (cx - 20, y + h - 60), (cx + 10, y + h - 90)],
-                       16, 6)
+                branch(
+                    art,
+                    [(cx - 30, y + h - 10), (cx - 20, y + h - 60), (cx + 10, y + h - 90)],
+                    16,
+                    6,
+                )
                 pine_cluster(art, (cx - 4, y + h - 86), 52, 34)
                 pine_cluster(art, (cx - 30, y + h - 36), 38, 24)
             else:
@@ -1898,11 +2345,20 @@ def write_all(out: Path, icon: Path | None) -> list[Path]:
 def main(argv: Sequence[str] | None = None) -> int:
     here = Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(description="Draw koikoi's hanafuda deck as SVG files.")
-    parser.add_argument("out", nargs="?", type=Path, default=here,
-                        help="folder for the 49 card SVGs (default: next to this script)")
-    parser.add_argument("--icon", type=Path, default=None,
-                        help="where to write the app icon SVG (default: ../icons/koikoi.svg "
-                        "when OUT is the default, else none)")
+    parser.add_argument(
+        "out",
+        nargs="?",
+        type=Path,
+        default=here,
+        help="folder for the 49 card SVGs (default: next to this script)",
+    )
+    parser.add_argument(
+        "--icon",
+        type=Path,
+        default=None,
+        help="where to write the app icon SVG (default: ../icons/koikoi.svg "
+        "when OUT is the default, else none)",
+    )
     args = parser.parse_args(argv)
     icon = args.icon
     if icon is None and args.out == here:
