@@ -36,6 +36,7 @@ from koikoi.engine.cards import (
     MONTH_LOW_BITS,
     NUM_CARDS,
     PLAINS,
+    CardSet,
     card_tuple,
 )
 from koikoi.engine.events import Outcome
@@ -72,6 +73,10 @@ LATE_FACTOR = 3.0
 """At most this many times the budget for a decision late in a round."""
 CONFIDENCE = 1.0
 """Standard errors by which a searched move must beat the policy's own to replace it."""
+SUSPECT_WEIGHT = 0.05
+"""How likely, against another unseen card, the opponent is to hold a card it could have
+captured with when it threw a card away instead (see :func:`suspects`)."""
+SUSPECT_INVERSE = 1 / SUSPECT_WEIGHT
 
 
 class Policy:
@@ -243,11 +248,41 @@ def caution(score: int, rounds_left: int) -> float:
     return max(0.25, min(4.0, down / up))
 
 
-def sample(obs: Observation, rng: random.Random) -> Round:
-    """One deal of the hidden cards consistent with the observation."""
+def suspects(obs: Observation) -> CardSet:
+    """The unseen cards the opponent's own play says it most likely does not hold.
+
+    A seat that threw a card away (played it onto a field with nothing of its month) would
+    have captured instead, had it held a card of a month on that field: so it probably held
+    none, and cards only leave a hand. Players nearly always capture when they can; a
+    sample gives these cards a small weight rather than none, for the player who did not.
+    """
+    other = 1 - obs.seat
+    out = 0
+    for seat, action, field in obs.moves:
+        if seat == other and action < PICK_BASE and not field & _MONTH_MASK[action]:
+            out |= ((field | field >> 1 | field >> 2 | field >> 3) & MONTH_LOW_BITS) * 0xF
+    return out & obs.unseen
+
+
+def sample(obs: Observation, rng: random.Random, suspect: CardSet = 0) -> Round:
+    """One deal of the hidden cards consistent with the observation.
+
+    The opponent's hand is drawn from the unseen cards, each ``suspect`` card
+    ``SUSPECT_WEIGHT`` times as likely as another (weighted sampling without replacement
+    by random keys); the rest make the stock in a uniformly random order.
+    """
     rand = rng.random
-    hidden = sorted(card_tuple(obs.unseen), key=lambda _: rand())
     h = obs.opponent_hand_size
+    if suspect:
+        weak = SUSPECT_INVERSE
+        keyed = sorted(
+            card_tuple(obs.unseen),
+            key=lambda c: rand() ** weak if suspect >> c & 1 else rand(),
+            reverse=True,
+        )
+        stock = sorted(keyed[h:], key=lambda _: rand())
+        return determinize(obs, sum(1 << c for c in keyed[:h]), stock)
+    hidden = sorted(card_tuple(obs.unseen), key=lambda _: rand())
     opponent = 0
     for c in hidden[:h]:
         opponent |= 1 << c
@@ -294,11 +329,12 @@ def estimate(
     passes = max(1, (len(alive) - 1).bit_length())
     per_pass = playouts // passes
     timed = budget.deadline is not None or budget.stop is not None
+    suspect = suspects(obs) if SUSPECT_WEIGHT < 1.0 else 0
     for _ in range(passes):
         for _ in range(max(1, per_pass // len(alive))):
             if timed and budget.expired():
                 return values
-            base = sample(obs, rng)
+            base = sample(obs, rng, suspect)
             for a in alive:
                 r = base.copy()
                 r.push(a)
