@@ -192,3 +192,31 @@ def test_file_systems_without_hard_links(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(os, "link", real_link)
     assert load_or_create_identity(tmp_path).public_key == created.public_key
     assert [p.name for p in (tmp_path / IDENTITY_DIR).iterdir()] == [KEY_FILE]
+
+
+def _pin_many(home: str, prefix: str, count: int, ready) -> None:  # type: ignore[no-untyped-def]
+    peers = KnownPeers.load(Path(home))  # read once, before the other process writes
+    ready.wait()
+    for i in range(count):
+        peers.pin(f"{prefix}{i}", Identity.generate().public_key)
+
+
+def test_two_processes_pinning_at_once_keep_every_pin(tmp_path: Path) -> None:
+    import multiprocessing
+
+    KnownPeers.load(tmp_path).pin("first", Identity.generate().public_key)
+    ctx = multiprocessing.get_context("spawn")
+    ready = ctx.Event()
+    workers = [
+        ctx.Process(target=_pin_many, args=(str(tmp_path), prefix, 40, ready))
+        for prefix in ("a", "b")
+    ]
+    for worker in workers:
+        worker.start()
+    ready.set()
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    document = json.loads((tmp_path / IDENTITY_DIR / PEERS_FILE).read_text())
+    names = set(document["peers"])
+    assert names == {"first"} | {f"{p}{i}" for p in "ab" for i in range(40)}

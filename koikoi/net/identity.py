@@ -33,8 +33,10 @@ import hashlib
 import json
 import logging
 import os
+import sys
 import tempfile
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
@@ -59,6 +61,38 @@ PUBLIC_KEY_LEN: Final = 32
 SIGNATURE_LEN: Final = 64
 _FINGERPRINT_DOMAIN: Final = b"koikoi-net/1 fingerprint\0"
 _POSIX: Final = os.name == "posix"
+
+if sys.platform == "win32":
+    import msvcrt
+
+    def _lock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+
+    def _unlock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    """Hold the lock file ``path`` (created owner-only) for a read-change-write."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        _lock(fd)
+        try:
+            yield
+        finally:
+            _unlock(fd)
+    finally:
+        os.close(fd)
 
 
 def koikoi_home() -> Path:
@@ -316,12 +350,34 @@ class KnownPeers:
         self._store(pin_name(nickname), public_key)
 
     def forget(self, nickname: str) -> None:
-        if self._peers.pop(pin_name(nickname), None) is not None:
-            self._save()
+        self._change(pin_name(nickname), None)
 
     def _store(self, name: str, public_key: bytes) -> None:
-        self._peers[name] = {
-            "key": public_key.hex(),
-            "pinned": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-        self._save()
+        entry = {"key": public_key.hex(), "pinned": datetime.now(UTC).isoformat(timespec="seconds")}
+        self._change(name, entry)
+
+    def _change(self, name: str, entry: dict[str, str] | None) -> None:
+        """Set (or with ``None`` remove) one name's entry and save the file.
+
+        Another process may have pinned a peer since this one read the file (two games at
+        once), so the change is made to the file as it is now, under a lock, and the file is
+        replaced atomically: neither writer loses the other's pins.
+        """
+        if self.path is None:
+            self._apply(self._peers, name, entry)
+            return
+        with _exclusive(self.path.with_name(self.path.name + ".lock")):
+            peers = self._read(self.path) if self.path.exists() else {}
+            if self._apply(peers, name, entry):
+                self._peers = peers
+                self._save()
+            else:
+                self._peers = peers
+
+    @staticmethod
+    def _apply(peers: dict[str, dict[str, str]], name: str, entry: dict[str, str] | None) -> bool:
+        """Change ``peers``; whether anything changed."""
+        if entry is None:
+            return peers.pop(name, None) is not None
+        peers[name] = entry
+        return True
