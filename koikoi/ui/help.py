@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from koikoi.engine.yaku import Yaku
 from koikoi.ui import names
@@ -27,6 +35,10 @@ class HelpDialog(QDialog):
         self.text.setHtml(self.html())
         lay.addWidget(self.text)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.on_calculator: Callable[[], None] = lambda: None
+        self.calculator_button = QPushButton(self.tr("Score calculator"))
+        self.calculator_button.clicked.connect(lambda: self.on_calculator())
+        buttons.addButton(self.calculator_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.Close).setAccessibleName(self.tr("Close"))
         lay.addWidget(buttons)

@@ -17,11 +17,12 @@ from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 from koikoi.engine.match import Settings
 from koikoi.resources import asset
 from koikoi.ui.art import CardArt
+from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.saves import SaveStore
-from koikoi.ui.settings import ASSIST, WINDOW_GEOMETRY, AppSettings
+from koikoi.ui.settings import ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.style import apply_style
 
@@ -56,11 +57,13 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.stack)
         apply_style(self)
         self._help: HelpDialog | None = None
+        self._calculator: ScoreCalculator | None = None
         self._last: tuple[Settings, str] | None = None
 
         self.start.on_practice = self.start_practice
         self.start.on_resume = self.resume
         self.start.on_help = self.show_help
+        self.start.on_calculator = self.show_calculator
         self.start.on_quit = self.close
         self.game.on_home = self.go_home
         self.game.on_rematch = self.rematch
@@ -128,9 +131,18 @@ class MainWindow(QMainWindow):
     def show_help(self) -> None:
         if self._help is None:
             self._help = HelpDialog(self)
+            self._help.on_calculator = self.show_calculator
         self._help.show()
         self._help.raise_()
         self._help.activateWindow()
+
+    def show_calculator(self) -> None:
+        """The score calculator, doubling set as the practice settings have it."""
+        if self._calculator is None:
+            self._calculator = ScoreCalculator(self, self.art, self.settings.get(PRACTICE_DOUBLING))
+        self._calculator.show()
+        self._calculator.raise_()
+        self._calculator.activateWindow()
 
     def _assist_changed(self, on: bool) -> None:
         self.settings.set(ASSIST, on)

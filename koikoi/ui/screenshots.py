@@ -4,8 +4,9 @@
 
 The moments come from fixed seeds, so the pictures are the same on every run (the
 computer's choices are seeded too): the start screen, the first oya, the deal, a choice
-between two field cards, the koikoi panel, a round's result, the match result, a teyaku
-and the rules. Used for the README and to look at the table while changing it.
+between two field cards, the koikoi panel, a round's result, the match result, a teyaku,
+the rules and the score calculator. Used for the README and to look at the table while
+changing it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ TWO_IN_HAND = b"two-matches-00000000000000000005"
 TEYAKU = b"special-deal-0000000000000000002"
 MATCH = b"screenshots-match-0000000000000001"
 RESUME = b"screenshots-match-0000000000000000"
+CALCULATOR_PILE = (
+    "matsu_crane", "sakura_curtain", "susuki_moon", "kiku_sake_cup", "hagi_boar",
+    "momiji_deer", "botan_butterfly", "matsu_ribbon", "ume_ribbon", "sakura_ribbon",
+)  # fmt: skip
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -154,6 +159,16 @@ def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
         help_dialog.grab().save(str(path))
         written.append(path)
         help_dialog.close()
+    window.show_calculator()
+    calculator = window._calculator
+    if calculator is not None:  # a pile with several yaku, one koikoi called
+        calculator.set_pile(sum(1 << parse_card(c) for c in CALCULATOR_PILE))
+        calculator.koikoi.setValue(1)
+        pump(100)
+        path = out / "calculator.png"
+        calculator.grab().save(str(path))
+        written.append(path)
+        calculator.close()
     window.controller.shutdown()
     window.close()
     QApplication.processEvents()

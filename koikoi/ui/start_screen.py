@@ -1,4 +1,5 @@
-"""The first screen: practice at once, resume, the practice settings, help and quit.
+"""The first screen: practice at once, resume, the practice settings, help, the score
+calculator and quit.
 
 "Practice" is the rules page's quick-practice button (R2.7): 6 rounds, with the doubling and
 assist settings last used for practice on this machine (both on until changed) and the last
@@ -50,6 +51,7 @@ class StartScreen(QWidget):
         self.on_practice: Callable[[Settings, str, bool], None] = lambda s, level, assist: None
         self.on_resume: Callable[[], None] = lambda: None
         self.on_help: Callable[[], None] = lambda: None
+        self.on_calculator: Callable[[], None] = lambda: None
         self.on_quit: Callable[[], None] = lambda: None
 
         outer = QVBoxLayout(self)
@@ -101,10 +103,14 @@ class StartScreen(QWidget):
         self.help_button = QPushButton(self.tr("Rules and keys"))
         self.help_button.setObjectName("secondaryButton")
         self.help_button.clicked.connect(lambda: self.on_help())
+        self.calculator_button = QPushButton(self.tr("Score calculator"))
+        self.calculator_button.setObjectName("secondaryButton")
+        self.calculator_button.clicked.connect(lambda: self.on_calculator())
         self.quit_button = QPushButton(self.tr("Quit"))
         self.quit_button.setObjectName("secondaryButton")
         self.quit_button.clicked.connect(lambda: self.on_quit())
         small.addWidget(self.help_button)
+        small.addWidget(self.calculator_button)
         small.addWidget(self.quit_button)
         left.addLayout(small)
         left.addStretch(1)

@@ -115,7 +115,14 @@ QTableWidget#roundsTable { background: rgba(0,0,0,0.25); color: #f3e9d2;
 QHeaderView::section { background: #2f231c; color: #ffe3a3; border: none;
   padding: 4px 8px; font-weight: 700; }
 
-QDialog#helpDialog { background: #1c1411; }
+QDialog#helpDialog, QDialog#calculatorDialog { background: #1c1411; }
+QToolButton#calcCard { border: 3px solid transparent; border-radius: 7px; padding: 2px;
+  background: transparent; }
+QToolButton#calcCard:checked { background: #d4a84b; border-color: #d4a84b; }
+QToolButton#calcCard:focus { border-color: #7fd3ff; }
+QLabel#calcResult { background: rgba(255, 255, 255, 0.05); border: 1px solid #6b5324;
+  border-radius: 10px; padding: 10px; font-size: 15px; }
+QSpinBox { background: #2a1e18; color: #f3e9d2; font-size: 15px; padding: 2px 4px; }
 QTextBrowser#helpText { background: #f8f1df; color: #2a1e18; font-size: 14px;
   border-radius: 8px; padding: 8px; }
 """
