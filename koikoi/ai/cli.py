@@ -30,15 +30,13 @@ def _rounds(text: str) -> int:
     return int(text)
 
 
-def _player(flag: str) -> Any:
-    def parse(text: str) -> str:
-        if text not in PLAYERS:
-            raise argparse.ArgumentTypeError(
-                f"{flag}: unknown player {text!r} (choose from {', '.join(PLAYERS)})"
-            )
-        return text
-
-    return parse
+def _player(text: str) -> str:
+    """A player name (argparse names the flag in its message)."""
+    if text not in PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"unknown player {text!r} (choose from {', '.join(PLAYERS)})"
+        )
+    return text
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -67,8 +65,8 @@ def register(sub: Any) -> None:
         help="computer-versus-computer matches, with win rates and decision times as JSON",
         description="Play AI-versus-AI matches and print statistics as JSON (CLI.md).",
     )
-    p.add_argument("--a", required=True, type=_player("--a"), metavar="NAME")
-    p.add_argument("--b", required=True, type=_player("--b"), metavar="NAME")
+    p.add_argument("--a", required=True, type=_player, metavar="NAME")
+    p.add_argument("--b", required=True, type=_player, metavar="NAME")
     p.add_argument("--games", required=True, type=_positive("--games"), metavar="N")
     p.add_argument("--rounds", type=_rounds, default=6, metavar="6|12")
     p.add_argument("--no-doubling", action="store_true")
