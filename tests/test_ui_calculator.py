@@ -102,3 +102,21 @@ def test_any_pile_reads_as_the_engine_scores_it(qtbot) -> None:
         names.card_accessible_name(c) for c in range(len(CARD_IDS))
     ]
     close_window(window)
+
+
+def test_each_change_is_announced_once(qtbot, monkeypatch) -> None:
+    import koikoi.ui.calculator as calculator_module
+
+    said: list[str] = []
+    monkeypatch.setattr(calculator_module, "announce", lambda widget, text: said.append(text))
+    window, calc = _open_from_start(qtbot)
+    _pick(qtbot, calc, "sakura_curtain")
+    _pick(qtbot, calc, "kiku_sake_cup")
+    calc.koikoi.setValue(1)
+    calc.koikoi.setValue(1)  # no change, nothing said
+    assert said == [
+        "1 card, no yaku, 0 points",
+        "2 cards, base 5, round points 5",
+        "2 cards, base 5, round points 10",
+    ]
+    close_window(window)

@@ -3,7 +3,8 @@ setting, and read what the round is worth (RULES.md R6, R9), as ``koikoi score``
 
 Every card of the deck is a toggle, laid out by month (a column each) and kind; the score is
 the engine's own (:func:`koikoi.engine.yaku.score`), worked out again at every change. Keys:
-the arrows move between cards, Space toggles one, Delete clears the pile.
+the arrows move between cards, Space toggles one, Delete clears the pile. Each change is
+announced to a screen reader as a one-line summary (cards, base, round points).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from koikoi.engine.cards import CARD_IDS, NUM_CARDS, CardSet
 from koikoi.engine.yaku import DOUBLING_THRESHOLD, Score, score
 from koikoi.ui import names
 from koikoi.ui.art import CardArt, card_size
+from koikoi.ui.game_screen import announce
 
 CARD_WIDTH = 46
 """Pixels across one card of the grid."""
@@ -75,6 +77,7 @@ class ScoreCalculator(QDialog):
         self.setWindowTitle(self.tr("Koi-Koi: score calculator"))
         self.setAccessibleName(self.tr("Score calculator"))
         self.art = art if art is not None else CardArt()
+        self._said: str | None = None
         lay = QVBoxLayout(self)
         intro = QLabel(
             self.tr(
@@ -192,7 +195,8 @@ class ScoreCalculator(QDialog):
             f"</td><td align='right'>{p}</td></tr>"
             for y, p in s.yaku
         )
-        lines = [f"<p>{escape(t('{0} cards picked').format(count))}</p>"]
+        cards = t("1 card") if count == 1 else t("{0} cards").format(count)
+        lines = [f"<p>{escape(t('{0} picked').format(cards))}</p>"]
         if not s.yaku:
             lines.append(f"<p><b>{escape(t('No yaku: this pile scores nothing.'))}</b></p>")
         else:
@@ -210,12 +214,16 @@ class ScoreCalculator(QDialog):
             ]
         self.result.setText("".join(lines))
         summary = (
-            t("{0} cards, no yaku, 0 points").format(count)
+            t("{0}, no yaku, 0 points").format(cards)
             if not s.yaku
-            else t("{0} cards, base {1}, round points {2}").format(count, s.base, s.points)
+            else t("{0}, base {1}, round points {2}").format(cards, s.base, s.points)
         )
         self.result.setAccessibleName(summary)
         self.result.setAccessibleDescription(summary)
+        if summary != self._said:  # a screen reader hears the new total at once
+            if self._said is not None:
+                announce(self.result, summary)
+            self._said = summary
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         return QSize(1020, 520)
