@@ -45,7 +45,8 @@ def position(
     m = Match(Settings(rounds=rounds), first_oya=oya)
     m.scores = scores
     m.rounds_played = round_no - 1
-    m.deal(deck_from_seed(b"placeholder", 1, 0))
+    # any deal starts the round; every card of it is then set from the arguments below
+    m.deal(deck_from_seed(b"hand-built-position", 1, 0))
     r = m.round
     assert r is not None
     r.hands = [hands[0], hands[1]]
