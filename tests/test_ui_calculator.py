@@ -48,7 +48,8 @@ def test_picking_cards_by_clicks_shows_the_engines_score(qtbot) -> None:
     assert "Round points: 120" in calc.score_label.text()
     click(qtbot, calc.doubling)  # doubling off
     assert not calc.doubling.isChecked()
-    assert "Round points: 60" in calc.score_label.text() and "not doubled" in calc.score_label.text()
+    text = calc.score_label.text()
+    assert "Round points: 60" in text and "not doubled" in text
     _pick(qtbot, calc, "kiri_phoenix")  # a second click puts a card back
     assert calc.current_score() == score(pile & ~(1 << parse_card("kiri_phoenix")), 2, False)
     close_window(window)

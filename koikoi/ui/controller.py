@@ -47,11 +47,13 @@ from koikoi.engine.events import (
     YakuFormed,
 )
 from koikoi.engine.match import (
+    STARTING_SCORES,
     DealOutcome,
     FirstOya,
     Match,
     Observation,
     Settings,
+    payment,
     turn_for_first_oya,
 )
 from koikoi.engine.record import GameRecord, RecordedDeal
@@ -236,7 +238,6 @@ class GameController(QObject):
         self.ai: AiRunner | None = None
         self._queue: deque[Event] = deque()
         self._pending = _Pending()
-        self._generation = 0  # bumps on every new match, so stale timers do nothing
         self._ai_token = 0
         self._ai_started = 0.0
         self._ai_delay = 0
@@ -345,7 +346,6 @@ class GameController(QObject):
 
     def shutdown(self) -> None:
         """Stop timers and the computer's thinking (the window is closing)."""
-        self._generation += 1
         for timer in (self._pump_timer, self._auto_timer, self._ai_timer):
             timer.stop()
         if self.ai is not None:
@@ -408,7 +408,6 @@ class GameController(QObject):
 
     def _reset(self, level: str) -> None:
         self.shutdown()
-        self._generation += 1
         self._queue.clear()
         self._pending = _Pending()
         self.level = level
@@ -576,7 +575,7 @@ class GameController(QObject):
             doubled=doubled,
             points=points,
             opponent_stake=stake,
-            pay=min(points, stake),
+            pay=payment(points, stake),
             can_koikoi=KOIKOI in obs.legal_actions,
         )
 
@@ -740,7 +739,7 @@ def _scores_before(match: Match) -> tuple[int, int]:
     for outcome in reversed(history[:-1]):
         if outcome.result.outcome is not Outcome.REDEAL:
             return outcome.scores
-    return (25, 25)
+    return STARTING_SCORES
 
 
 def _record_from_json(data: dict[str, Any]) -> GameRecord:

@@ -29,14 +29,7 @@ from PySide6.QtWidgets import (
 from koikoi.engine.cards import (
     CARD_IDS,
     CARD_KINDS,
-    KIKU_SAKE_CUP,
-    LIGHTS,
     MONTH_MASKS,
-    PLAINS,
-    RIBBONS,
-    SAKURA_CURTAIN,
-    SUSUKI_MOON,
-    TANE,
     Card,
     CardSet,
     card_list,
@@ -45,7 +38,7 @@ from koikoi.engine.cards import (
 )
 from koikoi.engine.events import Outcome
 from koikoi.engine.match import FirstOya, first_oya_of
-from koikoi.engine.yaku import Yaku
+from koikoi.engine.yaku import Yaku, yaku_cards
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import COMPUTER, HUMAN, DecisionInfo, MatchSummary, RoundSummary
@@ -371,7 +364,7 @@ class DecisionPanel(Panel):
         super().__init__(title)
         self.setAccessibleName(self.tr("Koikoi or shobu"))
         self.info = info
-        yaku_cards = card_list(yaku_cards_of(info.yaku, pile))
+        yaku_cards = card_list(yaku_cards_of(pile))
         if yaku_cards:
             self.body.addWidget(card_row(art, yaku_cards, 40 if len(yaku_cards) < 14 else 30))
         self.body.addWidget(_yaku_grid(info.yaku, info.new_yaku))
@@ -637,35 +630,9 @@ class MatchResultPanel(Panel):
         self.finish()
 
 
-_YAKU_SETS: dict[Yaku, CardSet] = {
-    Yaku.GOKO: LIGHTS,
-    Yaku.SHIKO: LIGHTS,
-    Yaku.AME_SHIKO: LIGHTS,
-    Yaku.SANKO: LIGHTS,
-    Yaku.HANAMI: (1 << SAKURA_CURTAIN) | (1 << KIKU_SAKE_CUP),
-    Yaku.TSUKIMI: (1 << SUSUKI_MOON) | (1 << KIKU_SAKE_CUP),
-    Yaku.INOSHIKACHO: TANE,
-    Yaku.AKATAN: RIBBONS,
-    Yaku.AOTAN: RIBBONS,
-    Yaku.AKATAN_AOTAN: RIBBONS,
-    Yaku.TANE: TANE,
-    Yaku.TAN: RIBBONS,
-    Yaku.KASU: PLAINS,
-}
-
-
-def yaku_cards_of(yaku: Iterable[tuple[Yaku, int]], pile: CardSet) -> CardSet:
-    """The cards of a pile that count in the given yaku (to show them beside the list)."""
+def yaku_cards_of(pile: CardSet) -> CardSet:
+    """The cards of a pile that make its yaku (the engine says which), to show beside the list."""
     cards = 0
-    for y, _ in yaku:
-        cards |= pile & _YAKU_SETS.get(y, 0)
+    for _, made, _ in yaku_cards(pile):
+        cards |= made
     return cards
-
-
-def kind_counts(pile: CardSet) -> dict[str, int]:
-    """For tests and the side panel: how many cards of each kind a pile has."""
-    out: dict[str, int] = {}
-    for c in card_list(pile):
-        k = CARD_KINDS[c].name.lower()
-        out[k] = out.get(k, 0) + 1
-    return out
