@@ -195,7 +195,7 @@ class ScoreCalculator(QDialog):
             f"</td><td align='right'>{p}</td></tr>"
             for y, p in s.yaku
         )
-        cards = t("1 card") if count == 1 else t("{0} cards").format(count)
+        cards = names.cards(count)
         lines = [f"<p>{escape(t('{0} picked').format(cards))}</p>"]
         if not s.yaku:
             lines.append(f"<p><b>{escape(t('No yaku: this pile scores nothing.'))}</b></p>")

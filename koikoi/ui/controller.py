@@ -165,6 +165,8 @@ class RoundSummary:
     match_winner: int | None
     field: CardSet = 0
     """The dealt field (for a redeal: where the four cards of one month lay)."""
+    loser_yaku: tuple[tuple[Yaku, int], ...] = ()
+    """The yaku the loser of a won round held; they count for nothing (R7.4)."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +225,7 @@ class GameController(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        names.install_translations()  # its narration counts points
         self.presenter: Presenter = presenter if presenter is not None else NullPresenter()
         self.timings = timings if timings is not None else Timings()
         self.saves = saves if saves is not None else SaveStore()
@@ -506,6 +509,10 @@ class GameController(QObject):
             round_no = self.match.rounds_played
             if outcome.result.outcome is Outcome.REDEAL:
                 round_no += 1
+            winner = outcome.result.winner
+            loser_yaku: tuple[tuple[Yaku, int], ...] = ()
+            if rnd is not None and winner is not None:
+                loser_yaku = tuple(yaku_of(rnd.captured[1 - winner]))
             self._pending.summary = RoundSummary(
                 round_no=round_no,
                 rounds=self.match.settings.rounds,
@@ -516,6 +523,7 @@ class GameController(QObject):
                 match_finished=self.match.finished,
                 match_winner=self.match.winner,
                 field=rnd.field if rnd is not None else 0,
+                loser_yaku=loser_yaku,
             )
         if isinstance(event, KoikoiDeclared) and event.seat == COMPUTER:
             obs = self.match.observation(COMPUTER)
@@ -637,39 +645,42 @@ class GameController(QObject):
             )
         if isinstance(event, CardPlayed):
             text = self.tr("You played {0}.") if you else self.tr("The computer played {0}.")
-            return text.format(names.card_label(event.card))
+            return text.format(names.card_name(event.card))
         if isinstance(event, StockTurned):
             text = (
                 self.tr("You turned {0} from the stock.")
                 if you
                 else self.tr("The computer turned {0} from the stock.")
             )
-            return text.format(names.card_label(event.card))
+            return text.format(names.card_name(event.card))
         if isinstance(event, Captured):
-            taken = ", ".join(names.card_label(c) for c in event.taken)
+            taken = names.cards_named(event.taken)
             text = (
                 self.tr("You took {0} with {1}.")
                 if you
                 else self.tr("The computer took {0} with {1}.")
             )
-            return text.format(taken, names.card_label(event.card))
+            return text.format(taken, names.card_name(event.card))
         if isinstance(event, PlacedOnField):
-            return self.tr("{0} stays on the field.").format(names.card_label(event.card))
+            return self.tr("{0} stays on the field.").format(names.card_name(event.card))
         if isinstance(event, ChoiceNeeded):
             if not you:
                 return ""
             a, b = event.candidates
             return self.tr("{0} matches two field cards: choose {1} or {2}.").format(
-                names.card_label(event.card), names.card_label(a), names.card_label(b)
+                names.card_name(event.card), names.card_name(a), names.card_name(b)
             )
         if isinstance(event, YakuFormed):
-            listed = ", ".join(f"{names.yaku_label(y)} {p}" for y, p in event.yaku)
+            listed = ", ".join(names.yaku_with_points(y, p) for y, p in event.yaku)
+            if len(event.yaku) == 1:
+                text = self.tr("You hold {0}.") if you else self.tr("The computer holds {0}.")
+                return text.format(listed)
             text = (
-                self.tr("You hold {0}: {1} points.")
+                self.tr("You hold {0}: %n point(s) in all.", "", event.total)
                 if you
-                else self.tr("The computer holds {0}: {1} points.")
+                else self.tr("The computer holds {0}: %n point(s) in all.", "", event.total)
             )
-            return text.format(listed, event.total)
+            return text.format(listed)
         if isinstance(event, DecisionNeeded):
             if not you:
                 return self.tr("The computer is deciding: koikoi or shobu…")
@@ -692,21 +703,25 @@ class GameController(QObject):
         if isinstance(event, RoundEnded):
             r = event.result
             if r.outcome is Outcome.WIN:
-                text = (
-                    self.tr("You called 「勝負」 (shobu) and win the round: {0} points.")
-                    if r.winner == HUMAN
-                    else self.tr(
-                        "The computer called 「勝負」 (shobu) and wins the round: {0} points."
+                if r.winner == HUMAN:
+                    return self.tr(
+                        "You called 「勝負」 (shobu) and win the round: %n point(s).", "", r.points
                     )
+                return self.tr(
+                    "The computer called 「勝負」 (shobu) and wins the round: %n point(s).",
+                    "",
+                    r.points,
                 )
-                return text.format(r.points)
             if r.outcome is Outcome.TEYAKU:
-                text = (
-                    self.tr("Your dealt hand is a yaku (teyaku, 手役): {0} points.")
-                    if r.winner == HUMAN
-                    else self.tr("The computer's dealt hand is a yaku (teyaku, 手役): {0} points.")
+                if r.winner == HUMAN:
+                    return self.tr(
+                        "Your dealt hand is a yaku (teyaku, 手役): %n point(s).", "", r.points
+                    )
+                return self.tr(
+                    "The computer's dealt hand is a yaku (teyaku, 手役): %n point(s).",
+                    "",
+                    r.points,
                 )
-                return text.format(r.points)
             if r.outcome is Outcome.NAGARE:
                 return self.tr("Nobody called shobu: the round is a draw (nagare, 流れ).")
             return self.tr("Four cards of one month on the field: the cards are dealt again.")

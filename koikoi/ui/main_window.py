@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from koikoi.engine.match import Settings
 from koikoi.resources import asset
+from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
@@ -38,6 +39,7 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        names.install_translations()  # before any widget says a count
         self.setObjectName("mainWindow")
         self.setWindowTitle(self.tr("花札こいこい Koi-Koi"))
         self.setAccessibleName(self.tr("Koi-Koi"))

@@ -110,7 +110,8 @@ class CardPicture(QLabel):
         self.setFixedSize(size)
         if card is not None:
             self.setAccessibleName(names.card_accessible_name(card))
-            self.setToolTip(f"{names.card_japanese(card)} — {names.card_accessible_name(card)}")
+            self.setAccessibleDescription(names.card_description(card))
+            self.setToolTip(names.card_tooltip(card))
         else:
             self.setAccessibleName(self.tr("Face-down card"))
 
@@ -213,15 +214,15 @@ def _yaku_grid(rows: Sequence[tuple[Yaku, int]], new: Iterable[Yaku] = ()) -> QW
             grid.addWidget(tag, i, 2)
         grid.addWidget(pts, i, 3)
         for w in (ja, en, pts):
-            w.setAccessibleName(f"{names.yaku_label(yaku)}: {_points(points)}")
+            w.setAccessibleName(
+                f"{names.yaku_name(yaku)} ({names.yaku_japanese(yaku)}): {_points(points)}"
+            )
     grid.setColumnStretch(1, 1)
     return box
 
 
 def _points(n: int) -> str:
-    if n == 1:
-        return QCoreApplication.translate("Panels", "1 point")
-    return QCoreApplication.translate("Panels", "{0} points").format(n)
+    return names.points(n)
 
 
 def _calc_rows(rows: Sequence[tuple[str, str]], strong_last: bool = True) -> QWidget:
@@ -275,7 +276,7 @@ class FirstOyaPanel(Panel):
                 w.setAlignment(Qt.AlignmentFlag.AlignCenter)
                 col.addWidget(w)
                 col.addWidget(CardPicture(art, card, 74), 0, Qt.AlignmentFlag.AlignCenter)
-                m = QLabel(f"{names.month_name(month_of(card))} · {names.card_japanese(card)}")
+                m = QLabel(f"{names.month_name(month_of(card))} · {names.card_name(card)}")
                 m.setObjectName("cardCaption")
                 m.setAlignment(Qt.AlignmentFlag.AlignCenter)
                 col.addWidget(m)
@@ -315,16 +316,16 @@ class FirstOyaPanel(Panel):
             return text.format(names.month_name(early), names.month_name(late))
         hi, lo = (mine, theirs) if who == HUMAN else (theirs, mine)
         text = (
-            self.tr("Both {0}: {1} ({2} points) beats {3} ({4}): you are oya.")
+            self.tr("Both {0}: {1} ({2}) beats {3} ({4}): you are oya.")
             if who == HUMAN
-            else self.tr("Both {0}: {1} ({2} points) beats {3} ({4}): the computer is oya.")
+            else self.tr("Both {0}: {1} ({2}) beats {3} ({4}): the computer is oya.")
         )
         return text.format(
             names.month_name(mm),
-            names.card_japanese(hi),
-            CARD_KINDS[hi].points,
-            names.card_japanese(lo),
-            CARD_KINDS[lo].points,
+            names.card_name(hi),
+            names.points(CARD_KINDS[hi].points),
+            names.card_name(lo),
+            names.points(CARD_KINDS[lo].points),
         )
 
 
@@ -372,9 +373,9 @@ class DecisionPanel(Panel):
         self.body.addWidget(_calc_rows(rows))
         if info.capped:
             pay = self.tr(
-                "Shobu now wins {0} points; the computer has only {1} left, so you would "
+                "Shobu now wins {0}; the computer has only {1} left, so you would "
                 "receive {2} and win the match."
-            ).format(info.points, info.opponent_stake, info.pay)
+            ).format(names.points(info.points), info.opponent_stake, info.pay)
         else:
             pay = self.tr("Shobu now: the computer pays you {0} (it has {1}).").format(
                 info.pay, info.opponent_stake
@@ -384,7 +385,7 @@ class DecisionPanel(Panel):
             self.tr("「勝負」 Shobu\ntake {0} now  (S)").format(info.pay),
             on_shobu,
             "shobu",
-            self.tr("Shobu: end the round and take {0} points").format(info.pay),
+            self.tr("Shobu: end the round and take {0}").format(names.points(info.pay)),
             default=True,
         )
         shobu.setObjectName("default")
@@ -428,11 +429,12 @@ class RoundResultPanel(Panel):
                 if r.winner == HUMAN
                 else self.tr("The computer wins round {0}").format(n)
             )
-            sub = (
-                self.tr("You called 「勝負」 (shobu).")
-                if r.winner == HUMAN
-                else self.tr("The computer called 「勝負」 (shobu); your yaku count for nothing.")
-            )
+            if r.winner == HUMAN:
+                sub = self.tr("You called 「勝負」 (shobu).")
+            elif summary.loser_yaku:
+                sub = self.tr("The computer called 「勝負」 (shobu); your yaku count for nothing.")
+            else:
+                sub = self.tr("The computer called 「勝負」 (shobu).")
         elif r.outcome is Outcome.TEYAKU:
             title = self.tr("Teyaku! 手役 — round {0}").format(n)
             sub = (
@@ -483,7 +485,7 @@ class RoundResultPanel(Panel):
             if o.capped:
                 had = summary.scores_before[loser]
                 self.text(
-                    self.tr("Capped: only {0} points were left to pay.").format(had),
+                    self.tr("Capped: only %n point(s) left to pay.", "", had),
                     "panelNote",
                 )
         elif r.outcome is Outcome.NAGARE:
@@ -593,7 +595,8 @@ class MatchResultPanel(Panel):
                 result = self.tr("Nagare")
             else:
                 result = self.tr("Redeal")
-            yaku = ", ".join(names.yaku_japanese(y) for y, _ in r.yaku)
+            yaku = ", ".join(names.yaku_name(y) for y, _ in r.yaku)
+            yaku_ja = "・".join(names.yaku_japanese(y) for y, _ in r.yaku)
             pts = ""
             if r.winner is not None:
                 pts = str(o.paid) + (self.tr(" (of {0})").format(r.points) if o.capped else "")
@@ -609,6 +612,9 @@ class MatchResultPanel(Panel):
                     if j != 2
                     else Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
                 )
+                if j == 2 and yaku_ja:
+                    item.setToolTip(yaku_ja)
+                    item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, yaku_ja)
                 table.setItem(i, j, item)
         header = table.horizontalHeader()
         for j in range(6):
