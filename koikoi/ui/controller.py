@@ -56,7 +56,7 @@ from koikoi.engine.match import (
     payment,
     turn_for_first_oya,
 )
-from koikoi.engine.record import GameRecord, RecordedDeal
+from koikoi.engine.record import GameRecord, RecordedDeal, parse
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.ui import names
@@ -309,16 +309,26 @@ class GameController(QObject):
         self.record = _record_from_json(data)
         self.first = _first_oya_from_json(data, self.match.first_oya)
         emit(self.state_changed)
-        emit(self.said, self.tr("The saved match is resumed."))
+        resumed = self.tr("The saved match is resumed.")
         if not self.record.deals:
+            emit(self.said, resumed)
             self._set_mode(Mode.FIRST_OYA)
             emit(self.first_oya, self.first)
         elif self.match.needs_deal:
+            self._retell(data)
+            emit(self.said, resumed)
             self._deal()
         else:
             obs = self.match.observation(HUMAN)
-            self.presenter.restore(obs, self)
+            self.presenter.restore(obs, self)  # a fresh table, and a fresh log
+            self._retell(data)
+            emit(self.said, resumed)
             self._after_queue()
+
+    def _retell(self, data: dict[str, Any]) -> None:
+        """Say the last deal of a resumed record again, as it was said while it was played."""
+        for event in _last_deal_events(data):
+            self.said_event(event)
 
     def start_dealing(self) -> None:
         """After the first oya is shown: lay out the first deal."""
@@ -755,6 +765,18 @@ def _scores_before(match: Match) -> tuple[int, int]:
         if outcome.result.outcome is not Outcome.REDEAL:
             return outcome.scores
     return STARTING_SCORES
+
+
+def _last_deal_events(data: dict[str, Any]) -> list[Event]:
+    """The events of a record's last deal, from the engine replaying the whole record."""
+    parsed = parse(data)
+    match = Match(parsed.settings, parsed.first_oya)
+    events: list[Event] = []
+    for deal in parsed.deals:
+        events = match.deal_cards(deal.hands, deal.field, deal.stock)
+        for act in deal.actions:
+            events += match.apply(act.action, act.seat)
+    return events
 
 
 def _record_from_json(data: dict[str, Any]) -> GameRecord:
