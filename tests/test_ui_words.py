@@ -129,7 +129,7 @@ def test_the_match_result_names_each_yaku_in_the_current_language(qtbot) -> None
     qtbot.addWidget(panel)
     table = panel.findChild(QTableWidget, "roundsTable")
     cell = table.item(0, 2)
-    assert cell.text() == "Cherry-blossom viewing, Five tane"
+    assert cell.text() == "Cherry-blossom viewing · Five tane"
     assert cell.toolTip() == "花見で一杯・タネ"
     assert cell.data(Qt.ItemDataRole.AccessibleDescriptionRole) == "花見で一杯・タネ"
     close_window(window)

@@ -595,7 +595,7 @@ class MatchResultPanel(Panel):
                 result = self.tr("Nagare")
             else:
                 result = self.tr("Redeal")
-            yaku = ", ".join(names.yaku_name(y) for y, _ in r.yaku)
+            yaku = " · ".join(names.yaku_name(y) for y, _ in r.yaku)
             yaku_ja = "・".join(names.yaku_japanese(y) for y, _ in r.yaku)
             pts = ""
             if r.winner is not None:

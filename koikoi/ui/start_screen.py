@@ -40,6 +40,8 @@ from koikoi.ui.settings import (
     AppSettings,
 )
 
+KEPT_ROWS_SHOWN = 4
+"""The list of earlier matches shows this many rows and scrolls beyond."""
 _FAN = ("matsu_crane", "sakura_curtain", "susuki_moon", "yanagi_rainman", "kiri_phoenix")
 
 
@@ -192,12 +194,15 @@ class StartScreen(QWidget):
         self.kept_list.setObjectName("keptMatches")
         self.kept_list.setAccessibleName(self.tr("Earlier matches"))
         self.kept_list.setStyleSheet(
-            "QListWidget { background: transparent; border: none; font-size: 14px; }"
+            "QListWidget { background: transparent; border: none; }"
             "QListWidget::item { padding: 3px 4px; }"
             "QListWidget::item:selected { background: rgba(212, 168, 75, 0.35); }"
             "QListWidget:focus { border: 1px solid #7fd3ff; }"
         )
-        self.kept_list.setFixedHeight(4 * 26 + 6)
+        font = self.kept_list.font()
+        font.setPixelSize(15)
+        self.kept_list.setFont(font)
+        self.kept_list.setSizeAdjustPolicy(QListWidget.SizeAdjustPolicy.AdjustIgnored)
         self.kept_list.currentRowChanged.connect(self._kept_selected)
         self.kept_list.itemActivated.connect(lambda item: self._take_back())
         lay.addWidget(self.kept_list)
@@ -223,6 +228,9 @@ class StartScreen(QWidget):
             if not entry.finished:
                 item.setToolTip(self.tr("Set aside: select it and resume it"))
             self.kept_list.addItem(item)
+        rows = max(1, min(len(self.kept), KEPT_ROWS_SHOWN))
+        self.kept_list.setFixedHeight(rows * self.kept_list.sizeHintForRow(0) + 8)
+        self.take_back_button.setVisible(any(not k.finished for k in self.kept))
         self.kept_card.setVisible(bool(self.kept))
         self._kept_selected(self.kept_list.currentRow())
 
