@@ -76,10 +76,10 @@ class MainWindow(QMainWindow):
 
         self.start.on_practice = self.practice_requested
         self.start.on_take_back = self.take_back_requested
-        self.start.on_resume = self.resume
+        self.start.on_resume = lambda: None if self.resume() else None
         self.start.on_help = self.show_help
         self.start.on_calculator = self.show_calculator
-        self.start.on_quit = self.close
+        self.start.on_quit = lambda: None if self.close() else None
         self.game.on_home = self.go_home
         self.game.on_rematch = self.rematch
         self.game.on_help = self.show_help

@@ -24,13 +24,22 @@ import logging
 from collections.abc import Iterable
 from typing import Final
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QTranslator
+from PySide6.QtCore import QCoreApplication, QTranslator
 
 from koikoi.engine.cards import CARD_IDS, Card, Kind, kind_of, month_of
 from koikoi.engine.yaku import Yaku
 from koikoi.resources import assets_dir
 
 logger = logging.getLogger(__name__)
+
+
+def QT_TRANSLATE_NOOP(context: str, source: str) -> str:  # noqa: N802 (lupdate knows this name)
+    """Mark ``source`` for translation in ``context``; translated where it is shown.
+
+    Qt's own returns ``object`` in PySide6's stubs; this one keeps the ``str``.
+    """
+    return source
+
 
 _tr = QCoreApplication.translate
 _installed: list[QTranslator] = []  # kept alive as long as the application uses them

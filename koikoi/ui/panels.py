@@ -59,7 +59,9 @@ class Overlay(QWidget):
         self.dim = dim
         self.panel = panel
         panel.setParent(self)
-        self.setGeometry(self.parentWidget().rect())
+        parent = self.parentWidget()
+        if parent is not None:
+            self.setGeometry(parent.rect())
         self._place()
         panel.show()
         self.show()
@@ -168,7 +170,7 @@ class Panel(QFrame):
     def button(
         self,
         text: str,
-        on_click: Callable[[], None],
+        on_click: Callable[[], object],
         name: str = "",
         accessible: str = "",
         default: bool = False,
@@ -354,8 +356,8 @@ class DecisionPanel(Panel):
         art: CardArt,
         info: DecisionInfo,
         pile: CardSet,
-        on_shobu: Callable[[], None],
-        on_koikoi: Callable[[], None],
+        on_shobu: Callable[[], object],
+        on_koikoi: Callable[[], object],
     ) -> None:
         title = (
             self.tr("You made a yaku! 役ができました")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QDateTime, QLocale, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QRadialGradient
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -39,6 +39,12 @@ from koikoi.ui.settings import (
     PRACTICE_ROUNDS,
     AppSettings,
 )
+
+
+def _tr(text: str) -> str:
+    """Translate in the start screen's context, outside the widget."""
+    return QCoreApplication.translate("StartScreen", text)
+
 
 KEPT_ROWS_SHOWN = 4
 """The list of earlier matches shows this many rows and scrolls beyond."""
@@ -339,24 +345,24 @@ class StartScreen(QWidget):
 
 
 def resume_text(round_no: int, rounds: int, scores: tuple[int, int]) -> str:
-    return StartScreen.tr(
-        "続きから  Resume the match\nround {0} of {1} · you {2} : {3} computer"
-    ).format(round_no, rounds, scores[0], scores[1])
+    return _tr("続きから  Resume the match\nround {0} of {1} · you {2} : {3} computer").format(
+        round_no, rounds, scores[0], scores[1]
+    )
 
 
 def kept_title(kept: KeptMatch) -> str:
     """'Practice vs hard · 3 Dec 2026 · 32–18 · finished' (the player's points first)."""
     levels = {
-        "easy": StartScreen.tr("easy"),
-        "normal": StartScreen.tr("normal"),
-        "hard": StartScreen.tr("hard"),
+        "easy": _tr("easy"),
+        "normal": _tr("normal"),
+        "hard": _tr("hard"),
     }
     when = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(kept.played)).date(), "d MMM yyyy")
     state = (
-        StartScreen.tr("finished")
+        _tr("finished")
         if kept.finished
-        else StartScreen.tr("set aside in round {0} of {1}").format(kept.round_no, kept.rounds)
+        else _tr("set aside in round {0} of {1}").format(kept.round_no, kept.rounds)
     )
-    return StartScreen.tr("Practice vs {0} · {1} · {2}–{3} · {4}").format(
+    return _tr("Practice vs {0} · {1} · {2}–{3} · {4}").format(
         levels.get(kept.level, kept.level), when, kept.scores[0], kept.scores[1], state
     )
