@@ -133,3 +133,13 @@ def test_the_match_result_names_each_yaku_in_the_current_language(qtbot) -> None
     assert cell.toolTip() == "花見で一杯・タネ"
     assert cell.data(Qt.ItemDataRole.AccessibleDescriptionRole) == "花見で一杯・タネ"
     close_window(window)
+
+
+def test_the_rules_name_the_cards_as_the_table_does(qtbot) -> None:
+    window = open_window(qtbot)
+    click(qtbot, window.start.help_button)
+    text = window._help.text.toPlainText()
+    assert "Cherry curtain + Chrysanthemum sake cup" in text
+    assert "Pampas moon + Chrysanthemum sake cup" in text
+    assert "Both start with 25 points" in text
+    close_window(window)

@@ -90,10 +90,6 @@ MONTHS: Final = (
     QT_TRANSLATE_NOOP("Cards", "December"),
 )
 
-MONTH_PLANTS_JA: Final = (
-    "松", "梅", "桜", "藤", "菖蒲", "牡丹", "萩", "芒", "菊", "紅葉", "柳", "桐",
-)  # fmt: skip
-
 KINDS: Final = {
     Kind.LIGHT: QT_TRANSLATE_NOOP("Cards", "light"),
     Kind.TANE: QT_TRANSLATE_NOOP("Cards", "tane"),
@@ -241,11 +237,6 @@ def yaku_name(yaku: Yaku) -> str:
 
 def yaku_japanese(yaku: Yaku) -> str:
     return _YAKU_NAMES[yaku][1]
-
-
-def yaku_label(yaku: Yaku) -> str:
-    """'花見で一杯  Cherry-blossom viewing'."""
-    return f"{yaku_japanese(yaku)}  {yaku_name(yaku)}"
 
 
 def yaku_with_points(yaku: Yaku, n: int) -> str:
