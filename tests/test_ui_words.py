@@ -57,6 +57,9 @@ def test_a_drawn_plain_taking_a_plain_of_its_month_is_named_in_english(qtbot) ->
     drawn = find_card(window, parse_card("kiri_plain_yellow"))
     assert drawn.accessibleName() == "Paulownia yellow plain, December plain"
     assert drawn.accessibleDescription().endswith("桐のカス（黄） · December · plain, 1 point")
+    assert drawn.toolTip() == (
+        "Paulownia yellow plain, December plain\n桐のカス（黄） · December · plain, 1 point"
+    )
     close_window(window)
 
 
