@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
 from koikoi.engine.cards import CARD_IDS, parse_card
 from koikoi.engine.yaku import score
@@ -29,25 +30,26 @@ def _pick(qtbot, calculator: ScoreCalculator, *card_ids: str) -> None:
 
 def test_picking_cards_by_clicks_shows_the_engines_score(qtbot) -> None:
     window, calc = _open_from_start(qtbot)
-    assert "No yaku" in calc.result.text()
+    assert "No yaku" in calc.score_label.text()
     lights = ("matsu_crane", "sakura_curtain", "susuki_moon", "yanagi_rainman", "kiri_phoenix")
     _pick(qtbot, calc, *lights, "kiku_sake_cup")
     pile = sum(1 << parse_card(c) for c in (*lights, "kiku_sake_cup"))
     expected = score(pile, 0, True)
     assert calc.pile() == pile
     assert expected.base == 20 and expected.doubled and expected.points == 40
-    text = calc.result.text()
+    text = calc.score_label.text()
     for yaku, points in expected.yaku:
         assert names.yaku_japanese(yaku) in text and names.yaku_name(yaku) in text
         assert f">{points}</td>" in text
     assert "Round points: 40" in text
-    assert calc.result.accessibleName() == "6 cards, base 20, round points 40"
+    assert calc.score_label.accessibleName() == "6 cards, base 20, round points 40"
 
     calc.koikoi.setValue(2)  # three times the points: the shared multiplier
-    assert "Round points: 120" in calc.result.text()
+    assert "Round points: 120" in calc.score_label.text()
     click(qtbot, calc.doubling)  # doubling off
     assert not calc.doubling.isChecked()
-    assert "Round points: 60" in calc.result.text() and "not doubled" in calc.result.text()
+    text = calc.score_label.text()
+    assert "Round points: 60" in text and "not doubled" in text
     _pick(qtbot, calc, "kiri_phoenix")  # a second click puts a card back
     assert calc.current_score() == score(pile & ~(1 << parse_card("kiri_phoenix")), 2, False)
     close_window(window)
@@ -67,7 +69,7 @@ def test_the_keys_move_toggle_and_clear(qtbot) -> None:
     qtbot.keyClick(calc.focusWidget(), Qt.Key.Key_Space)
     assert calc.pile() == 1 << parse_card("kiri_plain_yellow")
     qtbot.keyClick(calc.focusWidget(), Qt.Key.Key_Delete)
-    assert calc.pile() == 0 and "No yaku" in calc.result.text()
+    assert calc.pile() == 0 and "No yaku" in calc.score_label.text()
     close_window(window)
 
 
@@ -94,9 +96,9 @@ def test_any_pile_reads_as_the_engine_scores_it(qtbot) -> None:
         expected = score(pile, koikoi, doubling)
         assert calc.current_score() == expected
         if expected.yaku:
-            assert f"Round points: {expected.points}" in calc.result.text()
+            assert f"Round points: {expected.points}" in calc.score_label.text()
         else:
-            assert "No yaku" in calc.result.text()
+            assert "No yaku" in calc.score_label.text()
     # every card has its own toggle, named for a screen reader
     assert [t.accessibleName() for t in calc.cards] == [
         names.card_accessible_name(c) for c in range(len(CARD_IDS))
@@ -119,4 +121,14 @@ def test_each_change_is_announced_once(qtbot, monkeypatch) -> None:
         "2 cards, base 5, round points 5",
         "2 cards, base 5, round points 10",
     ]
+    close_window(window)
+
+
+def test_the_dialogs_own_result_is_not_shadowed(qtbot) -> None:
+    """``QDialog.result()`` (how the dialog was closed) stays callable on the calculator."""
+    window, calc = _open_from_start(qtbot)
+    close = calc.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
+    click(qtbot, close)
+    assert not calc.isVisible()
+    assert calc.result() == QDialog.DialogCode.Rejected
     close_window(window)

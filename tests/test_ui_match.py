@@ -103,7 +103,7 @@ def test_every_card_and_control_has_an_accessible_name(qtbot):
     for card in iter_cards(obs.hand | obs.field):
         widget = find_card(window, card)  # by name, as QTest and screen readers do
         assert widget.accessibleDescription()
-    assert find_card(window, 0).accessibleName() == "Matsu crane, January light"
+    assert find_card(window, 0).accessibleName() == "Pine crane, January light"
     backs = [w for w in shown if w.card is None]
     assert len(backs) == 8 and all(w.accessibleName() == "Face-down card" for w in backs)
     assert "24" in window.game.table.stock.accessibleName()

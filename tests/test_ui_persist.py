@@ -9,7 +9,7 @@ import logging
 import random
 
 import pytest
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QPushButton
 
 from koikoi.engine.match import Settings
 from koikoi.engine.record import replay_record
@@ -98,6 +98,7 @@ def test_quick_practice_is_6_rounds_with_the_last_practice_settings(qtbot):
     window = open_window(qtbot)
     window.start.doubling.setChecked(True)
     click(qtbot, window.start.start_button)  # the form's own rounds
+    click(qtbot, window.question.findChild(QPushButton, "setAside"))  # the first match's
     assert window.controller.match.settings == Settings(12, True)
     assert AppSettings().get(PRACTICE_DOUBLING) is True  # remembered for next time
     close_window(window)

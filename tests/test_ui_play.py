@@ -15,7 +15,7 @@ from koikoi.engine.events import Outcome
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.ui.controller import COMPUTER, HUMAN, DecisionInfo, Mode, Timings
-from koikoi.ui.names import yaku_japanese
+from koikoi.ui.names import card_accessible_name, yaku_japanese
 from koikoi.ui.panels import DecisionPanel, FirstOyaPanel, RoundResultPanel
 from tests.ui_driver import (
     FAST,
@@ -66,8 +66,7 @@ def test_R3_1_first_oya_turned_cards_are_shown_and_explained(qtbot):
     for a, b in first.turns:  # the four turned cards are on the panel, by name
         for card in (a, b):
             assert any(
-                w.accessibleName().startswith(CARD_IDS[card].split("_")[0].capitalize())
-                for w in panel.findChildren(QLabel)
+                w.accessibleName() == card_accessible_name(card) for w in panel.findChildren(QLabel)
             )
     close_window(window)
 

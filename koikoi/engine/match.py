@@ -33,6 +33,17 @@ from koikoi.engine.round import Action, Phase, Round
 
 STAKE: Final = 25
 """Each player's starting points (R2.1)."""
+STARTING_SCORES: Final = (STAKE, STAKE)
+"""Both players' points when a match starts (R2.1)."""
+
+
+def payment(points: int, loser_has: int) -> int:
+    """What the loser of a round pays: its points, capped by what the loser has (R2.2, R9.4).
+
+    >>> payment(12, 25), payment(40, 9)
+    (12, 9)
+    """
+    return min(points, loser_has)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +67,7 @@ class DealOutcome:
     result: RoundResult
     paid: int = 0
     capped: bool = False
-    scores: tuple[int, int] = (STAKE, STAKE)
+    scores: tuple[int, int] = STARTING_SCORES
     next_oya: int = 0
 
     def to_json(self) -> dict[str, object]:
@@ -175,7 +186,7 @@ class Match:
 
     settings: Settings = field(default_factory=Settings)
     first_oya: int = 0
-    scores: tuple[int, int] = (STAKE, STAKE)
+    scores: tuple[int, int] = STARTING_SCORES
     oya: int = 0
     rounds_played: int = 0
     """Rounds that counted so far (R2.5: not redeals)."""
@@ -274,7 +285,7 @@ class Match:
             self.rounds_played += 1
             if result.winner is not None:  # R2.2, R9.4
                 loser_has = s1 if result.winner == 0 else s0
-                paid = min(result.points, loser_has)
+                paid = payment(result.points, loser_has)
                 capped = paid < result.points
                 if result.winner == 0:
                     s0, s1 = s0 + paid, s1 - paid

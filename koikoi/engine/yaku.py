@@ -197,3 +197,57 @@ def score_yaku(yaku: YakuList, koikoi: int = 0, doubling: bool = True) -> Score:
 def score(cards: CardSet, koikoi: int = 0, doubling: bool = True) -> Score:
     """Score a pile as the winner's captures of a round (the ``koikoi score`` command)."""
     return score_yaku(yaku_of(cards), koikoi, doubling)
+
+
+_YAKU_MASKS: Final[dict[Yaku, CardSet]] = {
+    Yaku.GOKO: LIGHTS,
+    Yaku.SHIKO: LIGHTS,
+    Yaku.AME_SHIKO: LIGHTS,
+    Yaku.SANKO: LIGHTS,
+    Yaku.HANAMI: _CURTAIN | _CUP,
+    Yaku.TSUKIMI: _MOON | _CUP,
+    Yaku.INOSHIKACHO: TANE,  # the three, and each other tane adds a point
+    Yaku.AKATAN: RIBBONS,  # the three red, and each other ribbon adds a point
+    Yaku.AOTAN: RIBBONS,
+    Yaku.AKATAN_AOTAN: RIBBONS,
+    Yaku.TANE: TANE,
+    Yaku.TAN: RIBBONS,
+    Yaku.KASU: PLAINS,
+}
+_YAKU_CORE: Final[dict[Yaku, CardSet]] = {
+    Yaku.HANAMI: _CURTAIN | _CUP,
+    Yaku.TSUKIMI: _MOON | _CUP,
+    Yaku.INOSHIKACHO: INOSHIKACHO,
+    Yaku.AKATAN: AKATAN,
+    Yaku.AOTAN: AOTAN,
+    Yaku.AKATAN_AOTAN: _BOTH_TAN,
+}
+
+
+def yaku_cards(cards: CardSet) -> list[tuple[Yaku, CardSet, CardSet]]:
+    """For each yaku of a pile (as :func:`yaku_of` lists them): the cards that make it, and
+    among those the cards it is named for (R6).
+
+    The cards that make a yaku are those its points count: every light of a light yaku, the
+    two cards of hanami and tsukimi, and for the "~" yaku the named cards plus each extra
+    card that adds a point. The named cards are the boar, deer and butterflies of
+    inoshikacho, the three ribbons of akatan or aotan (six for both), the two of hanami and
+    tsukimi; for the others (counted yaku) every card that counts is named.
+
+    >>> from koikoi.engine.cards import ids, parse_card, to_set
+    >>> pile = to_set(parse_card(c) for c in [
+    ...     "hagi_boar", "momiji_deer", "botan_butterfly", "ume_warbler",
+    ...     "matsu_ribbon", "ume_ribbon", "sakura_ribbon", "kiri_plain_1"])
+    >>> [(y.value, ids(made), ids(named)) for y, made, named in yaku_cards(pile)][0]
+    ('inoshikacho', ['ume_warbler', 'botan_butterfly', 'hagi_boar', 'momiji_deer'], \
+['botan_butterfly', 'hagi_boar', 'momiji_deer'])
+    >>> [(y.value, ids(named)) for y, made, named in yaku_cards(pile)][1]
+    ('akatan', ['matsu_ribbon', 'ume_ribbon', 'sakura_ribbon'])
+    >>> yaku_cards(to_set([parse_card("yanagi_rainman"), parse_card("matsu_crane")]))
+    []
+    """
+    out: list[tuple[Yaku, CardSet, CardSet]] = []
+    for yaku, _ in yaku_of(cards):
+        made = cards & _YAKU_MASKS[yaku]
+        out.append((yaku, made, made & _YAKU_CORE.get(yaku, made)))
+    return out

@@ -118,15 +118,15 @@ class ScoreCalculator(QDialog):
         self.doubling.setChecked(doubling)
         self.doubling.toggled.connect(self.update_score)
         side.addWidget(self.doubling)
-        self.result = QLabel()
-        self.result.setObjectName("calcResult")
-        self.result.setTextFormat(Qt.TextFormat.RichText)
-        self.result.setWordWrap(True)
-        self.result.setMinimumWidth(300)
-        self.result.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.result.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByKeyboard)
-        side.addWidget(self.result, 1)
+        self.score_label = QLabel()
+        self.score_label.setObjectName("calcResult")
+        self.score_label.setTextFormat(Qt.TextFormat.RichText)
+        self.score_label.setWordWrap(True)
+        self.score_label.setMinimumWidth(300)
+        self.score_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.score_label.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.score_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        side.addWidget(self.score_label, 1)
         body.addLayout(side, 1)
         lay.addLayout(body)
 
@@ -195,7 +195,7 @@ class ScoreCalculator(QDialog):
             f"</td><td align='right'>{p}</td></tr>"
             for y, p in s.yaku
         )
-        cards = t("1 card") if count == 1 else t("{0} cards").format(count)
+        cards = names.cards(count)
         lines = [f"<p>{escape(t('{0} picked').format(cards))}</p>"]
         if not s.yaku:
             lines.append(f"<p><b>{escape(t('No yaku: this pile scores nothing.'))}</b></p>")
@@ -212,17 +212,17 @@ class ScoreCalculator(QDialog):
                 f"{escape(t('Koikoi multiplier'))}: ×{s.multiplier}</p>",
                 f"<p style='font-size: 18px'><b>{escape(t('Round points'))}: {s.points}</b></p>",
             ]
-        self.result.setText("".join(lines))
+        self.score_label.setText("".join(lines))
         summary = (
             t("{0}, no yaku, 0 points").format(cards)
             if not s.yaku
             else t("{0}, base {1}, round points {2}").format(cards, s.base, s.points)
         )
-        self.result.setAccessibleName(summary)
-        self.result.setAccessibleDescription(summary)
+        self.score_label.setAccessibleName(summary)
+        self.score_label.setAccessibleDescription(summary)
         if summary != self._said:  # a screen reader hears the new total at once
             if self._said is not None:
-                announce(self.result, summary)
+                announce(self.score_label, summary)
             self._said = summary
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)

@@ -47,14 +47,16 @@ from koikoi.engine.events import (
     YakuFormed,
 )
 from koikoi.engine.match import (
+    STARTING_SCORES,
     DealOutcome,
     FirstOya,
     Match,
     Observation,
     Settings,
+    payment,
     turn_for_first_oya,
 )
-from koikoi.engine.record import GameRecord, RecordedDeal
+from koikoi.engine.record import GameRecord, RecordedDeal, parse
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.ui import names
@@ -163,6 +165,8 @@ class RoundSummary:
     match_winner: int | None
     field: CardSet = 0
     """The dealt field (for a redeal: where the four cards of one month lay)."""
+    loser_yaku: tuple[tuple[Yaku, int], ...] = ()
+    """The yaku the loser of a won round held; they count for nothing (R7.4)."""
 
 
 @dataclass(frozen=True)
@@ -221,6 +225,7 @@ class GameController(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        names.install_translations()  # its narration counts points
         self.presenter: Presenter = presenter if presenter is not None else NullPresenter()
         self.timings = timings if timings is not None else Timings()
         self.saves = saves if saves is not None else SaveStore()
@@ -236,7 +241,6 @@ class GameController(QObject):
         self.ai: AiRunner | None = None
         self._queue: deque[Event] = deque()
         self._pending = _Pending()
-        self._generation = 0  # bumps on every new match, so stale timers do nothing
         self._ai_token = 0
         self._ai_started = 0.0
         self._ai_delay = 0
@@ -305,16 +309,26 @@ class GameController(QObject):
         self.record = _record_from_json(data)
         self.first = _first_oya_from_json(data, self.match.first_oya)
         emit(self.state_changed)
-        emit(self.said, self.tr("The saved match is resumed."))
+        resumed = self.tr("The saved match is resumed.")
         if not self.record.deals:
+            emit(self.said, resumed)
             self._set_mode(Mode.FIRST_OYA)
             emit(self.first_oya, self.first)
         elif self.match.needs_deal:
+            self._retell(data)
+            emit(self.said, resumed)
             self._deal()
         else:
             obs = self.match.observation(HUMAN)
-            self.presenter.restore(obs, self)
+            self.presenter.restore(obs, self)  # a fresh table, and a fresh log
+            self._retell(data)
+            emit(self.said, resumed)
             self._after_queue()
+
+    def _retell(self, data: dict[str, Any]) -> None:
+        """Say the last deal of a resumed record again, as it was said while it was played."""
+        for event in _last_deal_events(data):
+            self.said_event(event)
 
     def start_dealing(self) -> None:
         """After the first oya is shown: lay out the first deal."""
@@ -345,7 +359,6 @@ class GameController(QObject):
 
     def shutdown(self) -> None:
         """Stop timers and the computer's thinking (the window is closing)."""
-        self._generation += 1
         for timer in (self._pump_timer, self._auto_timer, self._ai_timer):
             timer.stop()
         if self.ai is not None:
@@ -408,7 +421,6 @@ class GameController(QObject):
 
     def _reset(self, level: str) -> None:
         self.shutdown()
-        self._generation += 1
         self._queue.clear()
         self._pending = _Pending()
         self.level = level
@@ -507,6 +519,10 @@ class GameController(QObject):
             round_no = self.match.rounds_played
             if outcome.result.outcome is Outcome.REDEAL:
                 round_no += 1
+            winner = outcome.result.winner
+            loser_yaku: tuple[tuple[Yaku, int], ...] = ()
+            if rnd is not None and winner is not None:
+                loser_yaku = tuple(yaku_of(rnd.captured[1 - winner]))
             self._pending.summary = RoundSummary(
                 round_no=round_no,
                 rounds=self.match.settings.rounds,
@@ -517,6 +533,7 @@ class GameController(QObject):
                 match_finished=self.match.finished,
                 match_winner=self.match.winner,
                 field=rnd.field if rnd is not None else 0,
+                loser_yaku=loser_yaku,
             )
         if isinstance(event, KoikoiDeclared) and event.seat == COMPUTER:
             obs = self.match.observation(COMPUTER)
@@ -576,7 +593,7 @@ class GameController(QObject):
             doubled=doubled,
             points=points,
             opponent_stake=stake,
-            pay=min(points, stake),
+            pay=payment(points, stake),
             can_koikoi=KOIKOI in obs.legal_actions,
         )
 
@@ -638,39 +655,42 @@ class GameController(QObject):
             )
         if isinstance(event, CardPlayed):
             text = self.tr("You played {0}.") if you else self.tr("The computer played {0}.")
-            return text.format(names.card_label(event.card))
+            return text.format(names.card_name(event.card))
         if isinstance(event, StockTurned):
             text = (
                 self.tr("You turned {0} from the stock.")
                 if you
                 else self.tr("The computer turned {0} from the stock.")
             )
-            return text.format(names.card_label(event.card))
+            return text.format(names.card_name(event.card))
         if isinstance(event, Captured):
-            taken = ", ".join(names.card_label(c) for c in event.taken)
+            taken = names.cards_named(event.taken)
             text = (
                 self.tr("You took {0} with {1}.")
                 if you
                 else self.tr("The computer took {0} with {1}.")
             )
-            return text.format(taken, names.card_label(event.card))
+            return text.format(taken, names.card_name(event.card))
         if isinstance(event, PlacedOnField):
-            return self.tr("{0} stays on the field.").format(names.card_label(event.card))
+            return self.tr("{0} stays on the field.").format(names.card_name(event.card))
         if isinstance(event, ChoiceNeeded):
             if not you:
                 return ""
             a, b = event.candidates
             return self.tr("{0} matches two field cards: choose {1} or {2}.").format(
-                names.card_label(event.card), names.card_label(a), names.card_label(b)
+                names.card_name(event.card), names.card_name(a), names.card_name(b)
             )
         if isinstance(event, YakuFormed):
-            listed = ", ".join(f"{names.yaku_label(y)} {p}" for y, p in event.yaku)
+            listed = ", ".join(names.yaku_with_points(y, p) for y, p in event.yaku)
+            if len(event.yaku) == 1:
+                text = self.tr("You hold {0}.") if you else self.tr("The computer holds {0}.")
+                return text.format(listed)
             text = (
-                self.tr("You hold {0}: {1} points.")
+                self.tr("You hold {0}: %n point(s) in all.", "", event.total)
                 if you
-                else self.tr("The computer holds {0}: {1} points.")
+                else self.tr("The computer holds {0}: %n point(s) in all.", "", event.total)
             )
-            return text.format(listed, event.total)
+            return text.format(listed)
         if isinstance(event, DecisionNeeded):
             if not you:
                 return self.tr("The computer is deciding: koikoi or shobu…")
@@ -693,21 +713,25 @@ class GameController(QObject):
         if isinstance(event, RoundEnded):
             r = event.result
             if r.outcome is Outcome.WIN:
-                text = (
-                    self.tr("You called 「勝負」 (shobu) and win the round: {0} points.")
-                    if r.winner == HUMAN
-                    else self.tr(
-                        "The computer called 「勝負」 (shobu) and wins the round: {0} points."
+                if r.winner == HUMAN:
+                    return self.tr(
+                        "You called 「勝負」 (shobu) and win the round: %n point(s).", "", r.points
                     )
+                return self.tr(
+                    "The computer called 「勝負」 (shobu) and wins the round: %n point(s).",
+                    "",
+                    r.points,
                 )
-                return text.format(r.points)
             if r.outcome is Outcome.TEYAKU:
-                text = (
-                    self.tr("Your dealt hand is a yaku (teyaku, 手役): {0} points.")
-                    if r.winner == HUMAN
-                    else self.tr("The computer's dealt hand is a yaku (teyaku, 手役): {0} points.")
+                if r.winner == HUMAN:
+                    return self.tr(
+                        "Your dealt hand is a yaku (teyaku, 手役): %n point(s).", "", r.points
+                    )
+                return self.tr(
+                    "The computer's dealt hand is a yaku (teyaku, 手役): %n point(s).",
+                    "",
+                    r.points,
                 )
-                return text.format(r.points)
             if r.outcome is Outcome.NAGARE:
                 return self.tr("Nobody called shobu: the round is a draw (nagare, 流れ).")
             return self.tr("Four cards of one month on the field: the cards are dealt again.")
@@ -740,7 +764,19 @@ def _scores_before(match: Match) -> tuple[int, int]:
     for outcome in reversed(history[:-1]):
         if outcome.result.outcome is not Outcome.REDEAL:
             return outcome.scores
-    return (25, 25)
+    return STARTING_SCORES
+
+
+def _last_deal_events(data: dict[str, Any]) -> list[Event]:
+    """The events of a record's last deal, from the engine replaying the whole record."""
+    parsed = parse(data)
+    match = Match(parsed.settings, parsed.first_oya)
+    events: list[Event] = []
+    for deal in parsed.deals:
+        events = match.deal_cards(deal.hands, deal.field, deal.stock)
+        for act in deal.actions:
+            events += match.apply(act.action, act.seat)
+    return events
 
 
 def _record_from_json(data: dict[str, Any]) -> GameRecord:

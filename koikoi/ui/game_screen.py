@@ -456,12 +456,12 @@ class GameScreen(QWidget):
             if self.selected is not None:
                 text = self.tr(
                     "{0} selected: Enter plays it, ↑ to choose a field card, Esc puts it back."
-                ).format(names.card_japanese(self.selected))
+                ).format(names.card_name(self.selected))
         elif mode is Mode.PICK:
             obs = c.observation(HUMAN)
             if obs is not None and obs.pending >= 0:
                 text = self.tr("{0} matches two cards: click the one to take.").format(
-                    names.card_japanese(obs.pending)
+                    names.card_name(obs.pending)
                 )
         elif mode is Mode.DRAW_WAIT and c.draw_wait is not None:
             left = max(0.0, c.draw_wait.ms / 1000 - (time.monotonic() - self._draw_started))
@@ -472,14 +472,14 @@ class GameScreen(QWidget):
                 text = self.tr(
                     "You turned {0}: it takes {1} — by itself in {2} s, or click."
                 ).format(
-                    names.card_japanese(wait.card),
-                    "・".join(names.card_japanese(t) for t in wait.taken),
+                    names.card_name(wait.card),
+                    names.cards_named(wait.taken),
                     secs,
                 )
             else:
                 text = self.tr(
                     "You turned {0}: no match, it stays on the field — in {1} s, or click."
-                ).format(names.card_japanese(wait.card), secs)
+                ).format(names.card_name(wait.card), secs)
         elif mode is Mode.BUSY and c.ai is not None and c.ai.busy:
             text = self.tr("The computer is thinking…")
         elif mode is Mode.DECIDE:

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from koikoi.engine.cards import KIKU_SAKE_CUP, SAKURA_CURTAIN, SUSUKI_MOON
+from koikoi.engine.match import STAKE
 from koikoi.engine.yaku import Yaku
 from koikoi.ui import names
 
@@ -60,9 +62,9 @@ class HelpDialog(QDialog):
             ),
             t("If nobody calls shobu before both hands are empty, the round is a draw (nagare)."),
             t(
-                "A match is 6 or 12 rounds. Both start with 25 points; the loser of a round pays "
+                "A match is 6 or 12 rounds. Both start with {0} points; the loser of a round pays "
                 "its points to the winner, at most what they have left. At 0 you lose at once."
-            ),
+            ).format(STAKE),
         ]
         matching = [
             t("0 matches: the card stays on the field."),
@@ -74,13 +76,17 @@ class HelpDialog(QDialog):
                 "(click to go on sooner); with two matches you choose."
             ),
         ]
+
+        def both(a: int, b: int) -> str:
+            return t("{0} + {1}").format(names.card_name(a), names.card_name(b))
+
         conditions = {
             Yaku.GOKO: t("all 5 lights"),
             Yaku.SHIKO: t("4 lights without the rain man"),
             Yaku.AME_SHIKO: t("4 lights with the rain man"),
             Yaku.SANKO: t("3 lights without the rain man"),
-            Yaku.HANAMI: t("sakura curtain + sake cup"),
-            Yaku.TSUKIMI: t("susuki moon + sake cup"),
+            Yaku.HANAMI: both(SAKURA_CURTAIN, KIKU_SAKE_CUP),
+            Yaku.TSUKIMI: both(SUSUKI_MOON, KIKU_SAKE_CUP),
             Yaku.INOSHIKACHO: t("boar, deer, butterflies; +1 per other tane"),
             Yaku.AKATAN: t("the 3 red poem ribbons; +1 per other ribbon"),
             Yaku.AOTAN: t("the 3 blue ribbons; +1 per other ribbon"),

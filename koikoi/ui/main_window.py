@@ -2,31 +2,43 @@
 
 Starting a practice, resuming the saved match, going back to the start (the match stays
 saved) and a rematch all pass through here; the rules stay in the engine and the pacing in
-the controller.
+the controller. A new practice over a match in progress asks first (keep playing, or set it
+aside: it joins the earlier matches listed on the start screen, whence it can be resumed).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 
-from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent
-from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QWidget,
+)
 
 from koikoi.engine.match import Settings
 from koikoi.resources import asset
+from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
-from koikoi.ui.saves import SaveStore
+from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, take_back
 from koikoi.ui.settings import ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.style import apply_style
 
 logger = logging.getLogger(__name__)
+
+KEPT_SHOWN = 20
+"""How many earlier matches the start screen lists."""
 
 
 class MainWindow(QMainWindow):
@@ -38,6 +50,7 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        names.install_translations()  # before any widget says a count
         self.setObjectName("mainWindow")
         self.setWindowTitle(self.tr("花札こいこい Koi-Koi"))
         self.setAccessibleName(self.tr("Koi-Koi"))
@@ -59,12 +72,15 @@ class MainWindow(QMainWindow):
         self._help: HelpDialog | None = None
         self._calculator: ScoreCalculator | None = None
         self._last: tuple[Settings, str] | None = None
+        self.question: QMessageBox | None = None
+        """The question asked before a match in progress is set aside, while it is up."""
 
-        self.start.on_practice = self.start_practice
-        self.start.on_resume = self.resume
+        self.start.on_practice = self.practice_requested
+        self.start.on_take_back = self.take_back_requested
+        self.start.on_resume = lambda: None if self.resume() else None
         self.start.on_help = self.show_help
         self.start.on_calculator = self.show_calculator
-        self.start.on_quit = self.close
+        self.start.on_quit = lambda: None if self.close() else None
         self.game.on_home = self.go_home
         self.game.on_rematch = self.rematch
         self.game.on_help = self.show_help
@@ -87,6 +103,70 @@ class MainWindow(QMainWindow):
             self.start.set_resume(resume_text(m.round_no, m.settings.rounds, m.scores))
         else:
             self.start.set_resume(None)
+        self.start.set_kept(kept_matches(self.saves, KEPT_SHOWN))
+
+    def practice_requested(self, settings: Settings, level: str, assist: bool) -> None:
+        """The start screen's practice buttons: ask first when a match is in progress."""
+        self._ask_before_setting_aside(
+            self.tr("Set it aside and start a new one"),
+            lambda: self.start_practice(settings, level, assist),
+        )
+
+    def take_back_requested(self, kept: KeptMatch) -> None:
+        """Resume a match set aside earlier; the one in progress, if any, is set aside."""
+
+        def resume_kept() -> None:
+            try:
+                take_back(self.saves, kept)
+            except (OSError, ValueError) as exc:
+                logger.warning("could not resume %s: %s", kept.path.name, exc)
+                self.start.set_notice(self.tr("That match could not be resumed: {0}").format(exc))
+                self.refresh_start()
+                return
+            self.resume()
+
+        self._ask_before_setting_aside(self.tr("Set it aside and resume the other"), resume_kept)
+
+    def _ask_before_setting_aside(self, set_aside_text: str, go_on: Callable[[], None]) -> None:
+        """Run ``go_on`` at once when no match is in progress; else ask, with "keep playing"
+        (which resumes the match in progress) as the default and the Escape answer."""
+        loaded = self.saves.load()
+        if loaded.saved is None:
+            self.start.set_notice(loaded.problem)
+            go_on()
+            return
+        m = loaded.saved.replay.match
+        box = QMessageBox(self)
+        box.setObjectName("setAsideQuestion")
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("A match is in progress"))
+        box.setText(self.tr("Your match is not finished."))
+        box.setInformativeText(
+            self.tr(
+                "Round {0} of {1}, you {2} : {3} computer. Setting it aside keeps it: "
+                "it stays listed on the start screen and can be resumed from there."
+            ).format(m.round_no, m.settings.rounds, m.scores[0], m.scores[1])
+        )
+        box.setStyleSheet("QMessageBox { background: #1c1411; } QLabel { font-size: 15px; }")
+        keep = box.addButton(self.tr("Keep playing"), QMessageBox.ButtonRole.RejectRole)
+        keep.setObjectName("keepPlaying")
+        other = box.addButton(set_aside_text, QMessageBox.ButtonRole.AcceptRole)
+        other.setObjectName("setAside")
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(button: QAbstractButton) -> None:
+            self.question = None
+            if button is other:
+                go_on()
+            else:
+                self.resume()
+
+        box.buttonClicked.connect(answered)
+        self.question = box
+        box.open()
 
     def start_practice(
         self, settings: Settings, level: str, assist: bool, seed: bytes | None = None

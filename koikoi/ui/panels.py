@@ -29,14 +29,7 @@ from PySide6.QtWidgets import (
 from koikoi.engine.cards import (
     CARD_IDS,
     CARD_KINDS,
-    KIKU_SAKE_CUP,
-    LIGHTS,
     MONTH_MASKS,
-    PLAINS,
-    RIBBONS,
-    SAKURA_CURTAIN,
-    SUSUKI_MOON,
-    TANE,
     Card,
     CardSet,
     card_list,
@@ -45,7 +38,7 @@ from koikoi.engine.cards import (
 )
 from koikoi.engine.events import Outcome
 from koikoi.engine.match import FirstOya, first_oya_of
-from koikoi.engine.yaku import Yaku
+from koikoi.engine.yaku import Yaku, yaku_cards
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import COMPUTER, HUMAN, DecisionInfo, MatchSummary, RoundSummary
@@ -66,7 +59,9 @@ class Overlay(QWidget):
         self.dim = dim
         self.panel = panel
         panel.setParent(self)
-        self.setGeometry(self.parentWidget().rect())
+        parent = self.parentWidget()
+        if parent is not None:
+            self.setGeometry(parent.rect())
         self._place()
         panel.show()
         self.show()
@@ -117,7 +112,8 @@ class CardPicture(QLabel):
         self.setFixedSize(size)
         if card is not None:
             self.setAccessibleName(names.card_accessible_name(card))
-            self.setToolTip(f"{names.card_japanese(card)} — {names.card_accessible_name(card)}")
+            self.setAccessibleDescription(names.card_description(card))
+            self.setToolTip(names.card_tooltip(card))
         else:
             self.setAccessibleName(self.tr("Face-down card"))
 
@@ -174,7 +170,7 @@ class Panel(QFrame):
     def button(
         self,
         text: str,
-        on_click: Callable[[], None],
+        on_click: Callable[[], object],
         name: str = "",
         accessible: str = "",
         default: bool = False,
@@ -220,15 +216,15 @@ def _yaku_grid(rows: Sequence[tuple[Yaku, int]], new: Iterable[Yaku] = ()) -> QW
             grid.addWidget(tag, i, 2)
         grid.addWidget(pts, i, 3)
         for w in (ja, en, pts):
-            w.setAccessibleName(f"{names.yaku_label(yaku)}: {_points(points)}")
+            w.setAccessibleName(
+                f"{names.yaku_name(yaku)} ({names.yaku_japanese(yaku)}): {_points(points)}"
+            )
     grid.setColumnStretch(1, 1)
     return box
 
 
 def _points(n: int) -> str:
-    if n == 1:
-        return QCoreApplication.translate("Panels", "1 point")
-    return QCoreApplication.translate("Panels", "{0} points").format(n)
+    return names.points(n)
 
 
 def _calc_rows(rows: Sequence[tuple[str, str]], strong_last: bool = True) -> QWidget:
@@ -282,7 +278,7 @@ class FirstOyaPanel(Panel):
                 w.setAlignment(Qt.AlignmentFlag.AlignCenter)
                 col.addWidget(w)
                 col.addWidget(CardPicture(art, card, 74), 0, Qt.AlignmentFlag.AlignCenter)
-                m = QLabel(f"{names.month_name(month_of(card))} · {names.card_japanese(card)}")
+                m = QLabel(f"{names.month_name(month_of(card))} · {names.card_name(card)}")
                 m.setObjectName("cardCaption")
                 m.setAlignment(Qt.AlignmentFlag.AlignCenter)
                 col.addWidget(m)
@@ -322,16 +318,16 @@ class FirstOyaPanel(Panel):
             return text.format(names.month_name(early), names.month_name(late))
         hi, lo = (mine, theirs) if who == HUMAN else (theirs, mine)
         text = (
-            self.tr("Both {0}: {1} ({2} points) beats {3} ({4}): you are oya.")
+            self.tr("Both {0}: {1} ({2}) beats {3} ({4}): you are oya.")
             if who == HUMAN
-            else self.tr("Both {0}: {1} ({2} points) beats {3} ({4}): the computer is oya.")
+            else self.tr("Both {0}: {1} ({2}) beats {3} ({4}): the computer is oya.")
         )
         return text.format(
             names.month_name(mm),
-            names.card_japanese(hi),
-            CARD_KINDS[hi].points,
-            names.card_japanese(lo),
-            CARD_KINDS[lo].points,
+            names.card_name(hi),
+            names.points(CARD_KINDS[hi].points),
+            names.card_name(lo),
+            names.points(CARD_KINDS[lo].points),
         )
 
 
@@ -360,8 +356,8 @@ class DecisionPanel(Panel):
         art: CardArt,
         info: DecisionInfo,
         pile: CardSet,
-        on_shobu: Callable[[], None],
-        on_koikoi: Callable[[], None],
+        on_shobu: Callable[[], object],
+        on_koikoi: Callable[[], object],
     ) -> None:
         title = (
             self.tr("You made a yaku! 役ができました")
@@ -371,7 +367,7 @@ class DecisionPanel(Panel):
         super().__init__(title)
         self.setAccessibleName(self.tr("Koikoi or shobu"))
         self.info = info
-        yaku_cards = card_list(yaku_cards_of(info.yaku, pile))
+        yaku_cards = card_list(yaku_cards_of(pile))
         if yaku_cards:
             self.body.addWidget(card_row(art, yaku_cards, 40 if len(yaku_cards) < 14 else 30))
         self.body.addWidget(_yaku_grid(info.yaku, info.new_yaku))
@@ -379,9 +375,9 @@ class DecisionPanel(Panel):
         self.body.addWidget(_calc_rows(rows))
         if info.capped:
             pay = self.tr(
-                "Shobu now wins {0} points; the computer has only {1} left, so you would "
+                "Shobu now wins {0}; the computer has only {1} left, so you would "
                 "receive {2} and win the match."
-            ).format(info.points, info.opponent_stake, info.pay)
+            ).format(names.points(info.points), info.opponent_stake, info.pay)
         else:
             pay = self.tr("Shobu now: the computer pays you {0} (it has {1}).").format(
                 info.pay, info.opponent_stake
@@ -391,7 +387,7 @@ class DecisionPanel(Panel):
             self.tr("「勝負」 Shobu\ntake {0} now  (S)").format(info.pay),
             on_shobu,
             "shobu",
-            self.tr("Shobu: end the round and take {0} points").format(info.pay),
+            self.tr("Shobu: end the round and take {0}").format(names.points(info.pay)),
             default=True,
         )
         shobu.setObjectName("default")
@@ -435,11 +431,12 @@ class RoundResultPanel(Panel):
                 if r.winner == HUMAN
                 else self.tr("The computer wins round {0}").format(n)
             )
-            sub = (
-                self.tr("You called 「勝負」 (shobu).")
-                if r.winner == HUMAN
-                else self.tr("The computer called 「勝負」 (shobu); your yaku count for nothing.")
-            )
+            if r.winner == HUMAN:
+                sub = self.tr("You called 「勝負」 (shobu).")
+            elif summary.loser_yaku:
+                sub = self.tr("The computer called 「勝負」 (shobu); your yaku count for nothing.")
+            else:
+                sub = self.tr("The computer called 「勝負」 (shobu).")
         elif r.outcome is Outcome.TEYAKU:
             title = self.tr("Teyaku! 手役 — round {0}").format(n)
             sub = (
@@ -490,7 +487,7 @@ class RoundResultPanel(Panel):
             if o.capped:
                 had = summary.scores_before[loser]
                 self.text(
-                    self.tr("Capped: only {0} points were left to pay.").format(had),
+                    self.tr("Capped: only %n point(s) left to pay.", "", had),
                     "panelNote",
                 )
         elif r.outcome is Outcome.NAGARE:
@@ -600,7 +597,8 @@ class MatchResultPanel(Panel):
                 result = self.tr("Nagare")
             else:
                 result = self.tr("Redeal")
-            yaku = ", ".join(names.yaku_japanese(y) for y, _ in r.yaku)
+            yaku = " · ".join(names.yaku_name(y) for y, _ in r.yaku)
+            yaku_ja = "・".join(names.yaku_japanese(y) for y, _ in r.yaku)
             pts = ""
             if r.winner is not None:
                 pts = str(o.paid) + (self.tr(" (of {0})").format(r.points) if o.capped else "")
@@ -616,6 +614,9 @@ class MatchResultPanel(Panel):
                     if j != 2
                     else Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
                 )
+                if j == 2 and yaku_ja:
+                    item.setToolTip(yaku_ja)
+                    item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, yaku_ja)
                 table.setItem(i, j, item)
         header = table.horizontalHeader()
         for j in range(6):
@@ -637,35 +638,9 @@ class MatchResultPanel(Panel):
         self.finish()
 
 
-_YAKU_SETS: dict[Yaku, CardSet] = {
-    Yaku.GOKO: LIGHTS,
-    Yaku.SHIKO: LIGHTS,
-    Yaku.AME_SHIKO: LIGHTS,
-    Yaku.SANKO: LIGHTS,
-    Yaku.HANAMI: (1 << SAKURA_CURTAIN) | (1 << KIKU_SAKE_CUP),
-    Yaku.TSUKIMI: (1 << SUSUKI_MOON) | (1 << KIKU_SAKE_CUP),
-    Yaku.INOSHIKACHO: TANE,
-    Yaku.AKATAN: RIBBONS,
-    Yaku.AOTAN: RIBBONS,
-    Yaku.AKATAN_AOTAN: RIBBONS,
-    Yaku.TANE: TANE,
-    Yaku.TAN: RIBBONS,
-    Yaku.KASU: PLAINS,
-}
-
-
-def yaku_cards_of(yaku: Iterable[tuple[Yaku, int]], pile: CardSet) -> CardSet:
-    """The cards of a pile that count in the given yaku (to show them beside the list)."""
+def yaku_cards_of(pile: CardSet) -> CardSet:
+    """The cards of a pile that make its yaku (the engine says which), to show beside the list."""
     cards = 0
-    for y, _ in yaku:
-        cards |= pile & _YAKU_SETS.get(y, 0)
+    for _, made, _ in yaku_cards(pile):
+        cards |= made
     return cards
-
-
-def kind_counts(pile: CardSet) -> dict[str, int]:
-    """For tests and the side panel: how many cards of each kind a pile has."""
-    out: dict[str, int] = {}
-    for c in card_list(pile):
-        k = CARD_KINDS[c].name.lower()
-        out[k] = out.get(k, 0) + 1
-    return out

@@ -149,3 +149,69 @@ class SaveStore:
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+# -- matches kept in games/: finished ones, and unfinished ones set aside ----------------------
+
+
+@dataclass(frozen=True)
+class KeptMatch:
+    """A practice match kept in ``games/``, as the start screen lists it."""
+
+    path: Path
+    played: float
+    """When it was last played (the file's modification time, seconds since the epoch)."""
+    level: str
+    scores: tuple[int, int]
+    round_no: int
+    rounds: int
+    finished: bool
+    """False for a match set aside before its end (it can be resumed)."""
+
+
+def kept_matches(store: SaveStore, limit: int = 20) -> list[KeptMatch]:
+    """The newest ``limit`` readable practice records in ``games/``, newest first.
+
+    A file that does not replay is skipped with one log line: the list only shows, and a
+    broken file stays where it is for the player to look at.
+    """
+    games = store.directory / GAMES_DIR
+    try:
+        files = [p for p in games.glob("practice-*.json") if p.is_file()]
+        files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+    out: list[KeptMatch] = []
+    for path in files[:limit]:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("a record is a JSON object")
+            match = replay_record(data).match
+            played = path.stat().st_mtime
+        except (OSError, UnicodeDecodeError, ValueError, RecordError) as exc:
+            logger.warning("skipped the kept match %s: %s", path.name, _one_line(exc))
+            continue
+        level = data.get("ai_level")
+        out.append(
+            KeptMatch(
+                path=path,
+                played=played,
+                level=level if isinstance(level, str) else "normal",
+                scores=match.scores,
+                round_no=match.round_no,
+                rounds=match.settings.rounds,
+                finished=match.finished,
+            )
+        )
+    return out
+
+
+def take_back(store: SaveStore, kept: KeptMatch) -> None:
+    """Make a set-aside match the one in progress again; the one in progress, if any, is
+    set aside in its place (moved to ``games/``)."""
+    if kept.finished:
+        raise ValueError("a finished match cannot be resumed")
+    store.archive()
+    store.directory.mkdir(parents=True, exist_ok=True)
+    os.replace(kept.path, store.path)

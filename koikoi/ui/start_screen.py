@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QRadialGradient
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QRadialGradient
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QRadioButton,
     QSizePolicy,
@@ -28,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.match import Settings
 from koikoi.ui.art import CardArt
+from koikoi.ui.saves import KeptMatch
 from koikoi.ui.settings import (
     AI_LEVEL,
     AI_LEVELS,
@@ -37,6 +40,14 @@ from koikoi.ui.settings import (
     AppSettings,
 )
 
+
+def _tr(text: str) -> str:
+    """Translate in the start screen's context, outside the widget."""
+    return QCoreApplication.translate("StartScreen", text)
+
+
+KEPT_ROWS_SHOWN = 4
+"""The list of earlier matches shows this many rows and scrolls beyond."""
 _FAN = ("matsu_crane", "sakura_curtain", "susuki_moon", "yanagi_rainman", "kiri_phoenix")
 
 
@@ -53,6 +64,8 @@ class StartScreen(QWidget):
         self.on_help: Callable[[], None] = lambda: None
         self.on_calculator: Callable[[], None] = lambda: None
         self.on_quit: Callable[[], None] = lambda: None
+        self.on_take_back: Callable[[KeptMatch], None] = lambda kept: None
+        self.kept: list[KeptMatch] = []
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(40, 30, 40, 30)
@@ -119,6 +132,12 @@ class StartScreen(QWidget):
         row.addWidget(self._settings_card())
         row.addStretch(1)
         outer.addLayout(row)
+        outer.addSpacing(18)
+        kept_row = QHBoxLayout()
+        kept_row.addStretch(1)
+        kept_row.addWidget(self._kept_card())
+        kept_row.addStretch(1)
+        outer.addLayout(kept_row)
         outer.addStretch(4)
         self.load_settings()
 
@@ -164,6 +183,71 @@ class StartScreen(QWidget):
         self.start_button.clicked.connect(self._custom_practice)
         grid.addWidget(self.start_button, 5, 0, 1, 4)
         return card
+
+    def _kept_card(self) -> QFrame:
+        """Earlier matches: the finished ones, and those set aside (which can be resumed)."""
+        card = QFrame()
+        card.setObjectName("settingsCard")
+        card.setAccessibleName(self.tr("Earlier matches"))
+        card.setFixedWidth(760)
+        lay = QVBoxLayout(card)
+        lay.setContentsMargins(22, 14, 22, 14)
+        lay.setSpacing(8)
+        head = QLabel(self.tr("これまでの対局 · Earlier matches"))
+        head.setObjectName("cardHead")
+        lay.addWidget(head)
+        self.kept_list = QListWidget()
+        self.kept_list.setObjectName("keptMatches")
+        self.kept_list.setAccessibleName(self.tr("Earlier matches"))
+        self.kept_list.setStyleSheet(
+            "QListWidget { background: transparent; border: none; }"
+            "QListWidget::item { padding: 3px 4px; }"
+            "QListWidget::item:selected { background: rgba(212, 168, 75, 0.35); }"
+            "QListWidget:focus { border: 1px solid #7fd3ff; }"
+        )
+        font = self.kept_list.font()
+        font.setPixelSize(15)
+        self.kept_list.setFont(font)
+        self.kept_list.setSizeAdjustPolicy(QListWidget.SizeAdjustPolicy.AdjustIgnored)
+        self.kept_list.currentRowChanged.connect(self._kept_selected)
+        self.kept_list.itemActivated.connect(lambda item: self._take_back())
+        lay.addWidget(self.kept_list)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        self.take_back_button = QPushButton(self.tr("Resume the selected match"))
+        self.take_back_button.setObjectName("secondaryButton")
+        self.take_back_button.setEnabled(False)
+        self.take_back_button.clicked.connect(self._take_back)
+        buttons.addWidget(self.take_back_button)
+        lay.addLayout(buttons)
+        self.kept_card = card
+        card.hide()
+        return card
+
+    def set_kept(self, kept: list[KeptMatch]) -> None:
+        """List the kept matches, newest first; hide the list when there are none."""
+        self.kept = list(kept)
+        self.kept_list.clear()
+        for entry in self.kept:
+            item = QListWidgetItem(kept_title(entry))
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, kept_title(entry))
+            if not entry.finished:
+                item.setToolTip(self.tr("Set aside: select it and resume it"))
+            self.kept_list.addItem(item)
+        rows = max(1, min(len(self.kept), KEPT_ROWS_SHOWN))
+        self.kept_list.setFixedHeight(rows * self.kept_list.sizeHintForRow(0) + 8)
+        self.take_back_button.setVisible(any(not k.finished for k in self.kept))
+        self.kept_card.setVisible(bool(self.kept))
+        self._kept_selected(self.kept_list.currentRow())
+
+    def _kept_selected(self, row: int) -> None:
+        ok = 0 <= row < len(self.kept) and not self.kept[row].finished
+        self.take_back_button.setEnabled(ok)
+
+    def _take_back(self) -> None:
+        row = self.kept_list.currentRow()
+        if 0 <= row < len(self.kept) and not self.kept[row].finished:
+            self.on_take_back(self.kept[row])
 
     # -- settings in and out ----------------------------------------------------------------
 
@@ -217,7 +301,7 @@ class StartScreen(QWidget):
 
     # -- the felt and the fan ---------------------------------------------------------------
 
-    def paintEvent(self, event: object) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -261,6 +345,24 @@ class StartScreen(QWidget):
 
 
 def resume_text(round_no: int, rounds: int, scores: tuple[int, int]) -> str:
-    return StartScreen.tr(
-        "続きから  Resume the match\nround {0} of {1} · you {2} : {3} computer"
-    ).format(round_no, rounds, scores[0], scores[1])
+    return _tr("続きから  Resume the match\nround {0} of {1} · you {2} : {3} computer").format(
+        round_no, rounds, scores[0], scores[1]
+    )
+
+
+def kept_title(kept: KeptMatch) -> str:
+    """'Practice vs hard · 3 Dec 2026 · 32–18 · finished' (the player's points first)."""
+    levels = {
+        "easy": _tr("easy"),
+        "normal": _tr("normal"),
+        "hard": _tr("hard"),
+    }
+    when = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(kept.played)).date(), "d MMM yyyy")
+    state = (
+        _tr("finished")
+        if kept.finished
+        else _tr("set aside in round {0} of {1}").format(kept.round_no, kept.rounds)
+    )
+    return _tr("Practice vs {0} · {1} · {2}–{3} · {4}").format(
+        levels.get(kept.level, kept.level), when, kept.scores[0], kept.scores[1], state
+    )

@@ -284,9 +284,7 @@ class CardWidget(QAbstractButton):
             self.setAccessibleName(names.card_accessible_name(self.card))
             desc = names.card_description(self.card)
             self.setAccessibleDescription(f"{self.where} · {desc}" if self.where else desc)
-            self.setToolTip(
-                f"{names.card_japanese(self.card)}\n{names.card_accessible_name(self.card)}"
-            )
+            self.setToolTip(names.card_tooltip(self.card))
         else:
             self.setAccessibleName(self.table.tr("Face-down card"))
             self.setAccessibleDescription(self.where)

@@ -1,0 +1,75 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="en" sourcelanguage="en">
+    <context>
+        <name>Cards</name>
+        <message numerus="yes">
+            <source>%n point(s)</source>
+            <translation>
+                <numerusform>%n point</numerusform>
+                <numerusform>%n points</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n card(s)</source>
+            <translation>
+                <numerusform>%n card</numerusform>
+                <numerusform>%n cards</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>GameController</name>
+        <message numerus="yes">
+            <source>You hold {0}: %n point(s) in all.</source>
+            <translation>
+                <numerusform>You hold {0}: %n point in all.</numerusform>
+                <numerusform>You hold {0}: %n points in all.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>The computer holds {0}: %n point(s) in all.</source>
+            <translation>
+                <numerusform>The computer holds {0}: %n point in all.</numerusform>
+                <numerusform>The computer holds {0}: %n points in all.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>You called 「勝負」 (shobu) and win the round: %n point(s).</source>
+            <translation>
+                <numerusform>You called 「勝負」 (shobu) and win the round: %n point.</numerusform>
+                <numerusform>You called 「勝負」 (shobu) and win the round: %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>The computer called 「勝負」 (shobu) and wins the round: %n point(s).</source>
+            <translation>
+                <numerusform>The computer called 「勝負」 (shobu) and wins the round: %n point.</numerusform>
+                <numerusform>The computer called 「勝負」 (shobu) and wins the round: %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Your dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
+            <translation>
+                <numerusform>Your dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
+                <numerusform>Your dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>The computer's dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
+            <translation>
+                <numerusform>The computer's dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
+                <numerusform>The computer's dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>RoundResultPanel</name>
+        <message numerus="yes">
+            <source>Capped: only %n point(s) left to pay.</source>
+            <translation>
+                <numerusform>Capped: only %n point left to pay.</numerusform>
+                <numerusform>Capped: only %n points left to pay.</numerusform>
+            </translation>
+        </message>
+    </context>
+</TS>

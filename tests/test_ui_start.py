@@ -1,0 +1,181 @@
+"""The start screen and the match in progress: a resumed match tells its deal again in the
+log, a new practice asks before it sets the match in progress aside, and set-aside and
+finished matches stay listed on the start screen."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from datetime import datetime
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox, QPushButton
+
+from koikoi.engine.deck import deck_from_seed
+from koikoi.engine.match import Match, Settings
+from koikoi.engine.record import GameRecord, replay_record
+from koikoi.ui.controller import Mode
+from koikoi.ui.saves import data_dir
+from tests.ui_driver import (
+    actions_so_far,
+    click,
+    close_window,
+    open_window,
+    panel_button,
+    play_by_clicks,
+    start_practice,
+    wait_for_input,
+)
+
+
+def _log_lines(window) -> list[str]:
+    return window.game.side.log.text().split("\n")
+
+
+def test_a_resumed_match_tells_its_deal_again_in_the_log(qtbot) -> None:
+    window = open_window(qtbot)
+    start_practice(window, seed=b"resume-tells-the-log-000000000001")
+    click(qtbot, panel_button(window))
+    played = [0]
+
+    def three_plays(w) -> bool:
+        played[0] = len(w.controller.record.deals[-1].actions)
+        return played[0] >= 6 and w.controller.mode is Mode.PLAY
+
+    play_by_clicks(qtbot, window, random.Random(4), until=three_plays, koikoi_rate=0.0)
+    before = _log_lines(window)
+    assert len(before) == 7
+    click(qtbot, window.game.side.menu_button)
+    assert window.game.side.log.text() == ""
+    click(qtbot, window.start.resume_button)
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    after = _log_lines(window)
+    assert after[-1] == "The saved match is resumed."
+    assert after[:-1] == before[1:]  # the same narration, line for line
+    close_window(window)
+
+
+# -- a new practice over a match in progress ---------------------------------------------------
+
+
+def _match_in_progress_then_home(qtbot, seed: bytes):
+    window = open_window(qtbot)
+    start_practice(window, seed=seed)
+    click(qtbot, panel_button(window))
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    play_by_clicks(
+        qtbot,
+        window,
+        random.Random(5),
+        until=lambda w: actions_so_far(w) >= 4 and w.controller.mode is Mode.PLAY,
+    )
+    click(qtbot, window.game.side.menu_button)
+    assert window.stack.currentWidget() is window.start
+    return window
+
+
+def _question(window) -> QMessageBox:
+    box = window.question
+    assert isinstance(box, QMessageBox) and box.isVisible()
+    return box
+
+
+def test_practice_over_a_match_in_progress_asks_and_keep_playing_resumes_it(qtbot) -> None:
+    window = _match_in_progress_then_home(qtbot, b"ask-before-setting-aside-00000001")
+    saved = json.loads(window.saves.path.read_text(encoding="utf-8"))
+    click(qtbot, window.start.practice_button)
+    box = _question(window)
+    assert window.saves.path.is_file()  # nothing is replaced while the question is up
+    assert "Round 1 of 6" in box.informativeText()
+    keep = box.findChild(QPushButton, "keepPlaying")
+    assert keep.text() == "Keep playing" and box.defaultButton() is keep
+    assert box.escapeButton() is keep
+    click(qtbot, keep)
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    assert window.stack.currentWidget() is window.game
+    assert window.controller.record.to_json()["deals"] == saved["deals"]
+    close_window(window)
+
+
+def test_escape_keeps_the_match_in_progress(qtbot) -> None:
+    window = _match_in_progress_then_home(qtbot, b"ask-before-setting-aside-00000002")
+    click(qtbot, window.start.start_button)  # the settings card's start asks too
+    box = _question(window)
+    QTest.keyClick(box, Qt.Key.Key_Escape)
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    assert not list((window.saves.directory / "games").glob("*.json"))
+    close_window(window)
+
+
+def test_setting_a_match_aside_lists_it_and_it_can_be_resumed(qtbot) -> None:
+    window = _match_in_progress_then_home(qtbot, b"ask-before-setting-aside-00000003")
+    first = json.loads(window.saves.path.read_text(encoding="utf-8"))
+    click(qtbot, window.start.practice_button)
+    click(qtbot, _question(window).findChild(QPushButton, "setAside"))
+    assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    assert window.controller.record.to_json()["deals"] == []
+    click(qtbot, panel_button(window))
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    second = window.controller.record.to_json()
+    click(qtbot, window.game.side.menu_button)
+    listed = window.start.kept_list
+    assert listed.isVisible() and listed.count() == 1
+    title = listed.item(0).text()
+    assert title.startswith("Practice vs easy · ") and title.endswith(
+        " · 25–25 · set aside in round 1 of 6"
+    ), title
+    assert not window.start.take_back_button.isEnabled()
+    listed.setCurrentRow(0)
+    assert window.start.take_back_button.isEnabled()
+    click(qtbot, window.start.take_back_button)  # a match is in progress again: ask
+    click(qtbot, _question(window).findChild(QPushButton, "setAside"))
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    assert window.controller.record.to_json()["deals"] == first["deals"]
+    click(qtbot, window.game.side.menu_button)
+    assert listed.count() == 1  # the second match took the first one's place in the list
+    kept = json.loads(window.start.kept[0].path.read_text(encoding="utf-8"))
+    assert kept["deals"] == second["deals"]
+    close_window(window)
+
+
+def test_finished_matches_are_listed_and_cannot_be_resumed(qtbot) -> None:
+    games = data_dir() / "games"
+    games.mkdir(parents=True, exist_ok=True)
+    path = games / "practice-20261203-101010.json"
+    record = _finished_record(level="hard")
+    path.write_text(json.dumps(record), encoding="utf-8")
+    when = datetime(2026, 12, 3, 12, 0).timestamp()
+    os.utime(path, (when, when))
+    window = open_window(qtbot)
+    scores = replay_record(record).match.scores
+    listed = window.start.kept_list
+    assert listed.count() == 1
+    assert listed.item(0).text() == (
+        f"Practice vs hard · 3 Dec 2026 · {scores[0]}–{scores[1]} · finished"
+    )
+    listed.setCurrentRow(0)
+    assert not window.start.take_back_button.isEnabled()
+    click(qtbot, window.start.practice_button)  # no match in progress: no question
+    assert window.question is None
+    assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    close_window(window)
+
+
+def _finished_record(level: str) -> dict:
+    """A whole match of random legal moves, kept as the window keeps a finished one."""
+    rng = random.Random(11)
+    match = Match(Settings(6, True), 0)
+    record = GameRecord(Settings(6, True), 0, extra={"ai_level": level, "seed": "01" * 32})
+    while not match.finished:
+        events = match.deal(deck_from_seed(b"finished", match.round_no, match.deal_no))
+        assert events
+        rnd = match.round
+        record.add_deal(rnd.dealt_hands, rnd.field, rnd.stock)
+        while not rnd.over:
+            seat = rnd.turn
+            action = rng.choice(match.legal_actions())
+            match.apply(action, seat)
+            record.add_action(seat, action)
+    return record.to_json()
