@@ -133,6 +133,25 @@ def test_replay_rejects_malformed_records(text, fragment):
     assert_usage_error(run_koikoi("replay", "-", stdin=text), fragment)
 
 
+@pytest.mark.parametrize("command", ["replay", "verify"])
+@pytest.mark.parametrize("where", ["top", "action"])
+def test_a_number_too_long_to_read_is_one_line(tmp_path, command, where):
+    """A JSON number past CPython's int-digit limit (4,300 digits), even in an extra key
+    readers ignore, is bad input: one line, exit 2, never a traceback."""
+    data = _played_record(b"cli", 1)
+    huge = "9" * 5000
+    text = json.dumps(data)
+    if where == "top":
+        text = text[:-1] + f', "note": {huge}}}'
+    else:
+        text = text.replace('"actions": [{', f'"actions": [{{"clock": -{huge}, ', 1)
+    path = tmp_path / "big.json"
+    path.write_text(text)
+    assert_usage_error(
+        run_koikoi(command, str(path)), "deal - action -: format", "too long to read"
+    )
+
+
 def test_replay_names_deal_action_and_rule():
     data = _played_record(b"cli", 1)
     deal = data["deals"][0]

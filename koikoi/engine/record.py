@@ -15,6 +15,7 @@ False
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as _field
@@ -116,10 +117,27 @@ class GameRecord:
 # -- reading ---------------------------------------------------------------------------------
 
 
+def _json_int(text: str) -> int:
+    # CPython refuses to read an int of more than sys.get_int_max_str_digits() digits
+    # (4,300 by default) with a plain ValueError; such a number is bad input wherever it is,
+    # even in a key readers ignore.
+    limit = sys.get_int_max_str_digits()
+    digits = len(text) - text.startswith("-")
+    if limit and digits > limit:
+        raise RecordError(
+            None, None, "format", f"a number too long to read: {digits} digits, over {limit}"
+        )
+    return int(text)
+
+
 def loads(text: str) -> dict[str, Any]:
-    """Parse a record's JSON text (structure is checked by :func:`parse`)."""
+    """Parse a record's JSON text (structure is checked by :func:`parse`).
+
+    Every fault is a :class:`RecordError`: text that is not JSON, nesting too deep, a
+    number too long to read, or JSON that is not an object.
+    """
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_json_int)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise RecordError(None, None, "format", f"not valid JSON: {exc}") from None
     except UnicodeDecodeError:
