@@ -31,6 +31,7 @@ from koikoi.engine.round import (
     Action,
     IllegalAction,
     Phase,
+    Round,
     pick,
     play,
 )
@@ -306,6 +307,8 @@ def replay_record(data: Mapping[str, Any]) -> Replay:
         rnd = match.round
         assert rnd is not None
         for j, act in enumerate(deal.actions):
+            if _unwritten_shobu(rnd, act):
+                match.apply(SHOBU)  # R7.3: the round ended on its last turn
             try:
                 if rnd.over:  # the round checks this too, but the match may be over as well
                     rnd.check(act.action, act.seat)
@@ -319,6 +322,19 @@ def replay_record(data: Mapping[str, Any]) -> Replay:
         else:
             rounds.append({"result": "in_progress"})
     return Replay(match, rounds)
+
+
+def _unwritten_shobu(rnd: Round, act: ParsedAction) -> bool:
+    """Whether ``act`` comes after a last-turn rise whose shobu the record left out.
+
+    On the round's last turn a rise leaves only shobu (R7.3), so the round has ended
+    whether or not ``{"koikoi": false}`` is written; only the winner's own decision may
+    still come (shobu, or a koikoi that breaks R7.3). Anything else is an action after the
+    round ended (R7.4), as it is after a written shobu.
+    """
+    if rnd.phase != Phase.DECIDE or not rnd.last_turn:
+        return False
+    return not (act.action >= KOIKOI and act.seat == rnd.turn)
 
 
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:
