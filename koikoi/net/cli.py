@@ -13,10 +13,8 @@ import asyncio
 import contextlib
 import getpass
 import json
-import os
 import signal
 import sys
-import tempfile
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,10 +25,10 @@ from koikoi.net.handshake import MAX_NICKNAME, MatchSettings
 from koikoi.net.roles import Role
 from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, TossDone
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
+from koikoi.paths import atomic_write, games_dir
 
 EXIT_OK = 0
 EXIT_EARLY = 1
-GAMES_DIR = "games"
 DEFAULT_BOT = "normal"
 LEAVE_GRACE = 5.0
 """Seconds a stopped host waits for its match to wind down (the goodbye, the record)."""
@@ -190,20 +188,6 @@ def _install_stop(stop: asyncio.Event) -> None:
             loop.add_signal_handler(sig, stop.set)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
-
-
 def _save(outcome: Outcome, role: Role, record_path: str | None) -> None:
     session = outcome.session
     if session is None:
@@ -212,15 +196,13 @@ def _save(outcome: Outcome, role: Role, record_path: str | None) -> None:
     targets: list[Path] = []
     if record_path is not None:
         targets.append(Path(record_path))
-    from koikoi.net.identity import koikoi_home
-
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    games = koikoi_home() / GAMES_DIR
-    targets.append(games / f"net-{stamp}-{session.session_id.hex()[:8]}-{role.value}.json")
+    name = f"net-{stamp}-{session.session_id.hex()[:8]}-{role.value}.json"
+    targets.append(games_dir() / name)
     for target in targets:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(target, text)
+            atomic_write(target, text.encode("utf-8"))
         except OSError as error:
             _say(f"cannot save the record to {target}: {error.strerror or error}")
 
