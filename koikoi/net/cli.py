@@ -138,7 +138,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
 
 def _bot(name: str) -> ThreadedSeat:
     from koikoi.ai import Budget, UnknownPlayer
-    from koikoi.driver import bot_seat
+    from koikoi.ai.seat import bot_seat
 
     stop = threading.Event()
     try:
