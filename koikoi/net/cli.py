@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
+from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.handshake import MAX_NICKNAME, MatchSettings
+from koikoi.net.handshake import MAX_NICKNAME
 from koikoi.net.roles import Role
 from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, TossDone
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
@@ -129,7 +130,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
     return PeerOptions(
         identity=identity,
         nickname=nickname,
-        settings=MatchSettings(rounds=args.rounds, doubling=not args.no_doubling),
+        settings=Settings(rounds=args.rounds, doubling=not args.no_doubling),
         known_peers=known_peers,
         password=password,
         silence_timeout=args.timeout,
