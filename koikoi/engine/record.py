@@ -66,20 +66,28 @@ def action_to_json(seat: int, action: Action) -> dict[str, Any]:
     return {"seat": seat, "koikoi": action == KOIKOI}
 
 
+_RECORD_KEYS: Final = ("format", "settings", "first_oya", "deals")
+_DEAL_KEYS: Final = ("hands", "field", "stock", "actions")
+
+
 @dataclass
 class RecordedDeal:
     hands: tuple[CardSet, CardSet]
     field: CardSet
     stock: tuple[Card, ...]
     actions: list[dict[str, Any]] = _field(default_factory=list)
+    extra: dict[str, Any] = _field(default_factory=dict)
+    """Keys a writer added to the deal (readers ignore them; they are kept)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "hands": [ids(self.hands[0]), ids(self.hands[1])],
             "field": ids(self.field),
             "stock": [CARD_IDS[c] for c in self.stock],
-            "actions": self.actions,
         }
+        out.update(self.extra)
+        out["actions"] = self.actions
+        return out
 
 
 @dataclass
@@ -113,6 +121,30 @@ class GameRecord:
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        """The record to go on writing, rebuilt from its JSON (a save being resumed).
+
+        Settings, first oya, deals and actions come back as written, every extra key
+        (top level, deal, action) kept, so ``from_json(d).to_json() == d`` for a record
+        :meth:`to_json` wrote. The structure is checked (:class:`RecordError`, as
+        :func:`parse`), not the rules: :func:`replay_record` does that.
+        """
+        parsed = parse(data)
+        extra = {k: v for k, v in data.items() if k not in _RECORD_KEYS}
+        record = cls(parsed.settings, parsed.first_oya, extra=extra)
+        for deal_json, deal in zip(data["deals"], parsed.deals, strict=True):
+            record.deals.append(
+                RecordedDeal(
+                    deal.hands,
+                    deal.field,
+                    deal.stock,
+                    [dict(a) for a in deal_json.get("actions", [])],
+                    {k: v for k, v in deal_json.items() if k not in _DEAL_KEYS},
+                )
+            )
+        return record
 
 
 # -- reading ---------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ from koikoi.engine.match import (
     Settings,
     turn_for_first_oya,
 )
-from koikoi.engine.record import GameRecord, RecordedDeal
+from koikoi.engine.record import GameRecord
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.ui import names
@@ -302,7 +302,7 @@ class GameController(QObject):
         self._reset(level if isinstance(level, str) else "normal")
         self.seed = saved.seed
         self.match = saved.replay.match
-        self.record = _record_from_json(data)
+        self.record = GameRecord.from_json(data)
         self.first = _first_oya_from_json(data, self.match.first_oya)
         emit(self.state_changed)
         emit(self.said, self.tr("The saved match is resumed."))
@@ -741,19 +741,6 @@ def _scores_before(match: Match) -> tuple[int, int]:
         if outcome.result.outcome is not Outcome.REDEAL:
             return outcome.scores
     return (25, 25)
-
-
-def _record_from_json(data: dict[str, Any]) -> GameRecord:
-    """The record to go on writing: settings, deals and actions as saved (extra keys kept)."""
-    from koikoi.engine.record import parse
-
-    parsed = parse(data)
-    extra = {k: v for k, v in data.items() if k not in ("format", "settings", "first_oya", "deals")}
-    record = GameRecord(parsed.settings, parsed.first_oya, extra=extra)
-    for deal_json, deal in zip(data["deals"], parsed.deals, strict=True):
-        actions = [dict(a) for a in deal_json.get("actions", [])]
-        record.deals.append(RecordedDeal(deal.hands, deal.field, deal.stock, actions))
-    return record
 
 
 def _first_oya_from_json(data: dict[str, Any], oya: int) -> FirstOya:
