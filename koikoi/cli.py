@@ -7,31 +7,52 @@ on stderr, nothing on stdout, and exit 2 — never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from collections.abc import Sequence
+from typing import Final, NamedTuple, NoReturn
 
 from koikoi import __version__
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
+from koikoi.command import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, emit, read_input
 
 
-class UsageError(Exception):
-    """Bad arguments or input: one line on stderr, exit 2."""
+class Subcommand(NamedTuple):
+    """Where a subcommand lives: ``module.configure(name, parser)`` adds its arguments and
+    ``run``; the module is imported only when this subcommand is on the command line."""
+
+    module: str
+    help: str
+
+
+SUBCOMMANDS: Final[dict[str, Subcommand]] = {
+    "score": Subcommand("koikoi.cli", "score a pile of captured cards"),
+    "replay": Subcommand("koikoi.cli", "replay a koikoi-record/1 file ('-' reads stdin)"),
+    "bench": Subcommand("koikoi.cli", "engine speed on one core, as JSON"),
+    "simulate": Subcommand(
+        "koikoi.ai.cli", "computer-versus-computer matches, with win rates and decision times"
+    ),
+    "host": Subcommand(
+        "koikoi.net.cli",
+        "open a room and play one network match with a computer player in the seat",
+    ),
+    "join": Subcommand(
+        "koikoi.net.cli",
+        "join a room at HOST:PORT and play its match with a computer player in the seat",
+    ),
+    "verify": Subcommand(
+        "koikoi.net.cli",
+        "check a network match's signed record: bytes, chain, signatures, hashes, moves",
+    ),
+}
+"""Every subcommand, in the order ``koikoi --help`` lists them (one entry each)."""
+
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "SUBCOMMANDS", "UsageError", "main"]
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
-
-
-def _emit(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
 
 
 def _koikoi_count(text: str) -> int:
@@ -57,31 +78,19 @@ def _cmd_score(args: argparse.Namespace) -> int:
         if pile >> card & 1:
             raise UsageError(f"card {name} is given twice")
         pile |= 1 << card
-    _emit(score(pile, args.koikoi, not args.no_doubling).to_json())
+    emit(score(pile, args.koikoi, not args.no_doubling).to_json())
     return EXIT_OK
-
-
-def _read_input(path: str) -> str:
-    try:
-        if path == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from koikoi.engine.record import RecordError, replay_text
 
-    text = _read_input(args.file)
+    text = read_input(args.file)
     try:
         result = replay_text(text)
     except RecordError as exc:
         raise UsageError(str(exc)) from None
-    _emit(result)
+    emit(result)
     return EXIT_OK
 
 
@@ -90,14 +99,45 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     result = bench.run(args.seconds)
     if args.net:
-        from koikoi.net import bench as net_bench  # type: ignore[attr-defined,unused-ignore]
+        from koikoi.net import bench as net_bench
 
         result.update(net_bench.run())
-    _emit(result)
+    emit(result)
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
+def configure(name: str, p: argparse.ArgumentParser) -> None:
+    """The arguments of ``score``, ``replay`` and ``bench`` (the engine's subcommands)."""
+    if name == "score":
+        p.add_argument("--koikoi", type=_koikoi_count, default=0, metavar="N")
+        p.add_argument("--no-doubling", action="store_true")
+        p.add_argument("cards", nargs="*", metavar="CARD_ID")
+        p.set_defaults(run=_cmd_score)
+    elif name == "replay":
+        p.add_argument("file", metavar="FILE")
+        p.set_defaults(run=_cmd_replay)
+    elif name == "bench":
+        p.add_argument("--net", action="store_true", help="add the network figures")
+        p.add_argument("--seconds", type=float, default=3.0, help=argparse.SUPPRESS)
+        p.set_defaults(run=_cmd_bench)
+    else:
+        raise ValueError(f"not a subcommand of this module: {name!r}")
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line: its first word that is not an option (the
+    top-level options take no value)."""
+    for arg in argv:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg if arg in SUBCOMMANDS else None
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``koikoi`` parser, with the arguments of ``command`` only (its module is imported
+    here); every other subcommand is listed with its help but not loaded."""
     parser = _Parser(prog="koikoi", description="Koi-Koi (花札こいこい) for two players.")
     parser.add_argument("--version", action="version", version=f"koikoi {__version__}")
     parser.add_argument(
@@ -106,44 +146,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="start the window offscreen, play a round against the computer, exit",
     )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-
-    p = sub.add_parser("score", help="score a pile of captured cards")
-    p.add_argument("--koikoi", type=_koikoi_count, default=0, metavar="N")
-    p.add_argument("--no-doubling", action="store_true")
-    p.add_argument("cards", nargs="*", metavar="CARD_ID")
-    p.set_defaults(run=_cmd_score)
-
-    p = sub.add_parser("replay", help="replay a koikoi-record/1 file ('-' reads stdin)")
-    p.add_argument("file", metavar="FILE")
-    p.set_defaults(run=_cmd_replay)
-
-    p = sub.add_parser("bench", help="engine speed on one core, as JSON")
-    p.add_argument("--net", action="store_true", help="add the network figures")
-    p.add_argument("--seconds", type=float, default=3.0, help=argparse.SUPPRESS)
-    p.set_defaults(run=_cmd_bench)
-
-    for register in _EXTRA_COMMANDS:
-        register(sub)
+    for name, entry in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=entry.help)
+        if name == command:
+            importlib.import_module(entry.module).configure(name, p)
     return parser
-
-
-_EXTRA_COMMANDS: list[Callable[[Any], None]] = []
-"""Registrars of further subcommands (simulate, host, join, verify), added below."""
-
-
-def _register_optional() -> None:
-    import importlib
-
-    if _EXTRA_COMMANDS:  # once per process: main() may be called again, e.g. by tests
-        return
-    for module in ("koikoi.ai.cli", "koikoi.net.cli"):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        _EXTRA_COMMANDS.append(mod.register)
 
 
 def _start_gui(smoke_test: bool) -> int:
@@ -166,9 +173,10 @@ def _start_gui(smoke_test: bool) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _register_optional()
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
     try:
+        parser = build_parser(_command_in(argv))
         args = parser.parse_args(argv)
         if args.command is None:
             return _start_gui(args.smoke_test)

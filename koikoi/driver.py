@@ -1,12 +1,14 @@
 """The one loop of DESIGN.md: a match driven between two seats.
 
 A seat is anything that can answer "your move" from an observation: the window's player, a
-computer player (:class:`AiSeat`), or the peer across the network. The driver deals from a
-deck source, asks the seat to move, applies its answer through the engine's checked door
-(an illegal answer raises :class:`~koikoi.engine.round.IllegalAction`), writes the record
-and tells both seats what happened. Practice, ``simulate``, and ``host``/``join --bot`` all
+computer player (:class:`koikoi.ai.seat.AiSeat`), or the peer across the network. The driver
+deals from a deck source, asks the seat to move, applies its answer through the engine's
+checked door (an illegal answer raises :class:`~koikoi.engine.round.IllegalAction`), writes
+the record and tells both seats what happened. It knows no computer player: those live in
+:mod:`koikoi.ai`. Practice, ``simulate``, and ``host``/``join --bot`` all
 run this same loop.
 
+>>> from koikoi.ai.seat import bot_seat
 >>> from koikoi.engine.match import Settings
 >>> from koikoi.engine.record import GameRecord, replay
 >>> seats = (bot_seat("greedy", seed=1), bot_seat("random", seed=2))
@@ -20,14 +22,10 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import random
-import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from koikoi.ai import DEFAULT_BUDGET, Budget, Player, get_player
 from koikoi.engine.cards import Card
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.events import Event
@@ -95,65 +93,3 @@ def play_match(
         for s in seats:
             s.notify(events)
     return match
-
-
-class AiSeat:
-    """A computer player in a seat, with its own random generator and budget.
-
-    ``time_cap`` (seconds) adds a wall-clock limit to each decision, for the app; without it
-    a seeded seat plays the same way on any machine. ``decision_seconds`` keeps how long each
-    real choice (two or more legal actions) took.
-    """
-
-    def __init__(
-        self,
-        player: Player,
-        rng: random.Random,
-        budget: Budget = DEFAULT_BUDGET,
-        time_cap: float | None = None,
-    ) -> None:
-        self.player = player
-        self.rng = rng
-        self.budget = budget
-        self.time_cap = time_cap
-        self.decision_seconds: list[float] = []
-
-    def choose(self, observation: Observation) -> Action:
-        legal = observation.legal_actions
-        if not legal:
-            raise ValueError(f"seat {observation.seat} asked to move with nothing to do")
-        budget = self.budget
-        if self.time_cap is not None:
-            budget = budget.with_time_cap(self.time_cap)
-        start = time.perf_counter()
-        action = self.player.choose(observation, legal, self.rng, budget)
-        if len(legal) > 1:
-            self.decision_seconds.append(time.perf_counter() - start)
-        if action not in legal:  # a bug in the player: fail loudly, never play it
-            raise ValueError(f"player {self.player.name} chose {action!r}, not one of {legal}")
-        return action
-
-    def notify(self, events: Sequence[Event]) -> None:
-        """Computer players decide from observations alone; events are not needed."""
-
-
-def seat_rng(seed: int | bytes | str, *label: object) -> random.Random:
-    """A generator determined by ``seed`` and the labels (stable across Python versions)."""
-    text = repr((seed, *label)).encode()
-    return random.Random(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
-
-
-def bot_seat(
-    name: str,
-    seed: int | bytes | str | None = None,
-    budget: Budget = DEFAULT_BUDGET,
-    time_cap: float | None = None,
-) -> AiSeat:
-    """A seat for the player of this name (``koikoi host --bot NAME``, practice).
-
-    Raises :class:`koikoi.ai.UnknownPlayer` for an unknown name. Without a seed the
-    generator is seeded from the system, so games differ.
-    """
-    player = get_player(name)
-    rng = random.Random() if seed is None else seat_rng(seed, name)
-    return AiSeat(player, rng, budget, time_cap)

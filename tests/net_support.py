@@ -21,8 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from koikoi.engine.match import Settings
 from koikoi.engine.round import Action
-from koikoi.net.handshake import Established, Handshake, MatchSettings
+from koikoi.net.handshake import Established, Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.lockstep import decode_entry, encode_entry, signed_data
 from koikoi.net.noise import CipherState
@@ -36,7 +37,7 @@ Tap = Callable[[Role, list[bytes]], list[bytes]]
 
 
 def handshake_pair(
-    settings: MatchSettings | None = None,
+    settings: Settings | None = None,
 ) -> tuple[dict[Role, Identity], dict[Role, Established]]:
     identities = {role: Identity.generate() for role in Role}
     shakes = {
@@ -44,7 +45,7 @@ def handshake_pair(
             role,
             identity=identities[role],
             nickname=role.value,
-            settings=settings or MatchSettings(),
+            settings=settings or Settings(),
             password="",
             known_peers=KnownPeers(None),
         )
@@ -71,7 +72,7 @@ class _Wire:
 
 @dataclass
 class Table:
-    settings: MatchSettings = field(default_factory=MatchSettings)
+    settings: Settings = field(default_factory=Settings)
     tap: Tap | None = None
     silence_timeout: float = 15.0
     seed: int = 1

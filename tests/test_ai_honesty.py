@@ -13,7 +13,7 @@ import random
 import pytest
 
 from koikoi.ai import PLAYERS, Budget, get_player
-from koikoi.driver import AiSeat
+from koikoi.ai.seat import AiSeat
 from koikoi.engine.match import observe
 from koikoi.engine.round import Phase
 from tests.ai_positions import random_positions, reshuffled, with_round

@@ -147,13 +147,10 @@ def test_no_koikoi_when_the_opponent_is_one_card_from_a_big_yaku_R9_2_R9_3(name)
         assert choose(name, m, seed, Budget(playouts=400)) == SHOBU
 
 
-def test_koikoi_model_sees_the_threat_and_the_lack_of_one():
-    m = threatened_position()
-    view = outlook(m.observation(0))
-    assert not view.go_on
-    assert view.theirs_first > 0.3
-    # The same yaku with nothing of the opponent's in reach, early in the round: go on.
-    safe = position(
+def safe_position():
+    """Round 1, our tan with the lights of matsu, sakura and kiri in hand and nothing of the
+    opponent's in reach: going on is worth it."""
+    return position(
         hands=(
             cards(
                 "matsu_crane",
@@ -180,9 +177,26 @@ def test_koikoi_model_sees_the_threat_and_the_lack_of_one():
         phase=Phase.DECIDE,
         round_no=1,
     )
+
+
+def test_koikoi_model_sees_the_threat_and_the_lack_of_one():
+    m = threatened_position()
+    view = outlook(m.observation(0))
+    assert not view.go_on
+    assert view.theirs_first > 0.3
+    # The same yaku with nothing of the opponent's in reach, early in the round: go on.
+    safe = safe_position()
     view = outlook(safe.observation(0))
     assert view.go_on
     assert view.mine_first > view.theirs_first
+
+
+def test_hard_without_time_for_one_sample_follows_the_koikoi_model():
+    """With no time to search, the card-counting model decides koikoi or shobu alone."""
+    for m, expected in ((threatened_position(), SHOBU), (safe_position(), KOIKOI)):
+        assert outlook(m.observation(0)).go_on is (expected == KOIKOI)
+        for budget in (Budget(deadline=0.0), Budget(stop=lambda: True)):
+            assert choose("hard", m, budget=budget) == expected
 
 
 def test_match_value_is_a_probability_that_rises_with_the_score():

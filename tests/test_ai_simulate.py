@@ -7,8 +7,9 @@ import random
 
 import pytest
 
+from koikoi.ai.seat import AiSeat, bot_seat
 from koikoi.ai.simulate import SimulationSpec, play_one, wilson
-from koikoi.driver import AiSeat, bot_seat, play_match, seed_decks
+from koikoi.driver import play_match, seed_decks
 from koikoi.engine.events import Dealt, MatchEnded
 from koikoi.engine.match import Settings
 from koikoi.engine.record import GameRecord, replay
@@ -49,6 +50,16 @@ def test_driver_plays_a_whole_match_and_writes_a_record_that_replays():
     assert len(record.deals) == len(match.history)
     assert isinstance(recorder.events[0], Dealt)
     assert isinstance(recorder.events[-1], MatchEnded)
+
+
+def test_the_driver_knows_no_computer_player():
+    """The one loop runs any two seats; computer players live in koikoi.ai."""
+    import subprocess
+    import sys
+
+    code = "import sys, koikoi.driver; print(sorted(m for m in sys.modules if 'koikoi.ai' in m))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[]"
 
 
 def test_driver_is_reproducible_from_the_seeds():

@@ -133,6 +133,25 @@ def test_replay_rejects_malformed_records(text, fragment):
     assert_usage_error(run_koikoi("replay", "-", stdin=text), fragment)
 
 
+@pytest.mark.parametrize("command", ["replay", "verify"])
+@pytest.mark.parametrize("where", ["top", "action"])
+def test_a_number_too_long_to_read_is_one_line(tmp_path, command, where):
+    """A JSON number past CPython's int-digit limit (4,300 digits), even in an extra key
+    readers ignore, is bad input: one line, exit 2, never a traceback."""
+    data = _played_record(b"cli", 1)
+    huge = "9" * 5000
+    text = json.dumps(data)
+    if where == "top":
+        text = text[:-1] + f', "note": {huge}}}'
+    else:
+        text = text.replace('"actions": [{', f'"actions": [{{"clock": -{huge}, ', 1)
+    path = tmp_path / "big.json"
+    path.write_text(text)
+    assert_usage_error(
+        run_koikoi(command, str(path)), "deal - action -: format", "too long to read"
+    )
+
+
 def test_replay_names_deal_action_and_rule():
     data = _played_record(b"cli", 1)
     deal = data["deals"][0]
@@ -145,6 +164,51 @@ def test_replay_names_deal_action_and_rule():
     assert_usage_error(run_koikoi("replay", "-", stdin=json.dumps(data)), "deal 0 action 0: R5.7")
     deal["hands"][0][0] = deal["hands"][0][1]
     assert_usage_error(run_koikoi("replay", "-", stdin=json.dumps(data)), "deal 0 action -: R1.1")
+
+
+HEAVY = ("asyncio", "spake2", "cryptography", "zeroconf", "PySide6", "msgpack")
+"""The network stack and the window: what the engine's subcommands must not load."""
+
+
+def _imported(proc) -> set[str]:
+    """Top-level packages named by ``-X importtime`` lines (PYTHONPROFILEIMPORTTIME)."""
+    names = set()
+    for line in proc.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            names.add(line.rsplit("|", 1)[1].strip().split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("score", "--koikoi", "1", "sakura_curtain", "susuki_moon"),
+        ("replay", "tests/data/records/koikoi_40_example_000.json"),
+        ("score", "--help"),
+        ("--help",),
+    ],
+    ids=["score", "replay", "score-help", "help"],
+)
+def test_engine_subcommands_load_no_network_or_window(monkeypatch, args):
+    """A subcommand imports its module only when it runs: ``score`` and ``replay`` start
+    with the engine alone (the test suite runs hundreds of them)."""
+    monkeypatch.setenv("PYTHONPROFILEIMPORTTIME", "1")
+    proc = run_koikoi(*args)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    imported = _imported(proc)
+    assert "koikoi" in imported  # the profile did list the imports
+    assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
+
+
+def test_every_subcommand_of_cli_md_is_in_the_table():
+    from koikoi.cli import SUBCOMMANDS, build_parser
+
+    assert set(SUBCOMMANDS) >= {"score", "replay", "bench", "simulate", "host", "join", "verify"}
+    for name in SUBCOMMANDS:  # each module configures its own arguments
+        args = {"score": [], "replay": ["-"], "join": ["h:1"], "verify": ["-"]}.get(name, [])
+        extra = {"simulate": ["--a", "random", "--b", "random", "--games", "1"]}.get(name, [])
+        parsed = build_parser(name).parse_args([name, *args, *extra])
+        assert callable(parsed.run), name
 
 
 def test_bench_prints_its_keys():

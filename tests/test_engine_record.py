@@ -237,6 +237,34 @@ def test_unknown_keys_are_ignored() -> None:
     assert replay(data)["scores"] == [50, 0]
 
 
+def test_a_record_is_rebuilt_from_its_json_to_go_on_writing() -> None:
+    """A save resumed: GameRecord.from_json gives back the record as it was written, every
+    extra key kept, and it goes on being written where it stopped."""
+    data = s_record()
+    data["seed"] = "ab" * 32
+    data["deals"][0]["dealt_at"] = "12:00"
+    data["deals"][0]["actions"][0]["ms"] = 120
+    cut = copy.deepcopy(data)
+    last = cut["deals"][0]["actions"].pop()
+    rebuilt = GameRecord.from_json(cut)
+    assert rebuilt.to_json() == cut
+    assert json.loads(rebuilt.dumps()) == cut
+    assert rebuilt.settings == Settings(6, True) and rebuilt.first_oya == 0
+    rebuilt.add_action(last["seat"], SHOBU)
+    assert rebuilt.to_json() == data
+    assert replay(rebuilt.to_json())["scores"] == [50, 0]
+    rebuilt.deals[0].actions[0]["ms"] = 0  # a copy: the JSON it came from is untouched
+    assert cut["deals"][0]["actions"][0]["ms"] == 120
+
+
+def test_rebuilding_checks_the_structure() -> None:
+    data = s_record()
+    data["deals"][0]["actions"][0] = {"seat": 0}
+    with pytest.raises(RecordError) as info:
+        GameRecord.from_json(data)
+    assert (info.value.deal, info.value.action) == (0, 0)
+
+
 # -- R7.3 in records: the last turn's shobu --------------------------------------------------
 
 

@@ -26,7 +26,6 @@ def test_bench_net_adds_the_keys_of_cli_md(
 
     quick = bench.run
 
-    monkeypatch.setattr(cli, "_EXTRA_COMMANDS", [])
     monkeypatch.setattr(bench, "run", lambda: quick(handshakes=1, matches=1, real_levels=False))
     assert cli.main(["bench", "--net", "--seconds", "0.1"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]
 
-from koikoi.net.handshake import Handshake, MatchSettings
+from koikoi.engine.match import Settings
+from koikoi.net.handshake import Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.wire import FrameDecoder, ProtocolError, encode_frame, encode_message, unpack
@@ -52,7 +53,7 @@ def joiner_handshake() -> Handshake:
         Role.JOINER,
         identity=Identity.generate(),
         nickname="fuzz",
-        settings=MatchSettings(),
+        settings=Settings(),
         password="",
         known_peers=KnownPeers(None),
     )

@@ -11,6 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from koikoi.engine.match import Settings
 from koikoi.net.errors import (
     AuthenticationFailed,
     BadSignature,
@@ -29,9 +30,9 @@ from koikoi.net.handshake import (
     STATIC_KEY_LABEL,
     Established,
     Handshake,
-    MatchSettings,
     Phase,
     prologue,
+    settings_signed_bytes,
     settings_signed_data,
 )
 from koikoi.net.identity import Identity, KnownPeers, PinStatus, verify_signature
@@ -55,13 +56,13 @@ class Player:
         self,
         role: Role,
         password: str = "",
-        settings: MatchSettings | None = None,
+        settings: Settings | None = None,
     ) -> Handshake:
         return Handshake(
             role,
             identity=self.identity,
             nickname=self.nickname,
-            settings=settings or MatchSettings(),
+            settings=settings or Settings(),
             password=password,
             known_peers=self.peers,
         )
@@ -113,8 +114,8 @@ HANA, TARO = "hana", "taro"
 def pair(
     password_host: str = "",
     password_joiner: str = "",
-    host_settings: MatchSettings | None = None,
-    joiner_settings: MatchSettings | None = None,
+    host_settings: Settings | None = None,
+    joiner_settings: Settings | None = None,
 ) -> tuple[Player, Player, Handshake, Handshake]:
     hana, taro = Player(HANA), Player(TARO)
     return (
@@ -183,10 +184,16 @@ def test_passwords_are_compared_after_nfkc() -> None:
 
 
 def test_settings_are_agreed_and_signed() -> None:
-    settings = MatchSettings(rounds=12, doubling=False)
+    settings = Settings(rounds=12, doubling=False)
     _, _, host, joiner = pair(host_settings=settings, joiner_settings=settings)
-    h, j = run(host, joiner).established()
+    outcome = run(host, joiner)
+    h, j = outcome.established()
     assert h.settings == j.settings == settings
+    assert type(h.settings) is Settings  # the engine's: one settings type, net and rules
+    # the wire is as docs/protocol.md says: a map in each hello, two bytes in the signature
+    hellos = [unpack(p) for _, p in outcome.frames[:2]]
+    assert [m["settings"] for m in hellos] == [{"rounds": 12, "doubling": False}] * 2  # type: ignore[index,call-overload]
+    assert settings_signed_bytes(settings) == bytes([12, 0])
 
 
 def test_sessions_differ_each_time() -> None:
@@ -222,19 +229,19 @@ def test_wrong_password() -> None:
 @pytest.mark.parametrize(
     ("host_settings", "joiner_settings", "differs", "words"),
     [
-        (MatchSettings(rounds=12), MatchSettings(rounds=6), ("rounds",), "12 rounds"),
-        (MatchSettings(doubling=False), MatchSettings(), ("doubling",), "doubling at 8+ off"),
+        (Settings(rounds=12), Settings(rounds=6), ("rounds",), "12 rounds"),
+        (Settings(doubling=False), Settings(), ("doubling",), "doubling at 8+ off"),
         (
-            MatchSettings(12, False),
-            MatchSettings(6, True),
+            Settings(12, False),
+            Settings(6, True),
             ("rounds", "doubling"),
             "rounds: 6 rounds here, 12 rounds for the host; doubling",
         ),
     ],
 )
 def test_settings_mismatch_names_the_setting(
-    host_settings: MatchSettings,
-    joiner_settings: MatchSettings,
+    host_settings: Settings,
+    joiner_settings: Settings,
     differs: tuple[str, ...],
     words: str,
 ) -> None:
@@ -418,7 +425,7 @@ def test_a_man_in_the_middle_shows_different_cards() -> None:
         Role.HOST,
         identity=mallory.identity,
         nickname=HANA,
-        settings=MatchSettings(),
+        settings=Settings(),
         password="",
         known_peers=mallory.peers,
     )
@@ -426,7 +433,7 @@ def test_a_man_in_the_middle_shows_different_cards() -> None:
         Role.JOINER,
         identity=mallory.identity,
         nickname=TARO,
-        settings=MatchSettings(),
+        settings=Settings(),
         password="",
         known_peers=mallory.peers,
     )
@@ -529,7 +536,7 @@ def test_bad_local_nickname(nickname: str) -> None:
 
 def test_bad_local_settings() -> None:
     with pytest.raises(ValueError, match="6 or 12"):
-        MatchSettings(rounds=8)
+        Settings(rounds=8)
 
 
 @settings(max_examples=150, deadline=None)

@@ -18,7 +18,6 @@ from koikoi.net.identity import (
     KnownPeers,
     PinStatus,
     fingerprint,
-    koikoi_home,
     load_or_create_identity,
     verify_signature,
 )
@@ -28,13 +27,6 @@ posix_only = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX
 
 def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
-
-
-def test_koikoi_home_env_overrides(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path / "h"))
-    assert koikoi_home() == tmp_path / "h"
-    monkeypatch.delenv("KOIKOI_HOME")
-    assert koikoi_home().name.lower() == "koikoi"
 
 
 def test_created_once_then_reloaded(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -237,11 +237,9 @@ def test_bad_arguments_give_one_line_and_exit_2(
     args: list[str],
     fragment: str,
     capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from koikoi import cli  # in-process: the same parser and checks, without a start-up
 
-    monkeypatch.setattr(cli, "_EXTRA_COMMANDS", [])  # main() registers the commands each call
     assert cli.main(args) == 2
     out, err = capsys.readouterr()
     assert out == ""

@@ -12,9 +12,9 @@ import re
 import pytest
 
 from koikoi.engine.cards import CARD_IDS
+from koikoi.engine.match import Settings
 from koikoi.engine.record import replay
 from koikoi.engine.round import KOIKOI, SHOBU, play
-from koikoi.net.handshake import MatchSettings
 from koikoi.net.lockstep import (
     Lockstep,
     canonical_state,
@@ -68,7 +68,7 @@ def test_a_whole_match_in_lockstep(seed: int) -> None:
 
 
 def test_twelve_rounds_without_doubling() -> None:
-    table = finished_table(settings=MatchSettings(rounds=12, doubling=False), seed=7)
+    table = finished_table(settings=Settings(rounds=12, doubling=False), seed=7)
     record = table.host.record().to_json()
     assert record["settings"] == {"rounds": 12, "doubling": False}
     assert verify_record(record).result["finished"] is True

@@ -13,10 +13,9 @@ import time
 from collections.abc import Sequence
 
 from koikoi.engine.events import Event
-from koikoi.engine.match import Observation
+from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import Action
 from koikoi.net.connection import HandshakeDone
-from koikoi.net.handshake import MatchSettings
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
@@ -52,7 +51,7 @@ def options(name: str, timeout: float = 15.0) -> PeerOptions:
     return PeerOptions(
         identity=Identity.generate(),
         nickname=name,
-        settings=MatchSettings(),
+        settings=Settings(),
         known_peers=KnownPeers(None),
         silence_timeout=timeout,
     )

@@ -18,10 +18,10 @@ from PySide6.QtWidgets import QAbstractButton, QTableWidget
 from koikoi.engine.cards import CARD_IDS, iter_cards
 from koikoi.engine.match import Settings
 from koikoi.engine.record import replay_record
+from koikoi.paths import koikoi_home
 from koikoi.ui.controller import COMPUTER, HUMAN, Mode
 from koikoi.ui.names import card_accessible_name
 from koikoi.ui.panels import MatchResultPanel
-from koikoi.ui.saves import data_dir
 from koikoi.ui.table import CardWidget
 from tests.ui_driver import (
     click,
@@ -59,8 +59,8 @@ def _check_match_result(window) -> None:
         assert table.item(row, 4).text() == str(outcome.scores[HUMAN])
         assert table.item(row, 5).text() == str(outcome.scores[COMPUTER])
     # the finished match was archived from the autosave and replays to the same stakes
-    assert not (data_dir() / "practice.json").exists()
-    games = list((data_dir() / "games").glob("*.json"))
+    assert not (koikoi_home() / "practice.json").exists()
+    games = list((koikoi_home() / "games").glob("*.json"))
     assert len(games) == 1
     replayed = replay_record(json.loads(games[0].read_text(encoding="utf-8")))
     assert replayed.match.finished

@@ -13,10 +13,11 @@ from PySide6.QtWidgets import QLabel, QPushButton
 
 from koikoi.engine.match import Settings
 from koikoi.engine.record import replay_record
+from koikoi.paths import koikoi_home
 from koikoi.ui.controller import HUMAN, Mode
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.panels import DecisionPanel
-from koikoi.ui.saves import SaveStore, data_dir
+from koikoi.ui.saves import SaveStore
 from koikoi.ui.settings import (
     AI_LEVEL,
     ASSIST,
@@ -133,7 +134,7 @@ def test_every_action_is_saved_and_a_crash_loses_nothing(qtbot):
     def saved_matches(w) -> None:
         if c.match.finished:
             return
-        data = json.loads((data_dir() / "practice.json").read_text(encoding="utf-8"))
+        data = json.loads((koikoi_home() / "practice.json").read_text(encoding="utf-8"))
         replayed = replay_record(data).match
         if c.match.round is not None and not c.match.round.over and not c.match.finished:
             _same_state(replayed, c.match)
@@ -151,7 +152,7 @@ def test_every_action_is_saved_and_a_crash_loses_nothing(qtbot):
         check=saved_matches,
     )
     assert len(saves) > 10
-    assert not list(data_dir().glob(".practice.json.*"))  # no temporary file left behind
+    assert not list(koikoi_home().glob(".practice.json.*"))  # no temporary file left behind
     before = c.match
     # the app dies here: no close, no goodbye; a new one starts
     c.shutdown()
@@ -168,7 +169,7 @@ def test_every_action_is_saved_and_a_crash_loses_nothing(qtbot):
     assert again.game.table.model.check_against(obs) == []
     play_by_clicks(qtbot, again, random.Random(9))  # and the match plays to its end
     assert again.controller.match.finished
-    assert not (data_dir() / "practice.json").exists()
+    assert not (koikoi_home() / "practice.json").exists()
     close_window(again)
 
 
@@ -210,7 +211,7 @@ def test_a_match_resumed_at_koikoi_or_shobu_asks_again(qtbot):
     ids=["not-json", "no-seed", "illegal-deal"],
 )
 def test_a_corrupt_save_is_reported_in_one_line_and_set_aside(qtbot, caplog, content):
-    path = data_dir() / "practice.json"
+    path = koikoi_home() / "practice.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(content, encoding="utf-8")
     caplog.set_level(logging.WARNING, logger="koikoi")
@@ -219,7 +220,7 @@ def test_a_corrupt_save_is_reported_in_one_line_and_set_aside(qtbot, caplog, con
     assert notice.isVisible() and "\n" not in notice.text()
     assert "could not be read" in notice.text()
     assert not path.exists()
-    aside = list(data_dir().glob("practice.corrupt-*.json"))
+    aside = list(koikoi_home().glob("practice.corrupt-*.json"))
     assert len(aside) == 1 and aside[0].read_text(encoding="utf-8") == content
     assert not window.start.resume_button.isVisible()
     assert len([r for r in caplog.records if r.levelno >= logging.WARNING]) == 1

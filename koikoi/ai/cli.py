@@ -58,13 +58,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
-    """Add ``simulate`` to the ``koikoi`` command's subparsers."""
-    p = sub.add_parser(
-        "simulate",
-        help="computer-versus-computer matches, with win rates and decision times as JSON",
-        description="Play AI-versus-AI matches and print statistics as JSON (CLI.md).",
-    )
+def configure(name: str, p: argparse.ArgumentParser) -> None:
+    """The arguments of ``simulate``."""
+    if name != "simulate":
+        raise ValueError(f"not a subcommand of this module: {name!r}")
+    p.description = "Play AI-versus-AI matches and print statistics as JSON (CLI.md)."
     p.add_argument("--a", required=True, type=_player, metavar="NAME")
     p.add_argument("--b", required=True, type=_player, metavar="NAME")
     p.add_argument("--games", required=True, type=_positive("--games"), metavar="N")

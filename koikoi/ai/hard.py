@@ -66,9 +66,6 @@ TEMPO = 8.0
 """How much later a capture nobody else can make may wait."""
 PAIR = 0.5
 """How much of a thrown card's danger is left when we hold a card of its month."""
-MODEL_WEIGHT = 0.0
-"""The koikoi model's share in the koikoi decision beside the playouts' (measured: any share
-loses matches against ``normal``, so it decides only when the search had no time)."""
 LATE_FACTOR = 3.0
 """At most this many times the budget for a decision late in a round."""
 CONFIDENCE = 1.0
@@ -417,20 +414,18 @@ def koikoi_or_shobu(
     future of a koikoi (the opponent's threats played out from the hands they may hold, the
     shared multiplier and the 8-point doubling as the engine scores them) against the
     points in hand, both valued by what they do to the chance of winning the match (the
-    stakes left, the round, the score). ``MODEL_WEIGHT`` mixes in the card-counting model of
-    :mod:`koikoi.ai.koikoi_model`, which also decides alone when the search had no time.
+    stakes left, the round, the score). When the search had no time for a single sample, the
+    card-counting model of :mod:`koikoi.ai.koikoi_model` decides alone; it is never mixed
+    into the playouts' estimate (that lost matches against ``normal`` at every weight tried,
+    docs/benchmarks.md).
     """
     if secures_match(obs):
         return SHOBU
     values = estimate(obs, (KOIKOI, SHOBU), rng, playouts, budget)
-    w = MODEL_WEIGHT if values[KOIKOI] and values[SHOBU] else 1.0
-    go_on = _mean(values[KOIKOI])
-    stop = _mean(values[SHOBU])
-    if w > 0.0:
+    if not values[KOIKOI] or not values[SHOBU]:
         model = outlook(obs)
-        go_on = (1 - w) * go_on + w * model.koikoi
-        stop = (1 - w) * stop + w * model.shobu
-    return KOIKOI if go_on > stop else SHOBU
+        return KOIKOI if model.koikoi > model.shobu else SHOBU
+    return KOIKOI if _mean(values[KOIKOI]) > _mean(values[SHOBU]) else SHOBU
 
 
 def scaled_playouts(obs: Observation, playouts: int) -> int:
@@ -460,20 +455,3 @@ class HardPlayer:
         if obs.phase == Phase.DECIDE:
             return koikoi_or_shobu(obs, rng, n, budget)
         return search(obs, legal, rng, n, budget, default=policy_choice(obs))
-
-
-class PolicyPlayer:
-    """The playout policy on its own, one move at a time (for tuning and comparison)."""
-
-    name = "policy"
-
-    def choose(
-        self,
-        obs: Observation,
-        legal: Sequence[Action],
-        rng: random.Random,
-        budget: Budget = DEFAULT_BUDGET,
-    ) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        return policy_choice(obs)

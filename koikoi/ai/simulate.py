@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from koikoi.ai import Budget
-from koikoi.driver import AiSeat, play_match, seat_rng, seed_decks
+from koikoi.ai.seat import AiSeat, seat_rng
+from koikoi.driver import play_match, seed_decks
 from koikoi.engine.events import Event, KoikoiDeclared, RoundEnded
 from koikoi.engine.match import STAKE, Settings
 

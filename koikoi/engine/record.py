@@ -15,6 +15,7 @@ False
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as _field
@@ -30,6 +31,7 @@ from koikoi.engine.round import (
     Action,
     IllegalAction,
     Phase,
+    Round,
     pick,
     play,
 )
@@ -64,20 +66,28 @@ def action_to_json(seat: int, action: Action) -> dict[str, Any]:
     return {"seat": seat, "koikoi": action == KOIKOI}
 
 
+_RECORD_KEYS: Final = ("format", "settings", "first_oya", "deals")
+_DEAL_KEYS: Final = ("hands", "field", "stock", "actions")
+
+
 @dataclass
 class RecordedDeal:
     hands: tuple[CardSet, CardSet]
     field: CardSet
     stock: tuple[Card, ...]
     actions: list[dict[str, Any]] = _field(default_factory=list)
+    extra: dict[str, Any] = _field(default_factory=dict)
+    """Keys a writer added to the deal (readers ignore them; they are kept)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "hands": [ids(self.hands[0]), ids(self.hands[1])],
             "field": ids(self.field),
             "stock": [CARD_IDS[c] for c in self.stock],
-            "actions": self.actions,
         }
+        out.update(self.extra)
+        out["actions"] = self.actions
+        return out
 
 
 @dataclass
@@ -112,14 +122,55 @@ class GameRecord:
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        """The record to go on writing, rebuilt from its JSON (a save being resumed).
+
+        Settings, first oya, deals and actions come back as written, every extra key
+        (top level, deal, action) kept, so ``from_json(d).to_json() == d`` for a record
+        :meth:`to_json` wrote. The structure is checked (:class:`RecordError`, as
+        :func:`parse`), not the rules: :func:`replay_record` does that.
+        """
+        parsed = parse(data)
+        extra = {k: v for k, v in data.items() if k not in _RECORD_KEYS}
+        record = cls(parsed.settings, parsed.first_oya, extra=extra)
+        for deal_json, deal in zip(data["deals"], parsed.deals, strict=True):
+            record.deals.append(
+                RecordedDeal(
+                    deal.hands,
+                    deal.field,
+                    deal.stock,
+                    [dict(a) for a in deal_json.get("actions", [])],
+                    {k: v for k, v in deal_json.items() if k not in _DEAL_KEYS},
+                )
+            )
+        return record
+
 
 # -- reading ---------------------------------------------------------------------------------
 
 
+def _json_int(text: str) -> int:
+    # CPython refuses to read an int of more than sys.get_int_max_str_digits() digits
+    # (4,300 by default) with a plain ValueError; such a number is bad input wherever it is,
+    # even in a key readers ignore.
+    limit = sys.get_int_max_str_digits()
+    digits = len(text) - text.startswith("-")
+    if limit and digits > limit:
+        raise RecordError(
+            None, None, "format", f"a number too long to read: {digits} digits, over {limit}"
+        )
+    return int(text)
+
+
 def loads(text: str) -> dict[str, Any]:
-    """Parse a record's JSON text (structure is checked by :func:`parse`)."""
+    """Parse a record's JSON text (structure is checked by :func:`parse`).
+
+    Every fault is a :class:`RecordError`: text that is not JSON, nesting too deep, a
+    number too long to read, or JSON that is not an object.
+    """
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_json_int)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise RecordError(None, None, "format", f"not valid JSON: {exc}") from None
     except UnicodeDecodeError:
@@ -288,6 +339,8 @@ def replay_record(data: Mapping[str, Any]) -> Replay:
         rnd = match.round
         assert rnd is not None
         for j, act in enumerate(deal.actions):
+            if _unwritten_shobu(rnd, act):
+                match.apply(SHOBU)  # R7.3: the round ended on its last turn
             try:
                 if rnd.over:  # the round checks this too, but the match may be over as well
                     rnd.check(act.action, act.seat)
@@ -301,6 +354,19 @@ def replay_record(data: Mapping[str, Any]) -> Replay:
         else:
             rounds.append({"result": "in_progress"})
     return Replay(match, rounds)
+
+
+def _unwritten_shobu(rnd: Round, act: ParsedAction) -> bool:
+    """Whether ``act`` comes after a last-turn rise whose shobu the record left out.
+
+    On the round's last turn a rise leaves only shobu (R7.3), so the round has ended
+    whether or not ``{"koikoi": false}`` is written; only the winner's own decision may
+    still come (shobu, or a koikoi that breaks R7.3). Anything else is an action after the
+    round ended (R7.4), as it is after a written shobu.
+    """
+    if rnd.phase != Phase.DECIDE or not rnd.last_turn:
+        return False
+    return not (act.action >= KOIKOI and act.seat == rnd.turn)
 
 
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:

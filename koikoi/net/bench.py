@@ -27,7 +27,6 @@ from koikoi.engine.events import Event
 from koikoi.engine.match import Observation, Settings
 from koikoi.engine.record import GameRecord
 from koikoi.engine.round import Action
-from koikoi.net.handshake import MatchSettings
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 
@@ -76,7 +75,7 @@ def _options(name: str, password: str = "") -> PeerOptions:
     return PeerOptions(
         identity=Identity.generate(),
         nickname=name,
-        settings=MatchSettings(),
+        settings=Settings(),
         known_peers=KnownPeers(None),
         password=password,
     )

@@ -13,42 +13,26 @@ import asyncio
 import contextlib
 import getpass
 import json
-import os
 import signal
 import sys
-import tempfile
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
+from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.handshake import MAX_NICKNAME, MatchSettings
+from koikoi.net.handshake import MAX_NICKNAME
 from koikoi.net.roles import Role
 from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, TossDone
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
+from koikoi.paths import atomic_write, games_dir
 
-EXIT_OK = 0
 EXIT_EARLY = 1
-GAMES_DIR = "games"
 DEFAULT_BOT = "normal"
 LEAVE_GRACE = 5.0
 """Seconds a stopped host waits for its match to wind down (the goodbye, the record)."""
-
-
-def _usage(message: str) -> Exception:
-    from koikoi.cli import UsageError
-
-    return UsageError(message)
-
-
-def _say(line: str) -> None:
-    print(f"koikoi: {line}", file=sys.stderr, flush=True)
-
-
-def _emit(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
 
 
 # --- arguments -----------------------------------------------------------------------------
@@ -90,7 +74,7 @@ def parse_address(text: str) -> tuple[str, int]:
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
     if not sep or not host or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise _usage(f"join needs HOST:PORT with a port 1-65535, not {text!r}")
+        raise UsageError(f"join needs HOST:PORT with a port 1-65535, not {text!r}")
     return host, int(port_text)
 
 
@@ -109,15 +93,17 @@ def _read_password(path: str | None) -> str:
     try:
         text = Path(path).read_bytes().decode("utf-8")
     except UnicodeDecodeError:
-        raise _usage(f"{path}: the password file is not UTF-8 text") from None
+        raise UsageError(f"{path}: the password file is not UTF-8 text") from None
     except OSError as error:
-        raise _usage(f"cannot read the password file {path}: {error.strerror or error}") from None
+        raise UsageError(
+            f"cannot read the password file {path}: {error.strerror or error}"
+        ) from None
     for ending in ("\r\n", "\n"):
         if text.endswith(ending):
             text = text[: -len(ending)]
             break
     if not text:
-        raise _usage(f"the password file {path} is empty")
+        raise UsageError(f"the password file {path} is empty")
     return text
 
 
@@ -130,21 +116,21 @@ def _options(args: argparse.Namespace) -> PeerOptions:
     try:
         Str(max_len=MAX_NICKNAME, min_len=1).check(nickname, "--name")
     except ProtocolError as error:
-        raise _usage(str(error)) from None
+        raise UsageError(str(error)) from None
     password = _read_password(args.password_file)
     if args.record is not None:
         parent = Path(args.record).resolve().parent
         if not parent.is_dir():
-            raise _usage(f"--record {args.record}: the folder {parent} does not exist")
+            raise UsageError(f"--record {args.record}: the folder {parent} does not exist")
     try:
         identity = load_or_create_identity()
         known_peers = KnownPeers.load()
     except IdentityFileError as error:
-        raise _usage(str(error)) from None
+        raise UsageError(str(error)) from None
     return PeerOptions(
         identity=identity,
         nickname=nickname,
-        settings=MatchSettings(rounds=args.rounds, doubling=not args.no_doubling),
+        settings=Settings(rounds=args.rounds, doubling=not args.no_doubling),
         known_peers=known_peers,
         password=password,
         silence_timeout=args.timeout,
@@ -153,13 +139,13 @@ def _options(args: argparse.Namespace) -> PeerOptions:
 
 def _bot(name: str) -> ThreadedSeat:
     from koikoi.ai import Budget, UnknownPlayer
-    from koikoi.driver import bot_seat
+    from koikoi.ai.seat import bot_seat
 
     stop = threading.Event()
     try:
         seat = bot_seat(name, budget=Budget(stop=stop.is_set))
     except UnknownPlayer as error:
-        raise _usage(f"--bot: {error}") from None
+        raise UsageError(f"--bot: {error}") from None
     return ThreadedSeat(seat, stop)
 
 
@@ -171,14 +157,14 @@ def _progress(local: Role) -> Any:
         if isinstance(event, HandshakeDone):
             peer = event.established.peer
             kind = "new" if event.established.pin.status.value == "new" else "known"
-            _say(
+            say(
                 f"playing {peer.nickname!r} ({peer.fingerprint}, {kind} peer); "
                 f"the four cards: {' '.join(event.established.sas)}"
             )
         elif isinstance(event, TossDone):
             oya = event.result.first_oya
             who = "this side" if oya == local.seat else "the peer"
-            _say(f"coin toss: seat {oya} ({who}) is the first oya")
+            say(f"coin toss: seat {oya} ({who}) is the first oya")
 
     return on_event
 
@@ -190,20 +176,6 @@ def _install_stop(stop: asyncio.Event) -> None:
             loop.add_signal_handler(sig, stop.set)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
-
-
 def _save(outcome: Outcome, role: Role, record_path: str | None) -> None:
     session = outcome.session
     if session is None:
@@ -212,17 +184,15 @@ def _save(outcome: Outcome, role: Role, record_path: str | None) -> None:
     targets: list[Path] = []
     if record_path is not None:
         targets.append(Path(record_path))
-    from koikoi.net.identity import koikoi_home
-
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    games = koikoi_home() / GAMES_DIR
-    targets.append(games / f"net-{stamp}-{session.session_id.hex()[:8]}-{role.value}.json")
+    name = f"net-{stamp}-{session.session_id.hex()[:8]}-{role.value}.json"
+    targets.append(games_dir() / name)
     for target in targets:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(target, text)
+            atomic_write(target, text.encode("utf-8"))
         except OSError as error:
-            _say(f"cannot save the record to {target}: {error.strerror or error}")
+            say(f"cannot save the record to {target}: {error.strerror or error}")
 
 
 def _finish(outcome: Outcome, role: Role, record_path: str | None) -> int:
@@ -233,15 +203,15 @@ def _finish(outcome: Outcome, role: Role, record_path: str | None) -> int:
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
     if outcome.finished:
-        _emit(result)
+        emit(result)
         return EXIT_OK
     ending = session.ending if session is not None else None
     if ending is not None:
         result["ended"] = {
             key: value for key, value in ending.to_json().items() if key not in ("rejected",)
         }
-    _emit(result)
-    _say(outcome.reason)
+    emit(result)
+    say(outcome.reason)
     return EXIT_EARLY
 
 
@@ -252,13 +222,13 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
         options,
         player,
         on_event=_progress(Role.HOST),
-        on_refused=lambda address, reason: _say(f"turned away {address}: {reason}"),
+        on_refused=lambda address, reason: say(f"turned away {address}: {reason}"),
         stop=stop,
     )
     try:
         host, port = await room.open(args.bind, args.port)
     except OSError as error:
-        raise _usage(
+        raise UsageError(
             f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}"
         ) from None
     shown = f"[{host}]" if ":" in host else host
@@ -303,21 +273,20 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from koikoi.cli import _read_input  # the same reading as replay: '-' is stdin
     from koikoi.engine.record import RecordError, loads
     from koikoi.net.verify import NotARecord, VerificationFailed, verify_record
 
-    text = _read_input(args.record)
+    text = read_input(args.record)  # as replay reads: '-' is stdin
     try:
         data = loads(text)
         report = verify_record(data)
     except (RecordError, NotARecord) as error:
-        raise _usage(f"{args.record}: {error}") from None
+        raise UsageError(f"{args.record}: {error}") from None
     except VerificationFailed as error:
-        _emit({"valid": False, "error": str(error)})
-        _say(f"verify: {error}")
+        emit({"valid": False, "error": str(error)})
+        say(f"verify: {error}")
         return EXIT_EARLY
-    _emit(report.to_json())
+    emit(report.to_json())
     return EXIT_OK
 
 
@@ -348,37 +317,32 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
-def register(sub: Any) -> None:
-    """Add ``host``, ``join`` and ``verify`` to the ``koikoi`` command's subparsers."""
-    p = sub.add_parser(
-        "host",
-        help="open a room and play one network match with a computer player in the seat",
-        description="Listen for one peer, play a match with a bot in the local seat, print "
-        "the result as JSON (the host is seat 0).",
-    )
-    p.add_argument("--port", type=_port, default=0, metavar="P", help="0 picks a free port")
-    p.add_argument(
-        "--bind",
-        default="0.0.0.0",
-        metavar="ADDR",
-        help="address to listen on (default: all interfaces, so the LAN can join)",
-    )
-    _common(p)
-    p.set_defaults(run=_cmd_host)
-
-    p = sub.add_parser(
-        "join",
-        help="join a room at HOST:PORT and play its match with a computer player in the seat",
-        description="Connect to a host, play the match with a bot in the local seat, print "
-        "the result as JSON (the joiner is seat 1).",
-    )
-    p.add_argument("address", metavar="HOST:PORT")
-    _common(p)
-    p.set_defaults(run=_cmd_join)
-
-    p = sub.add_parser(
-        "verify",
-        help="check a network match's signed record: bytes, chain, signatures, hashes, moves",
-    )
-    p.add_argument("record", metavar="RECORD")
-    p.set_defaults(run=_cmd_verify)
+def configure(name: str, p: argparse.ArgumentParser) -> None:
+    """The arguments of ``host``, ``join`` and ``verify``."""
+    if name == "host":
+        p.description = (
+            "Listen for one peer, play a match with a bot in the local seat, print the result "
+            "as JSON (the host is seat 0)."
+        )
+        p.add_argument("--port", type=_port, default=0, metavar="P", help="0 picks a free port")
+        p.add_argument(
+            "--bind",
+            default="0.0.0.0",
+            metavar="ADDR",
+            help="address to listen on (default: all interfaces, so the LAN can join)",
+        )
+        _common(p)
+        p.set_defaults(run=_cmd_host)
+    elif name == "join":
+        p.description = (
+            "Connect to a host, play the match with a bot in the local seat, print the result "
+            "as JSON (the joiner is seat 1)."
+        )
+        p.add_argument("address", metavar="HOST:PORT")
+        _common(p)
+        p.set_defaults(run=_cmd_join)
+    elif name == "verify":
+        p.add_argument("record", metavar="RECORD")
+        p.set_defaults(run=_cmd_verify)
+    else:
+        raise ValueError(f"not a subcommand of this module: {name!r}")

@@ -14,10 +14,10 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from koikoi.engine.match import Observation
+from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import Action
 from koikoi.net.errors import HandshakeError, PeerRefused, ProtocolError, UnexpectedMessage
-from koikoi.net.handshake import Established, Handshake, MatchSettings, Phase, refuse_message
+from koikoi.net.handshake import Established, Handshake, Phase, refuse_message
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, SessionEvent
@@ -52,7 +52,7 @@ class Connection:
         *,
         identity: Identity,
         nickname: str,
-        settings: MatchSettings,
+        settings: Settings,
         password: str,
         known_peers: KnownPeers,
         now: float,

@@ -16,10 +16,11 @@ Message order (joiner = Noise initiator, host = Noise responder)::
     joiner -> host    noise3     message 3: s, se, psk + the joiner's auth payload
     host   -> joiner  (ready)    first transport message: the host accepted
 
+>>> from koikoi.engine.match import Settings
 >>> from koikoi.net.identity import Identity, KnownPeers
 >>> def side(role: Role, name: str) -> Handshake:
 ...     return Handshake(role, identity=Identity.generate(), nickname=name,
-...                      settings=MatchSettings(rounds=6, doubling=True), password="",
+...                      settings=Settings(rounds=6, doubling=True), password="",
 ...                      known_peers=KnownPeers(None))
 >>> host, joiner = side(Role.HOST, "hana"), side(Role.JOINER, "taro")
 >>> to_host = joiner.start()
@@ -41,6 +42,7 @@ from typing import Final
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
+from koikoi.engine.match import Settings
 from koikoi.net.errors import (
     AuthenticationFailed,
     BadSignature,
@@ -103,39 +105,33 @@ REFUSE_REASONS: Final = {
 """Codes of the ``refuse`` message and what they mean to the side that receives them."""
 
 
-@dataclass(frozen=True)
-class MatchSettings:
-    """What both players agree to and sign: 6 or 12 rounds, doubling at 8 points or more."""
+def settings_wire(settings: Settings) -> dict[str, Value]:
+    """The ``settings`` field of a hello: ``{"rounds": 6 or 12, "doubling": bool}``."""
+    return {"rounds": settings.rounds, "doubling": settings.doubling}
 
-    rounds: int = 6
-    doubling: bool = True
 
-    def __post_init__(self) -> None:
-        if self.rounds not in (6, 12):
-            raise ValueError(f"rounds must be 6 or 12, not {self.rounds}")
+def settings_signed_bytes(settings: Settings) -> bytes:
+    """The settings as they enter the settings signature: two bytes."""
+    return bytes([settings.rounds, int(settings.doubling)])
 
-    def differences(self, other: MatchSettings) -> tuple[str, ...]:
-        """Names of the settings that differ, in a fixed order (``rounds``, ``doubling``)."""
-        return tuple(
-            name
-            for name, mine, theirs in (
-                ("rounds", self.rounds, other.rounds),
-                ("doubling", self.doubling, other.doubling),
-            )
-            if mine != theirs
+
+def settings_differences(mine: Settings, theirs: Settings) -> tuple[str, ...]:
+    """Names of the settings that differ, in a fixed order (``rounds``, ``doubling``)."""
+    return tuple(
+        name
+        for name, a, b in (
+            ("rounds", mine.rounds, theirs.rounds),
+            ("doubling", mine.doubling, theirs.doubling),
         )
+        if a != b
+    )
 
-    def to_wire(self) -> dict[str, Value]:
-        return {"rounds": self.rounds, "doubling": self.doubling}
 
-    def signed_bytes(self) -> bytes:
-        """The settings as they enter the settings signature: two bytes."""
-        return bytes([self.rounds, int(self.doubling)])
-
-    def describe(self, name: str) -> str:
-        if name == "rounds":
-            return f"{self.rounds} rounds"
-        return "doubling at 8+ " + ("on" if self.doubling else "off")
+def describe_setting(settings: Settings, name: str) -> str:
+    """One setting in words, for a mismatch: ``"12 rounds"``, ``"doubling at 8+ off"``."""
+    if name == "rounds":
+        return f"{settings.rounds} rounds"
+    return "doubling at 8+ " + ("on" if settings.doubling else "off")
 
 
 @dataclass(frozen=True)
@@ -159,7 +155,7 @@ class Established:
     recv: CipherState
     handshake_hash: bytes
     """The final Noise handshake hash: the session id for the coin toss, seed and logs."""
-    settings: MatchSettings
+    settings: Settings
     private: bool
     peer: Peer
     pin: PinCheck
@@ -218,9 +214,9 @@ def prologue(joiner_hello: bytes, host_hello: bytes) -> bytes:
     )
 
 
-def settings_signed_data(role: Role, handshake_hash: bytes, settings: MatchSettings) -> bytes:
+def settings_signed_data(role: Role, handshake_hash: bytes, settings: Settings) -> bytes:
     """What ``role`` signs to agree to ``settings`` in the session at ``handshake_hash``."""
-    return SETTINGS_LABEL + role.label + b"\0" + handshake_hash + settings.signed_bytes()
+    return SETTINGS_LABEL + role.label + b"\0" + handshake_hash + settings_signed_bytes(settings)
 
 
 def _refused(message: Message) -> PeerRefused:
@@ -241,7 +237,7 @@ class Handshake:
         *,
         identity: Identity,
         nickname: str,
-        settings: MatchSettings,
+        settings: Settings,
         password: str,
         known_peers: KnownPeers,
     ) -> None:
@@ -261,7 +257,7 @@ class Handshake:
             "hello",
             v=PROTOCOL_VERSION,
             nick=nickname,
-            settings=settings.to_wire(),
+            settings=settings_wire(settings),
             private=self._pake.private,
             pake=self._pake.message,
         )
@@ -339,18 +335,18 @@ class Handshake:
             raise _refused(message)
         fields = message.fields
         settings_fields = fields.get("settings", Fields)
-        theirs = MatchSettings(
+        theirs = Settings(
             rounds=settings_fields.get("rounds", int),
             doubling=settings_fields.get("doubling", bool),
         )
         # The host answers a mismatch with its own hello so the joiner can name the difference.
         farewell = self._hello if self.role is Role.HOST else None
         peer = self.role.peer.value
-        differs = self.settings.differences(theirs)
+        differs = settings_differences(self.settings, theirs)
         if differs:
             detail = "; ".join(
-                f"{name}: {self.settings.describe(name)} here, {theirs.describe(name)} "
-                f"for the {peer}"
+                f"{name}: {describe_setting(self.settings, name)} here, "
+                f"{describe_setting(theirs, name)} for the {peer}"
                 for name in differs
             )
             raise SettingsMismatch(f"match settings differ: {detail}", differs, farewell)

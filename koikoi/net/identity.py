@@ -1,10 +1,9 @@
 """This installation's identity key and the peers it has met (trust on first use).
 
 Each installation has one Ed25519 key, created on first use under ``<home>/identity/``
-(``home`` is ``$KOIKOI_HOME``, else the platform's user data directory for "koikoi"). The key
-file is owner-only (0600 in a 0700 folder), written atomically, and never replaced: a file
-that does not read back as a key is an :class:`~koikoi.net.errors.IdentityFileError` telling
-the user to move it aside.
+(``home`` is :func:`koikoi.paths.koikoi_home`). The key file is owner-only (0600 in a 0700
+folder), written atomically, and never replaced: a file that does not read back as a key
+is an :class:`~koikoi.net.errors.IdentityFileError` telling the user to move it aside.
 
 Peers are pinned by name the first time we play them, as SSH pins host keys: a later
 handshake from the same name with another key is refused (:class:`PinStatus.CHANGED`) until
@@ -34,7 +33,6 @@ import json
 import logging
 import os
 import sys
-import tempfile
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,15 +41,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Final
 
-import platformdirs
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from koikoi.net.errors import IdentityFileError
+from koikoi.paths import atomic_write, koikoi_home
 
 logger = logging.getLogger(__name__)
 
-HOME_ENV: Final = "KOIKOI_HOME"
 IDENTITY_DIR: Final = "identity"
 KEY_FILE: Final = "key.json"
 PEERS_FILE: Final = "known_peers.json"
@@ -93,12 +90,6 @@ def _exclusive(path: Path) -> Iterator[None]:
             _unlock(fd)
     finally:
         os.close(fd)
-
-
-def koikoi_home() -> Path:
-    """The folder for the identity, pinned peers and saved games (``$KOIKOI_HOME`` first)."""
-    override = os.environ.get(HOME_ENV)
-    return Path(override) if override else platformdirs.user_data_path("koikoi")
 
 
 def identity_dir(home: Path | None = None) -> Path:
@@ -159,32 +150,6 @@ class Identity:
         return self.private_key.sign(data)
 
 
-def _write_private(folder: Path, data: bytes) -> Path:
-    """A new 0600 file in ``folder`` holding ``data``, flushed to disk; returns its path."""
-    fd, name = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    try:
-        if _POSIX:
-            os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
-    return Path(name)
-
-
-def _sync_dir(folder: Path) -> None:
-    if _POSIX:
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def _read_bytes(path: Path, what: str) -> bytes:
     try:
         return path.read_bytes()
@@ -229,23 +194,10 @@ def load_or_create_identity(home: Path | None = None) -> Identity:
         "public_key": identity.public_key.hex(),
     }
     content = json.dumps(document, indent=1).encode() + b"\n"
-    temporary = _write_private(folder, content)
     try:
-        os.link(temporary, path)  # fails if the key appeared meanwhile: keep that one
-    except FileExistsError:
+        atomic_write(path, content, mode=0o600, replace=False)
+    except FileExistsError:  # another process created it meanwhile: keep that one
         return _read_key_file(path)
-    except OSError:  # a file system without hard links: exclusive create instead
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            return _read_key_file(path)
-        with os.fdopen(fd, "wb") as file:
-            file.write(content)
-            file.flush()
-            os.fsync(file.fileno())
-    finally:
-        temporary.unlink()
-    _sync_dir(folder)
     logger.info("created identity %s in %s", identity.fingerprint, path)
     return identity
 
@@ -310,11 +262,8 @@ class KnownPeers:
     def _save(self) -> None:
         if self.path is None:
             return
-        folder = self.path.parent
         document = {"format": PEERS_FORMAT, "peers": self._peers}
-        temporary = _write_private(folder, json.dumps(document, indent=1).encode() + b"\n")
-        os.replace(temporary, self.path)
-        _sync_dir(folder)
+        atomic_write(self.path, json.dumps(document, indent=1).encode() + b"\n", mode=0o600)
 
     def check(self, nickname: str, public_key: bytes) -> PinCheck:
         name = pin_name(nickname)

@@ -13,11 +13,12 @@ state hash. Anything wrong freezes the match with a reason naming the move. Ever
 the match finished, a peer left, went silent, dropped the connection, cheated or sent
 garbage — is an :class:`Ending` kept in the record; an unfinished match is never scored.
 
->>> from koikoi.net.handshake import Handshake, MatchSettings
+>>> from koikoi.engine.match import Settings
+>>> from koikoi.net.handshake import Handshake
 >>> from koikoi.net.identity import Identity, KnownPeers
 >>> ids = {Role.HOST: Identity.generate(), Role.JOINER: Identity.generate()}
 >>> shakes = {role: Handshake(role, identity=ids[role], nickname=role.value,
-...                           settings=MatchSettings(), password="", known_peers=KnownPeers(None))
+...                           settings=Settings(), password="", known_peers=KnownPeers(None))
 ...           for role in Role}
 >>> to_host = shakes[Role.JOINER].start()
 >>> while to_host:
@@ -45,7 +46,7 @@ from enum import Enum
 from typing import Any, Final
 
 from koikoi.engine.events import Event
-from koikoi.engine.match import Observation, Settings
+from koikoi.engine.match import Observation
 from koikoi.engine.record import GameRecord, replay_record
 from koikoi.engine.round import Action, IllegalAction
 from koikoi.net.errors import CheatDetected, DecryptError, ProtocolError
@@ -193,7 +194,7 @@ class Session:
             raise ValueError("silence_timeout must be positive")
         self.role = established.role
         self.seat = self.role.seat
-        self.settings = Settings(established.settings.rounds, established.settings.doubling)
+        self.settings = established.settings
         self.session_id = established.handshake_hash
         self.peer = established.peer
         self.identity = identity

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from koikoi.engine.events import Event
-from koikoi.engine.match import Observation
+from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import Action
 from koikoi.net.connection import (
     Connection,
@@ -29,7 +29,7 @@ from koikoi.net.connection import (
     HandshakeDone,
     HandshakeFailed,
 )
-from koikoi.net.handshake import MatchSettings, refuse_message
+from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.session import (
@@ -102,7 +102,7 @@ class PeerOptions:
 
     identity: Identity
     nickname: str
-    settings: MatchSettings
+    settings: Settings
     known_peers: KnownPeers
     password: str = ""
     silence_timeout: float = DEFAULT_SILENCE_TIMEOUT

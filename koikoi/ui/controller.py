@@ -56,7 +56,7 @@ from koikoi.engine.match import (
     payment,
     turn_for_first_oya,
 )
-from koikoi.engine.record import GameRecord, RecordedDeal, parse
+from koikoi.engine.record import GameRecord, parse
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.ui import names
@@ -306,7 +306,7 @@ class GameController(QObject):
         self._reset(level if isinstance(level, str) else "normal")
         self.seed = saved.seed
         self.match = saved.replay.match
-        self.record = _record_from_json(data)
+        self.record = GameRecord.from_json(data)
         self.first = _first_oya_from_json(data, self.match.first_oya)
         emit(self.state_changed)
         resumed = self.tr("The saved match is resumed.")
@@ -777,19 +777,6 @@ def _last_deal_events(data: dict[str, Any]) -> list[Event]:
         for act in deal.actions:
             events += match.apply(act.action, act.seat)
     return events
-
-
-def _record_from_json(data: dict[str, Any]) -> GameRecord:
-    """The record to go on writing: settings, deals and actions as saved (extra keys kept)."""
-    from koikoi.engine.record import parse
-
-    parsed = parse(data)
-    extra = {k: v for k, v in data.items() if k not in ("format", "settings", "first_oya", "deals")}
-    record = GameRecord(parsed.settings, parsed.first_oya, extra=extra)
-    for deal_json, deal in zip(data["deals"], parsed.deals, strict=True):
-        actions = [dict(a) for a in deal_json.get("actions", [])]
-        record.deals.append(RecordedDeal(deal.hands, deal.field, deal.stock, actions))
-    return record
 
 
 def _first_oya_from_json(data: dict[str, Any], oya: int) -> FirstOya:

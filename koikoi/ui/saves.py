@@ -1,56 +1,28 @@
 """The practice match in progress, kept as a ``koikoi-record/1`` file after every action.
 
-The file is written atomically (a temporary file in the same folder, flushed to disk, then
-renamed over the old one), so a crash or a power cut leaves either the old save or the new
-one, never half of one. It lives in the user data folder, or ``$KOIKOI_HOME`` when that is
-set. A save that cannot be read is moved aside (never deleted) and reported in one line; a
-finished match is moved to ``games/`` so nothing played is lost.
+The file is written atomically (:func:`koikoi.paths.atomic_write`), so a crash or a power
+cut leaves either the old save or the new one, never half of one. It lives in the home
+folder (:func:`koikoi.paths.koikoi_home`). A save that cannot be read is moved aside (never
+deleted) and reported in one line; a finished match is moved to ``games/`` so nothing played
+is lost.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-import platformdirs
-
-from koikoi.engine.record import RecordError, Replay, replay_record
+from koikoi.engine.record import RecordError, Replay, loads, replay_record
+from koikoi.paths import atomic_write, games_dir, koikoi_home
 
 logger = logging.getLogger(__name__)
 
 SAVE_NAME: Final = "practice.json"
-GAMES_DIR: Final = "games"
-
-
-def data_dir() -> Path:
-    """``$KOIKOI_HOME`` if set, else the platform's user data folder for koikoi."""
-    home = os.environ.get("KOIKOI_HOME")
-    if home:
-        return Path(home)
-    return Path(platformdirs.user_data_dir("koikoi", appauthor=False))
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a reader sees the old or the new file whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 @dataclass(frozen=True)
@@ -76,14 +48,15 @@ class SaveStore:
     """The autosave of the practice match (one file) and the archive of finished ones."""
 
     def __init__(self, directory: Path | None = None) -> None:
-        self.directory = directory if directory is not None else data_dir()
+        self.directory = directory if directory is not None else koikoi_home()
 
     @property
     def path(self) -> Path:
         return self.directory / SAVE_NAME
 
     def write(self, data: dict[str, Any]) -> None:
-        write_atomic(self.path, json.dumps(data, ensure_ascii=False, indent=1))
+        self.directory.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -97,10 +70,7 @@ class SaveStore:
         if not self.path.is_file():
             return LoadResult()
         try:
-            text = self.path.read_text(encoding="utf-8")
-            data = json.loads(text)
-            if not isinstance(data, dict):
-                raise ValueError("a record is a JSON object")
+            data = loads(self.path.read_text(encoding="utf-8"))
             seed = data.get("seed")
             if not isinstance(seed, str) or not 0 < len(bytes.fromhex(seed)) <= 255:
                 raise ValueError("the practice seed is missing")
@@ -130,7 +100,7 @@ class SaveStore:
         """Move a finished match's record into ``games/``; None when there is no save."""
         if not self.path.is_file():
             return None
-        games = self.directory / GAMES_DIR
+        games = games_dir(self.directory)
         games.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = games / f"practice-{stamp}.json"

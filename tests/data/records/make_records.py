@@ -1262,6 +1262,28 @@ illegal(
     lambda r: r["deals"][0]["actions"].append(K(1, True)),
 )
 
+# R7.3/R7.4: a rise on the round's last turn ends the round at once (only shobu remains), so
+# an action after it is one after the round ended, whether the optional shobu was written
+# (action 17) or not (action 16), by either seat.
+illegal(
+    "action_after_last_turn_win_shobu_unwritten",
+    record([copy.deepcopy(_last)], expect=None),
+    error(0, 16, ["R7.4"]),
+    lambda r: r["deals"][0]["actions"].append(P(0, "matsu_plain_1")),
+)
+illegal(
+    "action_by_winner_after_last_turn_win_shobu_unwritten",
+    record([copy.deepcopy(_last)], expect=None),
+    error(0, 16, ["R7.4"]),
+    lambda r: r["deals"][0]["actions"].append(P(1, "matsu_plain_2")),
+)
+illegal(
+    "action_after_last_turn_win_shobu_written",
+    record([copy.deepcopy(_last_explicit)], expect=None),
+    error(0, 17, ["R7.4"]),
+    lambda r: r["deals"][0]["actions"].append(P(0, "matsu_plain_1")),
+)
+
 # Leftover actions after the round ended.
 illegal(
     "action_after_shobu",

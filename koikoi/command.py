@@ -1,0 +1,44 @@
+"""What every ``koikoi`` subcommand shares (CLI.md): exit codes, bad input, JSON out, input.
+
+A subcommand lives in its own module (see ``SUBCOMMANDS`` in :mod:`koikoi.cli`), which
+imports this one and never :mod:`koikoi.cli`, so the command line loads a subcommand's
+module only when that subcommand runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Final
+
+EXIT_OK: Final = 0
+EXIT_FAILED: Final = 1
+EXIT_USAGE: Final = 2
+
+
+class UsageError(Exception):
+    """Bad arguments or input: one line on stderr, nothing on stdout, exit 2."""
+
+
+def emit(data: Any) -> None:
+    """One JSON document on a line of stdout."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def say(line: str) -> None:
+    """One line for the user on stderr."""
+    print(f"koikoi: {line}", file=sys.stderr, flush=True)
+
+
+def read_input(path: str) -> str:
+    """The UTF-8 text of ``path`` (``-`` is stdin); a :class:`UsageError` when unreadable."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
