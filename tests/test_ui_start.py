@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QMessageBox, QPushButton
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.match import Match, Settings
 from koikoi.engine.record import GameRecord, replay_record
+from koikoi.paths import games_dir
 from koikoi.ui.controller import Mode
-from koikoi.ui.saves import data_dir
 from tests.ui_driver import (
     actions_so_far,
     click,
@@ -141,7 +141,7 @@ def test_setting_a_match_aside_lists_it_and_it_can_be_resumed(qtbot) -> None:
 
 
 def test_finished_matches_are_listed_and_cannot_be_resumed(qtbot) -> None:
-    games = data_dir() / "games"
+    games = games_dir()
     games.mkdir(parents=True, exist_ok=True)
     path = games / "practice-20261203-101010.json"
     record = _finished_record(level="hard")

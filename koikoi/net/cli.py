@@ -190,7 +190,7 @@ def _save(outcome: Outcome, role: Role, record_path: str | None) -> None:
     for target in targets:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(target, text.encode("utf-8"))
+            atomic_write(target, text.encode("utf-8"), mode=0o600)
         except OSError as error:
             say(f"cannot save the record to {target}: {error.strerror or error}")
 

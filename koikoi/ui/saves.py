@@ -56,7 +56,9 @@ class SaveStore:
 
     def write(self, data: dict[str, Any]) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
+        atomic_write(
+            self.path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"), mode=0o600
+        )
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -145,7 +147,7 @@ def kept_matches(store: SaveStore, limit: int = 20) -> list[KeptMatch]:
     A file that does not replay is skipped with one log line: the list only shows, and a
     broken file stays where it is for the player to look at.
     """
-    games = store.directory / GAMES_DIR
+    games = games_dir(store.directory)
     try:
         files = [p for p in games.glob("practice-*.json") if p.is_file()]
         files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
