@@ -9,6 +9,14 @@ while painting would wait for it back — the hard level stalled the window for 
 milliseconds that way. In its own process it cannot. If a process cannot be started (a
 locked-down system), the runner falls back to a Qt pool thread.
 
+The helper never outlives the app: it watches its parent (multiprocessing's parent
+sentinel, a pipe whose other end only the app holds) and exits when the app is gone, even
+killed by SIGKILL; it ignores SIGINT, which a terminal sends to the whole process group, and
+leaves quitting to the app, which stops it (:func:`stop_helper`). The "spawn" start method
+also starts multiprocessing's resource tracker (it unlinks the executor's named semaphores
+should the app die); it reads a pipe that the app and the helper hold open, so it ends on
+its own once both are gone.
+
 The app adds a wall-clock cap: the search is told its deadline (and a stop flag for a
 cancelled request), and if no answer has come some time after it, the runner answers with
 a quick fallback so the game never hangs. Each request carries a token, so a late answer to
@@ -21,11 +29,15 @@ import atexit
 import itertools
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import random
+import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal, Slot
@@ -107,6 +119,21 @@ _child_players: dict[str, Any] = {}
 def _child_init(current: Any) -> None:
     global _child_current
     _child_current = current
+    # Ctrl+C in a terminal reaches every process of its group: the app quits and stops us
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        watch = threading.Thread(
+            target=_exit_with_parent, args=(parent,), name="koikoi-parent-watch", daemon=True
+        )
+        watch.start()
+
+
+def _exit_with_parent(parent: BaseProcess) -> None:
+    """Exit when the app is gone, however it went (a crash, SIGKILL): nothing else would
+    end this process, as it holds its own task queue open and waits on it forever."""
+    parent.join()
+    os._exit(0)
 
 
 def _child_choose(
@@ -149,9 +176,21 @@ class _Host:
     def cancel(self) -> None:
         self.current.value = 0
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 0.0) -> None:
+        """Ask the helper to exit; with a ``timeout``, wait that long for it, then kill it."""
         self.cancel()
+        processes = list((self.executor._processes or {}).values())
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if timeout <= 0:
+            return
+        deadline = time.monotonic() + timeout
+        running: dict[Any, BaseProcess] = {p.sentinel: p for p in processes}
+        while running and (left := deadline - time.monotonic()) > 0:
+            for sentinel in multiprocessing.connection.wait(list(running), left):
+                del running[sentinel]
+        for process in running.values():
+            logger.warning("the computer's process %d did not stop; killing it", process.pid)
+            process.kill()
 
 
 _host: _Host | None = None
@@ -182,6 +221,16 @@ def _drop_host() -> None:
 
 def _stop_host() -> None:
     _drop_host()
+
+
+def stop_helper(timeout: float = 3.0) -> None:
+    """Stop the helper process now (the app is quitting): its search is cancelled, it is
+    asked to exit and, if it has not within ``timeout`` seconds, killed."""
+    global _host
+    with _host_lock:
+        host, _host = _host, None
+    if host is not None:
+        host.stop(timeout)
 
 
 # -- the runner ----------------------------------------------------------------------------------
