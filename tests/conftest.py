@@ -43,6 +43,4 @@ def _qapplication() -> object:
     (widgets need a QApplication; pictures are happy with either)."""
     from PySide6.QtWidgets import QApplication
 
-    import koikoi.ui  # noqa: F401  (its guard for PySide6 6.12 must come first)
-
     return QApplication.instance() or QApplication([])
