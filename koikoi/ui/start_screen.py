@@ -217,7 +217,7 @@ class StartScreen(QWidget):
 
     # -- the felt and the fan ---------------------------------------------------------------
 
-    def paintEvent(self, event: object) -> None:  # noqa: N802
+    def paintEvent(self, event: object) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
