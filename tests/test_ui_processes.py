@@ -137,6 +137,50 @@ def test_the_computers_helper_and_the_resource_tracker_die_with_a_killed_app(app
     assert _wait_gone(children) == {}
 
 
+# the computer's helper kept busy by one hard search after another (each about 0.1 s)
+THINKING = """
+import itertools, random
+from koikoi.engine.deck import deck_from_seed
+from koikoi.engine.match import Match, Settings
+from koikoi.ui import ai_worker
+
+match = Match(Settings(), 0)
+match.deal(deck_from_seed(b"busy", match.round_no, match.deal_no))
+obs = match.observation(match.current_seat())
+host = ai_worker._get_host()
+for token in itertools.count(1):
+    legal = tuple(obs.legal_actions)
+    host.submit("hard", token, obs, legal, random.Random(token), 60.0).result()
+    print("thought", token, flush=True)
+"""
+
+
+def test_a_helper_in_the_middle_of_a_search_dies_with_a_killed_parent(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    with out.open("w") as sink:
+        parent = subprocess.Popen(
+            [sys.executable, "-c", THINKING], stdout=sink, stderr=sink, cwd=REPO
+        )
+    children: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while "thought 3" not in out.read_text():
+            assert parent.poll() is None and time.monotonic() < deadline, out.read_text()
+            time.sleep(0.05)
+        children = _descendants(parent.pid)
+        helper = [pid for pid in children if "spawn_main" in _cmdline(pid)]
+        assert len(helper) == 1
+        parent.kill()
+        parent.wait(10)
+        assert _wait_gone(children) == {}
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for pid in _alive(children):
+            os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_sigterm_and_sigint_quit_cleanly_saved_with_no_process_left(
     app: App, number: signal.Signals
