@@ -33,6 +33,9 @@ if [ "$n" -gt 0 ]; then
   exit 100
 fi
 if [ -n "${{FAKE_APT_FAIL:-}}" ]; then echo "$FAKE_APT_FAIL" >&2; exit 100; fi
+case "$*" in  # apt's progress when it had to wait for the lock itself
+  *Lock::Timeout=0*) ;; *) echo "Waiting for cache lock: Could not get lock ..." >&2 ;;
+esac
 exit 0
 """
 
@@ -137,7 +140,7 @@ def test_a_held_lock_is_waited_for_with_one_line_then_the_install_goes_on(
         "setup: another package manager holds the lock (held by process 4242 (apt-get)); "
         "waiting up to 600s for it"
     ]
-    assert "E: Could not get lock" not in proc.stderr  # apt's own error is not shown
+    assert "Could not get lock" not in proc.stderr  # nor apt's own error and progress
     calls = machine.calls("apt-get")
     assert len(calls) == 4  # two refused, then update and install
     assert "DPkg::Lock::Timeout=0 update" in calls[0]  # the first try says at once
