@@ -195,3 +195,25 @@ def test_sigterm_and_sigint_quit_cleanly_saved_with_no_process_left(
     loaded = SaveStore(app.home).load()
     assert loaded.problem is None and loaded.saved is not None
     assert loaded.saved.data["ai_level"] in ("easy", "normal", "hard")
+
+
+def test_stopping_the_helper_kills_it_when_its_work_does_not_stop_in_time() -> None:
+    from koikoi.ui import ai_worker
+
+    host = ai_worker._get_host()
+    assert host is not None
+    sleeping = host.executor.submit(time.sleep, 60)  # no stop flag reaches this
+    helpers: dict[int, str] = {}
+    deadline = time.monotonic() + START_TIMEOUT
+    while not sleeping.running() or not helpers:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+        helpers = {
+            pid: start
+            for pid, start in _descendants(os.getpid()).items()
+            if "spawn_main" in _cmdline(pid)
+        }
+    started = time.monotonic()
+    ai_worker.stop_helper(timeout=0.5)
+    assert time.monotonic() - started < 3
+    assert _wait_gone(helpers) == {}
