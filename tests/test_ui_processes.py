@@ -70,6 +70,22 @@ def _alive(processes: dict[int, str]) -> dict[int, str]:
     return alive
 
 
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def _wait_idle(pid: int, quiet: float = 0.5) -> None:
+    """Until the process has used no CPU for ``quiet`` seconds."""
+    deadline = time.monotonic() + START_TIMEOUT
+    ticks, since = _cpu_ticks(pid), time.monotonic()
+    while time.monotonic() - since < quiet:
+        assert time.monotonic() < deadline, f"process {pid} never went idle"
+        time.sleep(0.05)
+        if (now := _cpu_ticks(pid)) != ticks:
+            ticks, since = now, time.monotonic()
+
+
 def _wait_gone(processes: dict[int, str], timeout: float = GONE_TIMEOUT) -> dict[int, str]:
     deadline = time.monotonic() + timeout
     while (alive := _alive(processes)) and time.monotonic() < deadline:
@@ -131,6 +147,10 @@ def app(tmp_path: Path) -> Iterator[App]:
 
 def test_the_computers_helper_and_the_resource_tracker_die_with_a_killed_app(app: App) -> None:
     children = app.wait_for_match()
+    helper = next(pid for pid in children if "spawn_main" in _cmdline(pid))
+    _wait_idle(helper)  # started, warmed up: waiting for the computer's first move
+    # it thinks without Qt, which would double its memory
+    assert "libQt6Core" not in Path(f"/proc/{helper}/maps").read_text()
     time.sleep(0.5)  # let the computer be thinking, or about to
     app.proc.send_signal(signal.SIGKILL)
     app.proc.wait(10)

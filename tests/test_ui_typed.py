@@ -12,6 +12,7 @@ STRICT = [
     "koikoi/__main__.py",
     "koikoi/resources.py",
     "koikoi/ui/__init__.py",
+    "koikoi/ui/ai_helper.py",
     "koikoi/ui/ai_worker.py",
     "koikoi/ui/app.py",
     "koikoi/ui/qtfix.py",

@@ -6,7 +6,8 @@ and :class:`AiRunner` emits ``decided(token, action)`` on the UI thread.
 Where it thinks: by default in a helper *process* shared by the whole app. A search is pure
 Python; in a thread it would hold the interpreter lock, and every Qt call the window makes
 while painting would wait for it back — the hard level stalled the window for a few hundred
-milliseconds that way. In its own process it cannot. If a process cannot be started (a
+milliseconds that way. In its own process it cannot. The helper runs
+:mod:`koikoi.ui.ai_helper`, which imports no Qt. If a process cannot be started (a
 locked-down system), the runner falls back to a Qt pool thread.
 
 The helper never outlives the app: it watches its parent (multiprocessing's parent
@@ -30,132 +31,31 @@ import itertools
 import logging
 import multiprocessing
 import multiprocessing.connection
-import os
 import random
-import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal, Slot
 
-from koikoi.engine.cards import CARD_MONTH_MASK
 from koikoi.engine.match import Observation
-from koikoi.engine.round import PICK_BASE, SHOBU, Action
+from koikoi.engine.round import Action
+from koikoi.ui.ai_helper import (
+    child_choose,
+    child_init,
+    child_warm,
+    choose,
+    load_player,
+    quick_choice,
+)
 from koikoi.ui.qtfix import emit
 
 logger = logging.getLogger(__name__)
 
 GRACE_MS = 1500
 """How long after its deadline a search may still answer before the fallback is used."""
-
-
-def quick_choice(obs: Observation, legal: Sequence[Action]) -> Action:
-    """A move found without search: a capture if there is one, shobu when asked.
-
-    Used only when the real player overran its time cap, failed, or is not installed.
-    """
-    if SHOBU in legal:
-        return SHOBU
-    for action in legal:
-        if action < PICK_BASE and obs.field & CARD_MONTH_MASK[action]:
-            return action
-    return legal[0]
-
-
-class _FallbackPlayer:
-    name = "fallback"
-
-    def choose(
-        self, obs: Observation, legal: Sequence[Action], rng: random.Random, budget: Any = None
-    ) -> Action:
-        return quick_choice(obs, legal)
-
-
-def load_player(level: str) -> Any:
-    """The computer player of this level from ``koikoi.ai`` (a quick fallback if missing)."""
-    try:
-        from koikoi import ai
-
-        get_player = ai.get_player
-    except (ImportError, AttributeError):
-        logger.warning("koikoi.ai has no get_player; the computer plays a quick fallback")
-        return _FallbackPlayer()
-    return get_player(level)
-
-
-def make_budget(cap_seconds: float, stop: Callable[[], bool]) -> Any:
-    """A search budget with the app's wall-clock cap (koikoi.ai.base.Budget when present)."""
-    try:
-        from koikoi.ai.base import Budget
-    except ImportError:
-        return None
-    return Budget(0, time.monotonic() + cap_seconds, stop)
-
-
-def choose(
-    player: Any,
-    obs: Observation,
-    legal: tuple[Action, ...],
-    rng: random.Random,
-    cap_seconds: float,
-    stop: Callable[[], bool],
-) -> Action:
-    budget = make_budget(cap_seconds, stop)
-    if budget is None:
-        return int(player.choose(obs, legal, rng))
-    return int(player.choose(obs, legal, rng, budget))
-
-
-# -- the helper process ------------------------------------------------------------------------
-
-_child_current: Any = None
-_child_players: dict[str, Any] = {}
-
-
-def _child_init(current: Any) -> None:
-    global _child_current
-    _child_current = current
-    # Ctrl+C in a terminal reaches every process of its group: the app quits and stops us
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        watch = threading.Thread(
-            target=_exit_with_parent, args=(parent,), name="koikoi-parent-watch", daemon=True
-        )
-        watch.start()
-
-
-def _exit_with_parent(parent: BaseProcess) -> None:
-    """Exit when the app is gone, however it went (a crash, SIGKILL): nothing else would
-    end this process, as it holds its own task queue open and waits on it forever."""
-    parent.join()
-    os._exit(0)
-
-
-def _child_choose(
-    level: str,
-    token: int,
-    obs: Observation,
-    legal: tuple[Action, ...],
-    rng: random.Random,
-    cap_seconds: float,
-) -> int:
-    """Runs in the helper process: the search stops early once its token is not current."""
-    player = _child_players.get(level)
-    if player is None:
-        player = _child_players[level] = load_player(level)
-    current = _child_current
-    return choose(player, obs, legal, rng, cap_seconds, lambda: current.value != token)
-
-
-def _child_warm() -> bool:
-    import koikoi.ai  # noqa: F401  (the first real request should not pay for imports)
-
-    return True
 
 
 class _Host:
@@ -165,13 +65,13 @@ class _Host:
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs Qt
         self.current = ctx.Value("q", 0, lock=False)
         self.executor = ProcessPoolExecutor(
-            1, mp_context=ctx, initializer=_child_init, initargs=(self.current,)
+            1, mp_context=ctx, initializer=child_init, initargs=(self.current,)
         )
-        self.executor.submit(_child_warm)
+        self.executor.submit(child_warm)
 
     def submit(self, level: str, token: int, *args: Any) -> Future[int]:
         self.current.value = token
-        return self.executor.submit(_child_choose, level, token, *args)
+        return self.executor.submit(child_choose, level, token, *args)
 
     def cancel(self) -> None:
         self.current.value = 0
