@@ -206,9 +206,11 @@ def test_sigterm_and_sigint_quit_cleanly_saved_with_no_process_left(
     app: App, number: signal.Signals
 ) -> None:
     children = app.wait_for_match()
-    time.sleep(0.5)
+    time.sleep(0.5)  # the first oya is shown: nothing is saved until the player clicks
+    saved_at = (app.home / "practice.json").stat().st_mtime_ns
     app.proc.send_signal(number)
     assert app.proc.wait(30) == 0, app.log.read_text()
+    assert (app.home / "practice.json").stat().st_mtime_ns > saved_at  # saved on the way out
     assert _wait_gone(children) == {}
     log = app.log.read_text()
     assert "Traceback" not in log, log
