@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -22,10 +23,10 @@ def _koikoi_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     return home
 
 
-def run_koikoi(*args: str, stdin: str | None = None, timeout: float = 120):
+def run_koikoi(
+    *args: str, stdin: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """Run the real ``koikoi`` command (as installed: ``python -m koikoi``)."""
-    import subprocess
-
     return subprocess.run(
         [sys.executable, "-m", "koikoi", *args],
         input=stdin,
@@ -41,7 +42,5 @@ def _qapplication() -> object:
     """One QApplication for the run, made before any test can make a bare QGuiApplication
     (widgets need a QApplication; pictures are happy with either)."""
     from PySide6.QtWidgets import QApplication
-
-    import koikoi.ui  # noqa: F401  (its guard for PySide6 6.12 must come first)
 
     return QApplication.instance() or QApplication([])

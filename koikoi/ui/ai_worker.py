@@ -6,8 +6,17 @@ and :class:`AiRunner` emits ``decided(token, action)`` on the UI thread.
 Where it thinks: by default in a helper *process* shared by the whole app. A search is pure
 Python; in a thread it would hold the interpreter lock, and every Qt call the window makes
 while painting would wait for it back — the hard level stalled the window for a few hundred
-milliseconds that way. In its own process it cannot. If a process cannot be started (a
+milliseconds that way. In its own process it cannot. The helper runs
+:mod:`koikoi.ui.ai_helper`, which imports no Qt. If a process cannot be started (a
 locked-down system), the runner falls back to a Qt pool thread.
+
+The helper never outlives the app: it watches its parent (multiprocessing's parent
+sentinel, a pipe whose other end only the app holds) and exits when the app is gone, even
+killed by SIGKILL; it ignores SIGINT, which a terminal sends to the whole process group, and
+leaves quitting to the app, which stops it (:func:`stop_helper`). The "spawn" start method
+also starts multiprocessing's resource tracker (it unlinks the executor's named semaphores
+should the app die); it reads a pipe that the app and the helper hold open, so it ends on
+its own once both are gone.
 
 The app adds a wall-clock cap: the search is told its deadline (and a stop flag for a
 cancelled request), and if no answer has come some time after it, the runner answers with
@@ -21,114 +30,32 @@ import atexit
 import itertools
 import logging
 import multiprocessing
+import multiprocessing.connection
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal, Slot
 
-from koikoi.engine.cards import CARD_MONTH_MASK
 from koikoi.engine.match import Observation
-from koikoi.engine.round import PICK_BASE, SHOBU, Action
+from koikoi.engine.round import Action
+from koikoi.ui.ai_helper import (
+    child_choose,
+    child_init,
+    child_warm,
+    choose,
+    load_player,
+    quick_choice,
+)
 from koikoi.ui.qtfix import emit
 
 logger = logging.getLogger(__name__)
 
 GRACE_MS = 1500
 """How long after its deadline a search may still answer before the fallback is used."""
-
-
-def quick_choice(obs: Observation, legal: Sequence[Action]) -> Action:
-    """A move found without search: a capture if there is one, shobu when asked.
-
-    Used only when the real player overran its time cap, failed, or is not installed.
-    """
-    if SHOBU in legal:
-        return SHOBU
-    for action in legal:
-        if action < PICK_BASE and obs.field & CARD_MONTH_MASK[action]:
-            return action
-    return legal[0]
-
-
-class _FallbackPlayer:
-    name = "fallback"
-
-    def choose(
-        self, obs: Observation, legal: Sequence[Action], rng: random.Random, budget: Any = None
-    ) -> Action:
-        return quick_choice(obs, legal)
-
-
-def load_player(level: str) -> Any:
-    """The computer player of this level from ``koikoi.ai`` (a quick fallback if missing)."""
-    try:
-        from koikoi import ai
-
-        get_player = ai.get_player
-    except (ImportError, AttributeError):
-        logger.warning("koikoi.ai has no get_player; the computer plays a quick fallback")
-        return _FallbackPlayer()
-    return get_player(level)
-
-
-def make_budget(cap_seconds: float, stop: Callable[[], bool]) -> Any:
-    """A search budget with the app's wall-clock cap (koikoi.ai.base.Budget when present)."""
-    try:
-        from koikoi.ai.base import Budget
-    except ImportError:
-        return None
-    return Budget(0, time.monotonic() + cap_seconds, stop)
-
-
-def choose(
-    player: Any,
-    obs: Observation,
-    legal: tuple[Action, ...],
-    rng: random.Random,
-    cap_seconds: float,
-    stop: Callable[[], bool],
-) -> Action:
-    budget = make_budget(cap_seconds, stop)
-    if budget is None:
-        return int(player.choose(obs, legal, rng))
-    return int(player.choose(obs, legal, rng, budget))
-
-
-# -- the helper process ------------------------------------------------------------------------
-
-_child_current: Any = None
-_child_players: dict[str, Any] = {}
-
-
-def _child_init(current: Any) -> None:
-    global _child_current
-    _child_current = current
-
-
-def _child_choose(
-    level: str,
-    token: int,
-    obs: Observation,
-    legal: tuple[Action, ...],
-    rng: random.Random,
-    cap_seconds: float,
-) -> int:
-    """Runs in the helper process: the search stops early once its token is not current."""
-    player = _child_players.get(level)
-    if player is None:
-        player = _child_players[level] = load_player(level)
-    current = _child_current
-    return choose(player, obs, legal, rng, cap_seconds, lambda: current.value != token)
-
-
-def _child_warm() -> bool:
-    import koikoi.ai  # noqa: F401  (the first real request should not pay for imports)
-
-    return True
 
 
 class _Host:
@@ -138,20 +65,32 @@ class _Host:
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs Qt
         self.current = ctx.Value("q", 0, lock=False)
         self.executor = ProcessPoolExecutor(
-            1, mp_context=ctx, initializer=_child_init, initargs=(self.current,)
+            1, mp_context=ctx, initializer=child_init, initargs=(self.current,)
         )
-        self.executor.submit(_child_warm)
+        self.executor.submit(child_warm)
 
     def submit(self, level: str, token: int, *args: Any) -> Future[int]:
         self.current.value = token
-        return self.executor.submit(_child_choose, level, token, *args)
+        return self.executor.submit(child_choose, level, token, *args)
 
     def cancel(self) -> None:
         self.current.value = 0
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 0.0) -> None:
+        """Ask the helper to exit; with a ``timeout``, wait that long for it, then kill it."""
         self.cancel()
+        processes = list((self.executor._processes or {}).values())
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if timeout <= 0:
+            return
+        deadline = time.monotonic() + timeout
+        running: dict[Any, BaseProcess] = {p.sentinel: p for p in processes}
+        while running and (left := deadline - time.monotonic()) > 0:
+            for sentinel in multiprocessing.connection.wait(list(running), left):
+                del running[sentinel]
+        for process in running.values():
+            logger.warning("the computer's process %d did not stop; killing it", process.pid)
+            process.kill()
 
 
 _host: _Host | None = None
@@ -182,6 +121,16 @@ def _drop_host() -> None:
 
 def _stop_host() -> None:
     _drop_host()
+
+
+def stop_helper(timeout: float = 3.0) -> None:
+    """Stop the helper process now (the app is quitting): its search is cancelled, it is
+    asked to exit and, if it has not within ``timeout`` seconds, killed."""
+    global _host
+    with _host_lock:
+        host, _host = _host, None
+    if host is not None:
+        host.stop(timeout)
 
 
 # -- the runner ----------------------------------------------------------------------------------

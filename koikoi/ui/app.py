@@ -4,24 +4,54 @@ The smoke test starts the real window offscreen, with a throw-away data folder s
 never touches a player's saved match or settings, presses "Practice" and plays a full round
 against the computer by clicking cards and buttons exactly as a player would; it exits 0
 when the round's result panel is up, 1 on any error or after a time limit.
+
+SIGTERM and SIGINT quit the app as its Quit button does, from the event loop: the match in
+progress is saved, the window closes (keeping its settings) and the computer's helper
+process is stopped; the exit code is 0. Qt's loop runs in C++, where a Python signal handler
+cannot run, so the signal's number is written to a socket (``signal.set_wakeup_fd``) that a
+``QSocketNotifier`` watches.
+
+``KOIKOI_START=practice`` presses Practice as soon as the window is up: tests use it to have
+the real app, in its own process, in a match against the computer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import signal
+import socket
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLibraryInfo, QLocale, QPoint, Qt, QTimer, QTranslator
+from PySide6.QtCore import (
+    QLibraryInfo,
+    QLocale,
+    QObject,
+    QPoint,
+    QSocketNotifier,
+    Qt,
+    QTimer,
+    QTranslator,
+)
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+
+if TYPE_CHECKING:
+    from koikoi.ui.main_window import MainWindow
 
 logger = logging.getLogger(__name__)
 
 SMOKE_TIME_LIMIT = 45.0
+
+QUIT_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+"""The signals that quit the app cleanly (saved, helper stopped, exit code 0)."""
+
+START_ENV = "KOIKOI_START"
 
 
 def _install_translators(app: QApplication) -> None:
@@ -67,11 +97,74 @@ def run_app(smoke_test: bool = False, argv: Sequence[str] | None = None) -> int:
     app = make_app(argv)
     if smoke_test:
         return run_smoke_test(app)
+    from koikoi.ui import ai_worker
     from koikoi.ui.main_window import MainWindow
 
     window = MainWindow()
     window.show()
-    return app.exec()
+    if os.environ.get(START_ENV) == "practice":
+        QTimer.singleShot(0, window.start.practice_button.click)
+    try:
+        with quit_on_signals(app, lambda: quit_app(app, window)):
+            code = app.exec()
+    finally:
+        ai_worker.stop_helper()
+    return code
+
+
+def quit_app(app: QApplication, window: MainWindow) -> None:
+    """Quit as the Quit button does, the match in progress saved first."""
+    window.controller.save()
+    app.closeAllWindows()  # the main window's closeEvent stops the computer, keeps settings
+    app.quit()
+
+
+class _SignalNotifier(QObject):
+    """Runs ``action`` from the event loop when a byte arrives on ``sock``."""
+
+    def __init__(self, sock: socket.socket, action: Callable[[], None], parent: QObject) -> None:
+        super().__init__(parent)
+        self.sock = sock
+        self.action = action
+        self.notifier = QSocketNotifier(sock.fileno(), QSocketNotifier.Type.Read, self)
+        self.notifier.activated.connect(self._ready)
+
+    def _ready(self) -> None:
+        try:
+            numbers = self.sock.recv(64)
+        except OSError:  # woken for nothing
+            return
+        quits = [signal.Signals(n).name for n in numbers if n in QUIT_SIGNALS]
+        if quits:
+            logger.info("%s received; quitting", quits[0])
+            self.action()
+
+
+@contextlib.contextmanager
+def quit_on_signals(app: QApplication, action: Callable[[], None]) -> Iterator[None]:
+    """While inside, SIGTERM and SIGINT run ``action`` from ``app``'s event loop (not in
+    the middle of whatever Python code the signal interrupted); restored on the way out."""
+    reader, writer = socket.socketpair()
+    reader.setblocking(False)
+    writer.setblocking(False)
+    old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    # the C-level handler writes the number to the socket; the Python one has nothing to do
+    old = {number: signal.signal(number, _ignore_here) for number in QUIT_SIGNALS}
+    watcher = _SignalNotifier(reader, action, app)
+    try:
+        yield
+    finally:
+        for number, handler in old.items():
+            signal.signal(number, handler)
+        signal.set_wakeup_fd(old_fd)
+        watcher.notifier.setEnabled(False)
+        watcher.deleteLater()
+        reader.close()
+        writer.close()
+
+
+def _ignore_here(number: int, frame: object) -> None:
+    """The signal is handled from the event loop (see :func:`quit_on_signals`)."""
 
 
 # -- the smoke test ------------------------------------------------------------------------------
@@ -123,14 +216,14 @@ def run_smoke_test(app: QApplication) -> int:
             window = MainWindow(settings, SaveStore(), timings)
             window.resize(1280, 800)
             window.show()
-            driver = _SmokeDriver(window, QTest)
+            driver = _SmokeDriver(window)
             QTest.mouseClick(window.start.practice_button, Qt.MouseButton.LeftButton)
             timer = QTimer()
             timer.timeout.connect(driver.step)
             timer.start(20)
             limit = QTimer()
             limit.setSingleShot(True)
-            limit.timeout.connect(lambda: (failures.append("time limit"), app.exit(1)))
+            limit.timeout.connect(lambda: _fail(failures, "time limit", app))
             limit.start(int(SMOKE_TIME_LIMIT * 1000))
             driver.done = lambda: app.exit(0)
             code = app.exec()
@@ -162,28 +255,32 @@ def run_smoke_test(app: QApplication) -> int:
     return 0
 
 
+def _fail(failures: list[str], why: str, app: QApplication) -> None:
+    failures.append(why)
+    app.exit(1)
+
+
+def _nothing() -> None:
+    pass
+
+
 class _SmokeDriver:
     """Clicks what a player would click, whenever the game waits for the player."""
 
-    def __init__(self, window: object, qtest: object) -> None:
-        from koikoi.ui.main_window import MainWindow
-
-        assert isinstance(window, MainWindow)
+    def __init__(self, window: MainWindow) -> None:
         self.window = window
-        self.qtest = qtest
         self.clicks = 0
-        self.done = lambda: None
+        self.done: Callable[[], None] = _nothing
         self._finished = False
 
-    def _click(self, widget: object) -> None:
-        from PySide6.QtWidgets import QWidget
+    def _click(self, widget: QWidget) -> None:
+        from PySide6.QtTest import QTest
 
-        assert isinstance(widget, QWidget)
         self.clicks += 1
         center = widget.rect().center()
-        self.qtest.mouseClick(
+        QTest.mouseClick(
             widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(center)
-        )  # type: ignore[attr-defined]
+        )
 
     def step(self) -> None:
         from koikoi.ui.controller import Mode

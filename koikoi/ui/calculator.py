@@ -52,7 +52,7 @@ class CardToggle(QToolButton):
         self.setAccessibleName(names.card_accessible_name(card))
         self.setToolTip(names.card_description(card))
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         steps = {
             Qt.Key.Key_Left: (0, -1),
             Qt.Key.Key_Right: (0, 1),
@@ -178,7 +178,7 @@ class ScoreCalculator(QDialog):
         target = (month + columns) % 12 * 4 + (row + rows) % 4
         self.cards[target].setFocus(Qt.FocusReason.TabFocusReason)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             self.clear()
             return
@@ -225,5 +225,5 @@ class ScoreCalculator(QDialog):
                 announce(self.score_label, summary)
             self._said = summary
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+    def sizeHint(self) -> QSize:
         return QSize(1020, 520)

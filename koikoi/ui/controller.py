@@ -357,6 +357,11 @@ class GameController(QObject):
             self.match.scores, self.match.winner, self.match.settings.rounds, tuple(rows)
         )
 
+    def save(self) -> None:
+        """Write the match in progress now (the app is quitting; it is also written after
+        every action)."""
+        self._save()
+
     def shutdown(self) -> None:
         """Stop timers and the computer's thinking (the window is closing)."""
         for timer in (self._pump_timer, self._auto_timer, self._ai_timer):

@@ -565,7 +565,7 @@ class GameScreen(QWidget):
         if self.controller.mode is Mode.DRAW_WAIT:
             self.controller.continue_draw()
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.table and event.type() == QEvent.Type.MouseButtonPress:
             self._table_clicked()
         return False
@@ -632,7 +632,7 @@ class GameScreen(QWidget):
                 if w.key == self.table.cursor:
                     w.update()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.handle_key(event.key()):
             super().keyPressEvent(event)
 
@@ -723,7 +723,7 @@ class GameScreen(QWidget):
             return c.pick(target)
         return False
 
-    def resizeEvent(self, event: object) -> None:  # noqa: N802
+    def resizeEvent(self, event: object) -> None:
         # a fixed width, so that what the column says never resizes (and redraws) the table
         self.side.setFixedWidth(max(260, min(360, round(self.width() * 0.22))))
         self.overlay.setGeometry(self.rect())

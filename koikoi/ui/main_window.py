@@ -228,13 +228,13 @@ class MainWindow(QMainWindow):
         self.settings.set(ASSIST, on)
         self.start.assist.setChecked(on)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         # a key with no focused widget reaches the window: the table's keys still work
         if self.stack.currentWidget() is self.game and self.game.handle_key(event.key()):
             return
         super().keyPressEvent(event)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.controller.shutdown()
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()

@@ -33,7 +33,7 @@ from koikoi.resources import assets_dir
 logger = logging.getLogger(__name__)
 
 
-def QT_TRANSLATE_NOOP(context: str, source: str) -> str:  # noqa: N802 (lupdate knows this name)
+def QT_TRANSLATE_NOOP(context: str, source: str) -> str:  # the name lupdate looks for
     """Mark ``source`` for translation in ``context``; translated where it is shown.
 
     Qt's own returns ``object`` in PySide6's stubs; this one keeps the ``str``.

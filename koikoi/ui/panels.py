@@ -88,10 +88,10 @@ class Overlay(QWidget):
         h = min(max(h, self.panel.minimumSizeHint().height()), self.height() - 40)
         self.panel.setGeometry((self.width() - w) // 2, (self.height() - h) // 2, w, h)
 
-    def resizeEvent(self, event: object) -> None:  # noqa: N802
+    def resizeEvent(self, event: object) -> None:
         self._place()
 
-    def paintEvent(self, event: object) -> None:  # noqa: N802
+    def paintEvent(self, event: object) -> None:
         p = QPainter(self)
         p.fillRect(self.rect(), QColor(8, 6, 5, self.dim))
         p.end()

@@ -300,7 +300,7 @@ class CardWidget(QAbstractButton):
         pad = round(self.width() / (1 + 2 * PAD) * PAD)
         return QRectF(self.rect()).adjusted(pad, pad, -pad, -pad)
 
-    def paintEvent(self, event: object) -> None:  # noqa: N802 (Qt's name)
+    def paintEvent(self, event: object) -> None:
         p = QPainter(self)
         scale = abs(self._flip)
         show_face = self.face_up and self._flip >= 0
@@ -328,24 +328,24 @@ class CardWidget(QAbstractButton):
                 p.drawRoundedRect(r.adjusted(-3, -3, 3, 3), radius + 3, radius + 3)
         p.end()
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(80, 128)
 
     def _clicked(self) -> None:
         self.table.card_clicked(self)
 
-    def enterEvent(self, event: object) -> None:  # noqa: N802
+    def enterEvent(self, event: object) -> None:
         self.table.card_hovered(self, True)
 
-    def leaveEvent(self, event: object) -> None:  # noqa: N802
+    def leaveEvent(self, event: object) -> None:
         self.table.card_hovered(self, False)
 
-    def keyPressEvent(self, event: object) -> None:  # noqa: N802
+    def keyPressEvent(self, event: object) -> None:
         # Keys belong to the table's keyboard scheme (the screen above handles them), not to
         # the button: Space selects a card there, it does not play it.
         event.ignore()  # type: ignore[attr-defined]
 
-    def keyReleaseEvent(self, event: object) -> None:  # noqa: N802
+    def keyReleaseEvent(self, event: object) -> None:
         event.ignore()  # type: ignore[attr-defined]
 
 
@@ -364,7 +364,7 @@ class StockWidget(QAbstractButton):
         self.setAccessibleName(self.table.tr("Stock (山札): {0} cards left").format(count))
         self.update()
 
-    def paintEvent(self, event: object) -> None:  # noqa: N802
+    def paintEvent(self, event: object) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         pad = self.width() / (1 + 2 * PAD) * PAD
@@ -571,7 +571,7 @@ class TableView(QWidget):
     # -- geometry ----------------------------------------------------------------------------
 
     def _compute_layout(self) -> Layout:
-        W, H = float(max(self.width(), 320)), float(max(self.height(), 240))  # noqa: N806
+        W, H = float(max(self.width(), 320)), float(max(self.height(), 240))
         m = max(8.0, H * 0.016)
         # whole pixels, so that a card widget is exactly the size of its picture (a blit)
         cw = float(round(min(H * 0.098, (W - 2 * m) / 9.6)))
@@ -1008,7 +1008,7 @@ class TableView(QWidget):
 
     # -- painting ----------------------------------------------------------------------------
 
-    def resizeEvent(self, event: object) -> None:  # noqa: N802
+    def resizeEvent(self, event: object) -> None:
         self.finish_animation()
         self._background = None
         self._sprites.clear()
@@ -1016,7 +1016,7 @@ class TableView(QWidget):
         self.snap()
         self.prewarm()
 
-    def paintEvent(self, event: object) -> None:  # noqa: N802
+    def paintEvent(self, event: object) -> None:
         p = QPainter(self)
         dpr = self.devicePixelRatioF()
         size = QSize(round(self.width() * dpr), round(self.height() * dpr))
