@@ -405,13 +405,12 @@ class GameScreen(QWidget):
         obs = self.controller.observation(HUMAN)
         pile = obs.captured[HUMAN] if obs is not None else 0
         panel = DecisionPanel(
-            self.art,
-            info,
-            pile,
-            lambda: self.controller.decide(False),
-            lambda: self.controller.decide(True),
+            self.art, info, pile, lambda: self._decide(False), lambda: self._decide(True)
         )
         self.overlay.show_panel(panel, dim=70)
+
+    def _decide(self, koikoi: bool) -> None:
+        self.controller.decide(koikoi)
 
     def _show_round_result(self, summary: RoundSummary) -> None:
         self.refresh_side()
@@ -527,9 +526,9 @@ class GameScreen(QWidget):
         for key, w in self.table.widgets.items():
             active = isinstance(key, int) and (key in model.hand or key in takeable)
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus if active else Qt.FocusPolicy.NoFocus)
-        cursor = self.table.cursor
+        cursor = self.table.focus_key
         if cursor is not None and cursor not in model.hand and cursor not in takeable:
-            self.table.cursor = None
+            self.table.focus_key = None
 
     # -- input: mouse ------------------------------------------------------------------------
 
@@ -588,16 +587,17 @@ class GameScreen(QWidget):
         """The card the keyboard is on: Qt's focus if a card has it, else the last one."""
         for key, w in self.table.widgets.items():
             if w.hasFocus() and isinstance(key, int):
-                self.table.cursor = key
+                self.table.focus_key = key
                 return key
-        cursor = self.table.cursor
+        cursor = self.table.focus_key
         if isinstance(cursor, int) and cursor in self.table.widgets:
             return cursor
         return None
 
     def _focus_card(self, card: Card) -> None:
-        old = self.table.widgets.get(self.table.cursor) if self.table.cursor is not None else None
-        self.table.cursor = card
+        key = self.table.focus_key
+        old = self.table.widgets.get(key) if key is not None else None
+        self.table.focus_key = card
         w = self.table.card_widget(card)
         if w is not None:
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -629,7 +629,7 @@ class GameScreen(QWidget):
         if on != self.table.show_focus:
             self.table.show_focus = on
             for w in self.table.widgets.values():
-                if w.key == self.table.cursor:
+                if w.key == self.table.focus_key:
                     w.update()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
