@@ -1,10 +1,8 @@
 """The screen of a match: the table, the score column, the panels, the mouse and the keys.
 
 It is the controller's presenter (each engine event → :meth:`GameScreen.present`) and turns
-clicks and keys into the controller's calls. Keys follow the game's rules page (seed 000):
-the arrow keys move between hand cards and the field cards the selected card can take;
-Enter or Space selects a hand card, then plays it (onto the focused field card); ``1``–``8``
-select hand cards from the left; Esc puts the selection back; ``S`` shobu, ``K`` koikoi.
+clicks and keys into the controller's calls. The keyboard scheme itself (seed 000) is
+:mod:`koikoi.ui.keys`; this screen names Qt's keys for it and carries out its commands.
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ from koikoi.engine.events import (
 )
 from koikoi.engine.match import Observation
 from koikoi.engine.yaku import yaku_of
-from koikoi.ui import names
+from koikoi.ui import keys, names
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import (
     COMPUTER,
@@ -59,7 +57,20 @@ from koikoi.ui.table import CardWidget, TableView
 
 logger = logging.getLogger(__name__)
 
-_NUMBER_KEYS = {getattr(Qt.Key, f"Key_{i}"): i - 1 for i in range(1, 9)}
+_PHASES = {
+    Mode.PLAY: keys.Phase.PLAY,
+    Mode.PICK: keys.Phase.PICK,
+    Mode.DRAW_WAIT: keys.Phase.DRAW_WAIT,
+    Mode.DECIDE: keys.Phase.DECIDE,
+}
+
+
+def _key_name(key: int) -> str:
+    """Qt's name of a key without its ``Key_`` prefix ("Return", "Left", "1")."""
+    try:
+        return Qt.Key(key).name.removeprefix("Key_")
+    except ValueError:
+        return ""
 
 
 def announce(widget: QWidget, text: str) -> None:
@@ -522,7 +533,7 @@ class GameScreen(QWidget):
 
     def update_focus_policies(self) -> None:
         model = self.table.model
-        takeable = set(self._takeable())
+        takeable = set(self.situation().takeable())
         for key, w in self.table.widgets.items():
             active = isinstance(key, int) and (key in model.hand or key in takeable)
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus if active else Qt.FocusPolicy.NoFocus)
@@ -571,18 +582,6 @@ class GameScreen(QWidget):
 
     # -- input: keys -------------------------------------------------------------------------
 
-    def _takeable(self) -> list[Card]:
-        """The field cards the keyboard may move to: the selected card's matches, or the
-        two a pick is due between."""
-        c = self.controller
-        if c.mode is Mode.PICK:
-            return list(c.candidates())
-        if c.mode is Mode.PLAY:
-            card = self.selected if self.selected is not None else self._focused_card()
-            if card is not None and card in self.table.model.hand:
-                return self.table.model.matches(card)
-        return []
-
     def _focused_card(self) -> Card | None:
         """The card the keyboard is on: Qt's focus if a card has it, else the last one."""
         for key, w in self.table.widgets.items():
@@ -607,13 +606,8 @@ class GameScreen(QWidget):
             old.update()
 
     def _focus_hand(self, prefer: Card | None = None) -> None:
-        hand = self.table.model.hand
-        if not hand:
-            return
-        current = self._focused_card()
-        if prefer is None and current in hand:
-            return
-        self._focus_card(prefer if prefer in hand else hand[0])
+        for command in keys.focus_hand(self.situation(), prefer):
+            self._carry_out(command)
 
     def select(self, card: Card | None) -> None:
         """Select a hand card (keyboard): it rises; with assist on, its matches glow."""
@@ -621,8 +615,6 @@ class GameScreen(QWidget):
         self.update_focus_policies()
         self.update_glows()
         self.update_prompt()
-        if card is not None:
-            self._focus_card(card)
 
     def set_keyboard(self, on: bool) -> None:
         """Show the focus ring while the player uses the keys; hide it on a click."""
@@ -636,92 +628,66 @@ class GameScreen(QWidget):
         if not self.handle_key(event.key()):
             super().keyPressEvent(event)
 
-    def handle_key(self, key: int) -> bool:
-        """The table's keyboard scheme; True when the key was used."""
+    def situation(self) -> keys.Situation:
+        """The moment as the keyboard scheme sees it."""
         c = self.controller
+        model = self.table.model
+        phase = _PHASES.get(c.mode, keys.Phase.OTHER)
+        panel = self.overlay.isVisible()
+        default = False
+        if panel and self.overlay.panel is not None:
+            button = self.overlay.panel.findChild(QPushButton, "default")
+            default = button is not None and button.isVisible()
+        return keys.Situation(
+            phase,
+            hand=tuple(model.hand),
+            matches={card: tuple(model.matches(card)) for card in model.hand},
+            candidates=tuple(c.candidates()) if phase is keys.Phase.PICK else (),
+            focused=self._focused_card(),
+            selected=self.selected,
+            panel=panel,
+            panel_default=default,
+        )
+
+    def handle_key(self, key: int) -> bool:
+        """The table's keyboard scheme (:mod:`koikoi.ui.keys`); True when the key was used."""
         self.set_keyboard(True)
-        mode = c.mode
-        if key == Qt.Key.Key_F1:
-            self.on_help()
-            return True
-        if key == Qt.Key.Key_S:
-            return mode is Mode.DECIDE and c.decide(False)
-        if key == Qt.Key.Key_K:
-            return mode is Mode.DECIDE and c.decide(True)
-        if self.overlay.isVisible():
-            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.overlay.panel is not None:
-                button = self.overlay.panel.findChild(QPushButton, "default")
-                if button is not None and button.isVisible():
-                    button.click()  # Enter takes the panel's main button wherever the focus is
-                    return True
+        commands = keys.respond(self.situation(), keys.parse_key(_key_name(key)))
+        if commands is None:
             return False
-        if mode is Mode.DRAW_WAIT:
-            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
-                return c.continue_draw()
-            return False
-        if mode is Mode.PICK:
-            return self._pick_key(key)
-        if mode is not Mode.PLAY:
-            return False
-        hand = self.table.model.hand
-        focused = self._focused_card()
-        if key in _NUMBER_KEYS:
-            i = _NUMBER_KEYS[key]
-            if i < len(hand):
-                self.select(hand[i])
-            return True
-        if key == Qt.Key.Key_Escape:
-            self.select(None)
-            self._focus_hand(focused if focused in hand else None)
-            return True
-        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
-            row = hand if focused is None or focused in hand else self._takeable()
-            if not row:
-                return True
-            i = row.index(focused) if focused in row else -1
-            step = 1 if key == Qt.Key.Key_Right else -1
-            self._focus_card(row[(i + step) % len(row)])
+        used = True
+        for command in commands:
+            used = self._carry_out(command) and used
+        return used
+
+    def _carry_out(self, command: keys.Command) -> bool:
+        """Do one command of the keyboard scheme; False when the game refused it."""
+        c = self.controller
+        if isinstance(command, keys.Focus):
+            self._focus_card(command.card)
+        elif isinstance(command, keys.Select):
+            self.select(command.card)
+        elif isinstance(command, keys.RefreshFocus):
             self.update_focus_policies()
             if self.selected is None:
                 self.update_glows()
-            return True
-        if key == Qt.Key.Key_Up:
-            takeable = self._takeable()
-            if takeable and (focused is None or focused in hand):
-                self._focus_card(takeable[0])
-            return True
-        if key == Qt.Key.Key_Down:
-            self._focus_hand(self.selected if self.selected is not None else None)
-            if focused not in hand:
-                self._focus_card(self.selected if self.selected in hand else hand[0])
-            return True
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
-            if focused is None:
-                self._focus_hand()
-                return True
-            if focused in hand:
-                if self.selected == focused:
-                    c.play(focused)
-                else:
-                    self.select(focused)
-                return True
-            if self.selected is not None and focused in self.table.model.matches(self.selected):
-                c.play(self.selected, focused)
-            return True
-        return False
-
-    def _pick_key(self, key: int) -> bool:
-        c = self.controller
-        cands = list(c.candidates())
-        focused = self._focused_card()
-        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
-            i = cands.index(focused) if focused in cands else -1
-            self._focus_card(cands[(i + 1) % len(cands)])
-            return True
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
-            target = focused if focused in cands else cands[0]
-            return c.pick(target)
-        return False
+        elif isinstance(command, keys.Play):
+            return c.play(command.card, command.target)
+        elif isinstance(command, keys.Pick):
+            return c.pick(command.card)
+        elif isinstance(command, keys.Decide):
+            return c.decide(command.koikoi)
+        elif isinstance(command, keys.ContinueDraw):
+            return c.continue_draw()
+        elif isinstance(command, keys.PressDefault):
+            panel = self.overlay.panel
+            button = panel.findChild(QPushButton, "default") if panel is not None else None
+            if button is None:
+                return False
+            button.click()
+        elif isinstance(command, keys.ShowHelp):
+            self.on_help()
+        return True
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
         # a fixed width, so that what the column says never resizes (and redraws) the table
