@@ -11,7 +11,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QAccessible, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -53,9 +53,15 @@ from koikoi.ui.panels import (
     Overlay,
     RoundResultPanel,
 )
+from koikoi.ui.table import MIN_WIDTH as TABLE_MIN_WIDTH
 from koikoi.ui.table import CardWidget, TableView
 
 logger = logging.getLogger(__name__)
+
+OVERLAY_MARGIN = 20
+"""The overlay's room around its panel (see :meth:`Overlay._place`)."""
+DECISION_WIDTH = 440
+"""The koikoi panel's width where the window has room (its title then fits one line)."""
 
 _PHASES = {
     Mode.PLAY: keys.Phase.PLAY,
@@ -306,7 +312,7 @@ class GameScreen(QWidget):
 
     def present(self, event: Event, controller: GameController) -> int:
         if isinstance(event, Dealt):
-            self.overlay.clear()
+            self._clear_overlay()
             self.selected = self.hovered = None
         ms = self.table.present(event)
         announce_ms = controller.timings.announce_ms
@@ -345,7 +351,7 @@ class GameScreen(QWidget):
         return ms
 
     def restore(self, obs: Observation, controller: GameController) -> None:
-        self.overlay.clear()
+        self._clear_overlay()
         self.selected = self.hovered = None
         self.side.clear_log()
         self.table.restore(obs)
@@ -355,7 +361,7 @@ class GameScreen(QWidget):
 
     def reset(self) -> None:
         """A new match: an empty table."""
-        self.overlay.clear()
+        self._clear_overlay()
         self.banner.hide()
         self.table.clear()
         self.side.clear_log()
@@ -374,7 +380,7 @@ class GameScreen(QWidget):
 
     def _mode_changed(self, mode: Mode) -> None:
         if mode is not Mode.DECIDE and isinstance(self.overlay.panel, DecisionPanel):
-            self.overlay.clear()  # decided: back to the table
+            self._clear_overlay()  # decided: back to the table
             self._focus_table()
         if mode is not Mode.PLAY:
             self.selected = None
@@ -418,7 +424,19 @@ class GameScreen(QWidget):
         panel = DecisionPanel(
             self.art, info, pile, lambda: self._decide(False), lambda: self._decide(True)
         )
-        self.overlay.show_panel(panel, dim=70)
+        # The panel takes the score column (widened as far as the table allows), never the
+        # field or the capture piles the player decides on; the hand is not playable now.
+        panel.setProperty("compact", True)
+        panel.setMinimumWidth(0)
+        panel.body.setContentsMargins(18, 16, 18, 16)
+        panel.body.setSpacing(8)
+        panel.buttons.setSpacing(8)
+        for button in panel.findChildren(QPushButton):
+            button.setMinimumHeight(46)
+        for label in panel.findChildren(QLabel, "yakuEn"):
+            label.setWordWrap(True)  # a long English name takes two lines in a narrow column
+        self.overlay.show_panel(panel, dim=190)
+        self._arrange()
 
     def _decide(self, koikoi: bool) -> None:
         self.controller.decide(koikoi)
@@ -689,11 +707,48 @@ class GameScreen(QWidget):
             self.on_help()
         return True
 
-    def resizeEvent(self, event: object) -> None:  # noqa: N802
-        # a fixed width, so that what the column says never resizes (and redraws) the table
-        self.side.setFixedWidth(max(260, min(360, round(self.width() * 0.22))))
-        self.overlay.setGeometry(self.rect())
+    def decision_rect(self) -> QRect:
+        """Where the koikoi/shobu panel's overlay lies: over the score column, which is
+        widened for it as far as the table's least width allows."""
+        normal = max(260, min(360, round(self.width() * 0.22)))
+        width = normal
+        panel = self.overlay.panel
+        if isinstance(panel, DecisionPanel):
+            room = self.width() - TABLE_MIN_WIDTH
+            want = max(panel.sizeHint().width(), DECISION_WIDTH) + 2 * OVERLAY_MARGIN
+            width = max(normal, min(room, want))
+        return QRect(self.width() - width, 0, width, self.height())
+
+    def _clear_overlay(self) -> None:
+        self.overlay.clear()
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The score column's width and the overlay's place, for this size and panel."""
+        column = self.decision_rect()
+        if self.side.width() != column.width() or self.side.minimumWidth() != column.width():
+            # a fixed width, so that what the column says never resizes (and redraws) the table
+            self.side.setFixedWidth(column.width())
+            layout = self.layout()
+            if layout is not None:
+                layout.activate()
+        panel = self.overlay.panel
+        if isinstance(panel, DecisionPanel):
+            self.overlay.setGeometry(column)
+            # the pile's cards repeat the capture row, which stays in sight: shown only
+            # where the column has room for them
+            row = panel.findChild(QWidget, "cardRow")
+            if row is not None:
+                row.show()
+                inner = column.width() - 2 * OVERLAY_MARGIN
+                if panel.heightForWidth(inner) > column.height() - 2 * OVERLAY_MARGIN:
+                    row.hide()
+        else:
+            self.overlay.setGeometry(self.rect())
         self.overlay._place()
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802
+        self._arrange()
         if self.banner.isVisible():
             t = self.table.geometry()
             b = self.banner.geometry()

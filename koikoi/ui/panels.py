@@ -122,16 +122,24 @@ class CardPicture(QLabel):
             self.setAccessibleName(self.tr("Face-down card"))
 
 
-def card_row(art: CardArt, cards: Iterable[Card], width: int = 56) -> QWidget:
-    row = QWidget()
-    lay = QHBoxLayout(row)
-    lay.setContentsMargins(0, 0, 0, 0)
-    lay.setSpacing(6)
-    lay.addStretch(1)
-    for c in cards:
-        lay.addWidget(CardPicture(art, c, width))
-    lay.addStretch(1)
-    return row
+def card_row(art: CardArt, cards: Iterable[Card], width: int = 56, per_row: int = 8) -> QWidget:
+    """Card pictures side by side, centred, in rows of at most ``per_row`` (so that a big
+    pile never makes a panel wider than the window)."""
+    box = QWidget()
+    box.setObjectName("cardRow")
+    rows = QVBoxLayout(box)
+    rows.setContentsMargins(0, 0, 0, 0)
+    rows.setSpacing(6)
+    cards = list(cards)
+    for start in range(0, len(cards), per_row):
+        lay = QHBoxLayout()
+        lay.setSpacing(6)
+        lay.addStretch(1)
+        for c in cards[start : start + per_row]:
+            lay.addWidget(CardPicture(art, c, width))
+        lay.addStretch(1)
+        rows.addLayout(lay)
+    return box
 
 
 class Panel(QFrame):

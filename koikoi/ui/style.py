@@ -109,6 +109,13 @@ QPushButton#koikoi { background: qlineargradient(x1:0,y1:0,x2:0,y2:1, stop:0 #e1
   stop:1 #b88a2a); color: #1c1411; border: 2px solid #ffe3a3; font-size: 17px;
   font-weight: 700; }
 QPushButton#koikoi:focus { border: 3px solid #7fd3ff; }
+QFrame#panel[compact="true"] QLabel#panelTitle { font-size: 21px; }
+QFrame#panel[compact="true"] QLabel#yakuJa { font-size: 16px; }
+QFrame#panel[compact="true"] QLabel#yakuEn { font-size: 13px; }
+QFrame#panel[compact="true"] QLabel#yakuPoints { font-size: 15px; }
+QFrame#panel[compact="true"] QLabel#panelStrong { font-size: 15px; }
+QFrame#panel[compact="true"] QLabel#calcTotal { font-size: 17px; }
+QFrame#panel[compact="true"] QPushButton { font-size: 15px; padding: 4px 12px; }
 QTableWidget#roundsTable { background: rgba(0,0,0,0.25); color: #f3e9d2;
   gridline-color: rgba(212,168,75,0.3); border: 1px solid rgba(212,168,75,0.5);
   border-radius: 8px; font-size: 14px; }

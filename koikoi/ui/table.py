@@ -79,7 +79,7 @@ __all__ = [
     "TableView",
 ]
 
-MIN_WIDTH: Final = 520
+MIN_WIDTH: Final = 500
 MIN_HEIGHT: Final = 480
 """The least table that still shows every card (the koikoi panel may take the rest)."""
 

@@ -1,0 +1,84 @@
+"""The table's layout at the sizes the window allows (960×640 up to 1920×1080): the koikoi
+panel leaves the field and both capture rows in sight, the log shows its newest line and
+the prompt its whole text."""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtCore import QRect
+from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+
+from koikoi.ui.card_widget import CardWidget
+from koikoi.ui.controller import Mode
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.panels import DecisionPanel
+from tests.ui_driver import close_window, open_window, play_by_clicks, start_practice
+
+DECIDING = b"screenshots-match-0000000000000001"
+"""A match whose random clicks (seed 2) reach a koikoi decision in the first round."""
+
+SIZES = [(960, 640), (1024, 640), (1024, 768), (1280, 800), (1440, 900), (1920, 1080)]
+
+
+def in_window(w: QWidget) -> QRect:
+    return QRect(w.mapTo(w.window(), w.rect().topLeft()), w.size())
+
+
+def table_cards(window: MainWindow) -> dict[str, list[CardWidget]]:
+    """The field's and both capture piles' card widgets, by where they are."""
+    table = window.game.table
+    model = table.model
+    groups: dict[str, list[CardWidget]] = {"field": [], "your captures": [], "theirs": []}
+    for key, w in table.widgets.items():
+        if not w.isVisible():
+            continue
+        if key in model.field:
+            groups["field"].append(w)
+        elif key in model.captured[0]:
+            groups["your captures"].append(w)
+        elif key in model.captured[1]:
+            groups["theirs"].append(w)
+    return groups
+
+
+def settle(qtbot, window: MainWindow, size: tuple[int, int]) -> None:
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=2000)
+    for _ in range(3):
+        QApplication.processEvents()
+    window.game.table.finish_animation()
+
+
+def test_the_koikoi_panel_leaves_the_field_and_both_capture_rows_in_sight(qtbot):
+    window = open_window(qtbot)
+    start_practice(window, seed=DECIDING)
+    play_by_clicks(
+        qtbot, window, random.Random(2), until=lambda w: w.controller.mode is Mode.DECIDE
+    )
+    for size in [*SIZES, (1280, 800)]:
+        settle(qtbot, window, size)
+        panel = window.game.overlay.panel
+        assert isinstance(panel, DecisionPanel) and panel.isVisible()
+        where = in_window(panel)
+        groups = table_cards(window)
+        assert groups["field"] and groups["your captures"], size
+        window_rect = window.rect()
+        table_rect = in_window(window.game.table)
+        for group, cards in groups.items():
+            for card in cards:
+                r = in_window(card)
+                assert not r.intersects(where), f"{size}: the panel covers {group} {card.key}"
+                assert table_rect.contains(r), f"{size}: {group} {card.key} off the table"
+        buttons = [b for b in panel.findChildren(QPushButton) if b.isVisible()]
+        assert len(buttons) == 2  # shobu and koikoi
+        for b in buttons:
+            assert window_rect.contains(in_window(b)), f"{size}: {b.text()!r} cut off"
+            assert where.contains(in_window(b)), f"{size}: {b.text()!r} outside its panel"
+        # the panel has the height its words need: nothing squeezed or cut
+        assert panel.height() >= panel.heightForWidth(panel.width()), size
+    # decided: the column goes back to its width and the table takes the room again
+    window.controller.decide(True)
+    qtbot.waitUntil(lambda: window.game.overlay.panel is None, timeout=5000)
+    assert window.game.side.width() == 282  # 22 % of 1280
+    close_window(window)
