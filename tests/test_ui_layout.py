@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QPushButton, QWidget
 
 from koikoi.ui.card_widget import CardWidget
 from koikoi.ui.controller import Mode
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.panels import DecisionPanel
-from tests.ui_driver import close_window, open_window, play_by_clicks, start_practice
+from tests.ui_driver import (
+    actions_so_far,
+    close_window,
+    open_window,
+    play_by_clicks,
+    start_practice,
+)
 
 DECIDING = b"screenshots-match-0000000000000001"
 """A match whose random clicks (seed 2) reach a koikoi decision in the first round."""
@@ -81,4 +88,55 @@ def test_the_koikoi_panel_leaves_the_field_and_both_capture_rows_in_sight(qtbot)
     window.controller.decide(True)
     qtbot.waitUntil(lambda: window.game.overlay.panel is None, timeout=5000)
     assert window.game.side.width() == 282  # 22 % of 1280
+    close_window(window)
+
+
+def newest_line_in_sight(log: QWidget) -> bool:
+    """The log's last line lies wholly inside what the log shows."""
+    if isinstance(log, QLabel):  # a label shows its lines only if all of them fit
+        return log.heightForWidth(log.width()) <= log.height()
+    assert isinstance(log, QPlainTextEdit)
+    block = log.document().lastBlock()
+    r = log.blockBoundingGeometry(block).translated(log.contentOffset())
+    return r.top() >= 0 and r.bottom() <= log.viewport().height() + 0.5
+
+
+def log_text(log: QWidget) -> str:
+    return log.text() if isinstance(log, QLabel) else log.toPlainText()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (960, 640)])
+def test_the_log_shows_its_newest_line_and_the_prompt_its_whole_text(qtbot, size):
+    window = open_window(qtbot, size=size)
+    start_practice(window, seed=DECIDING)
+    game = window.game
+    seen = {"your turn": 0, "checks": 0}
+
+    def check(w: MainWindow) -> None:
+        QApplication.processEvents()
+        log = game.side.log
+        assert log.isVisible() and log.height() >= 2 * log.fontMetrics().lineSpacing()
+        if not game.side._lines:  # the first oya: nothing said yet
+            return
+        newest = game.side._lines[-1]
+        assert log_text(log).endswith(newest)
+        assert newest_line_in_sight(log), f"{size}: the newest line {newest!r} is cut off"
+        if newest.startswith("Your turn"):
+            seen["your turn"] += 1
+        prompt = game.prompt
+        if prompt.isVisible():
+            need = prompt.sizeHint()
+            assert prompt.height() >= need.height(), f"{size}: prompt squeezed: {prompt.text()!r}"
+            assert prompt.width() >= min(need.width(), game.table.width() - 20)
+            assert in_window(game.table).contains(in_window(prompt))
+        seen["checks"] += 1
+
+    play_by_clicks(
+        qtbot,
+        window,
+        random.Random(4),
+        until=lambda w: actions_so_far(w) >= 40 or w.controller.mode is Mode.ROUND_OVER,
+        check=check,
+    )
+    assert seen["checks"] > 10 and seen["your turn"] > 3
     close_window(window)

@@ -12,12 +12,13 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
-from PySide6.QtGui import QAccessible, QKeyEvent
+from PySide6.QtGui import QAccessible, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -60,6 +61,8 @@ logger = logging.getLogger(__name__)
 
 OVERLAY_MARGIN = 20
 """The overlay's room around its panel (see :meth:`Overlay._place`)."""
+LOG_LINES = 200
+"""Lines the log keeps (it scrolls; the newest is always in sight)."""
 DECISION_WIDTH = 440
 """The koikoi panel's width where the window has room (its title then fits one line)."""
 
@@ -168,12 +171,17 @@ class SidePanel(QFrame):
         for w in (self.round, self.multiplier, self.rules):
             ml.addWidget(w)
         lay.addWidget(mid)
-        self.log = QLabel("")
+        # the log scrolls: its newest line is always in sight, however short the column
+        self.log = QPlainTextEdit()
         self.log.setObjectName("log")
-        self.log.setWordWrap(True)
-        self.log.setAlignment(Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft)
-        self.log.setTextFormat(Qt.TextFormat.PlainText)
+        self.log.setReadOnly(True)
+        self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay the table's
+        self.log.setMaximumBlockCount(LOG_LINES)
+        self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.log.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.log.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        self.log.setMinimumHeight(self.log.fontMetrics().lineSpacing() * 2 + 16)
         self.log.setAccessibleName(self.tr("What happened"))
         lay.addWidget(self.log, 1)
         self.me = SeatBox(self.tr("あなた You"), HUMAN)
@@ -197,12 +205,22 @@ class SidePanel(QFrame):
 
     def add_line(self, text: str) -> None:
         self._lines.append(text)
-        self._lines = self._lines[-7:]
-        self.log.setText("\n".join(self._lines))
+        self._lines = self._lines[-LOG_LINES:]
+        self.log.appendPlainText(text)
+        self.scroll_log()
+
+    def scroll_log(self) -> None:
+        """Show the newest line (after a line, and after the column changed size)."""
+        bar = self.log.verticalScrollBar()
+        bar.setValue(bar.maximum())
 
     def clear_log(self) -> None:
         self._lines = []
-        self.log.setText("")
+        self.log.clear()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self.scroll_log)
 
     def refresh(self, controller: GameController, table: TableView) -> None:
         m = controller.match
@@ -514,10 +532,15 @@ class GameScreen(QWidget):
             text = self.tr("Koikoi or shobu? K or S.")
         self.prompt.setText(text)
         self.prompt.setVisible(bool(text))
+        need = self.prompt.sizeHint()
+        if need.height() > self.table.prompt_height:  # the table makes room for the text
+            self.table.prompt_height = need.height()
+            self.table.finish_animation()
+            self.table.snap()
         r = self.table.layout_.prompt_rect.toAlignedRect()
-        self.prompt.adjustSize()
-        w = min(r.width(), self.prompt.sizeHint().width() + 40)
-        self.prompt.setGeometry(r.center().x() - w // 2, r.top(), w, r.height())
+        w = min(r.width(), need.width() + 40)
+        h = max(r.height(), need.height())
+        self.prompt.setGeometry(r.center().x() - w // 2, r.top(), w, h)
         self.prompt.raise_()
 
     def update_glows(self) -> None:

@@ -71,8 +71,13 @@ QLabel#yakuList { font-size: 13px; color: #e9dcc0; }
 QLabel#roundLabel { font-size: 18px; font-weight: 700; color: #ffe3a3; }
 QLabel#multiplier { font-size: 15px; color: #ffcf6b; }
 QLabel#rulesLine { font-size: 12px; color: #bfae8c; }
-QLabel#log { font-size: 12px; color: #cfc2a6; background: rgba(0,0,0,0.18);
-  border-radius: 8px; padding: 6px; }
+QPlainTextEdit#log { font-size: 12px; color: #d8ccb0; background: #1a130f;
+  border: none; border-radius: 8px; padding: 4px; }
+QPlainTextEdit#log QScrollBar:vertical { background: transparent; width: 8px; }
+QPlainTextEdit#log QScrollBar::handle:vertical { background: #6b5324; border-radius: 4px;
+  min-height: 20px; }
+QPlainTextEdit#log QScrollBar::add-line:vertical, QPlainTextEdit#log QScrollBar::sub-line:vertical {
+  height: 0; }
 QCheckBox { color: #e9dcc0; }
 
 QLabel#prompt { background: rgba(18, 12, 10, 0.78); border: 1px solid rgba(212,168,75,0.7);

@@ -179,7 +179,8 @@ class TableView(QWidget):
         sh = float(round(sw * 1.6))
         label_h = max(14.0, H * 0.024)
         lift = ch * 0.14
-        used = m + sh + (label_h + sh) + (2 * ch + ch * 0.12 + 2 * m) + H * 0.04
+        prompt_h = max(H * 0.04, self.prompt_height)  # never below its text's height
+        used = m + sh + (label_h + sh) + (2 * ch + ch * 0.12 + 2 * m) + prompt_h
         used += (label_h + sh) + (ch + lift) + m
         gap = max(4.0, (H - used) / 4)
         y = m * 0.6
@@ -190,7 +191,7 @@ class TableView(QWidget):
         field_h = 2 * ch + ch * 0.12 + 2 * m
         field_rect = QRectF(m, y, W - 2 * m, field_h)
         y += field_h
-        prompt_rect = QRectF(m, y + gap * 0.15, W - 2 * m, H * 0.04)
+        prompt_rect = QRectF(m, y + gap * 0.15, W - 2 * m, prompt_h)
         y = prompt_rect.bottom() + gap * 0.6
         my_cap_y = y + label_h
         y = my_cap_y + sh + gap
