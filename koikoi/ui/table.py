@@ -83,6 +83,12 @@ MIN_WIDTH: Final = 500
 MIN_HEIGHT: Final = 480
 """The least table that still shows every card (the koikoi panel may take the rest)."""
 
+# Words painted on the felt: cream, translucent enough to sit on it, opaque enough for 4.5:1
+# on its lightest part (an empty group's label a little softer, still above 4.5:1).
+FIELD_LABEL: Final = QColor(240, 226, 190, 225)
+TRAY_LABEL: Final = QColor(240, 222, 180, 255)
+TRAY_LABEL_EMPTY: Final = QColor(240, 222, 180, 215)
+
 _GROUP_WEIGHTS: Final = {Kind.LIGHT: 3.0, Kind.TANE: 4.2, Kind.RIBBON: 4.6, Kind.PLAIN: 7.6}
 
 
@@ -651,7 +657,7 @@ class TableView(QWidget):
         f = QFont(self.font())
         f.setPixelSize(int(lay.label_h * 0.72))
         p.setFont(f)
-        p.setPen(QColor(240, 226, 190, 150))
+        p.setPen(FIELD_LABEL)
         p.drawText(
             QRectF(fr.left() + 14, fr.bottom() - lay.label_h - 4, 300, lay.label_h),
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
@@ -671,6 +677,10 @@ class TableView(QWidget):
                     p.drawRoundedRect(tray, 8, 8)
         p.end()
         return pix
+
+    def label_rects(self) -> list[QRectF]:
+        """Where the capture groups' labels are painted (their text starts at the left)."""
+        return self._label_rects()
 
     def _label_rects(self) -> list[QRectF]:
         lay = self.layout_
@@ -695,7 +705,7 @@ class TableView(QWidget):
             counts[kind_of(c)] += 1
         for kind, r in self.capture_group_rects(seat).items():
             n = counts[kind]
-            p.setPen(QColor(240, 222, 180, 235 if n else 130))
+            p.setPen(TRAY_LABEL if n else TRAY_LABEL_EMPTY)
             p.drawText(
                 QRectF(r.left(), r.top() - 2, r.width(), lay.label_h),
                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
