@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleHintReturn,
+    QStyleOption,
+    QWidget,
+)
 
 from koikoi.resources import asset
 
@@ -145,10 +152,21 @@ QTextBrowser#helpText { background: #f8f1df; color: #2a1e18; font-size: 14px;
 """
 
 
-APP_STYLE: Final = "QDialogButtonBox { dialogbuttonbox-buttons-have-icons: 0; }\n"
-"""For the whole application: a dialog's buttons carry words, never the platform theme's
-dark icons (a ✕ on Close) on our dark buttons. A button box makes its buttons before it
-has a parent, so only the application's sheet reaches it."""
+class WordsOnDialogButtons(QProxyStyle):
+    """The platform's style, except that a dialog's buttons carry words only: a desktop
+    theme's icons (a dark ✕ on Close) are dark on our dark buttons. A button box makes its
+    buttons before it has a parent, so this must be the application's style."""
+
+    def styleHint(  # noqa: N802 (Qt's name)
+        self,
+        hint: QStyle.StyleHint,
+        option: QStyleOption | None = None,
+        widget: QWidget | None = None,
+        data: QStyleHintReturn | None = None,
+    ) -> int:
+        if hint == QStyle.StyleHint.SH_DialogButtonBox_ButtonsHaveIcons:
+            return 0
+        return super().styleHint(hint, option, widget, data)
 
 
 def ui_font() -> QFont | None:
@@ -177,5 +195,5 @@ def apply_style(window: QWidget) -> None:
         window.setFont(font)
     window.setStyleSheet(style_sheet())
     app = QApplication.instance()
-    if isinstance(app, QApplication) and APP_STYLE not in app.styleSheet():
-        app.setStyleSheet(app.styleSheet() + APP_STYLE)
+    if isinstance(app, QApplication) and not isinstance(app.style(), WordsOnDialogButtons):
+        app.setStyle(WordsOnDialogButtons(app.style().name()))
