@@ -8,7 +8,14 @@ import random
 
 import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTableWidget,
+    QWidget,
+)
 
 from koikoi.ui.card_widget import CardWidget
 from koikoi.ui.controller import Mode
@@ -139,4 +146,23 @@ def test_the_log_shows_its_newest_line_and_the_prompt_its_whole_text(qtbot, size
         check=check,
     )
     assert seen["checks"] > 10 and seen["your turn"] > 3
+    close_window(window)
+
+
+@pytest.mark.parametrize("size", [(960, 640), (1024, 640)])
+def test_the_match_result_shows_every_round_or_scrolls_to_it(qtbot, size):
+    window = open_window(qtbot, size=size)
+    start_practice(window, seed=DECIDING)
+    play_by_clicks(qtbot, window, random.Random(3), koikoi_rate=0.0)
+    assert window.controller.mode is Mode.MATCH_OVER
+    panel = window.game.overlay.panel
+    rounds = panel.findChild(QTableWidget, "roundsTable")
+    assert rounds is not None and rounds.rowCount() >= 2
+    QApplication.processEvents()
+    shown = rounds.viewport().height()
+    rows = sum(rounds.rowHeight(i) for i in range(rounds.rowCount()))
+    bar = rounds.verticalScrollBar()
+    assert rows <= shown or (bar.isVisible() and bar.maximum() > 0), f"{size}: rounds cut off"
+    for b in panel.findChildren(QPushButton):
+        assert window.rect().contains(in_window(b)), f"{size}: {b.text()!r} cut off"
     close_window(window)

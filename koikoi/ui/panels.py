@@ -635,9 +635,10 @@ class MatchResultPanel(Panel):
             header.setSectionResizeMode(j, mode)
         table.verticalHeader().setDefaultSectionSize(30)
         rows_h = 30 * table.rowCount() + header.sizeHint().height() + 2 * table.frameWidth() + 4
-        if rows_h <= 420:  # all rounds at once; a 12-round match with redeals may scroll
-            table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        table.setFixedHeight(min(420, rows_h))
+        # all rounds at once where the window has room; in a small window, or a 12-round
+        # match with redeals, the table scrolls
+        table.setMaximumHeight(min(420, rows_h))
+        table.setMinimumHeight(min(rows_h, 3 * 30 + header.sizeHint().height()))
         table.setMinimumWidth(740)
         self.body.addWidget(table)
         self.button(self.tr("Rematch"), on_rematch, default=True)
