@@ -10,6 +10,7 @@ import random
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QImage
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -107,6 +108,7 @@ def focus_change(qtbot, top: QWidget, w: QWidget) -> int:
     """How many pixels of the control change 3:1 when the keyboard comes to it."""
     w.clearFocus()
     QApplication.processEvents()
+    assert not w.hasFocus()
     before = region(top, w)
     w.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(w.hasFocus, timeout=2000)
@@ -145,6 +147,26 @@ def test_keyboard_focus_shows_3_to_1_on_the_start_screen_the_column_and_the_pane
         n = focus_change(qtbot, window, w)
         if n < band_area(w):
             weak.append(f"{w.objectName()} {w.text()!r}: {n}")
+    window.controller.decide(False)
+    window.show_calculator()
+    calc = window._calculator
+    qtbot.waitExposed(calc)
+    toggles = [w for w in calc.findChildren(QAbstractButton) if w.objectName() == "calcCard"]
+    toggles[0].setChecked(True)  # a picked card (gold) and one not picked
+    for w in calc.findChildren(QPushButton):
+        n = focus_change(qtbot, calc, w)
+        if n < band_area(w):
+            weak.append(f"calculator {w.text()!r}: {n}")
+    for card in toggles[:2]:  # the arrow keys take the focus on to the next card
+        card.setFocus(Qt.FocusReason.TabFocusReason)
+        qtbot.waitUntil(card.hasFocus, timeout=2000)
+        focused = region(calc, card)
+        QTest.keyClick(card, Qt.Key.Key_Right)
+        qtbot.waitUntil(lambda card=card: not card.hasFocus(), timeout=2000)
+        n = changed_pixels(region(calc, card), focused)
+        if n < band_area(card):
+            weak.append(f"calculator {card.accessibleName()!r}: {n}")
+    calc.close()
     assert not weak, f"focus barely shows on: {weak}"
     close_window(window)
 

@@ -144,6 +144,7 @@ QToolButton#calcCard { border: 3px solid transparent; border-radius: 7px; paddin
   background: transparent; }
 QToolButton#calcCard:checked { background: #d4a84b; border-color: #d4a84b; }
 QToolButton#calcCard:focus { border-color: #7fd3ff; }
+QToolButton#calcCard:checked:focus { border-color: #7fd3ff; background: #1c1411; }
 QLabel#calcResult { background: rgba(255, 255, 255, 0.05); border: 1px solid #6b5324;
   border-radius: 10px; padding: 10px; font-size: 15px; }
 QSpinBox { background: #2a1e18; color: #f3e9d2; font-size: 15px; padding: 2px 4px; }
