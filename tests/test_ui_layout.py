@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, QTranslator
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -166,3 +166,59 @@ def test_the_match_result_shows_every_round_or_scrolls_to_it(qtbot, size):
     for b in panel.findChildren(QPushButton):
         assert window.rect().contains(in_window(b)), f"{size}: {b.text()!r} cut off"
     close_window(window)
+
+
+class LongerWords(QTranslator):
+    """A pseudo-locale: every sentence of the game screen twice as long, as some languages'
+    translations are (and as a more precise card name makes a prompt)."""
+
+    def translate(self, context, source, disambiguation=None, n=-1):  # noqa: ARG002
+        if context != "GameScreen":
+            return None
+        return f"{source} ({source})"
+
+    def isEmpty(self):  # noqa: N802
+        return False
+
+
+def test_a_prompt_longer_than_the_table_wraps_and_shows_whole(qtbot):
+    app = QApplication.instance()
+    words = LongerWords()
+    app.installTranslator(words)
+    try:
+        window = open_window(qtbot, size=(960, 640))
+        start_practice(window, seed=DECIDING)
+        game = window.game
+        wrapped = []
+
+        def check(w: MainWindow) -> None:
+            QApplication.processEvents()
+            prompt = game.prompt
+            if not prompt.isVisible():
+                return
+            table = in_window(game.table)
+            shown = in_window(prompt)
+            assert table.contains(shown), f"prompt off the table: {prompt.text()!r}"
+            if prompt.wordWrap():
+                wrapped.append(prompt.text())
+                assert prompt.height() >= prompt.heightForWidth(prompt.width())
+            else:
+                assert prompt.width() >= prompt.sizeHint().width()
+            # the table makes room for it: no field card and no label of your captures under it
+            for card in game.table.widgets.values():
+                if card.isVisible() and card.key in game.table.model.field:
+                    assert not in_window(card).intersects(shown), prompt.text()
+            labels_top = min(r.top() for r in game.table.label_rects()[4:])
+            assert shown.bottom() <= table.top() + labels_top
+
+        play_by_clicks(
+            qtbot,
+            window,
+            random.Random(4),
+            until=lambda w: actions_so_far(w) >= 12,
+            check=check,
+        )
+        assert wrapped and any("Your turn" in t for t in wrapped)
+        close_window(window)
+    finally:
+        app.removeTranslator(words)

@@ -532,13 +532,19 @@ class GameScreen(QWidget):
             text = self.tr("Koikoi or shobu? K or S.")
         self.prompt.setText(text)
         self.prompt.setVisible(bool(text))
+        self.prompt.setWordWrap(False)
         need = self.prompt.sizeHint()
+        r = self.table.layout_.prompt_rect.toAlignedRect()
+        w = need.width() + 40
+        if w > r.width():  # longer than the table is wide (a long translation): it wraps
+            self.prompt.setWordWrap(True)
+            w = r.width()
+            need.setHeight(self.prompt.heightForWidth(w))
         if need.height() > self.table.prompt_height:  # the table makes room for the text
-            self.table.prompt_height = need.height()
+            self.table.prompt_height = need.height()  # (once: it never shrinks back)
             self.table.finish_animation()
             self.table.snap()
-        r = self.table.layout_.prompt_rect.toAlignedRect()
-        w = min(r.width(), need.width() + 40)
+            r = self.table.layout_.prompt_rect.toAlignedRect()
         h = max(r.height(), need.height())
         self.prompt.setGeometry(r.center().x() - w // 2, r.top(), w, h)
         self.prompt.raise_()
