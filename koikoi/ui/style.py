@@ -125,7 +125,7 @@ QPushButton#koikoi { background: qlineargradient(x1:0,y1:0,x2:0,y2:1, stop:0 #e1
   stop:1 #b88a2a); color: #1c1411; border: 2px solid #ffe3a3; font-size: 17px;
   font-weight: 700; }
 QPushButton#koikoi:focus { border: 4px solid #1c1411; padding: 6px 16px; }
-QFrame#panel[compact="true"] QLabel#panelTitle { font-size: 21px; }
+QFrame#panel[compact="true"] QLabel#panelTitle { font-size: 19px; }
 QFrame#panel[compact="true"] QLabel#yakuJa { font-size: 16px; }
 QFrame#panel[compact="true"] QLabel#yakuEn { font-size: 13px; }
 QFrame#panel[compact="true"] QLabel#yakuPoints { font-size: 15px; }
