@@ -16,7 +16,7 @@ from koikoi.engine.cards import parse_card
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.events import Captured, CardPlayed, ChoiceNeeded, PlacedOnField, StockTurned
 from koikoi.engine.match import Match, Settings
-from koikoi.ui.table_model import COMPUTER, HUMAN, PLAYED, WAITING, TableModel
+from koikoi.ui.table_model import COMPUTER, DRAWN, HUMAN, PLAYED, TableModel
 
 
 def test_the_docstring_examples_hold() -> None:
@@ -24,18 +24,26 @@ def test_the_docstring_examples_hold() -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-def _play_match(seed: bytes, rng: random.Random) -> tuple[int, int]:
+def _play_match(seed: bytes, rng: random.Random) -> tuple[int, int, int]:
     """Play a whole match with random legal actions, the model fed every event. Returns how
-    many cards were played and how many of them were checked between places."""
+    many cards were played, how many of them were checked between places, and how many
+    pending picks a resumed table was checked at."""
     m = Match(Settings(6, True))
     model = TableModel()
-    played = checked = 0
+    played = checked = picks = 0
     while not m.finished:
         if m.needs_deal:
             for e in m.deal(deck_from_seed(seed, m.round_no, m.deal_no)):
                 model.apply(e)
             continue
-        assert model.check_against(m.observation(HUMAN)) == []
+        obs = m.observation(HUMAN)
+        assert model.check_against(obs) == []
+        if obs.pending >= 0:  # a pick is due: a resumed table stages the card alike
+            resumed = TableModel()
+            resumed.restore(obs)
+            assert resumed.staged == model.staged
+            assert set(resumed.candidates) == set(model.candidates)
+            picks += 1
         events = m.apply(rng.choice(m.legal_actions()))
         for i, e in enumerate(events):
             field_before = list(model.field)
@@ -43,22 +51,23 @@ def _play_match(seed: bytes, rng: random.Random) -> tuple[int, int]:
             if isinstance(e, CardPlayed | StockTurned):
                 played += 1
                 # between places: off the hand, not yet on the field or in a pile
-                assert model.staged[e.card] == (PLAYED if isinstance(e, CardPlayed) else WAITING)
+                assert model.staged[e.card] == (PLAYED if isinstance(e, CardPlayed) else DRAWN)
                 assert model.field == field_before
                 assert e.card not in model.captured[e.seat]
                 checked += 1
                 nxt = events[i + 1] if i + 1 < len(events) else None
                 assert isinstance(nxt, Captured | PlacedOnField | ChoiceNeeded)
             if isinstance(e, ChoiceNeeded):
-                assert model.staged[e.card] == WAITING
+                assert model.staged[e.card] == (DRAWN if e.drawn else PLAYED)
                 assert set(model.candidates) == set(e.candidates)
-    return played, checked
+    return played, checked, picks
 
 
 @pytest.mark.parametrize("n", range(3))
 def test_the_model_follows_the_engines_events_through_whole_matches(n: int) -> None:
-    played, checked = _play_match(f"table-model-{n}".encode().ljust(32, b"0"), random.Random(n))
-    assert played > 40 and checked == played
+    seed = f"table-model-{n}".encode().ljust(32, b"0")
+    played, checked, picks = _play_match(seed, random.Random(n))
+    assert played > 40 and checked == played and picks > 0
 
 
 def test_a_played_card_waits_for_the_engine_to_say_where_it_goes() -> None:

@@ -63,7 +63,7 @@ from koikoi.ui.card_widget import (
     StockWidget,
     discard,
 )
-from koikoi.ui.table_model import COMPUTER, HUMAN, KIND_ORDER, WAITING, Key, TableModel
+from koikoi.ui.table_model import COMPUTER, DRAWN, HUMAN, KIND_ORDER, Key, TableModel
 
 __all__ = [
     "COMPUTER",
@@ -303,7 +303,7 @@ class TableView(QWidget):
             out[card] = (
                 self._card_rect(w.left(), w.top(), w.width(), w.height()),
                 True,
-                self.tr("Turned from the stock") if how == WAITING else self.tr("Played"),
+                self.tr("Turned from the stock") if how == DRAWN else self.tr("Played"),
             )
         return out
 
@@ -474,7 +474,7 @@ class TableView(QWidget):
             self._restack()
             return self._animate(moves) + int(160 * self.anim_scale)
         if isinstance(event, ChoiceNeeded):
-            model.choice(event.card, event.candidates)
+            model.choice(event.card, event.candidates, event.drawn)
             moves = self._moves_to_targets([event.card], 220)
             self.refresh_glows()
             return self._animate(moves)

@@ -26,6 +26,7 @@ from koikoi.engine.events import (
     StockTurned,
 )
 from koikoi.engine.match import Observation
+from koikoi.engine.round import Phase
 from koikoi.engine.yaku import Yaku, yaku_of
 
 HUMAN: Final = 0
@@ -42,8 +43,8 @@ Key = int | str
 
 PLAYED: Final = "played"
 """Staging of a card just played from a hand: the next event says where it goes."""
-WAITING: Final = "wait"
-"""Staging of a card beside the stock: drawn, or waiting for a pick between two."""
+DRAWN: Final = "drawn"
+"""Staging of a card just turned from the stock: the next event says where it goes."""
 
 
 @dataclass
@@ -68,8 +69,8 @@ class TableModel:
     captured: tuple[list[Card], list[Card]] = _field(default_factory=lambda: ([], []))
     stock: int = 0
     staged: dict[Card, str] = _field(default_factory=dict)
-    """Cards between places: :data:`PLAYED` (just left a hand) or :data:`WAITING` (beside
-    the stock: drawn, or played and waiting for a pick)."""
+    """Cards between places, beside the stock: :data:`PLAYED` (from a hand) or :data:`DRAWN`
+    (from the stock); with :attr:`candidates` while a pick between two is due."""
     candidates: tuple[Card, ...] = ()
     round_no: int = 0
     oya: int = 0
@@ -127,7 +128,7 @@ class TableModel:
         self.round_no = obs.round_no
         self.oya = obs.oya
         if obs.pending >= 0:
-            self.staged[obs.pending] = WAITING
+            self.staged[obs.pending] = PLAYED if obs.phase is Phase.PICK_PLAYED else DRAWN
             self.candidates = tuple(card_list(obs.candidates))
 
     def play(self, seat: int, card: Card) -> str | None:
@@ -143,11 +144,11 @@ class TableModel:
 
     def turn_stock(self, card: Card) -> None:
         self.stock -= 1
-        self.staged[card] = WAITING
+        self.staged[card] = DRAWN
 
-    def choice(self, card: Card, candidates: Iterable[Card]) -> None:
+    def choice(self, card: Card, candidates: Iterable[Card], drawn: bool) -> None:
         """``card`` matches two field cards: it waits beside the stock for a pick."""
-        self.staged[card] = WAITING
+        self.staged[card] = DRAWN if drawn else PLAYED
         self.candidates = tuple(candidates)
 
     def capture(self, seat: int, card: Card, taken: Iterable[Card]) -> None:
@@ -173,7 +174,7 @@ class TableModel:
         elif isinstance(event, StockTurned):
             self.turn_stock(event.card)
         elif isinstance(event, ChoiceNeeded):
-            self.choice(event.card, event.candidates)
+            self.choice(event.card, event.candidates, event.drawn)
         elif isinstance(event, Captured):
             self.capture(event.seat, event.card, event.taken)
         elif isinstance(event, PlacedOnField):
