@@ -1,5 +1,4 @@
-"""The code stays ruff clean (lint and format); the engine and network core stay mypy --strict
-clean."""
+"""The code stays ruff clean (lint and format) and all of koikoi stays mypy --strict clean."""
 
 from __future__ import annotations
 
@@ -41,6 +40,6 @@ def test_ruff_formatted():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_mypy_strict_on_engine_and_net():
+def test_mypy_strict_on_all_of_koikoi():
     proc = subprocess.run([sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr

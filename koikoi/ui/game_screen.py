@@ -1,10 +1,8 @@
 """The screen of a match: the table, the score column, the panels, the mouse and the keys.
 
 It is the controller's presenter (each engine event → :meth:`GameScreen.present`) and turns
-clicks and keys into the controller's calls. Keys follow the game's rules page (seed 000):
-the arrow keys move between hand cards and the field cards the selected card can take;
-Enter or Space selects a hand card, then plays it (onto the focused field card); ``1``–``8``
-select hand cards from the left; Esc puts the selection back; ``S`` shobu, ``K`` koikoi.
+clicks and keys into the controller's calls. The keyboard scheme itself (seed 000) is
+:mod:`koikoi.ui.keys`; this screen names Qt's keys for it and carries out its commands.
 """
 
 from __future__ import annotations
@@ -13,13 +11,14 @@ import logging
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAccessible, QKeyEvent
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtGui import QAccessible, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -36,7 +35,7 @@ from koikoi.engine.events import (
 )
 from koikoi.engine.match import Observation
 from koikoi.engine.yaku import yaku_of
-from koikoi.ui import names
+from koikoi.ui import keys, names
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import (
     COMPUTER,
@@ -55,11 +54,32 @@ from koikoi.ui.panels import (
     Overlay,
     RoundResultPanel,
 )
+from koikoi.ui.table import MIN_WIDTH as TABLE_MIN_WIDTH
 from koikoi.ui.table import CardWidget, TableView
 
 logger = logging.getLogger(__name__)
 
-_NUMBER_KEYS = {getattr(Qt.Key, f"Key_{i}"): i - 1 for i in range(1, 9)}
+OVERLAY_MARGIN = 20
+"""The overlay's room around its panel (see :meth:`Overlay._place`)."""
+LOG_LINES = 200
+"""Lines the log keeps (it scrolls; the newest is always in sight)."""
+DECISION_WIDTH = 440
+"""The koikoi panel's width where the window has room (its title then fits one line)."""
+
+_PHASES = {
+    Mode.PLAY: keys.Phase.PLAY,
+    Mode.PICK: keys.Phase.PICK,
+    Mode.DRAW_WAIT: keys.Phase.DRAW_WAIT,
+    Mode.DECIDE: keys.Phase.DECIDE,
+}
+
+
+def _key_name(key: int) -> str:
+    """Qt's name of a key without its ``Key_`` prefix ("Return", "Left", "1")."""
+    try:
+        return Qt.Key(key).name.removeprefix("Key_")
+    except ValueError:
+        return ""
 
 
 def announce(widget: QWidget, text: str) -> None:
@@ -151,12 +171,17 @@ class SidePanel(QFrame):
         for w in (self.round, self.multiplier, self.rules):
             ml.addWidget(w)
         lay.addWidget(mid)
-        self.log = QLabel("")
+        # the log scrolls: its newest line is always in sight, however short the column
+        self.log = QPlainTextEdit()
         self.log.setObjectName("log")
-        self.log.setWordWrap(True)
-        self.log.setAlignment(Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft)
-        self.log.setTextFormat(Qt.TextFormat.PlainText)
+        self.log.setReadOnly(True)
+        self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay the table's
+        self.log.setMaximumBlockCount(LOG_LINES)
+        self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.log.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.log.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        self.log.setMinimumHeight(self.log.fontMetrics().lineSpacing() * 2 + 16)
         self.log.setAccessibleName(self.tr("What happened"))
         lay.addWidget(self.log, 1)
         self.me = SeatBox(self.tr("あなた You"), HUMAN)
@@ -180,12 +205,22 @@ class SidePanel(QFrame):
 
     def add_line(self, text: str) -> None:
         self._lines.append(text)
-        self._lines = self._lines[-7:]
-        self.log.setText("\n".join(self._lines))
+        self._lines = self._lines[-LOG_LINES:]
+        self.log.appendPlainText(text)
+        self.scroll_log()
+
+    def scroll_log(self) -> None:
+        """Show the newest line (after a line, and after the column changed size)."""
+        bar = self.log.verticalScrollBar()
+        bar.setValue(bar.maximum())
 
     def clear_log(self) -> None:
         self._lines = []
-        self.log.setText("")
+        self.log.clear()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self.scroll_log)
 
     def refresh(self, controller: GameController, table: TableView) -> None:
         m = controller.match
@@ -295,7 +330,7 @@ class GameScreen(QWidget):
 
     def present(self, event: Event, controller: GameController) -> int:
         if isinstance(event, Dealt):
-            self.overlay.clear()
+            self._clear_overlay()
             self.selected = self.hovered = None
         ms = self.table.present(event)
         announce_ms = controller.timings.announce_ms
@@ -334,7 +369,7 @@ class GameScreen(QWidget):
         return ms
 
     def restore(self, obs: Observation, controller: GameController) -> None:
-        self.overlay.clear()
+        self._clear_overlay()
         self.selected = self.hovered = None
         self.side.clear_log()
         self.table.restore(obs)
@@ -344,7 +379,7 @@ class GameScreen(QWidget):
 
     def reset(self) -> None:
         """A new match: an empty table."""
-        self.overlay.clear()
+        self._clear_overlay()
         self.banner.hide()
         self.table.clear()
         self.side.clear_log()
@@ -363,7 +398,7 @@ class GameScreen(QWidget):
 
     def _mode_changed(self, mode: Mode) -> None:
         if mode is not Mode.DECIDE and isinstance(self.overlay.panel, DecisionPanel):
-            self.overlay.clear()  # decided: back to the table
+            self._clear_overlay()  # decided: back to the table
             self._focus_table()
         if mode is not Mode.PLAY:
             self.selected = None
@@ -405,13 +440,24 @@ class GameScreen(QWidget):
         obs = self.controller.observation(HUMAN)
         pile = obs.captured[HUMAN] if obs is not None else 0
         panel = DecisionPanel(
-            self.art,
-            info,
-            pile,
-            lambda: self.controller.decide(False),
-            lambda: self.controller.decide(True),
+            self.art, info, pile, lambda: self._decide(False), lambda: self._decide(True)
         )
-        self.overlay.show_panel(panel, dim=70)
+        # The panel takes the score column (widened as far as the table allows), never the
+        # field or the capture piles the player decides on; the hand is not playable now.
+        panel.setProperty("compact", True)
+        panel.setMinimumWidth(0)
+        panel.body.setContentsMargins(18, 16, 18, 16)
+        panel.body.setSpacing(8)
+        panel.buttons.setSpacing(8)
+        for button in panel.findChildren(QPushButton):
+            button.setMinimumHeight(46)
+        for label in panel.findChildren(QLabel, "yakuEn"):
+            label.setWordWrap(True)  # a long English name takes two lines in a narrow column
+        self.overlay.show_panel(panel, dim=190)
+        self._arrange()
+
+    def _decide(self, koikoi: bool) -> None:
+        self.controller.decide(koikoi)
 
     def _show_round_result(self, summary: RoundSummary) -> None:
         self.refresh_side()
@@ -486,10 +532,21 @@ class GameScreen(QWidget):
             text = self.tr("Koikoi or shobu? K or S.")
         self.prompt.setText(text)
         self.prompt.setVisible(bool(text))
+        self.prompt.setWordWrap(False)
+        need = self.prompt.sizeHint()
         r = self.table.layout_.prompt_rect.toAlignedRect()
-        self.prompt.adjustSize()
-        w = min(r.width(), self.prompt.sizeHint().width() + 40)
-        self.prompt.setGeometry(r.center().x() - w // 2, r.top(), w, r.height())
+        w = need.width() + 40
+        if w > r.width():  # longer than the table is wide (a long translation): it wraps
+            self.prompt.setWordWrap(True)
+            w = r.width()
+            need.setHeight(self.prompt.heightForWidth(w))
+        if need.height() > self.table.prompt_height:  # the table makes room for the text
+            self.table.prompt_height = need.height()  # (once: it never shrinks back)
+            self.table.finish_animation()
+            self.table.snap()
+            r = self.table.layout_.prompt_rect.toAlignedRect()
+        h = max(r.height(), need.height())
+        self.prompt.setGeometry(r.center().x() - w // 2, r.top(), w, h)
         self.prompt.raise_()
 
     def update_glows(self) -> None:
@@ -523,13 +580,13 @@ class GameScreen(QWidget):
 
     def update_focus_policies(self) -> None:
         model = self.table.model
-        takeable = set(self._takeable())
+        takeable = set(self.situation().takeable())
         for key, w in self.table.widgets.items():
             active = isinstance(key, int) and (key in model.hand or key in takeable)
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus if active else Qt.FocusPolicy.NoFocus)
-        cursor = self.table.cursor
+        cursor = self.table.focus_key
         if cursor is not None and cursor not in model.hand and cursor not in takeable:
-            self.table.cursor = None
+            self.table.focus_key = None
 
     # -- input: mouse ------------------------------------------------------------------------
 
@@ -572,32 +629,21 @@ class GameScreen(QWidget):
 
     # -- input: keys -------------------------------------------------------------------------
 
-    def _takeable(self) -> list[Card]:
-        """The field cards the keyboard may move to: the selected card's matches, or the
-        two a pick is due between."""
-        c = self.controller
-        if c.mode is Mode.PICK:
-            return list(c.candidates())
-        if c.mode is Mode.PLAY:
-            card = self.selected if self.selected is not None else self._focused_card()
-            if card is not None and card in self.table.model.hand:
-                return self.table.model.matches(card)
-        return []
-
     def _focused_card(self) -> Card | None:
         """The card the keyboard is on: Qt's focus if a card has it, else the last one."""
         for key, w in self.table.widgets.items():
             if w.hasFocus() and isinstance(key, int):
-                self.table.cursor = key
+                self.table.focus_key = key
                 return key
-        cursor = self.table.cursor
+        cursor = self.table.focus_key
         if isinstance(cursor, int) and cursor in self.table.widgets:
             return cursor
         return None
 
     def _focus_card(self, card: Card) -> None:
-        old = self.table.widgets.get(self.table.cursor) if self.table.cursor is not None else None
-        self.table.cursor = card
+        key = self.table.focus_key
+        old = self.table.widgets.get(key) if key is not None else None
+        self.table.focus_key = card
         w = self.table.card_widget(card)
         if w is not None:
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -607,13 +653,8 @@ class GameScreen(QWidget):
             old.update()
 
     def _focus_hand(self, prefer: Card | None = None) -> None:
-        hand = self.table.model.hand
-        if not hand:
-            return
-        current = self._focused_card()
-        if prefer is None and current in hand:
-            return
-        self._focus_card(prefer if prefer in hand else hand[0])
+        for command in keys.focus_hand(self.situation(), prefer):
+            self._carry_out(command)
 
     def select(self, card: Card | None) -> None:
         """Select a hand card (keyboard): it rises; with assist on, its matches glow."""
@@ -621,113 +662,122 @@ class GameScreen(QWidget):
         self.update_focus_policies()
         self.update_glows()
         self.update_prompt()
-        if card is not None:
-            self._focus_card(card)
 
     def set_keyboard(self, on: bool) -> None:
         """Show the focus ring while the player uses the keys; hide it on a click."""
         if on != self.table.show_focus:
             self.table.show_focus = on
             for w in self.table.widgets.values():
-                if w.key == self.table.cursor:
+                if w.key == self.table.focus_key:
                     w.update()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.handle_key(event.key()):
             super().keyPressEvent(event)
 
-    def handle_key(self, key: int) -> bool:
-        """The table's keyboard scheme; True when the key was used."""
+    def situation(self) -> keys.Situation:
+        """The moment as the keyboard scheme sees it."""
         c = self.controller
+        model = self.table.model
+        phase = _PHASES.get(c.mode, keys.Phase.OTHER)
+        panel = self.overlay.isVisible()
+        default = False
+        if panel and self.overlay.panel is not None:
+            button = self.overlay.panel.findChild(QPushButton, "default")
+            default = button is not None and button.isVisible()
+        return keys.Situation(
+            phase,
+            hand=tuple(model.hand),
+            matches={card: tuple(model.matches(card)) for card in model.hand},
+            candidates=tuple(c.candidates()) if phase is keys.Phase.PICK else (),
+            focused=self._focused_card(),
+            selected=self.selected,
+            panel=panel,
+            panel_default=default,
+        )
+
+    def handle_key(self, key: int) -> bool:
+        """The table's keyboard scheme (:mod:`koikoi.ui.keys`); True when the key was used."""
         self.set_keyboard(True)
-        mode = c.mode
-        if key == Qt.Key.Key_F1:
-            self.on_help()
-            return True
-        if key == Qt.Key.Key_S:
-            return mode is Mode.DECIDE and c.decide(False)
-        if key == Qt.Key.Key_K:
-            return mode is Mode.DECIDE and c.decide(True)
-        if self.overlay.isVisible():
-            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.overlay.panel is not None:
-                button = self.overlay.panel.findChild(QPushButton, "default")
-                if button is not None and button.isVisible():
-                    button.click()  # Enter takes the panel's main button wherever the focus is
-                    return True
+        commands = keys.respond(self.situation(), keys.parse_key(_key_name(key)))
+        if commands is None:
             return False
-        if mode is Mode.DRAW_WAIT:
-            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
-                return c.continue_draw()
-            return False
-        if mode is Mode.PICK:
-            return self._pick_key(key)
-        if mode is not Mode.PLAY:
-            return False
-        hand = self.table.model.hand
-        focused = self._focused_card()
-        if key in _NUMBER_KEYS:
-            i = _NUMBER_KEYS[key]
-            if i < len(hand):
-                self.select(hand[i])
-            return True
-        if key == Qt.Key.Key_Escape:
-            self.select(None)
-            self._focus_hand(focused if focused in hand else None)
-            return True
-        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
-            row = hand if focused is None or focused in hand else self._takeable()
-            if not row:
-                return True
-            i = row.index(focused) if focused in row else -1
-            step = 1 if key == Qt.Key.Key_Right else -1
-            self._focus_card(row[(i + step) % len(row)])
+        used = True
+        for command in commands:
+            used = self._carry_out(command) and used
+        return used
+
+    def _carry_out(self, command: keys.Command) -> bool:
+        """Do one command of the keyboard scheme; False when the game refused it."""
+        c = self.controller
+        if isinstance(command, keys.Focus):
+            self._focus_card(command.card)
+        elif isinstance(command, keys.Select):
+            self.select(command.card)
+        elif isinstance(command, keys.RefreshFocus):
             self.update_focus_policies()
             if self.selected is None:
                 self.update_glows()
-            return True
-        if key == Qt.Key.Key_Up:
-            takeable = self._takeable()
-            if takeable and (focused is None or focused in hand):
-                self._focus_card(takeable[0])
-            return True
-        if key == Qt.Key.Key_Down:
-            self._focus_hand(self.selected if self.selected is not None else None)
-            if focused not in hand:
-                self._focus_card(self.selected if self.selected in hand else hand[0])
-            return True
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
-            if focused is None:
-                self._focus_hand()
-                return True
-            if focused in hand:
-                if self.selected == focused:
-                    c.play(focused)
-                else:
-                    self.select(focused)
-                return True
-            if self.selected is not None and focused in self.table.model.matches(self.selected):
-                c.play(self.selected, focused)
-            return True
-        return False
+        elif isinstance(command, keys.Play):
+            return c.play(command.card, command.target)
+        elif isinstance(command, keys.Pick):
+            return c.pick(command.card)
+        elif isinstance(command, keys.Decide):
+            return c.decide(command.koikoi)
+        elif isinstance(command, keys.ContinueDraw):
+            return c.continue_draw()
+        elif isinstance(command, keys.PressDefault):
+            panel = self.overlay.panel
+            button = panel.findChild(QPushButton, "default") if panel is not None else None
+            if button is None:
+                return False
+            button.click()
+        elif isinstance(command, keys.ShowHelp):
+            self.on_help()
+        return True
 
-    def _pick_key(self, key: int) -> bool:
-        c = self.controller
-        cands = list(c.candidates())
-        focused = self._focused_card()
-        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
-            i = cands.index(focused) if focused in cands else -1
-            self._focus_card(cands[(i + 1) % len(cands)])
-            return True
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
-            target = focused if focused in cands else cands[0]
-            return c.pick(target)
-        return False
+    def decision_rect(self) -> QRect:
+        """Where the koikoi/shobu panel's overlay lies: over the score column, which is
+        widened for it as far as the table's least width allows."""
+        normal = max(260, min(360, round(self.width() * 0.22)))
+        width = normal
+        panel = self.overlay.panel
+        if isinstance(panel, DecisionPanel):
+            room = self.width() - TABLE_MIN_WIDTH
+            want = max(panel.sizeHint().width(), DECISION_WIDTH) + 2 * OVERLAY_MARGIN
+            width = max(normal, min(room, want))
+        return QRect(self.width() - width, 0, width, self.height())
+
+    def _clear_overlay(self) -> None:
+        self.overlay.clear()
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The score column's width and the overlay's place, for this size and panel."""
+        column = self.decision_rect()
+        if self.side.width() != column.width() or self.side.minimumWidth() != column.width():
+            # a fixed width, so that what the column says never resizes (and redraws) the table
+            self.side.setFixedWidth(column.width())
+            layout = self.layout()
+            if layout is not None:
+                layout.activate()
+        panel = self.overlay.panel
+        if isinstance(panel, DecisionPanel):
+            self.overlay.setGeometry(column)
+            # the pile's cards repeat the capture row, which stays in sight: shown only
+            # where the column has room for them
+            row = panel.findChild(QWidget, "cardRow")
+            if row is not None:
+                row.show()
+                inner = column.width() - 2 * OVERLAY_MARGIN
+                if panel.heightForWidth(inner) > column.height() - 2 * OVERLAY_MARGIN:
+                    row.hide()
+        else:
+            self.overlay.setGeometry(self.rect())
+        self.overlay._place()
 
     def resizeEvent(self, event: object) -> None:
-        # a fixed width, so that what the column says never resizes (and redraws) the table
-        self.side.setFixedWidth(max(260, min(360, round(self.width() * 0.22))))
-        self.overlay.setGeometry(self.rect())
-        self.overlay._place()
+        self._arrange()
         if self.banner.isVisible():
             t = self.table.geometry()
             b = self.banner.geometry()

@@ -118,16 +118,24 @@ class CardPicture(QLabel):
             self.setAccessibleName(self.tr("Face-down card"))
 
 
-def card_row(art: CardArt, cards: Iterable[Card], width: int = 56) -> QWidget:
-    row = QWidget()
-    lay = QHBoxLayout(row)
-    lay.setContentsMargins(0, 0, 0, 0)
-    lay.setSpacing(6)
-    lay.addStretch(1)
-    for c in cards:
-        lay.addWidget(CardPicture(art, c, width))
-    lay.addStretch(1)
-    return row
+def card_row(art: CardArt, cards: Iterable[Card], width: int = 56, per_row: int = 8) -> QWidget:
+    """Card pictures side by side, centred, in rows of at most ``per_row`` (so that a big
+    pile never makes a panel wider than the window)."""
+    box = QWidget()
+    box.setObjectName("cardRow")
+    rows = QVBoxLayout(box)
+    rows.setContentsMargins(0, 0, 0, 0)
+    rows.setSpacing(6)
+    cards = list(cards)
+    for start in range(0, len(cards), per_row):
+        lay = QHBoxLayout()
+        lay.setSpacing(6)
+        lay.addStretch(1)
+        for c in cards[start : start + per_row]:
+            lay.addWidget(CardPicture(art, c, width))
+        lay.addStretch(1)
+        rows.addLayout(lay)
+    return box
 
 
 class Panel(QFrame):
@@ -628,9 +636,10 @@ class MatchResultPanel(Panel):
             header.setSectionResizeMode(j, mode)
         table.verticalHeader().setDefaultSectionSize(30)
         rows_h = 30 * table.rowCount() + header.sizeHint().height() + 2 * table.frameWidth() + 4
-        if rows_h <= 420:  # all rounds at once; a 12-round match with redeals may scroll
-            table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        table.setFixedHeight(min(420, rows_h))
+        # all rounds at once where the window has room; in a small window, or a 12-round
+        # match with redeals, the table scrolls
+        table.setMaximumHeight(min(420, rows_h))
+        table.setMinimumHeight(min(rows_h, 3 * 30 + header.sizeHint().height()))
         table.setMinimumWidth(740)
         self.body.addWidget(table)
         self.button(self.tr("Rematch"), on_rematch, default=True)

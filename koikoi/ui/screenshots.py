@@ -1,12 +1,13 @@
 """Render the real window offscreen at set moments of a practice match, as PNG files.
 
-    python -m koikoi.ui.screenshots docs/screenshots [--size 1280x800] [--size 1920x1080]
+    python -m koikoi.ui.screenshots docs/screenshots [--size 1024x640] [--size 1920x1080]
 
 The moments come from fixed seeds, so the pictures are the same on every run (the
 computer's choices are seeded too): the start screen, the first oya, the deal, a choice
-between two field cards, the koikoi panel, a round's result, the match result, a teyaku,
-the rules and the score calculator. Used for the README and to look at the table while
-changing it.
+between two field cards, the keyboard on a glowing hand card, the koikoi panel, a round's
+result, the match result, a teyaku, the rules and the score calculator. Without ``--size``
+the window is shot at 1024×640 (a small laptop), 1280×800 and 1920×1080. Used for the
+README and to look at the table while changing it.
 """
 
 from __future__ import annotations
@@ -19,8 +20,12 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from koikoi.engine.cards import parse_card
+
+if TYPE_CHECKING:
+    from koikoi.ui.main_window import MainWindow
 
 TWO_IN_HAND = b"two-matches-00000000000000000005"
 TEYAKU = b"special-deal-0000000000000000002"
@@ -43,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=_size, action="append")
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    sizes = args.size or [(1280, 800), (1920, 1080)]
+    sizes = args.size or [(1024, 640), (1280, 800), (1920, 1080)]
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="koikoi-shots-") as home:
         os.environ["KOIKOI_HOME"] = home
@@ -53,7 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _rounds_played(window: MainWindow) -> int:
+    m = window.controller.match
+    return m.rounds_played if m is not None else 0
+
+
 def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
+    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     from koikoi.engine.match import Settings
@@ -108,7 +119,7 @@ def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
                 c.pick(c.candidates()[0])
             elif c.mode is Mode.DRAW_WAIT:
                 c.continue_draw()
-            elif c.mode is Mode.DECIDE:
+            elif c.mode is Mode.DECIDE and c.decision is not None:
                 c.decide(c.decision.can_koikoi and c.decision.total < 7)
             elif c.mode is Mode.ROUND_OVER:
                 c.next_round()
@@ -118,7 +129,7 @@ def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
     # the start screen, with a saved match to resume
     window = new_window()
     window.start_practice(Settings(6, True), "normal", True, RESUME)
-    until(window, lambda wd: wd.controller.match.rounds_played >= 2, random.Random(1))
+    until(window, lambda wd: _rounds_played(wd) >= 2, random.Random(1))
     window.go_home()
     shot(window, "start")
     window.close()
@@ -129,8 +140,17 @@ def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
     shot(window, "first-oya")
     window.controller.start_dealing()
     shot(window, "deal")
+    # the keyboard on the sake cup, which glows: it can take a kiku card
+    game = window.game
+    cup = parse_card("kiku_sake_cup")
+    for _ in range(9):
+        if game.table.focus_key == cup:
+            break
+        game.handle_key(Qt.Key.Key_Right)
+    shot(window, "keys")
+    game.set_keyboard(False)
     # a choice between two: the sake cup matches two kiku cards
-    window.controller.play(parse_card("kiku_sake_cup"))
+    window.controller.play(cup)
     shot(window, "choice")
     window.close()
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleHintReturn,
+    QStyleOption,
+    QWidget,
+)
 
 from koikoi.resources import asset
 
@@ -28,26 +35,30 @@ QPushButton { background: #3a2a22; color: #f3e9d2; border: 1px solid #b58e3e;
   border-radius: 10px; padding: 8px 18px; font-size: 15px; }
 QPushButton:hover { background: #4c382d; border-color: #e7c46d; }
 QPushButton:pressed { background: #2c1f19; }
-QPushButton:focus { border: 2px solid #7fd3ff; }
+QPushButton:focus { border: 3px solid #7fd3ff; padding: 6px 16px; }
 QPushButton#practiceButton { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #c7343a, stop:1 #8e1a20); border: 2px solid #e7c46d; border-radius: 16px;
   font-size: 22px; font-weight: 700; padding: 18px 36px; min-width: 300px; }
 QPushButton#practiceButton:hover { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #d8444a, stop:1 #9e2128); }
+QPushButton#practiceButton:focus { border: 4px solid #7fd3ff; padding: 16px 34px; }
 QPushButton#resumeButton { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #e1b95a, stop:1 #b88a2a); color: #1c1411; border: 2px solid #ffe3a3;
   border-radius: 16px; font-size: 18px; font-weight: 700; padding: 14px 30px; }
 QPushButton#resumeButton:hover { background: #f0c96a; }
+QPushButton#resumeButton:focus { border: 4px solid #1c1411; padding: 12px 28px; }
 QPushButton#secondaryButton { background: rgba(28, 20, 17, 0.75); font-size: 15px; }
 QPushButton#startButton { background: #2b5a47; border-color: #d4a84b; font-weight: 600; }
 QPushButton#smallButton { padding: 4px 10px; font-size: 13px; }
+QPushButton#smallButton:focus { padding: 2px 8px; }
 
 QFrame#settingsCard { background: rgba(24, 17, 14, 0.86); border: 1px solid #b58e3e;
   border-radius: 16px; }
 QFrame#settingsCard QLabel { font-size: 15px; }
 QLabel#cardHead { font-size: 16px; font-weight: 700; color: #ffe3a3; }
-QRadioButton, QCheckBox { font-size: 15px; spacing: 8px; }
-QRadioButton:focus, QCheckBox:focus { color: #bfe8ff; }
+QRadioButton, QCheckBox { font-size: 15px; spacing: 8px; border: 2px solid transparent;
+  border-radius: 6px; padding: 1px 3px; }
+QRadioButton:focus, QCheckBox:focus { border-color: #7fd3ff; }
 QCheckBox::indicator, QRadioButton::indicator { width: 16px; height: 16px;
   border: 2px solid #d4a84b; background: #2a1e18; }
 QCheckBox::indicator { border-radius: 4px; }
@@ -71,8 +82,13 @@ QLabel#yakuList { font-size: 13px; color: #e9dcc0; }
 QLabel#roundLabel { font-size: 18px; font-weight: 700; color: #ffe3a3; }
 QLabel#multiplier { font-size: 15px; color: #ffcf6b; }
 QLabel#rulesLine { font-size: 12px; color: #bfae8c; }
-QLabel#log { font-size: 12px; color: #cfc2a6; background: rgba(0,0,0,0.18);
-  border-radius: 8px; padding: 6px; }
+QPlainTextEdit#log { font-size: 12px; color: #d8ccb0; background: #1a130f;
+  border: none; border-radius: 8px; padding: 4px; }
+QPlainTextEdit#log QScrollBar:vertical { background: transparent; width: 8px; }
+QPlainTextEdit#log QScrollBar::handle:vertical { background: #6b5324; border-radius: 4px;
+  min-height: 20px; }
+QPlainTextEdit#log QScrollBar::add-line:vertical, QPlainTextEdit#log QScrollBar::sub-line:vertical {
+  height: 0; }
 QCheckBox { color: #e9dcc0; }
 
 QLabel#prompt { background: rgba(18, 12, 10, 0.78); border: 1px solid rgba(212,168,75,0.7);
@@ -104,11 +120,19 @@ QLabel#stakeDown { color: #ff8f7a; font-weight: 700; font-size: 16px; }
 QLabel#stakeSame { color: #c7b797; font-size: 16px; }
 QPushButton#default { background: qlineargradient(x1:0,y1:0,x2:0,y2:1, stop:0 #c7343a,
   stop:1 #8e1a20); border: 2px solid #e7c46d; font-size: 17px; font-weight: 700; }
-QPushButton#default:focus { border: 3px solid #7fd3ff; }
+QPushButton#default:focus { border: 4px solid #7fd3ff; padding: 6px 16px; }
 QPushButton#koikoi { background: qlineargradient(x1:0,y1:0,x2:0,y2:1, stop:0 #e1b95a,
   stop:1 #b88a2a); color: #1c1411; border: 2px solid #ffe3a3; font-size: 17px;
   font-weight: 700; }
-QPushButton#koikoi:focus { border: 3px solid #7fd3ff; }
+QPushButton#koikoi:focus { border: 4px solid #1c1411; padding: 6px 16px; }
+QFrame#panel[compact="true"] QLabel#panelTitle { font-size: 19px; }
+QFrame#panel[compact="true"] QLabel#yakuJa { font-size: 16px; }
+QFrame#panel[compact="true"] QLabel#yakuEn { font-size: 13px; }
+QFrame#panel[compact="true"] QLabel#yakuPoints { font-size: 15px; }
+QFrame#panel[compact="true"] QLabel#panelStrong { font-size: 15px; }
+QFrame#panel[compact="true"] QLabel#calcTotal { font-size: 17px; }
+QFrame#panel[compact="true"] QPushButton { font-size: 15px; padding: 4px 12px; }
+QFrame#panel[compact="true"] QPushButton:focus { padding: 2px 10px; }
 QTableWidget#roundsTable { background: rgba(0,0,0,0.25); color: #f3e9d2;
   gridline-color: rgba(212,168,75,0.3); border: 1px solid rgba(212,168,75,0.5);
   border-radius: 8px; font-size: 14px; }
@@ -120,12 +144,30 @@ QToolButton#calcCard { border: 3px solid transparent; border-radius: 7px; paddin
   background: transparent; }
 QToolButton#calcCard:checked { background: #d4a84b; border-color: #d4a84b; }
 QToolButton#calcCard:focus { border-color: #7fd3ff; }
+QToolButton#calcCard:checked:focus { border-color: #7fd3ff; background: #1c1411; }
 QLabel#calcResult { background: rgba(255, 255, 255, 0.05); border: 1px solid #6b5324;
   border-radius: 10px; padding: 10px; font-size: 15px; }
 QSpinBox { background: #2a1e18; color: #f3e9d2; font-size: 15px; padding: 2px 4px; }
 QTextBrowser#helpText { background: #f8f1df; color: #2a1e18; font-size: 14px;
   border-radius: 8px; padding: 8px; }
 """
+
+
+class WordsOnDialogButtons(QProxyStyle):
+    """The platform's style, except that a dialog's buttons carry words only: a desktop
+    theme's icons (a dark ✕ on Close) are dark on our dark buttons. A button box makes its
+    buttons before it has a parent, so this must be the application's style."""
+
+    def styleHint(
+        self,
+        hint: QStyle.StyleHint,
+        option: QStyleOption | None = None,
+        widget: QWidget | None = None,
+        data: QStyleHintReturn | None = None,
+    ) -> int:
+        if hint == QStyle.StyleHint.SH_DialogButtonBox_ButtonsHaveIcons:
+            return 0
+        return super().styleHint(hint, option, widget, data)
 
 
 def ui_font() -> QFont | None:
@@ -153,3 +195,6 @@ def apply_style(window: QWidget) -> None:
         font.setPointSizeF(max(window.font().pointSizeF(), 10.0))
         window.setFont(font)
     window.setStyleSheet(style_sheet())
+    app = QApplication.instance()
+    if isinstance(app, QApplication) and not isinstance(app.style(), WordsOnDialogButtons):
+        app.setStyle(WordsOnDialogButtons(app.style().name()))

@@ -1,12 +1,10 @@
-"""The table: cards as thin widgets placed and moved by engine events.
+"""The table view: where every card widget belongs at this size, and how it gets there.
 
-:class:`TableModel` (no Qt) keeps what the local player may see, in the order the table
-shows it — the hand, the field's slots, both capture piles, the opponent's face-down cards,
-the stock count — and changes it one engine event at a time. :class:`TableView` maps that
-model to rectangles for its current size and animates each card widget to its place, so
-cards move rather than jump; it never decides a rule. Cards are real widgets (a
-``QAbstractButton`` each) so that every one has an accessible name a screen reader and a
-test can find ("Matsu crane, January light"), and keyboard focus is Qt's own.
+:class:`TableView` maps the :class:`~koikoi.ui.table_model.TableModel` to rectangles for its
+current size (:class:`Layout`) and animates each card widget
+(:class:`~koikoi.ui.card_widget.CardWidget`) to its place, so cards move rather than jump;
+it never decides a rule. The model changes by engine events only, and the view follows the
+model.
 
 The layout follows the game's rules page (seed 000): the opponent's hand at the top, then
 the opponent's captures, the field with the stock, your captures grouped by kind, and your
@@ -16,15 +14,11 @@ hand at the bottom.
 from __future__ import annotations
 
 import math
-import random
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from dataclasses import field as _field
 from typing import Final
 
 from PySide6.QtCore import (
-    Property,
     QEasingCurve,
     QParallelAnimationGroup,
     QPointF,
@@ -34,13 +28,11 @@ from PySide6.QtCore import (
     QSequentialAnimationGroup,
     QSize,
     Qt,
-    QTimer,
 )
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
-    QImage,
     QLinearGradient,
     QPainter,
     QPainterPath,
@@ -48,17 +40,9 @@ from PySide6.QtGui import (
     QPixmap,
     QRadialGradient,
 )
-from PySide6.QtWidgets import QAbstractButton, QWidget
+from PySide6.QtWidgets import QWidget
 
-from koikoi.engine.cards import (
-    CARD_IDS,
-    CARD_MONTH_MASK,
-    Card,
-    CardSet,
-    Kind,
-    card_list,
-    kind_of,
-)
+from koikoi.engine.cards import Card, Kind, kind_of
 from koikoi.engine.events import (
     Captured,
     CardPlayed,
@@ -69,344 +53,43 @@ from koikoi.engine.events import (
     StockTurned,
 )
 from koikoi.engine.match import Observation
-from koikoi.engine.yaku import yaku_of
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
+from koikoi.ui.card_widget import (
+    GLOW_COLOURS,
+    PAD,
+    CardWidget,
+    SpriteCache,
+    StockWidget,
+    discard,
+)
+from koikoi.ui.table_model import COMPUTER, DRAWN, HUMAN, KIND_ORDER, Key, TableModel
 
-HUMAN: Final = 0
-COMPUTER: Final = 1
+__all__ = [
+    "COMPUTER",
+    "GLOW_COLOURS",
+    "HUMAN",
+    "KIND_ORDER",
+    "PAD",
+    "CardWidget",
+    "Key",
+    "Layout",
+    "StockWidget",
+    "TableModel",
+    "TableView",
+]
 
-KIND_ORDER: Final = (Kind.LIGHT, Kind.TANE, Kind.RIBBON, Kind.PLAIN)
+MIN_WIDTH: Final = 500
+MIN_HEIGHT: Final = 480
+"""The least table that still shows every card (the koikoi panel may take the rest)."""
+
+# Words painted on the felt: cream, translucent enough to sit on it, opaque enough for 4.5:1
+# on its lightest part (an empty group's label a little softer, still above 4.5:1).
+FIELD_LABEL: Final = QColor(240, 226, 190, 225)
+TRAY_LABEL: Final = QColor(240, 222, 180, 255)
+TRAY_LABEL_EMPTY: Final = QColor(240, 222, 180, 215)
+
 _GROUP_WEIGHTS: Final = {Kind.LIGHT: 3.0, Kind.TANE: 4.2, Kind.RIBBON: 4.6, Kind.PLAIN: 7.6}
-
-PAD: Final = 0.09
-"""Room around a card widget's card for its shadow and glow, as a share of the card width."""
-
-Key = int | str
-"""A card widget's key: the card for a face, ``"opp<n>"`` for an opponent's hidden card."""
-
-
-# -- the model -------------------------------------------------------------------------------
-
-
-@dataclass
-class TableModel:
-    """What the local player sees, in table order. Changed only by :meth:`apply`."""
-
-    hand: list[Card] = _field(default_factory=list)
-    opponent: list[str] = _field(default_factory=list)
-    """Keys of the opponent's face-down cards, left to right."""
-    field: list[Card | None] = _field(default_factory=list)
-    """Field slots; None is an empty slot, kept so that other cards do not move."""
-    captured: tuple[list[Card], list[Card]] = _field(default_factory=lambda: ([], []))
-    stock: int = 0
-    staged: dict[Card, tuple[str, int]] = _field(default_factory=dict)
-    """Cards between places: ``("over", target)`` on the field card they take, ``("wait", 0)``
-    beside the stock (a drawn card, or a played one waiting for a pick)."""
-    candidates: tuple[Card, ...] = ()
-    round_no: int = 0
-    oya: int = 0
-    _rng: random.Random = _field(default_factory=lambda: random.Random(7))
-    _backs: int = 0
-
-    # views of the model
-
-    def field_cards(self) -> CardSet:
-        return sum(1 << c for c in self.field if c is not None)
-
-    def captured_set(self, seat: int) -> CardSet:
-        return sum(1 << c for c in self.captured[seat])
-
-    def yaku(self, seat: int) -> list[tuple[object, int]]:
-        return list(yaku_of(self.captured_set(seat)))
-
-    def matches(self, card: Card) -> list[Card]:
-        """Field cards of the card's month, in slot order."""
-        mask = CARD_MONTH_MASK[card]
-        return [c for c in self.field if c is not None and mask >> c & 1]
-
-    # changes
-
-    def _new_back(self) -> str:
-        self._backs += 1
-        return f"opp{self._backs}"
-
-    def _free_slot(self, card: Card) -> int:
-        for i, c in enumerate(self.field):
-            if c is None:
-                return i
-        self.field.append(None)
-        return len(self.field) - 1
-
-    def _remove_from_field(self, card: Card) -> None:
-        i = self.field.index(card)
-        self.field[i] = None
-        while self.field and self.field[-1] is None and len(self.field) > 8:
-            self.field.pop()
-
-    def deal(self, hand: CardSet, opponent_count: int, field_cards: CardSet, stock: int) -> None:
-        self.hand = card_list(hand)
-        self.opponent = [self._new_back() for _ in range(opponent_count)]
-        self.field = list(card_list(field_cards))
-        self.captured = ([], [])
-        self.stock = stock
-        self.staged = {}
-        self.candidates = ()
-
-    def restore(self, obs: Observation) -> None:
-        self.deal(obs.hand, obs.opponent_hand_size, obs.field, obs.stock_size)
-        self.captured = (card_list(obs.captured[0]), card_list(obs.captured[1]))
-        self.round_no = obs.round_no
-        self.oya = obs.oya
-        if obs.pending >= 0:
-            self.staged[obs.pending] = ("wait", 0)
-            self.candidates = tuple(card_list(obs.candidates))
-
-    def play(self, seat: int, card: Card) -> str | None:
-        """A card leaves a hand; returns the opponent's back key that turned into it."""
-        back = None
-        if seat == HUMAN:
-            self.hand.remove(card)
-        else:
-            back = self.opponent.pop(self._rng.randrange(len(self.opponent)))
-        matches = self.matches(card)
-        if len(matches) in (1, 3):
-            self.staged[card] = ("over", matches[0])
-        elif not matches:
-            self.field[self._free_slot(card)] = card
-        else:
-            self.staged[card] = ("wait", 0)
-        return back
-
-    def turn_stock(self, card: Card) -> None:
-        self.stock -= 1
-        self.staged[card] = ("wait", 0)
-
-    def choice(self, candidates: Iterable[Card]) -> None:
-        self.candidates = tuple(candidates)
-
-    def capture(self, seat: int, card: Card, taken: Iterable[Card]) -> None:
-        self.staged.pop(card, None)
-        for c in taken:
-            self._remove_from_field(c)
-            self.captured[seat].append(c)
-        self.captured[seat].append(card)
-        self.candidates = ()
-
-    def place(self, card: Card) -> None:
-        self.staged.pop(card, None)
-        if card not in self.field:
-            self.field[self._free_slot(card)] = card
-
-    def apply(self, event: Event, human: int = HUMAN) -> None:
-        if isinstance(event, Dealt):
-            self.round_no, self.oya = event.round_no, event.oya
-            self.deal(event.hands[human], event.hands[1 - human].bit_count(), event.field, 24)
-        elif isinstance(event, CardPlayed):
-            self.play(event.seat, event.card)
-        elif isinstance(event, StockTurned):
-            self.turn_stock(event.card)
-        elif isinstance(event, ChoiceNeeded):
-            self.choice(event.candidates)
-        elif isinstance(event, Captured):
-            self.capture(event.seat, event.card, event.taken)
-        elif isinstance(event, PlacedOnField):
-            self.place(event.card)
-
-    def check_against(self, obs: Observation) -> list[str]:
-        """Differences from the engine's observation (empty when the table is right)."""
-        problems = []
-        if sum(1 << c for c in self.hand) != obs.hand:
-            problems.append("hand")
-        if len(self.opponent) != obs.opponent_hand_size:
-            problems.append("opponent hand size")
-        if self.field_cards() != obs.field:
-            problems.append("field")
-        for seat in (0, 1):
-            if self.captured_set(seat) != obs.captured[seat]:
-                problems.append(f"captured {seat}")
-        if self.stock != obs.stock_size:
-            problems.append("stock")
-        return problems
-
-
-# -- the card widget -------------------------------------------------------------------------
-
-GLOW_COLOURS: Final = {
-    "capturable": QColor(255, 206, 84),
-    "match": QColor(255, 236, 140),
-    "candidate": QColor(255, 122, 60),
-    "selected": QColor(255, 214, 102),
-    "drawn": QColor(150, 220, 255),
-}
-
-
-class CardWidget(QAbstractButton):
-    """One card: paints its picture (or the back), a shadow, a glow; nothing else."""
-
-    def __init__(self, table: TableView, key: Key, face_up: bool) -> None:
-        super().__init__(table)
-        self.table = table
-        self.key = key
-        self.card: Card | None = key if isinstance(key, int) else None
-        self.face_up = face_up and self.card is not None
-        self._flip = 1.0
-        self.glow: str | None = None
-        self.where = ""
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.setCursor(Qt.CursorShape.ArrowCursor)
-        self.clicked.connect(self._clicked)
-        self.update_names()
-
-    # the flip: -1 (back, full width) .. 0 (edge on) .. 1 (face, full width)
-    def _get_flip(self) -> float:
-        return self._flip
-
-    def _set_flip(self, value: float) -> None:
-        self._flip = value
-        self.update()
-
-    flip = Property(float, _get_flip, _set_flip)
-
-    def set_card(self, card: Card) -> None:
-        self.key = card
-        self.card = card
-        self.face_up = True
-        self.update_names()
-
-    def set_where(self, where: str) -> None:
-        if where != self.where:
-            self.where = where
-            self.update_names()
-
-    def update_names(self) -> None:
-        if self.card is not None and self.face_up:
-            self.setAccessibleName(names.card_accessible_name(self.card))
-            desc = names.card_description(self.card)
-            self.setAccessibleDescription(f"{self.where} · {desc}" if self.where else desc)
-            self.setToolTip(names.card_tooltip(self.card))
-        else:
-            self.setAccessibleName(self.table.tr("Face-down card"))
-            self.setAccessibleDescription(self.where)
-            self.setToolTip("")
-
-    def set_glow(self, glow: str | None) -> None:
-        if glow != self.glow:
-            self.glow = glow
-            self.update()
-
-    def card_rect(self) -> QRectF:
-        """The card inside the widget (the rest is room for the shadow and the glow)."""
-        pad = round(self.width() / (1 + 2 * PAD) * PAD)
-        return QRectF(self.rect()).adjusted(pad, pad, -pad, -pad)
-
-    def paintEvent(self, event: object) -> None:
-        p = QPainter(self)
-        scale = abs(self._flip)
-        show_face = self.face_up and self._flip >= 0
-        art_id = CARD_IDS[self.card or 0] if show_face else "back"
-        sprite = self.table.sprite(art_id, self.card_rect().width(), self.glow)
-        if scale == 1.0 and sprite.size() == self.size():
-            p.drawPixmap(0, 0, sprite)  # at rest: a plain copy
-        else:  # turning over, or between two sizes on its way
-            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-            full = QRectF(self.rect())
-            w = max(1.0, full.width() * scale)
-            target = QRectF(full.center().x() - w / 2, full.top(), w, full.height())
-            p.drawPixmap(target, sprite, QRectF(sprite.rect()))
-        if (self.table.show_focus and self.table.cursor == self.key) or self.isDown():
-            p.setRenderHint(QPainter.RenderHint.Antialiasing)
-            r = self.card_rect()
-            radius = r.width() * 0.06
-            if self.isDown():
-                p.setPen(Qt.PenStyle.NoPen)
-                p.setBrush(QColor(0, 0, 0, 40))
-                p.drawRoundedRect(r, radius, radius)
-            if self.table.show_focus and self.table.cursor == self.key:
-                p.setPen(QPen(QColor(120, 210, 255), 3))
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRoundedRect(r.adjusted(-3, -3, 3, 3), radius + 3, radius + 3)
-        p.end()
-
-    def sizeHint(self) -> QSize:
-        return QSize(80, 128)
-
-    def _clicked(self) -> None:
-        self.table.card_clicked(self)
-
-    def enterEvent(self, event: object) -> None:
-        self.table.card_hovered(self, True)
-
-    def leaveEvent(self, event: object) -> None:
-        self.table.card_hovered(self, False)
-
-    def keyPressEvent(self, event: object) -> None:
-        # Keys belong to the table's keyboard scheme (the screen above handles them), not to
-        # the button: Space selects a card there, it does not play it.
-        event.ignore()  # type: ignore[attr-defined]
-
-    def keyReleaseEvent(self, event: object) -> None:
-        event.ignore()  # type: ignore[attr-defined]
-
-
-class StockWidget(QAbstractButton):
-    """The stock (山札): a stack of backs with the count of cards left."""
-
-    def __init__(self, table: TableView) -> None:
-        super().__init__(table)
-        self.table = table
-        self.count = 0
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.clicked.connect(lambda: table.stock_clicked())
-
-    def set_count(self, count: int) -> None:
-        self.count = count
-        self.setAccessibleName(self.table.tr("Stock (山札): {0} cards left").format(count))
-        self.update()
-
-    def paintEvent(self, event: object) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        pad = self.width() / (1 + 2 * PAD) * PAD
-        r = QRectF(self.rect()).adjusted(pad, pad, -pad, -pad - 14)
-        if self.count:
-            layers = min(6, max(1, self.count // 4))
-            for i in range(layers, 0, -1):
-                off = i * 1.6
-                rr = r.translated(-off * 0.4, -off)
-                p.setPen(Qt.PenStyle.NoPen)
-                p.setBrush(QColor(0, 0, 0, 60))
-                p.drawRoundedRect(rr.adjusted(0, 3, 0, 3), 6, 6)
-                pix = self.table.pixmap("back", rr)
-                p.drawPixmap(rr, pix, QRectF(pix.rect()))
-        else:
-            p.setPen(QPen(QColor(255, 255, 255, 70), 2, Qt.PenStyle.DashLine))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRoundedRect(r, 6, 6)
-        # the count, on a small lacquer plate under the stack
-        f = QFont(self.font())
-        f.setPixelSize(max(11, int(r.width() * 0.2)))
-        f.setBold(True)
-        p.setFont(f)
-        plate = QRectF(
-            r.left() + r.width() * 0.18,
-            r.bottom() - r.width() * 0.16,
-            r.width() * 0.64,
-            r.width() * 0.3,
-        )
-        p.setPen(QPen(QColor(212, 168, 75), 1.5))
-        p.setBrush(QColor(30, 20, 16, 230))
-        p.drawRoundedRect(plate, plate.height() / 2, plate.height() / 2)
-        p.setPen(QColor(250, 240, 220))
-        p.drawText(plate, Qt.AlignmentFlag.AlignCenter, str(self.count))
-        p.end()
-
-
-def _discard(w: QWidget) -> None:
-    """Take a widget off the table at once (hidden, unparented), deleted later."""
-    w.hide()
-    w.setParent(None)
-    w.deleteLater()
 
 
 # -- the view --------------------------------------------------------------------------------
@@ -438,7 +121,7 @@ class Layout:
 
 @dataclass
 class _Move:
-    widget: QWidget
+    widget: CardWidget
     to: QRect
     delay: int = 0
     duration: int = 260
@@ -459,116 +142,38 @@ class TableView(QWidget):
         self.stock = StockWidget(self)
         self.stock.set_count(0)
         self.stock.hide()
-        self._sprites: OrderedDict[tuple[str, int, str | None], QPixmap] = OrderedDict()
+        self.sprites = SpriteCache(self.art, self)
         self._background: QPixmap | None = None
-        self._unders: dict[tuple[int, int, str | None], QImage] = {}
-        self._warm_jobs: list[tuple[str, float]] = []
-        self._warm_timer = QTimer(self)
-        self._warm_timer.timeout.connect(self._warm_some)
         self.anim_scale = 1.0
         self.assist = True
-        self.layout_ = self._compute_layout()
+        self.prompt_height = 0.0
+        """The prompt line's least height (its text's), set by the screen that shows it."""
+        self.layout_ = self._relayout()
         self._anim: QParallelAnimationGroup | None = None
         self._glows: dict[Key, str] = {}
         self.lifted: Card | None = None
         self.show_focus = False
         """Draw the keyboard focus ring (after a key press, not after a click)."""
-        self.cursor: Key | None = None
+        self.focus_key: Key | None = None
         """The card the keyboard is on (it also has Qt's focus when the window has it)."""
         # callbacks set by the screen that owns the table
         self.on_card_clicked: Callable[[CardWidget], None] = lambda w: None
         self.on_card_hovered: Callable[[CardWidget, bool], None] = lambda w, on: None
         self.on_stock_clicked: Callable[[], None] = lambda: None
-        self.setMinimumSize(640, 480)
-
-    # -- pictures ----------------------------------------------------------------------------
-
-    def pixmap(self, art_id: str, rect: QRectF) -> QPixmap:
-        """A picture at one of the two card widths of this layout (a hand or field card, a
-        captured card): the smaller one that is not much below ``rect``. A card between the
-        two sizes, as while it flies to a pile, is drawn scaled from the larger."""
-        dpr = self.devicePixelRatioF()
-        lay = self.layout_
-        need = rect.width() * dpr
-        small, large = round(lay.sw * dpr), round(lay.cw * dpr)
-        width = small if need <= small * 1.04 else large
-        size = QSize(max(8, width), max(13, round(width * 1.6)))
-        return self.art.pixmap(art_id, size, aids=True, dpr=1.0)
-
-    def sprite(self, art_id: str, card_width: float, glow: str | None) -> QPixmap:
-        """A card with its shadow (and glow) drawn once and kept, in the widget's proportions:
-        the card at (PAD, PAD) card widths from the corner. Painting a card is then one
-        ``drawPixmap`` instead of a dozen antialiased shapes."""
-        face = self.pixmap(art_id, QRectF(0, 0, card_width, card_width * 1.6))
-        key = (art_id, face.width(), glow)
-        cached = self._sprites.get(key)
-        if cached is not None:
-            self._sprites.move_to_end(key)
-            return cached
-        cw, ch = face.width(), face.height()
-        m = round(cw * PAD)
-        image = QImage(self._under(cw, ch, glow))  # a copy of the shadow (and glow)
-        p = QPainter(image)
-        p.drawPixmap(m, m, face)
-        p.end()
-        sprite = QPixmap.fromImage(image)
-        self._sprites[key] = sprite
-        while len(self._sprites) > 360:  # the least recently used go first
-            self._sprites.popitem(last=False)
-        return sprite
-
-    def _under(self, cw: int, ch: int, glow: str | None) -> QImage:
-        """What lies under a card of this size: its shadow and, if any, its glow (kept)."""
-        key = (cw, ch, glow)
-        image = self._unders.get(key)
-        if image is not None:
-            return image
-        m = round(cw * PAD)
-        image = QImage(cw + 2 * m, ch + 2 * m, QImage.Format.Format_ARGB32_Premultiplied)
-        image.fill(QColor(0, 0, 0, 0))
-        p = QPainter(image)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        r = QRectF(m, m, cw, ch)
-        radius = cw * 0.06
-        unit = cw / 80  # the glow and shadow were designed on an 80-pixel card
-        p.setPen(Qt.PenStyle.NoPen)
-        for i, alpha in ((4, 28), (2, 48)):
-            d = i * unit
-            p.setBrush(QColor(0, 0, 0, alpha))
-            p.drawRoundedRect(r.adjusted(-d / 2, d, d / 2, d * 1.2), radius + d, radius + d)
-        if glow:
-            colour = QColor(GLOW_COLOURS.get(glow, QColor("white")))
-            for width, alpha in ((11, 50), (7, 90), (3.5, 230)):
-                colour.setAlpha(alpha)
-                p.setPen(QPen(colour, width * unit))
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRoundedRect(r, radius + unit, radius + unit)
-        p.end()
-        self._unders[key] = image
-        return image
-
-    def prewarm(self) -> None:
-        """Draw every card's picture at this size a few at a time while the app is idle, so
-        that no paint has to render an SVG in the middle of play."""
-        lay = self.layout_
-        jobs = [(art_id, width) for width in (lay.cw, lay.sw) for art_id in (*CARD_IDS, "back")]
-        self._warm_jobs = jobs
-        if not self._warm_timer.isActive():
-            self._warm_timer.start(8)
+        self.setMinimumSize(MIN_WIDTH, MIN_HEIGHT)
 
     @property
     def warming(self) -> bool:
-        """Pictures are still being drawn ahead of play."""
-        return bool(self._warm_jobs)
-
-    def _warm_some(self) -> None:
-        if not self._warm_jobs:
-            self._warm_timer.stop()
-            return
-        art_id, width = self._warm_jobs.pop()
-        self.sprite(art_id, width, None)
+        """Card pictures are still being drawn ahead of play."""
+        return self.sprites.warming
 
     # -- geometry ----------------------------------------------------------------------------
+
+    def _relayout(self) -> Layout:
+        """The layout for the current size; the sprite cache follows its card widths."""
+        lay = self._compute_layout()
+        self.sprites.set_widths(lay.sw, lay.cw, self.devicePixelRatioF())
+        return lay
 
     def _compute_layout(self) -> Layout:
         W, H = float(max(self.width(), 320)), float(max(self.height(), 240))
@@ -580,7 +185,8 @@ class TableView(QWidget):
         sh = float(round(sw * 1.6))
         label_h = max(14.0, H * 0.024)
         lift = ch * 0.14
-        used = m + sh + (label_h + sh) + (2 * ch + ch * 0.12 + 2 * m) + H * 0.04
+        prompt_h = max(H * 0.04, self.prompt_height)  # never below its text's height
+        used = m + sh + (label_h + sh) + (2 * ch + ch * 0.12 + 2 * m) + prompt_h
         used += (label_h + sh) + (ch + lift) + m
         gap = max(4.0, (H - used) / 4)
         y = m * 0.6
@@ -591,7 +197,7 @@ class TableView(QWidget):
         field_h = 2 * ch + ch * 0.12 + 2 * m
         field_rect = QRectF(m, y, W - 2 * m, field_h)
         y += field_h
-        prompt_rect = QRectF(m, y + gap * 0.15, W - 2 * m, H * 0.04)
+        prompt_rect = QRectF(m, y + gap * 0.15, W - 2 * m, prompt_h)
         y = prompt_rect.bottom() + gap * 0.6
         my_cap_y = y + label_h
         y = my_cap_y + sh + gap
@@ -692,18 +298,13 @@ class TableView(QWidget):
                 self.tr("{0}, card {1} of {2}").format(where, i + 1, len(model.hand)),
             )
         # cards between places
-        for card, (how, target) in model.staged.items():
-            if how == "over" and target in out:
-                t = QRectF(out[target][0])
-                r = t.translated(lay.cw * 0.22, lay.ch * 0.16).toAlignedRect()
-                out[card] = (r, True, self.tr("Taking a field card"))
-            else:
-                w = lay.wait_rect
-                out[card] = (
-                    self._card_rect(w.left(), w.top(), w.width(), w.height()),
-                    True,
-                    self.tr("Turned from the stock"),
-                )
+        w = lay.wait_rect
+        for card, how in model.staged.items():
+            out[card] = (
+                self._card_rect(w.left(), w.top(), w.width(), w.height()),
+                True,
+                self.tr("Turned from the stock") if how == DRAWN else self.tr("Played"),
+            )
         return out
 
     def stock_geometry(self) -> QRect:
@@ -732,7 +333,7 @@ class TableView(QWidget):
         for seat in (HUMAN, COMPUTER):
             for kind in KIND_ORDER:
                 order += [c for c in model.captured[seat] if kind_of(c) is kind]
-        order += model.opponent + model.hand + list(model.staged)
+        order += [*model.opponent, *model.hand, *model.staged]
         self.stock.raise_()
         for key in order:
             w = self.widgets.get(key)
@@ -749,12 +350,12 @@ class TableView(QWidget):
 
     def snap(self) -> None:
         """Put every widget where it belongs, at once (after a resize, a restore)."""
-        self.layout_ = self._compute_layout()
+        self.layout_ = self._relayout()
         for key, (rect, face_up, where) in self.targets().items():
             w = self._widget(key, face_up, rect)
             w.setGeometry(rect)
             w.face_up = face_up and w.card is not None
-            w.flip = 1.0
+            w.set_flip(1.0)
             w.set_where(where)
         self._drop_stale()
         self.stock.setGeometry(self.stock_geometry())
@@ -767,7 +368,7 @@ class TableView(QWidget):
         live = set(self.targets())
         for key in list(self.widgets):
             if key not in live:
-                _discard(self.widgets.pop(key))
+                discard(self.widgets.pop(key))
 
     def _animate(self, moves: list[_Move]) -> int:
         """Run moves together (each after its delay); returns the total milliseconds."""
@@ -777,7 +378,7 @@ class TableView(QWidget):
             for mv in moves:
                 mv.widget.setGeometry(mv.to)
                 if mv.flip_to is not None:
-                    mv.widget.flip = mv.flip_to  # type: ignore[attr-defined]
+                    mv.widget.set_flip(mv.flip_to)
             return 0
         group = QParallelAnimationGroup(self)
         total = 0
@@ -795,7 +396,7 @@ class TableView(QWidget):
             a.setEasingCurve(QEasingCurve.Type.OutCubic)
             if mv.flip_to is not None:
                 f = QPropertyAnimation(mv.widget, b"flip", par)
-                start = mv.flip_from if mv.flip_from is not None else mv.widget.flip  # type: ignore[attr-defined]
+                start = mv.flip_from if mv.flip_from is not None else mv.widget.get_flip()
                 f.setStartValue(float(start))
                 f.setEndValue(float(mv.flip_to))
                 f.setDuration(duration)
@@ -837,7 +438,7 @@ class TableView(QWidget):
 
     def _present(self, event: Event) -> int:
         self.finish_animation()
-        self.layout_ = self._compute_layout()
+        self.layout_ = self._relayout()
         model = self.model
         if isinstance(event, Dealt):
             return self._present_deal(event)
@@ -848,7 +449,7 @@ class TableView(QWidget):
                 w = self.widgets.pop(back, None)
                 if w is not None:
                     w.set_card(event.card)
-                    w.flip = -1.0
+                    w.set_flip(-1.0)
                     self.widgets[event.card] = w
             w = self.widgets.get(event.card)
             moves = self._moves_to_targets()
@@ -864,7 +465,7 @@ class TableView(QWidget):
             start = self.stock_card_rect()
             w = self._widget(event.card, True, start)
             w.setGeometry(start)
-            w.flip = -1.0
+            w.set_flip(-1.0)
             model.turn_stock(event.card)
             self.stock.set_count(model.stock)
             moves = self._moves_to_targets([event.card], 340)
@@ -873,9 +474,10 @@ class TableView(QWidget):
             self._restack()
             return self._animate(moves) + int(160 * self.anim_scale)
         if isinstance(event, ChoiceNeeded):
-            model.choice(event.candidates)
+            model.choice(event.card, event.candidates, event.drawn)
+            moves = self._moves_to_targets([event.card], 220)
             self.refresh_glows()
-            return 0
+            return self._animate(moves)
         if isinstance(event, Captured):
             return self._present_capture(event)
         if isinstance(event, PlacedOnField):
@@ -893,7 +495,7 @@ class TableView(QWidget):
     def _present_deal(self, event: Dealt) -> int:
         self._background = None
         for w in self.widgets.values():
-            _discard(w)
+            discard(w)
         self.widgets.clear()
         self.lifted = None
         self.model.apply(event)
@@ -910,14 +512,14 @@ class TableView(QWidget):
             [c for c in self.model.field if c is not None],
         )
         for i in range(0, 8, 2):
-            order += opp[i : i + 2] + hand[i : i + 2] + fld[i : i + 2]
+            order += [*opp[i : i + 2], *hand[i : i + 2], *fld[i : i + 2]]
         moves = []
         for n, key in enumerate(order):
             rect, face_up, where = targets[key]
             w = self._widget(key, face_up, start)
             w.setGeometry(start)
             w.set_where(where)
-            w.flip = -1.0 if face_up else 1.0
+            w.set_flip(-1.0 if face_up else 1.0)
             moves.append(
                 _Move(w, rect, n * 38, 300, 1.0 if face_up else None, -1.0 if face_up else None)
             )
@@ -933,7 +535,7 @@ class TableView(QWidget):
         staged = model.staged.get(event.card)
         first: list[_Move] = []
         lead = 0
-        if staged is not None and staged[0] == "wait":
+        if staged is not None:
             # the card first goes onto the field card it takes, then both to the pile
             target = event.taken[0]
             t = self.targets().get(target)
@@ -959,7 +561,7 @@ class TableView(QWidget):
         """Show a round as the engine has it (a resumed match): no animation."""
         self.finish_animation()
         for w in self.widgets.values():
-            _discard(w)
+            discard(w)
         self.widgets.clear()
         self.lifted = None
         self._background = None
@@ -970,7 +572,7 @@ class TableView(QWidget):
     def clear(self) -> None:
         self.finish_animation()
         for w in self.widgets.values():
-            _discard(w)
+            discard(w)
         self.widgets.clear()
         self.model = TableModel()
         self._background = None
@@ -1011,10 +613,8 @@ class TableView(QWidget):
     def resizeEvent(self, event: object) -> None:
         self.finish_animation()
         self._background = None
-        self._sprites.clear()
-        self._unders.clear()
         self.snap()
-        self.prewarm()
+        self.sprites.prewarm()
 
     def paintEvent(self, event: object) -> None:
         p = QPainter(self)
@@ -1057,7 +657,7 @@ class TableView(QWidget):
         f = QFont(self.font())
         f.setPixelSize(int(lay.label_h * 0.72))
         p.setFont(f)
-        p.setPen(QColor(240, 226, 190, 150))
+        p.setPen(FIELD_LABEL)
         p.drawText(
             QRectF(fr.left() + 14, fr.bottom() - lay.label_h - 4, 300, lay.label_h),
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
@@ -1077,6 +677,10 @@ class TableView(QWidget):
                     p.drawRoundedRect(tray, 8, 8)
         p.end()
         return pix
+
+    def label_rects(self) -> list[QRectF]:
+        """Where the capture groups' labels are painted (their text starts at the left)."""
+        return self._label_rects()
 
     def _label_rects(self) -> list[QRectF]:
         lay = self.layout_
@@ -1101,7 +705,7 @@ class TableView(QWidget):
             counts[kind_of(c)] += 1
         for kind, r in self.capture_group_rects(seat).items():
             n = counts[kind]
-            p.setPen(QColor(240, 222, 180, 235 if n else 130))
+            p.setPen(TRAY_LABEL if n else TRAY_LABEL_EMPTY)
             p.drawText(
                 QRectF(r.left(), r.top() - 2, r.width(), lay.label_h),
                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,

@@ -1,0 +1,224 @@
+"""The table's layout at the sizes the window allows (960×640 up to 1920×1080): the koikoi
+panel leaves the field and both capture rows in sight, the log shows its newest line and
+the prompt its whole text."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PySide6.QtCore import QRect, QTranslator
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTableWidget,
+    QWidget,
+)
+
+from koikoi.ui.card_widget import CardWidget
+from koikoi.ui.controller import Mode
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.panels import DecisionPanel
+from tests.ui_driver import (
+    actions_so_far,
+    close_window,
+    open_window,
+    play_by_clicks,
+    start_practice,
+)
+
+DECIDING = b"screenshots-match-0000000000000001"
+"""A match whose random clicks (seed 2) reach a koikoi decision in the first round."""
+
+SIZES = [(960, 640), (1024, 640), (1024, 768), (1280, 800), (1440, 900), (1920, 1080)]
+
+
+def in_window(w: QWidget) -> QRect:
+    return QRect(w.mapTo(w.window(), w.rect().topLeft()), w.size())
+
+
+def table_cards(window: MainWindow) -> dict[str, list[CardWidget]]:
+    """The field's and both capture piles' card widgets, by where they are."""
+    table = window.game.table
+    model = table.model
+    groups: dict[str, list[CardWidget]] = {"field": [], "your captures": [], "theirs": []}
+    for key, w in table.widgets.items():
+        if not w.isVisible():
+            continue
+        if key in model.field:
+            groups["field"].append(w)
+        elif key in model.captured[0]:
+            groups["your captures"].append(w)
+        elif key in model.captured[1]:
+            groups["theirs"].append(w)
+    return groups
+
+
+def settle(qtbot, window: MainWindow, size: tuple[int, int]) -> None:
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=2000)
+    for _ in range(3):
+        QApplication.processEvents()
+    window.game.table.finish_animation()
+
+
+def test_the_koikoi_panel_leaves_the_field_and_both_capture_rows_in_sight(qtbot):
+    window = open_window(qtbot)
+    start_practice(window, seed=DECIDING)
+    play_by_clicks(
+        qtbot, window, random.Random(2), until=lambda w: w.controller.mode is Mode.DECIDE
+    )
+    for size in [*SIZES, (1280, 800)]:
+        settle(qtbot, window, size)
+        panel = window.game.overlay.panel
+        assert isinstance(panel, DecisionPanel) and panel.isVisible()
+        where = in_window(panel)
+        groups = table_cards(window)
+        assert groups["field"] and groups["your captures"], size
+        window_rect = window.rect()
+        table_rect = in_window(window.game.table)
+        for group, cards in groups.items():
+            for card in cards:
+                r = in_window(card)
+                assert not r.intersects(where), f"{size}: the panel covers {group} {card.key}"
+                assert table_rect.contains(r), f"{size}: {group} {card.key} off the table"
+        buttons = [b for b in panel.findChildren(QPushButton) if b.isVisible()]
+        assert len(buttons) == 2  # shobu and koikoi
+        for b in buttons:
+            assert window_rect.contains(in_window(b)), f"{size}: {b.text()!r} cut off"
+            assert where.contains(in_window(b)), f"{size}: {b.text()!r} outside its panel"
+        # the panel has the height its words need: nothing squeezed or cut
+        assert panel.height() >= panel.heightForWidth(panel.width()), size
+    # decided: the column goes back to its width and the table takes the room again
+    window.controller.decide(True)
+    qtbot.waitUntil(lambda: window.game.overlay.panel is None, timeout=5000)
+    assert window.game.side.width() == 282  # 22 % of 1280
+    close_window(window)
+
+
+def newest_line_in_sight(log: QWidget) -> bool:
+    """The log's last line lies wholly inside what the log shows."""
+    if isinstance(log, QLabel):  # a label shows its lines only if all of them fit
+        return log.heightForWidth(log.width()) <= log.height()
+    assert isinstance(log, QPlainTextEdit)
+    block = log.document().lastBlock()
+    r = log.blockBoundingGeometry(block).translated(log.contentOffset())
+    return r.top() >= 0 and r.bottom() <= log.viewport().height() + 0.5
+
+
+def log_text(log: QWidget) -> str:
+    return log.text() if isinstance(log, QLabel) else log.toPlainText()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (960, 640)])
+def test_the_log_shows_its_newest_line_and_the_prompt_its_whole_text(qtbot, size):
+    window = open_window(qtbot, size=size)
+    start_practice(window, seed=DECIDING)
+    game = window.game
+    seen = {"your turn": 0, "checks": 0}
+
+    def check(w: MainWindow) -> None:
+        QApplication.processEvents()
+        log = game.side.log
+        assert log.isVisible() and log.height() >= 2 * log.fontMetrics().lineSpacing()
+        if not game.side._lines:  # the first oya: nothing said yet
+            return
+        newest = game.side._lines[-1]
+        assert log_text(log).endswith(newest)
+        assert newest_line_in_sight(log), f"{size}: the newest line {newest!r} is cut off"
+        if newest.startswith("Your turn"):
+            seen["your turn"] += 1
+        prompt = game.prompt
+        if prompt.isVisible():
+            need = prompt.sizeHint()
+            assert prompt.height() >= need.height(), f"{size}: prompt squeezed: {prompt.text()!r}"
+            assert prompt.width() >= need.width(), f"{size}: prompt cut: {prompt.text()!r}"
+            assert in_window(game.table).contains(in_window(prompt))
+        seen["checks"] += 1
+
+    play_by_clicks(
+        qtbot,
+        window,
+        random.Random(4),
+        until=lambda w: actions_so_far(w) >= 40 or w.controller.mode is Mode.ROUND_OVER,
+        check=check,
+    )
+    assert seen["checks"] > 10 and seen["your turn"] > 3
+    close_window(window)
+
+
+@pytest.mark.parametrize("size", [(960, 640), (1024, 640)])
+def test_the_match_result_shows_every_round_or_scrolls_to_it(qtbot, size):
+    window = open_window(qtbot, size=size)
+    start_practice(window, seed=DECIDING)
+    play_by_clicks(qtbot, window, random.Random(3), koikoi_rate=0.0)
+    assert window.controller.mode is Mode.MATCH_OVER
+    panel = window.game.overlay.panel
+    rounds = panel.findChild(QTableWidget, "roundsTable")
+    assert rounds is not None and rounds.rowCount() >= 2
+    QApplication.processEvents()
+    shown = rounds.viewport().height()
+    rows = sum(rounds.rowHeight(i) for i in range(rounds.rowCount()))
+    bar = rounds.verticalScrollBar()
+    assert rows <= shown or (bar.isVisible() and bar.maximum() > 0), f"{size}: rounds cut off"
+    for b in panel.findChildren(QPushButton):
+        assert window.rect().contains(in_window(b)), f"{size}: {b.text()!r} cut off"
+    close_window(window)
+
+
+class LongerWords(QTranslator):
+    """A pseudo-locale: every sentence of the game screen twice as long, as some languages'
+    translations are (and as a more precise card name makes a prompt)."""
+
+    def translate(self, context, source, disambiguation=None, n=-1):
+        if context != "GameScreen":
+            return None
+        return f"{source} ({source})"
+
+    def isEmpty(self):
+        return False
+
+
+def test_a_prompt_longer_than_the_table_wraps_and_shows_whole(qtbot):
+    app = QApplication.instance()
+    words = LongerWords()
+    app.installTranslator(words)
+    try:
+        window = open_window(qtbot, size=(960, 640))
+        start_practice(window, seed=DECIDING)
+        game = window.game
+        wrapped = []
+
+        def check(w: MainWindow) -> None:
+            QApplication.processEvents()
+            prompt = game.prompt
+            if not prompt.isVisible():
+                return
+            table = in_window(game.table)
+            shown = in_window(prompt)
+            assert table.contains(shown), f"prompt off the table: {prompt.text()!r}"
+            if prompt.wordWrap():
+                wrapped.append(prompt.text())
+                assert prompt.height() >= prompt.heightForWidth(prompt.width())
+            else:
+                assert prompt.width() >= prompt.sizeHint().width()
+            # the table makes room for it: no field card and no label of your captures under it
+            for card in game.table.widgets.values():
+                if card.isVisible() and card.key in game.table.model.field:
+                    assert not in_window(card).intersects(shown), prompt.text()
+            labels_top = min(r.top() for r in game.table.label_rects()[4:])
+            assert shown.bottom() <= table.top() + labels_top
+
+        play_by_clicks(
+            qtbot,
+            window,
+            random.Random(4),
+            until=lambda w: actions_so_far(w) >= 12,
+            check=check,
+        )
+        assert wrapped and any("Your turn" in t for t in wrapped)
+        close_window(window)
+    finally:
+        app.removeTranslator(words)
