@@ -31,7 +31,7 @@ from tests.ui_driver import (
 
 
 def _log_lines(window) -> list[str]:
-    return window.game.side.log.text().split("\n")
+    return window.game.side.log.toPlainText().split("\n")
 
 
 def test_a_resumed_match_tells_its_deal_again_in_the_log(qtbot) -> None:
@@ -46,14 +46,14 @@ def test_a_resumed_match_tells_its_deal_again_in_the_log(qtbot) -> None:
 
     play_by_clicks(qtbot, window, random.Random(4), until=three_plays, koikoi_rate=0.0)
     before = _log_lines(window)
-    assert len(before) == 7
+    assert len(before) > 20 and before[0].startswith("Round 1")
     click(qtbot, window.game.side.menu_button)
-    assert window.game.side.log.text() == ""
+    assert window.game.side.log.toPlainText() == ""
     click(qtbot, window.start.resume_button)
     assert wait_for_input(qtbot, window) is Mode.PLAY
     after = _log_lines(window)
     assert after[-1] == "The saved match is resumed."
-    assert after[:-1] == before[1:]  # the same narration, line for line
+    assert after[:-1] == before  # the same narration, line for line
     close_window(window)
 
 

@@ -51,7 +51,7 @@ def test_a_drawn_plain_taking_a_plain_of_its_month_is_named_in_english(qtbot) ->
     assert wait_for_input(qtbot, window) is Mode.DRAW_WAIT
     prompt = window.game.prompt.text()
     assert prompt.startswith("You turned Paulownia yellow plain: it takes Paulownia plain 2 —")
-    log = window.game.side.log.text()
+    log = window.game.side.log.toPlainText()
     assert "You played Paulownia plain 2." in log
     assert "You turned Paulownia yellow plain from the stock." in log
     drawn = find_card(window, parse_card("kiri_plain_yellow"))
