@@ -61,12 +61,15 @@ class Seat:
         *,
         later: bool = False,
         hold: bool = False,
+        first_delay_ms: int = 0,
     ) -> None:
         self.link = link
         self.player = get_player(player)
         self.rng = random.Random(seed)
         self.later = later
         self.hold = hold
+        self.first_delay_ms = first_delay_ms
+        self.turns = 0
         self.peer: PeerInfo | None = None
         self.tossed: TossDone | None = None
         self.moves: list[MovePlayed] = []
@@ -105,7 +108,10 @@ class Seat:
     def _on_turn(self, observation: Observation) -> None:
         if self.hold:
             return
-        if self.later:
+        self.turns += 1
+        if self.turns == 1 and self.first_delay_ms:
+            QTimer.singleShot(self.first_delay_ms, lambda: self._move(observation))
+        elif self.later:
             QTimer.singleShot(0, lambda: self._move(observation))
         else:
             self._move(observation)
@@ -557,3 +563,47 @@ def test_the_window_stays_live_through_a_password_handshake_and_the_first_deal(
 ) -> None:
     largest, _ = measure_stall(qtbot, PASSWORD)
     assert largest < 0.100, f"the UI thread stalled {largest * 1000:.0f} ms"
+
+
+# --- time ------------------------------------------------------------------------------------
+
+
+def test_a_half_open_connection_is_dropped_at_the_handshake_deadline(qtbot: QtBot) -> None:
+    room = open_room(qtbot, options("hana", timeout=1.0))
+    host = Seat(room)
+    raw = RawPeer.dial(room.port)  # connects and says nothing
+    qtbot.waitUntil(lambda: len(room.policy.pending) == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: len(host.refused) == 1, timeout=10_000)
+    assert host.refused[0].text == "the peer did not finish the handshake within 1 s"
+    assert room.policy.pending == {} and not room.policy.busy
+    qtbot.waitUntil(lambda: raw.read() is not None and raw.eof, timeout=10_000)
+    raw.sock.close()
+    close_room(qtbot, room)
+
+
+def test_heartbeats_keep_a_slow_player_connected(qtbot: QtBot) -> None:
+    # One second of silence counts as gone; each side's first move takes 2.5 s. The timers
+    # send heartbeats meanwhile, so the match goes on to its end.
+    room = open_room(qtbot, options("hana", timeout=1.0))
+    host = Seat(room, "greedy", 5, first_delay_ms=2500)
+    join = QtJoin(options("taro", timeout=1.0))
+    joiner = Seat(join, "greedy", 6, first_delay_ms=2500)
+    join.connect_to("127.0.0.1", room.port)
+    qtbot.waitUntil(lambda: host.ending is not None and joiner.ending is not None, timeout=60_000)
+    assert host.ending is not None and host.ending.finished, host.ending
+    assert joiner.ending is not None and joiner.ending.finished, joiner.ending
+    check_records(host, joiner)
+    close_room(qtbot, room)
+
+
+def test_a_local_failure_never_reaches_qt(qtbot: QtBot) -> None:
+    # A nickname the protocol cannot carry makes building the connection fail: the joiner
+    # ends with one line, nothing is raised into Qt's event loop.
+    room = open_room(qtbot, options("hana"))
+    join = QtJoin(options("t" * 40))
+    joiner = Seat(join)
+    join.connect_to("127.0.0.1", room.port)
+    qtbot.waitUntil(lambda: joiner.closed, timeout=10_000)
+    assert joiner.failure is not None and joiner.failure.kind == "internal"
+    assert "nickname" in joiner.failure.text and "\n" not in joiner.failure.text
+    close_room(qtbot, room)

@@ -27,7 +27,6 @@ network"), well under the 50 ms that would call for a worker thread.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
 import socket
@@ -477,12 +476,11 @@ class PeerLink(QObject):
         if self._stage == "done":
             return
         self._stage = "done"
+        self.on_handshake = None  # the owner's hook must not outlive the link
         self._timer.stop()
-        sock = self.socket
-        if sock is not None:
-            with contextlib.suppress(RuntimeError):  # already deleted with its parent
-                sock.abort()  # its signals now find the link done
-                sock.deleteLater()
+        sock, self.socket = self.socket, None
+        if sock is not None:  # freed with the link, its parent
+            sock.abort()  # its signals now find the link done
         self.times["closed"] = _now()
         emit(self.closed)
 
@@ -616,6 +614,8 @@ class QtRoom(QObject):
         self._server = QTcpServer(self)
         self._server.newConnection.connect(self._on_new_connection)
         self._leaving = False
+        self._closed = False
+        self._retired: list[PeerLink] = []
 
     # --- listening -----------------------------------------------------------------------
 
@@ -684,6 +684,8 @@ class QtRoom(QObject):
 
     def leave(self, reason: str = "the player left") -> None:
         """Stop listening, leave the match if there is one, drop the pending handshakes."""
+        if self._closed:
+            return
         self._leaving = True
         self._server.close()
         for link in list(self.links):
@@ -706,8 +708,10 @@ class QtRoom(QObject):
                 self._tell_refused(LinkError("internal", f"internal error: {error!r}", "", error))
 
     def _admit(self, sock: QTcpSocket) -> None:
-        link = PeerLink(self.options, Role.HOST, self)
-        link.closed.connect(lambda: self._on_link_closed(link))
+        # The room keeps its links in Python, not as Qt children: a link is freed by Python once
+        # the room lets go of it, never by Qt from inside the room's or its own signals.
+        link = PeerLink(self.options, Role.HOST)
+        link.closed.connect(self._on_link_closed)
         now = _now()
         address = format_address(_peer_host(sock), sock.peerPort())
         ticket = self.policy.admit(address, now)
@@ -720,7 +724,7 @@ class QtRoom(QObject):
         conn = self.options.connection(Role.HOST, now)
         conn.busy = lambda: self.policy.busy
         link.on_handshake = self._on_handshake
-        link.failed.connect(self._tell_refused)
+        link.failed.connect(self._on_link_failed)
         link.attach(sock, conn)
 
     def _on_handshake(self, link: PeerLink) -> None:
@@ -734,19 +738,38 @@ class QtRoom(QObject):
         link.local_turn.connect(self.local_turn)
         link.ended.connect(self.ended)
 
+    def _link(self) -> PeerLink | None:
+        sender = self.sender()
+        return sender if isinstance(sender, PeerLink) else None
+
+    def _on_link_failed(self, failure: LinkError) -> None:
+        link = self._link()
+        ticket = None if link is None else self.links.get(link)
+        if ticket is not None:
+            self.policy.closed(ticket, _now())  # its place is free now, not after the close
+        self._tell_refused(failure)
+
     def _tell_refused(self, failure: LinkError) -> None:
         logger.info("turned away %s: %s", failure.address, failure.text)
         emit(self.refused, failure)
 
-    def _on_link_closed(self, link: PeerLink) -> None:
+    def _on_link_closed(self) -> None:
+        link = self._link()
+        if link is None:
+            return
+        # Its connections hold the room: let go of them, or room and link would keep each
+        # other alive through Qt, where Python's collector cannot see.
+        link.closed.disconnect(self._on_link_closed)
         ticket = self.links.pop(link, None)
         if ticket is not None:
+            link.failed.disconnect(self._on_link_failed)
             self.policy.closed(ticket, _now())
         if link is not self.match:  # the match's link stays: its session holds the record
-            link.deleteLater()
+            self._retired.append(link)  # freed on the next turn of the loop, outside its signals
+            QTimer.singleShot(0, self._retired.clear)
         self._maybe_closed()
 
     def _maybe_closed(self) -> None:
-        if self._leaving and not self.links:
-            self._leaving = False
+        if self._leaving and not self.links and not self._closed:
+            self._closed = True
             emit(self.closed)
