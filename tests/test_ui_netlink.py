@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QEventLoop, QObject, QTimer
 from pytestqt.qtbot import QtBot
 
 from koikoi.ai import get_player
@@ -606,4 +606,27 @@ def test_a_local_failure_never_reaches_qt(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: joiner.closed, timeout=10_000)
     assert joiner.failure is not None and joiner.failure.kind == "internal"
     assert "nickname" in joiner.failure.text and "\n" not in joiner.failure.text
+    close_room(qtbot, room)
+
+
+def test_a_modal_dialog_in_a_slot_does_not_starve_the_connection(qtbot: QtBot) -> None:
+    # The window may ask "do you see the same four cards?" in a dialog with its own event
+    # loop, from inside the established signal. Heartbeats must go on meanwhile (one second
+    # of silence counts as gone here), and the match carries on once the dialog is closed.
+    room = open_room(qtbot, options("hana", timeout=1.0))
+    host = Seat(room, "greedy", 7)
+    join = QtJoin(options("taro", timeout=1.0))
+    joiner = Seat(join, "greedy", 8)
+
+    def dialog(_: PeerInfo) -> None:
+        loop = QEventLoop()
+        QTimer.singleShot(2500, loop.quit)
+        loop.exec()
+
+    join.established.connect(dialog)
+    join.connect_to("127.0.0.1", room.port)
+    qtbot.waitUntil(lambda: host.ending is not None and joiner.ending is not None, timeout=60_000)
+    assert host.ending is not None and host.ending.finished, host.ending
+    assert joiner.ending is not None and joiner.ending.finished, joiner.ending
+    check_records(host, joiner)
     close_room(qtbot, room)

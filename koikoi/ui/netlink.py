@@ -216,6 +216,9 @@ class PeerLink(QObject):
         self._timer.setSingleShot(True)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self._on_timer)
+        self._deliver_timer = QTimer(self)
+        self._deliver_timer.setSingleShot(True)
+        self._deliver_timer.timeout.connect(self._deliver)
         self._queue: deque[ConnectionEvent] = deque()
         self._pumping = False
         self._announced: int | None = None
@@ -351,24 +354,41 @@ class PeerLink(QObject):
     # --- the pump ------------------------------------------------------------------------
 
     def _process(self, events: Sequence[ConnectionEvent]) -> None:
-        """Hand out ``events``, send what the connection has, then close or re-arm the timer.
+        """Send what the connection has, keep its timer, and hand ``events`` out soon.
 
-        Re-entrant: a slot that calls :meth:`play` or :meth:`leave` while a signal is out
-        adds its events to the queue this loop is draining.
+        The owner hears of them from a zero-delay timer, never from inside a socket's
+        signal: Qt does not emit ``readyRead`` again while its slot runs, so a slot that ran
+        an event loop (a modal dialog) there would starve the connection. So bytes and
+        heartbeats go on whatever the owner's slots do, and a slot may call :meth:`play` or
+        :meth:`leave`: their events join the queue being handed out.
         """
         self._queue.extend(events)
+        self._flush()
+        conn = self.connection
+        if self._stage == "open" and conn is not None and not conn.closed:
+            self._arm_timer(conn)
+        if self._queue or self._turn_due():
+            self._deliver_timer.start(0)
+        else:
+            self._settle()
+
+    def _deliver(self) -> None:
         if self._pumping:
-            return
+            return  # a slot is running an event loop: the loop below goes on after it
         self._pumping = True
         try:
             while True:
                 while self._queue:
                     self._dispatch(self._queue.popleft())
-                self._flush()
                 if not self._announce_turn() and not self._queue:
                     break
+        except Exception as error:
+            self._pumping = False
+            self._crash(error)
+            return
         finally:
             self._pumping = False
+        self._flush()
         self._settle()
 
     def _dispatch(self, event: ConnectionEvent) -> None:
@@ -401,15 +421,20 @@ class PeerLink(QObject):
             self.times["ended"] = now
             emit(self.ended, event.ending)
 
-    def _announce_turn(self) -> bool:
+    def _turn_due(self) -> bool:
+        """The local seat is to move and has not been told yet."""
         conn = self.connection
         if conn is None or conn.session is None or conn.session.lockstep is None:
             return False
-        observation = conn.local_turn
-        seq = conn.session.lockstep.seq
-        if observation is None or self._announced == seq:
+        return conn.local_turn is not None and self._announced != conn.session.lockstep.seq
+
+    def _announce_turn(self) -> bool:
+        conn = self.connection
+        if not self._turn_due() or conn is None or conn.session is None:
             return False
-        self._announced = seq
+        observation = conn.local_turn
+        assert observation is not None and conn.session.lockstep is not None
+        self._announced = conn.session.lockstep.seq
         emit(self.local_turn, observation)
         return True
 
@@ -425,12 +450,14 @@ class PeerLink(QObject):
             self.bytes_sent += len(data)
 
     def _settle(self) -> None:
+        """Close once the connection is closed and the owner has heard everything."""
         conn = self.connection
-        if self._stage != "open" or conn is None:
+        if self._stage != "open" or conn is None or self._pumping or self._queue:
             return
         if conn.closed:
             self._start_closing(CLOSE_GRACE)
-            return
+
+    def _arm_timer(self, conn: Connection) -> None:
         deadline = conn.next_timer()
         if deadline is None:
             self._timer.stop()
@@ -478,6 +505,7 @@ class PeerLink(QObject):
         self._stage = "done"
         self.on_handshake = None  # the owner's hook must not outlive the link
         self._timer.stop()
+        self._deliver_timer.stop()
         sock, self.socket = self.socket, None
         if sock is not None:  # freed with the link, its parent
             sock.abort()  # its signals now find the link done
@@ -500,7 +528,6 @@ class PeerLink(QObject):
             return
         self._crashing = True
         self._queue.clear()
-        self._pumping = False
         try:
             reason = f"internal error: {error!r}"
             if conn.session is not None:
