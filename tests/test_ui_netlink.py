@@ -180,6 +180,9 @@ def test_a_room_and_a_joiner_play_a_whole_match(qtbot: QtBot, password: str) -> 
     check_records(host, joiner)
     assert join.failure is None and host.refused == []
     assert join.bytes_sent > 1000 and join.bytes_received > 1000
+    # The room has played its match: a late joiner is told it is busy.
+    _, late = _failed_join(qtbot, room, options("jiro", password))
+    assert late.kind == "refused" and late.text == "the peer refused: it is already playing"
     close_room(qtbot, room)
 
 
@@ -291,8 +294,13 @@ def test_a_wrong_password_is_one_line_on_both_sides(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: len(host.refused) == 1, timeout=10_000)
     assert host.refused[0].kind == "auth" and host.refused[0].address.startswith("127.0.0.1:")
     assert "wrong password" in host.refused[0].text and host.ending is None
-    # The room keeps listening, and the right password plays.
+    # The room keeps listening, and the right password gets in.
     assert room.listening and not room.policy.busy and room.policy.pending == {}
+    join = QtJoin(options("taro", PASSWORD))
+    joiner = Seat(join, hold=True)
+    join.connect_to("127.0.0.1", room.port)
+    qtbot.waitUntil(lambda: joiner.tossed is not None, timeout=20_000)
+    assert host.peer is not None and host.peer.private
     close_room(qtbot, room)
 
 
@@ -442,6 +450,13 @@ def test_nobody_at_the_address_and_a_bad_address(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: joiner.closed, timeout=10_000)
     assert joiner.failure is not None and joiner.failure.kind == "connect"
     assert joiner.failure.text == f"cannot connect to 127.0.0.1:{port}: connection refused"
+    # Giving up while connecting is a failure too, with its own kind.
+    gave_up = QtJoin(options("taro"))
+    quitter = Seat(gave_up)
+    gave_up.connect_to("127.0.0.1", port)
+    gave_up.leave()
+    assert quitter.closed and quitter.failure is not None and quitter.failure.kind == "left"
+    assert quitter.failure.text == f"gave up connecting to 127.0.0.1:{port}"
     with pytest.raises(ValueError, match="HOST:PORT with a port 1-65535, not 'hana'"):
         QtJoin(options("taro")).connect_to_address("hana")
     with pytest.raises(ValueError, match="HOST:PORT"):
