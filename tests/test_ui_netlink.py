@@ -645,3 +645,16 @@ def test_a_modal_dialog_in_a_slot_does_not_starve_the_connection(qtbot: QtBot) -
     assert joiner.ending is not None and joiner.ending.finished, joiner.ending
     check_records(host, joiner)
     close_room(qtbot, room)
+
+
+def test_a_room_that_cannot_take_a_joiner_says_so_and_still_closes(qtbot: QtBot) -> None:
+    room = open_room(qtbot, options("h" * 40))  # a nickname the protocol cannot carry
+    host = Seat(room)
+    join = QtJoin(options("taro"))
+    joiner = Seat(join)
+    join.connect_to("127.0.0.1", room.port)
+    qtbot.waitUntil(lambda: len(host.refused) == 1 and joiner.closed, timeout=10_000)
+    assert host.refused[0].kind == "internal" and "nickname" in host.refused[0].text
+    assert joiner.failure is not None and joiner.failure.kind == "protocol"
+    assert room.policy.pending == {} and room.links == {}
+    close_room(qtbot, room)

@@ -735,24 +735,33 @@ class QtRoom(QObject):
                 self._tell_refused(LinkError("internal", f"internal error: {error!r}", "", error))
 
     def _admit(self, sock: QTcpSocket) -> None:
-        # The room keeps its links in Python, not as Qt children: a link is freed by Python once
-        # the room lets go of it, never by Qt from inside the room's or its own signals.
-        link = PeerLink(self.options, Role.HOST)
-        link.closed.connect(self._on_link_closed)
         now = _now()
         address = format_address(_peer_host(sock), sock.peerPort())
         ticket = self.policy.admit(address, now)
         if isinstance(ticket, Refusal):
-            self.links[link] = None
+            link = self._new_link(None)
             self._tell_refused(LinkError("busy", ticket.reason, address))
             link.refuse(sock, encode_frame(refuse_message(ticket.code)))
             return
-        self.links[link] = ticket
-        conn = self.options.connection(Role.HOST, now)
-        conn.busy = lambda: self.policy.busy
+        try:
+            conn = self.options.connection(Role.HOST, now)
+        except Exception:
+            self.policy.closed(ticket, now)
+            raise
+        policy = self.policy  # not the room: the connection must not keep the room alive
+        conn.busy = lambda: policy.busy
+        link = self._new_link(ticket)
         link.on_handshake = self._on_handshake
         link.failed.connect(self._on_link_failed)
         link.attach(sock, conn)
+
+    def _new_link(self, ticket: Ticket | None) -> PeerLink:
+        # The room keeps its links in Python, not as Qt children: a link is freed by Python once
+        # the room lets go of it, never by Qt from inside the room's or its own signals.
+        link = PeerLink(self.options, Role.HOST)
+        link.closed.connect(self._on_link_closed)
+        self.links[link] = ticket
+        return link
 
     def _on_handshake(self, link: PeerLink) -> None:
         ticket = self.links.get(link)
