@@ -6,14 +6,22 @@ what it says here is what every room does; the last test holds a real handshake 
 
 from __future__ import annotations
 
+import asyncio
+import random
+from collections.abc import Sequence
+
 import pytest
 
+from koikoi.engine.events import Event
+from koikoi.engine.match import Observation
+from koikoi.engine.round import Action
 from koikoi.net.connection import Connection, HandshakeDone, HandshakeFailed
 from koikoi.net.errors import PeerRefused
 from koikoi.net.handshake import MatchSettings
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket
+from koikoi.net.transport import Outcome, PeerOptions, Room, join
 
 
 def admitted(policy: RoomPolicy, address: str = "192.0.2.1:4000", now: float = 0.0) -> Ticket:
@@ -118,3 +126,53 @@ def test_a_handshake_finishing_after_another_match_started_is_refused_as_busy() 
     assert isinstance(refused, PeerRefused) and refused.code == "busy"
     assert str(refused) == "the peer refused: it is already playing"
     assert policy.closed(tickets[1], 1.0) is False and policy.playing
+
+
+def test_a_failed_handshake_frees_its_place_before_its_socket_closes() -> None:
+    # One handshake at a time; a silent connection fails at the one-second deadline but
+    # never closes its end, so its socket lingers for the close grace. A joiner arriving in
+    # that time gets in: the place was given back when the handshake failed.
+    class Quick:
+        def __init__(self) -> None:
+            self.rng = random.Random(1)
+
+        async def choose(self, observation: Observation) -> Action:
+            return self.rng.choice(observation.legal_actions)
+
+        def notify(self, events: Sequence[Event]) -> None:
+            pass
+
+        def cancel(self) -> None:
+            pass
+
+    def options(name: str) -> PeerOptions:
+        return PeerOptions(
+            identity=Identity.generate(),
+            nickname=name,
+            settings=MatchSettings(),
+            known_peers=KnownPeers(None),
+            silence_timeout=1.0,
+        )
+
+    async def main() -> tuple[Outcome, list[str]]:
+        failed: list[str] = []
+
+        def on_event(event: object, now: float) -> None:
+            if isinstance(event, HandshakeFailed):
+                failed.append(str(event.error))
+
+        room = Room(options("hana"), Quick(), max_pending=1, on_event=on_event)
+        _, port = await room.open("127.0.0.1", 0)
+        try:
+            _, silent = await asyncio.open_connection("127.0.0.1", port)
+            while not failed:
+                await asyncio.sleep(0.01)
+            joined = await join("127.0.0.1", port, options("taro"), Quick())
+            silent.close()
+            return joined, failed
+        finally:
+            await room.close()
+
+    joined, failed = asyncio.run(main())
+    assert failed == ["the peer did not finish the handshake within 1 s"]
+    assert joined.failure is None and joined.finished, joined.reason

@@ -427,6 +427,8 @@ class Room:
         def on_event(event: ConnectionEvent, now: float) -> None:
             if isinstance(event, HandshakeDone):
                 self.policy.established(ticket, now)
+            elif isinstance(event, HandshakeFailed):  # its place is free now, not after the close
+                self.policy.closed(ticket, now)
             if self.on_event is not None:
                 self.on_event(event, now)
 
