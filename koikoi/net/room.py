@@ -8,8 +8,9 @@ asks this policy the same three questions and does what it says:
   :class:`Refusal` to send (``refuse`` with its ``code``) before closing;
 - a handshake is about to finish: :meth:`RoomPolicy.busy` (the ``Connection.busy`` hook)
   says whether another match started meanwhile, so the handshake is refused as busy;
-- a handshake finished (:meth:`RoomPolicy.established`) or a connection closed
-  (:meth:`RoomPolicy.closed`, which says whether that was the room's match).
+- a handshake finished (:meth:`RoomPolicy.established`), or failed, or a connection closed
+  (:meth:`RoomPolicy.closed`, at the first of these: it says whether that was the room's
+  match, and a second call changes nothing).
 
 The policy today: a room that plays or has played its match is busy; at most
 ``max_pending`` handshakes run at once. It is the one place to harden against half-open

@@ -15,13 +15,17 @@ at ``Connection.next_timer()``), and hands what happened to the owner as signals
 - ``failed(LinkError)``: there never was a session (cannot connect, the handshake failed);
 - ``closed()``: the socket is closed and the link is done (after ``ended`` or ``failed``).
 
+Signals come from a zero-delay timer, never from inside a socket's signal, so a slot may
+call :meth:`PeerLink.play` or :meth:`PeerLink.leave`, or even run a dialog's event loop.
+
 Nothing here blocks: connecting resolves host names in Qt's own lookup thread, writes are
 buffered by Qt, and a socket is closed by a half-close and a short wait for the peer's end
 (so a farewell is read before the kernel could reset it). Whatever a peer sends, no
 exception reaches Qt: the link logs it at debug level and ends with a reason.
 
 Everything runs on the thread that owns the link (the UI thread): the heaviest step, a
-password room's SPAKE2, takes about 10 ms (docs/benchmarks.md, "The window and the
+password room's SPAKE2, takes about 10 ms a side, and the UI thread is never busy for more
+than about 20 ms at once through a whole handshake (docs/benchmarks.md, "The window on the
 network"), well under the 50 ms that would call for a worker thread.
 """
 
