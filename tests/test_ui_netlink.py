@@ -62,6 +62,7 @@ class Seat:
         later: bool = False,
         hold: bool = False,
         first_delay_ms: int = 0,
+        stop_after: int | None = None,
     ) -> None:
         self.link = link
         self.player = get_player(player)
@@ -69,6 +70,7 @@ class Seat:
         self.later = later
         self.hold = hold
         self.first_delay_ms = first_delay_ms
+        self.stop_after = stop_after
         self.turns = 0
         self.peer: PeerInfo | None = None
         self.tossed: TossDone | None = None
@@ -106,7 +108,7 @@ class Seat:
         self.closed = True
 
     def _on_turn(self, observation: Observation) -> None:
-        if self.hold:
+        if self.hold or (self.stop_after is not None and self.turns >= self.stop_after):
             return
         self.turns += 1
         if self.turns == 1 and self.first_delay_ms:
@@ -319,18 +321,20 @@ def test_other_settings_are_named(qtbot: QtBot) -> None:
 
 
 def test_a_peer_that_closes_mid_round(qtbot: QtBot) -> None:
+    # Each side makes three moves of the first round; then the joiner's program dies: no
+    # goodbye, the connection just ends.
     room = open_room(qtbot, options("hana"))
-    host = Seat(room, hold=True)
+    host = Seat(room, stop_after=3)
     join = QtJoin(options("taro"))
-    joiner = Seat(join, hold=True)
+    joiner = Seat(join, stop_after=3)
     join.connect_to("127.0.0.1", room.port)
-    qtbot.waitUntil(lambda: host.tossed is not None and joiner.tossed is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: len(host.moves) == 6 and len(joiner.moves) == 6, timeout=20_000)
     assert join.socket is not None
-    join.socket.abort()  # the joiner's program dies: no goodbye, the connection just ends
+    join.socket.abort()
     qtbot.waitUntil(lambda: host.ending is not None, timeout=20_000)
     assert host.ending is not None and not host.ending.finished
     assert host.ending.how == "dropped" and host.ending.reason == "the connection dropped"
-    assert host.ending.stage == "play"
+    assert host.ending.stage == "play" and host.ending.moves == 6
     close_room(qtbot, room)
 
 
