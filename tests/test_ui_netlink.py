@@ -601,12 +601,12 @@ def test_a_half_open_connection_is_dropped_at_the_handshake_deadline(qtbot: QtBo
 
 
 def test_heartbeats_keep_a_slow_player_connected(qtbot: QtBot) -> None:
-    # One second of silence counts as gone; each side's first move takes 2.5 s. The timers
+    # 1.5 s of silence counts as gone; each side's first move takes 3.5 s. The timers
     # send heartbeats meanwhile, so the match goes on to its end.
-    room = open_room(qtbot, options("hana", timeout=1.0))
-    host = Seat(room, "greedy", 5, first_delay_ms=2500)
-    join = QtJoin(options("taro", timeout=1.0))
-    joiner = Seat(join, "greedy", 6, first_delay_ms=2500)
+    room = open_room(qtbot, options("hana", timeout=1.5))
+    host = Seat(room, "greedy", 5, first_delay_ms=3500)
+    join = QtJoin(options("taro", timeout=1.5))
+    joiner = Seat(join, "greedy", 6, first_delay_ms=3500)
     join.connect_to("127.0.0.1", room.port)
     qtbot.waitUntil(lambda: host.ending is not None and joiner.ending is not None, timeout=60_000)
     assert host.ending is not None and host.ending.finished, host.ending
@@ -630,16 +630,16 @@ def test_a_local_failure_never_reaches_qt(qtbot: QtBot) -> None:
 
 def test_a_modal_dialog_in_a_slot_does_not_starve_the_connection(qtbot: QtBot) -> None:
     # The window may ask "do you see the same four cards?" in a dialog with its own event
-    # loop, from inside the established signal. Heartbeats must go on meanwhile (one second
+    # loop, from inside the established signal. Heartbeats must go on meanwhile (1.5 s
     # of silence counts as gone here), and the match carries on once the dialog is closed.
-    room = open_room(qtbot, options("hana", timeout=1.0))
+    room = open_room(qtbot, options("hana", timeout=1.5))
     host = Seat(room, "greedy", 7)
-    join = QtJoin(options("taro", timeout=1.0))
+    join = QtJoin(options("taro", timeout=1.5))
     joiner = Seat(join, "greedy", 8)
 
     def dialog(_: PeerInfo) -> None:
         loop = QEventLoop()
-        QTimer.singleShot(2500, loop.quit)
+        QTimer.singleShot(3500, loop.quit)
         loop.exec()
 
     join.established.connect(dialog)
