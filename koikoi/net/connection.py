@@ -177,14 +177,20 @@ class Connection:
         )
 
     def _handshake_step(self, frame: bytes, now: float) -> list[ConnectionEvent]:
-        if self.busy is not None and self.handshake.phase is Phase.AWAIT_NOISE3 and self.busy():
-            return self._fail(PeerRefused("the room started a match with someone else", "busy"))
+        busy = self.busy is not None and self.handshake.phase is Phase.AWAIT_NOISE3 and self.busy()
         try:
             replies = self.handshake.receive(frame)
         except HandshakeError as error:
             return self._fail(error)
         except ProtocolError as error:  # a frame after the handshake failed or ended
             return self._fail(error)
+        if busy and self.handshake.result is not None:
+            # docs/protocol.md "Ready and refuse": after noise3 the refusal goes encrypted, in
+            # place of ready (nonce 0), so the joiner reads "busy", not a failed decryption.
+            send = self.handshake.result.send
+            send.set_nonce(0)
+            self._out += encode_frame(send.encrypt_with_ad(b"", refuse_message("busy")))
+            return self._fail(PeerRefused("the room started a match with someone else", "busy"))
         for reply in replies:
             self._out += encode_frame(reply)
         established = self.handshake.result
@@ -203,8 +209,6 @@ class Connection:
 
     def _fail(self, error: ProtocolError) -> list[ConnectionEvent]:
         farewell = error.farewell if isinstance(error, HandshakeError) else None
-        if isinstance(error, PeerRefused) and error.code == "busy":
-            farewell = refuse_message("busy")
         if farewell is not None:
             self._out += encode_frame(farewell)
         self.failure = error

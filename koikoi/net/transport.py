@@ -32,6 +32,7 @@ from koikoi.net.connection import (
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
+from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy
 from koikoi.net.session import (
     DEFAULT_SILENCE_TIMEOUT,
     Ended,
@@ -46,8 +47,6 @@ logger = logging.getLogger(__name__)
 READ_CHUNK: Final = 64 * 1024
 CLOSE_GRACE: Final = 2.0
 """Seconds to wait for the peer's end of the stream after our last bytes, before closing."""
-MAX_PENDING: Final = 16
-"""Handshakes a room runs at once; more connections are turned away as busy."""
 
 
 class LocalPlayer(Protocol):
@@ -360,11 +359,10 @@ class Room:
         self.player = player
         self.on_event = on_event
         self.on_refused = on_refused
-        self.max_pending = max_pending
         self.stop = stop
         self.refused = 0
-        self._pending = 0
-        self._playing: Connection | None = None
+        self.policy = RoomPolicy(max_pending)
+        """Who gets in (:mod:`koikoi.net.room`); this class only moves the bytes."""
         self._server: asyncio.Server | None = None
         self._outcome: asyncio.Future[Outcome] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -394,10 +392,7 @@ class Room:
     @property
     def playing(self) -> bool:
         """A match is being played (its outcome is still to come)."""
-        return self._playing is not None
-
-    def _busy(self) -> bool:
-        return self._playing is not None or (self._outcome is not None and self._outcome.done())
+        return self.policy.playing
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -416,36 +411,32 @@ class Room:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
         address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
-        if self._busy() or self._pending >= self.max_pending:
-            self._refuse(address, "the room is busy")
+        loop = asyncio.get_running_loop()
+        ticket = self.policy.admit(address, loop.time())
+        if isinstance(ticket, Refusal):
+            self._refuse(address, ticket.reason)
             with contextlib.suppress(Exception):
-                await _write(writer, encode_frame(refuse_message("busy")), 1.0)
+                await _write(writer, encode_frame(refuse_message(ticket.code)), 1.0)
             await _close(reader, writer, grace=0.5)
             return
-        loop = asyncio.get_running_loop()
         conn = self.options.connection(Role.HOST, loop.time())
-        conn.busy = self._busy
+        conn.busy = lambda: self.policy.busy
         outcome = Outcome(address, conn)
         outcome.times["connected"] = loop.time()
-        self._pending += 1
-        established = False
 
         def on_event(event: ConnectionEvent, now: float) -> None:
-            nonlocal established
             if isinstance(event, HandshakeDone):
-                established = True
-                self._pending -= 1
-                self._playing = conn
+                self.policy.established(ticket, now)
+            elif isinstance(event, HandshakeFailed):  # its place is free now, not after the close
+                self.policy.closed(ticket, now)
             if self.on_event is not None:
                 self.on_event(event, now)
 
         try:
             await drive(conn, reader, writer, self.player, outcome, on_event, self.stop)
         finally:
-            if not established:
-                self._pending -= 1
+            established = self.policy.closed(ticket, loop.time())
         if established:
-            self._playing = None
             assert self._outcome is not None
             if not self._outcome.done():
                 self._outcome.set_result(outcome)

@@ -1,0 +1,816 @@
+"""Network play driven from Qt's own event loop: the host's room and the joiner, as QObjects.
+
+The protocol is the sans-I/O :class:`~koikoi.net.connection.Connection`; who a room lets in
+is the sans-I/O :class:`~koikoi.net.room.RoomPolicy`. This module only moves bytes between
+them and ``QTcpSocket``, keeps time with one single-shot ``QTimer`` per connection (re-armed
+at ``Connection.next_timer()``), and hands what happened to the owner as signals:
+
+- ``established(PeerInfo)``: the handshake is done (nickname, fingerprint, pin, four cards);
+- ``tossed(TossDone)``: the coin toss is over and the first deal is laid out;
+- ``moved(MovePlayed)``: a move went into the log, the opponent's or the local seat's
+  (``event.seat`` says whose; the local seat's come from :meth:`PeerLink.play`);
+- ``local_turn(Observation)``: the local seat is to move; answer with :meth:`PeerLink.play`;
+- ``ended(Ending)``: the session is over; ``ending.reason`` is one line, ``finished`` says
+  whether the match was played out;
+- ``failed(LinkError)``: there never was a session (cannot connect, the handshake failed);
+- ``closed()``: the socket is closed and the link is done (after ``ended`` or ``failed``).
+
+Signals come from a zero-delay timer, never from inside a socket's signal, so a slot may
+call :meth:`PeerLink.play` or :meth:`PeerLink.leave`, or even run a dialog's event loop.
+
+Nothing here blocks: connecting resolves host names in Qt's own lookup thread, writes are
+buffered by Qt, and a socket is closed by a half-close and a short wait for the peer's end
+(so a farewell is read before the kernel could reset it). Whatever a peer sends, no
+exception reaches Qt: the link logs it at debug level and ends with a reason.
+
+Everything runs on the thread that owns the link (the UI thread): the heaviest step, a
+password room's SPAKE2, takes about 10 ms a side, and the UI thread is never busy for more
+than about 20 ms at once through a whole handshake (docs/benchmarks.md, "The window on the
+network"), well under the 50 ms that would call for a worker thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import socket
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtNetwork import (
+    QAbstractSocket,
+    QHostAddress,
+    QNetworkInterface,
+    QTcpServer,
+    QTcpSocket,
+)
+
+from koikoi.engine.match import Settings
+from koikoi.engine.round import Action
+from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone, HandshakeFailed
+from koikoi.net.errors import (
+    AuthenticationFailed,
+    BadSignature,
+    IdentityChanged,
+    PeerRefused,
+    ProtocolError,
+    RoomMismatch,
+    SettingsMismatch,
+    VersionMismatch,
+)
+from koikoi.net.handshake import refuse_message
+from koikoi.net.identity import PinStatus
+from koikoi.net.roles import Role
+from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket
+from koikoi.net.session import Ended, MovePlayed, Session, TossDone
+from koikoi.net.transport import PeerOptions
+from koikoi.net.wire import encode_frame
+from koikoi.ui.qtfix import emit
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "LinkError",
+    "PeerInfo",
+    "PeerLink",
+    "PeerOptions",
+    "QtJoin",
+    "QtRoom",
+    "format_address",
+    "parse_address",
+]
+
+CLOSE_GRACE: Final = 2.0
+"""Seconds to wait for the peer's end of the stream after our last bytes, before closing."""
+REFUSE_GRACE: Final = 0.5
+"""The same for a connection the room turns away."""
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+def format_address(host: str, port: int) -> str:
+    """``host:port``, an IPv6 address in brackets.
+
+    >>> format_address("192.0.2.1", 4000), format_address("::1", 4000)
+    ('192.0.2.1:4000', '[::1]:4000')
+    """
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` for an IPv6 address) as (host, port).
+
+    Raises :class:`ValueError` with one line for anything else.
+
+    >>> parse_address("192.0.2.1:4000"), parse_address("[::1]:80"), parse_address("hana.lan:1")
+    (('192.0.2.1', 4000), ('::1', 80), ('hana.lan', 1))
+    """
+    host, sep, port_text = text.strip().rpartition(":")
+    bracketed = host.startswith("[") and host.endswith("]")
+    if bracketed:
+        host = host[1:-1]
+    if (
+        not sep
+        or not host
+        or (":" in host and not bracketed)
+        or not port_text.isdigit()
+        or not 1 <= int(port_text) <= 65535
+    ):
+        raise ValueError(f"an address is HOST:PORT with a port 1-65535, not {text!r}")
+    return host, int(port_text)
+
+
+# --- what the owner is told ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PeerInfo:
+    """Who is at the other end, as the handshake proved it."""
+
+    nickname: str
+    fingerprint: str
+    pin: PinStatus
+    """``NEW`` (pinned now, first meeting) or ``KNOWN``; a changed key never gets this far."""
+    sas: tuple[str, str, str, str]
+    """Four card ids both players compare (the same on both screens, or someone is between)."""
+    settings: Settings
+    private: bool
+    address: str
+
+
+@dataclass(frozen=True)
+class LinkError:
+    """Why a link has no session; ``str()`` and :attr:`text` are one line for the user.
+
+    ``kind`` names the failure for the window to word it: ``address`` (not HOST:PORT),
+    ``connect`` (nobody answered), ``auth`` (wrong password or tampering), ``settings``
+    (``error.differs`` names them), ``room`` (password given to an open room or none to a
+    private one), ``identity`` (a pinned key changed: ``error`` is the
+    :class:`~koikoi.net.errors.IdentityChanged`), ``signature``, ``version``, ``refused`` (the
+    peer said no: ``error.code``, e.g. ``busy``), ``busy`` (this room turned it away),
+    ``protocol`` (malformed or unexpected bytes), ``left`` (this side gave up) or
+    ``internal`` (a bug here).
+    """
+
+    kind: str
+    text: str
+    address: str = ""
+    error: Exception | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+    @staticmethod
+    def from_protocol(error: ProtocolError, address: str) -> LinkError:
+        kinds: tuple[tuple[type[ProtocolError], str], ...] = (
+            (AuthenticationFailed, "auth"),
+            (SettingsMismatch, "settings"),
+            (RoomMismatch, "room"),
+            (IdentityChanged, "identity"),
+            (BadSignature, "signature"),
+            (VersionMismatch, "version"),
+            (PeerRefused, "refused"),
+        )
+        kind = next((name for cls, name in kinds if isinstance(error, cls)), "protocol")
+        if str(error).startswith("the handshake was abandoned"):
+            kind = "left"
+        return LinkError(kind, str(error), address, error)
+
+
+# --- one connection --------------------------------------------------------------------------
+
+
+class PeerLink(QObject):
+    """One socket and its :class:`Connection`, driven by Qt's event loop.
+
+    A room makes one per accepted connection; :class:`QtJoin` is one that dials out. The
+    link owns the socket and closes it itself.
+    """
+
+    established = Signal(object)
+    tossed = Signal(object)
+    moved = Signal(object)
+    local_turn = Signal(object)
+    ended = Signal(object)
+    failed = Signal(object)
+    closed = Signal()
+
+    def __init__(self, options: PeerOptions, role: Role, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.options = options
+        self.role = role
+        self.connection: Connection | None = None
+        self.socket: QTcpSocket | None = None
+        self.address = ""
+        self.peer: PeerInfo | None = None
+        self.failure: LinkError | None = None
+        self.bytes_sent = 0
+        self.bytes_received = 0
+        self.times: dict[str, float] = {}
+        """Monotonic times: ``connect``, ``connected``, ``established``, ``first_deal``,
+        ``ended``, ``closed``."""
+        self.on_handshake: Callable[[PeerLink], None] | None = None
+        """Called as the handshake succeeds, before any signal (the room's policy)."""
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.timeout.connect(self._on_timer)
+        self._deliver_timer = QTimer(self)
+        self._deliver_timer.setSingleShot(True)
+        self._deliver_timer.timeout.connect(self._deliver)
+        self._queue: deque[ConnectionEvent] = deque()
+        self._pumping = False
+        self._announced: int | None = None
+        self._stage = "new"
+        """new → connecting (joiner) → open → closing (half-closed, waiting) → done."""
+        self._crashing = False
+
+    # --- what the owner reads and does ----------------------------------------------------
+
+    @property
+    def session(self) -> Session | None:
+        return None if self.connection is None else self.connection.session
+
+    @property
+    def done(self) -> bool:
+        """The socket is closed and nothing more will be emitted."""
+        return self._stage == "done"
+
+    def play(self, action: Action) -> None:
+        """The local seat's move, when :attr:`local_turn` was announced.
+
+        Raises :class:`ValueError` when it is not the local seat's move and
+        :class:`~koikoi.engine.round.IllegalAction` for an illegal one: mistakes of the
+        caller, not of the peer (nothing is sent).
+        """
+        conn = self.connection
+        if conn is None or conn.local_turn is None:
+            raise ValueError("it is not this seat's move")
+        self._process(conn.play(action, _now()))
+
+    def leave(self, reason: str = "the player left") -> None:
+        """Leave: the peer is told, the match ends unfinished (or the handshake is dropped)."""
+        if self._stage == "connecting":
+            self._give_up(LinkError("left", f"gave up connecting to {self.address}", self.address))
+        elif self._stage == "open" and self.connection is not None:
+            self._guarded(lambda conn: conn.leave(_now(), reason))
+
+    # --- set-up --------------------------------------------------------------------------
+
+    def attach(self, sock: QTcpSocket, connection: Connection) -> None:
+        """Drive ``connection`` over the connected ``sock`` (the link becomes its parent)."""
+        self.times.setdefault("connected", _now())
+        self.connection = connection
+        self._wire(sock)
+        self._stage = "open"
+        self._process([])
+
+    def refuse(self, sock: QTcpSocket, frame: bytes) -> None:
+        """Send ``frame`` (a refusal) on ``sock`` and close it, with no connection at all."""
+        self._wire(sock)
+        self._stage = "open"
+        self._write(frame)
+        self._start_closing(REFUSE_GRACE)
+
+    def _wire(self, sock: QTcpSocket) -> None:
+        self.socket = sock
+        sock.setParent(self)
+        if not self.address:
+            self.address = format_address(_peer_host(sock), sock.peerPort())
+        sock.readyRead.connect(self._on_ready_read)
+        sock.disconnected.connect(self._on_disconnected)
+        sock.errorOccurred.connect(self._on_error)
+        sock.bytesWritten.connect(self._on_bytes_written)
+
+    # --- Qt's slots: every one guarded ---------------------------------------------------
+
+    def _on_ready_read(self) -> None:
+        sock = self.socket
+        if sock is None:
+            return
+        data = bytes(sock.readAll().data())
+        if not data or self._stage != "open":
+            return  # closing: the peer's last bytes are read only to let it close cleanly
+        self.bytes_received += len(data)
+        self._guarded(lambda conn: conn.receive_data(data, _now()))
+
+    def _on_disconnected(self) -> None:
+        self._lost("")
+
+    def _on_error(self, error: QAbstractSocket.SocketError) -> None:
+        sock = self.socket
+        if error is QAbstractSocket.SocketError.RemoteHostClosedError or sock is None:
+            detail = ""
+        else:
+            detail = _lower_first(sock.errorString())
+        if self._stage == "connecting":
+            self._give_up(
+                LinkError("connect", f"cannot connect to {self.address}: {detail}", self.address)
+            )
+            return
+        self._lost(detail)
+
+    def _on_bytes_written(self, _count: int) -> None:
+        if self._stage == "closing" and not self._half_closed:
+            self._half_close()
+
+    def _on_timer(self) -> None:
+        if self._stage == "connecting":
+            seconds = f"{self.options.silence_timeout:g}"
+            self._give_up(
+                LinkError(
+                    "connect",
+                    f"cannot connect to {self.address}: no answer within {seconds} s",
+                    self.address,
+                )
+            )
+        elif self._stage == "closing":
+            self._finish()
+        elif self._stage == "open":
+            self._guarded(lambda conn: conn.tick(_now()))
+
+    def _lost(self, detail: str) -> None:
+        if self._stage == "closing":
+            self._finish()
+        elif self._stage == "open":
+            sock = self.socket
+            if sock is not None and sock.bytesAvailable():  # the peer's last words first
+                self._on_ready_read()
+            self._guarded(lambda conn: conn.connection_lost(_now(), detail))
+            if self._stage == "closing":  # the socket is gone: nothing left to wait for
+                self._finish()
+
+    def _guarded(self, step: Callable[[Connection], list[ConnectionEvent]]) -> None:
+        """Run one input of the connection; a failure here ends the link, never reaches Qt."""
+        conn = self.connection
+        if conn is None:
+            return
+        try:
+            self._process(step(conn))
+        except Exception as error:
+            self._crash(error)
+
+    # --- the pump ------------------------------------------------------------------------
+
+    def _process(self, events: Sequence[ConnectionEvent]) -> None:
+        """Send what the connection has, keep its timer, and hand ``events`` out soon.
+
+        The owner hears of them from a zero-delay timer, never from inside a socket's
+        signal: Qt does not emit ``readyRead`` again while its slot runs, so a slot that ran
+        an event loop (a modal dialog) there would starve the connection. So bytes and
+        heartbeats go on whatever the owner's slots do, and a slot may call :meth:`play` or
+        :meth:`leave`: their events join the queue being handed out.
+        """
+        self._queue.extend(events)
+        self._flush()
+        conn = self.connection
+        if self._stage == "open" and conn is not None and not conn.closed:
+            self._arm_timer(conn)
+        if self._queue or self._turn_due():
+            self._deliver_timer.start(0)
+        else:
+            self._settle()
+
+    def _deliver(self) -> None:
+        if self._pumping:
+            return  # a slot is running an event loop: the loop below goes on after it
+        self._pumping = True
+        try:
+            while True:
+                while self._queue:
+                    self._dispatch(self._queue.popleft())
+                if not self._announce_turn() and not self._queue:
+                    break
+        except Exception as error:
+            self._pumping = False
+            self._crash(error)
+            return
+        finally:
+            self._pumping = False
+        self._flush()
+        self._settle()
+
+    def _dispatch(self, event: ConnectionEvent) -> None:
+        now = _now()
+        if isinstance(event, HandshakeDone):
+            self.times["established"] = now
+            est = event.established
+            self.peer = PeerInfo(
+                est.peer.nickname,
+                est.peer.fingerprint,
+                est.pin.status,
+                est.sas,
+                est.settings,
+                est.private,
+                self.address,
+            )
+            if self.on_handshake is not None:
+                self.on_handshake(self)
+            emit(self.established, self.peer)
+        elif isinstance(event, HandshakeFailed):
+            self.times["ended"] = now
+            self.failure = LinkError.from_protocol(event.error, self.address)
+            emit(self.failed, self.failure)
+        elif isinstance(event, TossDone):
+            self.times["first_deal"] = now
+            emit(self.tossed, event)
+        elif isinstance(event, MovePlayed):
+            emit(self.moved, event)
+        elif isinstance(event, Ended):
+            self.times["ended"] = now
+            emit(self.ended, event.ending)
+
+    def _turn_due(self) -> bool:
+        """The local seat is to move and has not been told yet."""
+        conn = self.connection
+        if conn is None or conn.session is None or conn.session.lockstep is None:
+            return False
+        return conn.local_turn is not None and self._announced != conn.session.lockstep.seq
+
+    def _announce_turn(self) -> bool:
+        conn = self.connection
+        if not self._turn_due() or conn is None or conn.session is None:
+            return False
+        observation = conn.local_turn
+        assert observation is not None and conn.session.lockstep is not None
+        self._announced = conn.session.lockstep.seq
+        emit(self.local_turn, observation)
+        return True
+
+    def _flush(self) -> None:
+        conn = self.connection
+        if conn is not None and self._stage == "open":
+            self._write(conn.data_to_send())
+
+    def _write(self, data: bytes) -> None:
+        sock = self.socket
+        if data and sock is not None and sock.state() is QAbstractSocket.SocketState.ConnectedState:
+            sock.write(data)
+            self.bytes_sent += len(data)
+
+    def _settle(self) -> None:
+        """Close once the connection is closed and the owner has heard everything."""
+        conn = self.connection
+        if self._stage != "open" or conn is None or self._pumping or self._queue:
+            return
+        if conn.closed:
+            self._start_closing(CLOSE_GRACE)
+
+    def _arm_timer(self, conn: Connection) -> None:
+        deadline = conn.next_timer()
+        if deadline is None:
+            self._timer.stop()
+        else:
+            self._timer.start(max(0, math.ceil((deadline - _now()) * 1000)))
+
+    # --- closing -------------------------------------------------------------------------
+
+    _half_closed = False
+
+    def _start_closing(self, grace: float) -> None:
+        """Everything is said: let Qt write it, half-close, wait for the peer's end."""
+        self._stage = "closing"
+        sock = self.socket
+        if sock is None or sock.state() is not QAbstractSocket.SocketState.ConnectedState:
+            self._finish()
+            return
+        self._timer.start(math.ceil(grace * 1000))
+        if sock.bytesToWrite() == 0:
+            self._half_close()
+        else:
+            sock.flush()
+
+    def _half_close(self) -> None:
+        """Send our end of the stream but keep reading: closing with unread input would make
+        the kernel reset the connection and could destroy our last message on its way."""
+        sock = self.socket
+        if sock is None or sock.bytesToWrite():
+            return
+        self._half_closed = True
+        try:
+            dup = socket.fromfd(int(sock.socketDescriptor()), socket.AF_INET, socket.SOCK_STREAM)
+        except (OSError, AttributeError, ValueError):  # no descriptor or no fromfd here
+            sock.disconnectFromHost()
+            return
+        with dup:
+            try:
+                dup.shutdown(socket.SHUT_WR)
+            except OSError:
+                self._finish()
+
+    def _finish(self) -> None:
+        if self._stage == "done":
+            return
+        self._stage = "done"
+        self.on_handshake = None  # the owner's hook must not outlive the link
+        self._timer.stop()
+        self._deliver_timer.stop()
+        sock, self.socket = self.socket, None
+        if sock is not None:  # freed with the link, its parent
+            sock.abort()  # its signals now find the link done
+        self.times["closed"] = _now()
+        emit(self.closed)
+
+    def _give_up(self, failure: LinkError) -> None:
+        """The joiner never got a connection (or stopped trying)."""
+        self.failure = failure
+        self.times["ended"] = _now()
+        emit(self.failed, failure)
+        self._finish()
+
+    def _crash(self, error: Exception) -> None:
+        """A bug met by what the peer did: log it, end the link with a reason, go on."""
+        logger.debug("the network link failed", exc_info=True)
+        conn = self.connection
+        if self._crashing or conn is None:
+            self._finish()
+            return
+        self._crashing = True
+        self._queue.clear()
+        try:
+            reason = f"internal error: {error!r}"
+            if conn.session is not None:
+                self._process(conn.session.local_failure(_now(), reason))
+            else:
+                self.failure = LinkError("internal", reason, self.address, error)
+                self.times["ended"] = _now()
+                emit(self.failed, self.failure)
+                self._finish()
+        except Exception:
+            logger.debug("the network link failed while failing", exc_info=True)
+            self._finish()
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text else "the connection failed"
+
+
+def _peer_host(sock: QTcpSocket) -> str:
+    """The peer's address as a person reads it (``::ffff:192.0.2.1`` as ``192.0.2.1``)."""
+    text = sock.peerAddress().toString()
+    if text.lower().startswith("::ffff:") and "." in text:  # a dual-stack socket's IPv4 peer
+        return text[len("::ffff:") :]
+    return text
+
+
+# --- the joiner ------------------------------------------------------------------------------
+
+
+class QtJoin(PeerLink):
+    """Dial a room and play its match: :meth:`connect_to` or :meth:`connect_to_address`.
+
+    The options' ``password`` joins a private room. Emits ``failed`` when there is no session
+    (nobody answers, a wrong password, other settings), else the match's signals.
+    """
+
+    def __init__(self, options: PeerOptions, parent: QObject | None = None) -> None:
+        super().__init__(options, Role.JOINER, parent)
+
+    def connect_to_address(self, text: str) -> None:
+        """``HOST:PORT`` or ``[v6]:PORT``; raises :class:`ValueError` (one line) otherwise."""
+        host, port = parse_address(text)
+        self.connect_to(host, port)
+
+    def connect_to(self, host: str, port: int) -> None:
+        """Start connecting; a host name is looked up without blocking the event loop."""
+        if self._stage != "new":
+            raise ValueError("this link has already been used")
+        self.address = format_address(host, port)
+        self.times["connect"] = _now()
+        self._stage = "connecting"
+        sock = QTcpSocket(self)
+        self.socket = sock
+        sock.connected.connect(self._on_connected)
+        sock.errorOccurred.connect(self._on_error)
+        self._timer.start(math.ceil(self.options.silence_timeout * 1000))
+        sock.connectToHost(host, port)
+
+    def _on_connected(self) -> None:
+        sock = self.socket
+        if self._stage != "connecting" or sock is None:
+            return
+        self._timer.stop()
+        sock.connected.disconnect(self._on_connected)
+        sock.errorOccurred.disconnect(self._on_error)
+        try:
+            conn = self.options.connection(Role.JOINER, _now())
+            conn.start()
+        except Exception as error:
+            self._stage = "open"
+            self.socket = None
+            sock.abort()
+            self._give_up(LinkError("internal", f"internal error: {error!r}", self.address, error))
+            return
+        self.attach(sock, conn)
+
+
+# --- the host's room -------------------------------------------------------------------------
+
+
+class QtRoom(QObject):
+    """A listening room: one match, with the first joiner whose handshake succeeds.
+
+    The match's signals are the :class:`PeerLink` ones, forwarded; every other connection
+    ends in ``refused(LinkError)`` (``address`` says whose: a wrong password, other
+    settings, the room busy…). ``closed`` comes once the room has stopped listening and every
+    connection is closed (after :meth:`leave`).
+    """
+
+    established = Signal(object)
+    tossed = Signal(object)
+    moved = Signal(object)
+    local_turn = Signal(object)
+    ended = Signal(object)
+    refused = Signal(object)
+    closed = Signal()
+
+    def __init__(
+        self,
+        options: PeerOptions,
+        *,
+        max_pending: int = MAX_PENDING,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.options = options
+        self.policy = RoomPolicy(max_pending)
+        self.match: PeerLink | None = None
+        """The link playing the room's match, from its handshake on."""
+        self.links: dict[PeerLink, Ticket | None] = {}
+        self._server = QTcpServer(self)
+        self._server.newConnection.connect(self._on_new_connection)
+        self._leaving = False
+        self._closed = False
+        self._retired: list[PeerLink] = []
+
+    # --- listening -----------------------------------------------------------------------
+
+    def listen(self, bind: str = "", port: int = 0) -> None:
+        """Listen on ``bind`` (an IP address; empty: every interface) and ``port`` (0: any).
+
+        Raises :class:`ValueError` with one line when it cannot.
+        """
+        if bind in ("", "*"):
+            address = QHostAddress(QHostAddress.SpecialAddress.Any)
+        elif bind == "localhost":
+            address = QHostAddress(QHostAddress.SpecialAddress.LocalHost)
+        else:
+            address = QHostAddress(bind)
+            if address.isNull():
+                raise ValueError(f"cannot listen on {bind!r}: not an IP address")
+        if not self._server.listen(address, port):
+            reason = _lower_first(self._server.errorString())
+            raise ValueError(f"cannot listen on {format_address(bind or '*', port)}: {reason}")
+
+    @property
+    def port(self) -> int:
+        return int(self._server.serverPort())
+
+    @property
+    def listening(self) -> bool:
+        return bool(self._server.isListening())
+
+    def addresses(self) -> list[str]:
+        """``host:port`` strings a joiner can dial: the bound address, or for every interface
+        each of the machine's addresses (loopback last; IPv6 link-local ones left out)."""
+        if not self._server.isListening():
+            return []
+        bound = self._server.serverAddress()
+        port = self.port
+        special = (
+            QHostAddress.SpecialAddress.Any,
+            QHostAddress.SpecialAddress.AnyIPv4,
+            QHostAddress.SpecialAddress.AnyIPv6,
+        )
+        if not any(bound == QHostAddress(s) for s in special):
+            return [format_address(bound.toString(), port)]
+        v4_only = bound == QHostAddress(QHostAddress.SpecialAddress.AnyIPv4)
+        v6_only = bound == QHostAddress(QHostAddress.SpecialAddress.AnyIPv6)
+        ipv4 = QAbstractSocket.NetworkLayerProtocol.IPv4Protocol
+        hosts: list[tuple[bool, str]] = []
+        for address in QNetworkInterface.allAddresses():
+            is_v4 = address.protocol() is ipv4
+            if (v4_only and not is_v4) or (v6_only and is_v4) or address.isLinkLocal():
+                continue
+            hosts.append((address.isLoopback(), address.toString()))
+        hosts.sort(key=lambda item: item[0])
+        return [format_address(host, port) for _, host in hosts]
+
+    # --- the match -----------------------------------------------------------------------
+
+    @property
+    def session(self) -> Session | None:
+        return None if self.match is None else self.match.session
+
+    def play(self, action: Action) -> None:
+        """The local seat's move (see :meth:`PeerLink.play`)."""
+        if self.match is None:
+            raise ValueError("it is not this seat's move")
+        self.match.play(action)
+
+    def leave(self, reason: str = "the player left") -> None:
+        """Stop listening, leave the match if there is one, drop the pending handshakes."""
+        if self._closed:
+            return
+        self._leaving = True
+        self._server.close()
+        for link in list(self.links):
+            link.leave(reason if link is self.match else "the room was closed")
+        self._maybe_closed()
+
+    # --- connections ---------------------------------------------------------------------
+
+    def _on_new_connection(self) -> None:
+        while self._server.hasPendingConnections():
+            sock = self._server.nextPendingConnection()
+            if sock is None:
+                break
+            try:
+                self._admit(sock)
+            except Exception as error:
+                logger.debug("a connection could not be set up", exc_info=True)
+                sock.abort()
+                sock.deleteLater()
+                self._tell_refused(LinkError("internal", f"internal error: {error!r}", "", error))
+
+    def _admit(self, sock: QTcpSocket) -> None:
+        now = _now()
+        address = format_address(_peer_host(sock), sock.peerPort())
+        ticket = self.policy.admit(address, now)
+        if isinstance(ticket, Refusal):
+            link = self._new_link(None)
+            self._tell_refused(LinkError("busy", ticket.reason, address))
+            link.refuse(sock, encode_frame(refuse_message(ticket.code)))
+            return
+        try:
+            conn = self.options.connection(Role.HOST, now)
+        except Exception:
+            self.policy.closed(ticket, now)
+            raise
+        policy = self.policy  # not the room: the connection must not keep the room alive
+        conn.busy = lambda: policy.busy
+        link = self._new_link(ticket)
+        link.on_handshake = self._on_handshake
+        link.failed.connect(self._on_link_failed)
+        link.attach(sock, conn)
+
+    def _new_link(self, ticket: Ticket | None) -> PeerLink:
+        # The room keeps its links in Python, not as Qt children: a link is freed by Python once
+        # the room lets go of it, never by Qt from inside the room's or its own signals.
+        link = PeerLink(self.options, Role.HOST)
+        link.closed.connect(self._on_link_closed)
+        self.links[link] = ticket
+        return link
+
+    def _on_handshake(self, link: PeerLink) -> None:
+        ticket = self.links.get(link)
+        assert ticket is not None
+        self.policy.established(ticket, _now())
+        self.match = link
+        link.established.connect(self.established)
+        link.tossed.connect(self.tossed)
+        link.moved.connect(self.moved)
+        link.local_turn.connect(self.local_turn)
+        link.ended.connect(self.ended)
+
+    def _link(self) -> PeerLink | None:
+        sender = self.sender()
+        return sender if isinstance(sender, PeerLink) else None
+
+    def _on_link_failed(self, failure: LinkError) -> None:
+        link = self._link()
+        ticket = None if link is None else self.links.get(link)
+        if ticket is not None:
+            self.policy.closed(ticket, _now())  # its place is free now, not after the close
+        self._tell_refused(failure)
+
+    def _tell_refused(self, failure: LinkError) -> None:
+        logger.info("turned away %s: %s", failure.address, failure.text)
+        emit(self.refused, failure)
+
+    def _on_link_closed(self) -> None:
+        link = self._link()
+        if link is None:
+            return
+        # Its connections hold the room: let go of them, or room and link would keep each
+        # other alive through Qt, where Python's collector cannot see.
+        link.closed.disconnect(self._on_link_closed)
+        ticket = self.links.pop(link, None)
+        if ticket is not None:
+            link.failed.disconnect(self._on_link_failed)
+            self.policy.closed(ticket, _now())
+        if link is not self.match:  # the match's link stays: its session holds the record
+            self._retired.append(link)  # freed on the next turn of the loop, outside its signals
+            QTimer.singleShot(0, self._retired.clear)
+        self._maybe_closed()
+
+    def _maybe_closed(self) -> None:
+        if self._leaving and not self.links and not self._closed:
+            self._closed = True
+            emit(self.closed)

@@ -1,0 +1,177 @@
+"""The room's admission policy on its own: no socket, no loop, the clock passed in by hand.
+
+Both transports (asyncio's ``koikoi host`` room and the window's Qt room) ask this policy, so
+what it says here is what every room does; the last test holds a real handshake to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from koikoi.engine.events import Event
+from koikoi.engine.match import Observation, Settings
+from koikoi.engine.round import Action
+from koikoi.net.connection import Connection, HandshakeDone, HandshakeFailed
+from koikoi.net.errors import PeerRefused
+from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.roles import Role
+from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket
+from koikoi.net.transport import Outcome, PeerOptions, Room, join
+
+
+def admitted(policy: RoomPolicy, address: str = "192.0.2.1:4000", now: float = 0.0) -> Ticket:
+    ticket = policy.admit(address, now)
+    assert isinstance(ticket, Ticket), ticket
+    return ticket
+
+
+def test_a_fresh_room_lets_handshakes_run_up_to_the_limit() -> None:
+    policy = RoomPolicy(max_pending=3)
+    tickets = [admitted(policy, f"192.0.2.{i}:4000", now=i) for i in range(3)]
+    assert len({t.number for t in tickets}) == 3
+    assert [t.since for t in tickets] == [0, 1, 2]
+    assert not policy.busy and not policy.playing
+    refusal = policy.admit("192.0.2.9:4000", 3.0)
+    assert refusal == Refusal("busy", "the room is busy")
+    # A handshake that fails frees its place.
+    assert policy.closed(tickets[1], 4.0) is False
+    assert isinstance(policy.admit("192.0.2.9:4000", 5.0), Ticket)
+
+
+def test_the_default_limit() -> None:
+    policy = RoomPolicy()
+    for i in range(MAX_PENDING):
+        admitted(policy, f"192.0.2.{i}:4000")
+    assert isinstance(policy.admit("192.0.2.200:4000", 0.0), Refusal)
+
+
+def test_the_first_handshake_wins_and_the_room_is_busy_until_it_closes_and_after() -> None:
+    policy = RoomPolicy()
+    first, second = admitted(policy), admitted(policy, "192.0.2.2:4000")
+    policy.established(second, 1.0)
+    assert policy.playing and policy.busy and policy.match == second
+    assert policy.pending == {first.number: first}
+    # The other pending handshake may not finish now, and newcomers are turned away.
+    assert isinstance(policy.admit("192.0.2.3:4000", 2.0), Refusal)
+    with pytest.raises(ValueError, match="already playing"):
+        policy.established(first, 2.0)
+    assert policy.closed(first, 3.0) is False
+    assert policy.playing
+    # The match ends: the room has played its match and takes nobody else.
+    assert policy.closed(second, 60.0) is True
+    assert not policy.playing and policy.busy and policy.match_over
+    assert isinstance(policy.admit("192.0.2.4:4000", 61.0), Refusal)
+
+
+def test_closing_twice_or_an_unknown_ticket_changes_nothing() -> None:
+    policy = RoomPolicy()
+    ticket = admitted(policy)
+    assert policy.closed(ticket, 1.0) is False
+    assert policy.closed(ticket, 2.0) is False
+    with pytest.raises(ValueError, match="not a pending handshake"):
+        policy.established(ticket, 3.0)
+    assert not policy.busy and policy.pending == {}
+
+
+def test_a_limit_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        RoomPolicy(max_pending=0)
+
+
+def _connection(role: Role) -> Connection:
+    return Connection(
+        role,
+        identity=Identity.generate(),
+        nickname=role.value,
+        settings=Settings(),
+        password="",
+        known_peers=KnownPeers(None),
+        now=0.0,
+    )
+
+
+def test_a_handshake_finishing_after_another_match_started_is_refused_as_busy() -> None:
+    # Two joiners run their handshakes at once; the policy's busy hook refuses the slower one
+    # at its last message, and it learns why from the refuse message.
+    policy = RoomPolicy()
+    hosts, joiners, tickets = [], [], []
+    for i in range(2):
+        host, joiner = _connection(Role.HOST), _connection(Role.JOINER)
+        host.busy = lambda: policy.busy
+        tickets.append(admitted(policy, f"192.0.2.{i}:4000"))
+        joiner.start()
+        hosts.append(host)
+        joiners.append(joiner)
+
+    def exchange(i: int) -> list[object]:
+        events: list[object] = []
+        for _ in range(4):
+            events += hosts[i].receive_data(joiners[i].data_to_send(), 0.0)
+            events += joiners[i].receive_data(hosts[i].data_to_send(), 0.0)
+        return events
+
+    first = exchange(0)
+    assert any(isinstance(e, HandshakeDone) for e in first)
+    policy.established(tickets[0], 0.5)
+    second = exchange(1)
+    assert not any(isinstance(e, HandshakeDone) for e in second)
+    failures = [e for e in second if isinstance(e, HandshakeFailed)]
+    assert len(failures) == 2  # the host's side and the joiner's
+    refused = failures[-1].error
+    assert isinstance(refused, PeerRefused) and refused.code == "busy"
+    assert str(refused) == "the peer refused: it is already playing"
+    assert policy.closed(tickets[1], 1.0) is False and policy.playing
+
+
+def test_a_failed_handshake_frees_its_place_before_its_socket_closes() -> None:
+    # One handshake at a time; a silent connection fails at the one-second deadline but
+    # never closes its end, so its socket lingers for the close grace. A joiner arriving in
+    # that time gets in: the place was given back when the handshake failed.
+    class Quick:
+        def __init__(self) -> None:
+            self.rng = random.Random(1)
+
+        async def choose(self, observation: Observation) -> Action:
+            return self.rng.choice(observation.legal_actions)
+
+        def notify(self, events: Sequence[Event]) -> None:
+            pass
+
+        def cancel(self) -> None:
+            pass
+
+    def options(name: str) -> PeerOptions:
+        return PeerOptions(
+            identity=Identity.generate(),
+            nickname=name,
+            settings=Settings(),
+            known_peers=KnownPeers(None),
+            silence_timeout=1.0,
+        )
+
+    async def main() -> tuple[Outcome, list[str]]:
+        failed: list[str] = []
+
+        def on_event(event: object, now: float) -> None:
+            if isinstance(event, HandshakeFailed):
+                failed.append(str(event.error))
+
+        room = Room(options("hana"), Quick(), max_pending=1, on_event=on_event)
+        _, port = await room.open("127.0.0.1", 0)
+        try:
+            _, silent = await asyncio.open_connection("127.0.0.1", port)
+            while not failed:
+                await asyncio.sleep(0.01)
+            joined = await join("127.0.0.1", port, options("taro"), Quick())
+            silent.close()
+            return joined, failed
+        finally:
+            await room.close()
+
+    joined, failed = asyncio.run(main())
+    assert failed == ["the peer did not finish the handshake within 1 s"]
+    assert joined.failure is None and joined.finished, joined.reason
