@@ -128,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _EXTRA_COMMANDS: list[Callable[[Any], None]] = []
-"""Registrars of further subcommands (simulate, host, join, verify), added below."""
+"""Registrars of further subcommands (simulate; host, join, rooms, verify), added below."""
 
 
 def _register_optional() -> None:
