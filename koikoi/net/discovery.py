@@ -36,6 +36,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Final
 
 import ifaddr
@@ -309,9 +310,27 @@ def _parse_txt(text: bytes) -> dict[bytes, bytes | None]:
 # --- interfaces -------------------------------------------------------------------------------
 
 
-def _local_ips() -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+_IFF_UP: Final = 0x1
+_IFF_LOOPBACK: Final = 0x8
+_IFF_MULTICAST: Final = 0x1000
+
+
+def _can_multicast(name: str) -> bool:
+    """Whether the interface ``name`` is up and can carry multicast (loopback can, on this
+    machine only). Where the flags cannot be read (not Linux), assume it can."""
+    try:
+        flags = int(Path("/sys/class/net", name, "flags").read_text(encoding="ascii"), 16)
+    except (OSError, ValueError):
+        return True
+    return bool(flags & _IFF_UP and flags & (_IFF_MULTICAST | _IFF_LOOPBACK))
+
+
+def _local_ips(multicast: bool = False) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    """This machine's addresses (only those of interfaces that can multicast, if asked)."""
     ips: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
     for adapter in ifaddr.get_adapters():
+        if multicast and not _can_multicast(str(adapter.name)):
+            continue
         for ip in adapter.ips:
             raw = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
             with contextlib.suppress(ValueError):
@@ -396,6 +415,15 @@ class _LoopThread:
 def _zeroconf(bind: str | None) -> AsyncZeroconf:
     """An AsyncZeroconf on the running loop; DiscoveryError when multicast is unusable."""
     interfaces, version = interfaces_for(bind)
+    if not _local_ips():
+        raise DiscoveryError("no network interface has an address, so mDNS cannot work here")
+    usable = _local_ips(multicast=True)
+    if not usable or (
+        isinstance(interfaces, list) and ipaddress.ip_address(interfaces[0]) not in usable
+    ):
+        raise DiscoveryError(
+            f"no network interface {_where(bind)}can send multicast, so mDNS cannot work here"
+        )
     try:
         zc = AsyncZeroconf(interfaces=interfaces, ip_version=version)
     except (OSError, RuntimeError, ValueError) as error:
