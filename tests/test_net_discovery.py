@@ -7,6 +7,7 @@ rooms on loopback at the same time, so each test looks only at the names it made
 
 from __future__ import annotations
 
+import doctest
 import secrets
 import socket
 import threading
@@ -355,3 +356,28 @@ def test_a_browser_on_an_address_of_no_interface_says_why() -> None:
     assert isinstance(event, BrowseFailed)
     assert "198.51.100.254" in event.reason and browser.failure == event.reason
     assert browser.rooms() == []
+
+
+def test_withdrawing_a_room_while_it_is_announced_is_quiet() -> None:
+    advertiser = RoomAdvertiser(Advertisement(_title("Hasty"), "hana", 4000), bind=LOOPBACK)
+    errors: list[BaseException] = []
+
+    def publish() -> None:
+        try:
+            advertiser.publish()
+        except BaseException as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=publish)
+    thread.start()
+    time.sleep(0.3)  # announcing takes about a second: probes first
+    advertiser.withdraw()
+    thread.join(10)
+    assert not thread.is_alive() and errors == []
+
+
+def test_the_examples_in_the_docstrings_run() -> None:
+    from koikoi.net import discovery
+
+    failures, attempted = doctest.testmod(discovery)
+    assert attempted > 0 and failures == 0

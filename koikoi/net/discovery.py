@@ -505,6 +505,8 @@ class RoomAdvertiser:
         self._thread = _LoopThread("koikoi-advertiser")
         try:
             self._thread.submit(self._publish()).result(timeout)
+        except concurrent.futures.CancelledError:
+            return  # withdrawn (from another thread) while it was being announced
         except concurrent.futures.TimeoutError:
             self.withdraw()
             raise DiscoveryError("mDNS did not announce the room in time") from None
