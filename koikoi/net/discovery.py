@@ -76,7 +76,9 @@ STOP_TIMEOUT: Final = 5.0
 _SHORT_FINGERPRINT: Final = re.compile(r"[a-z2-7]{4}")
 _DROP_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format (bidi overrides, zero-width), surrogate, private-use, unassigned and line
-and paragraph separators: nothing a room title needs, everything a spoofer likes."""
+and paragraph separators: nothing a room title needs, everything a spoofer likes. As on the
+wire (docs/protocol.md), the zero-width joiner stays: emoji sequences need it."""
+_ZWJ: Final = "\u200d"
 
 
 class DiscoveryError(Exception):
@@ -95,7 +97,7 @@ def clean_text(text: str, max_chars: int) -> str:
     kept = "".join(
         " " if ch.isspace() else ch
         for ch in text
-        if ch.isspace() or unicodedata.category(ch) not in _DROP_CATEGORIES
+        if ch.isspace() or ch == _ZWJ or unicodedata.category(ch) not in _DROP_CATEGORIES
     )
     return " ".join(kept.split())[:max_chars].strip()
 
