@@ -148,3 +148,34 @@ def test_bad_arguments_exit_2_with_one_line(args: tuple[str, ...], message: str)
 def test_rooms_with_none_found_exits_0() -> None:
     title = f"Absent {secrets.token_hex(3)}"
     assert _titled(title, "--timeout", "0.5") == []
+
+
+def test_a_private_room_hides_its_host_and_asks_for_the_password(tmp_path: Path) -> None:
+    title = f"Himitsu {secrets.token_hex(3)}"
+    password = tmp_path / "password.txt"
+    password.write_text("matsu ni tsuru\n")
+    host = _advertise(tmp_path, title, "--bot", "random", "--password-file", str(password))
+    try:
+        (listed,) = _titled(title, "--timeout", "2")
+        assert listed["private"] is True
+        assert "host" not in listed and "fingerprint" not in listed
+
+        bare = spawn(tmp_path / "j1", "join", "--room", title, *LOOPBACK, "--bot", "random")
+        assert bare.wait(30) == 1
+        assert (bare.stdout, bare.stderr) == (
+            "",
+            f"koikoi: the room {title!r} is private: give its password with --password-file\n",
+        )
+        joiner = spawn(
+            tmp_path / "j2",
+            "join", "--room", title, *LOOPBACK, "--bot", "random", "--name", "taro",
+            "--password-file", str(password),
+        )  # fmt: skip
+        try:
+            assert joiner.wait(90) == 0, joiner.stderr
+            assert host.wait(90) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert joiner.result()["finished"] is True

@@ -21,13 +21,17 @@ import tempfile
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import MAX_NICKNAME, MatchSettings
 from koikoi.net.roles import Role
 from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, TossDone
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
+
+if TYPE_CHECKING:
+    from koikoi.net.discovery import Room as LanRoom
+    from koikoi.net.discovery import RoomAdvertiser
 
 EXIT_OK = 0
 EXIT_EARLY = 1
@@ -280,7 +284,7 @@ class _Announcer:
     def __init__(self, args: argparse.Namespace, options: PeerOptions) -> None:
         self.title: str = args.room if args.room is not None else options.nickname
         self.options = options
-        self.advertiser: Any = None
+        self.advertiser: RoomAdvertiser | None = None
 
     async def publish(self, host: str, port: int) -> None:
         from koikoi.net.discovery import Advertisement, DiscoveryError, RoomAdvertiser
@@ -399,16 +403,21 @@ def _cmd_join(args: argparse.Namespace) -> int:
     args.timeout = None
     options = _options(args)
     player = _bot(args.bot)
-    addresses = _find_room(args.room, args.bind, search)
-    if addresses is None:
+    room = _find_room(args.room, args.bind, search)
+    if room is None:
         return EXIT_EARLY
+    if room.private and not options.password:
+        _say(f"the room {room.title!r} is private: give its password with --password-file")
+        return EXIT_EARLY
+    _say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
+    addresses = [_split_address(address) for address in room.addresses]
     outcome = asyncio.run(_join_any(addresses, options, player))
     return _finish(outcome, Role.JOINER, args.record)
 
 
-def _find_room(title: str, bind: str | None, timeout: float) -> list[tuple[str, int]] | None:
-    """The addresses of the one open room called ``title``; None (said in one line) when
-    there is no such room, or more than one."""
+def _find_room(title: str, bind: str | None, timeout: float) -> LanRoom | None:
+    """The one open room called ``title``; None (said in one line) when there is no such
+    room, or more than one."""
     from koikoi.net.discovery import DiscoveryError, find_room
 
     try:
@@ -426,9 +435,7 @@ def _find_room(title: str, bind: str | None, timeout: float) -> list[tuple[str, 
         )
         _say(f"{len(rooms)} open rooms are called {title!r}: {where}; join one by address")
         return None
-    room = rooms[0]
-    _say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
-    return [_split_address(address) for address in room.addresses]
+    return rooms[0]
 
 
 def _split_address(text: str) -> tuple[str, int]:
