@@ -381,3 +381,11 @@ def test_the_examples_in_the_docstrings_run() -> None:
 
     failures, attempted = doctest.testmod(discovery)
     assert attempted > 0 and failures == 0
+
+
+def test_a_browser_stopped_as_soon_as_started_stops_at_once() -> None:
+    browser = RoomBrowser(bind=LOOPBACK)
+    started = time.monotonic()
+    browser.start()
+    browser.stop()
+    assert time.monotonic() - started < 2

@@ -643,6 +643,7 @@ class RoomBrowser:
         self._state = _State()
         self._thread: _LoopThread | None = None
         self._stop: asyncio.Event | None = None
+        self._stopping = threading.Event()
         self._main: concurrent.futures.Future[Any] | None = None
         self._last_report = 0.0
         self._flush: asyncio.TimerHandle | None = None
@@ -673,17 +674,22 @@ class RoomBrowser:
         thread, self._thread = self._thread, None
         if thread is None:
             return
-        stop = self._stop
-        if stop is not None:
-            with contextlib.suppress(RuntimeError):
-                thread.loop.call_soon_threadsafe(stop.set)
+        self._stopping.set()
+        with contextlib.suppress(RuntimeError):
+            thread.loop.call_soon_threadsafe(self._wake)
         if self._main is not None:
             with contextlib.suppress(Exception):
                 self._main.result(timeout)
         thread.stop(timeout)
 
+    def _wake(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+
     async def _run(self) -> None:
         self._stop = asyncio.Event()
+        if self._stopping.is_set():  # stopped before it began
+            return
         self._limit = asyncio.Semaphore(RESOLVE_AT_ONCE)
         zc: AsyncZeroconf | None = None
         browser: AsyncServiceBrowser | None = None
