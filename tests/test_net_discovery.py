@@ -341,8 +341,15 @@ def test_a_room_with_no_usable_address_is_dropped() -> None:
             parse_room("x._koikoi._tcp.local.", txt, addresses, 4000)
     with pytest.raises(ValueError):
         parse_room("x._koikoi._tcp.local.", txt, ["10.0.0.1"], 0)
-    room = parse_room("x._koikoi._tcp.local.", txt, ["::1", "fe80::1%2", "10.0.0.1"], 4000)
-    assert room.addresses == ("10.0.0.1:4000", "[fe80::1%2]:4000", "[::1]:4000")
+    room = parse_room(
+        "x._koikoi._tcp.local.", txt, ["::1", "fe80::1%2", "fe80::2", "fd00::7", "10.0.0.1"], 4000
+    )
+    assert room.addresses == (
+        "10.0.0.1:4000",
+        "[fd00::7]:4000",
+        "[fe80::1%2]:4000",  # link-local with its zone; without one it is useless: dropped
+        "[::1]:4000",
+    )
 
 
 def test_a_browser_on_an_address_of_no_interface_says_why() -> None:

@@ -87,6 +87,51 @@ def test_a_room_in_one_namespace_is_listed_and_joined_from_the_other(
         assert run_koikoi("verify", str(path)).returncode == 0
 
 
+def _veth(ns: str) -> str:
+    proc = subprocess.run(
+        ["ip", "-n", ns, "-o", "link", "show", "type", "veth"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    return proc.stdout.split(":")[1].strip().split("@")[0]
+
+
+def test_an_ipv6_room_is_listed_over_ipv6_only_mdns(
+    namespaces: Namespaces,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    for ns, address in ((namespaces.host, "fd99::1"), (namespaces.joiner, "fd99::2")):
+        _ip("-n", ns, "addr", "add", f"{address}/64", "dev", _veth(ns), "nodad")
+    title = f"Rokkasen {secrets.token_hex(3)}"
+    host = spawn(
+        tmp_path / "host",
+        "host", "--advertise", "--room", title, "--bind", "::", "--port", "0",
+        "--bot", "random", "--name", "hana",
+        prefix=("ip", "netns", "exec", namespaces.host),
+    )  # fmt: skip
+    try:
+        port = host.port()
+        host.wait_for("advertising the room")
+        listed = _in(namespaces.joiner, tmp_path / "rooms", "rooms", "--bind", "fd99::2")
+        assert listed.returncode == 0, listed.stderr
+        rooms = [json.loads(line) for line in listed.stdout.splitlines()]
+        (room,) = [room for room in rooms if room["room"] == title]
+        assert room["addresses"] == [f"{HOST_ADDRESS}:{port}", f"[fd99::1]:{port}"]
+        joiner = spawn(
+            tmp_path / "joiner",
+            "join", f"[fd99::1]:{port}", "--bot", "random", "--name", "taro",
+            prefix=("ip", "netns", "exec", namespaces.joiner),
+        )  # fmt: skip
+        try:
+            assert joiner.wait(120) == 0, joiner.stderr
+            assert host.wait(120) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+
+
 @pytest.fixture
 def no_multicast() -> Iterator[Namespaces]:
     """Two namespaces joined by a veth pair that cannot multicast, loopback down: TCP works,

@@ -249,6 +249,8 @@ def _room_addresses(addresses: list[str], port: int | None) -> tuple[str, ...]:
             continue
         if ip.is_unspecified or ip.is_multicast or str(ip) == "255.255.255.255":
             continue
+        if ip.version == 6 and ip.is_link_local and "%" not in text:
+            continue  # no zone: nothing can connect to it
         usable.append((_address_rank(ip), format_address(text, port)))
     if not usable:
         raise _Unusable("no usable address")
@@ -364,14 +366,19 @@ def advertised_addresses(bind: str | None) -> list[str]:
     """The addresses a room listening on ``bind`` can be reached at.
 
     A room bound to one address gives that one; bound to all IPv4 (``0.0.0.0``), every IPv4
-    address of the machine; bound to ``::`` (or None), every IPv4 and IPv6 address. Loopback
+    address of the machine; bound to ``::`` (or None), every IPv4 and IPv6 address but IPv6
+    link-local ones (a peer cannot reach them without knowing its own zone). Loopback
     addresses only when there is nothing else (a peer on another machine cannot use them).
     """
     if not _is_all(bind):
         assert bind is not None
         return [bind]
     want_v6 = bind != "0.0.0.0"
-    ips = [ip for ip in _local_ips() if (ip.version == 4 or want_v6) and not ip.is_unspecified]
+    ips = [
+        ip
+        for ip in _local_ips()
+        if (ip.version == 4 or (want_v6 and not ip.is_link_local)) and not ip.is_unspecified
+    ]
     outside = [ip for ip in ips if not ip.is_loopback]
     chosen = outside or ips
     chosen.sort(key=_address_rank)
