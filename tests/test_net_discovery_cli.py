@@ -179,3 +179,45 @@ def test_a_private_room_hides_its_host_and_asks_for_the_password(tmp_path: Path)
     finally:
         host.kill()
     assert joiner.result()["finished"] is True
+
+
+def test_a_room_announced_with_another_identity_is_joined_with_a_warning(tmp_path: Path) -> None:
+    from zeroconf import IPVersion, ServiceInfo, Zeroconf
+
+    from koikoi.net.discovery import SERVICE_TYPE
+    from tests.test_net_discovery import SANE, _txt
+
+    title = f"Decoy {secrets.token_hex(3)}"
+    host = spawn(
+        tmp_path / "host", "host", "--port", "0", *LOOPBACK, "--name", "hana", "--bot", "random"
+    )
+    forger = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+    try:
+        port = host.port()  # a real room, announced by someone else with a made-up identity
+        forger.register_service(
+            ServiceInfo(
+                SERVICE_TYPE,
+                f"{title}.{SERVICE_TYPE}",
+                port=port,
+                properties=_txt(**SANE, title=title, host="hana", fp="aaaa"),
+                server=f"decoy-{secrets.token_hex(3)}.local.",
+                parsed_addresses=["127.0.0.1"],
+            )
+        )
+        joiner = spawn(
+            tmp_path / "joiner", "join", "--room", title, *LOOPBACK, "--bot", "random",
+            "--name", "taro",
+        )  # fmt: skip
+        try:
+            assert joiner.wait(90) == 0, joiner.stderr
+            assert host.wait(90) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        forger.close()
+        host.kill()
+    warning = next(line for line in joiner.stderr.splitlines() if "WARNING" in line)
+    assert warning.startswith(
+        f"koikoi: WARNING: the room {title!r} was announced with the host identity aaaa, but "
+        "the peer is "
+    )

@@ -368,10 +368,24 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
         await room.close()
 
 
-async def _join(host: str, port: int, options: PeerOptions, player: ThreadedSeat) -> Outcome:
+async def _join(
+    host: str, port: int, options: PeerOptions, player: ThreadedSeat, room: LanRoom | None = None
+) -> Outcome:
     stop = asyncio.Event()
     _install_stop(stop)
-    return await join(host, port, options, player, on_event=_progress(Role.JOINER), stop=stop)
+    progress = _progress(Role.JOINER)
+
+    def on_event(event: ConnectionEvent, now: float) -> None:
+        progress(event, now)
+        if isinstance(event, HandshakeDone) and room is not None and room.fingerprint:
+            peer = event.established.peer.fingerprint
+            if not peer.startswith(room.fingerprint + "-"):  # the announcement lied, or a relay
+                _say(
+                    f"WARNING: the room {room.title!r} was announced with the host identity "
+                    f"{room.fingerprint}, but the peer is {peer}: another program answered"
+                )
+
+    return await join(host, port, options, player, on_event=on_event, stop=stop)
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
@@ -411,7 +425,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         return EXIT_EARLY
     _say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
     addresses = [_split_address(address) for address in room.addresses]
-    outcome = asyncio.run(_join_any(addresses, options, player))
+    outcome = asyncio.run(_join_any(addresses, options, player, room))
     return _finish(outcome, Role.JOINER, args.record)
 
 
@@ -444,12 +458,12 @@ def _split_address(text: str) -> tuple[str, int]:
 
 
 async def _join_any(
-    addresses: list[tuple[str, int]], options: PeerOptions, player: ThreadedSeat
+    addresses: list[tuple[str, int]], options: PeerOptions, player: ThreadedSeat, room: LanRoom
 ) -> Outcome:
     """Join at the first of ``addresses`` that answers (a room may have several)."""
     outcome: Outcome | None = None
     for host, port in addresses:
-        outcome = await _join(host, port, options, player)
+        outcome = await _join(host, port, options, player, room)
         if outcome.connection is not None:
             break
     assert outcome is not None
