@@ -195,6 +195,7 @@ class Forger:
     def __init__(self) -> None:
         self.zc = Zeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only)
         self.server = f"forger-{secrets.token_hex(3)}.local."
+        self.announced: dict[tuple[str, int], bytes] = {}
 
     def announce(
         self,
@@ -205,6 +206,11 @@ class Forger:
         ttl: int = 120,
     ) -> None:
         """Announce each (instance label, raw TXT); ``ttl=0`` says goodbye."""
+        for label, txt in rooms:
+            if ttl:
+                self.announced[label, port] = txt
+            else:
+                self.announced.pop((label, port), None)
         for start in range(0, len(rooms), 8):
             out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
             out.add_answer_at_time(
@@ -222,6 +228,13 @@ class Forger:
             time.sleep(0.002)  # a burst, but not one the loopback's socket buffers overflow
 
     def close(self) -> None:
+        """Say goodbye to everything announced (other browsers on loopback forget it), stop."""
+        by_port: dict[int, list[tuple[str, bytes]]] = {}
+        for (label, port), txt in self.announced.items():
+            by_port.setdefault(port, []).append((label, txt))
+        for port, rooms in by_port.items():
+            self.announce(rooms, port=port, ttl=0)
+        time.sleep(0.2)
         self.zc.close()
 
 
