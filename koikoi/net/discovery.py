@@ -446,7 +446,7 @@ async def _started(zc: AsyncZeroconf, where: str) -> None:
     except Exception as error:
         raise DiscoveryError(f"mDNS cannot start: {_describe(error)}") from None
     if not zc.zeroconf.engine.senders:
-        raise DiscoveryError(f"no network interface {where}can send multicast")
+        raise DiscoveryError(f"no network interface {where}can send multicast, so mDNS cannot work")
 
 
 def _describe(error: BaseException) -> str:
