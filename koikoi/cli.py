@@ -40,6 +40,9 @@ SUBCOMMANDS: Final[dict[str, Subcommand]] = {
         "koikoi.net.cli",
         "join a room at HOST:PORT and play its match with a computer player in the seat",
     ),
+    "rooms": Subcommand(
+        "koikoi.net.cli", "list the rooms on the LAN (mDNS), one JSON object per line"
+    ),
     "verify": Subcommand(
         "koikoi.net.cli",
         "check a network match's signed record: bytes, chain, signatures, hashes, moves",

@@ -1,9 +1,10 @@
-"""``koikoi host``, ``koikoi join`` and ``koikoi verify`` (CLI.md): network play from the shell.
+"""``koikoi host``, ``join``, ``rooms`` and ``verify`` (CLI.md): network play from the shell.
 
 A computer player sits in the local seat (``--bot``). The final result goes to stdout as the
 ``koikoi replay`` JSON; progress and the reason of an early end go to stderr. Exit 0: the
 match finished; 1: it ended early (the peer left, the connection dropped, a cheat, a refused
-handshake); 2: bad arguments.
+handshake); 2: bad arguments. ``host --advertise`` announces the room by mDNS, ``rooms`` lists
+the rooms on the LAN and ``join --room TITLE`` finds one by its title (``discovery.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sys
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
@@ -29,8 +30,16 @@ from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, TossDone
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
 from koikoi.paths import atomic_write, games_dir
 
+if TYPE_CHECKING:
+    from koikoi.net.discovery import Room as LanRoom
+    from koikoi.net.discovery import RoomAdvertiser
+
 EXIT_EARLY = 1
 DEFAULT_BOT = "normal"
+ROOMS_TIMEOUT = 3.0
+"""Seconds ``koikoi rooms`` listens by default."""
+FIND_TIMEOUT = 5.0
+"""Seconds ``join --room`` looks for its room by default."""
 LEAVE_GRACE = 5.0
 """Seconds a stopped host waits for its match to wind down (the goodbye, the record)."""
 
@@ -107,6 +116,28 @@ def _read_password(path: str | None) -> str:
     return text
 
 
+def _bind(text: str) -> str:
+    """A ``--bind`` for mDNS: an address of this machine (unspecified: all interfaces)."""
+    from koikoi.net.discovery import DiscoveryError, interfaces_for
+
+    try:
+        interfaces_for(text)
+    except DiscoveryError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _title(text: str) -> str:
+    from koikoi.net.discovery import MAX_TITLE, clean_text
+
+    title = clean_text(text, MAX_TITLE)
+    if not title:
+        raise argparse.ArgumentTypeError(
+            f"--room needs a title with visible characters, not {text!r}"
+        )
+    return title
+
+
 def _options(args: argparse.Namespace) -> PeerOptions:
     from koikoi.net.errors import IdentityFileError, ProtocolError
     from koikoi.net.identity import KnownPeers, load_or_create_identity
@@ -133,7 +164,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         settings=Settings(rounds=args.rounds, doubling=not args.no_doubling),
         known_peers=known_peers,
         password=password,
-        silence_timeout=args.timeout,
+        silence_timeout=DEFAULT_SILENCE_TIMEOUT if args.timeout is None else args.timeout,
     )
 
 
@@ -215,13 +246,65 @@ def _finish(outcome: Outcome, role: Role, record_path: str | None) -> int:
     return EXIT_EARLY
 
 
+class _Announcer:
+    """``host --advertise``: the room on mDNS while the host runs, ``playing`` once a peer's
+    handshake succeeds, withdrawn at exit. mDNS failing is said once; joining by address
+    still works."""
+
+    def __init__(self, args: argparse.Namespace, options: PeerOptions) -> None:
+        self.title: str = args.room if args.room is not None else options.nickname
+        self.options = options
+        self.advertiser: RoomAdvertiser | None = None
+
+    async def publish(self, host: str, port: int) -> None:
+        from koikoi.net.discovery import Advertisement, DiscoveryError, RoomAdvertiser
+
+        settings = self.options.settings
+        ad = Advertisement(
+            title=self.title,
+            host=self.options.nickname,
+            port=port,
+            rounds=settings.rounds,
+            doubling=settings.doubling,
+            private=bool(self.options.password),
+            fingerprint=self.options.identity.fingerprint,
+        )
+        advertiser = RoomAdvertiser(ad, bind=host)
+        try:
+            await asyncio.to_thread(advertiser.publish)
+        except DiscoveryError as error:
+            say(f"cannot announce the room on the LAN ({error}); join it by address")
+            return
+        self.advertiser = advertiser
+        say(f"advertising the room {ad.title!r} by mDNS at {', '.join(advertiser.addresses)}")
+
+    def playing(self, event: ConnectionEvent, now: float) -> None:
+        if isinstance(event, HandshakeDone) and self.advertiser is not None:
+            from koikoi.net.discovery import RoomStatus
+
+            self.advertiser.set_status(RoomStatus.PLAYING)
+
+    async def withdraw(self) -> None:
+        advertiser, self.advertiser = self.advertiser, None
+        if advertiser is not None:
+            await asyncio.to_thread(advertiser.withdraw)
+
+
 async def _host(args: argparse.Namespace, options: PeerOptions, player: ThreadedSeat) -> Outcome:
     stop = asyncio.Event()
     _install_stop(stop)
+    announcer = _Announcer(args, options) if args.advertise else None
+    progress = _progress(Role.HOST)
+
+    def on_event(event: ConnectionEvent, now: float) -> None:
+        progress(event, now)
+        if announcer is not None:
+            announcer.playing(event, now)
+
     room = Room(
         options,
         player,
-        on_event=_progress(Role.HOST),
+        on_event=on_event,
         on_refused=lambda address, reason: say(f"turned away {address}: {reason}"),
         stop=stop,
     )
@@ -236,6 +319,8 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
     match = asyncio.ensure_future(room.outcome())
     stopped = asyncio.ensure_future(stop.wait())
     try:
+        if announcer is not None:
+            await announcer.publish(host, port)
         await asyncio.wait({match, stopped}, return_when=asyncio.FIRST_COMPLETED)
         if not match.done() and room.playing:  # stopped during a match: it ends as left
             with contextlib.suppress(TimeoutError):
@@ -248,16 +333,34 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
     finally:
         stopped.cancel()
         match.cancel()
+        if announcer is not None:
+            await announcer.withdraw()
         await room.close()
 
 
-async def _join(host: str, port: int, options: PeerOptions, player: ThreadedSeat) -> Outcome:
+async def _join(
+    host: str, port: int, options: PeerOptions, player: ThreadedSeat, room: LanRoom | None = None
+) -> Outcome:
     stop = asyncio.Event()
     _install_stop(stop)
-    return await join(host, port, options, player, on_event=_progress(Role.JOINER), stop=stop)
+    progress = _progress(Role.JOINER)
+
+    def on_event(event: ConnectionEvent, now: float) -> None:
+        progress(event, now)
+        if isinstance(event, HandshakeDone) and room is not None and room.fingerprint:
+            peer = event.established.peer.fingerprint
+            if not peer.startswith(room.fingerprint + "-"):  # the announcement lied, or a relay
+                say(
+                    f"WARNING: the room {room.title!r} was announced with the host identity "
+                    f"{room.fingerprint}, but the peer is {peer}: another program answered"
+                )
+
+    return await join(host, port, options, player, on_event=on_event, stop=stop)
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
+    if args.room is not None and not args.advertise:
+        raise UsageError("--room goes with --advertise (nothing is announced without it)")
     options = _options(args)
     player = _bot(args.bot)
     outcome = asyncio.run(_host(args, options, player))
@@ -265,11 +368,99 @@ def _cmd_host(args: argparse.Namespace) -> int:
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
-    host, port = parse_address(args.address)
+    if (args.address is None) == (args.room is None):
+        raise UsageError(
+            "join takes HOST:PORT or --room TITLE, not both"
+            if args.room is not None
+            else "join needs HOST:PORT or --room TITLE"
+        )
+    if args.room is None:
+        if args.bind is not None:
+            raise UsageError("--bind goes with --room (it is where to look for the room)")
+        host, port = parse_address(args.address)
+        options = _options(args)
+        player = _bot(args.bot)
+        outcome = asyncio.run(_join(host, port, options, player))
+        return _finish(outcome, Role.JOINER, args.record)
+    # with --room, --timeout is how long to look for the room (CLI.md); silence keeps its default
+    search = FIND_TIMEOUT if args.timeout is None else args.timeout
+    args.timeout = None
     options = _options(args)
     player = _bot(args.bot)
-    outcome = asyncio.run(_join(host, port, options, player))
+    room = _find_room(args.room, args.bind, search)
+    if room is None:
+        return EXIT_EARLY
+    if room.private and not options.password:
+        say(f"the room {room.title!r} is private: give its password with --password-file")
+        return EXIT_EARLY
+    say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
+    addresses = [_split_address(address) for address in room.addresses]
+    outcome = asyncio.run(_join_any(addresses, options, player, room))
     return _finish(outcome, Role.JOINER, args.record)
+
+
+def _find_room(title: str, bind: str | None, timeout: float) -> LanRoom | None:
+    """The one open room called ``title``; None (said in one line) when there is no such
+    room, or more than one."""
+    from koikoi.net.discovery import DiscoveryError, find_room
+
+    try:
+        rooms = find_room(title, bind=bind, timeout=timeout)
+    except DiscoveryError as error:
+        say(f"cannot look for the room {title!r}: {error}; join it by address")
+        return None
+    if not rooms:
+        say(f"no open room called {title!r} appeared within {timeout:g} s")
+        return None
+    if len(rooms) > 1:
+        where = "; ".join(
+            f"{room.address} (host {room.host or '?'}, {room.fingerprint or 'private'})"
+            for room in rooms
+        )
+        say(f"{len(rooms)} open rooms are called {title!r}: {where}; join one by address")
+        return None
+    return rooms[0]
+
+
+def _split_address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    return host.strip("[]"), int(port)
+
+
+async def _join_any(
+    addresses: list[tuple[str, int]], options: PeerOptions, player: ThreadedSeat, room: LanRoom
+) -> Outcome:
+    """Join at the first of ``addresses`` that answers (a room may have several)."""
+    outcome: Outcome | None = None
+    for host, port in addresses:
+        outcome = await _join(host, port, options, player, room)
+        if outcome.connection is not None:
+            break
+    assert outcome is not None
+    return outcome
+
+
+def _cmd_rooms(args: argparse.Namespace) -> int:
+    from koikoi.net.discovery import BrowseFailed, DiscoveryEvent, RoomBrowser
+
+    failed = threading.Event()
+
+    def on_event(event: DiscoveryEvent) -> None:
+        if isinstance(event, BrowseFailed):
+            failed.set()
+
+    browser = RoomBrowser(on_event, bind=args.bind)
+    browser.start()
+    try:
+        failed.wait(args.timeout)
+    finally:
+        browser.stop()
+    if browser.failure is not None:
+        say(f"cannot list the rooms: {browser.failure}")
+        return EXIT_EARLY
+    for room in browser.rooms():
+        emit(room.to_json())
+    return EXIT_OK
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -290,7 +481,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
     from koikoi.ai import PLAYERS
 
     p.add_argument("--rounds", type=_rounds, default=6, metavar="6|12")
@@ -307,6 +498,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--name", metavar="NICK", help="the nickname the peer sees (default: user)")
     p.add_argument("--record", metavar="FILE", help="write the signed record here")
+    if not silence:
+        return
     p.add_argument(
         "--timeout",
         type=_seconds,
@@ -318,7 +511,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def configure(name: str, p: argparse.ArgumentParser) -> None:
-    """The arguments of ``host``, ``join`` and ``verify``."""
+    """The arguments of ``host``, ``join``, ``rooms`` and ``verify``."""
     if name == "host":
         p.description = (
             "Listen for one peer, play a match with a bot in the local seat, print the result "
@@ -329,7 +522,19 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             "--bind",
             default="0.0.0.0",
             metavar="ADDR",
-            help="address to listen on (default: all interfaces, so the LAN can join)",
+            help="address to listen on (default: all interfaces, so the LAN can join); with "
+            "--advertise, also where the room is announced",
+        )
+        p.add_argument(
+            "--advertise",
+            action="store_true",
+            help="announce the room on the LAN by mDNS until the match starts, withdraw it at exit",
+        )
+        p.add_argument(
+            "--room",
+            type=_title,
+            metavar="TITLE",
+            help="with --advertise: the room's title (default: the nickname)",
         )
         _common(p)
         p.set_defaults(run=_cmd_host)
@@ -338,9 +543,48 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             "Connect to a host, play the match with a bot in the local seat, print the result "
             "as JSON (the joiner is seat 1)."
         )
-        p.add_argument("address", metavar="HOST:PORT")
-        _common(p)
+        p.add_argument("address", metavar="HOST:PORT", nargs="?", help="where the room listens")
+        p.add_argument(
+            "--room",
+            type=_title,
+            metavar="TITLE",
+            help="find the room by its title on the LAN (mDNS)",
+        )
+        p.add_argument(
+            "--bind",
+            type=_bind,
+            metavar="ADDR",
+            help="with --room: look on the interface with this address (default: all)",
+        )
+        _common(p, silence=False)
+        p.add_argument(
+            "--timeout",
+            type=_seconds,
+            metavar="S",
+            help=f"with --room: seconds to look for the room (default {FIND_TIMEOUT:g}); with "
+            f"HOST:PORT: seconds of silence before the peer counts as gone (default "
+            f"{DEFAULT_SILENCE_TIMEOUT:g})",
+        )
         p.set_defaults(run=_cmd_join)
+    elif name == "rooms":
+        p.description = (
+            "Listen for rooms announced by mDNS and print each as JSON. These are hints; the "
+            "handshake decides."
+        )
+        p.add_argument(
+            "--bind",
+            type=_bind,
+            metavar="ADDR",
+            help="look on the interface with this address only (default: all interfaces)",
+        )
+        p.add_argument(
+            "--timeout",
+            type=_seconds,
+            default=ROOMS_TIMEOUT,
+            metavar="S",
+            help=f"seconds to listen (default {ROOMS_TIMEOUT:g})",
+        )
+        p.set_defaults(run=_cmd_rooms)
     elif name == "verify":
         p.add_argument("record", metavar="RECORD")
         p.set_defaults(run=_cmd_verify)

@@ -1,0 +1,411 @@
+"""Rooms on mDNS with real zeroconf on 127.0.0.1: listed, changed, withdrawn, and a hostile
+advertiser that cannot crash, freeze or flood the browser.
+
+Everything here is bound to 127.0.0.1: nothing is sent to the LAN. Other tests may advertise
+rooms on loopback at the same time, so each test looks only at the names it made.
+"""
+
+from __future__ import annotations
+
+import doctest
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+
+import pytest
+from zeroconf import (
+    DNSAddress,
+    DNSOutgoing,
+    DNSPointer,
+    DNSService,
+    DNSText,
+    IPVersion,
+    Zeroconf,
+)
+from zeroconf.const import _CLASS_IN, _CLASS_IN_UNIQUE, _FLAGS_AA, _FLAGS_QR_RESPONSE
+
+from koikoi.net.discovery import (
+    MAX_ROOMS,
+    REPORT_INTERVAL,
+    SERVICE_TYPE,
+    Advertisement,
+    BrowseFailed,
+    DiscoveryEvent,
+    RoomAdded,
+    RoomAdvertiser,
+    RoomBrowser,
+    RoomChanged,
+    RoomRemoved,
+    RoomStatus,
+    parse_room,
+)
+from koikoi.net.identity import Identity
+
+LOOPBACK = "127.0.0.1"
+_TYPE_A, _TYPE_PTR, _TYPE_TXT, _TYPE_SRV = 1, 12, 16, 33
+
+
+@dataclass
+class Seen:
+    """What a browser reported, with the time of each report."""
+
+    events: list[tuple[float, DiscoveryEvent]] = field(default_factory=list)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    threads: set[str] = field(default_factory=set)
+
+    def __call__(self, event: DiscoveryEvent) -> None:
+        with self.changed:
+            self.events.append((time.monotonic(), event))
+            self.threads.add(threading.current_thread().name)
+            self.changed.notify_all()
+
+    def wait(
+        self, test: Callable[[DiscoveryEvent], bool], timeout: float
+    ) -> tuple[float, DiscoveryEvent]:
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                for when, event in self.events:
+                    if test(event):
+                        return when, event
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"not reported within {timeout} s: {self.events[-5:]}")
+                self.changed.wait(left)
+
+    def about(self, names: set[str]) -> list[DiscoveryEvent]:
+        with self.changed:
+            return [e for _, e in self.events if _name(e) in names]
+
+
+def _name(event: DiscoveryEvent) -> str | None:
+    if isinstance(event, RoomAdded | RoomChanged):
+        return event.room.name
+    if isinstance(event, RoomRemoved):
+        return event.name
+    return None
+
+
+@pytest.fixture
+def browser() -> Iterator[tuple[RoomBrowser, Seen]]:
+    seen = Seen()
+    browser = RoomBrowser(seen, bind=LOOPBACK)
+    browser.start()
+    assert browser.ready.wait(10)
+    assert browser.failure is None, browser.failure
+    try:
+        yield browser, seen
+    finally:
+        started = time.monotonic()
+        browser.stop()
+        assert time.monotonic() - started < 6, "the browser did not stop"
+
+
+def _title(word: str) -> str:
+    return f"{word} {secrets.token_hex(3)}"
+
+
+def test_a_room_is_listed_within_two_seconds_changes_status_and_goes(
+    browser: tuple[RoomBrowser, Seen],
+) -> None:
+    room_browser, seen = browser
+    me = Identity.generate()
+    title = _title("Hanami")
+    ad = Advertisement(title, "hana", 4321, rounds=12, doubling=False, fingerprint=me.fingerprint)
+    advertiser = RoomAdvertiser(ad, bind=LOOPBACK)
+    started = time.monotonic()
+    advertiser.publish()
+    try:
+        when, added = seen.wait(
+            lambda e: isinstance(e, RoomAdded) and e.room.title == title, timeout=5
+        )
+        assert when - started <= 2.0, f"listed after {when - started:.2f} s"
+        assert isinstance(added, RoomAdded)
+        room = added.room
+        assert room.name == advertiser.name
+        assert room.to_json() == {
+            "room": title,
+            "host": "hana",
+            "address": "127.0.0.1:4321",
+            "addresses": ["127.0.0.1:4321"],
+            "rounds": 12,
+            "doubling": False,
+            "private": False,
+            "status": "open",
+            "fingerprint": me.fingerprint[:4],
+            "version": 1,
+        }
+        assert room in room_browser.rooms()
+
+        advertiser.set_status(RoomStatus.PLAYING)
+        _, changed = seen.wait(
+            lambda e: isinstance(e, RoomChanged) and e.room.name == room.name, timeout=5
+        )
+        assert isinstance(changed, RoomChanged)
+        assert changed.room.status is RoomStatus.PLAYING
+        assert changed.room == replace(room, status=RoomStatus.PLAYING)
+    finally:
+        advertiser.withdraw()
+    seen.wait(lambda e: isinstance(e, RoomRemoved) and e.name == room.name, timeout=5)
+    assert room.name not in {r.name for r in room_browser.rooms()}
+    assert seen.threads == {"koikoi-browser"}  # the callback runs on the browser's thread
+
+
+def test_a_private_room_names_neither_host_nor_fingerprint(
+    browser: tuple[RoomBrowser, Seen],
+) -> None:
+    _, seen = browser
+    title = _title("Secret")
+    ad = Advertisement(
+        title, "hana", 4000, private=True, fingerprint=Identity.generate().fingerprint
+    )
+    advertiser = RoomAdvertiser(ad, bind=LOOPBACK)
+    advertiser.publish()
+    try:
+        _, added = seen.wait(lambda e: isinstance(e, RoomAdded) and e.room.title == title, 5)
+    finally:
+        advertiser.withdraw()
+    assert isinstance(added, RoomAdded)
+    data = added.room.to_json()
+    assert data["private"] is True
+    assert "host" not in data and "fingerprint" not in data
+
+
+# --- a hostile advertiser ---------------------------------------------------------------------
+
+
+def _txt(**fields: str | bytes) -> bytes:
+    out = b""
+    for key, value in fields.items():
+        item = key.encode() + b"=" + (value if isinstance(value, bytes) else value.encode())
+        out += bytes([len(item)]) + item
+    return out
+
+
+SANE = {"v": "1", "rounds": "6", "doubling": "1", "private": "0", "status": "open"}
+
+
+class Forger:
+    """Says whatever it likes on 127.0.0.1: mDNS answers built by hand (no validation, no
+    probing, any TXT bytes), sent by a real zeroconf instance."""
+
+    def __init__(self) -> None:
+        self.zc = Zeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only)
+        self.server = f"forger-{secrets.token_hex(3)}.local."
+        self.announced: dict[tuple[str, int], bytes] = {}
+
+    def announce(
+        self,
+        rooms: list[tuple[str, bytes]],
+        *,
+        address: str = LOOPBACK,
+        port: int = 4000,
+        ttl: int = 120,
+    ) -> None:
+        """Announce each (instance label, raw TXT); ``ttl=0`` says goodbye."""
+        for label, txt in rooms:
+            if ttl:
+                self.announced[label, port] = txt
+            else:
+                self.announced.pop((label, port), None)
+        for start in range(0, len(rooms), 8):
+            out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+            out.add_answer_at_time(
+                DNSAddress(self.server, _TYPE_A, _CLASS_IN_UNIQUE, ttl, socket.inet_aton(address)),
+                0,
+            )
+            for label, txt in rooms[start : start + 8]:
+                name = f"{label}.{SERVICE_TYPE}"
+                out.add_answer_at_time(DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, ttl, name), 0)
+                out.add_answer_at_time(
+                    DNSService(name, _TYPE_SRV, _CLASS_IN_UNIQUE, ttl, 0, 0, port, self.server), 0
+                )
+                out.add_answer_at_time(DNSText(name, _TYPE_TXT, _CLASS_IN_UNIQUE, ttl, txt), 0)
+            self.zc.send(out)
+            time.sleep(0.002)  # a burst, but not one the loopback's socket buffers overflow
+
+    def close(self) -> None:
+        """Say goodbye to everything announced (other browsers on loopback forget it), stop."""
+        by_port: dict[int, list[tuple[str, bytes]]] = {}
+        for (label, port), txt in self.announced.items():
+            by_port.setdefault(port, []).append((label, txt))
+        for port, rooms in by_port.items():
+            self.announce(rooms, port=port, ttl=0)
+        time.sleep(0.2)
+        self.zc.close()
+
+
+@pytest.fixture
+def forger() -> Iterator[Forger]:
+    forger = Forger()
+    try:
+        yield forger
+    finally:
+        forger.close()
+
+
+def test_a_hostile_advertiser_neither_crashes_freezes_nor_floods_the_browser(
+    browser: tuple[RoomBrowser, Seen], forger: Forger
+) -> None:
+    room_browser, seen = browser
+    tag = secrets.token_hex(3)
+    sane = [
+        RoomAdvertiser(Advertisement(f"Sane {tag} {i}", "hana", 5000 + i), bind=LOOPBACK)
+        for i in range(2)
+    ]
+    for advertiser in sane:
+        advertiser.publish()
+    try:
+        for advertiser in sane:
+            seen.wait(lambda e, a=advertiser: _name(e) == a.name, timeout=5)  # type: ignore[misc]
+        bidi = "\u202e\u2066"
+        hostile = [
+            (f"big {tag}", _txt(**SANE, title="x" * 200, junk=b"y" * 250) * 8),  # > 1 KiB
+            (f"latin1 {tag}", _txt(**SANE, title=b"caf\xe9")),  # not UTF-8
+            (f"rounds {tag}", _txt(**{**SANE, "rounds": "999999999"}, title="rounds")),
+            (f"status {tag}", _txt(**{**SANE, "status": "hacked"}, title="status")),
+            (f"noversion {tag}", _txt(rounds="6", doubling="1", private="0", status="open")),
+            (f"broken {tag}", b"\xff\x00\x05abc"),  # a length running past the end
+            (f"empty {tag}", b""),
+            (
+                f"spoof {tag}",
+                _txt(
+                    **SANE,
+                    title=f"Ha{bidi}na\x00\x1b[31m\u200b mi\n",
+                    host="ta\u202ero\x07",
+                    fp="ZZZZ!",
+                ),
+            ),  # fmt: skip
+            (f"\x01\x02ctrl\x7f {tag}", _txt(**SANE, title="ctrl")),  # zeroconf refuses it
+            (f"{bidi}bidi\u200f {tag}", _txt(**SANE)),  # no title: the name, cleaned
+        ]
+        forger.announce(hostile)
+        # a room that changes its TXT 200 times in 2 s
+        for i in range(200):
+            forger.announce([(f"flap {tag}", _txt(**SANE, title=f"flap {i}"))], port=6000)
+            time.sleep(0.01)
+        # a thousand rooms at once (after the others: the browser keeps the first it heard of)
+        forger.announce(
+            [(f"flood {tag} {i}", _txt(**SANE, title=f"flood {i}")) for i in range(1000)]
+        )
+        time.sleep(1.5)  # let everything settle
+
+        rooms = {room.name: room for room in room_browser.rooms()}
+        assert len(rooms) <= MAX_ROOMS
+        for advertiser in sane:  # what was there before the flood is still right
+            assert advertiser.name in rooms
+            assert rooms[advertiser.name].title == advertiser.ad.title
+            assert rooms[advertiser.name].address == f"127.0.0.1:{advertiser.ad.port}"
+        titles = {room.title for room in rooms.values()}
+        for dropped in ("rounds", "status", "x" * 48):
+            assert dropped not in titles
+        names = {name.split(".")[0] for name in rooms}
+        for label in ("big", "latin1", "rounds", "status", "noversion", "broken", "empty"):
+            assert f"{label} {tag}" not in names
+        spoof = rooms[f"spoof {tag}.{SERVICE_TYPE}"]
+        assert spoof.title == "Hana[31m mi" and spoof.host == "taro" and spoof.fingerprint is None
+        assert not any(room.name.startswith("\x01\x02ctrl") for room in rooms.values())
+        assert rooms[f"{bidi}bidi\u200f {tag}.{SERVICE_TYPE}"].title == f"bidi {tag}"
+        for room in rooms.values():
+            assert all(ch.isprintable() for ch in room.title + (room.host or ""))
+
+        # bounded: at most one report per room per interval, nothing kept beyond the cap
+        with seen.changed:
+            ours = [e for _, e in seen.events if tag in (_name(e) or "")]
+        assert len(ours) <= MAX_ROOMS + 40, len(ours)
+        flap = f"flap {tag}.{SERVICE_TYPE}"
+        flaps = seen.about({flap})
+        assert 1 <= len(flaps) <= 2.0 / REPORT_INTERVAL + 4, len(flaps)
+        assert len(rooms) == MAX_ROOMS  # the flood filled the list up to its cap, no further
+        assert room_browser.dropped >= 500  # (the kernel may drop some of the burst itself)
+        state = room_browser._state
+        assert not state.pending and not state.resolving and not room_browser._tasks
+
+        # and still responsive: a change to a sane room is reported at once
+        sane[0].set_status(RoomStatus.PLAYING)
+        _, event = seen.wait(
+            lambda e: isinstance(e, RoomChanged) and e.room.name == sane[0].name, timeout=5
+        )
+        assert isinstance(event, RoomChanged) and event.room.status is RoomStatus.PLAYING
+    finally:
+        for advertiser in sane:
+            advertiser.withdraw()
+
+
+def test_a_goodbye_from_a_forged_room_removes_it(
+    browser: tuple[RoomBrowser, Seen], forger: Forger
+) -> None:
+    _, seen = browser
+    label = f"brief {secrets.token_hex(3)}"
+    name = f"{label}.{SERVICE_TYPE}"
+    forger.announce([(label, _txt(**SANE, title=label))])
+    seen.wait(lambda e: isinstance(e, RoomAdded) and e.room.name == name, timeout=5)
+    forger.announce([(label, _txt(**SANE, title=label))], ttl=0)
+    seen.wait(lambda e: isinstance(e, RoomRemoved) and e.name == name, timeout=5)
+
+
+def test_a_room_with_no_usable_address_is_dropped() -> None:
+    txt = _txt(**SANE, title="nowhere")
+    for addresses in (["0.0.0.0"], ["224.0.0.251"], ["not an ip"], []):
+        with pytest.raises(ValueError):
+            parse_room("x._koikoi._tcp.local.", txt, addresses, 4000)
+    with pytest.raises(ValueError):
+        parse_room("x._koikoi._tcp.local.", txt, ["10.0.0.1"], 0)
+    room = parse_room(
+        "x._koikoi._tcp.local.", txt, ["::1", "fe80::1%2", "fe80::2", "fd00::7", "10.0.0.1"], 4000
+    )
+    assert room.addresses == (
+        "10.0.0.1:4000",
+        "[fd00::7]:4000",
+        "[fe80::1%2]:4000",  # link-local with its zone; without one it is useless: dropped
+        "[::1]:4000",
+    )
+
+
+def test_a_browser_on_an_address_of_no_interface_says_why() -> None:
+    seen = Seen()
+    browser = RoomBrowser(seen, bind="198.51.100.254")  # TEST-NET-2: not this machine's
+    browser.start()
+    try:
+        _, event = seen.wait(lambda e: isinstance(e, BrowseFailed), timeout=5)
+    finally:
+        browser.stop()
+    assert isinstance(event, BrowseFailed)
+    assert "198.51.100.254" in event.reason and browser.failure == event.reason
+    assert browser.rooms() == []
+
+
+def test_withdrawing_a_room_while_it_is_announced_is_quiet() -> None:
+    advertiser = RoomAdvertiser(Advertisement(_title("Hasty"), "hana", 4000), bind=LOOPBACK)
+    errors: list[BaseException] = []
+
+    def publish() -> None:
+        try:
+            advertiser.publish()
+        except BaseException as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=publish)
+    thread.start()
+    time.sleep(0.3)  # announcing takes about a second: probes first
+    advertiser.withdraw()
+    thread.join(10)
+    assert not thread.is_alive() and errors == []
+
+
+def test_the_examples_in_the_docstrings_run() -> None:
+    from koikoi.net import discovery
+
+    failures, attempted = doctest.testmod(discovery)
+    assert attempted > 0 and failures == 0
+
+
+def test_a_browser_stopped_as_soon_as_started_stops_at_once() -> None:
+    browser = RoomBrowser(bind=LOOPBACK)
+    started = time.monotonic()
+    browser.start()
+    browser.stop()
+    assert time.monotonic() - started < 2

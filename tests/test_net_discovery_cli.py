@@ -1,0 +1,223 @@
+"""``koikoi rooms``, ``host --advertise`` and ``join --room`` as a user runs them (CLI.md).
+
+Real processes, real zeroconf, bound to 127.0.0.1: nothing is announced to the LAN. Other
+tests may advertise rooms on loopback meanwhile, so each test uses a title of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_koikoi
+from tests.net_support import KoikoiProcess, spawn
+
+LOOPBACK = ("--bind", "127.0.0.1")
+ROOM_KEYS = {"room", "host", "address", "rounds", "doubling", "private", "status", "fingerprint"}
+
+
+def _rooms(*args: str) -> list[dict[str, object]]:
+    proc = run_koikoi("rooms", *LOOPBACK, *args, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def _titled(title: str, *args: str) -> list[dict[str, object]]:
+    return [room for room in _rooms(*args) if room["room"] == title]
+
+
+def _advertise(tmp_path: Path, title: str, *args: str) -> KoikoiProcess:
+    proc = spawn(
+        tmp_path / "host",
+        "host", "--advertise", "--room", title, "--port", "0", *LOOPBACK, "--name", "hana",
+        *args,
+    )  # fmt: skip
+    try:
+        proc.wait_for("advertising the room")
+    except BaseException:
+        proc.kill()
+        raise
+    return proc
+
+
+def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) -> None:
+    title = f"Tsukimi {secrets.token_hex(3)}"
+    records = tmp_path / "host.json", tmp_path / "joiner.json"
+    host = _advertise(
+        tmp_path, title, "--bot", "random", "--rounds", "12", "--record", str(records[0])
+    )
+    try:
+        port = host.port()
+        (listed,) = _titled(title, "--timeout", "2")
+        assert set(listed) >= ROOM_KEYS | {"version"}
+        assert listed["address"] == f"127.0.0.1:{port}"
+        assert listed["host"] == "hana" and listed["status"] == "open"
+        assert listed["rounds"] == 12 and listed["doubling"] is True
+        assert listed["private"] is False and listed["version"] == 1
+        assert isinstance(listed["fingerprint"], str) and len(listed["fingerprint"]) == 4
+
+        joiner = spawn(
+            tmp_path / "joiner",
+            "join", "--room", title.upper(), *LOOPBACK, "--bot", "random", "--name", "taro",
+            "--rounds", "12", "--record", str(records[1]),
+        )  # fmt: skip
+        try:
+            assert joiner.wait(90) == 0, joiner.stderr
+            assert host.wait(90) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    result = host.result()
+    assert joiner.result() == result and result["finished"] is True
+    assert f"found the room {title!r} at 127.0.0.1:{port}" in joiner.stderr
+    assert f"playing 'hana' ({listed['fingerprint']}" in joiner.stderr
+    assert "Traceback" not in host.stderr + joiner.stderr
+    for record in records:
+        assert run_koikoi("verify", str(record)).returncode == 0
+    assert _titled(title, "--timeout", "1") == []  # withdrawn at exit
+
+
+def test_the_room_says_playing_once_the_match_starts(tmp_path: Path) -> None:
+    title = f"Yukimi {secrets.token_hex(3)}"
+    host = _advertise(tmp_path, title, "--bot", "random")
+    try:
+        port = host.port()
+        joiner = spawn(
+            tmp_path / "joiner",
+            "join", f"127.0.0.1:{port}", "--bot", "random", "--name", "taro",
+        )  # fmt: skip
+        try:
+            joiner.wait_for("coin toss")
+            joiner.proc.send_signal(signal.SIGSTOP)  # hold the match in play
+            deadline = time.monotonic() + 10
+            while True:
+                (room,) = _titled(title, "--timeout", "1")
+                if room["status"] == "playing" or time.monotonic() > deadline:
+                    break
+            assert room["status"] == "playing"
+            joiner.proc.send_signal(signal.SIGCONT)
+            assert joiner.wait(60) == 0, joiner.stderr
+            assert host.wait(60) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+
+
+def test_join_by_a_title_no_room_has_exits_1_with_one_line(tmp_path: Path) -> None:
+    title = f"Nowhere {secrets.token_hex(3)}"
+    env_home = tmp_path / "joiner"
+    started = time.monotonic()
+    joiner = spawn(
+        env_home, "join", "--room", title, *LOOPBACK, "--timeout", "1", "--bot", "random"
+    )
+    assert joiner.wait(30) == 1
+    assert time.monotonic() - started < 15
+    assert joiner.stdout == ""
+    assert joiner.stderr == f"koikoi: no open room called {title!r} appeared within 1 s\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("join", "127.0.0.1:4000", "--room", "x"), "not both"),
+        (("join",), "join needs HOST:PORT or --room TITLE"),
+        (("join", "127.0.0.1:4000", "--bind", "127.0.0.1"), "--bind goes with --room"),
+        (("join", "--room", "\u202e\u200b "), "--room needs a title"),
+        (("host", "--room", "x"), "--room goes with --advertise"),
+        (("rooms", "--bind", "not-an-address"), "--bind takes an IP address"),
+        (("rooms", "--bind", "198.51.100.254"), "no network interface"),
+        (("rooms", "--timeout", "0"), "--timeout takes 0.1 to 3600 seconds"),
+        (("join", "--room", "x", "--timeout", "soon"), "--timeout takes seconds"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    proc = run_koikoi(*args, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
+
+
+def test_rooms_with_none_found_exits_0() -> None:
+    title = f"Absent {secrets.token_hex(3)}"
+    assert _titled(title, "--timeout", "0.5") == []
+
+
+def test_a_private_room_hides_its_host_and_asks_for_the_password(tmp_path: Path) -> None:
+    title = f"Himitsu {secrets.token_hex(3)}"
+    password = tmp_path / "password.txt"
+    password.write_text("matsu ni tsuru\n")
+    host = _advertise(tmp_path, title, "--bot", "random", "--password-file", str(password))
+    try:
+        (listed,) = _titled(title, "--timeout", "2")
+        assert listed["private"] is True
+        assert "host" not in listed and "fingerprint" not in listed
+
+        bare = spawn(tmp_path / "j1", "join", "--room", title, *LOOPBACK, "--bot", "random")
+        assert bare.wait(30) == 1
+        assert (bare.stdout, bare.stderr) == (
+            "",
+            f"koikoi: the room {title!r} is private: give its password with --password-file\n",
+        )
+        joiner = spawn(
+            tmp_path / "j2",
+            "join", "--room", title, *LOOPBACK, "--bot", "random", "--name", "taro",
+            "--password-file", str(password),
+        )  # fmt: skip
+        try:
+            assert joiner.wait(90) == 0, joiner.stderr
+            assert host.wait(90) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert joiner.result()["finished"] is True
+
+
+def test_a_room_announced_with_another_identity_is_joined_with_a_warning(tmp_path: Path) -> None:
+    from zeroconf import IPVersion, ServiceInfo, Zeroconf
+
+    from koikoi.net.discovery import SERVICE_TYPE
+    from tests.test_net_discovery import SANE, _txt
+
+    title = f"Decoy {secrets.token_hex(3)}"
+    host = spawn(
+        tmp_path / "host", "host", "--port", "0", *LOOPBACK, "--name", "hana", "--bot", "random"
+    )
+    forger = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+    try:
+        port = host.port()  # a real room, announced by someone else with a made-up identity
+        forger.register_service(
+            ServiceInfo(
+                SERVICE_TYPE,
+                f"{title}.{SERVICE_TYPE}",
+                port=port,
+                properties=_txt(**SANE, title=title, host="hana", fp="aaaa"),
+                server=f"decoy-{secrets.token_hex(3)}.local.",
+                parsed_addresses=["127.0.0.1"],
+            )
+        )
+        joiner = spawn(
+            tmp_path / "joiner", "join", "--room", title, *LOOPBACK, "--bot", "random",
+            "--name", "taro",
+        )  # fmt: skip
+        try:
+            assert joiner.wait(90) == 0, joiner.stderr
+            assert host.wait(90) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        forger.close()
+        host.kill()
+    warning = next(line for line in joiner.stderr.splitlines() if "WARNING" in line)
+    assert warning.startswith(
+        f"koikoi: WARNING: the room {title!r} was announced with the host identity aaaa, but "
+        "the peer is "
+    )
