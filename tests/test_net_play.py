@@ -85,18 +85,18 @@ def test_two_processes_play_a_whole_match(tmp_path: Path) -> None:
 
     # A tampered record is rejected, naming the move.
     record = json.loads(host_record.read_text())
-    action = record["deals"][0]["actions"][2]
-    verb = "play" if "play" in action else "pick" if "pick" in action else None
-    if verb is None:
-        action = record["deals"][0]["actions"][0]
-        verb = "play"
+    # the first deal with moves (a redeal or a teyaku deal has none)
+    deal_no, deal = next((i, d) for i, d in enumerate(record["deals"]) if d.get("actions"))
+    action = deal["actions"][0]
+    verb = "play"
     action[verb] = next(c for c in CARD_IDS if c != action[verb])
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(record))
     proc = run_koikoi("verify", str(tampered))
     assert proc.returncode == 1, proc.stderr
     line = proc.stderr.strip()
-    assert len(line.splitlines()) == 1 and line.startswith("koikoi: verify: deal 0 action ")
+    assert len(line.splitlines()) == 1
+    assert line.startswith(f"koikoi: verify: deal {deal_no} action "), line
     assert "the signed entry holds" in line
     assert json.loads(proc.stdout)["valid"] is False
 
