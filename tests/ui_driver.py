@@ -4,6 +4,7 @@ keys as a player would, and wait for the game to ask again. Not a test module it
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt
@@ -114,6 +115,28 @@ def actions_so_far(window: MainWindow) -> int:
 Chooser = Callable[[MainWindow, random.Random], None]
 
 
+def step_by_click(qtbot, window: MainWindow, rng: random.Random, koikoi_rate: float = 0.4) -> None:
+    """One click of the player at ``window`` for what the game asks now."""
+    c = window.controller
+    mode = c.mode
+    if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
+        click(qtbot, panel_button(window))
+    elif mode is Mode.PLAY:
+        plays = c.legal_plays()
+        capturing = [p for p in plays if c.matches_on_field(p)]
+        pool = capturing if capturing and rng.random() < 0.7 else list(plays)
+        click(qtbot, find_card(window, rng.choice(pool)))
+    elif mode is Mode.PICK:
+        click(qtbot, find_card(window, rng.choice(c.candidates())))
+    elif mode is Mode.DRAW_WAIT:
+        click(qtbot, find_card(window, c.draw_wait.card))
+    elif mode is Mode.DECIDE:
+        koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
+        click(qtbot, panel_button(window, "koikoi" if koikoi else "default"))
+    elif mode is Mode.MATCH_OVER:
+        raise AssertionError("the match ended before the condition held")
+
+
 def play_by_clicks(
     qtbot,
     window: MainWindow,
@@ -125,31 +148,56 @@ def play_by_clicks(
 ) -> None:
     """Click through the game until ``until`` holds: cards by accessible name, buttons.
     ``check`` looks at the window each time the game waits for the player."""
-    c = window.controller
     for _ in range(max_steps):
         mode = wait_for_input(qtbot, window)
         check(window)
         if until(window):
             return
         before = (actions_so_far(window), mode)
-        if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
-            click(qtbot, panel_button(window))
-        elif mode is Mode.PLAY:
-            plays = c.legal_plays()
-            capturing = [p for p in plays if c.matches_on_field(p)]
-            pool = capturing if capturing and rng.random() < 0.7 else list(plays)
-            click(qtbot, find_card(window, rng.choice(pool)))
-        elif mode is Mode.PICK:
-            click(qtbot, find_card(window, rng.choice(c.candidates())))
-        elif mode is Mode.DRAW_WAIT:
-            click(qtbot, find_card(window, c.draw_wait.card))
-        elif mode is Mode.DECIDE:
-            koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
-            click(qtbot, panel_button(window, "koikoi" if koikoi else "default"))
-        elif mode is Mode.MATCH_OVER:
-            raise AssertionError("the match ended before the condition held")
+        step_by_click(qtbot, window, rng, koikoi_rate)
         _wait_progress(qtbot, window, before)
     raise AssertionError("too many steps")
+
+
+def waits_for_player(window: MainWindow) -> bool:
+    c = window.controller
+    return c.mode in INPUT_MODES and not c._pump_timer.isActive()
+
+
+def play_windows_by_clicks(
+    qtbot,
+    windows: list[MainWindow],
+    rng: random.Random,
+    until: Callable[[], bool],
+    koikoi_rate: float = 0.4,
+    check: Callable[[MainWindow], None] = lambda w: None,
+    timeout_s: float = 240.0,
+) -> None:
+    """Several windows in one match (a network match over loopback): whichever window
+    waits for its player gets a click, until ``until`` holds. ``check`` looks at a window
+    each time it waits for its player."""
+    deadline = time.monotonic() + timeout_s
+    while not until():
+        if time.monotonic() > deadline:
+            raise AssertionError("no end: " + " | ".join(describe(w) for w in windows))
+        acted = False
+        for window in windows:
+            if waits_for_player(window) and window.controller.mode is not Mode.MATCH_OVER:
+                check(window)
+                if until():
+                    return
+                before = (actions_so_far(window), window.controller.mode)
+                step_by_click(qtbot, window, rng, koikoi_rate)
+                acted = True
+                try:
+                    qtbot.waitUntil(
+                        lambda w=window, b=before: (actions_so_far(w), w.controller.mode) != b,
+                        timeout=10_000,
+                    )
+                except Exception as exc:
+                    raise AssertionError(f"no progress: {describe(window)}") from exc
+        if not acted:
+            qtbot.wait(5)
 
 
 def play_by_keys(

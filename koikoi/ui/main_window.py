@@ -9,10 +9,14 @@ aside: it joins the earlier matches listed on the start screen, whence it can be
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt
 from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -23,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
+from koikoi.paths import atomic_write, games_dir
 from koikoi.resources import asset
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
@@ -30,7 +35,7 @@ from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
-from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, take_back
+from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
 from koikoi.ui.settings import ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.style import apply_style
@@ -74,6 +79,16 @@ class MainWindow(QMainWindow):
         self._last: tuple[Settings, str] | None = None
         self.question: QMessageBox | None = None
         """The question asked before a match in progress is set aside, while it is up."""
+        self.link: Any = None
+        """The network match's link (``QtRoom`` or ``QtJoin``), from its toss to its end."""
+        self.peer: Any = None
+        self.net_record: Path | None = None
+        """Where the last network match's signed record was saved."""
+        self.net_message: QMessageBox | None = None
+        """The message that ended a network match, while it is up."""
+        self.rematch_hook: Callable[[Any], None] | None = None
+        """Called with the link when the player asks for a rematch of a network match
+        (the lobby sets it up again: the host's room listens, the joiner redials)."""
 
         self.start.on_practice = self.practice_requested
         self.start.on_take_back = self.take_back_requested
@@ -81,8 +96,9 @@ class MainWindow(QMainWindow):
         self.start.on_help = self.show_help
         self.start.on_calculator = self.show_calculator
         self.start.on_quit = lambda: None if self.close() else None
-        self.game.on_home = self.go_home
+        self.game.on_home = self.home_requested
         self.game.on_rematch = self.rematch
+        self.controller.network_ended.connect(self._network_ended)
         self.game.on_help = self.show_help
         self.game.on_assist_changed = self._assist_changed
 
@@ -193,6 +209,119 @@ class MainWindow(QMainWindow):
         self.controller.resume(saved)
         return True
 
+    # -- a network match ---------------------------------------------------------------------
+
+    def start_network_match(self, link: Any, peer: Any, toss: Any) -> None:
+        """Play the match of ``link`` (a ``QtRoom`` or ``QtJoin`` past the handshake, the
+        four-card check and the toss) against ``peer`` (its ``PeerInfo``); ``toss`` is the
+        ``TossDone``. Called from the slot of the link's ``tossed`` signal."""
+        self.controller.shutdown()
+        self.link, self.peer = link, peer
+        self.net_record = None
+        self.start.set_notice(None)
+        self.game.set_assist(self.settings.get(ASSIST))
+        self.stack.setCurrentWidget(self.game)
+        self.game.setFocus()
+        self.controller.start_network(link, peer.nickname, toss)
+
+    def home_requested(self) -> None:
+        """The Menu button: in a network match, leave it (after asking); else go home."""
+        if self.controller.remote is None or self.controller.remote.ended is not None:
+            self.go_home()
+            return
+        box = QMessageBox(self)
+        box.setObjectName("leaveQuestion")
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("Leave the match?"))
+        box.setText(self.tr("Leave the match with {0}?").format(self.peer.nickname))
+        box.setInformativeText(
+            self.tr(
+                "The match ends unfinished and is not scored; {0} is told. "
+                "The signed record is kept with your games."
+            ).format(self.peer.nickname)
+        )
+        stay = box.addButton(self.tr("Keep playing"), QMessageBox.ButtonRole.RejectRole)
+        stay.setObjectName("keepPlaying")
+        leave = box.addButton(self.tr("Leave"), QMessageBox.ButtonRole.AcceptRole)
+        leave.setObjectName("leave")
+        box.setDefaultButton(stay)
+        box.setEscapeButton(stay)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(button: QAbstractButton) -> None:
+            self.question = None
+            if button is leave and self.controller.remote is not None:
+                self.controller.leave()  # the session ends: _network_ended follows
+
+        box.buttonClicked.connect(answered)
+        self.question = box
+        box.open()
+
+    def _network_ended(self, ending: Any) -> None:
+        """The session is over: keep its signed record; an unfinished match is explained
+        in words and the start screen follows."""
+        self.net_record = self._save_net_record()
+        if ending.finished:
+            return  # the match result panel comes with the last events
+        mine = ending.by is not None and ending.by.seat == self.controller.me
+        text = ending_text(ending, self.peer.nickname if self.peer else "", mine)
+        if ending.how == "left" and mine:
+            self.go_home()
+            self.start.set_notice(self._saved_note(text))
+            return
+        box = QMessageBox(self)
+        box.setObjectName("matchEnded")
+        box.setIcon(
+            QMessageBox.Icon.Warning if ending.how == "cheat" else QMessageBox.Icon.Information
+        )
+        box.setWindowTitle(self.tr("The match is over"))
+        box.setText(text)
+        box.setInformativeText(self._saved_note(""))
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def done() -> None:
+            self.net_message = None
+            self.go_home()
+            self.start.set_notice(text)
+
+        box.finished.connect(done)
+        self.net_message = box
+        box.open()
+
+    def _saved_note(self, text: str) -> str:
+        path = self.net_record
+        saved = (
+            self.tr("The signed record is saved as {0}.").format(path.name)
+            if path is not None
+            else self.tr("The signed record could not be saved.")
+        )
+        return f"{text} {saved}".strip()
+
+    def _save_net_record(self) -> Path | None:
+        """The session's signed record into ``games/`` as ``net-<time>.json``."""
+        session = self.link.session if self.link is not None else None
+        if session is None:
+            return None
+        games = games_dir(self.saves.directory)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        seat = self.controller.me
+        n = 1
+        target = games / net_record_name(stamp, seat)
+        while target.exists():
+            n += 1
+            target = games / net_record_name(stamp, seat, n)
+        try:
+            games.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(session.record().to_json(), ensure_ascii=False, indent=1) + "\n"
+            atomic_write(target, text.encode("utf-8"))
+        except (OSError, ValueError) as exc:
+            logger.error("could not save the network record to %s: %s", target, exc)
+            return None
+        return target
+
     def go_home(self) -> None:
         """Back to the start screen; the match in progress stays saved for resuming."""
         self.controller.shutdown()
@@ -202,6 +331,12 @@ class MainWindow(QMainWindow):
         self.refresh_start()
 
     def rematch(self) -> None:
+        if self.controller.remote is not None:
+            link, self.link = self.link, None
+            self.go_home()
+            if self.rematch_hook is not None:
+                self.rematch_hook(link)
+            return
         if self._last is None:
             self.go_home()
             return
@@ -239,3 +374,33 @@ class MainWindow(QMainWindow):
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
         super().closeEvent(event)
+
+
+def ending_text(ending: Any, name: str, mine: bool) -> str:
+    """One line for how a network match ended (an ``Ending``), naming the peer."""
+
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("MainWindow", text)
+
+    how, reason = ending.how, ending.reason
+    if how == "left":
+        if mine:
+            return tr("You left the match with {0}.").format(name)
+        return tr("{0} left the match.").format(name)
+    if how == "dropped":
+        return tr("The connection to {0} was lost ({1}).").format(name, reason)
+    if how == "silent":
+        return tr("{0} stopped answering: nothing arrived for too long.").format(name)
+    if how == "cheat":
+        return tr("The match was stopped: a move from {0} did not check ({1}).").format(
+            name, reason
+        )
+    if how == "protocol":
+        return tr("The match was stopped: {0}'s app sent something malformed ({1}).").format(
+            name, reason
+        )
+    if how == "stopped":
+        return tr("{0}'s app stopped the match ({1}).").format(name, reason)
+    if how == "error":
+        return tr("The match was stopped: this app failed ({0}).").format(reason)
+    return tr("The match ended: {0}").format(reason)
