@@ -30,6 +30,7 @@ from tests.ui_driver import (
     click,
     close_window,
     find_card,
+    panel_button,
     play_windows_by_clicks,
 )
 
@@ -259,4 +260,38 @@ def test_leaving_is_confirmed_and_the_peer_is_told(qtbot: QtBot, tmp_path: Path)
         assert verify_record(record).to_json()["valid"] is True
     click(qtbot, told.button(QMessageBox.StandardButton.Ok))
     qtbot.waitUntil(lambda: host.stack.currentWidget() is host.start)
+    pair.close()
+
+
+def test_a_rematch_is_a_new_session_and_a_new_toss(qtbot: QtBot, tmp_path: Path) -> None:
+    pair = Pair(qtbot, tmp_path)
+    host, joiner = pair.windows
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(3),
+        until=lambda: all(w.controller.mode is Mode.MATCH_OVER for w in pair.windows),
+    )
+    qtbot.waitUntil(lambda: host.net_record is not None and joiner.net_record is not None)
+    first = [w.net_record for w in pair.windows]
+    sessions = [w.link.session.session_id for w in pair.windows]
+    # the joiner clicks Rematch first: it redials until the host is back
+    click(qtbot, panel_button(joiner))
+    qtbot.wait(400)
+    assert joiner.controller.mode is Mode.MATCH_OVER  # still waiting for hana
+    assert "Rematch: calling hana again…" in log_text(joiner)
+    click(qtbot, panel_button(host))
+    for window in pair.windows:
+        qtbot.waitUntil(lambda w=window: w.controller.mode is Mode.FIRST_OYA, timeout=20_000)
+        panel = window.game.overlay.panel
+        assert panel is not None and panel.accessibleName() == "Coin toss"
+    new_sessions = [w.link.session.session_id for w in pair.windows]
+    assert new_sessions[0] == new_sessions[1] and new_sessions[0] != sessions[0]
+    assert host.controller.me == 0 and joiner.controller.me == 1
+    assert joiner.game.side.them.name.text() == "hana"
+    # and the rematch plays: a round's first moves by clicks on both sides
+    play_windows_by_clicks(
+        qtbot, pair.windows, random.Random(4), until=lambda: actions_so_far(host) >= 4
+    )
+    assert all(path is not None and path.is_file() for path in first)  # the first records stay
     pair.close()

@@ -96,6 +96,13 @@ def describe(window: MainWindow) -> str:
         f"selected={window.game.selected} overlay={window.game.overlay.isVisible()} "
         f"hand={window.game.table.model.hand} legal={c.legal_plays()} "
         f"active={QApplication.activeWindow() is window}"
+        + (
+            f" queue={[type(e).__name__ for e in c._queue]} seen={c.remote.seen} "
+            f"seq={c.remote.session.lockstep.seq} shown={c._shown.outcomes} "
+            f"history={len(c.match.history)} ended={c.remote.ended}"
+            if c.remote is not None
+            else ""
+        )
     )
 
 
@@ -105,6 +112,13 @@ def _wait_progress(qtbot, window: MainWindow, before: object) -> None:
         qtbot.waitUntil(lambda: (actions_so_far(window), c.mode) != before, timeout=10_000)
     except Exception as exc:
         raise AssertionError(f"no progress: {describe(window)}") from exc
+
+
+def progress(window: MainWindow) -> tuple[int, Mode, int]:
+    """Changes with every step of the game: actions, the mode, the round result shown (in a
+    network match the session has dealt ahead, so a teyaku round adds no deal or action)."""
+    c = window.controller
+    return actions_so_far(window), c.mode, c._shown.outcomes
 
 
 def actions_so_far(window: MainWindow) -> int:
@@ -186,14 +200,11 @@ def play_windows_by_clicks(
                 check(window)
                 if until():
                     return
-                before = (actions_so_far(window), window.controller.mode)
+                before = progress(window)
                 step_by_click(qtbot, window, rng, koikoi_rate)
                 acted = True
                 try:
-                    qtbot.waitUntil(
-                        lambda w=window, b=before: (actions_so_far(w), w.controller.mode) != b,
-                        timeout=10_000,
-                    )
+                    qtbot.waitUntil(lambda w=window, b=before: progress(w) != b, timeout=10_000)
                 except Exception as exc:
                     raise AssertionError(f"no progress: {describe(window)}") from exc
         if not acted:

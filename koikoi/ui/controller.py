@@ -268,6 +268,7 @@ class RemoteOpponent(QObject):
         self.ended: Any = None
         link.moved.connect(self._on_moved)
         link.ended.connect(self._on_ended)
+        self._listening = True
 
     @property
     def session(self) -> Any:
@@ -294,6 +295,10 @@ class RemoteOpponent(QObject):
         self.link.leave()
 
     def shutdown(self) -> None:
+        """Stop listening to the link (once)."""
+        if not self._listening:
+            return
+        self._listening = False
         for signal, slot in ((self.link.moved, self._on_moved), (self.link.ended, self._on_ended)):
             with contextlib.suppress(RuntimeError, TypeError):
                 signal.disconnect(slot)

@@ -16,12 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QMainWindow,
     QMessageBox,
+    QPushButton,
     QStackedWidget,
     QWidget,
 )
@@ -86,9 +87,10 @@ class MainWindow(QMainWindow):
         """Where the last network match's signed record was saved."""
         self.net_message: QMessageBox | None = None
         """The message that ended a network match, while it is up."""
-        self.rematch_hook: Callable[[Any], None] | None = None
-        """Called with the link when the player asks for a rematch of a network match
-        (the lobby sets it up again: the host's room listens, the joiner redials)."""
+        self.rematch_link: Any = None
+        """The link of a network rematch being set up (a new room, or a redial)."""
+        self._saved_link: Any = None
+        self._redial_until = 0.0
 
         self.start.on_practice = self.practice_requested
         self.start.on_take_back = self.take_back_requested
@@ -223,6 +225,13 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.game)
         self.game.setFocus()
         self.controller.start_network(link, peer.nickname, toss)
+        # the record is kept even if the table has let go of the link (went home early)
+        link.ended.connect(lambda _ending, link=link: self._keep_record(link))
+
+    def _keep_record(self, link: Any) -> None:
+        if self._saved_link is not link:
+            self._saved_link = link
+            self.net_record = self._save_net_record(link)
 
     def home_requested(self) -> None:
         """The Menu button: in a network match, leave it (after asking); else go home."""
@@ -261,7 +270,7 @@ class MainWindow(QMainWindow):
     def _network_ended(self, ending: Any) -> None:
         """The session is over: keep its signed record; an unfinished match is explained
         in words and the start screen follows."""
-        self.net_record = self._save_net_record()
+        self._keep_record(self.link)
         if ending.finished:
             return  # the match result panel comes with the last events
         mine = ending.by is not None and ending.by.seat == self.controller.me
@@ -300,9 +309,9 @@ class MainWindow(QMainWindow):
         )
         return f"{text} {saved}".strip()
 
-    def _save_net_record(self) -> Path | None:
-        """The session's signed record into ``games/`` as ``net-<time>.json``."""
-        session = self.link.session if self.link is not None else None
+    def _save_net_record(self, link: Any) -> Path | None:
+        """The session's signed record into ``games/`` as ``net-<time>-seat<n>.json``."""
+        session = link.session if link is not None else None
         if session is None:
             return None
         games = games_dir(self.saves.directory)
@@ -322,8 +331,88 @@ class MainWindow(QMainWindow):
             return None
         return target
 
+    # -- a network rematch -------------------------------------------------------------------
+
+    def network_rematch(self) -> None:
+        """Rematch: the host listens again on the same port, the joiner redials the same
+        address until the host is back (30 s); a new handshake, a new session, a new toss.
+        The peer must be the same key as in the match just played."""
+        from koikoi.ui.netlink import QtRoom, parse_address  # the network only when used
+
+        old, peer = self.link, self.peer
+        if old is None or peer is None or self.rematch_link is not None:
+            return
+        name = peer.nickname
+        if isinstance(old, QtRoom):
+            addresses = old.addresses()
+            bind = parse_address(addresses[0])[0] if len(addresses) == 1 else ""
+            port = old.port
+            old.leave()
+            room = QtRoom(old.options, parent=self)
+            try:
+                room.listen(bind, port)
+            except ValueError as exc:
+                self._rematch_failed(str(exc))
+                return
+            self.rematch_link = room
+            room.tossed.connect(lambda toss: self._rematch_tossed(room, toss))
+            text = self.tr("Rematch: waiting for {0} to click Rematch too…").format(name)
+        else:
+            self._redial_until = time.monotonic() + 30
+            self._redial(old)
+            text = self.tr("Rematch: calling {0} again…").format(name)
+        self.game.side.add_line(text)
+        self.game.prompt.setText(text)
+        self.game.prompt.show()
+        button = self.game.overlay.findChild(QPushButton, "default")
+        if button is not None:
+            button.setEnabled(False)
+
+    def _redial(self, old: Any) -> None:
+        from koikoi.ui.netlink import QtJoin
+
+        join = QtJoin(old.options, parent=self)
+        self.rematch_link = join
+        join.tossed.connect(lambda toss: self._rematch_tossed(join, toss))
+
+        def failed(failure: Any) -> None:
+            if self.rematch_link is not join:
+                return
+            if failure.kind in ("connect", "refused") and time.monotonic() < self._redial_until:
+                QTimer.singleShot(300, lambda: self._redial(old))  # the host is not back yet
+                return
+            self.rematch_link = None
+            self._rematch_failed(failure.text)
+
+        join.failed.connect(failed)
+        join.connect_to_address(old.address)
+
+    def _rematch_tossed(self, link: Any, toss: Any) -> None:
+        if self.rematch_link is not link:
+            return
+        self.rematch_link = None
+        match = getattr(link, "match", link)  # a room's match link, or the joiner itself
+        new_peer = match.peer if match is not None else None
+        if new_peer is None or self.peer is None or new_peer.fingerprint != self.peer.fingerprint:
+            link.leave("not the same player")
+            self._rematch_failed(self.tr("someone else answered"))
+            return
+        self.start_network_match(link, new_peer, toss)
+
+    def _rematch_failed(self, why: str) -> None:
+        name = self.peer.nickname if self.peer is not None else ""
+        text = self.tr("No rematch with {0}: {1}").format(name, why)
+        self.game.side.add_line(text)
+        self.game.prompt.setText(text)
+        button = self.game.overlay.findChild(QPushButton, "default")
+        if button is not None:
+            button.setEnabled(True)
+
     def go_home(self) -> None:
         """Back to the start screen; the match in progress stays saved for resuming."""
+        rematch, self.rematch_link = self.rematch_link, None
+        if rematch is not None:  # a rematch being set up is called off
+            rematch.leave("the player went back")
         self.controller.shutdown()
         self.game.reset()
         self.controller.mode = Mode.IDLE
@@ -332,10 +421,7 @@ class MainWindow(QMainWindow):
 
     def rematch(self) -> None:
         if self.controller.remote is not None:
-            link, self.link = self.link, None
-            self.go_home()
-            if self.rematch_hook is not None:
-                self.rematch_hook(link)
+            self.network_rematch()
             return
         if self._last is None:
             self.go_home()
@@ -370,6 +456,9 @@ class MainWindow(QMainWindow):
         super().keyPressEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        remote = self.controller.remote
+        if remote is not None and remote.ended is None:
+            self.controller.leave()  # the peer is told, and the record kept
         self.controller.shutdown()
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
