@@ -179,6 +179,15 @@ def test_two_windows_play_a_whole_network_match_by_clicks(qtbot: QtBot, tmp_path
         kept = kept_matches(window.saves)
         assert [k.opponent for k in kept] == [other]
         assert kept[0].network and kept[0].finished
+    # back to the start (no question: the match is over), where it is listed
+    click(qtbot, panel_button(host, "home"))
+    qtbot.waitUntil(lambda: host.stack.currentWidget() is host.start)
+    assert host.question is None
+    listed = host.start.kept_list.item(0).text()
+    assert listed.startswith("Network game vs taro · ") and listed.endswith(" · finished")
+    mine, theirs = host.controller.match.scores
+    assert f" · {mine}–{theirs} · " in listed
+    assert not host.start.take_back_button.isVisible()
     pair.close()
 
 

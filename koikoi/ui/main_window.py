@@ -235,7 +235,8 @@ class MainWindow(QMainWindow):
 
     def home_requested(self) -> None:
         """The Menu button: in a network match, leave it (after asking); else go home."""
-        if self.controller.remote is None or self.controller.remote.ended is not None:
+        remote = self.controller.remote
+        if remote is None or remote.ended is not None or self.controller.mode is Mode.MATCH_OVER:
             self.go_home()
             return
         box = QMessageBox(self)

@@ -370,7 +370,7 @@ class TossPanel(Panel):
             (self.tr("Host ({0})").format(host), result.host_random.hex()[:16]),
             (self.tr("Joiner ({0})").format(joiner), result.joiner_random.hex()[:16]),
         ]
-        self.body.addWidget(_calc_rows(rows))
+        self.body.addWidget(_calc_rows(rows, strong_last=False))
         self.coin = QLabel("")
         self.coin.setObjectName("tossCoin")
         self.coin.setAlignment(Qt.AlignmentFlag.AlignCenter)
