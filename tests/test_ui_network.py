@@ -269,6 +269,18 @@ def test_leaving_is_confirmed_and_the_peer_is_told(qtbot: QtBot, tmp_path: Path)
         assert verify_record(record).to_json()["valid"] is True
     click(qtbot, told.button(QMessageBox.StandardButton.Ok))
     qtbot.waitUntil(lambda: host.stack.currentWidget() is host.start)
+    # a practice match after it: the computer again, the player in seat 0
+    joiner.start_practice(Settings(6, True), "easy", True, b"after-a-network-match-0000000001")
+    qtbot.waitUntil(lambda: joiner.controller.mode is Mode.FIRST_OYA)
+    click(qtbot, panel_button(joiner))
+    qtbot.waitUntil(lambda: joiner.controller.mode in (Mode.PLAY, Mode.BUSY, Mode.ROUND_OVER))
+    c = joiner.controller
+    assert c.me == 0 and c.remote is None and joiner.game.table.model.me == 0
+    assert joiner.game.side.them.name.text() == "コンピュータ Computer"
+    qtbot.waitUntil(lambda: c.mode is Mode.PLAY or c.mode is Mode.ROUND_OVER, timeout=20_000)
+    if c.mode is Mode.PLAY:
+        assert sum(1 << card for card in joiner.game.table.model.hand) == c.observation(0).hand
+    assert joiner.game.side.rules.text().endswith("computer: easy")
     pair.close()
 
 
@@ -303,4 +315,30 @@ def test_a_rematch_is_a_new_session_and_a_new_toss(qtbot: QtBot, tmp_path: Path)
         qtbot, pair.windows, random.Random(4), until=lambda: actions_so_far(host) >= 4
     )
     assert all(path is not None and path.is_file() for path in first)  # the first records stay
+    pair.close()
+
+
+def test_a_cheat_is_caught_and_told_on_both_sides(qtbot: QtBot, tmp_path: Path) -> None:
+    from koikoi.net.wire import encode_message
+
+    pair = Pair(qtbot, tmp_path)
+    host, joiner = pair.windows
+    mid_round(pair, joiner)
+    # hana's app sends a move whose signature does not verify (a tampered log entry)
+    link = pair.room.match
+    assert link is not None and link.connection is not None
+    session = link.connection.session
+    assert session is not None
+    session._send(encode_message("move", entry=b"\x00" * 40, sig=b"\x00" * 64))
+    link._process([])  # the bytes go out as any move's would
+    box = ended_message(qtbot, joiner)
+    assert box.text().startswith("The match was stopped: a move from hana did not check (")
+    assert box.icon() is QMessageBox.Icon.Warning
+    record = saved_record(joiner)
+    assert record["end"]["how"] == "cheat" and record["end"]["role"] == "host"
+    told = ended_message(qtbot, host)
+    assert told.text().startswith("taro's app stopped the match: it caught a cheat")
+    assert saved_record(host)["end"]["how"] == "stopped"
+    for b in (box, told):
+        assert "Traceback" not in b.text() + b.informativeText()
     pair.close()

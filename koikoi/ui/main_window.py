@@ -478,7 +478,10 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
             return tr("You left the match with {0}.").format(name)
         return tr("{0} left the match.").format(name)
     if how == "dropped":
-        return tr("The connection to {0} was lost ({1}).").format(name, reason)
+        detail = reason.removeprefix("the connection dropped").removeprefix(": ")
+        if not detail:
+            return tr("The connection to {0} was lost.").format(name)
+        return tr("The connection to {0} was lost: {1}.").format(name, detail)
     if how == "silent":
         return tr("{0} stopped answering: nothing arrived for too long.").format(name)
     if how == "cheat":
@@ -490,7 +493,8 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
             name, reason
         )
     if how == "stopped":
-        return tr("{0}'s app stopped the match ({1}).").format(name, reason)
+        detail = reason.removeprefix("the peer stopped the match: ")
+        return tr("{0}'s app stopped the match: {1}.").format(name, detail)
     if how == "error":
         return tr("The match was stopped: this app failed ({0}).").format(reason)
     return tr("The match ended: {0}").format(reason)
