@@ -182,7 +182,7 @@ def test_two_windows_play_a_whole_network_match_by_clicks(qtbot: QtBot, tmp_path
     # back to the start (no question: the match is over), where it is listed
     click(qtbot, panel_button(host, "home"))
     qtbot.waitUntil(lambda: host.stack.currentWidget() is host.start)
-    assert host.question is None
+    assert host.question is None and not pair.room.listening  # no rematch: the room is closed
     listed = host.start.kept_list.item(0).text()
     assert listed.startswith("Network game vs taro · ") and listed.endswith(" · finished")
     mine, theirs = host.controller.match.scores

@@ -414,6 +414,9 @@ class MainWindow(QMainWindow):
         rematch, self.rematch_link = self.rematch_link, None
         if rematch is not None:  # a rematch being set up is called off
             rematch.leave("the player went back")
+        link, self.link = self.link, None
+        if link is not None:  # no rematch: the room stops listening
+            link.leave()
         self.controller.shutdown()
         self.game.reset()
         self.controller.mode = Mode.IDLE
