@@ -1,4 +1,4 @@
-"""The practice game's controller: owns the match, paces the events, asks the computer.
+"""The game's controller: paces the events, asks the opponent (the computer or a peer).
 
 It is the one loop of DESIGN.md for a window: the local player's clicks and keys arrive as
 :meth:`GameController.play`, :meth:`pick`, :meth:`decide` …; the computer's moves come from
@@ -10,6 +10,12 @@ knows nothing of pixels; with a presenter that returns 0 it runs headless.
 Pacing that is the window's, not the engine's, lives here too: the human-like pause before
 the computer acts, and R5.5 — a drawn card of the local player with one way to resolve is
 shown and resolves by itself after 5 seconds (or sooner on a click).
+
+A network match (:meth:`GameController.start_network`) runs the same loop from either seat,
+but the link's session is the authority: its ``Match`` applies and checks both seats' moves
+and keeps the signed record, so the controller shows the events the link reports
+(:class:`RemoteOpponent`) and sends the local seat's actions with ``link.play``; it never runs
+a second engine of its own.
 """
 
 from __future__ import annotations
@@ -315,7 +321,9 @@ class RemoteOpponent(QObject):
 
 
 class GameController(QObject):
-    """One practice match of the local player (seat 0) against the computer (seat 1)."""
+    """One match of the local player against an :class:`Opponent`: the computer in practice
+    (the player in seat 0, this controller owning the match), or a person over the network
+    (the player in the link's seat, the link's session owning the match)."""
 
     mode_changed = Signal(object)
     """The new :class:`Mode`."""
