@@ -342,3 +342,20 @@ def test_a_cheat_is_caught_and_told_on_both_sides(qtbot: QtBot, tmp_path: Path) 
     for b in (box, told):
         assert "Traceback" not in b.text() + b.informativeText()
     pair.close()
+
+
+def test_the_joiner_plays_a_round_by_keys(qtbot: QtBot, tmp_path: Path) -> None:
+    """The keyboard's select-then-take and the R5.5 wait work from seat 1 over the network."""
+    pair = Pair(qtbot, tmp_path)
+    host, joiner = pair.windows
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(22),
+        until=lambda: joiner.controller.summary is not None,
+        check=lambda w: check_joiner_table(w) if w is joiner else None,
+        by_keys=(joiner,),
+    )
+    assert "You played " in log_text(joiner) and "hana played " in log_text(joiner)
+    assert joiner.controller.mode is Mode.ROUND_OVER and joiner.controller.match.history
+    pair.close()

@@ -186,10 +186,11 @@ def play_windows_by_clicks(
     koikoi_rate: float = 0.4,
     check: Callable[[MainWindow], None] = lambda w: None,
     timeout_s: float = 240.0,
+    by_keys: tuple[MainWindow, ...] = (),
 ) -> None:
     """Several windows in one match (a network match over loopback): whichever window
     waits for its player gets a click, until ``until`` holds. ``check`` looks at a window
-    each time it waits for its player."""
+    each time it waits for its player; the windows in ``by_keys`` are played by keys."""
     deadline = time.monotonic() + timeout_s
     while not until():
         if time.monotonic() > deadline:
@@ -201,7 +202,11 @@ def play_windows_by_clicks(
                 if until():
                     return
                 before = progress(window)
-                step_by_click(qtbot, window, rng, koikoi_rate)
+                if window in by_keys:
+                    window.activateWindow()  # keys go to the active window
+                    step_by_keys(window, rng, koikoi_rate)
+                else:
+                    step_by_click(qtbot, window, rng, koikoi_rate)
                 acted = True
                 try:
                     qtbot.waitUntil(lambda w=window, b=before: progress(w) != b, timeout=10_000)
@@ -209,6 +214,44 @@ def play_windows_by_clicks(
                     raise AssertionError(f"no progress: {describe(window)}") from exc
         if not acted:
             qtbot.wait(5)
+
+
+def step_by_keys(window: MainWindow, rng: random.Random, koikoi_rate: float = 0.4) -> None:
+    """One key press (or a few) of the player at ``window`` for what the game asks now:
+    1–8, arrows, Enter/Space, Esc, S, K."""
+    c = window.controller
+    table = window.game.table
+    mode = c.mode
+    if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
+        press(window, Qt.Key.Key_Return)
+    elif mode is Mode.PLAY:
+        hand = table.model.hand
+        card = rng.choice(c.legal_plays())
+        index = hand.index(card)
+        key = getattr(Qt.Key, f"Key_{index + 1}")
+        if rng.random() < 0.2:  # change one's mind first
+            press(window, key)
+            press(window, Qt.Key.Key_Escape)
+        press(window, key)
+        assert window.game.selected == card, f"{card} not selected: {describe(window)}"
+        matches = table.model.matches(card)
+        if len(matches) == 2:  # select, go up, choose the second, take it
+            press(window, Qt.Key.Key_Up)
+            press(window, Qt.Key.Key_Right)
+            press(window, Qt.Key.Key_Return)
+        else:
+            press(window, Qt.Key.Key_Space)
+    elif mode is Mode.PICK:
+        if rng.random() < 0.5:
+            press(window, Qt.Key.Key_Right)
+        press(window, Qt.Key.Key_Return)
+    elif mode is Mode.DRAW_WAIT:
+        press(window, Qt.Key.Key_Space)
+    elif mode is Mode.DECIDE:
+        koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
+        press(window, Qt.Key.Key_K if koikoi else Qt.Key.Key_S)
+    elif mode is Mode.MATCH_OVER:
+        raise AssertionError("the match ended before the condition held")
 
 
 def play_by_keys(
@@ -219,43 +262,12 @@ def play_by_keys(
     max_steps: int = 3000,
 ) -> None:
     """The same with the keyboard only: 1–8, arrows, Enter/Space, Esc, S, K."""
-    c = window.controller
-    table = window.game.table
     for _ in range(max_steps):
         mode = wait_for_input(qtbot, window)
         if until(window):
             return
         before = (actions_so_far(window), mode)
-        if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
-            press(window, Qt.Key.Key_Return)
-        elif mode is Mode.PLAY:
-            hand = table.model.hand
-            card = rng.choice(c.legal_plays())
-            index = hand.index(card)
-            key = getattr(Qt.Key, f"Key_{index + 1}")
-            if rng.random() < 0.2:  # change one's mind first
-                press(window, key)
-                press(window, Qt.Key.Key_Escape)
-            press(window, key)
-            assert window.game.selected == card, f"{card} not selected: {describe(window)}"
-            matches = table.model.matches(card)
-            if len(matches) == 2:  # select, go up, choose the second, take it
-                press(window, Qt.Key.Key_Up)
-                press(window, Qt.Key.Key_Right)
-                press(window, Qt.Key.Key_Return)
-            else:
-                press(window, Qt.Key.Key_Space)
-        elif mode is Mode.PICK:
-            if rng.random() < 0.5:
-                press(window, Qt.Key.Key_Right)
-            press(window, Qt.Key.Key_Return)
-        elif mode is Mode.DRAW_WAIT:
-            press(window, Qt.Key.Key_Space)
-        elif mode is Mode.DECIDE:
-            koikoi = c.decision.can_koikoi and rng.random() < 0.4
-            press(window, Qt.Key.Key_K if koikoi else Qt.Key.Key_S)
-        elif mode is Mode.MATCH_OVER:
-            raise AssertionError("the match ended before the condition held")
+        step_by_keys(window, rng)
         _wait_progress(qtbot, window, before)
     raise AssertionError("too many steps")
 
