@@ -4,6 +4,7 @@ keys as a player would, and wait for the game to ask again. Not a test module it
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt
@@ -95,6 +96,13 @@ def describe(window: MainWindow) -> str:
         f"selected={window.game.selected} overlay={window.game.overlay.isVisible()} "
         f"hand={window.game.table.model.hand} legal={c.legal_plays()} "
         f"active={QApplication.activeWindow() is window}"
+        + (
+            f" queue={[type(e).__name__ for e in c._queue]} seen={c.remote.seen} "
+            f"seq={c.remote.session.lockstep.seq} shown={c._shown.outcomes} "
+            f"history={len(c.match.history)} ended={c.remote.ended}"
+            if c.remote is not None
+            else ""
+        )
     )
 
 
@@ -106,12 +114,41 @@ def _wait_progress(qtbot, window: MainWindow, before: object) -> None:
         raise AssertionError(f"no progress: {describe(window)}") from exc
 
 
+def progress(window: MainWindow) -> tuple[int, Mode, int]:
+    """Changes with every step of the game: actions, the mode, the round result shown (in a
+    network match the session has dealt ahead, so a teyaku round adds no deal or action)."""
+    c = window.controller
+    return actions_so_far(window), c.mode, c._shown.outcomes
+
+
 def actions_so_far(window: MainWindow) -> int:
     rec = window.controller.record
     return sum(len(d.actions) for d in rec.deals) + len(rec.deals) if rec else 0
 
 
 Chooser = Callable[[MainWindow, random.Random], None]
+
+
+def step_by_click(qtbot, window: MainWindow, rng: random.Random, koikoi_rate: float = 0.4) -> None:
+    """One click of the player at ``window`` for what the game asks now."""
+    c = window.controller
+    mode = c.mode
+    if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
+        click(qtbot, panel_button(window))
+    elif mode is Mode.PLAY:
+        plays = c.legal_plays()
+        capturing = [p for p in plays if c.matches_on_field(p)]
+        pool = capturing if capturing and rng.random() < 0.7 else list(plays)
+        click(qtbot, find_card(window, rng.choice(pool)))
+    elif mode is Mode.PICK:
+        click(qtbot, find_card(window, rng.choice(c.candidates())))
+    elif mode is Mode.DRAW_WAIT:
+        click(qtbot, find_card(window, c.draw_wait.card))
+    elif mode is Mode.DECIDE:
+        koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
+        click(qtbot, panel_button(window, "koikoi" if koikoi else "default"))
+    elif mode is Mode.MATCH_OVER:
+        raise AssertionError("the match ended before the condition held")
 
 
 def play_by_clicks(
@@ -125,31 +162,96 @@ def play_by_clicks(
 ) -> None:
     """Click through the game until ``until`` holds: cards by accessible name, buttons.
     ``check`` looks at the window each time the game waits for the player."""
-    c = window.controller
     for _ in range(max_steps):
         mode = wait_for_input(qtbot, window)
         check(window)
         if until(window):
             return
         before = (actions_so_far(window), mode)
-        if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
-            click(qtbot, panel_button(window))
-        elif mode is Mode.PLAY:
-            plays = c.legal_plays()
-            capturing = [p for p in plays if c.matches_on_field(p)]
-            pool = capturing if capturing and rng.random() < 0.7 else list(plays)
-            click(qtbot, find_card(window, rng.choice(pool)))
-        elif mode is Mode.PICK:
-            click(qtbot, find_card(window, rng.choice(c.candidates())))
-        elif mode is Mode.DRAW_WAIT:
-            click(qtbot, find_card(window, c.draw_wait.card))
-        elif mode is Mode.DECIDE:
-            koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
-            click(qtbot, panel_button(window, "koikoi" if koikoi else "default"))
-        elif mode is Mode.MATCH_OVER:
-            raise AssertionError("the match ended before the condition held")
+        step_by_click(qtbot, window, rng, koikoi_rate)
         _wait_progress(qtbot, window, before)
     raise AssertionError("too many steps")
+
+
+def waits_for_player(window: MainWindow) -> bool:
+    c = window.controller
+    return c.mode in INPUT_MODES and not c._pump_timer.isActive()
+
+
+def play_windows_by_clicks(
+    qtbot,
+    windows: list[MainWindow],
+    rng: random.Random,
+    until: Callable[[], bool],
+    koikoi_rate: float = 0.4,
+    check: Callable[[MainWindow], None] = lambda w: None,
+    timeout_s: float = 240.0,
+    by_keys: tuple[MainWindow, ...] = (),
+) -> None:
+    """Several windows in one match (a network match over loopback): whichever window
+    waits for its player gets a click, until ``until`` holds. ``check`` looks at a window
+    each time it waits for its player; the windows in ``by_keys`` are played by keys."""
+    deadline = time.monotonic() + timeout_s
+    while not until():
+        if time.monotonic() > deadline:
+            raise AssertionError("no end: " + " | ".join(describe(w) for w in windows))
+        acted = False
+        for window in windows:
+            if waits_for_player(window) and window.controller.mode is not Mode.MATCH_OVER:
+                check(window)
+                if until():
+                    return
+                before = progress(window)
+                if window in by_keys:
+                    window.activateWindow()  # keys go to the active window
+                    step_by_keys(window, rng, koikoi_rate)
+                else:
+                    step_by_click(qtbot, window, rng, koikoi_rate)
+                acted = True
+                try:
+                    qtbot.waitUntil(lambda w=window, b=before: progress(w) != b, timeout=10_000)
+                except Exception as exc:
+                    raise AssertionError(f"no progress: {describe(window)}") from exc
+        if not acted:
+            qtbot.wait(5)
+
+
+def step_by_keys(window: MainWindow, rng: random.Random, koikoi_rate: float = 0.4) -> None:
+    """One key press (or a few) of the player at ``window`` for what the game asks now:
+    1–8, arrows, Enter/Space, Esc, S, K."""
+    c = window.controller
+    table = window.game.table
+    mode = c.mode
+    if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
+        press(window, Qt.Key.Key_Return)
+    elif mode is Mode.PLAY:
+        hand = table.model.hand
+        card = rng.choice(c.legal_plays())
+        index = hand.index(card)
+        key = getattr(Qt.Key, f"Key_{index + 1}")
+        if rng.random() < 0.2:  # change one's mind first
+            press(window, key)
+            press(window, Qt.Key.Key_Escape)
+        press(window, key)
+        assert window.game.selected == card, f"{card} not selected: {describe(window)}"
+        matches = table.model.matches(card)
+        if len(matches) == 2:  # select, go up, choose the second, take it
+            press(window, Qt.Key.Key_Up)
+            press(window, Qt.Key.Key_Right)
+            press(window, Qt.Key.Key_Return)
+        else:
+            press(window, Qt.Key.Key_Space)
+    elif mode is Mode.PICK:
+        if rng.random() < 0.5:
+            press(window, Qt.Key.Key_Right)
+        press(window, Qt.Key.Key_Return)
+    elif mode is Mode.DRAW_WAIT:
+        press(window, Qt.Key.Key_Space)
+    elif mode is Mode.DECIDE:
+        koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
+        press(window, Qt.Key.Key_K if koikoi else Qt.Key.Key_S)
+    elif mode is Mode.MATCH_OVER:
+        raise AssertionError("the match ended before the condition held")
 
 
 def play_by_keys(
@@ -160,43 +262,12 @@ def play_by_keys(
     max_steps: int = 3000,
 ) -> None:
     """The same with the keyboard only: 1–8, arrows, Enter/Space, Esc, S, K."""
-    c = window.controller
-    table = window.game.table
     for _ in range(max_steps):
         mode = wait_for_input(qtbot, window)
         if until(window):
             return
         before = (actions_so_far(window), mode)
-        if mode is Mode.FIRST_OYA or mode is Mode.ROUND_OVER:
-            press(window, Qt.Key.Key_Return)
-        elif mode is Mode.PLAY:
-            hand = table.model.hand
-            card = rng.choice(c.legal_plays())
-            index = hand.index(card)
-            key = getattr(Qt.Key, f"Key_{index + 1}")
-            if rng.random() < 0.2:  # change one's mind first
-                press(window, key)
-                press(window, Qt.Key.Key_Escape)
-            press(window, key)
-            assert window.game.selected == card, f"{card} not selected: {describe(window)}"
-            matches = table.model.matches(card)
-            if len(matches) == 2:  # select, go up, choose the second, take it
-                press(window, Qt.Key.Key_Up)
-                press(window, Qt.Key.Key_Right)
-                press(window, Qt.Key.Key_Return)
-            else:
-                press(window, Qt.Key.Key_Space)
-        elif mode is Mode.PICK:
-            if rng.random() < 0.5:
-                press(window, Qt.Key.Key_Right)
-            press(window, Qt.Key.Key_Return)
-        elif mode is Mode.DRAW_WAIT:
-            press(window, Qt.Key.Key_Space)
-        elif mode is Mode.DECIDE:
-            koikoi = c.decision.can_koikoi and rng.random() < 0.4
-            press(window, Qt.Key.Key_K if koikoi else Qt.Key.Key_S)
-        elif mode is Mode.MATCH_OVER:
-            raise AssertionError("the match ended before the condition held")
+        step_by_keys(window, rng)
         _wait_progress(qtbot, window, before)
     raise AssertionError("too many steps")
 

@@ -20,6 +20,27 @@
     <context>
         <name>GameController</name>
         <message numerus="yes">
+            <source>{name} holds {0}: %n point(s) in all.</source>
+            <translation>
+                <numerusform>{name} holds {0}: %n point in all.</numerusform>
+                <numerusform>{name} holds {0}: %n points in all.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{name} called 「勝負」 (shobu) and wins the round: %n point(s).</source>
+            <translation>
+                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n point.</numerusform>
+                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{name}'s dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
+            <translation>
+                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
+                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>You hold {0}: %n point(s) in all.</source>
             <translation>
                 <numerusform>You hold {0}: %n point in all.</numerusform>

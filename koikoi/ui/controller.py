@@ -1,4 +1,4 @@
-"""The practice game's controller: owns the match, paces the events, asks the computer.
+"""The game's controller: paces the events, asks the opponent (the computer or a peer).
 
 It is the one loop of DESIGN.md for a window: the local player's clicks and keys arrive as
 :meth:`GameController.play`, :meth:`pick`, :meth:`decide` …; the computer's moves come from
@@ -10,10 +10,17 @@ knows nothing of pixels; with a presenter that returns 0 it runs headless.
 Pacing that is the window's, not the engine's, lives here too: the human-like pause before
 the computer acts, and R5.5 — a drawn card of the local player with one way to resolve is
 shown and resolves by itself after 5 seconds (or sooner on a click).
+
+A network match (:meth:`GameController.start_network`) runs the same loop from either seat,
+but the link's session is the authority: its ``Match`` applies and checks both seats' moves
+and keeps the signed record, so the controller shows the events the link reports
+(:class:`RemoteOpponent`) and sends the local seat's actions with ``link.play``; it never runs
+a second engine of its own.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import random
@@ -194,8 +201,129 @@ class _Pending:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass
+class _Shown:
+    """The deal as the table has shown it, from events (a network match's engine may
+    already be in the next deal when a round's result is shown)."""
+
+    calls: list[int] = field(default_factory=lambda: [0, 0])
+    on_field: CardSet = 0
+    captured: list[CardSet] = field(default_factory=lambda: [0, 0])
+    outcomes: int = 0
+    """StakesPaid events shown so far: one per entry of ``Match.history``."""
+
+    def note(self, event: Event) -> None:
+        if isinstance(event, Dealt):
+            self.calls, self.on_field, self.captured = [0, 0], event.field, [0, 0]
+        elif isinstance(event, KoikoiDeclared):
+            self.calls[event.seat] += 1
+        elif isinstance(event, Captured):
+            for card in event.taken:
+                self.on_field &= ~(1 << card)
+                self.captured[event.seat] |= 1 << card
+            self.captured[event.seat] |= 1 << event.card
+        elif isinstance(event, PlacedOnField):
+            self.on_field |= 1 << event.card
+        elif isinstance(event, StakesPaid):
+            self.outcomes += 1
+
+
+class Opponent(Protocol):
+    """The other seat: asked for a move with an observation, it reports the move (the
+    computer through :meth:`GameController._on_ai_decided`, the peer through the link's
+    ``moved``) and hears the match's end. ``name`` is None for the computer."""
+
+    name: str | None
+
+    def ask(self, obs: Observation) -> None: ...
+
+    def shutdown(self) -> None: ...
+
+
+class ComputerOpponent:
+    """The computer: :class:`AiRunner` thinking in its helper process."""
+
+    name: str | None = None
+
+    def __init__(self, controller: GameController) -> None:
+        self.controller = controller
+
+    def ask(self, obs: Observation) -> None:
+        self.controller._ask_computer(obs)
+
+    def shutdown(self) -> None:
+        if self.controller.ai is not None:
+            self.controller.ai.shutdown()
+
+
+class RemoteOpponent(QObject):
+    """The person at the other end of a network link (``QtRoom`` or ``QtJoin``).
+
+    The link's session is the authority: its ``Match`` applies and checks both seats'
+    moves, so the controller only shows the events the link reports (``moved``) and sends
+    the local seat's actions with ``link.play``.
+    """
+
+    def __init__(self, link: Any, name: str, controller: GameController) -> None:
+        super().__init__(controller)
+        self.link = link
+        self.name: str | None = name
+        self.controller = controller
+        self.seen = 0
+        """Moves of the log the controller has taken into its queue."""
+        self.ended: Any = None
+        link.moved.connect(self._on_moved)
+        link.ended.connect(self._on_ended)
+        self._listening = True
+
+    @property
+    def session(self) -> Any:
+        return self.link.session
+
+    def behind(self) -> bool:
+        """Moves are in the session's log that the controller has not heard of yet."""
+        session = self.session
+        lockstep = None if session is None else session.lockstep
+        return lockstep is not None and self.seen < lockstep.seq
+
+    def ask(self, obs: Observation) -> None:
+        """The peer is to move: its answer comes as the link's ``moved``."""
+
+    def send(self, action: Action) -> bool:
+        try:
+            self.link.play(action)
+        except ValueError as exc:  # not this seat's move (a stale click): nothing sent
+            logger.warning("not sent: %s", exc)
+            return False
+        return True
+
+    def leave(self) -> None:
+        self.link.leave()
+
+    def shutdown(self) -> None:
+        """Stop listening to the link (once)."""
+        if not self._listening:
+            return
+        self._listening = False
+        for signal, slot in ((self.link.moved, self._on_moved), (self.link.ended, self._on_ended)):
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+
+    def _on_moved(self, move: Any) -> None:
+        if move.seq < self.seen:
+            return
+        self.seen = move.seq + 1
+        self.controller._remote_moved(move)
+
+    def _on_ended(self, ending: Any) -> None:
+        self.ended = ending
+        self.controller._remote_ended(ending)
+
+
 class GameController(QObject):
-    """One practice match of the local player (seat 0) against the computer (seat 1)."""
+    """One match of the local player against an :class:`Opponent`: the computer in practice
+    (the player in seat 0, this controller owning the match), or a person over the network
+    (the player in the link's seat, the link's session owning the match)."""
 
     mode_changed = Signal(object)
     """The new :class:`Mode`."""
@@ -213,6 +341,10 @@ class GameController(QObject):
     """A :class:`MatchSummary`."""
     said = Signal(str)
     """A line of narration: what just happened, in words."""
+    tossed = Signal(object)
+    """A network match's coin toss is over (a ``TossDone``): show who won the first oya."""
+    network_ended = Signal(object)
+    """A network match's session ended (an ``Ending``); unfinished ones stop the table."""
     thinking = Signal(bool)
     state_changed = Signal()
     """Scores, round, oya or koikoi count may have changed."""
@@ -239,6 +371,15 @@ class GameController(QObject):
         self.decision: DecisionInfo | None = None
         self.summary: RoundSummary | None = None
         self.ai: AiRunner | None = None
+        self.me = HUMAN
+        """The local player's seat (a network joiner sits in seat 1)."""
+        self.opponent: Opponent = ComputerOpponent(self)
+        self.remote: RemoteOpponent | None = None
+        self.toss: Any = None
+        """The network match's ``TossDone``."""
+        self.waiting_since: float | None = None
+        """When the peer's move became due (monotonic seconds); None when it is not."""
+        self._shown = _Shown()
         self._queue: deque[Event] = deque()
         self._pending = _Pending()
         self._ai_token = 0
@@ -255,13 +396,32 @@ class GameController(QObject):
         self._ai_timer.timeout.connect(self._apply_ai_answer)
         self._ai_answer: int | None = None
         self._rng = random.Random()
+        self._skip_choice = False
 
     # -- queries --------------------------------------------------------------------------
 
-    def observation(self, seat: int = HUMAN) -> Observation | None:
+    def observation(self, seat: int | None = None) -> Observation | None:
+        """What ``seat`` (by default the local player) sees now, as the engine has it."""
         if self.match is None or self.match.round is None:
             return None
-        return self.match.observation(seat)
+        return self.match.observation(self.me if seat is None else seat)
+
+    @property
+    def them(self) -> int:
+        """The opponent's seat."""
+        return 1 - self.me
+
+    @property
+    def network(self) -> bool:
+        """A match against a person over the network (the session holds the rules)."""
+        return self.remote is not None
+
+    def in_step(self) -> bool:
+        """The table has shown everything the engine holds (a network match's engine may
+        be a move or a deal ahead of the table while events wait to be shown)."""
+        if self.remote is None:
+            return True
+        return not self._queue and self._pending.summary is None and not self.remote.behind()
 
     @property
     def settings(self) -> Settings:
@@ -308,6 +468,7 @@ class GameController(QObject):
         self.match = saved.replay.match
         self.record = GameRecord.from_json(data)
         self.first = _first_oya_from_json(data, self.match.first_oya)
+        self._shown.outcomes = len(self.match.history)
         emit(self.state_changed)
         resumed = self.tr("The saved match is resumed.")
         if not self.record.deals:
@@ -319,7 +480,8 @@ class GameController(QObject):
             emit(self.said, resumed)
             self._deal()
         else:
-            obs = self.match.observation(HUMAN)
+            obs = self.match.observation(self.me)
+            self._shown = _shown_of(self.match)
             self.presenter.restore(obs, self)  # a fresh table, and a fresh log
             self._retell(data)
             emit(self.said, resumed)
@@ -330,18 +492,94 @@ class GameController(QObject):
         for event in _last_deal_events(data):
             self.said_event(event)
 
+    def start_network(self, link: Any, name: str, toss: Any) -> None:
+        """Take over a network match (``link``: a ``QtRoom`` or ``QtJoin`` past the toss;
+        ``name``: the peer's nickname; ``toss``: the link's ``TossDone``).
+
+        The link's session holds the match: its engine applies and checks both seats'
+        moves and keeps the signed record; this controller shows its events and sends the
+        local seat's actions. The state is read from the session, not from signals already
+        emitted; the ones after this come from the link's zero-delay timer.
+        """
+        session = link.session
+        if session is None or session.lockstep is None:
+            raise ValueError("the link has no match yet")
+        self._reset_common()
+        lockstep = session.lockstep
+        self.me = session.seat
+        self.remote = RemoteOpponent(link, name, self)
+        self.opponent = self.remote
+        self.toss = toss
+        self.level = ""
+        self.match = lockstep.match
+        self.record = lockstep.record
+        self.seed = lockstep.seed
+        self.first = FirstOya((), toss.result.first_oya)
+        emit(self.state_changed)
+        if lockstep.seq == 0 and self.match.history == []:  # the toss, then its deal
+            self._queue.extend(toss.events)
+            self._set_mode(Mode.FIRST_OYA)
+            emit(self.tossed, toss)
+            return
+        # taken over later: the table as it stands
+        self.remote.seen = lockstep.seq
+        self._shown = _shown_of(self.match)
+        self.presenter.restore(self.match.observation(self.me), self)
+        self._set_mode(Mode.BUSY)
+        self._after_queue()
+
+    def leave(self) -> None:
+        """Leave the network match (the peer is told; the session ends unfinished)."""
+        if self.remote is not None:
+            self.remote.leave()
+
+    def _remote_moved(self, move: Any) -> None:
+        """A move went into the session's log (the peer's, or ours coming back)."""
+        events = list(move.events)
+        if move.seat == self.them:
+            self.waiting_since = None
+            emit(self.thinking, False)
+        elif self._skip_choice:  # the keyboard's select-then-take: one step on screen
+            self._skip_choice = False
+            events = [e for e in events if not isinstance(e, ChoiceNeeded)]
+        self._queue.extend(events)
+        if self.mode is Mode.BUSY:
+            self._pump()
+
+    def _remote_ended(self, ending: Any) -> None:
+        self.waiting_since = None
+        emit(self.thinking, False)
+        if not ending.finished:
+            for timer in (self._pump_timer, self._auto_timer, self._ai_timer):
+                timer.stop()
+            self._queue.clear()
+            self._pending = _Pending()
+            self.draw_wait = None
+            self._set_mode(Mode.IDLE)
+        emit(self.network_ended, ending)
+
     def start_dealing(self) -> None:
         """After the first oya is shown: lay out the first deal."""
-        if self.mode is Mode.FIRST_OYA:
+        if self.mode is not Mode.FIRST_OYA:
+            return
+        if self.remote is not None:  # the session dealt already: show its deal
+            self._set_mode(Mode.BUSY)
+            self._pump()
+        else:
             self._deal()
 
     def next_round(self) -> None:
         """After a round's result: deal the next round (or a redeal of this one)."""
         if self.mode is not Mode.ROUND_OVER or self.match is None:
             return
-        if self.match.finished:
+        if self.match.finished and (self.summary is None or self.summary.match_finished):
             self._set_mode(Mode.MATCH_OVER)
             emit(self.match_over, self.match_summary())
+            return
+        if self.remote is not None:  # the session dealt already: show its deal
+            self.summary = None
+            self._set_mode(Mode.BUSY)
+            self._pump()
             return
         self._deal()
 
@@ -363,11 +601,14 @@ class GameController(QObject):
         self._save()
 
     def shutdown(self) -> None:
-        """Stop timers and the computer's thinking (the window is closing)."""
+        """Stop timers and the computer's thinking (the window is closing); a network
+        match's link is let go of (leave it first to tell the peer)."""
         for timer in (self._pump_timer, self._auto_timer, self._ai_timer):
             timer.stop()
         if self.ai is not None:
             self.ai.shutdown()
+        if self.remote is not None:
+            self.remote.shutdown()
 
     # -- the local player's input ---------------------------------------------------------
 
@@ -378,7 +619,7 @@ class GameController(QObject):
             return False
         if target is not None and not self.matches_on_field(card) >> target & 1:
             return False
-        events = self._apply(play(card), HUMAN)
+        events = self._apply(play(card), self.me)
         rnd = self.match.round if self.match else None
         if (
             target is not None
@@ -387,7 +628,8 @@ class GameController(QObject):
             and rnd.candidates() >> target & 1
         ):
             events = [e for e in events if not isinstance(e, ChoiceNeeded)]
-            events += self._apply(pick(target), HUMAN)
+            self._skip_choice = self.remote is not None
+            events += self._apply(pick(target), self.me)
         self._queue.extend(events)
         self._pump()
         return True
@@ -396,7 +638,7 @@ class GameController(QObject):
         """Take ``card``, one of the two field matches (R5.2)."""
         if self.mode is not Mode.PICK or card not in self.candidates():
             return False
-        self._queue.extend(self._apply(pick(card), HUMAN))
+        self._queue.extend(self._apply(pick(card), self.me))
         self._pump()
         return True
 
@@ -418,20 +660,32 @@ class GameController(QObject):
         if action not in self.match.legal_actions():
             return False
         self.decision = None
-        self._queue.extend(self._apply(action, HUMAN))
+        self._queue.extend(self._apply(action, self.me))
         self._pump()
         return True
 
     # -- the loop -------------------------------------------------------------------------
 
-    def _reset(self, level: str) -> None:
+    def _reset_common(self) -> None:
         self.shutdown()
+        if self.remote is not None:
+            self.remote.deleteLater()
+        self.remote = None
+        self.me = HUMAN
+        self.opponent = ComputerOpponent(self)
+        self.toss = None
+        self.waiting_since = None
+        self._skip_choice = False
+        self._shown = _Shown()
         self._queue.clear()
         self._pending = _Pending()
-        self.level = level
         self.draw_wait = None
         self.decision = None
         self.summary = None
+
+    def _reset(self, level: str) -> None:
+        self._reset_common()
+        self.level = level
         if self.ai is None or self.ai.level != level:
             if self.ai is not None:
                 self.ai.shutdown()
@@ -451,7 +705,7 @@ class GameController(QObject):
         }
 
     def _save(self) -> None:
-        if self.record is None:
+        if self.record is None or self.remote is not None:  # the session keeps its record
             return
         try:
             self.saves.write(self.record.to_json())
@@ -477,6 +731,10 @@ class GameController(QObject):
         rnd = self.match.round
         if rnd is not None and rnd.phase is Phase.PLAY:  # the pile before this turn
             self._pending.extra["captured_before"] = rnd.captured[seat]
+        if self.remote is not None:  # the session applies it; its events come back
+            self._set_mode(Mode.BUSY)
+            self.remote.send(action)
+            return []
         events = self.match.apply(action, seat)
         self.record.add_action(seat, action)
         self._save()
@@ -489,12 +747,15 @@ class GameController(QObject):
             return
         while self._queue:
             event = self._queue.popleft()
+            if isinstance(event, Dealt) and self._pending.summary is not None:
+                self._queue.appendleft(event)  # the next deal waits for "next round"
+                break
             self._note(event)
             ms = self.presenter.present(event, self)
             self.said_event(event)
             if (
                 isinstance(event, StockTurned)
-                and event.seat == HUMAN
+                and event.seat == self.me
                 and self._queue
                 and isinstance(self._queue[0], Captured | PlacedOnField)
             ):
@@ -514,39 +775,44 @@ class GameController(QObject):
     def _note(self, event: Event) -> None:
         """Keep what the panels need from events as they are shown."""
         assert self.match is not None
+        self._shown.note(event)
         if isinstance(event, RoundEnded | StakesPaid | KoikoiDeclared | Dealt | TurnStarted):
             emit(self.state_changed)
         if isinstance(event, StakesPaid):
-            rnd = self.match.round
-            calls = (rnd.koikoi_calls[0], rnd.koikoi_calls[1]) if rnd is not None else (0, 0)
-            before = _scores_before(self.match)
-            outcome = self.match.history[-1]
-            round_no = self.match.rounds_played
-            if outcome.result.outcome is Outcome.REDEAL:
-                round_no += 1
+            shown = self._shown
+            history = self.match.history
+            index = min(shown.outcomes, len(history)) - 1
+            outcome = history[index]
+            earlier = history[:index]
+            round_no = 1 + sum(1 for o in earlier if o.result.outcome is not Outcome.REDEAL)
+            before = next(
+                (o.scores for o in reversed(earlier) if o.result.outcome is not Outcome.REDEAL),
+                STARTING_SCORES,
+            )
             winner = outcome.result.winner
             loser_yaku: tuple[tuple[Yaku, int], ...] = ()
-            if rnd is not None and winner is not None:
-                loser_yaku = tuple(yaku_of(rnd.captured[1 - winner]))
+            if winner is not None:
+                loser_yaku = tuple(yaku_of(shown.captured[1 - winner]))
+            last = index == len(history) - 1
             self._pending.summary = RoundSummary(
                 round_no=round_no,
                 rounds=self.match.settings.rounds,
                 outcome=outcome,
                 scores_before=before,
-                koikoi_calls=calls,
+                koikoi_calls=(shown.calls[0], shown.calls[1]),
                 doubling=self.match.settings.doubling,
-                match_finished=self.match.finished,
-                match_winner=self.match.winner,
-                field=rnd.field if rnd is not None else 0,
+                match_finished=self.match.finished and last,
+                match_winner=self.match.winner if last else None,
+                field=shown.on_field,
                 loser_yaku=loser_yaku,
             )
-        if isinstance(event, KoikoiDeclared) and event.seat == COMPUTER:
-            obs = self.match.observation(COMPUTER)
-            emit(self.opponent_called, True, self._decision_info(obs, COMPUTER, 0))
+        if isinstance(event, KoikoiDeclared) and event.seat == self.them:
+            obs = self.match.observation(self.them)
+            emit(self.opponent_called, True, self._decision_info(obs, self.them, 0))
         if (
             isinstance(event, RoundEnded)
             and event.result.outcome is Outcome.WIN
-            and event.result.winner == COMPUTER
+            and event.result.winner == self.them
         ):
             emit(self.opponent_called, False, event.result)
 
@@ -558,26 +824,32 @@ class GameController(QObject):
         if self._pending.summary is not None:
             self.summary = self._pending.summary
             self._pending.summary = None
-            if m.finished:
+            if m.finished and self.remote is None:
                 self.saves.archive()
             self._set_mode(Mode.ROUND_OVER)
             emit(self.round_over, self.summary)
             return
+        if self.remote is not None and (self.remote.behind() or self.remote.ended is not None):
+            return  # the next events are on their way (or the session is over)
         rnd = m.round
         if rnd is None or rnd.over:
             return
-        if rnd.turn == HUMAN:
+        if rnd.turn == self.me:
             if rnd.phase is Phase.PLAY:
                 self._set_mode(Mode.PLAY)
             elif rnd.phase is Phase.DECIDE:
                 before = self._pending.extra.get("captured_before", 0)
-                self.decision = self._decision_info(m.observation(HUMAN), HUMAN, before)
+                self.decision = self._decision_info(m.observation(self.me), self.me, before)
                 self._set_mode(Mode.DECIDE)
                 emit(self.decision_needed, self.decision)
             else:
                 self._set_mode(Mode.PICK)
         else:
-            self._ask_computer()
+            self._set_mode(Mode.BUSY)
+            if self.remote is not None and self.waiting_since is None:
+                self.waiting_since = time.monotonic()
+                emit(self.thinking, True)
+            self.opponent.ask(m.observation(self.them))
 
     def _decision_info(self, obs: Observation, seat: int, captured_before: CardSet) -> DecisionInfo:
         pile = obs.captured[seat]
@@ -604,9 +876,8 @@ class GameController(QObject):
 
     # -- the computer ---------------------------------------------------------------------
 
-    def _ask_computer(self) -> None:
+    def _ask_computer(self, obs: Observation) -> None:
         assert self.match is not None and self.ai is not None
-        obs = self.match.observation(COMPUTER)
         self._set_mode(Mode.BUSY)
         emit(self.thinking, True)
         self._ai_answer = None
@@ -638,7 +909,7 @@ class GameController(QObject):
         if action is None or self.match is None:
             return
         emit(self.thinking, False)
-        self._queue.extend(self._apply(action, COMPUTER))
+        self._queue.extend(self._apply(action, self.them))
         self._pump()
 
     # -- narration ------------------------------------------------------------------------
@@ -649,33 +920,62 @@ class GameController(QObject):
         if text:
             emit(self.said, text)
 
+    @property
+    def opponent_name(self) -> str | None:
+        """The peer's nickname in a network match; None: the computer."""
+        return self.opponent.name
+
+    def _they(self, computer: str, named: str) -> str:
+        """The computer's sentence in practice, the named one against a person (each
+        sentence whole, for translators); ``{name}`` is filled by :meth:`_fill`."""
+        return computer if self.opponent_name is None else named
+
+    def _fill(self, text: str, *args: object) -> str:
+        return text.format(*args, name=self.opponent_name or "")
+
     def describe(self, event: Event) -> str:
         """One sentence for an event; each seat has its own sentence, for translators."""
-        you = getattr(event, "seat", None) == HUMAN
+        me = self.me
+        you = getattr(event, "seat", None) == me
+        they = self._they
+        fill = self._fill
         if isinstance(event, Dealt):
-            if event.oya == HUMAN:
+            if event.oya == me:
                 return self.tr("Round {0}: you are oya (親) and play first.").format(event.round_no)
-            return self.tr("Round {0}: the computer is oya (親) and plays first.").format(
-                event.round_no
+            return fill(
+                they(
+                    self.tr("Round {0}: the computer is oya (親) and plays first."),
+                    self.tr("Round {0}: {name} is oya (親) and plays first."),
+                ),
+                event.round_no,
             )
         if isinstance(event, CardPlayed):
-            text = self.tr("You played {0}.") if you else self.tr("The computer played {0}.")
-            return text.format(names.card_name(event.card))
+            text = (
+                self.tr("You played {0}.")
+                if you
+                else they(self.tr("The computer played {0}."), self.tr("{name} played {0}."))
+            )
+            return fill(text, names.card_name(event.card))
         if isinstance(event, StockTurned):
             text = (
                 self.tr("You turned {0} from the stock.")
                 if you
-                else self.tr("The computer turned {0} from the stock.")
+                else they(
+                    self.tr("The computer turned {0} from the stock."),
+                    self.tr("{name} turned {0} from the stock."),
+                )
             )
-            return text.format(names.card_name(event.card))
+            return fill(text, names.card_name(event.card))
         if isinstance(event, Captured):
             taken = names.cards_named(event.taken)
             text = (
                 self.tr("You took {0} with {1}.")
                 if you
-                else self.tr("The computer took {0} with {1}.")
+                else they(
+                    self.tr("The computer took {0} with {1}."), self.tr("{name} took {0} with {1}.")
+                )
             )
-            return text.format(taken, names.card_name(event.card))
+            return fill(text, taken, names.card_name(event.card))
         if isinstance(event, PlacedOnField):
             return self.tr("{0} stays on the field.").format(names.card_name(event.card))
         if isinstance(event, ChoiceNeeded):
@@ -688,17 +988,29 @@ class GameController(QObject):
         if isinstance(event, YakuFormed):
             listed = ", ".join(names.yaku_with_points(y, p) for y, p in event.yaku)
             if len(event.yaku) == 1:
-                text = self.tr("You hold {0}.") if you else self.tr("The computer holds {0}.")
-                return text.format(listed)
+                text = (
+                    self.tr("You hold {0}.")
+                    if you
+                    else they(self.tr("The computer holds {0}."), self.tr("{name} holds {0}."))
+                )
+                return fill(text, listed)
             text = (
                 self.tr("You hold {0}: %n point(s) in all.", "", event.total)
                 if you
-                else self.tr("The computer holds {0}: %n point(s) in all.", "", event.total)
+                else they(
+                    self.tr("The computer holds {0}: %n point(s) in all.", "", event.total),
+                    self.tr("{name} holds {0}: %n point(s) in all.", "", event.total),
+                )
             )
-            return text.format(listed)
+            return fill(text, listed)
         if isinstance(event, DecisionNeeded):
             if not you:
-                return self.tr("The computer is deciding: koikoi or shobu…")
+                return fill(
+                    they(
+                        self.tr("The computer is deciding: koikoi or shobu…"),
+                        self.tr("{name} is deciding: koikoi or shobu…"),
+                    )
+                )
             if event.can_koikoi:
                 return self.tr("Koikoi or shobu? Press K for こいこい, S for 勝負.")
             return self.tr("Last turn: only 勝負 (shobu) is possible. Press S.")
@@ -706,36 +1018,57 @@ class GameController(QObject):
             text = (
                 self.tr("You called 「こいこい」 (koikoi): the round goes on at ×{0}.")
                 if you
-                else self.tr(
-                    "The computer called 「こいこい」 (koikoi): the round goes on at ×{0}."
+                else they(
+                    self.tr(
+                        "The computer called 「こいこい」 (koikoi): the round goes on at ×{0}."
+                    ),
+                    self.tr("{name} called 「こいこい」 (koikoi): the round goes on at ×{0}."),
                 )
             )
-            return text.format(event.koikoi_count + 1)
+            return fill(text, event.koikoi_count + 1)
         if isinstance(event, TurnStarted):
             if you:
                 return self.tr("Your turn: play a card from your hand.")
-            return self.tr("The computer's turn.")
+            return fill(they(self.tr("The computer's turn."), self.tr("{name}'s turn.")))
         if isinstance(event, RoundEnded):
             r = event.result
             if r.outcome is Outcome.WIN:
-                if r.winner == HUMAN:
+                if r.winner == me:
                     return self.tr(
                         "You called 「勝負」 (shobu) and win the round: %n point(s).", "", r.points
                     )
-                return self.tr(
-                    "The computer called 「勝負」 (shobu) and wins the round: %n point(s).",
-                    "",
-                    r.points,
+                return fill(
+                    they(
+                        self.tr(
+                            "The computer called 「勝負」 (shobu) and wins the round: %n point(s).",
+                            "",
+                            r.points,
+                        ),
+                        self.tr(
+                            "{name} called 「勝負」 (shobu) and wins the round: %n point(s).",
+                            "",
+                            r.points,
+                        ),
+                    )
                 )
             if r.outcome is Outcome.TEYAKU:
-                if r.winner == HUMAN:
+                if r.winner == me:
                     return self.tr(
                         "Your dealt hand is a yaku (teyaku, 手役): %n point(s).", "", r.points
                     )
-                return self.tr(
-                    "The computer's dealt hand is a yaku (teyaku, 手役): %n point(s).",
-                    "",
-                    r.points,
+                return fill(
+                    they(
+                        self.tr(
+                            "The computer's dealt hand is a yaku (teyaku, 手役): %n point(s).",
+                            "",
+                            r.points,
+                        ),
+                        self.tr(
+                            "{name}'s dealt hand is a yaku (teyaku, 手役): %n point(s).",
+                            "",
+                            r.points,
+                        ),
+                    )
                 )
             if r.outcome is Outcome.NAGARE:
                 return self.tr("Nobody called shobu: the round is a draw (nagare, 流れ).")
@@ -743,18 +1076,28 @@ class GameController(QObject):
         if isinstance(event, StakesPaid):
             if event.winner is None:
                 return ""
-            text = (
-                self.tr("The computer paid you {0}. Stakes: you {1}, the computer {2}.")
-                if event.winner == HUMAN
-                else self.tr("You paid the computer {0}. Stakes: you {1}, the computer {2}.")
-            )
-            return text.format(event.paid, event.scores[0], event.scores[1])
+            if event.winner == me:
+                text = they(
+                    self.tr("The computer paid you {0}. Stakes: you {1}, the computer {2}."),
+                    self.tr("{name} paid you {0}. Stakes: you {1}, {name} {2}."),
+                )
+            else:
+                text = they(
+                    self.tr("You paid the computer {0}. Stakes: you {1}, the computer {2}."),
+                    self.tr("You paid {name} {0}. Stakes: you {1}, {name} {2}."),
+                )
+            return fill(text, event.paid, event.scores[me], event.scores[1 - me])
         if isinstance(event, MatchEnded):
             if event.winner is None:
                 return self.tr("The match is over: a draw.")
-            if event.winner == HUMAN:
+            if event.winner == me:
                 return self.tr("The match is over: you win!")
-            return self.tr("The match is over: the computer wins.")
+            return fill(
+                they(
+                    self.tr("The match is over: the computer wins."),
+                    self.tr("The match is over: {name} wins."),
+                )
+            )
         return ""
 
     def _set_mode(self, mode: Mode) -> None:
@@ -764,12 +1107,15 @@ class GameController(QObject):
         emit(self.mode_changed, mode)
 
 
-def _scores_before(match: Match) -> tuple[int, int]:
-    history = match.history
-    for outcome in reversed(history[:-1]):
-        if outcome.result.outcome is not Outcome.REDEAL:
-            return outcome.scores
-    return STARTING_SCORES
+def _shown_of(match: Match) -> _Shown:
+    """What the table shows of a deal taken up in its middle (a resumed match)."""
+    shown = _Shown(outcomes=len(match.history))
+    rnd = match.round
+    if rnd is not None:
+        shown.calls = [rnd.koikoi_calls[0], rnd.koikoi_calls[1]]
+        shown.on_field = rnd.field
+        shown.captured = [rnd.captured[0], rnd.captured[1]]
+    return shown
 
 
 def _last_deal_events(data: dict[str, Any]) -> list[Event]:

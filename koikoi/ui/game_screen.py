@@ -38,8 +38,6 @@ from koikoi.engine.yaku import yaku_of
 from koikoi.ui import keys, names
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import (
-    COMPUTER,
-    HUMAN,
     DecisionInfo,
     DrawWait,
     GameController,
@@ -53,6 +51,8 @@ from koikoi.ui.panels import (
     MatchResultPanel,
     Overlay,
     RoundResultPanel,
+    TossPanel,
+    they,
 )
 from koikoi.ui.table import MIN_WIDTH as TABLE_MIN_WIDTH
 from koikoi.ui.table import CardWidget, TableView
@@ -154,7 +154,7 @@ class SidePanel(QFrame):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(12, 12, 12, 12)
         lay.setSpacing(10)
-        self.them = SeatBox(self.tr("コンピュータ Computer"), COMPUTER)
+        self.them = SeatBox(self.tr("コンピュータ Computer"), 1)
         lay.addWidget(self.them)
         mid = QFrame()
         mid.setObjectName("roundBox")
@@ -184,7 +184,7 @@ class SidePanel(QFrame):
         self.log.setMinimumHeight(self.log.fontMetrics().lineSpacing() * 2 + 16)
         self.log.setAccessibleName(self.tr("What happened"))
         lay.addWidget(self.log, 1)
-        self.me = SeatBox(self.tr("あなた You"), HUMAN)
+        self.me = SeatBox(self.tr("あなた You"), 0)
         lay.addWidget(self.me)
         buttons = QHBoxLayout()
         buttons.setSpacing(6)
@@ -232,10 +232,17 @@ class SidePanel(QFrame):
         calls = rnd.koikoi_calls if rnd is not None and model.round_no != 0 else [0, 0]
         count = rnd.koikoi_count if rnd is not None else 0
         shown = m.scores
-        self.them.refresh(
-            shown[COMPUTER], oya == COMPUTER, calls[COMPUTER], model.captured_set(COMPUTER)
+        me, them = controller.me, controller.them
+        self.me.seat, self.them.seat = me, them
+        name = controller.opponent_name
+        self.them.name.setText(self.tr("コンピュータ Computer") if name is None else name)
+        self.menu_button.setAccessibleName(
+            self.tr("Back to the start screen (the match is saved)")
+            if name is None
+            else self.tr("Leave the match (asks first)")
         )
-        self.me.refresh(shown[HUMAN], oya == HUMAN, calls[HUMAN], model.captured_set(HUMAN))
+        self.them.refresh(shown[them], oya == them, calls[them], model.captured_set(them))
+        self.me.refresh(shown[me], oya == me, calls[me], model.captured_set(me))
         round_no = model.round_no or m.round_no
         self.round.setText(self.tr("Round {0} of {1}").format(round_no, m.settings.rounds))
         self.multiplier.setText(
@@ -243,6 +250,13 @@ class SidePanel(QFrame):
         )
         level = {"easy": self.tr("easy"), "normal": self.tr("normal"), "hard": self.tr("hard")}
         doubling = self.tr("on") if m.settings.doubling else self.tr("off")
+        if name is not None:
+            self.rules.setText(
+                self.tr("Double at 8 or more: {0} · a network match with {1}").format(
+                    doubling, name
+                )
+            )
+            return
         self.rules.setText(
             self.tr("Double at 8 or more: {0} · computer: {1}").format(
                 doubling, level.get(controller.level, controller.level)
@@ -308,7 +322,8 @@ class GameScreen(QWidget):
         c.said.connect(self._said)
         c.state_changed.connect(self.refresh_side)
         c.draw_waiting.connect(self._draw_waiting)
-        c.thinking.connect(lambda on: self.update_prompt())
+        c.thinking.connect(self._thinking)
+        c.tossed.connect(self._show_toss)
 
     # -- settings ----------------------------------------------------------------------------
 
@@ -328,19 +343,28 @@ class GameScreen(QWidget):
 
     # -- the presenter -----------------------------------------------------------------------
 
+    def sync_seat(self) -> None:
+        """The table from the local player's seat, naming the opponent."""
+        self.table.model.me = self.controller.me
+        self.table.opponent_name = self.controller.opponent_name
+
     def present(self, event: Event, controller: GameController) -> int:
         if isinstance(event, Dealt):
             self._clear_overlay()
             self.selected = self.hovered = None
+            self.sync_seat()
         ms = self.table.present(event)
         announce_ms = controller.timings.announce_ms
+        name = controller.opponent_name
         if isinstance(event, KoikoiDeclared):
-            if event.seat == COMPUTER:
+            if event.seat == controller.them:
                 self.show_banner(
                     "「こいこい」",
-                    self.tr("The computer calls koikoi: the round goes on at ×{0}.").format(
-                        event.koikoi_count + 1
-                    ),
+                    they(
+                        name,
+                        self.tr("The computer calls koikoi: the round goes on at ×{0}."),
+                        self.tr("{name} calls koikoi: the round goes on at ×{0}."),
+                    ).format(event.koikoi_count + 1, name=name),
                     announce_ms,
                 )
                 ms = max(ms, announce_ms)
@@ -354,15 +378,20 @@ class GameScreen(QWidget):
                 )
                 ms = max(ms, announce_ms // 2)
         if isinstance(event, RoundEnded) and event.result.outcome is Outcome.WIN:
-            if event.result.winner == COMPUTER:
+            if event.result.winner == controller.them:
                 self.show_banner(
                     "「勝負」",
-                    self.tr("The computer calls shobu and takes the round."),
+                    they(
+                        name,
+                        self.tr("The computer calls shobu and takes the round."),
+                        self.tr("{name} calls shobu and takes the round."),
+                    ).format(name=name),
                     announce_ms,
                 )
             else:
                 self.show_banner("「勝負」", self.tr("You call shobu!"), announce_ms // 2)
-            ms = max(ms, announce_ms // 2 if event.result.winner == HUMAN else announce_ms)
+            mine = event.result.winner == controller.me
+            ms = max(ms, announce_ms // 2 if mine else announce_ms)
         self.refresh_side()
         self.update_glows()
         self.update_prompt()
@@ -372,6 +401,7 @@ class GameScreen(QWidget):
         self._clear_overlay()
         self.selected = self.hovered = None
         self.side.clear_log()
+        self.sync_seat()
         self.table.restore(obs)
         self.refresh_side()
         self.update_glows()
@@ -381,6 +411,7 @@ class GameScreen(QWidget):
         """A new match: an empty table."""
         self._clear_overlay()
         self.banner.hide()
+        self.sync_seat()
         self.table.clear()
         self.side.clear_log()
         self.selected = self.hovered = None
@@ -423,8 +454,8 @@ class GameScreen(QWidget):
             self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _check_table(self) -> None:
-        obs = self.controller.observation(HUMAN)
-        if obs is None:
+        obs = self.controller.observation()
+        if obs is None or not self.controller.in_step():
             return
         problems = self.table.model.check_against(obs)
         if problems:
@@ -436,11 +467,36 @@ class GameScreen(QWidget):
         panel = FirstOyaPanel(self.art, first, self.controller.start_dealing)  # type: ignore[arg-type]
         self.overlay.show_panel(panel, dim=90)
 
+    def _show_toss(self, toss: object) -> None:
+        self.reset()
+        c = self.controller
+        panel = TossPanel(
+            toss,
+            c.me,
+            c.opponent_name or "",
+            c.start_dealing,
+            animate=c.timings.anim_scale > 0,
+        )
+        self.overlay.show_panel(panel, dim=90)
+
+    def _thinking(self, on: bool) -> None:
+        if self.controller.waiting_since is not None:
+            self._countdown.start()  # the seconds count while the peer thinks
+        elif self.controller.mode is not Mode.DRAW_WAIT:
+            self._countdown.stop()
+        self.update_prompt()
+
     def _show_decision(self, info: DecisionInfo) -> None:
-        obs = self.controller.observation(HUMAN)
-        pile = obs.captured[HUMAN] if obs is not None else 0
+        c = self.controller
+        obs = c.observation()
+        pile = obs.captured[c.me] if obs is not None else 0
         panel = DecisionPanel(
-            self.art, info, pile, lambda: self._decide(False), lambda: self._decide(True)
+            self.art,
+            info,
+            pile,
+            lambda: self._decide(False),
+            lambda: self._decide(True),
+            c.opponent_name,
         )
         # The panel takes the score column (widened as far as the table allows), never the
         # field or the capture piles the player decides on; the hand is not playable now.
@@ -461,11 +517,15 @@ class GameScreen(QWidget):
 
     def _show_round_result(self, summary: RoundSummary) -> None:
         self.refresh_side()
-        panel = RoundResultPanel(self.art, summary, self.controller.next_round)
+        c = self.controller
+        panel = RoundResultPanel(self.art, summary, c.next_round, c.me, c.opponent_name)
         self.overlay.show_panel(panel, dim=110)
 
     def _show_match_result(self, summary: MatchSummary) -> None:
-        panel = MatchResultPanel(summary, lambda: self.on_rematch(), lambda: self.on_home())
+        c = self.controller
+        panel = MatchResultPanel(
+            summary, lambda: self.on_rematch(), lambda: self.on_home(), c.me, c.opponent_name
+        )
         self.overlay.show_panel(panel, dim=140)
 
     def _draw_waiting(self, wait: DrawWait) -> None:
@@ -504,7 +564,7 @@ class GameScreen(QWidget):
                     "{0} selected: Enter plays it, ↑ to choose a field card, Esc puts it back."
                 ).format(names.card_name(self.selected))
         elif mode is Mode.PICK:
-            obs = c.observation(HUMAN)
+            obs = c.observation()
             if obs is not None and obs.pending >= 0:
                 text = self.tr("{0} matches two cards: click the one to take.").format(
                     names.card_name(obs.pending)
@@ -526,7 +586,10 @@ class GameScreen(QWidget):
                 text = self.tr(
                     "You turned {0}: no match, it stays on the field — in {1} s, or click."
                 ).format(names.card_name(wait.card), secs)
-        elif mode is Mode.BUSY and c.ai is not None and c.ai.busy:
+        elif mode is Mode.BUSY and c.waiting_since is not None:
+            secs = int(time.monotonic() - c.waiting_since)
+            text = self.tr("Waiting for {0}… {1} s").format(c.opponent_name, secs)
+        elif mode is Mode.BUSY and c.remote is None and c.ai is not None and c.ai.busy:
             text = self.tr("The computer is thinking…")
         elif mode is Mode.DECIDE:
             text = self.tr("Koikoi or shobu? K or S.")
@@ -566,7 +629,7 @@ class GameScreen(QWidget):
                 for m in model.matches(focus):
                     glows[m] = "match"
         elif c.mode is Mode.PICK:
-            obs = c.observation(HUMAN)
+            obs = c.observation()
             if obs is not None and obs.pending >= 0:
                 glows[obs.pending] = "selected"
             for card in c.candidates():

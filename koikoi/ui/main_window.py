@@ -9,20 +9,26 @@ aside: it joins the earlier matches listed on the start screen, whence it can be
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QMainWindow,
     QMessageBox,
+    QPushButton,
     QStackedWidget,
     QWidget,
 )
 
 from koikoi.engine.match import Settings
+from koikoi.paths import atomic_write, games_dir
 from koikoi.resources import asset
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
@@ -30,7 +36,7 @@ from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
-from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, take_back
+from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
 from koikoi.ui.settings import ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.style import apply_style
@@ -74,6 +80,17 @@ class MainWindow(QMainWindow):
         self._last: tuple[Settings, str] | None = None
         self.question: QMessageBox | None = None
         """The question asked before a match in progress is set aside, while it is up."""
+        self.link: Any = None
+        """The network match's link (``QtRoom`` or ``QtJoin``), from its toss to its end."""
+        self.peer: Any = None
+        self.net_record: Path | None = None
+        """Where the last network match's signed record was saved."""
+        self.net_message: QMessageBox | None = None
+        """The message that ended a network match, while it is up."""
+        self.rematch_link: Any = None
+        """The link of a network rematch being set up (a new room, or a redial)."""
+        self._saved_link: Any = None
+        self._redial_until = 0.0
 
         self.start.on_practice = self.practice_requested
         self.start.on_take_back = self.take_back_requested
@@ -81,8 +98,9 @@ class MainWindow(QMainWindow):
         self.start.on_help = self.show_help
         self.start.on_calculator = self.show_calculator
         self.start.on_quit = lambda: None if self.close() else None
-        self.game.on_home = self.go_home
+        self.game.on_home = self.home_requested
         self.game.on_rematch = self.rematch
+        self.controller.network_ended.connect(self._network_ended)
         self.game.on_help = self.show_help
         self.game.on_assist_changed = self._assist_changed
 
@@ -193,8 +211,212 @@ class MainWindow(QMainWindow):
         self.controller.resume(saved)
         return True
 
+    # -- a network match ---------------------------------------------------------------------
+
+    def start_network_match(self, link: Any, peer: Any, toss: Any) -> None:
+        """Play the match of ``link`` (a ``QtRoom`` or ``QtJoin`` past the handshake, the
+        four-card check and the toss) against ``peer`` (its ``PeerInfo``); ``toss`` is the
+        ``TossDone``. Called from the slot of the link's ``tossed`` signal."""
+        self.controller.shutdown()
+        self.link, self.peer = link, peer
+        self.net_record = None
+        self.start.set_notice(None)
+        self.game.set_assist(self.settings.get(ASSIST))
+        self.stack.setCurrentWidget(self.game)
+        self.game.setFocus()
+        self.controller.start_network(link, peer.nickname, toss)
+        # the record is kept even if the table has let go of the link (went home early)
+        link.ended.connect(lambda _ending, link=link: self._keep_record(link))
+
+    def _keep_record(self, link: Any) -> None:
+        if self._saved_link is not link:
+            self._saved_link = link
+            self.net_record = self._save_net_record(link)
+
+    def home_requested(self) -> None:
+        """The Menu button: in a network match, leave it (after asking); else go home."""
+        remote = self.controller.remote
+        if remote is None or remote.ended is not None or self.controller.mode is Mode.MATCH_OVER:
+            self.go_home()
+            return
+        box = QMessageBox(self)
+        box.setObjectName("leaveQuestion")
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("Leave the match?"))
+        box.setText(self.tr("Leave the match with {0}?").format(self.peer.nickname))
+        box.setInformativeText(
+            self.tr(
+                "The match ends unfinished and is not scored; {0} is told. "
+                "The signed record is kept with your games."
+            ).format(self.peer.nickname)
+        )
+        stay = box.addButton(self.tr("Keep playing"), QMessageBox.ButtonRole.RejectRole)
+        stay.setObjectName("keepPlaying")
+        leave = box.addButton(self.tr("Leave"), QMessageBox.ButtonRole.AcceptRole)
+        leave.setObjectName("leave")
+        box.setDefaultButton(stay)
+        box.setEscapeButton(stay)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(button: QAbstractButton) -> None:
+            self.question = None
+            if button is leave and self.controller.remote is not None:
+                self.controller.leave()  # the session ends: _network_ended follows
+
+        box.buttonClicked.connect(answered)
+        self.question = box
+        box.open()
+
+    def _network_ended(self, ending: Any) -> None:
+        """The session is over: keep its signed record; an unfinished match is explained
+        in words and the start screen follows."""
+        self._keep_record(self.link)
+        if ending.finished:
+            return  # the match result panel comes with the last events
+        mine = ending.by is not None and ending.by.seat == self.controller.me
+        text = ending_text(ending, self.peer.nickname if self.peer else "", mine)
+        if ending.how == "left" and mine:
+            self.go_home()
+            self.start.set_notice(self._saved_note(text))
+            return
+        box = QMessageBox(self)
+        box.setObjectName("matchEnded")
+        box.setIcon(
+            QMessageBox.Icon.Warning if ending.how == "cheat" else QMessageBox.Icon.Information
+        )
+        box.setWindowTitle(self.tr("The match is over"))
+        box.setText(text)
+        box.setInformativeText(self._saved_note(""))
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def done() -> None:
+            self.net_message = None
+            self.go_home()
+            self.start.set_notice(text)
+
+        box.finished.connect(done)
+        self.net_message = box
+        box.open()
+
+    def _saved_note(self, text: str) -> str:
+        path = self.net_record
+        saved = (
+            self.tr("The signed record is saved as {0}.").format(path.name)
+            if path is not None
+            else self.tr("The signed record could not be saved.")
+        )
+        return f"{text} {saved}".strip()
+
+    def _save_net_record(self, link: Any) -> Path | None:
+        """The session's signed record into ``games/`` as ``net-<time>-seat<n>.json``."""
+        session = link.session if link is not None else None
+        if session is None:
+            return None
+        games = games_dir(self.saves.directory)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        seat = self.controller.me
+        n = 1
+        target = games / net_record_name(stamp, seat)
+        while target.exists():
+            n += 1
+            target = games / net_record_name(stamp, seat, n)
+        try:
+            games.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(session.record().to_json(), ensure_ascii=False, indent=1) + "\n"
+            atomic_write(target, text.encode("utf-8"))
+        except (OSError, ValueError) as exc:
+            logger.error("could not save the network record to %s: %s", target, exc)
+            return None
+        return target
+
+    # -- a network rematch -------------------------------------------------------------------
+
+    def network_rematch(self) -> None:
+        """Rematch: the host listens again on the same port, the joiner redials the same
+        address until the host is back (30 s); a new handshake, a new session, a new toss.
+        The peer must be the same key as in the match just played."""
+        from koikoi.ui.netlink import QtRoom, parse_address  # the network only when used
+
+        old, peer = self.link, self.peer
+        if old is None or peer is None or self.rematch_link is not None:
+            return
+        name = peer.nickname
+        if isinstance(old, QtRoom):
+            addresses = old.addresses()
+            bind = parse_address(addresses[0])[0] if len(addresses) == 1 else ""
+            port = old.port
+            old.leave()
+            room = QtRoom(old.options, parent=self)
+            try:
+                room.listen(bind, port)
+            except ValueError as exc:
+                self._rematch_failed(str(exc))
+                return
+            self.rematch_link = room
+            room.tossed.connect(lambda toss: self._rematch_tossed(room, toss))
+            text = self.tr("Rematch: waiting for {0} to click Rematch too…").format(name)
+        else:
+            self._redial_until = time.monotonic() + 30
+            self._redial(old)
+            text = self.tr("Rematch: calling {0} again…").format(name)
+        self.game.side.add_line(text)
+        self.game.prompt.setText(text)
+        self.game.prompt.show()
+        button = self.game.overlay.findChild(QPushButton, "default")
+        if button is not None:
+            button.setEnabled(False)
+
+    def _redial(self, old: Any) -> None:
+        from koikoi.ui.netlink import QtJoin
+
+        join = QtJoin(old.options, parent=self)
+        self.rematch_link = join
+        join.tossed.connect(lambda toss: self._rematch_tossed(join, toss))
+
+        def failed(failure: Any) -> None:
+            if self.rematch_link is not join:
+                return
+            if failure.kind in ("connect", "refused") and time.monotonic() < self._redial_until:
+                QTimer.singleShot(300, lambda: self._redial(old))  # the host is not back yet
+                return
+            self.rematch_link = None
+            self._rematch_failed(failure.text)
+
+        join.failed.connect(failed)
+        join.connect_to_address(old.address)
+
+    def _rematch_tossed(self, link: Any, toss: Any) -> None:
+        if self.rematch_link is not link:
+            return
+        self.rematch_link = None
+        match = getattr(link, "match", link)  # a room's match link, or the joiner itself
+        new_peer = match.peer if match is not None else None
+        if new_peer is None or self.peer is None or new_peer.fingerprint != self.peer.fingerprint:
+            link.leave("not the same player")
+            self._rematch_failed(self.tr("someone else answered"))
+            return
+        self.start_network_match(link, new_peer, toss)
+
+    def _rematch_failed(self, why: str) -> None:
+        name = self.peer.nickname if self.peer is not None else ""
+        text = self.tr("No rematch with {0}: {1}").format(name, why)
+        self.game.side.add_line(text)
+        self.game.prompt.setText(text)
+        button = self.game.overlay.findChild(QPushButton, "default")
+        if button is not None:
+            button.setEnabled(True)
+
     def go_home(self) -> None:
         """Back to the start screen; the match in progress stays saved for resuming."""
+        rematch, self.rematch_link = self.rematch_link, None
+        if rematch is not None:  # a rematch being set up is called off
+            rematch.leave("the player went back")
+        link, self.link = self.link, None
+        if link is not None:  # no rematch: the room stops listening
+            link.leave()
         self.controller.shutdown()
         self.game.reset()
         self.controller.mode = Mode.IDLE
@@ -202,6 +424,9 @@ class MainWindow(QMainWindow):
         self.refresh_start()
 
     def rematch(self) -> None:
+        if self.controller.remote is not None:
+            self.network_rematch()
+            return
         if self._last is None:
             self.go_home()
             return
@@ -235,7 +460,44 @@ class MainWindow(QMainWindow):
         super().keyPressEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        remote = self.controller.remote
+        if remote is not None and remote.ended is None:
+            self.controller.leave()  # the peer is told, and the record kept
         self.controller.shutdown()
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
         super().closeEvent(event)
+
+
+def ending_text(ending: Any, name: str, mine: bool) -> str:
+    """One line for how a network match ended (an ``Ending``), naming the peer."""
+
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("MainWindow", text)
+
+    how, reason = ending.how, ending.reason
+    if how == "left":
+        if mine:
+            return tr("You left the match with {0}.").format(name)
+        return tr("{0} left the match.").format(name)
+    if how == "dropped":
+        detail = reason.removeprefix("the connection dropped").removeprefix(": ")
+        if not detail:
+            return tr("The connection to {0} was lost.").format(name)
+        return tr("The connection to {0} was lost: {1}.").format(name, detail)
+    if how == "silent":
+        return tr("{0} stopped answering: nothing arrived for too long.").format(name)
+    if how == "cheat":
+        return tr("The match was stopped: a move from {0} did not check ({1}).").format(
+            name, reason
+        )
+    if how == "protocol":
+        return tr("The match was stopped: {0}'s app sent something malformed ({1}).").format(
+            name, reason
+        )
+    if how == "stopped":
+        detail = reason.removeprefix("the peer stopped the match: ")
+        return tr("{0}'s app stopped the match: {1}.").format(name, detail)
+    if how == "error":
+        return tr("The match was stopped: this app failed ({0}).").format(reason)
+    return tr("The match ended: {0}").format(reason)

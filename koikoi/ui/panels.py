@@ -9,8 +9,9 @@ keyboard and a screen reader reach them as they reach any dialog.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QFrame,
@@ -41,7 +42,7 @@ from koikoi.engine.match import FirstOya, first_oya_of
 from koikoi.engine.yaku import Yaku, yaku_cards
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
-from koikoi.ui.controller import COMPUTER, HUMAN, DecisionInfo, MatchSummary, RoundSummary
+from koikoi.ui.controller import HUMAN, DecisionInfo, MatchSummary, RoundSummary
 
 
 class Overlay(QWidget):
@@ -259,6 +260,12 @@ def _calc_rows(rows: Sequence[tuple[str, str]], strong_last: bool = True) -> QWi
     return box
 
 
+def they(name: str | None, computer: str, named: str) -> str:
+    """The computer's sentence in practice, the one naming the peer (``{name}``) in a
+    network match: each sentence whole, for translators."""
+    return computer if name is None else named
+
+
 # -- first oya (R3.1) ------------------------------------------------------------------------
 
 
@@ -339,6 +346,74 @@ class FirstOyaPanel(Panel):
         )
 
 
+# -- the network match's coin toss -----------------------------------------------------------
+
+
+class TossPanel(Panel):
+    """The commit–reveal coin toss of a network match: who won the first oya, and why."""
+
+    def __init__(
+        self, toss: Any, me: int, name: str, on_deal: Callable[[], None], animate: bool = True
+    ) -> None:
+        super().__init__(
+            self.tr("Coin toss 親決め"),
+            self.tr(
+                "Both apps drew a secret random number. The host committed to its number "
+                "first, the joiner answered with its own, then the host revealed: neither "
+                "side could steer the result."
+            ),
+        )
+        self.setAccessibleName(self.tr("Coin toss"))
+        result = toss.result
+        host, joiner = (self.tr("you"), name) if me == 0 else (name, self.tr("you"))
+        rows = [
+            (self.tr("Host ({0})").format(host), result.host_random.hex()[:16]),
+            (self.tr("Joiner ({0})").format(joiner), result.joiner_random.hex()[:16]),
+        ]
+        self.body.addWidget(_calc_rows(rows, strong_last=False))
+        self.coin = QLabel("")
+        self.coin.setObjectName("tossCoin")
+        self.coin.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.coin.setStyleSheet("font-size: 44px; font-weight: 700; color: #ffe3a3;")
+        self.body.addWidget(self.coin)
+        won = result.first_oya == me
+        self.outcome = (
+            self.tr("The toss makes you oya (親): you play first.")
+            if won
+            else self.tr("The toss makes {0} oya (親): {0} plays first.").format(name)
+        )
+        self.result_label = self.text("", "panelStrong")
+        self.text(
+            self.tr("The two numbers together also shuffle every deal of the match."),
+            "panelNote",
+        )
+        self.deal_button = self.button(self.tr("Deal the cards"), on_deal, default=True)
+        self.finish()
+        self._faces = [self.tr("you"), name]
+        self._spins = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(90)
+        self._timer.timeout.connect(self._spin)
+        if animate:
+            self._timer.start()
+        else:
+            self._land()
+
+    def _spin(self) -> None:
+        """The coin flips between the two players a few times, then lands."""
+        self._spins += 1
+        if self._spins >= 12:
+            self._land()
+            return
+        self.coin.setText("親 " + self._faces[self._spins % 2])
+
+    def _land(self) -> None:
+        self._timer.stop()
+        self.coin.setText("親")
+        self.result_label.setText(self.outcome)
+        self.result_label.setAccessibleName(self.outcome)
+
+
 # -- koikoi or shobu (R7) --------------------------------------------------------------------
 
 
@@ -366,6 +441,7 @@ class DecisionPanel(Panel):
         pile: CardSet,
         on_shobu: Callable[[], object],
         on_koikoi: Callable[[], object],
+        name: str | None = None,
     ) -> None:
         title = (
             self.tr("You made a yaku! 役ができました")
@@ -382,14 +458,23 @@ class DecisionPanel(Panel):
         rows = multiplier_rows(info.total, info.doubled, info.koikoi_count, info.points)
         self.body.addWidget(_calc_rows(rows))
         if info.capped:
-            pay = self.tr(
-                "Shobu now wins {0}; the computer has only {1} left, so you would "
-                "receive {2} and win the match."
-            ).format(names.points(info.points), info.opponent_stake, info.pay)
+            pay = they(
+                name,
+                self.tr(
+                    "Shobu now wins {0}; the computer has only {1} left, so you would "
+                    "receive {2} and win the match."
+                ),
+                self.tr(
+                    "Shobu now wins {0}; {name} has only {1} left, so you would "
+                    "receive {2} and win the match."
+                ),
+            ).format(names.points(info.points), info.opponent_stake, info.pay, name=name)
         else:
-            pay = self.tr("Shobu now: the computer pays you {0} (it has {1}).").format(
-                info.pay, info.opponent_stake
-            )
+            pay = they(
+                name,
+                self.tr("Shobu now: the computer pays you {0} (it has {1})."),
+                self.tr("Shobu now: {name} pays you {0} (they have {1})."),
+            ).format(info.pay, info.opponent_stake, name=name)
         self.pay_label = self.text(pay, "panelStrong")
         shobu = self.button(
             self.tr("「勝負」 Shobu\ntake {0} now  (S)").format(info.pay),
@@ -405,10 +490,17 @@ class DecisionPanel(Panel):
         if info.can_koikoi:
             nxt = info.koikoi_count + 2
             self.text(
-                self.tr(
-                    "Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, "
-                    "and if the computer calls shobu first you get nothing."
-                ).format(nxt),
+                they(
+                    name,
+                    self.tr(
+                        "Koikoi plays on for more: the multiplier becomes ×{0} for whoever "
+                        "wins, and if the computer calls shobu first you get nothing."
+                    ),
+                    self.tr(
+                        "Koikoi plays on for more: the multiplier becomes ×{0} for whoever "
+                        "wins, and if {name} calls shobu first you get nothing."
+                    ),
+                ).format(nxt, name=name),
                 "panelNote",
             )
             self.koikoi_button = self.button(
@@ -429,30 +521,54 @@ class DecisionPanel(Panel):
 
 
 class RoundResultPanel(Panel):
-    def __init__(self, art: CardArt, summary: RoundSummary, on_next: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        art: CardArt,
+        summary: RoundSummary,
+        on_next: Callable[[], None],
+        me: int = HUMAN,
+        name: str | None = None,
+    ) -> None:
+        self.me, self.name = me, name
         o = summary.outcome
         r = o.result
         n = summary.round_no
         if r.outcome is Outcome.WIN:
             title = (
                 self.tr("You win round {0}! 勝ち").format(n)
-                if r.winner == HUMAN
-                else self.tr("The computer wins round {0}").format(n)
+                if r.winner == me
+                else they(
+                    name,
+                    self.tr("The computer wins round {0}"),
+                    self.tr("{name} wins round {0}"),
+                ).format(n, name=name)
             )
-            if r.winner == HUMAN:
+            if r.winner == me:
                 sub = self.tr("You called 「勝負」 (shobu).")
             elif summary.loser_yaku:
-                sub = self.tr("The computer called 「勝負」 (shobu); your yaku count for nothing.")
+                sub = they(
+                    name,
+                    self.tr("The computer called 「勝負」 (shobu); your yaku count for nothing."),
+                    self.tr("{name} called 「勝負」 (shobu); your yaku count for nothing."),
+                ).format(name=name)
             else:
-                sub = self.tr("The computer called 「勝負」 (shobu).")
+                sub = they(
+                    name,
+                    self.tr("The computer called 「勝負」 (shobu)."),
+                    self.tr("{name} called 「勝負」 (shobu)."),
+                ).format(name=name)
         elif r.outcome is Outcome.TEYAKU:
             title = self.tr("Teyaku! 手役 — round {0}").format(n)
             sub = (
                 self.tr("Your dealt hand is a yaku: the round ends before anyone plays.")
-                if r.winner == HUMAN
-                else self.tr(
-                    "The computer's dealt hand is a yaku: the round ends before anyone plays."
-                )
+                if r.winner == me
+                else they(
+                    name,
+                    self.tr(
+                        "The computer's dealt hand is a yaku: the round ends before anyone plays."
+                    ),
+                    self.tr("{name}'s dealt hand is a yaku: the round ends before anyone plays."),
+                ).format(name=name)
             )
         elif r.outcome is Outcome.NAGARE:
             title = self.tr("Round {0}: nagare 流れ").format(n)
@@ -486,10 +602,10 @@ class RoundResultPanel(Panel):
             rows = multiplier_rows(r.base, r.doubled, r.koikoi, r.points)
             loser = 1 - (r.winner or 0)
             pay_what = (
-                self.tr("The computer pays you")
-                if r.winner == HUMAN
-                else self.tr("You pay the computer")
-            )
+                they(name, self.tr("The computer pays you"), self.tr("{name} pays you"))
+                if r.winner == me
+                else they(name, self.tr("You pay the computer"), self.tr("You pay {name}"))
+            ).format(name=name)
             rows.append((pay_what, str(o.paid)))
             self.body.addWidget(_calc_rows(rows))
             if o.capped:
@@ -501,8 +617,10 @@ class RoundResultPanel(Panel):
         elif r.outcome is Outcome.NAGARE:
             oya = (
                 self.tr("You stay oya (親).")
-                if o.next_oya == HUMAN
-                else self.tr("The computer stays oya (親).")
+                if o.next_oya == me
+                else they(
+                    name, self.tr("The computer stays oya (親)."), self.tr("{name} stays oya (親).")
+                ).format(name=name)
             )
             self.text(oya, "panelText")
         if r.outcome is Outcome.REDEAL:
@@ -534,7 +652,9 @@ class RoundResultPanel(Panel):
         grid.setContentsMargins(0, 4, 0, 0)
         grid.setHorizontalSpacing(20)
         after = summary.outcome.scores
-        for i, (who, seat) in enumerate(((self.tr("You"), HUMAN), (self.tr("Computer"), COMPUTER))):
+        other = self.tr("Computer") if self.name is None else self.name
+        seats = ((self.tr("You"), self.me), (other, 1 - self.me))
+        for i, (who, seat) in enumerate(seats):
             before = summary.scores_before[seat]
             delta = after[seat] - before
             name = QLabel(who)
@@ -563,15 +683,24 @@ class MatchResultPanel(Panel):
         summary: MatchSummary,
         on_rematch: Callable[[], None],
         on_home: Callable[[], None],
+        me: int = HUMAN,
+        name: str | None = None,
     ) -> None:
+        them = 1 - me
         if summary.winner is None:
             title = self.tr("A draw! 引き分け")
-        elif summary.winner == HUMAN:
+        elif summary.winner == me:
             title = self.tr("You win the match! 勝利")
         else:
-            title = self.tr("The computer wins the match")
+            title = they(
+                name, self.tr("The computer wins the match"), self.tr("{name} wins the match")
+            ).format(name=name)
         s = summary.scores
-        sub = self.tr("Final stakes: you {0}, the computer {1}.").format(s[0], s[1])
+        sub = they(
+            name,
+            self.tr("Final stakes: you {0}, the computer {1}."),
+            self.tr("Final stakes: you {0}, {name} {1}."),
+        ).format(s[me], s[them], name=name)
         if 0 in s:
             sub += " " + self.tr("A player with no points left loses at once.")
         super().__init__(title, sub)
@@ -586,7 +715,7 @@ class MatchResultPanel(Panel):
                 self.tr("Yaku"),
                 self.tr("Points"),
                 self.tr("You"),
-                self.tr("Computer"),
+                self.tr("Computer") if name is None else name,
             ]
         )
         table.verticalHeader().hide()
@@ -596,11 +725,17 @@ class MatchResultPanel(Panel):
         for i, (round_no, o) in enumerate(summary.rows):
             r = o.result
             if r.outcome is Outcome.WIN:
-                result = self.tr("You won") if r.winner == HUMAN else self.tr("Computer won")
+                result = (
+                    self.tr("You won")
+                    if r.winner == me
+                    else they(name, self.tr("Computer won"), self.tr("{name} won"))
+                ).format(name=name)
             elif r.outcome is Outcome.TEYAKU:
                 result = (
-                    self.tr("Your teyaku") if r.winner == HUMAN else self.tr("Computer's teyaku")
-                )
+                    self.tr("Your teyaku")
+                    if r.winner == me
+                    else they(name, self.tr("Computer's teyaku"), self.tr("{name}'s teyaku"))
+                ).format(name=name)
             elif r.outcome is Outcome.NAGARE:
                 result = self.tr("Nagare")
             else:
@@ -614,7 +749,7 @@ class MatchResultPanel(Panel):
             if r.outcome is Outcome.REDEAL:
                 cells += ["", ""]
             else:
-                cells += [str(o.scores[0]), str(o.scores[1])]
+                cells += [str(o.scores[me]), str(o.scores[them])]
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,7 +139,29 @@ class KeptMatch:
     round_no: int
     rounds: int
     finished: bool
-    """False for a match set aside before its end (it can be resumed)."""
+    """False for a match set aside before its end (it can be resumed) or a network match
+    that ended early."""
+    opponent: str = ""
+    """The peer's nickname of a network game (``net-*.json``); empty for practice."""
+
+    @property
+    def network(self) -> bool:
+        return bool(self.opponent)
+
+    @property
+    def resumable(self) -> bool:
+        """A practice match set aside (a network game is never resumed)."""
+        return not self.finished and not self.network
+
+
+NET_SEAT = re.compile(r"-seat([01])\.json$")
+"""A network game's file name ends with the local player's seat: ``net-<time>-seat1.json``."""
+
+
+def net_record_name(stamp: str, seat: int, n: int = 1) -> str:
+    """The file name of a network game's signed record in ``games/``."""
+    extra = f"-{n}" if n > 1 else ""
+    return f"net-{stamp}{extra}-seat{seat}.json"
 
 
 def kept_matches(store: SaveStore, limit: int = 20) -> list[KeptMatch]:
@@ -150,6 +173,7 @@ def kept_matches(store: SaveStore, limit: int = 20) -> list[KeptMatch]:
     games = games_dir(store.directory)
     try:
         files = [p for p in games.glob("practice-*.json") if p.is_file()]
+        files += [p for p in games.glob("net-*.json") if p.is_file()]
         files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return []
@@ -165,6 +189,9 @@ def kept_matches(store: SaveStore, limit: int = 20) -> list[KeptMatch]:
             logger.warning("skipped the kept match %s: %s", path.name, _one_line(exc))
             continue
         level = data.get("ai_level")
+        if path.name.startswith("net-"):
+            out.append(_net_kept(path, played, data, match))
+            continue
         out.append(
             KeptMatch(
                 path=path,
@@ -179,11 +206,41 @@ def kept_matches(store: SaveStore, limit: int = 20) -> list[KeptMatch]:
     return out
 
 
+def _net_kept(path: Path, played: float, data: dict[str, Any], match: Any) -> KeptMatch:
+    """A network game: the player's seat from the file name, the peer's name from the
+    record's ``net`` key, finished as its ``end`` key says."""
+    found = NET_SEAT.search(path.name)
+    me = int(found.group(1)) if found else 0
+    opponent = "?"
+    net = data.get("net")
+    players = net.get("players") if isinstance(net, dict) else None
+    if isinstance(players, list):
+        for player in players:
+            if isinstance(player, dict) and player.get("seat") == 1 - me:
+                nick = player.get("nick")
+                if isinstance(nick, str) and nick:
+                    opponent = "".join(ch for ch in nick if ch.isprintable())[:40] or "?"
+    end = data.get("end")
+    finished = bool(end.get("finished")) if isinstance(end, dict) else False
+    return KeptMatch(
+        path=path,
+        played=played,
+        level="",
+        scores=(match.scores[me], match.scores[1 - me]),
+        round_no=match.round_no,
+        rounds=match.settings.rounds,
+        finished=finished,
+        opponent=opponent,
+    )
+
+
 def take_back(store: SaveStore, kept: KeptMatch) -> None:
     """Make a set-aside match the one in progress again; the one in progress, if any, is
     set aside in its place (moved to ``games/``)."""
     if kept.finished:
         raise ValueError("a finished match cannot be resumed")
+    if kept.network:
+        raise ValueError("a network game cannot be resumed")
     store.archive()
     store.directory.mkdir(parents=True, exist_ok=True)
     os.replace(kept.path, store.path)

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from hashlib import sha256
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,11 @@ TWO_IN_HAND = b"two-matches-00000000000000000005"
 TEYAKU = b"special-deal-0000000000000000002"
 MATCH = b"screenshots-match-0000000000000001"
 RESUME = b"screenshots-match-0000000000000000"
+NET_TOSS = (
+    sha256(b"screenshots toss: host").digest(),
+    sha256(b"screenshots toss: joiner").digest(),
+)
+"""The two sides' coin-toss numbers: the same toss and deals on every run."""
 CALCULATOR_PILE = (
     "matsu_crane", "sakura_curtain", "susuki_moon", "kiku_sake_cup", "hagi_boar",
     "momiji_deer", "botan_butterfly", "matsu_ribbon", "ume_ribbon", "sakura_ribbon",
@@ -107,24 +113,26 @@ def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
             pump(5)
             if c.mode is Mode.BUSY or c._pump_timer.isActive():
                 continue
-            if done(window):
+            if done(window) or c.mode is Mode.MATCH_OVER:
                 return
-            if c.mode is Mode.FIRST_OYA:
-                c.start_dealing()
-            elif c.mode is Mode.PLAY:
-                plays = c.legal_plays()
-                capturing = [p for p in plays if c.matches_on_field(p)]
-                c.play(rng.choice(capturing or list(plays)))
-            elif c.mode is Mode.PICK:
-                c.pick(c.candidates()[0])
-            elif c.mode is Mode.DRAW_WAIT:
-                c.continue_draw()
-            elif c.mode is Mode.DECIDE and c.decision is not None:
-                c.decide(c.decision.can_koikoi and c.decision.total < 7)
-            elif c.mode is Mode.ROUND_OVER:
-                c.next_round()
-            elif c.mode is Mode.MATCH_OVER:
-                return
+            step(window, rng)
+
+    def step(window: MainWindow, rng: random.Random) -> None:
+        c = window.controller
+        if c.mode is Mode.FIRST_OYA:
+            c.start_dealing()
+        elif c.mode is Mode.PLAY:
+            plays = c.legal_plays()
+            capturing = [p for p in plays if c.matches_on_field(p)]
+            c.play(rng.choice(capturing or list(plays)))
+        elif c.mode is Mode.PICK:
+            c.pick(c.candidates()[0])
+        elif c.mode is Mode.DRAW_WAIT:
+            c.continue_draw()
+        elif c.mode is Mode.DECIDE and c.decision is not None:
+            c.decide(c.decision.can_koikoi and c.decision.total < 7)
+        elif c.mode is Mode.ROUND_OVER:
+            c.next_round()
 
     # the start screen, with a saved match to resume
     window = new_window()
@@ -191,6 +199,52 @@ def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
         calculator.close()
     window.controller.shutdown()
     window.close()
+
+    # a network match: the coin toss and the table from the joiner's seat (seat 1)
+    from koikoi.net.identity import Identity, KnownPeers
+    from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
+
+    def options(name: str, secret: bytes) -> PeerOptions:
+        return PeerOptions(
+            Identity.generate(), name, Settings(6, True), KnownPeers(None), toss_secret=secret
+        )
+
+    host, joiner = new_window(), new_window()
+    room = QtRoom(options("Hana", NET_TOSS[0]))
+    room.listen("127.0.0.1", 0)
+    join = QtJoin(options("Taro", NET_TOSS[1]))
+
+    def host_tossed(toss: object) -> None:
+        if room.match is not None and room.match.peer is not None:
+            host.start_network_match(room, room.match.peer, toss)
+
+    room.tossed.connect(host_tossed)
+    join.tossed.connect(lambda toss: joiner.start_network_match(join, join.peer, toss))
+    join.connect_to("127.0.0.1", room.port)
+    for _ in range(2000):
+        pump(5)
+        if joiner.controller.mode is Mode.FIRST_OYA and host.controller.mode is Mode.FIRST_OYA:
+            break
+    shot(joiner, "net-toss")
+    rng = random.Random(6)
+    for _ in range(6000):  # both seats play until the joiner waits for Hana mid-round
+        pump(5)
+        if (
+            joiner.controller.waiting_since is not None
+            and joiner.controller.record is not None
+            and len(joiner.controller.record.deals[-1].actions) >= 9
+        ):
+            break
+        for window in (host, joiner):
+            c = window.controller
+            if c.mode is not Mode.BUSY and not c._pump_timer.isActive():
+                step(window, rng)
+    pump(1100)  # the seconds count
+    shot(joiner, "net-joiner")
+    room.leave()
+    for window in (host, joiner):
+        window.controller.shutdown()
+        window.close()
     QApplication.processEvents()
     return written
 

@@ -231,22 +231,22 @@ class StartScreen(QWidget):
         for entry in self.kept:
             item = QListWidgetItem(kept_title(entry))
             item.setData(Qt.ItemDataRole.AccessibleTextRole, kept_title(entry))
-            if not entry.finished:
+            if entry.resumable:
                 item.setToolTip(self.tr("Set aside: select it and resume it"))
             self.kept_list.addItem(item)
         rows = max(1, min(len(self.kept), KEPT_ROWS_SHOWN))
         self.kept_list.setFixedHeight(rows * self.kept_list.sizeHintForRow(0) + 8)
-        self.take_back_button.setVisible(any(not k.finished for k in self.kept))
+        self.take_back_button.setVisible(any(k.resumable for k in self.kept))
         self.kept_card.setVisible(bool(self.kept))
         self._kept_selected(self.kept_list.currentRow())
 
     def _kept_selected(self, row: int) -> None:
-        ok = 0 <= row < len(self.kept) and not self.kept[row].finished
+        ok = 0 <= row < len(self.kept) and self.kept[row].resumable
         self.take_back_button.setEnabled(ok)
 
     def _take_back(self) -> None:
         row = self.kept_list.currentRow()
-        if 0 <= row < len(self.kept) and not self.kept[row].finished:
+        if 0 <= row < len(self.kept) and self.kept[row].resumable:
             self.on_take_back(self.kept[row])
 
     # -- settings in and out ----------------------------------------------------------------
@@ -363,6 +363,11 @@ def kept_title(kept: KeptMatch) -> str:
         if kept.finished
         else _tr("set aside in round {0} of {1}").format(kept.round_no, kept.rounds)
     )
+    if kept.network:
+        state = _tr("finished") if kept.finished else _tr("ended early")
+        return _tr("Network game vs {0} · {1} · {2}–{3} · {4}").format(
+            kept.opponent, when, kept.scores[0], kept.scores[1], state
+        )
     return _tr("Practice vs {0} · {1} · {2}–{3} · {4}").format(
         levels.get(kept.level, kept.level), when, kept.scores[0], kept.scores[1], state
     )

@@ -138,6 +138,8 @@ class TableView(QWidget):
         self.setAccessibleName(self.tr("Table"))
         self.art = art if art is not None else CardArt()
         self.model = TableModel()
+        self.opponent_name: str | None = None
+        """The opponent's name in a network match; None: the computer."""
         self.widgets: dict[Key, CardWidget] = {}
         self.stock = StockWidget(self)
         self.stock.set_count(0)
@@ -239,7 +241,7 @@ class TableView(QWidget):
     def capture_group_rects(self, seat: int) -> dict[Kind, QRectF]:
         """Where each kind's group of a capture pile sits (labels included)."""
         lay = self.layout_
-        y = lay.my_cap_y if seat == HUMAN else lay.opp_cap_y
+        y = lay.my_cap_y if seat == self.model.me else lay.opp_cap_y
         avail = lay.width - 2 * lay.margin
         gap = lay.sw * 0.35
         total = sum(_GROUP_WEIGHTS.values())
@@ -259,7 +261,11 @@ class TableView(QWidget):
         out: dict[Key, tuple[QRect, bool, str]] = {}
         # the opponent's hidden hand
         xs = self._hand_rects(len(model.opponent), lay.opp_hand_y, lay.sw, lay.sh, lay.sw * 0.12)
-        opp_where = self.tr("The computer's hand")
+        opp_where = (
+            self.tr("The computer's hand")
+            if self.opponent_name is None
+            else self.tr("{0}'s hand").format(self.opponent_name)
+        )
         for key, x in zip(model.opponent, xs, strict=True):
             out[key] = (self._card_rect(x, lay.opp_hand_y, lay.sw, lay.sh), False, opp_where)
         # the field
@@ -269,11 +275,15 @@ class TableView(QWidget):
                 x, y = self._field_slot_rect(slot)
                 out[card] = (self._card_rect(x, y, lay.cw, lay.ch), True, where)
         # captures, grouped by kind
-        for seat in (HUMAN, COMPUTER):
+        me = model.me
+        theirs = (
+            self.tr("The computer's captures")
+            if self.opponent_name is None
+            else self.tr("{0}'s captures").format(self.opponent_name)
+        )
+        for seat in (me, 1 - me):
             groups = self.capture_group_rects(seat)
-            whose = (
-                self.tr("Your captures") if seat == HUMAN else self.tr("The computer's captures")
-            )
+            whose = self.tr("Your captures") if seat == me else theirs
             for kind in KIND_ORDER:
                 cards = [c for c in model.captured[seat] if kind_of(c) is kind]
                 g = groups[kind]
@@ -330,7 +340,7 @@ class TableView(QWidget):
         """Raise widgets in table order: field, piles, hands, then cards in motion."""
         model = self.model
         order: list[Key] = [c for c in model.field if c is not None]
-        for seat in (HUMAN, COMPUTER):
+        for seat in (model.me, 1 - model.me):
             for kind in KIND_ORDER:
                 order += [c for c in model.captured[seat] if kind_of(c) is kind]
         order += [*model.opponent, *model.hand, *model.staged]
@@ -574,7 +584,7 @@ class TableView(QWidget):
         for w in self.widgets.values():
             discard(w)
         self.widgets.clear()
-        self.model = TableModel()
+        self.model = TableModel(me=self.model.me)
         self._background = None
         self.stock.hide()
         self.update()
@@ -625,7 +635,7 @@ class TableView(QWidget):
         p.drawPixmap(0, 0, self._background)
         if self.model.round_no:
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
-            for seat in (COMPUTER, HUMAN):
+            for seat in (1 - self.model.me, self.model.me):
                 self._paint_tray_labels(p, seat)
         p.end()
 
@@ -664,7 +674,7 @@ class TableView(QWidget):
             self.tr("場札 Field"),
         )
         if self.model.round_no:
-            for seat in (COMPUTER, HUMAN):
+            for seat in (1 - self.model.me, self.model.me):
                 for r in self.capture_group_rects(seat).values():
                     tray = QRectF(
                         r.left() - 4, r.top() + lay.label_h - 4, r.width() + 8, lay.sh + 8
@@ -686,7 +696,7 @@ class TableView(QWidget):
         lay = self.layout_
         return [
             QRectF(r.left(), r.top() - 2, r.width(), lay.label_h)
-            for seat in (COMPUTER, HUMAN)
+            for seat in (1 - self.model.me, self.model.me)
             for r in self.capture_group_rects(seat).values()
         ]
 

@@ -74,6 +74,8 @@ class TableModel:
     candidates: tuple[Card, ...] = ()
     round_no: int = 0
     oya: int = 0
+    me: int = HUMAN
+    """The local player's seat (0, or 1 for a network match's joiner): their hand is shown."""
     _rng: random.Random = _field(default_factory=lambda: random.Random(7))
     _backs: int = 0
 
@@ -135,7 +137,7 @@ class TableModel:
         """A card leaves a hand and waits for the next event to say where it goes; returns
         the opponent's back key that turned into it."""
         back = None
-        if seat == HUMAN:
+        if seat == self.me:
             self.hand.remove(card)
         else:
             back = self.opponent.pop(self._rng.randrange(len(self.opponent)))
@@ -164,7 +166,9 @@ class TableModel:
         if card not in self.field:
             self.field[self._free_slot()] = card
 
-    def apply(self, event: Event, human: int = HUMAN) -> None:
+    def apply(self, event: Event, human: int | None = None) -> None:
+        if human is None:
+            human = self.me
         if isinstance(event, Dealt):
             self.round_no, self.oya = event.round_no, event.oya
             opponent = event.hands[1 - human].bit_count()

@@ -1,0 +1,361 @@
+"""A network match at the table: two MainWindows in one process over loopback, each seat
+played by clicks, host in seat 0 and joiner in seat 1.
+
+The links are set up directly with ``koikoi.ui.netlink`` (the lobby is another screen's
+work); each window takes its match over with ``start_network_match`` when its link reports
+``tossed``, as the lobby does.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QMessageBox, QPushButton
+from pytestqt.qtbot import QtBot
+
+from koikoi.engine.match import Settings
+from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.verify import verify_record
+from koikoi.ui.controller import Mode
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
+from koikoi.ui.saves import SaveStore, kept_matches
+from tests.ui_driver import (
+    FAST,
+    actions_so_far,
+    click,
+    close_window,
+    find_card,
+    panel_button,
+    play_windows_by_clicks,
+)
+
+
+def options(name: str, rounds: int = 6, timeout: float = 15.0) -> PeerOptions:
+    return PeerOptions(
+        identity=Identity.generate(),
+        nickname=name,
+        settings=Settings(rounds=rounds),
+        known_peers=KnownPeers(None),
+        password="",
+        silence_timeout=timeout,
+    )
+
+
+def open_window(qtbot: QtBot, home: Path) -> MainWindow:
+    window = MainWindow(saves=SaveStore(home), timings=FAST)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+class Pair:
+    """A host window (seat 0, "hana") and a joiner window (seat 1, "taro") in one match."""
+
+    def __init__(self, qtbot: QtBot, tmp_path: Path, rounds: int = 6) -> None:
+        self.qtbot = qtbot
+        self.host = open_window(qtbot, tmp_path / "hana")
+        self.joiner = open_window(qtbot, tmp_path / "taro")
+        self.room = QtRoom(options("hana", rounds))
+        self.room.listen("127.0.0.1", 0)
+        self.join = QtJoin(options("taro", rounds))
+        self.room.tossed.connect(self._host_tossed)
+        self.join.tossed.connect(self._joiner_tossed)
+        self.join.connect_to("127.0.0.1", self.room.port)
+        qtbot.waitUntil(
+            lambda: (
+                self.host.controller.remote is not None
+                and self.joiner.controller.remote is not None
+            ),
+            timeout=20_000,
+        )
+
+    def _host_tossed(self, toss: object) -> None:
+        link = self.room.match
+        assert link is not None and link.peer is not None
+        self.host.start_network_match(self.room, link.peer, toss)
+
+    def _joiner_tossed(self, toss: object) -> None:
+        assert self.join.peer is not None
+        self.joiner.start_network_match(self.join, self.join.peer, toss)
+
+    @property
+    def windows(self) -> list[MainWindow]:
+        return [self.host, self.joiner]
+
+    def close(self) -> None:
+        for window in self.windows:
+            close_window(window)
+
+
+def log_text(window: MainWindow) -> str:
+    return window.game.side.log.toPlainText()
+
+
+def saved_record(window: MainWindow) -> dict:
+    path = window.net_record
+    assert path is not None and path.name.startswith("net-") and path.is_file()
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def check_joiner_table(window: MainWindow) -> None:
+    """The joiner's own hand is at the bottom, face up; the host's cards are backs on top."""
+    c = window.controller
+    model = window.game.table.model
+    assert c.me == 1 and model.me == 1
+    obs = c.observation()
+    if c.mode is Mode.PLAY and obs is not None:
+        assert sum(1 << card for card in model.hand) == obs.hand
+        table = window.game.table
+        for card in model.hand:
+            w = find_card(window, card)
+            assert w.geometry().center().y() > table.height() * 0.6, "the hand is not at the bottom"
+
+
+class GapMeter(QObject):
+    """A 10 ms timer; the largest gap between its ticks is how long the UI thread stalled."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timer = QTimer(self)
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(self._tick)
+        self.last = time.perf_counter()
+        self.largest = 0.0
+        self.timer.start()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.largest = max(self.largest, now - self.last)
+        self.last = now
+
+
+def test_two_windows_play_a_whole_network_match_by_clicks(qtbot: QtBot, tmp_path: Path) -> None:
+    pair = Pair(qtbot, tmp_path)
+    host, joiner = pair.windows
+    # the coin toss is shown as a toss on both screens, naming who won the first oya
+    for window, other in ((host, "taro"), (joiner, "hana")):
+        qtbot.waitUntil(lambda w=window: w.controller.mode is Mode.FIRST_OYA, timeout=5000)
+        panel = window.game.overlay.panel
+        assert panel is not None and panel.accessibleName() == "Coin toss"
+        oya = window.controller.toss.result.first_oya
+        outcome = panel.result_label.text()  # type: ignore[attr-defined]
+        if oya == window.controller.me:
+            assert outcome == "The toss makes you oya (親): you play first."
+        else:
+            assert outcome == f"The toss makes {other} oya (親): {other} plays first."
+    assert host.controller.me == 0 and joiner.controller.me == 1
+    assert host.game.side.them.name.text() == "taro"
+    assert joiner.game.side.them.name.text() == "hana"
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(5),
+        until=lambda: all(w.controller.mode is Mode.MATCH_OVER for w in pair.windows),
+        check=lambda w: check_joiner_table(w) if w is joiner else None,
+    )
+    qtbot.waitUntil(lambda: host.net_record is not None and joiner.net_record is not None)
+    records = [saved_record(w) for w in pair.windows]
+    for record in records:
+        report = verify_record(record)
+        assert report.to_json()["valid"] is True and report.result["finished"] is True
+    assert records[0]["deals"] == records[1]["deals"]
+    # narration from either seat names the opponent, and never "the computer"
+    for window, other in ((host, "taro"), (joiner, "hana")):
+        text = log_text(window)
+        assert "computer" not in text.lower()
+        assert f"{other} played " in text and "You played " in text
+    # the match result from each seat: the player's own points first
+    scores = host.controller.match.scores
+    assert joiner.controller.match.scores == scores
+    # both games are listed on the start screen, marked as network games
+    for window, other in ((host, "taro"), (joiner, "hana")):
+        kept = kept_matches(window.saves)
+        assert [k.opponent for k in kept] == [other]
+        assert kept[0].network and kept[0].finished
+    # back to the start (no question: the match is over), where it is listed
+    click(qtbot, panel_button(host, "home"))
+    qtbot.waitUntil(lambda: host.stack.currentWidget() is host.start)
+    assert host.question is None and not pair.room.listening  # no rematch: the room is closed
+    listed = host.start.kept_list.item(0).text()
+    assert listed.startswith("Network game vs taro · ") and listed.endswith(" · finished")
+    mine, theirs = host.controller.match.scores
+    assert f" · {mine}–{theirs} · " in listed
+    assert not host.start.take_back_button.isVisible()
+    pair.close()
+
+
+def mid_round(pair: Pair, waiting: MainWindow) -> None:
+    """Click both windows until a few moves are in and ``waiting`` waits for the other."""
+    other = pair.joiner if waiting is pair.host else pair.host
+    play_windows_by_clicks(
+        pair.qtbot,
+        pair.windows,
+        random.Random(11),
+        until=lambda: (
+            actions_so_far(waiting) >= 6
+            and other.controller.mode is Mode.PLAY
+            and waiting.controller.waiting_since is not None
+        ),
+    )
+
+
+def ended_message(qtbot: QtBot, window: MainWindow) -> QMessageBox:
+    qtbot.waitUntil(lambda: window.net_message is not None, timeout=20_000)
+    box = window.net_message
+    assert box is not None and box.isVisible()
+    return box
+
+
+def test_the_peer_dropping_mid_round_is_told_in_words(qtbot: QtBot, tmp_path: Path) -> None:
+    pair = Pair(qtbot, tmp_path)
+    host, joiner = pair.windows
+    mid_round(pair, joiner)
+    # the joiner waits for hana, the seconds counting, and the window stays live
+    meter = GapMeter()
+    qtbot.wait(1300)
+    meter.timer.stop()
+    prompt = joiner.game.prompt.text()
+    assert prompt.startswith("Waiting for hana… ") and prompt.endswith(" s")
+    assert int(prompt.split("… ")[1].split()[0]) >= 1, prompt
+    assert meter.largest < 0.1, f"the UI thread stalled {meter.largest * 1000:.0f} ms"
+    # hana's app goes away without a word: its socket is gone
+    link = pair.room.match
+    assert link is not None and link.socket is not None
+    link.socket.abort()
+    box = ended_message(qtbot, joiner)
+    assert box.text().startswith("The connection to hana was lost")
+    assert "Traceback" not in box.text() + box.informativeText()
+    record = saved_record(joiner)
+    assert record["end"]["how"] == "dropped" and record["end"]["finished"] is False
+    assert verify_record(record).to_json()["valid"] is True
+    assert joiner.net_record is not None and joiner.net_record.name in box.informativeText()
+    ok = box.button(QMessageBox.StandardButton.Ok)
+    click(qtbot, ok)
+    qtbot.waitUntil(lambda: joiner.stack.currentWidget() is joiner.start)
+    kept = kept_matches(joiner.saves)
+    assert [(k.opponent, k.finished) for k in kept] == [("hana", False)]
+    pair.close()
+
+
+def test_leaving_is_confirmed_and_the_peer_is_told(qtbot: QtBot, tmp_path: Path) -> None:
+    pair = Pair(qtbot, tmp_path)
+    host, joiner = pair.windows
+    mid_round(pair, host)
+    click(qtbot, joiner.game.side.menu_button)
+    qtbot.waitUntil(lambda: joiner.question is not None)
+    box = joiner.question
+    assert box is not None and box.text() == "Leave the match with hana?"
+    # keep playing first: nothing happens
+    click(qtbot, box.findChild(QPushButton, "keepPlaying"))
+    qtbot.waitUntil(lambda: joiner.question is None)
+    assert joiner.controller.remote is not None and joiner.controller.remote.ended is None
+    click(qtbot, joiner.game.side.menu_button)
+    qtbot.waitUntil(lambda: joiner.question is not None)
+    click(qtbot, joiner.question.findChild(QPushButton, "leave"))
+    qtbot.waitUntil(lambda: joiner.stack.currentWidget() is joiner.start, timeout=10_000)
+    assert joiner.start.notice.text().startswith("You left the match with hana.")
+    told = ended_message(qtbot, host)
+    assert told.text() == "taro left the match."
+    for window in pair.windows:
+        record = saved_record(window)
+        assert record["end"]["how"] == "left" and record["end"]["role"] == "joiner"
+        assert verify_record(record).to_json()["valid"] is True
+    click(qtbot, told.button(QMessageBox.StandardButton.Ok))
+    qtbot.waitUntil(lambda: host.stack.currentWidget() is host.start)
+    # a practice match after it: the computer again, the player in seat 0
+    joiner.start_practice(Settings(6, True), "easy", True, b"after-a-network-match-0000000001")
+    qtbot.waitUntil(lambda: joiner.controller.mode is Mode.FIRST_OYA)
+    click(qtbot, panel_button(joiner))
+    qtbot.waitUntil(lambda: joiner.controller.mode in (Mode.PLAY, Mode.BUSY, Mode.ROUND_OVER))
+    c = joiner.controller
+    assert c.me == 0 and c.remote is None and joiner.game.table.model.me == 0
+    assert joiner.game.side.them.name.text() == "コンピュータ Computer"
+    qtbot.waitUntil(lambda: c.mode is Mode.PLAY or c.mode is Mode.ROUND_OVER, timeout=20_000)
+    if c.mode is Mode.PLAY:
+        assert sum(1 << card for card in joiner.game.table.model.hand) == c.observation(0).hand
+    assert joiner.game.side.rules.text().endswith("computer: easy")
+    pair.close()
+
+
+def test_a_rematch_is_a_new_session_and_a_new_toss(qtbot: QtBot, tmp_path: Path) -> None:
+    pair = Pair(qtbot, tmp_path)
+    host, joiner = pair.windows
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(3),
+        until=lambda: all(w.controller.mode is Mode.MATCH_OVER for w in pair.windows),
+    )
+    qtbot.waitUntil(lambda: host.net_record is not None and joiner.net_record is not None)
+    first = [w.net_record for w in pair.windows]
+    sessions = [w.link.session.session_id for w in pair.windows]
+    # the joiner clicks Rematch first: it redials until the host is back
+    click(qtbot, panel_button(joiner))
+    qtbot.wait(400)
+    assert joiner.controller.mode is Mode.MATCH_OVER  # still waiting for hana
+    assert "Rematch: calling hana again…" in log_text(joiner)
+    click(qtbot, panel_button(host))
+    for window in pair.windows:
+        qtbot.waitUntil(lambda w=window: w.controller.mode is Mode.FIRST_OYA, timeout=20_000)
+        panel = window.game.overlay.panel
+        assert panel is not None and panel.accessibleName() == "Coin toss"
+    new_sessions = [w.link.session.session_id for w in pair.windows]
+    assert new_sessions[0] == new_sessions[1] and new_sessions[0] != sessions[0]
+    assert host.controller.me == 0 and joiner.controller.me == 1
+    assert joiner.game.side.them.name.text() == "hana"
+    # and the rematch plays: a round's first moves by clicks on both sides
+    play_windows_by_clicks(
+        qtbot, pair.windows, random.Random(4), until=lambda: actions_so_far(host) >= 4
+    )
+    assert all(path is not None and path.is_file() for path in first)  # the first records stay
+    pair.close()
+
+
+def test_a_cheat_is_caught_and_told_on_both_sides(qtbot: QtBot, tmp_path: Path) -> None:
+    from koikoi.net.wire import encode_message
+
+    pair = Pair(qtbot, tmp_path)
+    host, joiner = pair.windows
+    mid_round(pair, joiner)
+    # hana's app sends a move whose signature does not verify (a tampered log entry)
+    link = pair.room.match
+    assert link is not None and link.connection is not None
+    session = link.connection.session
+    assert session is not None
+    session._send(encode_message("move", entry=b"\x00" * 40, sig=b"\x00" * 64))
+    link._process([])  # the bytes go out as any move's would
+    box = ended_message(qtbot, joiner)
+    assert box.text().startswith("The match was stopped: a move from hana did not check (")
+    assert box.icon() is QMessageBox.Icon.Warning
+    record = saved_record(joiner)
+    assert record["end"]["how"] == "cheat" and record["end"]["role"] == "host"
+    told = ended_message(qtbot, host)
+    assert told.text().startswith("taro's app stopped the match: it caught a cheat")
+    assert saved_record(host)["end"]["how"] == "stopped"
+    for b in (box, told):
+        assert "Traceback" not in b.text() + b.informativeText()
+    pair.close()
+
+
+def test_the_joiner_plays_a_round_by_keys(qtbot: QtBot, tmp_path: Path) -> None:
+    """The keyboard's select-then-take and the R5.5 wait work from seat 1 over the network."""
+    pair = Pair(qtbot, tmp_path)
+    host, joiner = pair.windows
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(22),
+        until=lambda: joiner.controller.summary is not None,
+        check=lambda w: check_joiner_table(w) if w is joiner else None,
+        by_keys=(joiner,),
+    )
+    assert "You played " in log_text(joiner) and "hana played " in log_text(joiner)
+    assert joiner.controller.mode is Mode.ROUND_OVER and joiner.controller.match.history
+    pair.close()
