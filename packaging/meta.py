@@ -43,8 +43,12 @@ def dependencies() -> list[str]:
     return [str(d) for d in project["dependencies"]]
 
 
+def app_id() -> str:
+    return APP_ID
+
+
 def main(args: list[str]) -> int:
-    values = {"name": name, "version": version, "app_id": lambda: APP_ID}
+    values = {"name": name, "version": version, "app_id": app_id}
     if args == ["dependencies"]:
         print("\n".join(dependencies()))
         return 0
