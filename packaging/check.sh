@@ -59,6 +59,21 @@ mkdir "$work/tar"
 tar -xzf "$tarball" -C "$work/tar"
 check_binary tarball "$work/tar/$name/$name"
 
+# a system library the bundle does not carry (libEGL, from libegl1) is missing: one line
+# naming the package, not a traceback (root only: /dev/null is bound over it, privately)
+if [ "$(id -u)" -eq 0 ] && unshare --mount --propagation private true 2>/dev/null; then
+  egl=$(readlink -f "$(ldconfig -p | awk '$1 == "libEGL.so.1" && /x86-64/ { print $NF; exit }')")
+  rc=0
+  unshare --mount --propagation private sh -c 'mount --bind /dev/null "$0" && exec "$@"' \
+    "$egl" env -i PATH="$nopath" HOME="$work/home" QT_QPA_PLATFORM=offscreen \
+    "$work/tar/$name/$name" 2>"$work/egl.log" || rc=$?
+  [ "$rc" -eq 1 ] && [ "$(wc -l <"$work/egl.log")" -eq 1 ] && grep -q "apt install libegl1" "$work/egl.log" || {
+    cat "$work/egl.log" >&2
+    fail "without libEGL: exit $rc, not one line naming libegl1"
+  }
+  say "without libEGL: $(cat "$work/egl.log")"
+fi
+
 # -- the .deb ------------------------------------------------------------------------------
 mkdir "$work/deb"
 dpkg-deb -x "$deb" "$work/deb"
