@@ -77,7 +77,7 @@ appstreamcli validate --no-net --pedantic "$linux/$app_id.metainfo.xml" >build/a
   || { cat build/appstream.log >&2; say "the metainfo does not validate"; exit 1; }
 
 # -- the tarball ------------------------------------------------------------------------------
-# reproducible: sorted, no owners, every date the last commit's (else now)
+# sorted, no owners, every date the last commit's (else now): no build machine details
 epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 tar_opts=(--sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch")
 tarball="dist/$name-$version-linux-x86_64.tar.gz"
@@ -104,7 +104,12 @@ install -D -m 644 assets/icons/koikoi.svg "$root/usr/share/icons/hicolor/scalabl
   cat assets/LICENSE.md
 } >"$root/usr/share/doc/$name/copyright"
 installed_kb=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
-sed -e "s/@VERSION@/$version/" -e "s/@INSTALLED_SIZE@/$installed_kb/" \
+# the newest glibc symbol version any file of the bundle asks for: the libc6 it depends on
+glibc=$({ find "$bundle" -type f \( -name '*.so*' -o -name "$name" \) -print0 |
+  xargs -0 objdump -T 2>/dev/null || true; } | grep -o 'GLIBC_[0-9.]*[0-9]' | sed 's/GLIBC_//' |
+  sort -V | tail -n 1)
+[ -n "$glibc" ] || { say "no glibc version found in the bundle (objdump)"; exit 1; }
+sed -e "s/@VERSION@/$version/" -e "s/@INSTALLED_SIZE@/$installed_kb/" -e "s/@GLIBC@/$glibc/" \
   "$linux/control.in" >"$root/DEBIAN/control"
 find "$root" -exec touch -h -d "@$epoch" {} +
 deb="dist/${name}_${version}_amd64.deb"
