@@ -58,7 +58,7 @@ stamp="$venv/.koikoi-deps"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ packaging/build.sh -nt "$stamp" ]; then
   mapfile -t deps < <("$py" packaging/meta.py dependencies)
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "pyinstaller>=6.10,<7" "pillow>=10" "${deps[@]}"
+    "pyinstaller>=6.10,<7" "${deps[@]}"  # (Pillow only where the icon is converted: Windows, macOS)
   touch "$stamp"
 fi
 
