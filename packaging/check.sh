@@ -4,6 +4,7 @@
 #  - the tarball's binary and the .deb's (unpacked with dpkg-deb -x, started through a link as
 #    /usr/bin/koikoi is) answer --version and pass --smoke-test, offscreen, with no Python on
 #    PATH (PATH is an empty folder);
+#  - the tarball's binary plays a password-room network match with itself on 127.0.0.1;
 #  - the .deb holds the desktop file, metainfo and icons in their places, and they validate;
 #  - installed read-only and run by a user who cannot write there (nobody, when run as root),
 #    the app starts its computer's helper process and, quit by SIGTERM, saves the match in
@@ -36,7 +37,7 @@ tar_bytes=$(stat -c %s "$tarball")
 [ "$tar_bytes" -le 70000000 ] || fail "tarball is $tar_bytes bytes, over 70 MB"
 say "size: bundle $bundle_bytes bytes (<= 170 MB), tarball $tar_bytes bytes (<= 70 MB)"
 
-# run_bare BINARY ARGS...: the binary alone, in a bare environment, offscreen
+# run_bare [NAME=VALUE...] BINARY ARGS...: the binary alone, in a bare environment, offscreen
 run_bare() {
   env -i PATH="$nopath" HOME="$work/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen "$@"
 }
@@ -73,6 +74,28 @@ if [ "$(id -u)" -eq 0 ] && unshare --mount --propagation private true 2>/dev/nul
   }
   say "without libEGL: $(cat "$work/egl.log")"
 fi
+
+# the network stack frozen: a password room (SPAKE2, signatures, msgpack) on 127.0.0.1, two
+# bots, one round; then the joiner's signed record verifies
+t="$work/tar/$name/$name"
+printf 'plum blossom' >"$work/password"
+run_bare KOIKOI_HOME="$work/net-host" "$t" host --bind 127.0.0.1 --port 0 --rounds 6 \
+  --bot random --password-file "$work/password" >"$work/host.out" 2>"$work/host.err" &
+host=$!
+port=""
+for _ in $(seq 100); do
+  port=$(sed -n 's/^listening [^ ]*:\([0-9]*\)$/\1/p' "$work/host.err")  # stderr: stdout is the result
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || { kill "$host" 2>/dev/null; cat "$work/host.err" >&2; fail "frozen host: no port"; }
+run_bare KOIKOI_HOME="$work/net-join" "$t" join "127.0.0.1:$port" --bot random \
+  --password-file "$work/password" --record "$work/match.json" >"$work/join.out" 2>"$work/join.err" ||
+  { kill "$host" 2>/dev/null; cat "$work/join.err" >&2; fail "frozen join"; }
+wait "$host" || { cat "$work/host.err" >&2; fail "frozen host"; }
+run_bare "$t" verify "$work/match.json" >/dev/null 2>"$work/verify.err" ||
+  { cat "$work/verify.err" >&2; fail "frozen verify of the match's record"; }
+say "network, frozen: a password-room match on 127.0.0.1 played and its record verified"
 
 # -- the .deb ------------------------------------------------------------------------------
 mkdir "$work/deb"
