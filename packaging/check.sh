@@ -153,8 +153,10 @@ if [ "${KOIKOI_CHECK_PIPX:-1}" != 0 ]; then
   if ! command -v pipx >/dev/null 2>&1; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    env LC_ALL=C DEBIAN_FRONTEND=noninteractive $sudo apt-get \
-      -o DPkg::Lock::Timeout="${KOIKOI_APT_LOCK_WAIT:-600}" install -y -qq pipx >/dev/null
+    apt=(env LC_ALL=C DEBIAN_FRONTEND=noninteractive $sudo apt-get
+      -o DPkg::Lock::Timeout="${KOIKOI_APT_LOCK_WAIT:-600}")
+    "${apt[@]}" update -qq
+    "${apt[@]}" install -y -qq --no-install-recommends pipx >/dev/null
   fi
   export PIPX_HOME="$work/pipx" PIPX_BIN_DIR="$work/pipx-bin"
   pipx install --python "$py" . >/dev/null 2>"$work/pipx.log" || { cat "$work/pipx.log" >&2; fail "pipx install ."; }
