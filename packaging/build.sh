@@ -25,12 +25,14 @@ apt_pkgs=(binutils desktop-file-utils appstream dpkg
 if ! command -v "$py" >/dev/null 2>&1; then
   apt_pkgs+=(python3 python3-venv libpython3-dev)
   py=python3
-elif ! "$py" -c 'import ensurepip, sysconfig, sys
-sys.exit(0 if sysconfig.get_config_var("Py_ENABLE_SHARED") else 1)' >/dev/null 2>&1; then
-  # Debian's python3 has no venv module without python3-venv, and PyInstaller needs the
-  # shared libpython that libpython3-dev brings
+elif ! "$py" -c 'import ctypes.util, ensurepip, os, sys, sysconfig
+so = os.path.join(sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("INSTSONAME"))
+found = os.path.exists(so) or ctypes.util.find_library("python%d.%d" % sys.version_info[:2])
+sys.exit(0 if found else 1)' >/dev/null 2>&1; then
+  # Debian's python3 has no venv module without python3-venv, and its shared libpython,
+  # which PyInstaller puts in the bundle, comes in libpython3.X
   ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-  apt_pkgs+=(python3-venv "python$ver-venv" libpython3-dev "libpython$ver-dev")
+  apt_pkgs+=(python3-venv "python$ver-venv" "libpython$ver")
 fi
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
