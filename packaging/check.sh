@@ -38,8 +38,8 @@ tar_bytes=$(stat -c %s "$tarball")
 say "size: bundle $bundle_bytes bytes (<= 170 MB), tarball $tar_bytes bytes (<= 70 MB)"
 
 # run_bare [NAME=VALUE...] BINARY ARGS...: the binary alone, in a bare environment, offscreen
-run_bare() {
-  env -i PATH="$nopath" HOME="$work/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen "$@"
+run_bare() {  # (timeout: a hung binary fails the check rather than the CI run's clock)
+  timeout 180 env -i PATH="$nopath" HOME="$work/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen "$@"
 }
 mkdir -p "$work/home"
 [ -z "$(PATH=$nopath command -v python3 python 2>/dev/null)" ] || fail "python on the bare PATH"
@@ -133,7 +133,7 @@ fi
   KOIKOI_START=practice "$ro/$name" 2>"$work/ro.log" &
 app=$!
 helper=""
-for _ in $(seq 100); do  # the computer's helper process: the frozen binary, spawned
+for _ in $(seq 300); do  # the computer's helper process: the frozen binary, spawned
   helper=$(ps -o pid=,args= --ppid "$app" | grep -- '--multiprocessing-fork' || true)
   [ -n "$helper" ] && break
   sleep 0.1
