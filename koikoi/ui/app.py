@@ -28,18 +28,25 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import (
-    QLibraryInfo,
-    QLocale,
-    QObject,
-    QPoint,
-    QSocketNotifier,
-    Qt,
-    QTimer,
-    QTranslator,
-)
-from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+from koikoi.ui import syslibs
+
+try:
+    from PySide6.QtCore import (
+        QLibraryInfo,
+        QLocale,
+        QObject,
+        QPoint,
+        QSocketNotifier,
+        Qt,
+        QTimer,
+        QTranslator,
+    )
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+except ImportError as _exc:  # a system library Qt links against: one line naming its package
+    if (_missing := syslibs.import_failure(_exc)) is None:
+        raise
+    raise SystemExit(_missing) from None
 
 if TYPE_CHECKING:
     from koikoi.ui.main_window import MainWindow
@@ -79,7 +86,7 @@ def make_app(argv: Sequence[str] | None = None) -> QApplication:
     app.setApplicationName("koikoi")
     app.setOrganizationName("koikoi")
     app.setApplicationDisplayName("花札こいこい Koi-Koi")
-    app.setDesktopFileName("koikoi")
+    app.setDesktopFileName("org.koikoi.Koikoi")  # packaging/linux/org.koikoi.Koikoi.desktop
     try:
         from koikoi.resources import asset
 
@@ -94,6 +101,9 @@ def run_app(smoke_test: bool = False, argv: Sequence[str] | None = None) -> int:
     """Show the window and run until it closes; the exit code for ``koikoi``."""
     if smoke_test and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    if QApplication.instance() is None and (problem := syslibs.platform_problem()):
+        print(problem, file=sys.stderr)  # rather than Qt's abort with its plugin list
+        return 1
     app = make_app(argv)
     if smoke_test:
         return run_smoke_test(app)
