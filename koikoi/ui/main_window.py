@@ -30,8 +30,9 @@ from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
+from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, take_back
-from koikoi.ui.settings import ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
+from koikoi.ui.settings import AI_LEVEL, ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.style import apply_style
 
@@ -67,6 +68,8 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.start)
         self.stack.addWidget(self.game)
+        self.lobby = Lobby(self.settings, self.art)
+        self.stack.addWidget(self.lobby)
         self.setCentralWidget(self.stack)
         apply_style(self)
         self._help: HelpDialog | None = None
@@ -76,6 +79,10 @@ class MainWindow(QMainWindow):
         """The question asked before a match in progress is set aside, while it is up."""
 
         self.start.on_practice = self.practice_requested
+        self.start.on_play_person = self.show_lobby
+        self.lobby.back.connect(self.go_home)
+        self.lobby.practice.connect(self._lobby_practice)
+        connect_match_ready(self.lobby, self)  # the table's network match, where it exists
         self.start.on_take_back = self.take_back_requested
         self.start.on_resume = lambda: None if self.resume() else None
         self.start.on_help = self.show_help
@@ -193,6 +200,15 @@ class MainWindow(QMainWindow):
         self.controller.resume(saved)
         return True
 
+    def show_lobby(self) -> None:
+        """対戦: the lobby (its room list starts browsing as it is shown)."""
+        self.stack.setCurrentWidget(self.lobby)
+        self.lobby.nickname.setFocus()
+
+    def _lobby_practice(self, settings: Settings) -> None:
+        self.lobby.stop_browsing()
+        self.practice_requested(settings, self.settings.get(AI_LEVEL), self.settings.get(ASSIST))
+
     def go_home(self) -> None:
         """Back to the start screen; the match in progress stays saved for resuming."""
         self.controller.shutdown()
@@ -236,6 +252,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.controller.shutdown()
+        self.lobby.shutdown()
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
         super().closeEvent(event)
