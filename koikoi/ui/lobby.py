@@ -22,6 +22,7 @@ nothing here blocks the UI thread: sockets are Qt's, zeroconf runs on threads of
 from __future__ import annotations
 
 import logging
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
 
@@ -72,6 +73,25 @@ from koikoi.ui.settings import NICKNAME, ROOM_TITLE, AppSettings
 logger = logging.getLogger(__name__)
 
 MAX_PASSWORD: Final = 128
+
+STYLE: Final = """
+QLineEdit { background: #1a130f; color: #f3e9d2; border: 1px solid #b58e3e; border-radius: 4px;
+  padding: 4px 6px; font-size: 15px; selection-background-color: #6b5324; }
+QLineEdit:focus, QTreeView:focus { border: 2px solid #7fd3ff; }
+QLineEdit:disabled { background: #2a211c; color: #8a7f76; border-color: #5a4a3a; }
+QTreeView#roomList { background: #1a130f; alternate-background-color: #211813; color: #f3e9d2;
+  border: 1px solid #b58e3e; font-size: 15px; selection-background-color: #6b5324;
+  selection-color: #fff3da; }
+QTreeView#roomList::item { padding: 4px 2px; }
+QHeaderView::section { background: #3a2a22; color: #ffe3a3; border: none; padding: 4px 6px;
+  font-weight: 600; }
+QLabel#roomAddresses { font-size: 18px; color: #ffe3a3; }
+QLabel#waitingState, QLabel#prematchWho { font-size: 16px; }
+QLabel#prematchHeading { font-size: 22px; color: #ffe3a3; font-weight: 700; }
+QPushButton#sameCards { background: #2b5a47; border-color: #d4a84b; font-weight: 600; }
+QPushButton:disabled, QPushButton#sameCards:disabled { background: #2a211c; color: #9a8f86;
+  border-color: #5a4a3a; }
+"""
 
 
 def _tr(text: str) -> str:
@@ -135,6 +155,7 @@ class Lobby(QWidget):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("lobby")
+        self.setStyleSheet(STYLE)
         self.settings = settings
         self.art = art if art is not None else CardArt()
         self.home = home
@@ -151,6 +172,9 @@ class Lobby(QWidget):
         """The link handed over by :attr:`match_ready`, until it closes."""
         self._identity: Identity | None = None
         self._known: KnownPeers | None = None
+        self._loading: Future[tuple[Identity, KnownPeers]] | None = None
+        """The identity and the pins, read (or the key created) on a worker thread: creating
+        a key writes and syncs a file, which is no work for the UI thread."""
         self._targets: list[str] = []
         self._password = ""
         self._settings_wanted = Settings()
@@ -225,13 +249,22 @@ class Lobby(QWidget):
         self.room_list.setObjectName("roomList")
         self.room_list.setAccessibleName(_tr("Rooms on the local network"))
         self.room_list.setRootIsDecorated(False)
+        self.room_list.setAlternatingRowColors(True)
         self.room_list.setUniformRowHeights(True)
         self.room_list.setAllColumnsShowFocus(True)
         self.room_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.room_list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.room_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.room_list.setModel(self.finder.model)
-        self.room_list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.room_list.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # fixed widths, measured once: sizing to contents would re-measure every row each
+        # time a room comes in (a flood of rooms would make that quadratic)
+        metrics = self.room_list.fontMetrics()
+        widest = ("M" * 16, settings_text(12, False), _tr("in play"))
+        for column, text in enumerate(widest, start=1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, metrics.horizontalAdvance(text) + 48)
         self.room_list.header().setStretchLastSection(False)
         # a double-click and Enter both "activate" a row (a double-click is not joined twice)
         self.room_list.activated.connect(self._on_activated)
@@ -249,7 +282,7 @@ class Lobby(QWidget):
         left.addWidget(self.join_button)
 
         by_address = QFrame()
-        by_address.setObjectName("card")
+        by_address.setObjectName("settingsCard")
         form = QFormLayout(by_address)
         self.address = QLineEdit()
         self.address.setObjectName("joinAddress")
@@ -273,10 +306,10 @@ class Lobby(QWidget):
         grid.addLayout(left, 0, 0)
 
         create = QFrame()
-        create.setObjectName("card")
+        create.setObjectName("settingsCard")
         form2 = QFormLayout(create)
         heading = QLabel(_tr("Create a room"))
-        heading.setObjectName("cardTitle")
+        heading.setObjectName("cardHead")
         form2.addRow(heading)
         self.room_title = QLineEdit(self.settings.get(ROOM_TITLE))
         self.room_title.setObjectName("roomTitle")
@@ -369,6 +402,20 @@ class Lobby(QWidget):
         if not self.finder.running:
             self.finder.start()
             self._update_empty()
+        self._load_identity()
+        if self.handed is not None or (
+            self.peer is None and self.pages.currentWidget() is self.prematch
+        ):
+            self.pages.setCurrentWidget(self.rooms_page)  # back from a match handed over
+
+    def _load_identity(self) -> None:
+        if self._loading is None and self._identity is None:
+            home = self.home
+            pool = ThreadPoolExecutor(1, thread_name_prefix="koikoi-identity")
+            self._loading = pool.submit(
+                lambda: (load_or_create_identity(home), KnownPeers.load(home))
+            )
+            pool.shutdown(wait=False)  # the thread ends with its one task
 
     def stop_browsing(self) -> None:
         self.finder.stop()
@@ -429,14 +476,15 @@ class Lobby(QWidget):
             self.nickname.setFocus()
             return None
         self._remember_nickname()
-        try:
-            if self._identity is None:
-                self._identity = load_or_create_identity(self.home)
-            if self._known is None:
-                self._known = KnownPeers.load(self.home)
-        except (IdentityFileError, OSError) as error:
-            self._show_message(_tr("Your identity cannot be read: {0}").format(error))
-            return None
+        if self._identity is None or self._known is None:
+            self._load_identity()
+            assert self._loading is not None
+            try:  # done long ago unless the player was very quick
+                self._identity, self._known = self._loading.result(timeout=10)
+            except (IdentityFileError, OSError, TimeoutError) as error:
+                self._loading = None
+                self._show_message(_tr("Your identity cannot be read: {0}").format(error))
+                return None
         return PeerOptions(
             identity=self._identity,
             nickname=nick,
@@ -598,7 +646,10 @@ class Lobby(QWidget):
         self.announcer = announcer
         announcer.publish()
         self.waiting_title.setText(
-            ("🔒 " if private else "") + title + "  ·  " + _settings_words(options.settings)
+            title
+            + "  ·  "
+            + _settings_words(options.settings)
+            + ("  ·  " + _tr("private") if private else "")
         )
         self.waiting_state.setText(_tr("Waiting for a player… (announcing the room)"))
         shown = room.addresses()
@@ -686,7 +737,6 @@ class Lobby(QWidget):
         self.handed = link
         link.closed.connect(self._on_handed_closed)
         self.peer = None
-        self.pages.setCurrentWidget(self.rooms_page)
         emit(self.match_ready, link, peer, toss)
 
     def _drop_join_signals(self) -> None:

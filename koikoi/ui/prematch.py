@@ -207,7 +207,7 @@ class PrematchPanel(QFrame):
         self.heading.setText(_tr("Before the match with {0}").format(peer.nickname))
         self.who.setText(
             _tr("{0} · key {1}").format(pin_text(peer), peer.fingerprint)
-            + ("  🔒" if peer.private else "")
+            + ("  ·  " + _tr("private room") if peer.private else "")
         )
         self.settings.setText(
             _tr("Signed by both: {0}").format(

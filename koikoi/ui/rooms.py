@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
@@ -25,9 +26,10 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
+    QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 
 from koikoi.net.discovery import (
     Advertisement,
@@ -72,6 +74,30 @@ def settings_text(rounds: int, doubling: bool) -> str:
 
 def status_text(status: RoomStatus) -> str:
     return _tr("in play") if status is RoomStatus.PLAYING else _tr("open")
+
+
+_LOCK: list[QIcon] = []
+
+
+def lock_icon() -> QIcon:
+    """A small padlock, painted (no emoji font is needed): the mark of a private room."""
+    if not _LOCK:
+        pixmap = QPixmap(32, 32)
+        pixmap.fill(QColor(0, 0, 0, 0))
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor("#e7c46d"), 4))
+        painter.drawArc(9, 3, 14, 18, 0, 180 * 16)
+        painter.drawLine(9, 12, 9, 15)
+        painter.drawLine(23, 12, 23, 15)
+        painter.setPen(QPen(QColor("#e7c46d"), 1))
+        painter.setBrush(QColor("#e7c46d"))
+        painter.drawRoundedRect(5, 14, 22, 16, 3, 3)
+        painter.setBrush(QColor("#1a130f"))
+        painter.drawEllipse(14, 18, 4, 4)
+        painter.end()
+        _LOCK.append(QIcon(pixmap))
+    return _LOCK[0]
 
 
 class RoomListModel(QAbstractTableModel):
@@ -157,6 +183,8 @@ class RoomListModel(QAbstractTableModel):
             return room
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(room, column)
+        if role == Qt.ItemDataRole.DecorationRole and column == 0 and room.private:
+            return lock_icon()
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return self.describe(room)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -168,7 +196,7 @@ class RoomListModel(QAbstractTableModel):
     @staticmethod
     def _text(room: Room, column: int) -> str:
         if column == 0:
-            return ("🔒 " if room.private else "") + (room.title or _tr("(untitled)"))
+            return room.title or _tr("(untitled)")
         if column == 1:
             if room.host is None:
                 return _tr("(private)") if room.private else "—"
@@ -190,10 +218,38 @@ class RoomListModel(QAbstractTableModel):
         return ", ".join(parts)
 
 
-class _Relay(QObject):
-    """Lives on the UI thread; the browser's thread emits, Qt queues it over."""
+BATCH: Final = 24
+"""Reports handled per turn of the UI thread's event loop (a flood is spread over turns)."""
 
-    report = Signal(object)
+
+class _Relay(QObject):
+    """Lives on the UI thread. The browser's thread puts reports in a queue and wakes it
+    (one queued signal while the queue is not empty), so a flood of rooms is one wake-up,
+    not a thousand posted events handled in one turn of the loop."""
+
+    wake = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._queue: deque[DiscoveryEvent] = deque()
+
+    def put(self, event: DiscoveryEvent) -> None:
+        """From any thread."""
+        with self._lock:
+            self._queue.append(event)
+            first = len(self._queue) == 1
+        if first:
+            self.wake.emit()
+
+    def take(self, most: int) -> tuple[list[DiscoveryEvent], bool]:
+        """Up to ``most`` reports, and whether more are waiting."""
+        with self._lock:
+            taken = [self._queue.popleft() for _ in range(min(most, len(self._queue)))]
+            return taken, bool(self._queue)
+
+
+_RETIRED: list[_Relay] = []
 
 
 class RoomFinder(QObject):
@@ -227,9 +283,9 @@ class RoomFinder(QObject):
         self.failure = None
         self.model.clear()
         relay = _Relay()  # no parent: the browser's callback keeps it alive, not the finder
-        relay.report.connect(self._on_report, Qt.ConnectionType.QueuedConnection)
+        relay.wake.connect(self._drain, Qt.ConnectionType.QueuedConnection)
         self._relay = relay
-        browser = RoomBrowser(relay.report.emit, bind=self.bind)
+        browser = RoomBrowser(relay.put, bind=self.bind)
         self._browser = browser
         browser.start()
 
@@ -238,7 +294,10 @@ class RoomFinder(QObject):
         browser, self._browser = self._browser, None
         relay, self._relay = self._relay, None
         if relay is not None:
-            relay.report.disconnect(self._on_report)
+            relay.wake.disconnect(self._drain)
+            # kept for good: the browser's thread may hold the last reference to it for a
+            # moment, and a QObject must not be freed on a thread that does not own it
+            _RETIRED.append(relay)
         if browser is None:
             return
         browser.on_event = None
@@ -246,18 +305,26 @@ class RoomFinder(QObject):
         self.stopping.daemon = True
         self.stopping.start()
 
-    def _on_report(self, event: DiscoveryEvent) -> None:
-        if self._browser is None:
+    def _drain(self) -> None:
+        relay = self._relay
+        if relay is None or self._browser is None:
             return
-        if isinstance(event, (RoomAdded, RoomChanged)):
-            self.model.put(event.room)
-        elif isinstance(event, RoomRemoved):
-            self.model.drop(event.name)
-        elif isinstance(event, BrowseFailed):
-            self.failure = event.reason
-            emit(self.failed, event.reason)
-            return
-        emit(self.changed)
+        events, more = relay.take(BATCH)
+        changed = False
+        for event in events:
+            if isinstance(event, (RoomAdded, RoomChanged)):
+                self.model.put(event.room)
+                changed = True
+            elif isinstance(event, RoomRemoved):
+                self.model.drop(event.name)
+                changed = True
+            elif isinstance(event, BrowseFailed):
+                self.failure = event.reason
+                emit(self.failed, event.reason)
+        if more:
+            QTimer.singleShot(0, self._drain)  # the rest on the next turn of the loop
+        if changed:
+            emit(self.changed)
 
 
 class _Outcome(QObject):
