@@ -9,9 +9,11 @@ cards, both reach ``match_ready``. Every failure is a sentence on the screen.
 from __future__ import annotations
 
 import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +28,11 @@ from koikoi.net.identity import PinStatus
 from koikoi.net.session import TossDone
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.netlink import PeerInfo, PeerLink
+from koikoi.ui.netlink import PeerInfo, PeerLink, QtRoom
 from koikoi.ui.rooms import RoomFinder
 from koikoi.ui.settings import NICKNAME, AppSettings, open_qsettings
 from tests.test_net_discovery import SANE, Forger, _txt
-from tests.test_ui_netlink import GapMeter
+from tests.test_ui_netlink import GapMeter, close_room, options
 
 LOOPBACK = "127.0.0.1"
 PASSWORD = "matsu ni tsuru"
@@ -482,3 +484,61 @@ def test_room_finder_stops_off_the_ui_thread(qtbot: QtBot) -> None:
     finder.stopping.join(10)
     assert not finder.stopping.is_alive()
     QApplication.processEvents()
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("address", ["[::1]", "localhost"])
+def test_joining_an_ipv6_address_and_a_host_name(
+    qtbot: QtBot, tmp_path: Path, address: str
+) -> None:
+    if address == "[::1]" and not _has_ipv6_loopback():
+        pytest.skip("this machine has no IPv6 loopback to listen on")
+    guest = make_lobby(qtbot, tmp_path, "tsuki")
+    room = QtRoom(replace(options("hana"), hold_for_confirmation=True))
+    room.listen("::1" if address == "[::1]" else LOOPBACK, 0)
+    tossed: list[object] = []
+    room.tossed.connect(tossed.append)
+    ready = Ready(guest)
+    try:
+        guest.address.setText(f"{address}:{room.port}")
+        guest.address_button.click()
+        qtbot.waitUntil(lambda: guest.prematch.painted, timeout=10_000)
+        assert guest.prematch.peer is not None and guest.prematch.peer.nickname == "hana"
+        room.confirm_sas()
+        QTest.mouseClick(guest.prematch.same_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: ready.args is not None and bool(tossed), timeout=10_000)
+        link = ready.args[0] if ready.args is not None else None
+        assert isinstance(link, PeerLink)
+        link.leave()
+    finally:
+        close_room(qtbot, room)
+        close_lobby(qtbot, guest)
+
+
+def test_a_room_already_at_the_cards_turns_a_third_player_away(
+    qtbot: QtBot, tmp_path: Path, pair: tuple[Lobby, Lobby]
+) -> None:
+    host, guest = pair
+    open_room(host, _title("Busy"))
+    port = host.room.port  # type: ignore[union-attr]
+    guest.address.setText(f"{LOOPBACK}:{port}")
+    guest.address_button.click()
+    both_at_the_cards(qtbot, host, guest)
+    third = make_lobby(qtbot, tmp_path, "kaze")
+    try:
+        third.address.setText(f"{LOOPBACK}:{port}")
+        third.address_button.click()
+        qtbot.waitUntil(lambda: third.message.isVisible(), timeout=10_000)
+        assert third.failure is not None and third.failure.kind == "refused"
+        assert third.message.text() == "The room is already playing with someone else."
+        assert host.pages.currentWidget() is host.prematch  # the first pair goes on
+    finally:
+        close_lobby(qtbot, third)
