@@ -44,7 +44,11 @@ ConnectionEvent = HandshakeDone | HandshakeFailed | SessionEvent
 
 
 class Connection:
-    """One side of one connection. ``silence_timeout`` also bounds the whole handshake."""
+    """One side of one connection. ``silence_timeout`` also bounds the whole handshake.
+
+    ``hold_for_confirmation`` makes the session wait for :meth:`confirm` before its part of
+    the coin toss (:class:`~koikoi.net.session.Session`): the players compare the four cards.
+    """
 
     def __init__(
         self,
@@ -58,8 +62,10 @@ class Connection:
         now: float,
         silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
         toss_secret: bytes | None = None,
+        hold_for_confirmation: bool = False,
     ) -> None:
         self.role = role
+        self.hold_for_confirmation = hold_for_confirmation
         self.identity = identity
         self.nickname = nickname
         self.silence_timeout = silence_timeout
@@ -136,6 +142,15 @@ class Connection:
             raise ValueError("no session yet")
         return list(self.session.play(action, now))
 
+    def confirm(self, now: float, same: bool = True) -> list[ConnectionEvent]:
+        """The local player compared the four cards: the same (the toss goes on) or not (the
+        session ends, the peer is told). Raises :class:`ValueError` before the handshake."""
+        if self.session is None:
+            raise ValueError("no session yet: the four cards come with the handshake")
+        if same:
+            return list(self.session.confirm(now))
+        return list(self.session.reject_cards(now))
+
     def tick(self, now: float) -> list[ConnectionEvent]:
         if self.closed:
             return []
@@ -203,6 +218,7 @@ class Connection:
             now=now,
             silence_timeout=self.silence_timeout,
             toss_secret=self._toss_secret,
+            hold_for_confirmation=self.hold_for_confirmation,
         )
         self.session.start()
         return [HandshakeDone(established)]

@@ -63,6 +63,12 @@ DEFAULT_SILENCE_TIMEOUT: Final = 15.0
 """Seconds without a byte from the peer before it counts as disconnected."""
 MAX_DETAIL: Final = 200
 
+CARDS_DIFFER: Final = "the four cards differ on the two screens"
+"""The ``bye`` detail of a player who saw other cards than the peer (with reason ``cheat``)."""
+CARDS_DIFFER_PEER: Final = (
+    "the other player saw different cards: someone may be between you; the match did not start"
+)
+
 BYE_REASONS: Final = {
     "finished": "the match is over",
     "quit": "the player left",
@@ -96,7 +102,8 @@ class Ending:
     for the silence timeout); ``dropped`` (the connection broke without a goodbye); ``cheat``
     (``by`` sent a move, an entry or a coin-toss reveal that does not check); ``protocol``
     (``by`` sent a malformed or unexpected message); ``stopped`` (``by`` ended the session,
-    saying this side was at fault); ``error`` (``by``'s own program failed).
+    saying this side was at fault); ``error`` (``by``'s own program failed); ``cards`` (a
+    player, ``by`` when it was the peer, saw other four cards: the match never started).
     """
 
     finished: bool
@@ -178,6 +185,11 @@ class Session:
     ``silence_timeout`` (seconds) is how long the peer may stay silent; a heartbeat goes out
     whenever this side has sent nothing for a third of it. ``toss_secret`` fixes this side's
     coin-toss contribution (tests only).
+
+    ``hold_for_confirmation`` gates the coin toss on the local player: until :meth:`confirm`
+    the host keeps its commitment and the joiner its answer to the peer's commitment, so the
+    toss completes only once both players said they see the same four cards (docs/protocol.md,
+    "The four cards"); :meth:`reject_cards` ends the session instead. Off, the toss runs at once.
     """
 
     def __init__(
@@ -189,6 +201,7 @@ class Session:
         now: float,
         silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
         toss_secret: bytes | None = None,
+        hold_for_confirmation: bool = False,
     ) -> None:
         if silence_timeout <= 0:
             raise ValueError("silence_timeout must be positive")
@@ -207,6 +220,11 @@ class Session:
         self._tx = established.send
         self._rx = established.recv
         self._out: list[bytes] = []
+        self.confirmed = not hold_for_confirmation
+        """Whether the local player confirmed the four cards (always True without the hold)."""
+        self._held: list[bytes] = []
+        """Toss messages kept back until :meth:`confirm` (the host's commitment, the
+        joiner's answer)."""
         self._clock = _Clock(now, now, now)
         self._names = _Names(
             nickname,
@@ -246,9 +264,42 @@ class Session:
     # --- inputs --------------------------------------------------------------------------
 
     def start(self) -> None:
-        """The host commits to its coin-toss number; the joiner has nothing to send."""
+        """The host commits to its coin-toss number; the joiner has nothing to send.
+
+        With the hold, the host's commitment waits for :meth:`confirm`.
+        """
         for message in self.toss.start():
+            self._send_toss(message)
+
+    def confirm(self, now: float) -> list[SessionEvent]:
+        """The local player sees the same four cards as the peer: the held toss message goes.
+
+        Does nothing when already confirmed or closed (the hold is released once).
+        """
+        if self.closed or self.confirmed:
+            return []
+        self._clock.now = now
+        self.confirmed = True
+        held, self._held = self._held, []
+        for message in held:
             self._send(message)
+        return []
+
+    def reject_cards(self, now: float) -> list[SessionEvent]:
+        """The local player says the four cards differ: the match never starts.
+
+        The peer is told by a ``bye`` (``cheat``, a disagreement) whose detail says the cards
+        differ; both sides end with ``how`` = ``cards``. Only before the toss is over.
+        """
+        if self.closed:
+            return []
+        if self.stage is not Stage.TOSS:
+            raise ValueError("the four cards are compared before the coin toss, not after it")
+        self._clock.now = now
+        self._held = []
+        return self._close(
+            self._ending(False, "cards", None, CARDS_DIFFER), announce="cheat", detail=CARDS_DIFFER
+        )
 
     def receive(self, payload: bytes, now: float) -> list[SessionEvent]:
         """One frame payload from the peer."""
@@ -427,7 +478,7 @@ class Session:
         except ProtocolError as error:
             return self._fail("protocol", self.role.peer, f"the peer sent {error}")
         for reply in replies:
-            self._send(reply)
+            self._send_toss(reply)
         result = self.toss.result
         if result is None:
             return []
@@ -484,6 +535,8 @@ class Session:
             return self._close(self._ending(True, "finished", None, "the match is over"))
         if code == "quit":
             return self._close(self._ending(False, "left", self.role.peer, f"the peer left{said}"))
+        if code == "cheat" and detail == CARDS_DIFFER and self.stage is Stage.TOSS:
+            return self._close(self._ending(False, "cards", self.role.peer, CARDS_DIFFER_PEER))
         if code == "finished":
             reason = "the peer said the match is over, but it is not over here"
         else:
@@ -495,6 +548,13 @@ class Session:
         self._send(encode_message("bye", reason="finished"))
 
     # --- endings -------------------------------------------------------------------------
+
+    def _send_toss(self, message: bytes) -> None:
+        """A toss message: sent now, or kept until :meth:`confirm` while the hold is on."""
+        if self.confirmed:
+            self._send(message)
+        else:
+            self._held.append(message)
 
     def _send(self, message: bytes) -> None:
         self._out.append(self._tx.encrypt_with_ad(b"", message))
@@ -510,7 +570,11 @@ class Session:
     ) -> Ending:
         stage = "toss" if self.stage is Stage.TOSS else "play"
         suspicious = False
-        if self.stage is Stage.TOSS and by is not None and how not in ("cheat", "protocol"):
+        if (
+            self.stage is Stage.TOSS
+            and by is not None
+            and how not in ("cheat", "protocol", "cards")
+        ):
             abort = self.toss.abort(by, reason)
             suspicious = abort.suspicious
             reason = abort.describe()
@@ -544,6 +608,7 @@ class Session:
 
 __all__ = [
     "BYE_REASONS",
+    "CARDS_DIFFER",
     "DEFAULT_SILENCE_TIMEOUT",
     "Ended",
     "Ending",

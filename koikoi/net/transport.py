@@ -107,6 +107,8 @@ class PeerOptions:
     silence_timeout: float = DEFAULT_SILENCE_TIMEOUT
     toss_secret: bytes | None = None
     """Fixes this side's coin-toss number (tests only)."""
+    hold_for_confirmation: bool = False
+    """The coin toss waits for the local player to confirm the four cards (the app's lobby)."""
 
     def connection(self, role: Role, now: float) -> Connection:
         return Connection(
@@ -119,6 +121,7 @@ class PeerOptions:
             now=now,
             silence_timeout=self.silence_timeout,
             toss_secret=self.toss_secret,
+            hold_for_confirmation=self.hold_for_confirmation,
         )
 
 

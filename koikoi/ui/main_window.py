@@ -36,8 +36,9 @@ from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
+from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
-from koikoi.ui.settings import ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
+from koikoi.ui.settings import AI_LEVEL, ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.style import apply_style
 
@@ -73,6 +74,8 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.start)
         self.stack.addWidget(self.game)
+        self.lobby = Lobby(self.settings, self.art)
+        self.stack.addWidget(self.lobby)
         self.setCentralWidget(self.stack)
         apply_style(self)
         self._help: HelpDialog | None = None
@@ -93,6 +96,10 @@ class MainWindow(QMainWindow):
         self._redial_until = 0.0
 
         self.start.on_practice = self.practice_requested
+        self.start.on_play_person = self.show_lobby
+        self.lobby.back.connect(self.go_home)
+        self.lobby.practice.connect(self._lobby_practice)
+        connect_match_ready(self.lobby, self)  # the table's network match, where it exists
         self.start.on_take_back = self.take_back_requested
         self.start.on_resume = lambda: None if self.resume() else None
         self.start.on_help = self.show_help
@@ -356,6 +363,7 @@ class MainWindow(QMainWindow):
                 self._rematch_failed(str(exc))
                 return
             self.rematch_link = room
+            room.established.connect(lambda info: self._rematch_established(room, info))
             room.tossed.connect(lambda toss: self._rematch_tossed(room, toss))
             text = self.tr("Rematch: waiting for {0} to click Rematch too…").format(name)
         else:
@@ -374,6 +382,7 @@ class MainWindow(QMainWindow):
 
         join = QtJoin(old.options, parent=self)
         self.rematch_link = join
+        join.established.connect(lambda info: self._rematch_established(join, info))
         join.tossed.connect(lambda toss: self._rematch_tossed(join, toss))
 
         def failed(failure: Any) -> None:
@@ -387,6 +396,19 @@ class MainWindow(QMainWindow):
 
         join.failed.connect(failed)
         join.connect_to_address(old.address)
+
+    def _rematch_established(self, link: Any, info: Any) -> None:
+        """A rematch skips the four cards, which were compared before the first match: the
+        same key is the same player. Anyone else is turned away before the toss."""
+        if self.rematch_link is not link:
+            return
+        same = self.peer is not None and info.fingerprint == self.peer.fingerprint
+        if same:
+            link.confirm_sas(True)  # a no-op where the options do not hold the toss
+        else:
+            link.leave("not the same player")
+            self.rematch_link = None
+            self._rematch_failed(self.tr("someone else answered"))
 
     def _rematch_tossed(self, link: Any, toss: Any) -> None:
         if self.rematch_link is not link:
@@ -408,6 +430,15 @@ class MainWindow(QMainWindow):
         button = self.game.overlay.findChild(QPushButton, "default")
         if button is not None:
             button.setEnabled(True)
+
+    def show_lobby(self) -> None:
+        """対戦: the lobby (its room list starts browsing as it is shown)."""
+        self.stack.setCurrentWidget(self.lobby)
+        self.lobby.nickname.setFocus()
+
+    def _lobby_practice(self, settings: Settings) -> None:
+        self.lobby.stop_browsing()
+        self.practice_requested(settings, self.settings.get(AI_LEVEL), self.settings.get(ASSIST))
 
     def go_home(self) -> None:
         """Back to the start screen; the match in progress stays saved for resuming."""
@@ -464,6 +495,7 @@ class MainWindow(QMainWindow):
         if remote is not None and remote.ended is None:
             self.controller.leave()  # the peer is told, and the record kept
         self.controller.shutdown()
+        self.lobby.shutdown()
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
         super().closeEvent(event)

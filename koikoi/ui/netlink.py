@@ -254,6 +254,17 @@ class PeerLink(QObject):
             raise ValueError("it is not this seat's move")
         self._process(conn.play(action, _now()))
 
+    def confirm_sas(self, same: bool = True) -> None:
+        """The local player compared the four cards (``PeerInfo.sas``) with the peer's screen.
+
+        With the options' ``hold_for_confirmation``, the coin toss waits for this: ``same``
+        lets it go on (``tossed`` comes once the peer confirmed too); not ``same`` ends the
+        session (``ended``, ``how`` = ``cards``) and the peer is told. Nothing before the
+        handshake or after the end.
+        """
+        if self._stage == "open" and self.session is not None:
+            self._guarded(lambda conn: conn.confirm(_now(), same))
+
     def leave(self, reason: str = "the player left") -> None:
         """Leave: the peer is told, the match ends unfinished (or the handshake is dropped)."""
         if self._stage == "connecting":
@@ -713,6 +724,11 @@ class QtRoom(QObject):
         if self.match is None:
             raise ValueError("it is not this seat's move")
         self.match.play(action)
+
+    def confirm_sas(self, same: bool = True) -> None:
+        """The local player compared the four cards (see :meth:`PeerLink.confirm_sas`)."""
+        if self.match is not None:
+            self.match.confirm_sas(same)
 
     def leave(self, reason: str = "the player left") -> None:
         """Stop listening, leave the match if there is one, drop the pending handshakes."""

@@ -97,6 +97,10 @@ ASSIST: Final = _option(
     "practice/assist", True, doc="assist display: highlight captures (R2.6: never the rules)"
 )
 AI_LEVEL: Final = _option("practice/ai_level", "normal", AI_LEVELS, doc="the computer's level")
+NICKNAME: Final = _option(
+    "net/nickname", "", doc="the name other players see in the lobby and at the table"
+)
+ROOM_TITLE: Final = _option("net/room_title", "", doc="the title of the last room created")
 WINDOW_GEOMETRY: Final = _option("window/geometry", b"", doc="the main window's last geometry")
 
 

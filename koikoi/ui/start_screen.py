@@ -1,5 +1,5 @@
-"""The first screen: practice at once, resume, the practice settings, help, the score
-calculator and quit.
+"""The first screen: practice at once, resume, play a person (the lobby), the practice
+settings, help, the score calculator and quit.
 
 "Practice" is the rules page's quick-practice button (R2.7): 6 rounds, with the doubling and
 assist settings last used for practice on this machine (both on until changed) and the last
@@ -60,6 +60,7 @@ class StartScreen(QWidget):
         self.settings = settings
         self.art = art if art is not None else CardArt()
         self.on_practice: Callable[[Settings, str, bool], None] = lambda s, level, assist: None
+        self.on_play_person: Callable[[], None] = lambda: None
         self.on_resume: Callable[[], None] = lambda: None
         self.on_help: Callable[[], None] = lambda: None
         self.on_calculator: Callable[[], None] = lambda: None
@@ -112,6 +113,13 @@ class StartScreen(QWidget):
         self.practice_button.setAccessibleName(self.tr("Practice: 6 rounds against the computer"))
         self.practice_button.clicked.connect(self._quick_practice)
         left.addWidget(self.practice_button)
+        self.play_person_button = QPushButton(
+            self.tr("対戦  Play a person\non the local network or by address")
+        )
+        self.play_person_button.setObjectName("playPersonButton")
+        self.play_person_button.setAccessibleName(self.tr("Play a person: the lobby"))
+        self.play_person_button.clicked.connect(lambda: self.on_play_person())
+        left.addWidget(self.play_person_button)
         small = QHBoxLayout()
         self.help_button = QPushButton(self.tr("Rules and keys"))
         self.help_button.setObjectName("secondaryButton")

@@ -1,0 +1,818 @@
+"""The lobby: play a person on the LAN (対戦), from finding a room to the coin toss.
+
+Three pages. **Rooms**: the nickname (remembered), the rooms heard of by mDNS (title, host,
+settings as the seed writes them, a lock on private rooms, rooms in play greyed), joining by
+double-click or Enter (a password prompt for a private room), joining by address, and the form
+to create a room (title, rounds, doubling, public or private) with practice against the
+computer under it. **Waiting**: a host's addresses and port and its room's state, or a joiner
+connecting. **Before the match** (:class:`~koikoi.ui.prematch.PrematchPanel`): the peer and
+the four cards, which both players confirm before the coin toss is played
+(``hold_for_confirmation``).
+
+When the toss is over, :attr:`Lobby.match_ready` hands the link over: ``(link, peer, toss)``,
+``link`` a :class:`~koikoi.ui.netlink.PeerLink` (``play``, ``leave``, ``moved``,
+``local_turn``, ``ended``, ``closed``), ``peer`` its :class:`~koikoi.ui.netlink.PeerInfo`,
+``toss`` the :class:`~koikoi.net.session.TossDone`. A host's room stays announced (as in play)
+until that link closes.
+
+Every failure reaches the player as a sentence (:func:`~koikoi.ui.prematch.failure_text`);
+nothing here blocks the UI thread: sockets are Qt's, zeroconf runs on threads of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Final
+
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QStackedWidget,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from koikoi.engine.match import Settings
+from koikoi.net.discovery import Advertisement, Room, RoomStatus, clean_text
+from koikoi.net.errors import IdentityChanged, IdentityFileError
+from koikoi.net.handshake import MAX_NICKNAME
+from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
+from koikoi.net.session import Ending, TossDone
+from koikoi.ui.art import CardArt
+from koikoi.ui.netlink import (
+    LinkError,
+    PeerInfo,
+    PeerLink,
+    PeerOptions,
+    QtJoin,
+    QtRoom,
+    parse_address,
+)
+from koikoi.ui.prematch import PrematchPanel, ending_text, failure_text
+from koikoi.ui.qtfix import emit
+from koikoi.ui.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind, settings_text
+from koikoi.ui.settings import NICKNAME, ROOM_TITLE, AppSettings
+
+logger = logging.getLogger(__name__)
+
+MAX_PASSWORD: Final = 128
+
+STYLE: Final = """
+QLineEdit { background: #1a130f; color: #f3e9d2; border: 1px solid #b58e3e; border-radius: 4px;
+  padding: 4px 6px; font-size: 15px; selection-background-color: #6b5324; }
+QLineEdit:focus, QTreeView:focus { border: 2px solid #7fd3ff; }
+QLineEdit:disabled { background: #2a211c; color: #8a7f76; border-color: #5a4a3a; }
+QTreeView#roomList { background: #1a130f; alternate-background-color: #211813; color: #f3e9d2;
+  border: 1px solid #b58e3e; font-size: 15px; selection-background-color: #6b5324;
+  selection-color: #fff3da; }
+QTreeView#roomList::item { padding: 4px 2px; }
+QHeaderView::section { background: #3a2a22; color: #ffe3a3; border: none; padding: 4px 6px;
+  font-weight: 600; }
+QLabel#roomAddresses { font-size: 18px; color: #ffe3a3; }
+QLabel#waitingState, QLabel#prematchWho { font-size: 16px; }
+QLabel#prematchHeading { font-size: 22px; color: #ffe3a3; font-weight: 700; }
+QPushButton#sameCards { background: #2b5a47; border-color: #d4a84b; font-weight: 600; }
+QPushButton:disabled, QPushButton#sameCards:disabled { background: #2a211c; color: #9a8f86;
+  border-color: #5a4a3a; }
+"""
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Lobby", text)
+
+
+class PasswordPrompt(QDialog):
+    """Asks for a private room's password (window-modal, never blocking the loop)."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("passwordPrompt")
+        self.setWindowTitle(_tr("Private room"))
+        self.setAccessibleName(_tr("Password for the private room"))
+        layout = QVBoxLayout(self)
+        label = QLabel(_tr("「{0}」 is private. Its password:").format(title))
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        self.password = QLineEdit()
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setMaxLength(MAX_PASSWORD)
+        self.password.setAccessibleName(_tr("Room password"))
+        label.setBuddy(self.password)
+        layout.addWidget(self.password)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText(_tr("Join"))
+        ok.setAccessibleName(_tr("Join with this password"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setAccessibleName(_tr("Cancel"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+
+
+class Lobby(QWidget):
+    """Find or open a room, meet the peer, compare the four cards, hand the match over.
+
+    ``home`` is where the identity and the pinned peers live (default: koikoi's home);
+    ``bind`` an IP address to browse, advertise and listen on (default ``$KOIKOI_MDNS_BIND``,
+    else every interface).
+    """
+
+    match_ready = Signal(object, object, object)
+    """``(link: PeerLink, peer: PeerInfo, toss: TossDone)``: both confirmed, the toss is over."""
+    back = Signal()
+    """The player left the lobby (Esc or the back button)."""
+    practice = Signal(object)
+    """``Settings``: practice against the computer with the room form's settings."""
+
+    def __init__(
+        self,
+        settings: AppSettings,
+        art: CardArt | None = None,
+        *,
+        home: Path | None = None,
+        bind: str | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("lobby")
+        self.setStyleSheet(STYLE)
+        self.settings = settings
+        self.art = art if art is not None else CardArt()
+        self.home = home
+        self.bind = bind if bind is not None else mdns_bind()
+        self.finder = RoomFinder(self.bind, self)
+        self.room: QtRoom | None = None
+        self.join: QtJoin | None = None
+        self.announcer: RoomAnnouncer | None = None
+        self.password_prompt: PasswordPrompt | None = None
+        self.peer: PeerInfo | None = None
+        self.failure: LinkError | None = None
+        """The last failure shown (tests read its ``kind``)."""
+        self.handed: PeerLink | None = None
+        """The link handed over by :attr:`match_ready`, until it closes."""
+        self._identity: Identity | None = None
+        self._known: KnownPeers | None = None
+        self._loading: Future[tuple[Identity, KnownPeers]] | None = None
+        """The identity and the pins, read (or the key created) on a worker thread: creating
+        a key writes and syncs a file, which is no work for the UI thread."""
+        self._targets: list[str] = []
+        self._password = ""
+        self._settings_wanted = Settings()
+        self._changed_key: IdentityChanged | None = None
+        self._retry: tuple[list[str], str, Settings] | None = None
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(40, 24, 40, 24)
+        top = QHBoxLayout()
+        self.back_button = QPushButton(_tr("← Back"))
+        self.back_button.setObjectName("secondaryButton")
+        self.back_button.setAccessibleName(_tr("Back to the start screen"))
+        self.back_button.clicked.connect(self.go_back)
+        top.addWidget(self.back_button)
+        title = QLabel(_tr("対戦 · Play a person"))
+        title.setObjectName("subtitle")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        top.addWidget(title, 1)
+        nick_label = QLabel(_tr("Your nickname:"))
+        self.nickname = QLineEdit(settings.get(NICKNAME))
+        self.nickname.setObjectName("nickname")
+        self.nickname.setMaxLength(MAX_NICKNAME)
+        self.nickname.setPlaceholderText(_tr("e.g. hana"))
+        self.nickname.setAccessibleName(_tr("Your nickname"))
+        self.nickname.editingFinished.connect(self._remember_nickname)
+        nick_label.setBuddy(self.nickname)
+        top.addWidget(nick_label)
+        top.addWidget(self.nickname)
+        outer.addLayout(top)
+
+        self.message = QLabel("")
+        self.message.setObjectName("notice")
+        self.message.setWordWrap(True)
+        self.message.setAccessibleName(_tr("Message"))
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message.hide()
+        outer.addWidget(self.message)
+        self.accept_key_button = QPushButton(_tr("Accept the new key and try again"))
+        self.accept_key_button.setObjectName("acceptNewKey")
+        self.accept_key_button.setAccessibleName(_tr("Accept the peer's new key and try again"))
+        self.accept_key_button.clicked.connect(self.accept_new_key)
+        self.accept_key_button.hide()
+        outer.addWidget(self.accept_key_button, 0, Qt.AlignmentFlag.AlignLeft)
+
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self._rooms_page())
+        self.pages.addWidget(self._waiting_page())
+        self.prematch = PrematchPanel(self.art)
+        self.prematch.confirmed.connect(self._confirm)
+        self.prematch.differ.connect(self._differ)
+        self.prematch.cancelled.connect(self.cancel)
+        self.pages.addWidget(self.prematch)
+        outer.addWidget(self.pages, 1)
+
+        self.finder.changed.connect(self._update_empty)
+        self.finder.failed.connect(self._update_empty)
+        self.finder.model.rowsInserted.connect(self._select_first)
+        self._update_empty()
+
+    # --- pages ---------------------------------------------------------------------------
+
+    def _rooms_page(self) -> QWidget:
+        page = QWidget()
+        self.rooms_page = page
+        grid = QGridLayout(page)
+        grid.setHorizontalSpacing(24)
+
+        left = QVBoxLayout()
+        head = QLabel(_tr("Rooms on the local network"))
+        left.addWidget(head)
+        self.room_list = QTreeView()
+        self.room_list.setObjectName("roomList")
+        self.room_list.setAccessibleName(_tr("Rooms on the local network"))
+        self.room_list.setRootIsDecorated(False)
+        self.room_list.setAlternatingRowColors(True)
+        self.room_list.setUniformRowHeights(True)
+        self.room_list.setAllColumnsShowFocus(True)
+        self.room_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.room_list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.room_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.room_list.setModel(self.finder.model)
+        header = self.room_list.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # fixed widths, measured once: sizing to contents would re-measure every row each
+        # time a room comes in (a flood of rooms would make that quadratic)
+        metrics = self.room_list.fontMetrics()
+        widest = ("M" * 16, settings_text(12, False), _tr("in play"))
+        for column, text in enumerate(widest, start=1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, metrics.horizontalAdvance(text) + 48)
+        self.room_list.header().setStretchLastSection(False)
+        # a double-click and Enter both "activate" a row (a double-click is not joined twice)
+        self.room_list.activated.connect(self._on_activated)
+        head.setBuddy(self.room_list)
+        left.addWidget(self.room_list, 1)
+        self.empty = QLabel("")
+        self.empty.setObjectName("roomsEmpty")
+        self.empty.setWordWrap(True)
+        self.empty.setAccessibleName(_tr("About the room list"))
+        left.addWidget(self.empty)
+        self.join_button = QPushButton(_tr("Join the selected room"))
+        self.join_button.setObjectName("joinRoom")
+        self.join_button.setAccessibleName(_tr("Join the selected room"))
+        self.join_button.clicked.connect(self.join_selected)
+        left.addWidget(self.join_button)
+
+        by_address = QFrame()
+        by_address.setObjectName("settingsCard")
+        form = QFormLayout(by_address)
+        self.address = QLineEdit()
+        self.address.setObjectName("joinAddress")
+        self.address.setPlaceholderText(_tr("192.168.1.20:4000 · [2001:db8::20]:4000 · host:port"))
+        self.address.setAccessibleName(_tr("Address to join, host:port"))
+        self.address.returnPressed.connect(self.join_by_address)
+        form.addRow(_tr("Address:"), self.address)
+        self.address_password = QLineEdit()
+        self.address_password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.address_password.setMaxLength(MAX_PASSWORD)
+        self.address_password.setPlaceholderText(_tr("only for a private room"))
+        self.address_password.setAccessibleName(_tr("Password for the room at that address"))
+        self.address_password.returnPressed.connect(self.join_by_address)
+        form.addRow(_tr("Password:"), self.address_password)
+        self.address_button = QPushButton(_tr("Join by address"))
+        self.address_button.setObjectName("joinByAddress")
+        self.address_button.setAccessibleName(_tr("Join by address"))
+        self.address_button.clicked.connect(self.join_by_address)
+        form.addRow(self.address_button)
+        left.addWidget(by_address)
+        grid.addLayout(left, 0, 0)
+
+        create = QFrame()
+        create.setObjectName("settingsCard")
+        form2 = QFormLayout(create)
+        heading = QLabel(_tr("Create a room"))
+        heading.setObjectName("cardHead")
+        form2.addRow(heading)
+        self.room_title = QLineEdit(self.settings.get(ROOM_TITLE))
+        self.room_title.setObjectName("roomTitle")
+        self.room_title.setMaxLength(48)
+        self.room_title.setPlaceholderText(_tr("e.g. Friday hanafuda"))
+        self.room_title.setAccessibleName(_tr("Room title"))
+        form2.addRow(_tr("Title:"), self.room_title)
+        rounds_row = QHBoxLayout()
+        self.rounds = QButtonGroup(self)
+        for n in (6, 12):
+            button = QRadioButton(_tr("{0}回戦 · {0} rounds").format(n))
+            button.setAccessibleName(_tr("{0} rounds").format(n))
+            self.rounds.addButton(button, n)
+            rounds_row.addWidget(button)
+        self.rounds.button(6).setChecked(True)
+        form2.addRow(_tr("Rounds:"), rounds_row)
+        self.doubling = QCheckBox(_tr("Double at 8 points or more (8点以上×2)"))
+        self.doubling.setAccessibleName(_tr("Double at 8 points or more"))
+        self.doubling.setChecked(True)
+        form2.addRow(self.doubling)
+        self.private = QCheckBox(_tr("Private: a password is needed to join"))
+        self.private.setAccessibleName(_tr("Private room"))
+        form2.addRow(self.private)
+        self.room_password = QLineEdit()
+        self.room_password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.room_password.setMaxLength(MAX_PASSWORD)
+        self.room_password.setAccessibleName(_tr("Password of the new room"))
+        self.room_password.setEnabled(False)
+        self.private.toggled.connect(self.room_password.setEnabled)
+        form2.addRow(_tr("Password:"), self.room_password)
+        self.create_button = QPushButton(_tr("Open the room"))
+        self.create_button.setObjectName("createRoom")
+        self.create_button.setAccessibleName(_tr("Open the room and wait for a player"))
+        self.create_button.clicked.connect(self.create_room)
+        form2.addRow(self.create_button)
+        self.practice_button = QPushButton(_tr("コンピュータと練習 · Practice with the computer"))
+        self.practice_button.setObjectName("secondaryButton")
+        self.practice_button.setAccessibleName(_tr("Practice with the computer, these settings"))
+        self.practice_button.clicked.connect(lambda: emit(self.practice, self.form_settings()))
+        form2.addRow(self.practice_button)
+        grid.addWidget(create, 0, 1, Qt.AlignmentFlag.AlignTop)
+        grid.setColumnStretch(0, 3)
+        grid.setColumnStretch(1, 2)
+        return page
+
+    def _waiting_page(self) -> QWidget:
+        page = QWidget()
+        self.waiting_page = page
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        self.waiting_title = QLabel("")
+        self.waiting_title.setObjectName("subtitle")
+        self.waiting_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.waiting_title.setAccessibleName(_tr("Room"))
+        layout.addWidget(self.waiting_title)
+        self.waiting_state = QLabel("")
+        self.waiting_state.setObjectName("waitingState")
+        self.waiting_state.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.waiting_state.setWordWrap(True)
+        self.waiting_state.setAccessibleName(_tr("State"))
+        layout.addWidget(self.waiting_state)
+        self.addresses = QLabel("")
+        self.addresses.setObjectName("roomAddresses")
+        self.addresses.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.addresses.setWordWrap(True)
+        self.addresses.setAccessibleName(_tr("Addresses to give a friend"))
+        self.addresses.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.addresses)
+        self.turned_away = QLabel("")
+        self.turned_away.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.turned_away.setWordWrap(True)
+        self.turned_away.setAccessibleName(_tr("Turned away"))
+        layout.addWidget(self.turned_away)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.cancel_button = QPushButton(_tr("Close the room"))
+        self.cancel_button.setObjectName("cancelWaiting")
+        self.cancel_button.setAccessibleName(_tr("Close the room"))
+        self.cancel_button.clicked.connect(self.cancel)
+        row.addWidget(self.cancel_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addStretch(2)
+        return page
+
+    # --- showing and leaving -------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self.finder.running:
+            self.finder.start()
+            self._update_empty()
+        self._load_identity()
+        if self.handed is not None or (
+            self.peer is None and self.pages.currentWidget() is self.prematch
+        ):
+            self.pages.setCurrentWidget(self.rooms_page)  # back from a match handed over
+
+    def _load_identity(self) -> None:
+        if self._loading is None and self._identity is None:
+            home = self.home
+            pool = ThreadPoolExecutor(1, thread_name_prefix="koikoi-identity")
+            self._loading = pool.submit(
+                lambda: (load_or_create_identity(home), KnownPeers.load(home))
+            )
+            pool.shutdown(wait=False)  # the thread ends with its one task
+
+    def stop_browsing(self) -> None:
+        self.finder.stop()
+
+    def go_back(self) -> None:
+        """Esc / the back button: leave a room or a connection, then the lobby."""
+        if self.pages.currentWidget() is not self.rooms_page:
+            self.cancel()
+            return
+        self.stop_browsing()
+        emit(self.back)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.go_back()
+            return
+        super().keyPressEvent(event)
+
+    def _show_message(self, text: str | None) -> None:
+        self.message.setText(text or "")
+        self.message.setVisible(bool(text))
+        self.accept_key_button.setVisible(self._changed_key is not None and bool(text))
+
+    def _update_empty(self) -> None:
+        if self.finder.failure is not None:
+            text = _tr(
+                "No rooms can be listed: {0}. Joining by address still works: ask the host "
+                "for the address its screen shows."
+            ).format(self.finder.failure)
+        elif self.finder.model.rowCount() == 0:
+            text = _tr(
+                "Looking for rooms on the local network… None yet: create one, or join by address."
+            )
+        else:
+            text = ""
+        self.empty.setText(text)
+        self.empty.setVisible(bool(text))
+
+    def _select_first(self) -> None:
+        if not self.room_list.currentIndex().isValid():
+            self.room_list.setCurrentIndex(self.finder.model.index(0, 0))
+
+    # --- who this side is ----------------------------------------------------------------
+
+    def nickname_text(self) -> str:
+        return clean_text(self.nickname.text(), MAX_NICKNAME)
+
+    def _remember_nickname(self) -> None:
+        self.settings.set(NICKNAME, self.nickname_text())
+
+    def form_settings(self) -> Settings:
+        return Settings(rounds=self.rounds.checkedId(), doubling=self.doubling.isChecked())
+
+    def _options(self, settings: Settings, password: str) -> PeerOptions | None:
+        nick = self.nickname_text()
+        if not nick:
+            self._show_message(_tr("Choose a nickname first: the other player sees it."))
+            self.nickname.setFocus()
+            return None
+        self._remember_nickname()
+        if self._identity is None or self._known is None:
+            self._load_identity()
+            assert self._loading is not None
+            try:  # done long ago unless the player was very quick
+                self._identity, self._known = self._loading.result(timeout=10)
+            except (IdentityFileError, OSError, TimeoutError) as error:
+                self._loading = None
+                self._show_message(_tr("Your identity cannot be read: {0}").format(error))
+                return None
+        return PeerOptions(
+            identity=self._identity,
+            nickname=nick,
+            settings=settings,
+            known_peers=self._known,
+            password=password,
+            hold_for_confirmation=True,
+        )
+
+    # --- joining -------------------------------------------------------------------------
+
+    def selected_room(self) -> Room | None:
+        index = self.room_list.currentIndex()
+        if not index.isValid():
+            return None
+        room = self.finder.model.data(index, ROOM_ROLE)
+        return room if isinstance(room, Room) else None
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        room = self.finder.model.data(index, ROOM_ROLE)
+        if isinstance(room, Room):
+            self.join_room(room)
+
+    def join_selected(self) -> None:
+        room = self.selected_room()
+        if room is None:
+            self._show_message(_tr("Choose a room in the list first."))
+            return
+        self.join_room(room)
+
+    def join_room(self, room: Room) -> None:
+        """Join a listed room (its settings, as announced; the handshake checks them)."""
+        if room.status is RoomStatus.PLAYING:
+            self._show_message(_tr("That room is already playing."))
+            return
+        settings = Settings(rounds=room.rounds, doubling=room.doubling)
+        if not room.private:
+            self._dial(list(room.addresses), "", settings)
+            return
+        prompt = PasswordPrompt(room.title, self)
+        self.password_prompt = prompt
+
+        def answered(result: int) -> None:
+            self.password_prompt = None
+            password = prompt.password.text()
+            prompt.deleteLater()
+            if result == QDialog.DialogCode.Accepted and password:
+                self._dial(list(room.addresses), password, settings)
+
+        prompt.finished.connect(answered)
+        prompt.open()
+
+    def join_by_address(self) -> None:
+        """Join the address typed (HOST:PORT, [IPv6]:PORT, a host name) with the form's
+        settings and the password typed beside it (for a private room)."""
+        text = self.address.text().strip()
+        try:
+            parse_address(text)
+        except ValueError as error:
+            self._fail(LinkError("address", str(error), text))
+            return
+        self._dial([text], self.address_password.text(), self.form_settings())
+
+    def _dial(self, targets: list[str], password: str, settings: Settings) -> None:
+        if self.join is not None or self.room is not None:
+            return
+        options = self._options(settings, password)
+        if options is None or not targets:
+            return
+        self._changed_key = None
+        self._show_message(None)
+        self._retry = (list(targets), password, settings)
+        self._targets = list(targets)
+        self._next_target(options)
+
+    def _next_target(self, options: PeerOptions) -> None:
+        address = self._targets.pop(0)
+        join = QtJoin(options, self)
+        self.join = join
+        join.established.connect(self._on_established)
+        join.tossed.connect(self._on_tossed)
+        join.failed.connect(self._on_join_failed)
+        join.ended.connect(self._on_ended)
+        self.waiting_title.setText(_tr("Joining {0}").format(address))
+        self.waiting_state.setText(_tr("Connecting…"))
+        self.addresses.setText("")
+        self.turned_away.setText("")
+        self.cancel_button.setText(_tr("Cancel"))
+        self.cancel_button.setAccessibleName(_tr("Stop connecting"))
+        self.pages.setCurrentWidget(self.waiting_page)
+        self.cancel_button.setFocus()
+        try:
+            join.connect_to_address(address)
+        except ValueError as error:
+            self._drop_join()
+            self._fail(LinkError("address", str(error), address))
+
+    def _on_join_failed(self, failure: LinkError) -> None:
+        join = self.join
+        if failure.kind == "connect" and self._targets and join is not None:
+            options = join.options
+            self._drop_join()
+            self._next_target(options)  # the room announced other addresses too
+            return
+        self._drop_join()
+        self._fail(failure)
+
+    def _drop_join(self) -> None:
+        join, self.join = self.join, None
+        if join is not None:
+            for signal in (join.established, join.tossed, join.failed, join.ended):
+                signal.disconnect()
+            join.closed.connect(join.deleteLater)
+            if join.done:
+                join.deleteLater()
+
+    # --- hosting -------------------------------------------------------------------------
+
+    def create_room(self) -> None:
+        if self.join is not None or self.room is not None:
+            return
+        private = self.private.isChecked()
+        password = self.room_password.text() if private else ""
+        if private and not password:
+            self._show_message(_tr("A private room needs a password."))
+            self.room_password.setFocus()
+            return
+        options = self._options(self.form_settings(), password)
+        if options is None:
+            return
+        title = clean_text(self.room_title.text(), 48) or _tr("{0}'s room").format(options.nickname)
+        self.settings.set(ROOM_TITLE, clean_text(self.room_title.text(), 48))
+        self._changed_key = None
+        self._show_message(None)
+        room = QtRoom(options, parent=self)
+        try:
+            room.listen(self.bind or "", 0)
+        except ValueError as error:
+            room.deleteLater()
+            self._show_message(_tr("The room cannot be opened: {0}").format(error))
+            return
+        self.room = room
+        room.established.connect(self._on_established)
+        room.tossed.connect(self._on_tossed)
+        room.ended.connect(self._on_ended)
+        room.refused.connect(self._on_refused)
+        ad = Advertisement(
+            title,
+            options.nickname,
+            room.port,
+            rounds=options.settings.rounds,
+            doubling=options.settings.doubling,
+            private=private,
+            fingerprint=options.identity.fingerprint,
+        )
+        announcer = RoomAnnouncer(ad, bind=self.bind, parent=self)
+        announcer.published.connect(self._on_published)
+        announcer.failed.connect(self._on_publish_failed)
+        self.announcer = announcer
+        announcer.publish()
+        self.waiting_title.setText(
+            title
+            + "  ·  "
+            + _settings_words(options.settings)
+            + ("  ·  " + _tr("private") if private else "")
+        )
+        self.waiting_state.setText(_tr("Waiting for a player… (announcing the room)"))
+        shown = room.addresses()
+        self.addresses.setText(
+            _tr("Port {0}. A friend elsewhere can join by address:\n{1}").format(
+                room.port, "\n".join(shown)
+            )
+        )
+        self.turned_away.setText("")
+        self.cancel_button.setText(_tr("Close the room"))
+        self.cancel_button.setAccessibleName(_tr("Close the room"))
+        self.pages.setCurrentWidget(self.waiting_page)
+        self.cancel_button.setFocus()
+
+    def _on_published(self) -> None:
+        if self.room is not None and self.peer is None:
+            self.waiting_state.setText(
+                _tr("Waiting for a player… The room is listed on the local network.")
+            )
+
+    def _on_publish_failed(self, reason: str) -> None:
+        if self.room is not None and self.peer is None:
+            self.waiting_state.setText(
+                _tr(
+                    "Waiting for a player… The room is not listed on the network ({0}): "
+                    "give your friend an address below."
+                ).format(reason)
+            )
+
+    def _on_refused(self, failure: LinkError) -> None:
+        self.turned_away.setText(failure_text(failure))
+
+    def _close_room(self) -> None:
+        room, self.room = self.room, None
+        if room is not None:
+            for signal in (room.established, room.tossed, room.ended, room.refused):
+                signal.disconnect()
+            room.closed.connect(room.deleteLater)
+            room.leave("the room was closed")
+        announcer, self.announcer = self.announcer, None
+        if announcer is not None:
+            announcer.withdraw()
+
+    # --- before the match ----------------------------------------------------------------
+
+    def _on_established(self, peer: PeerInfo) -> None:
+        self.peer = peer
+        if self.announcer is not None:
+            self.announcer.set_status(RoomStatus.PLAYING)
+        self.prematch.show_peer(peer)
+        self.pages.setCurrentWidget(self.prematch)
+
+    def _link(self) -> PeerLink | None:
+        if self.join is not None:
+            return self.join
+        return None if self.room is None else self.room.match
+
+    def _confirm(self) -> None:
+        link = self._link()
+        if link is not None:
+            link.confirm_sas(True)
+
+    def _differ(self) -> None:
+        link = self._link()
+        if link is not None:
+            link.confirm_sas(False)
+
+    def _on_ended(self, ending: Ending) -> None:
+        """The session ended before the toss (after it, the table has the link)."""
+        text = ending_text(ending)
+        self._reset()
+        self._show_message(text)
+
+    def _on_tossed(self, toss: TossDone) -> None:
+        link = self._link()
+        peer = self.peer
+        if link is None or peer is None:
+            return
+        if self.join is not None:
+            self._drop_join_signals()
+        elif self.room is not None:
+            room = self.room
+            for signal in (room.established, room.tossed, room.ended, room.refused):
+                signal.disconnect()
+        self.handed = link
+        link.closed.connect(self._on_handed_closed)
+        self.peer = None
+        emit(self.match_ready, link, peer, toss)
+
+    def _drop_join_signals(self) -> None:
+        join = self.join
+        if join is not None:
+            for signal in (join.established, join.tossed, join.failed, join.ended):
+                signal.disconnect()
+        self.join = None
+
+    def _on_handed_closed(self) -> None:
+        """The match handed over is over: close the room, withdraw its announcement."""
+        self.handed = None
+        room, self.room = self.room, None
+        if room is not None:
+            room.closed.connect(room.deleteLater)
+            room.leave("the match is over")
+        announcer, self.announcer = self.announcer, None
+        if announcer is not None:
+            announcer.withdraw()
+
+    # --- failures ------------------------------------------------------------------------
+
+    def _fail(self, failure: LinkError) -> None:
+        self.failure = failure
+        error = failure.error
+        self._reset()
+        self._changed_key = error if isinstance(error, IdentityChanged) else None
+        self._show_message(failure_text(failure))
+        if self._changed_key is not None:
+            self.accept_key_button.setFocus()
+
+    def accept_new_key(self) -> None:
+        """The player read the warning and accepts the peer's new key: the old pin is
+        forgotten and the same room dialled again (the new key is pinned on success)."""
+        changed, retry = self._changed_key, self._retry
+        self._changed_key = None
+        if changed is None or retry is None or self._known is None:
+            return
+        self._known.forget(changed.name)
+        targets, password, settings = retry
+        self._dial(targets, password, settings)
+
+    def cancel(self) -> None:
+        """Stop connecting, leave before the match, or close the room."""
+        link = self.join
+        if link is not None:
+            self._drop_join()
+            link.leave("the player left before the match")
+        self._close_room()
+        self._reset()
+
+    def _reset(self) -> None:
+        if self.join is not None:
+            self._drop_join()
+        self._close_room()
+        self.peer = None
+        self.pages.setCurrentWidget(self.rooms_page)
+
+    def shutdown(self) -> None:
+        """The window closes: leave everything, stop browsing."""
+        self.cancel()
+        self.stop_browsing()
+
+
+def _settings_words(settings: Settings) -> str:
+    return settings_text(settings.rounds, settings.doubling)
+
+
+def connect_match_ready(lobby: Lobby, target: QObject) -> bool:
+    """Connect :attr:`Lobby.match_ready` to ``target.start_network_match`` when the target has
+    it (the table's side of network play); whether it did."""
+    start = getattr(target, "start_network_match", None)
+    if start is None:
+        return False
+    lobby.match_ready.connect(start)
+    return True
+
+
+__all__ = ["Lobby", "PasswordPrompt", "connect_match_ready"]

@@ -1,0 +1,419 @@
+"""The LAN's rooms for the window: mDNS browsing and advertising kept off the UI thread.
+
+:class:`RoomFinder` runs a :class:`~koikoi.net.discovery.RoomBrowser` (zeroconf on a thread
+of its own) and hands each report to the UI thread by a queued signal, into a
+:class:`RoomListModel` a view shows. :class:`RoomAnnouncer` publishes the host's room, changes
+its status and withdraws it, each wait on a worker thread, never on the UI thread.
+
+Where mDNS cannot work, :attr:`RoomFinder.failure` and the ``failed`` signal say why (one
+line); joining by address does not need any of this. ``KOIKOI_MDNS_BIND`` (an IP address of
+this machine, e.g. ``127.0.0.1`` for tests) limits browsing and advertising to one interface.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
+
+from koikoi.net.discovery import (
+    Advertisement,
+    BrowseFailed,
+    DiscoveryError,
+    DiscoveryEvent,
+    Room,
+    RoomAdded,
+    RoomAdvertiser,
+    RoomBrowser,
+    RoomChanged,
+    RoomRemoved,
+    RoomStatus,
+)
+from koikoi.ui.qtfix import emit
+
+logger = logging.getLogger(__name__)
+
+BIND_ENV: Final = "KOIKOI_MDNS_BIND"
+"""An IP address to browse and advertise on instead of every interface (tests: 127.0.0.1)."""
+
+ROOM_ROLE: Final = int(Qt.ItemDataRole.UserRole) + 1
+"""The :class:`Room` of a row (any column)."""
+
+COLUMNS: Final = ("Room", "Host", "Settings", "State")
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Rooms", text)
+
+
+def mdns_bind() -> str | None:
+    """The address discovery is bound to (``$KOIKOI_MDNS_BIND``), or None for all interfaces."""
+    return os.environ.get(BIND_ENV) or None
+
+
+def settings_text(rounds: int, doubling: bool) -> str:
+    """The match settings as the seed's lobby writes them: ``6回戦 · 「8点以上×2」``."""
+    double = "「8点以上×2」" if doubling else "「8点で倍なし」"
+    return f"{rounds}回戦 · {double}"
+
+
+def status_text(status: RoomStatus) -> str:
+    return _tr("in play") if status is RoomStatus.PLAYING else _tr("open")
+
+
+_LOCK: list[QIcon] = []
+
+
+def lock_icon() -> QIcon:
+    """A small padlock, painted (no emoji font is needed): the mark of a private room."""
+    if not _LOCK:
+        pixmap = QPixmap(32, 32)
+        pixmap.fill(QColor(0, 0, 0, 0))
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor("#e7c46d"), 4))
+        painter.drawArc(9, 3, 14, 18, 0, 180 * 16)
+        painter.drawLine(9, 12, 9, 15)
+        painter.drawLine(23, 12, 23, 15)
+        painter.setPen(QPen(QColor("#e7c46d"), 1))
+        painter.setBrush(QColor("#e7c46d"))
+        painter.drawRoundedRect(5, 14, 22, 16, 3, 3)
+        painter.setBrush(QColor("#1a130f"))
+        painter.drawEllipse(14, 18, 4, 4)
+        painter.end()
+        _LOCK.append(QIcon(pixmap))
+    return _LOCK[0]
+
+
+class RoomListModel(QAbstractTableModel):
+    """The rooms heard of, in the order they appeared: title (a lock for a private room),
+    host, settings, state. A room in play is listed but greyed and cannot be selected."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rooms: list[Room] = []
+
+    # --- changes -------------------------------------------------------------------------
+
+    def put(self, room: Room) -> None:
+        """Add ``room``, or replace the one with its name."""
+        for row, old in enumerate(self._rooms):
+            if old.name == room.name:
+                self._rooms[row] = room
+                last = self.columnCount() - 1
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+                return
+        row = len(self._rooms)
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._rooms.append(room)
+        self.endInsertRows()
+
+    def drop(self, name: str) -> None:
+        for row, old in enumerate(self._rooms):
+            if old.name == name:
+                self.beginRemoveRows(QModelIndex(), row, row)
+                del self._rooms[row]
+                self.endRemoveRows()
+                return
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self._rooms = []
+        self.endResetModel()
+
+    # --- reading -------------------------------------------------------------------------
+
+    def rooms(self) -> list[Room]:
+        return list(self._rooms)
+
+    def room_at(self, row: int) -> Room | None:
+        return self._rooms[row] if 0 <= row < len(self._rooms) else None
+
+    def row_of(self, name: str) -> int:
+        return next((row for row, room in enumerate(self._rooms) if room.name == name), -1)
+
+    # --- Qt's model ----------------------------------------------------------------------
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rooms)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            orientation is Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(COLUMNS)
+        ):
+            return _tr(COLUMNS[section])
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        room = self.room_at(index.row()) if index.isValid() else None
+        if room is None:
+            return Qt.ItemFlag.NoItemFlags
+        if room.status is RoomStatus.PLAYING:
+            return Qt.ItemFlag.NoItemFlags  # greyed: nobody can join a match in play
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = 0) -> Any:
+        room = self.room_at(index.row()) if index.isValid() else None
+        if room is None:
+            return None
+        column = index.column()
+        if role == ROOM_ROLE:
+            return room
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(room, column)
+        if role == Qt.ItemDataRole.DecorationRole and column == 0 and room.private:
+            return lock_icon()
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return self.describe(room)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.describe(room)
+        if role == Qt.ItemDataRole.ForegroundRole and room.status is RoomStatus.PLAYING:
+            return QColor("#8a7f76")
+        return None
+
+    @staticmethod
+    def _text(room: Room, column: int) -> str:
+        if column == 0:
+            return room.title or _tr("(untitled)")
+        if column == 1:
+            if room.host is None:
+                return _tr("(private)") if room.private else "—"
+            return room.host + (f" · {room.fingerprint}" if room.fingerprint else "")
+        if column == 2:
+            return settings_text(room.rounds, room.doubling)
+        return status_text(room.status)
+
+    @staticmethod
+    def describe(room: Room) -> str:
+        """One line for a screen reader or a tooltip."""
+        parts = [room.title or _tr("(untitled)")]
+        if room.host:
+            parts.append(_tr("host {0}").format(room.host))
+        parts.append(settings_text(room.rounds, room.doubling))
+        if room.private:
+            parts.append(_tr("private: a password is needed"))
+        parts.append(status_text(room.status))
+        return ", ".join(parts)
+
+
+BATCH: Final = 24
+"""Reports handled per turn of the UI thread's event loop (a flood is spread over turns)."""
+
+
+class _Relay(QObject):
+    """Lives on the UI thread. The browser's thread puts reports in a queue and wakes it
+    (one queued signal while the queue is not empty), so a flood of rooms is one wake-up,
+    not a thousand posted events handled in one turn of the loop."""
+
+    wake = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._queue: deque[DiscoveryEvent] = deque()
+
+    def put(self, event: DiscoveryEvent) -> None:
+        """From any thread."""
+        with self._lock:
+            self._queue.append(event)
+            first = len(self._queue) == 1
+        if first:
+            self.wake.emit()
+
+    def take(self, most: int) -> tuple[list[DiscoveryEvent], bool]:
+        """Up to ``most`` reports, and whether more are waiting."""
+        with self._lock:
+            taken = [self._queue.popleft() for _ in range(min(most, len(self._queue)))]
+            return taken, bool(self._queue)
+
+
+_RETIRED: list[_Relay] = []
+
+
+class RoomFinder(QObject):
+    """Browses for rooms while started; :attr:`model` holds them.
+
+    ``failed(str)``: mDNS does not work here (the list stays empty, joining by address still
+    works). ``changed()``: the list changed (after the model).
+    """
+
+    failed = Signal(str)
+    changed = Signal()
+
+    def __init__(self, bind: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bind = bind if bind is not None else mdns_bind()
+        self.model = RoomListModel(self)
+        self.failure: str | None = None
+        self._browser: RoomBrowser | None = None
+        self._relay: _Relay | None = None
+        self.stopping: threading.Thread | None = None
+        """The thread stopping the last browser, for tests to wait on."""
+
+    @property
+    def running(self) -> bool:
+        return self._browser is not None
+
+    def start(self) -> None:
+        """Start browsing (returns at once: zeroconf starts on its own thread)."""
+        if self._browser is not None:
+            return
+        self.failure = None
+        self.model.clear()
+        relay = _Relay()  # no parent: the browser's callback keeps it alive, not the finder
+        relay.wake.connect(self._drain, Qt.ConnectionType.QueuedConnection)
+        self._relay = relay
+        browser = RoomBrowser(relay.put, bind=self.bind)
+        self._browser = browser
+        browser.start()
+
+    def stop(self) -> None:
+        """Stop browsing; the browser's thread is stopped on another thread (it may wait)."""
+        browser, self._browser = self._browser, None
+        relay, self._relay = self._relay, None
+        if relay is not None:
+            relay.wake.disconnect(self._drain)
+            # kept for good: the browser's thread may hold the last reference to it for a
+            # moment, and a QObject must not be freed on a thread that does not own it
+            _RETIRED.append(relay)
+        if browser is None:
+            return
+        browser.on_event = None
+        self.stopping = threading.Thread(target=browser.stop, name="koikoi-browser-stop")
+        self.stopping.daemon = True
+        self.stopping.start()
+
+    def _drain(self) -> None:
+        relay = self._relay
+        if relay is None or self._browser is None:
+            return
+        events, more = relay.take(BATCH)
+        changed = False
+        for event in events:
+            if isinstance(event, (RoomAdded, RoomChanged)):
+                self.model.put(event.room)
+                changed = True
+            elif isinstance(event, RoomRemoved):
+                self.model.drop(event.name)
+                changed = True
+            elif isinstance(event, BrowseFailed):
+                self.failure = event.reason
+                emit(self.failed, event.reason)
+        if more:
+            QTimer.singleShot(0, self._drain)  # the rest on the next turn of the loop
+        if changed:
+            emit(self.changed)
+
+
+class _Outcome(QObject):
+    done = Signal(str)
+    """Empty: published; else why not."""
+
+
+class RoomAnnouncer(QObject):
+    """Advertises one room by mDNS while it is open; every wait on a worker thread.
+
+    ``published()`` once the room is announced; ``failed(str)`` when mDNS cannot announce it
+    (the room still works by address).
+    """
+
+    published = Signal()
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        ad: Advertisement,
+        *,
+        bind: str | None = None,
+        addresses: list[str] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.bind = bind if bind is not None else mdns_bind()
+        self.advertiser = RoomAdvertiser(ad, bind=self.bind, addresses=addresses)
+        self.state = "new"
+        """new → publishing → published | failed → withdrawn."""
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="koikoi-announce")
+        """One worker, so a withdrawal always comes after the publication it undoes."""
+        self._outcome = _Outcome()
+        self._outcome.done.connect(self._on_done, Qt.ConnectionType.QueuedConnection)
+
+    def publish(self) -> None:
+        if self.state != "new":
+            return
+        self.state = "publishing"
+        outcome = self._outcome
+        advertiser = self.advertiser
+
+        def run() -> None:
+            try:
+                advertiser.publish()
+            except DiscoveryError as error:
+                outcome.done.emit(str(error))
+            except Exception as error:  # never into the thread's void
+                logger.debug("advertising the room failed", exc_info=True)
+                outcome.done.emit(f"mDNS cannot announce the room: {error!r}")
+            else:
+                outcome.done.emit("")
+
+        self._worker.submit(run)
+
+    def set_status(self, status: RoomStatus) -> None:
+        """Open or playing (does not wait)."""
+        self.advertiser.set_status(status)
+
+    def withdraw(self) -> None:
+        """Say goodbye and stop, on a worker thread."""
+        if self.state == "withdrawn":
+            return
+        self.state = "withdrawn"
+        self._worker.submit(self.advertiser.withdraw)
+        self._worker.shutdown(wait=False)
+
+    def wait(self) -> None:
+        """Wait until the worker is done (tests, and the app on its way out)."""
+        self._worker.shutdown(wait=True)
+
+    def _on_done(self, reason: str) -> None:
+        if self.state != "publishing":
+            return
+        if reason:
+            self.state = "failed"
+            emit(self.failed, reason)
+        else:
+            self.state = "published"
+            emit(self.published)
+
+
+__all__ = [
+    "BIND_ENV",
+    "ROOM_ROLE",
+    "RoomAnnouncer",
+    "RoomFinder",
+    "RoomListModel",
+    "mdns_bind",
+    "settings_text",
+    "status_text",
+]
