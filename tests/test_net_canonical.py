@@ -18,7 +18,7 @@ from koikoi.net.errors import HandshakeError, UnexpectedMessage
 from koikoi.net.handshake import Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.wire import ProtocolError, pack, unpack
+from koikoi.net.wire import ProtocolError, Value, pack, unpack
 
 Encoder = Callable[[object], bytes]
 
@@ -70,7 +70,7 @@ VARIANTS: dict[str, Encoder] = {
 
 
 def test_every_variant_decodes_to_the_same_value_yet_is_refused() -> None:
-    value = {"t": "auth", "id": b"\x01" * 32, "n": 7, "s": {"rounds": 6, "doubling": True}}
+    value: Value = {"t": "auth", "id": b"\x01" * 32, "n": 7, "s": {"rounds": 6, "doubling": True}}
     for name, encoder in VARIANTS.items():
         data = encoder(value)
         assert data != pack(value), name
