@@ -169,23 +169,28 @@ async def _write(writer: asyncio.StreamWriter, data: bytes, timeout: float) -> N
 
 async def _close(
     reader: asyncio.StreamReader, writer: asyncio.StreamWriter, grace: float = CLOSE_GRACE
-) -> None:
+) -> int:
     """Half-close, let the peer read our last bytes and close its end, then close.
 
     Closing a socket with unread input makes the kernel reset the connection, which can
-    destroy our last message (the farewell or goodbye) before the peer reads it.
+    destroy our last message (the farewell or goodbye) before the peer reads it. Returns
+    the bytes read meanwhile (the peer's goodbye, say), which are not looked at.
     """
+    drained = 0
     with contextlib.suppress(Exception):
         if writer.can_write_eof():
             writer.write_eof()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace
         while (left := deadline - loop.time()) > 0:
-            if not await asyncio.wait_for(reader.read(READ_CHUNK), left):
+            data = await asyncio.wait_for(reader.read(READ_CHUNK), left)
+            if not data:
                 break
+            drained += len(data)
     writer.close()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(writer.wait_closed(), grace)
+    return drained
 
 
 async def drive(
@@ -291,7 +296,7 @@ async def drive(
         if think_task is not None:
             think_task.cancel()
         if not writer.is_closing():
-            await _close(reader, writer)
+            outcome.bytes_received += await _close(reader, writer)
 
 
 # --- the two roles -------------------------------------------------------------------------
