@@ -206,7 +206,7 @@ def test_a_replayed_log_entry_is_caught(cheater: Role) -> None:
 
 def test_reordered_log_entries_are_caught() -> None:
     # A turn of two moves (a play and a pick, or a play and a decision) sent swapped.
-    swapped = []
+    swapped: list[Role] = []
 
     def tap(sender: Role, messages: list[bytes]) -> list[bytes]:
         moves = [i for i, m in enumerate(messages) if is_move(m)]
