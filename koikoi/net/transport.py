@@ -32,7 +32,7 @@ from koikoi.net.connection import (
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy
+from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket
 from koikoi.net.session import (
     DEFAULT_SILENCE_TIMEOUT,
     Ended,
@@ -201,11 +201,12 @@ async def drive(
     outcome: Outcome,
     on_event: EventHook | None = None,
     stop: asyncio.Event | None = None,
+    on_receive: Callable[[], None] | None = None,
 ) -> None:
     """Run ``conn`` over the stream until it closes; never raises for what the peer does.
 
     Setting ``stop`` makes the local side leave: the peer is told and the match ends
-    unfinished.
+    unfinished. ``on_receive`` is called whenever bytes arrive (a room's policy listens).
     """
     loop = asyncio.get_running_loop()
     timeout = conn.silence_timeout
@@ -264,6 +265,8 @@ async def drive(
                     handle(conn.connection_lost(loop.time()))
                     continue
                 outcome.bytes_received += len(received)
+                if on_receive is not None:
+                    on_receive()
                 handle(conn.receive_data(received, loop.time()))
                 read_task = asyncio.ensure_future(reader.read(READ_CHUNK))
             if think_task is not None and think_task in done:
@@ -371,6 +374,11 @@ class Room:
         self._server: asyncio.Server | None = None
         self._outcome: asyncio.Future[Outcome] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._writers: dict[int, asyncio.StreamWriter] = {}
+        """The pending connections' streams, by ticket number, to drop what the policy says."""
+        self._dropped: dict[int, str] = {}
+        """Why the room dropped a pending connection, by ticket number."""
+        self._sweeper: asyncio.TimerHandle | None = None
 
     async def open(self, bind: str, port: int) -> tuple[str, int]:
         """Start listening; returns the address and port actually bound."""
@@ -385,6 +393,8 @@ class Room:
         return await asyncio.shield(self._outcome)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
@@ -424,10 +434,18 @@ class Room:
                 await _write(writer, encode_frame(refuse_message(ticket.code)), 1.0)
             await _close(reader, writer, grace=0.5)
             return
+        self._writers[ticket.number] = writer
+        self._drop(self.policy.take_evicted(), "dropped to make room for a newer connection")
+        self._sweep()
         conn = self.options.connection(Role.HOST, loop.time())
         conn.busy = lambda: self.policy.busy
         outcome = Outcome(address, conn)
         outcome.times["connected"] = loop.time()
+
+        def on_receive() -> None:
+            if ticket.number in self.policy.pending and ticket.number not in self.policy.spoken:
+                self.policy.heard(ticket)
+                self._sweep()
 
         def on_event(event: ConnectionEvent, now: float) -> None:
             if isinstance(event, HandshakeDone):
@@ -438,9 +456,14 @@ class Room:
                 self.on_event(event, now)
 
         try:
-            await drive(conn, reader, writer, self.player, outcome, on_event, self.stop)
+            await drive(conn, reader, writer, self.player, outcome, on_event, self.stop, on_receive)
         finally:
+            self._writers.pop(ticket.number, None)
             established = self.policy.closed(ticket, loop.time())
+        dropped = self._dropped.pop(ticket.number, None)
+        if dropped is not None:
+            self._refuse(address, dropped)
+            return
         if established:
             assert self._outcome is not None
             if not self._outcome.done():
@@ -448,6 +471,25 @@ class Room:
             return
         reason = str(conn.failure) if conn.failure is not None else "the connection ended"
         self._refuse(address, reason)
+
+    def _drop(self, tickets: Sequence[Ticket], reason: str) -> None:
+        """Close pending connections at once (evicted or overdue): no farewell is owed."""
+        for ticket in tickets:
+            writer = self._writers.pop(ticket.number, None)
+            if writer is not None:
+                self._dropped[ticket.number] = reason
+                writer.transport.abort()
+
+    def _sweep(self) -> None:
+        """Drop the overdue pending connections; wake up again at the next deadline."""
+        loop = asyncio.get_running_loop()
+        self._drop(self.policy.overdue(loop.time()), "did not finish the handshake in time")
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        deadline = self.policy.next_deadline()
+        if deadline is not None:
+            self._sweeper = loop.call_at(deadline, self._sweep)
 
     def _refuse(self, address: str, reason: str) -> None:
         self.refused += 1
