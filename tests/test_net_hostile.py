@@ -160,7 +160,7 @@ def test_idle_connections_held_open_and_reopened_never_lock_the_qt_room(qtbot: Q
 
     room = open_room(qtbot, qt_options("hana"))
     host = Seat(room)
-    stop_flood: list[Callable[[], None]] = []
+    stop_flood: list[Callable[[], object]] = []
     opened: list[int] = []
 
     def flood() -> None:  # the attacker's own loop, in its own thread
