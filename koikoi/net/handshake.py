@@ -86,7 +86,9 @@ from koikoi.net.wire import (
 
 logger = logging.getLogger(__name__)
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
+"""2: one canonical encoding, rooms that idle sockets cannot lock, password guesses limited,
+the match over at its last move (docs/protocol.md, "Version 2")."""
 PROTOCOL_NAME: Final = f"koikoi-net/{PROTOCOL_VERSION}"
 NOISE_PROTOCOL: Final = "Noise_XXpsk3_25519_ChaChaPoly_SHA256"
 MAX_NICKNAME: Final = 32
@@ -103,6 +105,20 @@ REFUSE_REASONS: Final = {
     "busy": "it is already playing",
 }
 """Codes of the ``refuse`` message and what they mean to the side that receives them."""
+
+
+def version_mismatch_text(version: int) -> str:
+    """One line for a peer speaking another protocol version: who has to update koikoi.
+
+    >>> version_mismatch_text(1)
+    "the peer speaks koikoi-net/1, this koikoi speaks koikoi-net/2: the peer's koikoi is older, it needs to update koikoi"
+    """  # noqa: E501
+    where = (
+        "the peer's koikoi is older, it needs to update koikoi"
+        if version < PROTOCOL_VERSION
+        else "the peer's koikoi is newer: update koikoi here"
+    )
+    return f"the peer speaks koikoi-net/{version}, this koikoi speaks {PROTOCOL_NAME}: {where}"
 
 
 def settings_wire(settings: Settings) -> dict[str, Value]:
@@ -321,13 +337,14 @@ class Handshake:
     # --- hellos --------------------------------------------------------------------------
 
     def _on_hello(self, payload: bytes) -> list[bytes]:
-        raw = unpack(payload)
-        # The version is read before the schema: another version may carry other fields.
+        raw = unpack(payload, canonical=False)
+        # The version is read before the schema (another version may carry other fields)
+        # and before the canonical encoding is required (version 1 did not require it).
         if isinstance(raw, dict) and raw.get("t") == "hello":
             version = raw.get("v")
             if isinstance(version, int) and version != PROTOCOL_VERSION:
                 raise VersionMismatch(
-                    f"the peer speaks koikoi-net/{version}; this koikoi speaks {PROTOCOL_NAME}",
+                    version_mismatch_text(version),
                     self._hello if self.role is Role.HOST else None,
                 )
         message = decode_message(payload, {"hello": HELLO, "refuse": REFUSE})

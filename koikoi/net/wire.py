@@ -226,11 +226,12 @@ def pack(value: Value) -> bytes:
     return packed
 
 
-def unpack(data: bytes) -> Value:
+def unpack(data: bytes, *, canonical: bool = True) -> Value:
     """Decode one msgpack value strictly; trailing bytes, ext types and floats are errors.
 
     So is any encoding but the canonical one (:func:`pack`): a wider integer, string or
     binary form than needed, a longer array or map header, map keys out of order.
+    (``canonical=False`` skips that check only to read another version's hello.)
 
     >>> unpack(bytes([0xCC, 0x05]))
     Traceback (most recent call last):
@@ -254,7 +255,7 @@ def unpack(data: bytes) -> Value:
     # them along with floats.
     _check_tree(value)
     checked: Value = value
-    if pack(checked) != data:
+    if canonical and pack(checked) != data:
         raise ProtocolError("malformed msgpack: not the canonical encoding of its value")
     return checked
 
