@@ -180,6 +180,24 @@ def _bot(name: str) -> ThreadedSeat:
     return ThreadedSeat(seat, stop)
 
 
+def nickname_warning(nickname: str, resembles: tuple[str, ...]) -> str:
+    """A line warning of a nickname that mixes scripts or looks like a pinned one, or "".
+
+    >>> nickname_warning("h\u0430na", ("hana",))
+    "WARNING: 'h\\u0430na' mixes scripts (LATIN, CYRILLIC); it looks like 'hana' but is not that player"
+    """  # noqa: E501
+    from koikoi.net.identity import nickname_scripts
+
+    notes = []
+    scripts = nickname_scripts(nickname)
+    if len(scripts) > 1:
+        notes.append(f"mixes scripts ({', '.join(scripts)})")
+    if resembles:
+        names = ", ".join(repr(name) for name in resembles)
+        notes.append(f"it looks like {names} but is not that player")
+    return f"WARNING: {ascii(nickname)} " + "; ".join(notes) if notes else ""
+
+
 # --- running -------------------------------------------------------------------------------
 
 
@@ -192,6 +210,9 @@ def _progress(local: Role) -> Any:
                 f"playing {peer.nickname!r} ({peer.fingerprint}, {kind} peer); "
                 f"the four cards: {' '.join(event.established.sas)}"
             )
+            warning = nickname_warning(peer.nickname, event.established.pin.resembles)
+            if warning:
+                say(warning)
         elif isinstance(event, TossDone):
             oya = event.result.first_oya
             who = "this side" if oya == local.seat else "the peer"

@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import logging
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -63,6 +64,7 @@ from koikoi.net.identity import (
     PinCheck,
     PinStatus,
     fingerprint,
+    mixed_scripts,
     verify_signature,
 )
 from koikoi.net.noise import CipherState, HandshakeState
@@ -121,6 +123,18 @@ def version_mismatch_text(version: int) -> str:
     return f"the peer speaks koikoi-net/{version}, this koikoi speaks {PROTOCOL_NAME}: {where}"
 
 
+def normal_nickname(nickname: str, what: str) -> str:
+    """``nickname`` in NFKC (full-width and other compatibility forms folded), still a valid
+    nickname, or :class:`ProtocolError`.
+
+    >>> normal_nickname("\uff48\uff41\uff4e\uff41", "nick")
+    'hana'
+    """
+    normal = unicodedata.normalize("NFKC", nickname)
+    Str(max_len=MAX_NICKNAME, min_len=1).check(normal, what)
+    return normal
+
+
 def settings_wire(settings: Settings) -> dict[str, Value]:
     """The ``settings`` field of a hello: ``{"rounds": 6 or 12, "doubling": bool}``."""
     return {"rounds": settings.rounds, "doubling": settings.doubling}
@@ -160,6 +174,11 @@ class Peer:
     @property
     def fingerprint(self) -> str:
         return fingerprint(self.public_key)
+
+    @property
+    def mixed_scripts(self) -> bool:
+        """The nickname mixes scripts (``h\u0430na``): show it with its fingerprint."""
+        return mixed_scripts(self.nickname)
 
 
 @dataclass(frozen=True, eq=False)
@@ -258,7 +277,7 @@ class Handshake:
         known_peers: KnownPeers,
     ) -> None:
         try:
-            Str(max_len=MAX_NICKNAME, min_len=1).check(nickname, "nickname")
+            nickname = normal_nickname(nickname, "nickname")
         except ProtocolError as error:
             raise ValueError(str(error)) from None
         self.role = role
@@ -386,7 +405,7 @@ class Handshake:
         if len(pake_message) != len(self._pake.message):
             raise ProtocolError("hello.pake: wrong length for this kind of room")
         psk = self._pake.finish(pake_message)
-        self._peer_nickname = fields.get("nick", str)
+        self._peer_nickname = normal_nickname(fields.get("nick", str), "hello.nick")
         if self.role is Role.HOST:
             joiner_hello, host_hello = payload, self._hello
         else:

@@ -142,6 +142,10 @@ class PeerInfo:
     settings: Settings
     private: bool
     address: str
+    mixed_scripts: bool = False
+    """The nickname mixes scripts (``h\u0430na``, a Cyrillic ``а``): show it as such."""
+    resembles: tuple[str, ...] = ()
+    """Pinned names it looks like but is not (for a new peer: a likely impostor)."""
 
 
 @dataclass(frozen=True)
@@ -418,6 +422,8 @@ class PeerLink(QObject):
                 est.settings,
                 est.private,
                 self.address,
+                est.peer.mixed_scripts,
+                est.pin.resembles,
             )
             if self.on_handshake is not None:
                 self.on_handshake(self)
