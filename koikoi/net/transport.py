@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -342,6 +343,34 @@ async def join(
     return outcome
 
 
+_OUT_OF_RESOURCES: Final = "socket.accept() out of system resource"
+
+
+def _quiet_when_out_of_descriptors(loop: asyncio.AbstractEventLoop) -> None:
+    """Out of file descriptors (EMFILE: a connection flood), asyncio's server pauses
+    accepting and resumes a moment later by itself, but reports it with a traceback each
+    time. Say it once a minute in the log, quietly, and leave the rest to the loop's handler.
+    """
+    previous = loop.get_exception_handler()
+    if getattr(previous, "koikoi_quiet", False):
+        return
+    last = [-math.inf]
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") == _OUT_OF_RESOURCES:
+            if loop.time() - last[0] >= 60.0:
+                last[0] = loop.time()
+                logger.info("out of file descriptors: not accepting for a moment")
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler.koikoi_quiet = True  # type: ignore[attr-defined]
+    loop.set_exception_handler(handler)
+
+
 RefusedHook = Callable[[str, str], None]
 """Called with the address and the reason of each connection the room turned away."""
 
@@ -382,7 +411,9 @@ class Room:
 
     async def open(self, bind: str, port: int) -> tuple[str, int]:
         """Start listening; returns the address and port actually bound."""
-        self._outcome = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        _quiet_when_out_of_descriptors(loop)
+        self._outcome = loop.create_future()
         self._server = await asyncio.start_server(self._accept, bind, port)
         sockname = self._server.sockets[0].getsockname()
         return str(sockname[0]), int(sockname[1])
