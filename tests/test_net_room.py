@@ -210,3 +210,50 @@ def test_a_failed_handshake_frees_its_place_before_its_socket_closes() -> None:
     joined, failed = asyncio.run(main())
     assert failed == ["the peer did not finish the handshake within 1 s"]
     assert joined.failure is None and joined.finished, joined.reason
+
+
+def test_wrong_passwords_back_off_doubling_from_the_second_and_one_attempt_in_flight() -> None:
+    policy = RoomPolicy(private=True, max_backoff=4.0)
+    now = 0.0
+    waits = []
+    for _ in range(5):
+        ticket = admitted(policy, "192.0.2.1:4000", now)
+        policy.heard(ticket, now)
+        assert policy.wrong_password(ticket, now) == len(waits) + 1
+        policy.closed(ticket, now)
+        until = now
+        while isinstance(policy.admit("192.0.2.1:4001", until), Refusal):
+            until += 0.25
+        policy.take_evicted()
+        policy.pending.clear()
+        policy.spoken.clear()
+        waits.append(until - now)
+        now = until + 10.0  # the bucket is full again
+    assert waits == [0.0, 1.0, 2.0, 4.0, 4.0]
+    ticket = admitted(policy, "192.0.2.1:4000", now)
+    policy.heard(ticket, now)
+    policy.wrong_password(ticket, now)
+    policy.closed(ticket, now)
+    refusal = policy.admit("192.0.2.1:1", now + 0.1)
+    assert isinstance(refusal, Refusal) and refusal.code == "wait"
+    assert "wrong passwords from 192.0.2.1" in refusal.reason
+    # Another address is not held back; a second attempt in flight evicts the first.
+    first = admitted(policy, "198.51.100.1:1", now)
+    second = admitted(policy, "198.51.100.1:2", now)
+    policy.heard(first, now)
+    policy.heard(second, now)
+    assert policy.take_evicted() == [first]
+
+
+def test_a_private_room_takes_at_most_its_guesses_per_second_in_all() -> None:
+    policy = RoomPolicy(private=True, guesses_per_second=10.0, max_per_address=1000)
+    taken = 0
+    for i in range(400):  # 40 a second for 10 s, from 400 addresses
+        now = i / 40
+        ticket = admitted(policy, f"10.0.{i // 250}.{i % 250}:1", now)
+        policy.heard(ticket, now)
+        if ticket not in policy.take_evicted():
+            taken += 1
+            policy.closed(ticket, now)
+    assert taken <= 10 + 10 * 10
+    assert taken >= 100  # and it does take them at that rate

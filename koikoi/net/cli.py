@@ -326,6 +326,9 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
         options,
         player,
         on_event=on_event,
+        on_wrong_password=lambda host, count: say(
+            f"{count} wrong password{'s' if count > 1 else ''} from {host}"
+        ),
         on_refused=lambda address, reason: say(f"turned away {address}: {reason}"),
         stop=stop,
     )

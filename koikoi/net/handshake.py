@@ -105,6 +105,7 @@ REFUSE_REASONS: Final = {
     "identity": "this side's identity key differs from the one it pinned for this nickname",
     "protocol": "it received a malformed or unexpected handshake message",
     "busy": "it is already playing",
+    "wait": "too many wrong passwords from this address: wait a little and try again",
 }
 """Codes of the ``refuse`` message and what they mean to the side that receives them."""
 

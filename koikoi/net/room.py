@@ -23,6 +23,14 @@ connection also has deadlines (:meth:`RoomPolicy.deadline`): ``first_message`` s
 anything, ``handshake`` seconds to finish; the transport closes what
 :meth:`RoomPolicy.overdue` returns. Only a match in play (or played) makes a room busy.
 
+A private room limits password guesses (each handshake is one guess, checked online by the
+PAKE): one attempt in flight per address (a second one that speaks evicts the first), a
+back-off after each wrong password from an address but the first (a typo, retyped at once:
+then 1 s, doubling, at most ``max_backoff``) during which its connections are refused with
+``wait``, and at most
+``guesses_per_second`` attempts in all (a token bucket, spent when a connection speaks). The
+transport reports :meth:`RoomPolicy.wrong_password` and tells the host the count.
+
 >>> policy = RoomPolicy(max_pending=1)
 >>> idle = policy.admit("192.0.2.1:5000", now=0.0)
 >>> first = policy.admit("192.0.2.2:5000", now=0.1)
@@ -41,6 +49,7 @@ Refusal(code='busy', reason='the room is busy')
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -65,6 +74,11 @@ SPEAK_GRACE: Final = 0.5
 (the transport reads them on a later turn of its loop than the one that accepted it)."""
 FIRST_MESSAGE_DEADLINE: Final = 3.0
 """Seconds a new connection has to send its first bytes."""
+GUESSES_PER_SECOND: Final = 10.0
+"""Password attempts a private room takes in all, per second (and in a burst)."""
+FIRST_BACKOFF: Final = 1.0
+"""Seconds an address waits after its second wrong password; doubled after each one more."""
+MAX_BACKOFF: Final = 60.0
 HANDSHAKE_DEADLINE: Final = 10.0
 """Seconds a connection has to finish its handshake (the password proof is automatic)."""
 
@@ -102,6 +116,10 @@ class Refusal:
 BUSY: Final = Refusal("busy", "the room is busy")
 
 
+def _wait(host: str, seconds: float) -> Refusal:
+    return Refusal("wait", f"wrong passwords from {host}: it waits {seconds:.0f} s")
+
+
 @dataclass
 class RoomPolicy:
     """The admission state of one room: the handshakes running and the match, if any."""
@@ -117,6 +135,15 @@ class RoomPolicy:
     """Pending tickets whose connection has sent something (:meth:`heard`)."""
     evicted: list[Ticket] = field(default_factory=list)
     """Pending connections pushed out by newcomers, for the transport to close."""
+    private: bool = False
+    """A password room: guesses are limited (see the module's text)."""
+    guesses_per_second: float = GUESSES_PER_SECOND
+    max_backoff: float = MAX_BACKOFF
+    wrong: dict[str, int] = field(default_factory=dict)
+    """Wrong passwords so far, by address (host part)."""
+    _backoff_until: dict[str, float] = field(default_factory=dict, repr=False)
+    _tokens: float = -1.0
+    _tokens_at: float = 0.0
     match: Ticket | None = None
     """The connection playing the room's match (from its handshake to its close)."""
     match_over: bool = False
@@ -149,6 +176,9 @@ class RoomPolicy:
         if self.busy:
             return BUSY
         host = address_host(address)
+        until = self._backoff_until.get(host, -math.inf)
+        if self.private and now < until:
+            return _wait(host, until - now)
         same = [t for t in self.pending.values() if address_host(t.address) == host]
         if len(same) >= self.max_per_address:
             silent = [
@@ -179,10 +209,51 @@ class RoomPolicy:
         out, self.evicted = self.evicted, []
         return out
 
-    def heard(self, ticket: Ticket) -> None:
-        """``ticket``'s connection sent its first bytes (a second call changes nothing)."""
-        if ticket.number in self.pending:
-            self.spoken.add(ticket.number)
+    def heard(self, ticket: Ticket, now: float = 0.0) -> None:
+        """``ticket``'s connection sent its first bytes (a second call changes nothing).
+
+        In a private room that is a password attempt: it evicts an earlier attempt from the
+        same address still in flight, and it takes a token, or is itself evicted when the
+        room took ``guesses_per_second`` attempts already (see :meth:`take_evicted`).
+        """
+        if ticket.number not in self.pending or ticket.number in self.spoken:
+            return
+        self.spoken.add(ticket.number)
+        if not self.private:
+            return
+        host = address_host(ticket.address)
+        for other in list(self.pending.values()):
+            if (
+                other.number != ticket.number
+                and other.number in self.spoken
+                and address_host(other.address) == host
+            ):
+                self._remove(other)
+        rate = self.guesses_per_second
+        if self._tokens < 0:
+            self._tokens, self._tokens_at = rate, now
+        self._tokens = min(rate, self._tokens + (now - self._tokens_at) * rate)
+        self._tokens_at = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+        else:
+            self._remove(ticket)
+
+    def _remove(self, ticket: Ticket) -> None:
+        del self.pending[ticket.number]
+        self.spoken.discard(ticket.number)
+        self.evicted.append(ticket)
+
+    def wrong_password(self, ticket: Ticket, now: float) -> int:
+        """``ticket``'s handshake failed on the password: from the second time on, the address
+        backs off (1 s, doubling). Returns how many wrong passwords came from that address."""
+        host = address_host(ticket.address)
+        count = self.wrong.get(host, 0) + 1
+        self.wrong[host] = count
+        if count > 1:
+            delay = min(self.max_backoff, FIRST_BACKOFF * 2.0 ** min(count - 2, 32))
+            self._backoff_until[host] = now + delay
+        return count
 
     def deadline(self, ticket: Ticket) -> float:
         """When ``ticket``'s connection is overdue if its handshake is still pending."""

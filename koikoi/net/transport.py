@@ -30,10 +30,11 @@ from koikoi.net.connection import (
     HandshakeDone,
     HandshakeFailed,
 )
+from koikoi.net.errors import AuthenticationFailed, PeerRefused
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket
+from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
     DEFAULT_SILENCE_TIMEOUT,
     Ended,
@@ -316,8 +317,32 @@ async def join(
 ) -> Outcome:
     """Connect to a room and play its match; returns how it went (never raises for the peer).
 
-    Setting ``stop`` leaves the match (or gives up connecting).
+    Setting ``stop`` leaves the match (or gives up connecting). A private room that says
+    ``wait`` (wrong passwords from this address a moment ago) is dialled again after 1 s,
+    then 2, 4 and 8.
     """
+    for delay in WAIT_RETRIES:
+        outcome = await _join_once(host, port, options, player, on_event, stop)
+        refused = None if outcome.connection is None else outcome.connection.failure
+        if not (isinstance(refused, PeerRefused) and refused.code == "wait"):
+            return outcome
+        if stop is not None and stop.is_set():
+            return outcome
+        await asyncio.sleep(delay)
+    return await _join_once(host, port, options, player, on_event, stop)
+
+
+WAIT_RETRIES: Final = (1.0, 2.0, 4.0, 8.0)
+
+
+async def _join_once(
+    host: str,
+    port: int,
+    options: PeerOptions,
+    player: LocalPlayer,
+    on_event: EventHook | None,
+    stop: asyncio.Event | None,
+) -> Outcome:
     loop = asyncio.get_running_loop()
     address = f"{host}:{port}"
     outcome = Outcome(address)
@@ -373,6 +398,8 @@ def _quiet_when_out_of_descriptors(loop: asyncio.AbstractEventLoop) -> None:
 
 RefusedHook = Callable[[str, str], None]
 """Called with the address and the reason of each connection the room turned away."""
+WrongPasswordHook = Callable[[str, int], None]
+"""Called with an address (its host part) and how many wrong passwords came from it."""
 
 
 class Room:
@@ -391,6 +418,7 @@ class Room:
         on_refused: RefusedHook | None = None,
         max_pending: int = MAX_PENDING,
         stop: asyncio.Event | None = None,
+        on_wrong_password: WrongPasswordHook | None = None,
     ) -> None:
         self.options = options
         self.player = player
@@ -398,7 +426,8 @@ class Room:
         self.on_refused = on_refused
         self.stop = stop
         self.refused = 0
-        self.policy = RoomPolicy(max_pending)
+        self.on_wrong_password = on_wrong_password
+        self.policy = RoomPolicy(max_pending, private=bool(options.password))
         """Who gets in (:mod:`koikoi.net.room`); this class only moves the bytes."""
         self._server: asyncio.Server | None = None
         self._outcome: asyncio.Future[Outcome] | None = None
@@ -475,13 +504,18 @@ class Room:
 
         def on_receive() -> None:
             if ticket.number in self.policy.pending and ticket.number not in self.policy.spoken:
-                self.policy.heard(ticket)
+                self.policy.heard(ticket, loop.time())
+                self._drop(self.policy.take_evicted(), "dropped to limit password attempts")
                 self._sweep()
 
         def on_event(event: ConnectionEvent, now: float) -> None:
             if isinstance(event, HandshakeDone):
                 self.policy.established(ticket, now)
             elif isinstance(event, HandshakeFailed):  # its place is free now, not after the close
+                if self.policy.private and isinstance(event.error, AuthenticationFailed):
+                    count = self.policy.wrong_password(ticket, now)
+                    if self.on_wrong_password is not None:
+                        self.on_wrong_password(address_host(address), count)
                 self.policy.closed(ticket, now)
             if self.on_event is not None:
                 self.on_event(event, now)

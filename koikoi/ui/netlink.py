@@ -65,7 +65,7 @@ from koikoi.net.errors import (
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import PinStatus
 from koikoi.net.roles import Role
-from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket
+from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import Ended, MovePlayed, Session, TossDone
 from koikoi.net.transport import PeerOptions
 from koikoi.net.wire import encode_frame
@@ -644,6 +644,8 @@ class QtRoom(QObject):
     local_turn = Signal(object)
     ended = Signal(object)
     refused = Signal(object)
+    wrong_password = Signal(str, int)
+    """An address (its host part) and how many wrong passwords came from it so far."""
     closed = Signal()
 
     def __init__(
@@ -655,7 +657,7 @@ class QtRoom(QObject):
     ) -> None:
         super().__init__(parent)
         self.options = options
-        self.policy = RoomPolicy(max_pending)
+        self.policy = RoomPolicy(max_pending, private=bool(options.password))
         self.match: PeerLink | None = None
         """The link playing the room's match, from its handshake on."""
         self.links: dict[PeerLink, Ticket | None] = {}
@@ -785,7 +787,8 @@ class QtRoom(QObject):
     def _on_receive(self, link: PeerLink) -> None:
         ticket = self.links.get(link)
         if ticket is not None and ticket.number not in self.policy.spoken:
-            self.policy.heard(ticket)
+            self.policy.heard(ticket, _now())
+            self._drop(self.policy.take_evicted(), "dropped to limit password attempts")
             self._sweep()
 
     def _drop(self, tickets: Sequence[Ticket], reason: str) -> None:
@@ -833,6 +836,9 @@ class QtRoom(QObject):
         link = self._link()
         ticket = None if link is None else self.links.get(link)
         if ticket is not None:
+            if self.policy.private and failure.kind == "auth":
+                count = self.policy.wrong_password(ticket, _now())
+                emit(self.wrong_password, address_host(ticket.address), count)
             self.policy.closed(ticket, _now())  # its place is free now, not after the close
         self._tell_refused(failure)
 
