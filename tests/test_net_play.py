@@ -51,7 +51,7 @@ def check_match(h: KoikoiProcess, j: KoikoiProcess, host_record: Path, joiner_re
     assert j.result() == result
     assert set(result) == {"rounds", "scores", "winner", "finished"}
     assert result["finished"] is True
-    assert sum(result["scores"]) == 50  # type: ignore[arg-type]
+    assert sum(result["scores"]) == 50  # type: ignore[call-overload]
     assert "Traceback" not in h.stderr + j.stderr
     records = [json.loads(p.read_text()) for p in (host_record, joiner_record)]
     assert records[0]["deals"] == records[1]["deals"]  # the same moves, entries, signatures

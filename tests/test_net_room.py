@@ -215,7 +215,7 @@ def test_a_failed_handshake_frees_its_place_before_its_socket_closes() -> None:
 def test_wrong_passwords_back_off_doubling_from_the_second_and_one_attempt_in_flight() -> None:
     policy = RoomPolicy(private=True, max_backoff=4.0)
     now = 0.0
-    waits = []
+    waits: list[float] = []
     for _ in range(5):
         ticket = admitted(policy, "192.0.2.1:4000", now)
         policy.heard(ticket, now)
