@@ -109,6 +109,9 @@ class PeerOptions:
     silence_timeout: float = DEFAULT_SILENCE_TIMEOUT
     toss_secret: bytes | None = None
     """Fixes this side's coin-toss number (tests only)."""
+    on_record: Callable[[Session], None] | None = None
+    """Called after the toss, every move and the end: the moment to save the record, so
+    that a closed terminal or a crash loses nothing (the CLI writes it each time)."""
 
     def connection(self, role: Role, now: float) -> Connection:
         return Connection(
@@ -362,12 +365,27 @@ async def _join_once(
     conn = options.connection(Role.JOINER, loop.time())
     outcome.connection = conn
     conn.start()
-    await drive(conn, reader, writer, player, outcome, on_event, stop)
+    await drive(conn, reader, writer, player, outcome, _recording(conn, options, on_event), stop)
     if conn.failure is not None:
         outcome.failure = str(conn.failure)
     return outcome
 
 
+def _recording(conn: Connection, options: PeerOptions, on_event: EventHook | None) -> EventHook:
+    """``on_event``, then ``options.on_record`` whenever the record grew (or ended)."""
+
+    def hook(event: ConnectionEvent, now: float) -> None:
+        if on_event is not None:
+            on_event(event, now)
+        session = conn.session
+        record = options.on_record
+        if record is not None and session is not None and isinstance(event, _RECORDED):
+            record(session)
+
+    return hook
+
+
+_RECORDED: Final = (TossDone, MovePlayed, Ended)
 _OUT_OF_RESOURCES: Final = "socket.accept() out of system resource"
 
 
@@ -521,7 +539,16 @@ class Room:
                 self.on_event(event, now)
 
         try:
-            await drive(conn, reader, writer, self.player, outcome, on_event, self.stop, on_receive)
+            await drive(
+                conn,
+                reader,
+                writer,
+                self.player,
+                outcome,
+                _recording(conn, self.options, on_event),
+                self.stop,
+                on_receive,
+            )
         finally:
             self._writers.pop(ticket.number, None)
             established = self.policy.closed(ticket, loop.time())
