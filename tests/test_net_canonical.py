@@ -134,8 +134,8 @@ class _ReEncodingJoiner(Handshake):
 
     encoder: Encoder = VARIANTS["both"]
 
-    def _auth_payload(self, handshake_hash: bytes) -> bytes:
-        return self.encoder(unpack(super()._auth_payload(handshake_hash)))
+    def _auth_payload(self, handshake_hash: bytes, kind: str = "auth") -> bytes:
+        return self.encoder(unpack(super()._auth_payload(handshake_hash, kind)))
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
