@@ -10,6 +10,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
@@ -20,6 +21,7 @@ from koikoi.net.roles import Role
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 from koikoi.net.wire import unpack
 from koikoi.ui.netlink import QtJoin
+from tests.net_support import spawn
 from tests.test_net_transport import Bot
 
 
@@ -192,3 +194,38 @@ def test_idle_connections_held_open_and_reopened_never_lock_the_qt_room(qtbot: Q
         stop_flood[0]()
         thread.join(10)
         close_room(qtbot, room)
+
+
+def test_idle_connections_never_lock_koikoi_host(tmp_path: Path) -> None:
+    host = spawn(
+        tmp_path / "host",
+        "host", "--port", "0", "--bind", "127.0.0.1", "--name", "hana", "--bot", "random",
+    )  # fmt: skip
+    try:
+        port = host.port()
+
+        async def main() -> tuple[int, int]:
+            stop = asyncio.Event()
+            opened: list[int] = []
+            flood = asyncio.ensure_future(hold_idle_connections(port, stop, opened))
+            try:
+                while len(opened) < 2 * IDLE:  # dropped at the deadline, and back
+                    await asyncio.sleep(0.01)
+                joiner = spawn(
+                    tmp_path / "joiner",
+                    "join", f"127.0.0.1:{port}", "--name", "taro", "--bot", "random",
+                )  # fmt: skip
+                code = await asyncio.to_thread(joiner.wait, 60)
+                assert code == 0, joiner.stderr
+                return code, len(opened)
+            finally:
+                stop.set()
+                await flood
+
+        _, opened = asyncio.run(main())
+        assert opened >= 2 * IDLE
+        assert host.wait(30) == 0, host.stderr[-3000:]
+        assert host.result()["finished"] is True
+        assert "Traceback" not in host.stderr
+    finally:
+        host.kill()

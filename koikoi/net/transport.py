@@ -493,6 +493,10 @@ class Room:
             self._tasks.add(task)
         try:
             await self._serve(reader, writer)
+        except asyncio.CancelledError:
+            # The room closed (close() cancels what is still running). End quietly: asyncio's
+            # stream callback would print a cancelled handler's CancelledError as a traceback.
+            writer.transport.abort()
         except Exception as error:  # never let one connection take the room down
             logger.debug("connection handler failed", exc_info=True)
             self._refuse("a connection", f"internal error: {error!r}")
