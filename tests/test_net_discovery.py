@@ -136,7 +136,7 @@ def test_a_room_is_listed_within_two_seconds_changes_status_and_goes(
             "private": False,
             "status": "open",
             "fingerprint": me.fingerprint[:4],
-            "version": 1,
+            "version": 2,
         }
         assert room in room_browser.rooms()
 
@@ -185,7 +185,7 @@ def _txt(**fields: str | bytes) -> bytes:
     return out
 
 
-SANE = {"v": "1", "rounds": "6", "doubling": "1", "private": "0", "status": "open"}
+SANE = {"v": "2", "rounds": "6", "doubling": "1", "private": "0", "status": "open"}
 
 
 class Forger:

@@ -59,7 +59,7 @@ def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) 
         assert listed["address"] == f"127.0.0.1:{port}"
         assert listed["host"] == "hana" and listed["status"] == "open"
         assert listed["rounds"] == 12 and listed["doubling"] is True
-        assert listed["private"] is False and listed["version"] == 1
+        assert listed["private"] is False and listed["version"] == 2
         assert isinstance(listed["fingerprint"], str) and len(listed["fingerprint"]) == 4
 
         joiner = spawn(

@@ -270,7 +270,8 @@ def test_the_host_survives_hostile_input_and_then_plays(tmp_path: Path) -> None:
         turned_away = [line for line in host.stderr.splitlines() if "turned away" in line]
         assert len(turned_away) == CONNECTIONS + SILENT
         assert all(line.split(": ", 2)[-1].strip() for line in turned_away)
-        assert sum("did not finish the handshake within" in line for line in turned_away) >= SILENT
+        # Silent ones are dropped at the room's first-message deadline (or their own).
+        assert sum("did not finish the handshake" in line for line in turned_away) >= SILENT
         assert "Traceback" not in host.stderr
 
         # And a good peer still gets its match.

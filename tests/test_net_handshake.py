@@ -6,6 +6,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import msgpack  # type: ignore[import-untyped]
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from hypothesis import given, settings
@@ -285,9 +286,42 @@ def _hello_with_version(version: int, **extra: object) -> bytes:
 
 def test_version_mismatch_at_the_host() -> None:
     host = Player(HANA).handshake(Role.HOST)
-    with pytest.raises(VersionMismatch, match="koikoi-net/2; this koikoi speaks koikoi-net/1"):
+    with pytest.raises(
+        VersionMismatch,
+        match="koikoi-net/3, this koikoi speaks koikoi-net/2: the peer's koikoi is newer: "
+        "update koikoi here",
+    ):
         # A future hello may carry fields this version does not know.
-        host.receive(_hello_with_version(2, emoji="🎴"))
+        host.receive(_hello_with_version(3, emoji="🎴"))
+
+
+@pytest.mark.parametrize("role", [Role.HOST, Role.JOINER])
+def test_a_peer_speaking_version_1_is_told_to_update_koikoi(role: Role) -> None:
+    # A version-1 hello exactly as version 1 built it (fields in its order).
+    old = msgpack.packb(
+        {
+            "t": "hello",
+            "v": 1,
+            "nick": "old",
+            "settings": {"rounds": 6, "doubling": True},
+            "private": False,
+            "pake": b"",
+        },
+        use_bin_type=True,
+    )
+    side = Player(HANA).handshake(role)
+    side.start()
+    with pytest.raises(VersionMismatch) as caught:
+        side.receive(old)
+    assert str(caught.value) == (
+        "the peer speaks koikoi-net/1, this koikoi speaks koikoi-net/2: "
+        "the peer's koikoi is older, it needs to update koikoi"
+    )
+    assert side.phase is Phase.FAILED
+    # The host answers with its own hello, so a version-1 joiner names the version too.
+    if role is Role.HOST:
+        assert caught.value.farewell is not None
+        assert unpack(caught.value.farewell)["v"] == 2  # type: ignore[index,call-overload]
 
 
 def test_version_mismatch_at_the_joiner_from_the_hosts_farewell() -> None:
@@ -302,11 +336,11 @@ def test_a_host_with_another_version_lets_the_joiner_see_it() -> None:
     # The host's farewell on a version mismatch is its hello: the joiner names the version.
     host = Player(HANA).handshake(Role.HOST)
     with pytest.raises(VersionMismatch) as caught:
-        host.receive(_hello_with_version(2))
+        host.receive(_hello_with_version(3))
     assert caught.value.farewell is not None
     assert unpack(caught.value.farewell) == {
         "t": "hello",
-        "v": 1,
+        "v": 2,
         "nick": HANA,
         "settings": {"rounds": 6, "doubling": True},
         "private": False,

@@ -51,7 +51,7 @@ def check_match(h: KoikoiProcess, j: KoikoiProcess, host_record: Path, joiner_re
     assert j.result() == result
     assert set(result) == {"rounds", "scores", "winner", "finished"}
     assert result["finished"] is True
-    assert sum(result["scores"]) == 50  # type: ignore[arg-type]
+    assert sum(result["scores"]) == 50  # type: ignore[call-overload]
     assert "Traceback" not in h.stderr + j.stderr
     records = [json.loads(p.read_text()) for p in (host_record, joiner_record)]
     assert records[0]["deals"] == records[1]["deals"]  # the same moves, entries, signatures
@@ -129,7 +129,11 @@ def test_a_room_turns_away_bad_joiners_and_plays_the_good_one(tmp_path: Path) ->
         assert good.wait(60) == 0, good.stderr
         assert h.wait(60) == 0, h.stderr
         assert h.result() == good.result()
-        assert h.stderr.count("turned away") == len(cases)
+        # The good joiner dialled within a second of the wrong password from the same
+        # address: it may have been told to wait once, and got in when it dialled again.
+        turned_away = h.stderr.count("turned away")
+        assert turned_away == len(cases) + h.stderr.count("it waits"), h.stderr
+        assert "koikoi: 1 wrong password from 127.0.0.1" in h.stderr
     finally:
         h.kill()
 

@@ -29,24 +29,56 @@ def admitted(policy: RoomPolicy, address: str = "192.0.2.1:4000", now: float = 0
     return ticket
 
 
-def test_a_fresh_room_lets_handshakes_run_up_to_the_limit() -> None:
+def test_a_full_room_evicts_its_oldest_silent_handshake_never_the_newcomer() -> None:
     policy = RoomPolicy(max_pending=3)
     tickets = [admitted(policy, f"192.0.2.{i}:4000", now=i) for i in range(3)]
     assert len({t.number for t in tickets}) == 3
     assert [t.since for t in tickets] == [0, 1, 2]
     assert not policy.busy and not policy.playing
-    refusal = policy.admit("192.0.2.9:4000", 3.0)
-    assert refusal == Refusal("busy", "the room is busy")
-    # A handshake that fails frees its place.
-    assert policy.closed(tickets[1], 4.0) is False
-    assert isinstance(policy.admit("192.0.2.9:4000", 5.0), Ticket)
+    policy.heard(tickets[0])  # the oldest has spoken: the oldest silent one goes
+    newcomer = admitted(policy, "192.0.2.9:4000", 3.0)
+    assert policy.take_evicted() == [tickets[1]]
+    assert policy.take_evicted() == []
+    assert set(policy.pending) == {tickets[0].number, tickets[2].number, newcomer.number}
+    # A handshake that fails frees its place: nobody is evicted then.
+    assert policy.closed(tickets[2], 4.0) is False
+    admitted(policy, "192.0.2.10:4000", 5.0)
+    assert policy.take_evicted() == []
 
 
 def test_the_default_limit() -> None:
     policy = RoomPolicy()
     for i in range(MAX_PENDING):
         admitted(policy, f"192.0.2.{i}:4000")
-    assert isinstance(policy.admit("192.0.2.200:4000", 0.0), Refusal)
+    admitted(policy, "192.0.2.200:4000", 10.0)
+    assert len(policy.take_evicted()) == 1 and len(policy.pending) == MAX_PENDING
+
+
+def test_an_address_over_its_share_evicts_its_own_silent_connections() -> None:
+    policy = RoomPolicy(max_per_address=2, speak_grace=0.5)
+    other = admitted(policy, "198.51.100.7:1", 0.0)
+    first = admitted(policy, "192.0.2.1:4000", 0.0)
+    second = admitted(policy, "192.0.2.1:4001", 0.1)
+    # Within the grace nobody counts as silent yet: the newcomer is let in over the share.
+    third = admitted(policy, "192.0.2.1:4002", 0.2)
+    assert policy.take_evicted() == []
+    policy.heard(first)
+    admitted(policy, "192.0.2.1:4003", 1.0)
+    assert policy.take_evicted() == [second]  # silent past its grace; not the one that spoke
+    assert other.number in policy.pending and third.number in policy.pending
+
+
+def test_deadlines_for_the_first_message_and_the_whole_handshake() -> None:
+    policy = RoomPolicy(first_message=3.0, handshake=10.0)
+    silent, talker = admitted(policy, now=0.0), admitted(policy, now=1.0)
+    policy.heard(talker)
+    assert policy.deadline(silent) == 3.0 and policy.deadline(talker) == 11.0
+    assert policy.next_deadline() == 3.0
+    assert policy.overdue(2.9) == []
+    assert policy.overdue(3.0) == [silent]
+    assert policy.next_deadline() == 11.0
+    assert policy.overdue(11.0) == [talker]
+    assert policy.pending == {} and policy.next_deadline() is None
 
 
 def test_the_first_handshake_wins_and_the_room_is_busy_until_it_closes_and_after() -> None:
@@ -55,7 +87,8 @@ def test_the_first_handshake_wins_and_the_room_is_busy_until_it_closes_and_after
     policy.established(second, 1.0)
     assert policy.playing and policy.busy and policy.match == second
     assert policy.pending == {first.number: first}
-    # The other pending handshake may not finish now, and newcomers are turned away.
+    # The other pending handshake may not finish now, and newcomers are turned away: only a
+    # match makes a room busy.
     assert isinstance(policy.admit("192.0.2.3:4000", 2.0), Refusal)
     with pytest.raises(ValueError, match="already playing"):
         policy.established(first, 2.0)
@@ -80,6 +113,8 @@ def test_closing_twice_or_an_unknown_ticket_changes_nothing() -> None:
 def test_a_limit_below_one_is_refused() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         RoomPolicy(max_pending=0)
+    with pytest.raises(ValueError, match="at least 1"):
+        RoomPolicy(max_per_address=0)
 
 
 def _connection(role: Role) -> Connection:
@@ -175,3 +210,50 @@ def test_a_failed_handshake_frees_its_place_before_its_socket_closes() -> None:
     joined, failed = asyncio.run(main())
     assert failed == ["the peer did not finish the handshake within 1 s"]
     assert joined.failure is None and joined.finished, joined.reason
+
+
+def test_wrong_passwords_back_off_doubling_from_the_second_and_one_attempt_in_flight() -> None:
+    policy = RoomPolicy(private=True, max_backoff=4.0)
+    now = 0.0
+    waits: list[float] = []
+    for _ in range(5):
+        ticket = admitted(policy, "192.0.2.1:4000", now)
+        policy.heard(ticket, now)
+        assert policy.wrong_password(ticket, now) == len(waits) + 1
+        policy.closed(ticket, now)
+        until = now
+        while isinstance(policy.admit("192.0.2.1:4001", until), Refusal):
+            until += 0.25
+        policy.take_evicted()
+        policy.pending.clear()
+        policy.spoken.clear()
+        waits.append(until - now)
+        now = until + 10.0  # the bucket is full again
+    assert waits == [0.0, 1.0, 2.0, 4.0, 4.0]
+    ticket = admitted(policy, "192.0.2.1:4000", now)
+    policy.heard(ticket, now)
+    policy.wrong_password(ticket, now)
+    policy.closed(ticket, now)
+    refusal = policy.admit("192.0.2.1:1", now + 0.1)
+    assert isinstance(refusal, Refusal) and refusal.code == "wait"
+    assert "wrong passwords from 192.0.2.1" in refusal.reason
+    # Another address is not held back; a second attempt in flight evicts the first.
+    first = admitted(policy, "198.51.100.1:1", now)
+    second = admitted(policy, "198.51.100.1:2", now)
+    policy.heard(first, now)
+    policy.heard(second, now)
+    assert policy.take_evicted() == [first]
+
+
+def test_a_private_room_takes_at_most_its_guesses_per_second_in_all() -> None:
+    policy = RoomPolicy(private=True, guesses_per_second=10.0, max_per_address=1000)
+    taken = 0
+    for i in range(400):  # 40 a second for 10 s, from 400 addresses
+        now = i / 40
+        ticket = admitted(policy, f"10.0.{i // 250}.{i % 250}:1", now)
+        policy.heard(ticket, now)
+        if ticket not in policy.take_evicted():
+            taken += 1
+            policy.closed(ticket, now)
+    assert taken <= 10 + 10 * 10
+    assert taken >= 100  # and it does take them at that rate

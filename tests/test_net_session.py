@@ -128,7 +128,7 @@ def test_entries_have_one_encoding() -> None:
     raw = encode_entry(5, bytes(32), play(3), bytes(32))
     assert decode_entry(raw).seq == 5
     longer = raw[:1] + b"\xce" + (5).to_bytes(4, "big") + raw[2:]  # seq as uint32
-    with pytest.raises(ProtocolError, match="shortest-form"):
+    with pytest.raises(ProtocolError, match="canonical"):
         decode_entry(longer)
     for bad in (b"\x93\x00\x00\x00", encode_entry(0, bytes(31), 0, bytes(32)), b"\xc1"):
         with pytest.raises(ProtocolError):
@@ -206,7 +206,7 @@ def test_a_replayed_log_entry_is_caught(cheater: Role) -> None:
 
 def test_reordered_log_entries_are_caught() -> None:
     # A turn of two moves (a play and a pick, or a play and a decision) sent swapped.
-    swapped = []
+    swapped: list[Role] = []
 
     def tap(sender: Role, messages: list[bytes]) -> list[bytes]:
         moves = [i for i, m in enumerate(messages) if is_move(m)]
@@ -540,29 +540,22 @@ def _no_goodbye_from_the_joiner(sender: Role, messages: list[bytes]) -> list[byt
     return messages
 
 
-@pytest.mark.parametrize("code", ["quit", "timeout", "finished"])
-def test_a_peer_that_goes_after_the_last_move_leaves_the_match_finished(code: str) -> None:
+@pytest.mark.parametrize("code", ["quit", "timeout", "finished", "cheat", "protocol"])
+def test_nothing_the_peer_sends_after_the_last_move_changes_the_result(code: str) -> None:
+    """Protocol version 2: the match is over at its last move; a goodbye (or a dispute, or
+    anything else) that comes later is not even read."""
     table = Table(tap=_no_goodbye_from_the_joiner, seed=30)
     table.run()
     assert table.joiner.ending is not None and table.joiner.ending.finished
-    assert table.host.stage is Stage.CLOSING  # the match is over; the goodbye is awaited
-    (event,) = table.inject(Role.JOINER, encode_message("bye", reason=code))
-    assert isinstance(event, Ended) and event.ending.finished
+    assert table.host.ending is not None and table.host.ending.finished
+    assert table.host.closed
+    assert table.inject(Role.JOINER, encode_message("bye", reason=code, detail="no way")) == []
+    assert table.host.ending.finished and table.host.result_json()["finished"] is not False
 
 
-def test_a_dispute_of_the_last_move_leaves_the_match_unfinished() -> None:
-    table = Table(tap=_no_goodbye_from_the_joiner, seed=31)
+def test_a_peer_that_never_says_goodbye_keeps_nobody_waiting() -> None:
+    table = Table(tap=_no_goodbye_from_the_joiner, seed=32, silence_timeout=45.0)
     table.run()
-    assert table.host.stage is Stage.CLOSING
-    (event,) = table.inject(Role.JOINER, encode_message("bye", reason="cheat", detail="no way"))
-    assert isinstance(event, Ended) and not event.ending.finished
-    assert event.ending.how == "stopped" and "no way" in event.ending.reason
-    assert table.host.result_json()["finished"] is False
-
-
-def test_a_silent_peer_after_the_last_move_leaves_the_match_finished() -> None:
-    table = Table(tap=_no_goodbye_from_the_joiner, seed=32, silence_timeout=2.0)
-    table.run()
-    table.now += 2.0
-    (event,) = table.host.tick(table.now)
-    assert isinstance(event, Ended) and event.ending.finished
+    # The host's match ended at the last move, with no tick and no time passed.
+    assert table.host.closed and table.host.next_timer() is None
+    assert table.host.ending is not None and table.host.ending.finished

@@ -63,6 +63,14 @@ def test_an_honest_record_passes(record: Record) -> None:
     assert [p["role"] for p in report.players] == ["host", "joiner"]
 
 
+def test_records_of_protocol_version_1_still_verify_and_others_do_not(record: Record) -> None:
+    assert record["net"]["protocol"] == "koikoi-net/2"
+    old = tampered(record, lambda data: data["net"].update(protocol="koikoi-net/1"))
+    assert verify_record(old).result["finished"] is True
+    future = tampered(record, lambda data: data["net"].update(protocol="koikoi-net/3"))
+    assert "net.protocol is 'koikoi-net/3'" in failure(future)
+
+
 def test_a_changed_card_is_named(record: Record) -> None:
     def change(data: Record) -> None:
         action = data["deals"][1]["actions"][2]

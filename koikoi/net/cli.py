@@ -26,7 +26,7 @@ from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import MAX_NICKNAME
 from koikoi.net.roles import Role
-from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, TossDone
+from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, TossDone
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
 from koikoi.paths import atomic_write, games_dir
 
@@ -180,6 +180,24 @@ def _bot(name: str) -> ThreadedSeat:
     return ThreadedSeat(seat, stop)
 
 
+def nickname_warning(nickname: str, resembles: tuple[str, ...]) -> str:
+    """A line warning of a nickname that mixes scripts or looks like a pinned one, or "".
+
+    >>> nickname_warning("h\u0430na", ("hana",))
+    "WARNING: 'h\\u0430na' mixes scripts (LATIN, CYRILLIC); it looks like 'hana' but is not that player"
+    """  # noqa: E501
+    from koikoi.net.identity import nickname_scripts
+
+    notes = []
+    scripts = nickname_scripts(nickname)
+    if len(scripts) > 1:
+        notes.append(f"mixes scripts ({', '.join(scripts)})")
+    if resembles:
+        names = ", ".join(repr(name) for name in resembles)
+        notes.append(f"it looks like {names} but is not that player")
+    return f"WARNING: {ascii(nickname)} " + "; ".join(notes) if notes else ""
+
+
 # --- running -------------------------------------------------------------------------------
 
 
@@ -192,6 +210,9 @@ def _progress(local: Role) -> Any:
                 f"playing {peer.nickname!r} ({peer.fingerprint}, {kind} peer); "
                 f"the four cards: {' '.join(event.established.sas)}"
             )
+            warning = nickname_warning(peer.nickname, event.established.pin.resembles)
+            if warning:
+                say(warning)
         elif isinstance(event, TossDone):
             oya = event.result.first_oya
             who = "this side" if oya == local.seat else "the peer"
@@ -201,34 +222,53 @@ def _progress(local: Role) -> Any:
 
 
 def _install_stop(stop: asyncio.Event) -> None:
+    """Ctrl-C, SIGTERM and SIGHUP (the terminal closed) leave the match: the peer is told and
+    the record saved."""
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    hangup = getattr(signal, "SIGHUP", None)
+    for sig in (signal.SIGINT, signal.SIGTERM, *(() if hangup is None else (hangup,))):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
 
 
-def _save(outcome: Outcome, role: Role, record_path: str | None) -> None:
-    session = outcome.session
-    if session is None:
-        return
-    text = json.dumps(session.record().to_json(), ensure_ascii=False, indent=1) + "\n"
-    targets: list[Path] = []
-    if record_path is not None:
-        targets.append(Path(record_path))
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    name = f"net-{stamp}-{session.session_id.hex()[:8]}-{role.value}.json"
-    targets.append(games_dir() / name)
-    for target in targets:
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(target, text.encode("utf-8"), mode=0o600)
-        except OSError as error:
-            say(f"cannot save the record to {target}: {error.strerror or error}")
+class _Recorder:
+    """Writes the session's record (atomically) after every entry and at the end: to
+    ``--record`` and to KOIKOI_HOME/games, under a name fixed at the first write."""
+
+    def __init__(self, role: Role, record_path: str | None) -> None:
+        self.role = role
+        self.record_path = record_path
+        self.targets: list[Path] | None = None
+        self.failed: set[Path] = set()
+
+    def __call__(self, session: Session) -> None:
+        if self.targets is None:
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            name = f"net-{stamp}-{session.session_id.hex()[:8]}-{self.role.value}.json"
+            self.targets = [] if self.record_path is None else [Path(self.record_path)]
+            self.targets.append(games_dir() / name)
+        text = json.dumps(session.record().to_json(), ensure_ascii=False, indent=1) + "\n"
+        for target in self.targets:
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write(target, text.encode("utf-8"), mode=0o600)
+            except OSError as error:
+                if target not in self.failed:  # said once, not after every move
+                    self.failed.add(target)
+                    with contextlib.suppress(OSError):
+                        say(f"cannot save the record to {target}: {error.strerror or error}")
 
 
-def _finish(outcome: Outcome, role: Role, record_path: str | None) -> int:
-    _save(outcome, role, record_path)
+def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Recorder:
+    recorder = _Recorder(role, record_path)
+    options.on_record = recorder
+    return recorder
+
+
+def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     session = outcome.session
+    if session is not None:
+        recorder(session)
     if session is not None:
         result = session.result_json()
     else:
@@ -305,6 +345,9 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
         options,
         player,
         on_event=on_event,
+        on_wrong_password=lambda host, count: say(
+            f"{count} wrong password{'s' if count > 1 else ''} from {host}"
+        ),
         on_refused=lambda address, reason: say(f"turned away {address}: {reason}"),
         stop=stop,
     )
@@ -362,9 +405,10 @@ def _cmd_host(args: argparse.Namespace) -> int:
     if args.room is not None and not args.advertise:
         raise UsageError("--room goes with --advertise (nothing is announced without it)")
     options = _options(args)
+    recorder = _recorder(options, Role.HOST, args.record)
     player = _bot(args.bot)
     outcome = asyncio.run(_host(args, options, player))
-    return _finish(outcome, Role.HOST, args.record)
+    return _finish(outcome, recorder)
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
@@ -379,13 +423,15 @@ def _cmd_join(args: argparse.Namespace) -> int:
             raise UsageError("--bind goes with --room (it is where to look for the room)")
         host, port = parse_address(args.address)
         options = _options(args)
+        recorder = _recorder(options, Role.JOINER, args.record)
         player = _bot(args.bot)
         outcome = asyncio.run(_join(host, port, options, player))
-        return _finish(outcome, Role.JOINER, args.record)
+        return _finish(outcome, recorder)
     # with --room, --timeout is how long to look for the room (CLI.md); silence keeps its default
     search = FIND_TIMEOUT if args.timeout is None else args.timeout
     args.timeout = None
     options = _options(args)
+    recorder = _recorder(options, Role.JOINER, args.record)
     player = _bot(args.bot)
     room = _find_room(args.room, args.bind, search)
     if room is None:
@@ -396,7 +442,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
     say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
     addresses = [_split_address(address) for address in room.addresses]
     outcome = asyncio.run(_join_any(addresses, options, player, room))
-    return _finish(outcome, Role.JOINER, args.record)
+    return _finish(outcome, recorder)
 
 
 def _find_room(title: str, bind: str | None, timeout: float) -> LanRoom | None:

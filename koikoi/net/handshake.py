@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import logging
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -63,6 +64,7 @@ from koikoi.net.identity import (
     PinCheck,
     PinStatus,
     fingerprint,
+    mixed_scripts,
     verify_signature,
 )
 from koikoi.net.noise import CipherState, HandshakeState
@@ -86,7 +88,9 @@ from koikoi.net.wire import (
 
 logger = logging.getLogger(__name__)
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
+"""2: one canonical encoding, rooms that idle sockets cannot lock, password guesses limited,
+the match over at its last move (docs/protocol.md, "Version 2")."""
 PROTOCOL_NAME: Final = f"koikoi-net/{PROTOCOL_VERSION}"
 NOISE_PROTOCOL: Final = "Noise_XXpsk3_25519_ChaChaPoly_SHA256"
 MAX_NICKNAME: Final = 32
@@ -101,8 +105,35 @@ REFUSE_REASONS: Final = {
     "identity": "this side's identity key differs from the one it pinned for this nickname",
     "protocol": "it received a malformed or unexpected handshake message",
     "busy": "it is already playing",
+    "wait": "too many wrong passwords from this address: wait a little and try again",
 }
 """Codes of the ``refuse`` message and what they mean to the side that receives them."""
+
+
+def version_mismatch_text(version: int) -> str:
+    """One line for a peer speaking another protocol version: who has to update koikoi.
+
+    >>> version_mismatch_text(1)
+    "the peer speaks koikoi-net/1, this koikoi speaks koikoi-net/2: the peer's koikoi is older, it needs to update koikoi"
+    """  # noqa: E501
+    where = (
+        "the peer's koikoi is older, it needs to update koikoi"
+        if version < PROTOCOL_VERSION
+        else "the peer's koikoi is newer: update koikoi here"
+    )
+    return f"the peer speaks koikoi-net/{version}, this koikoi speaks {PROTOCOL_NAME}: {where}"
+
+
+def normal_nickname(nickname: str, what: str) -> str:
+    """``nickname`` in NFKC (full-width and other compatibility forms folded), still a valid
+    nickname, or :class:`ProtocolError`.
+
+    >>> normal_nickname("\uff48\uff41\uff4e\uff41", "nick")
+    'hana'
+    """
+    normal = unicodedata.normalize("NFKC", nickname)
+    Str(max_len=MAX_NICKNAME, min_len=1).check(normal, what)
+    return normal
 
 
 def settings_wire(settings: Settings) -> dict[str, Value]:
@@ -145,6 +176,11 @@ class Peer:
     def fingerprint(self) -> str:
         return fingerprint(self.public_key)
 
+    @property
+    def mixed_scripts(self) -> bool:
+        """The nickname mixes scripts (``h\u0430na``): show it with its fingerprint."""
+        return mixed_scripts(self.nickname)
+
 
 @dataclass(frozen=True, eq=False)
 class Established:
@@ -182,7 +218,7 @@ _SETTINGS = Record({"rounds": OneOf((6, 12)), "doubling": Bool()})
 HELLO = Record(
     {
         "v": Int(PROTOCOL_VERSION, PROTOCOL_VERSION),
-        "nick": Str(max_len=MAX_NICKNAME, min_len=1),
+        "nick": Str(max_len=MAX_NICKNAME),
         "settings": _SETTINGS,
         "private": Bool(),
         "pake": Bytes(0, PAKE_MESSAGE_LEN),
@@ -191,7 +227,11 @@ HELLO = Record(
 REFUSE = Record({"reason": OneOf(tuple(REFUSE_REASONS))})
 NOISE = Record({"m": Bytes(1, 65535)})
 AUTH = Record({"id": Bytes(32, 32), "key_sig": Bytes(64, 64), "settings_sig": Bytes(64, 64)})
+PRIVATE_AUTH = Record({**AUTH.fields, "nick": Str(max_len=MAX_NICKNAME, min_len=1)})
+"""In a private room the nickname travels here, encrypted, not in the clear hello."""
 READY = Record({})
+PRIVATE_READY = PRIVATE_AUTH
+"""In a private room the host proves who it is only in ``ready``, after the password."""
 
 
 def refuse_message(reason: str) -> bytes:
@@ -242,7 +282,7 @@ class Handshake:
         known_peers: KnownPeers,
     ) -> None:
         try:
-            Str(max_len=MAX_NICKNAME, min_len=1).check(nickname, "nickname")
+            nickname = normal_nickname(nickname, "nickname")
         except ProtocolError as error:
             raise ValueError(str(error)) from None
         self.role = role
@@ -256,7 +296,7 @@ class Handshake:
         self._hello = encode_message(
             "hello",
             v=PROTOCOL_VERSION,
-            nick=nickname,
+            nick="" if self._pake.private else nickname,
             settings=settings_wire(settings),
             private=self._pake.private,
             pake=self._pake.message,
@@ -264,6 +304,7 @@ class Handshake:
         self._static = X25519PrivateKey.generate()
         self._noise: HandshakeState | None = None
         self._peer_nickname = ""
+        self._host_static = b""
         self._peer: Peer | None = None
         self._pin: PinCheck | None = None
         self._peer_signature = b""
@@ -321,13 +362,14 @@ class Handshake:
     # --- hellos --------------------------------------------------------------------------
 
     def _on_hello(self, payload: bytes) -> list[bytes]:
-        raw = unpack(payload)
-        # The version is read before the schema: another version may carry other fields.
+        raw = unpack(payload, canonical=False)
+        # The version is read before the schema (another version may carry other fields)
+        # and before the canonical encoding is required (version 1 did not require it).
         if isinstance(raw, dict) and raw.get("t") == "hello":
             version = raw.get("v")
             if isinstance(version, int) and version != PROTOCOL_VERSION:
                 raise VersionMismatch(
-                    f"the peer speaks koikoi-net/{version}; this koikoi speaks {PROTOCOL_NAME}",
+                    version_mismatch_text(version),
                     self._hello if self.role is Role.HOST else None,
                 )
         message = decode_message(payload, {"hello": HELLO, "refuse": REFUSE})
@@ -369,7 +411,11 @@ class Handshake:
         if len(pake_message) != len(self._pake.message):
             raise ProtocolError("hello.pake: wrong length for this kind of room")
         psk = self._pake.finish(pake_message)
-        self._peer_nickname = fields.get("nick", str)
+        nick = fields.get("nick", str)
+        if private and nick:
+            raise ProtocolError("hello.nick: a private room's hello carries no nickname")
+        if not private:
+            self._peer_nickname = normal_nickname(nick, "hello.nick")
         if self.role is Role.HOST:
             joiner_hello, host_hello = payload, self._hello
         else:
@@ -389,15 +435,17 @@ class Handshake:
 
     # --- Noise messages ------------------------------------------------------------------
 
-    def _auth_payload(self, handshake_hash: bytes) -> bytes:
+    def _auth_payload(self, handshake_hash: bytes, kind: str = "auth") -> bytes:
         static = self._static.public_key().public_bytes_raw()
+        private: dict[str, Value] = {"nick": self.nickname} if self._pake.private else {}
         return encode_message(
-            "auth",
+            kind,
             id=self.identity.public_key,
             key_sig=self.identity.sign(STATIC_KEY_LABEL + static),
             settings_sig=self.identity.sign(
                 settings_signed_data(self.role, handshake_hash, self.settings)
             ),
+            **private,
         )
 
     def _read_noise(self, message: bytes, psk_mixed: bool) -> bytes:
@@ -416,9 +464,14 @@ class Handshake:
                 f"malformed handshake message: {error}", refuse_message("protocol")
             ) from None
 
-    def _check_auth(self, payload: bytes, peer_static: bytes, signed_hash: bytes) -> None:
+    def _check_auth(
+        self, payload: bytes, peer_static: bytes, signed_hash: bytes, kind: str = "auth"
+    ) -> None:
         """Verify the peer's auth payload and its pin; refusals go out clear or encrypted."""
-        fields = decode_message(payload, {"auth": AUTH}).fields
+        schema = PRIVATE_AUTH if self._pake.private else AUTH
+        fields = decode_message(payload, {kind: schema}).fields
+        if self._pake.private:
+            self._peer_nickname = normal_nickname(fields.get("nick", str), f"{kind}.nick")
         identity_key = fields.get("id", bytes)
         peer = Peer(self._peer_nickname, identity_key)
         if not verify_signature(
@@ -461,7 +514,9 @@ class Handshake:
         assert self._noise is not None
         if self._read_noise(message, psk_mixed=False):
             raise ProtocolError("noise1 must carry an empty payload")
-        reply = self._noise.write_message(self._auth_payload)
+        # A private room's host says who it is only in ready, once the password is proven:
+        # noise2 is readable by anyone who dials, password or not.
+        reply = self._noise.write_message(b"" if self._pake.private else self._auth_payload)
         self.phase = Phase.AWAIT_NOISE3
         return [encode_message("noise2", m=reply)]
 
@@ -470,7 +525,12 @@ class Handshake:
         assert noise is not None
         payload = self._read_noise(message, psk_mixed=False)
         assert noise.rs is not None
-        self._check_auth(payload, noise.rs, noise.payload_hash)
+        if self._pake.private:
+            if payload:
+                raise ProtocolError("noise2 of a private room must carry an empty payload")
+            self._host_static = noise.rs
+        else:
+            self._check_auth(payload, noise.rs, noise.payload_hash)
         reply = noise.write_message(self._auth_payload)
         self._send, self._recv = noise.split()
         self.phase = Phase.AWAIT_READY
@@ -483,7 +543,11 @@ class Handshake:
         self._recv, self._send = noise.split()
         assert noise.rs is not None
         self._check_auth(payload, noise.rs, noise.payload_hash)
-        ready = self._send.encrypt_with_ad(b"", encode_message("ready"))
+        if self._pake.private:
+            message = self._auth_payload(noise.handshake_hash, "ready")
+        else:
+            message = encode_message("ready")
+        ready = self._send.encrypt_with_ad(b"", message)
         self._establish()
         return [ready]
 
@@ -498,9 +562,14 @@ class Handshake:
             raise AuthenticationFailed(
                 f"{reason} (the host's first message did not decrypt)"
             ) from None
-        message = decode_message(plaintext, {"ready": READY, "refuse": REFUSE})
+        schema = PRIVATE_READY if self._pake.private else READY
+        message = decode_message(plaintext, {"ready": schema, "refuse": REFUSE})
         if message.kind == "refuse":
             raise _refused(message)
+        if self._pake.private:
+            noise = self._noise
+            assert noise is not None
+            self._check_auth(plaintext, self._host_static, noise.handshake_hash, "ready")
         self._establish()
         return []
 

@@ -219,6 +219,45 @@ class PinCheck:
     """The key pinned for the name, if any (differs from the presented key when CHANGED)."""
     known_as: tuple[str, ...]
     """Other names this key is already pinned under (a known player with a new name)."""
+    resembles: tuple[str, ...] = ()
+    """Pinned names that look the same but are not (``hаna`` with a Cyrillic ``а`` and
+    ``hana``): for a NEW peer, a likely impostor."""
+
+
+# Letters of other scripts drawn like Latin ones (Unicode's confusables, the common part).
+_LOOKALIKES: Final = str.maketrans(
+    "аеорсухіјѕԁһӏԛԝвнкмтАВЕКМНОРСТХУІЈЅαβεικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdhlqwbhkmtABEKMHOPCTXYIJSabeiknoptuxABEZHIKMNOPTYX",
+)
+_SCRIPT_GROUPS: Final = {"HIRAGANA": "JAPANESE", "KATAKANA": "JAPANESE", "CJK": "JAPANESE"}
+
+
+def nickname_scripts(nickname: str) -> tuple[str, ...]:
+    """The scripts of a nickname's letters, in order of appearance (Japanese kana and kanji
+    count as one script; digits, spaces, marks and symbols as none).
+
+    >>> nickname_scripts("hana"), nickname_scripts("h\u0430na"), nickname_scripts("花子さん")
+    (('LATIN',), ('LATIN', 'CYRILLIC'), ('JAPANESE',))
+    """
+    scripts: list[str] = []
+    for char in unicodedata.normalize("NFKC", nickname):
+        if not char.isalpha():
+            continue
+        word = unicodedata.name(char, "UNKNOWN").split(" ")[0]
+        script = _SCRIPT_GROUPS.get(word, word)
+        if script not in scripts:
+            scripts.append(script)
+    return tuple(scripts)
+
+
+def mixed_scripts(nickname: str) -> bool:
+    """Letters from more than one script: how look-alike names are made (``h\u0430na``)."""
+    return len(nickname_scripts(nickname)) > 1
+
+
+def skeleton(nickname: str) -> str:
+    """The pinned form with look-alike letters folded to Latin: equal skeletons look alike."""
+    return pin_name(pin_name(nickname).translate(_LOOKALIKES))
 
 
 def pin_name(nickname: str) -> str:
@@ -280,7 +319,13 @@ class KnownPeers:
             for other, e in self._peers.items()
             if other != name and e["key"] == public_key.hex()
         )
-        return PinCheck(status, name, pinned, known_as)
+        shape = skeleton(nickname)
+        resembles = tuple(
+            other
+            for other, e in self._peers.items()
+            if other != name and e["key"] != public_key.hex() and skeleton(other) == shape
+        )
+        return PinCheck(status, name, pinned, known_as, resembles)
 
     def pin(self, nickname: str, public_key: bytes) -> None:
         """Pin a new name (a no-op when already pinned to this key).

@@ -12,16 +12,34 @@ asks this policy the same three questions and does what it says:
   (:meth:`RoomPolicy.closed`, at the first of these: it says whether that was the room's
   match, and a second call changes nothing).
 
-The policy today: a room that plays or has played its match is busy; at most
-``max_pending`` handshakes run at once. It is the one place to harden against half-open
-floods (per-address caps, evicting the oldest pending, deadlines), which is why it sees each
-connection's address and the time.
+A pending handshake never keeps a real joiner out (protocol version 2): a newcomer is always
+let in (unless a match is in play or over). When its address already holds its share
+(``max_per_address``), the oldest of that address's silent connections (nothing received
+yet) that have had ``speak_grace`` seconds to speak is evicted; when the room holds
+``max_pending``, the oldest pending one is, silent ones first. A joiner sends its hello at
+once, so it is never the silent one for long; the transport closes what
+:meth:`RoomPolicy.take_evicted` returns. Each pending
+connection also has deadlines (:meth:`RoomPolicy.deadline`): ``first_message`` seconds to say
+anything, ``handshake`` seconds to finish; the transport closes what
+:meth:`RoomPolicy.overdue` returns. Only a match in play (or played) makes a room busy.
+
+A private room limits password guesses (each handshake is one guess, checked online by the
+PAKE): one attempt in flight per address (a second one that speaks evicts the first), a
+back-off after each wrong password from an address but the first (a typo, retyped at once:
+then 1 s, doubling, at most ``max_backoff``) during which its connections are refused with
+``wait``, and at most
+``guesses_per_second`` attempts in all (a token bucket, spent when a connection speaks). The
+transport reports :meth:`RoomPolicy.wrong_password` and tells the host the count.
 
 >>> policy = RoomPolicy(max_pending=1)
->>> first = policy.admit("192.0.2.1:5000", now=0.0)
->>> policy.admit("192.0.2.2:5000", now=0.1)
-Refusal(code='busy', reason='the room is busy')
+>>> idle = policy.admit("192.0.2.1:5000", now=0.0)
+>>> first = policy.admit("192.0.2.2:5000", now=0.1)
+>>> policy.take_evicted() == [idle]
+True
+>>> policy.heard(first)
 >>> policy.established(first, now=0.5)
+>>> policy.admit("192.0.2.3:5000", now=0.6)
+Refusal(code='busy', reason='the room is busy')
 >>> policy.busy, policy.playing
 (True, True)
 >>> policy.closed(first, now=90.0), policy.playing, policy.match_over
@@ -31,13 +49,50 @@ Refusal(code='busy', reason='the room is busy')
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Final
 
-__all__ = ["MAX_PENDING", "Refusal", "RoomPolicy", "Ticket"]
+__all__ = [
+    "FIRST_MESSAGE_DEADLINE",
+    "HANDSHAKE_DEADLINE",
+    "MAX_PENDING",
+    "MAX_PER_ADDRESS",
+    "SPEAK_GRACE",
+    "Refusal",
+    "RoomPolicy",
+    "Ticket",
+]
 
-MAX_PENDING: Final = 16
-"""Handshakes a room runs at once; more connections are turned away as busy."""
+MAX_PENDING: Final = 96
+"""Handshakes a room runs at once; a newcomer beyond them evicts the oldest."""
+MAX_PER_ADDRESS: Final = 8
+"""Handshakes one address (its host, whatever the port) runs at once before a newcomer
+from there evicts its oldest silent one."""
+SPEAK_GRACE: Final = 0.5
+"""Seconds a new connection is given to send its first bytes before it counts as silent
+(the transport reads them on a later turn of its loop than the one that accepted it)."""
+FIRST_MESSAGE_DEADLINE: Final = 3.0
+"""Seconds a new connection has to send its first bytes."""
+GUESSES_PER_SECOND: Final = 10.0
+"""Password attempts a private room takes in all, per second (and in a burst)."""
+FIRST_BACKOFF: Final = 1.0
+"""Seconds an address waits after its second wrong password; doubled after each one more."""
+MAX_BACKOFF: Final = 60.0
+HANDSHAKE_DEADLINE: Final = 10.0
+"""Seconds a connection has to finish its handshake (the password proof is automatic)."""
+
+
+def address_host(address: str) -> str:
+    """The host part of ``host:port`` or ``[v6]:port`` (what the per-address cap counts).
+
+    >>> address_host("192.0.2.1:5000"), address_host("[::1]:5000"), address_host("peer")
+    ('192.0.2.1', '::1', 'peer')
+    """
+    if address.startswith("["):
+        return address[1 : address.find("]")] if "]" in address else address
+    host, sep, port = address.rpartition(":")
+    return host if sep and port.isdigit() and ":" not in host else address
 
 
 @dataclass(frozen=True)
@@ -61,13 +116,34 @@ class Refusal:
 BUSY: Final = Refusal("busy", "the room is busy")
 
 
+def _wait(host: str, seconds: float) -> Refusal:
+    return Refusal("wait", f"wrong passwords from {host}: it waits {seconds:.0f} s")
+
+
 @dataclass
 class RoomPolicy:
     """The admission state of one room: the handshakes running and the match, if any."""
 
     max_pending: int = MAX_PENDING
+    max_per_address: int = MAX_PER_ADDRESS
+    speak_grace: float = SPEAK_GRACE
+    first_message: float = FIRST_MESSAGE_DEADLINE
+    handshake: float = HANDSHAKE_DEADLINE
     pending: dict[int, Ticket] = field(default_factory=dict)
     """Admitted connections whose handshake is still running, by ticket number."""
+    spoken: set[int] = field(default_factory=set)
+    """Pending tickets whose connection has sent something (:meth:`heard`)."""
+    evicted: list[Ticket] = field(default_factory=list)
+    """Pending connections pushed out by newcomers, for the transport to close."""
+    private: bool = False
+    """A password room: guesses are limited (see the module's text)."""
+    guesses_per_second: float = GUESSES_PER_SECOND
+    max_backoff: float = MAX_BACKOFF
+    wrong: dict[str, int] = field(default_factory=dict)
+    """Wrong passwords so far, by address (host part)."""
+    _backoff_until: dict[str, float] = field(default_factory=dict, repr=False)
+    _tokens: float = -1.0
+    _tokens_at: float = 0.0
     match: Ticket | None = None
     """The connection playing the room's match (from its handshake to its close)."""
     match_over: bool = False
@@ -77,6 +153,8 @@ class RoomPolicy:
     def __post_init__(self) -> None:
         if self.max_pending < 1:
             raise ValueError(f"max_pending must be at least 1, not {self.max_pending}")
+        if self.max_per_address < 1:
+            raise ValueError(f"max_per_address must be at least 1, not {self.max_per_address}")
 
     @property
     def playing(self) -> bool:
@@ -89,12 +167,111 @@ class RoomPolicy:
         return self.match is not None or self.match_over
 
     def admit(self, address: str, now: float) -> Ticket | Refusal:
-        """A connection arrived from ``address``: let its handshake run, or refuse it."""
-        if self.busy or len(self.pending) >= self.max_pending:
+        """A connection arrived from ``address``: let its handshake run, or refuse it (busy).
+
+        When the room or the address is full, the oldest pending connection (of that address,
+        when it is the address that is full) is evicted to make room: see
+        :meth:`take_evicted`.
+        """
+        if self.busy:
             return BUSY
+        host = address_host(address)
+        until = self._backoff_until.get(host, -math.inf)
+        if self.private and now < until:
+            return _wait(host, until - now)
+        same = [t for t in self.pending.values() if address_host(t.address) == host]
+        if len(same) >= self.max_per_address:
+            silent = [
+                t for t in same if t.number not in self.spoken and t.since + self.speak_grace <= now
+            ]
+            if silent:
+                self._evict(silent, now)
+        if len(self.pending) >= self.max_pending:
+            self._evict(list(self.pending.values()), now)
         ticket = Ticket(next(self._numbers), address, now)
         self.pending[ticket.number] = ticket
         return ticket
+
+    def _evict(self, among: list[Ticket], now: float) -> None:
+        # Silent connections past their grace go first, then silent ones, then the oldest: a
+        # joiner that has spoken survives any number of idle sockets opened after it.
+        def rank(t: Ticket) -> tuple[bool, bool, float, int]:
+            spoken = t.number in self.spoken
+            return spoken, t.since + self.speak_grace > now, t.since, t.number
+
+        victim = min(among, key=rank)
+        self.pending.pop(victim.number)
+        self.spoken.discard(victim.number)
+        self.evicted.append(victim)
+
+    def take_evicted(self) -> list[Ticket]:
+        """The connections evicted since the last call: close them (no reason is owed)."""
+        out, self.evicted = self.evicted, []
+        return out
+
+    def heard(self, ticket: Ticket, now: float = 0.0) -> None:
+        """``ticket``'s connection sent its first bytes (a second call changes nothing).
+
+        In a private room that is a password attempt: it evicts an earlier attempt from the
+        same address still in flight, and it takes a token, or is itself evicted when the
+        room took ``guesses_per_second`` attempts already (see :meth:`take_evicted`).
+        """
+        if ticket.number not in self.pending or ticket.number in self.spoken:
+            return
+        self.spoken.add(ticket.number)
+        if not self.private:
+            return
+        host = address_host(ticket.address)
+        for other in list(self.pending.values()):
+            if (
+                other.number != ticket.number
+                and other.number in self.spoken
+                and address_host(other.address) == host
+            ):
+                self._remove(other)
+        rate = self.guesses_per_second
+        if self._tokens < 0:
+            self._tokens, self._tokens_at = rate, now
+        self._tokens = min(rate, self._tokens + (now - self._tokens_at) * rate)
+        self._tokens_at = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+        else:
+            self._remove(ticket)
+
+    def _remove(self, ticket: Ticket) -> None:
+        del self.pending[ticket.number]
+        self.spoken.discard(ticket.number)
+        self.evicted.append(ticket)
+
+    def wrong_password(self, ticket: Ticket, now: float) -> int:
+        """``ticket``'s handshake failed on the password: from the second time on, the address
+        backs off (1 s, doubling). Returns how many wrong passwords came from that address."""
+        host = address_host(ticket.address)
+        count = self.wrong.get(host, 0) + 1
+        self.wrong[host] = count
+        if count > 1:
+            delay = min(self.max_backoff, FIRST_BACKOFF * 2.0 ** min(count - 2, 32))
+            self._backoff_until[host] = now + delay
+        return count
+
+    def deadline(self, ticket: Ticket) -> float:
+        """When ``ticket``'s connection is overdue if its handshake is still pending."""
+        if ticket.number in self.spoken:
+            return ticket.since + self.handshake
+        return ticket.since + min(self.first_message, self.handshake)
+
+    def next_deadline(self) -> float | None:
+        """The earliest deadline of a pending connection (None when none is pending)."""
+        return min((self.deadline(t) for t in self.pending.values()), default=None)
+
+    def overdue(self, now: float) -> list[Ticket]:
+        """Pending connections past their deadline, no longer pending: close them."""
+        late = [t for t in self.pending.values() if self.deadline(t) <= now]
+        for ticket in late:
+            del self.pending[ticket.number]
+            self.spoken.discard(ticket.number)
+        return late
 
     def established(self, ticket: Ticket, now: float) -> None:
         """``ticket``'s handshake succeeded: its match is the room's.
@@ -106,11 +283,13 @@ class RoomPolicy:
             raise ValueError("the room is already playing: the handshake should have been refused")
         if self.pending.pop(ticket.number, None) is None:
             raise ValueError(f"ticket {ticket.number} is not a pending handshake")
+        self.spoken.discard(ticket.number)
         self.match = ticket
 
     def closed(self, ticket: Ticket, now: float) -> bool:
         """``ticket``'s connection is over; True when it was the room's match."""
         self.pending.pop(ticket.number, None)
+        self.spoken.discard(ticket.number)
         if self.match is not None and self.match.number == ticket.number:
             self.match = None
             self.match_over = True

@@ -89,8 +89,6 @@ BYE = Record(
 class Stage(Enum):
     TOSS = "toss"
     PLAYING = "play"
-    CLOSING = "closing"
-    """The match is over here; waiting for the peer's goodbye."""
     CLOSED = "closed"
 
 
@@ -347,7 +345,7 @@ class Session:
         self._send(encode_message("move", entry=entry.raw, sig=signature))
         out: list[SessionEvent] = [MovePlayed(seq, self.seat, action, tuple(events))]
         if lockstep.match.finished:
-            self._finish_locally()
+            out += self._finish_locally()
         return out
 
     def tick(self, now: float) -> list[SessionEvent]:
@@ -358,8 +356,6 @@ class Session:
         clock.now = now
         if now - clock.last_rx >= self.silence_timeout:
             seconds = f"{self.silence_timeout:g}"
-            if self.stage is Stage.CLOSING:
-                return self._close(self._ending(True, "finished", None, "the match is over"))
             return self._close(
                 self._ending(
                     False,
@@ -378,8 +374,6 @@ class Session:
         if self.closed:
             return []
         self._clock.now = now
-        if self.stage is Stage.CLOSING:
-            return self._close(self._ending(True, "finished", None, "the match is over"))
         return self._close(self._ending(False, "left", self.role, reason), announce="quit")
 
     def connection_lost(self, now: float, detail: str = "") -> list[SessionEvent]:
@@ -387,8 +381,6 @@ class Session:
         if self.closed:
             return []
         self._clock.now = now
-        if self.stage is Stage.CLOSING:
-            return self._close(self._ending(True, "finished", None, "the match is over"))
         reason = "the connection dropped" + (f": {detail}" if detail else "")
         return self._close(self._ending(False, "dropped", self.role.peer, reason))
 
@@ -488,7 +480,7 @@ class Session:
         logger.info("coin toss done: seat %d is the first oya", result.first_oya)
         out: list[SessionEvent] = [TossDone(result, tuple(lockstep.events))]
         if lockstep.match.finished:  # only a run of teyaku could do this, but be exact
-            self._finish_locally()
+            out += self._finish_locally()
         return out
 
     def _on_move(self, raw: bytes, signature: bytes) -> list[SessionEvent]:
@@ -525,14 +517,11 @@ class Session:
         lockstep.commit(entry, signature, seat, deals_before)
         out: list[SessionEvent] = [MovePlayed(entry.seq, seat, entry.action, tuple(events))]
         if lockstep.match.finished:
-            self._finish_locally()
+            out += self._finish_locally()
         return out
 
     def _on_bye(self, code: str, detail: str | None) -> list[SessionEvent]:
         said = f" ({detail})" if detail else ""
-        if self.stage is Stage.CLOSING and code in ("finished", "quit", "timeout"):
-            # The log is complete: a peer that goes after the last move changes nothing.
-            return self._close(self._ending(True, "finished", None, "the match is over"))
         if code == "quit":
             return self._close(self._ending(False, "left", self.role.peer, f"the peer left{said}"))
         if code == "cheat" and detail == CARDS_DIFFER and self.stage is Stage.TOSS:
@@ -543,9 +532,15 @@ class Session:
             reason = f"the peer stopped the match: {BYE_REASONS[code]}{said}"
         return self._close(self._ending(False, "stopped", self.role.peer, reason))
 
-    def _finish_locally(self) -> None:
-        self.stage = Stage.CLOSING
-        self._send(encode_message("bye", reason="finished"))
+    def _finish_locally(self) -> list[SessionEvent]:
+        """The last move is played: the match is over here and now (protocol version 2).
+
+        The goodbye is a courtesy: nothing the peer sends or withholds afterwards changes
+        the signed moves, so nobody waits for it.
+        """
+        return self._close(
+            self._ending(True, "finished", None, "the match is over"), announce="finished"
+        )
 
     # --- endings -------------------------------------------------------------------------
 

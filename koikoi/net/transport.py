@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -29,10 +30,11 @@ from koikoi.net.connection import (
     HandshakeDone,
     HandshakeFailed,
 )
+from koikoi.net.errors import AuthenticationFailed, PeerRefused
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy
+from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
     DEFAULT_SILENCE_TIMEOUT,
     Ended,
@@ -109,6 +111,9 @@ class PeerOptions:
     """Fixes this side's coin-toss number (tests only)."""
     hold_for_confirmation: bool = False
     """The coin toss waits for the local player to confirm the four cards (the app's lobby)."""
+    on_record: Callable[[Session], None] | None = None
+    """Called after the toss, every move and the end: the moment to save the record, so
+    that a closed terminal or a crash loses nothing (the CLI writes it each time)."""
 
     def connection(self, role: Role, now: float) -> Connection:
         return Connection(
@@ -172,23 +177,28 @@ async def _write(writer: asyncio.StreamWriter, data: bytes, timeout: float) -> N
 
 async def _close(
     reader: asyncio.StreamReader, writer: asyncio.StreamWriter, grace: float = CLOSE_GRACE
-) -> None:
+) -> int:
     """Half-close, let the peer read our last bytes and close its end, then close.
 
     Closing a socket with unread input makes the kernel reset the connection, which can
-    destroy our last message (the farewell or goodbye) before the peer reads it.
+    destroy our last message (the farewell or goodbye) before the peer reads it. Returns
+    the bytes read meanwhile (the peer's goodbye, say), which are not looked at.
     """
+    drained = 0
     with contextlib.suppress(Exception):
         if writer.can_write_eof():
             writer.write_eof()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace
         while (left := deadline - loop.time()) > 0:
-            if not await asyncio.wait_for(reader.read(READ_CHUNK), left):
+            data = await asyncio.wait_for(reader.read(READ_CHUNK), left)
+            if not data:
                 break
+            drained += len(data)
     writer.close()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(writer.wait_closed(), grace)
+    return drained
 
 
 async def drive(
@@ -199,11 +209,12 @@ async def drive(
     outcome: Outcome,
     on_event: EventHook | None = None,
     stop: asyncio.Event | None = None,
+    on_receive: Callable[[], None] | None = None,
 ) -> None:
     """Run ``conn`` over the stream until it closes; never raises for what the peer does.
 
     Setting ``stop`` makes the local side leave: the peer is told and the match ends
-    unfinished.
+    unfinished. ``on_receive`` is called whenever bytes arrive (a room's policy listens).
     """
     loop = asyncio.get_running_loop()
     timeout = conn.silence_timeout
@@ -262,6 +273,8 @@ async def drive(
                     handle(conn.connection_lost(loop.time()))
                     continue
                 outcome.bytes_received += len(received)
+                if on_receive is not None:
+                    on_receive()
                 handle(conn.receive_data(received, loop.time()))
                 read_task = asyncio.ensure_future(reader.read(READ_CHUNK))
             if think_task is not None and think_task in done:
@@ -294,7 +307,7 @@ async def drive(
         if think_task is not None:
             think_task.cancel()
         if not writer.is_closing():
-            await _close(reader, writer)
+            outcome.bytes_received += await _close(reader, writer)
 
 
 # --- the two roles -------------------------------------------------------------------------
@@ -310,8 +323,32 @@ async def join(
 ) -> Outcome:
     """Connect to a room and play its match; returns how it went (never raises for the peer).
 
-    Setting ``stop`` leaves the match (or gives up connecting).
+    Setting ``stop`` leaves the match (or gives up connecting). A private room that says
+    ``wait`` (wrong passwords from this address a moment ago) is dialled again after 1 s,
+    then 2, 4 and 8.
     """
+    for delay in WAIT_RETRIES:
+        outcome = await _join_once(host, port, options, player, on_event, stop)
+        refused = None if outcome.connection is None else outcome.connection.failure
+        if not (isinstance(refused, PeerRefused) and refused.code == "wait"):
+            return outcome
+        if stop is not None and stop.is_set():
+            return outcome
+        await asyncio.sleep(delay)
+    return await _join_once(host, port, options, player, on_event, stop)
+
+
+WAIT_RETRIES: Final = (1.0, 2.0, 4.0, 8.0)
+
+
+async def _join_once(
+    host: str,
+    port: int,
+    options: PeerOptions,
+    player: LocalPlayer,
+    on_event: EventHook | None,
+    stop: asyncio.Event | None,
+) -> Outcome:
     loop = asyncio.get_running_loop()
     address = f"{host}:{port}"
     outcome = Outcome(address)
@@ -331,14 +368,59 @@ async def join(
     conn = options.connection(Role.JOINER, loop.time())
     outcome.connection = conn
     conn.start()
-    await drive(conn, reader, writer, player, outcome, on_event, stop)
+    await drive(conn, reader, writer, player, outcome, _recording(conn, options, on_event), stop)
     if conn.failure is not None:
         outcome.failure = str(conn.failure)
     return outcome
 
 
+def _recording(conn: Connection, options: PeerOptions, on_event: EventHook | None) -> EventHook:
+    """``on_event``, then ``options.on_record`` whenever the record grew (or ended)."""
+
+    def hook(event: ConnectionEvent, now: float) -> None:
+        if on_event is not None:
+            on_event(event, now)
+        session = conn.session
+        record = options.on_record
+        if record is not None and session is not None and isinstance(event, _RECORDED):
+            record(session)
+
+    return hook
+
+
+_RECORDED: Final = (TossDone, MovePlayed, Ended)
+_OUT_OF_RESOURCES: Final = "socket.accept() out of system resource"
+
+
+def _quiet_when_out_of_descriptors(loop: asyncio.AbstractEventLoop) -> None:
+    """Out of file descriptors (EMFILE: a connection flood), asyncio's server pauses
+    accepting and resumes a moment later by itself, but reports it with a traceback each
+    time. Say it once a minute in the log, quietly, and leave the rest to the loop's handler.
+    """
+    previous = loop.get_exception_handler()
+    if getattr(previous, "koikoi_quiet", False):
+        return
+    last = [-math.inf]
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") == _OUT_OF_RESOURCES:
+            if loop.time() - last[0] >= 60.0:
+                last[0] = loop.time()
+                logger.info("out of file descriptors: not accepting for a moment")
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler.koikoi_quiet = True  # type: ignore[attr-defined]
+    loop.set_exception_handler(handler)
+
+
 RefusedHook = Callable[[str, str], None]
 """Called with the address and the reason of each connection the room turned away."""
+WrongPasswordHook = Callable[[str, int], None]
+"""Called with an address (its host part) and how many wrong passwords came from it."""
 
 
 class Room:
@@ -357,6 +439,7 @@ class Room:
         on_refused: RefusedHook | None = None,
         max_pending: int = MAX_PENDING,
         stop: asyncio.Event | None = None,
+        on_wrong_password: WrongPasswordHook | None = None,
     ) -> None:
         self.options = options
         self.player = player
@@ -364,15 +447,23 @@ class Room:
         self.on_refused = on_refused
         self.stop = stop
         self.refused = 0
-        self.policy = RoomPolicy(max_pending)
+        self.on_wrong_password = on_wrong_password
+        self.policy = RoomPolicy(max_pending, private=bool(options.password))
         """Who gets in (:mod:`koikoi.net.room`); this class only moves the bytes."""
         self._server: asyncio.Server | None = None
         self._outcome: asyncio.Future[Outcome] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._writers: dict[int, asyncio.StreamWriter] = {}
+        """The pending connections' streams, by ticket number, to drop what the policy says."""
+        self._dropped: dict[int, str] = {}
+        """Why the room dropped a pending connection, by ticket number."""
+        self._sweeper: asyncio.TimerHandle | None = None
 
     async def open(self, bind: str, port: int) -> tuple[str, int]:
         """Start listening; returns the address and port actually bound."""
-        self._outcome = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        _quiet_when_out_of_descriptors(loop)
+        self._outcome = loop.create_future()
         self._server = await asyncio.start_server(self._accept, bind, port)
         sockname = self._server.sockets[0].getsockname()
         return str(sockname[0]), int(sockname[1])
@@ -383,6 +474,8 @@ class Room:
         return await asyncio.shield(self._outcome)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
@@ -403,6 +496,10 @@ class Room:
             self._tasks.add(task)
         try:
             await self._serve(reader, writer)
+        except asyncio.CancelledError:
+            # The room closed (close() cancels what is still running). End quietly: asyncio's
+            # stream callback would print a cancelled handler's CancelledError as a traceback.
+            writer.transport.abort()
         except Exception as error:  # never let one connection take the room down
             logger.debug("connection handler failed", exc_info=True)
             self._refuse("a connection", f"internal error: {error!r}")
@@ -422,23 +519,50 @@ class Room:
                 await _write(writer, encode_frame(refuse_message(ticket.code)), 1.0)
             await _close(reader, writer, grace=0.5)
             return
+        self._writers[ticket.number] = writer
+        self._drop(self.policy.take_evicted(), "dropped to make room for a newer connection")
+        self._sweep()
         conn = self.options.connection(Role.HOST, loop.time())
         conn.busy = lambda: self.policy.busy
         outcome = Outcome(address, conn)
         outcome.times["connected"] = loop.time()
 
+        def on_receive() -> None:
+            if ticket.number in self.policy.pending and ticket.number not in self.policy.spoken:
+                self.policy.heard(ticket, loop.time())
+                self._drop(self.policy.take_evicted(), "dropped to limit password attempts")
+                self._sweep()
+
         def on_event(event: ConnectionEvent, now: float) -> None:
             if isinstance(event, HandshakeDone):
                 self.policy.established(ticket, now)
             elif isinstance(event, HandshakeFailed):  # its place is free now, not after the close
+                if self.policy.private and isinstance(event.error, AuthenticationFailed):
+                    count = self.policy.wrong_password(ticket, now)
+                    if self.on_wrong_password is not None:
+                        self.on_wrong_password(address_host(address), count)
                 self.policy.closed(ticket, now)
             if self.on_event is not None:
                 self.on_event(event, now)
 
         try:
-            await drive(conn, reader, writer, self.player, outcome, on_event, self.stop)
+            await drive(
+                conn,
+                reader,
+                writer,
+                self.player,
+                outcome,
+                _recording(conn, self.options, on_event),
+                self.stop,
+                on_receive,
+            )
         finally:
+            self._writers.pop(ticket.number, None)
             established = self.policy.closed(ticket, loop.time())
+        dropped = self._dropped.pop(ticket.number, None)
+        if dropped is not None:
+            self._refuse(address, dropped)
+            return
         if established:
             assert self._outcome is not None
             if not self._outcome.done():
@@ -446,6 +570,25 @@ class Room:
             return
         reason = str(conn.failure) if conn.failure is not None else "the connection ended"
         self._refuse(address, reason)
+
+    def _drop(self, tickets: Sequence[Ticket], reason: str) -> None:
+        """Close pending connections at once (evicted or overdue): no farewell is owed."""
+        for ticket in tickets:
+            writer = self._writers.pop(ticket.number, None)
+            if writer is not None:
+                self._dropped[ticket.number] = reason
+                writer.transport.abort()
+
+    def _sweep(self) -> None:
+        """Drop the overdue pending connections; wake up again at the next deadline."""
+        loop = asyncio.get_running_loop()
+        self._drop(self.policy.overdue(loop.time()), "did not finish the handshake in time")
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        deadline = self.policy.next_deadline()
+        if deadline is not None:
+            self._sweeper = loop.call_at(deadline, self._sweep)
 
     def _refuse(self, address: str, reason: str) -> None:
         self.refused += 1

@@ -24,7 +24,7 @@ import binascii
 import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from koikoi.engine.record import FORMAT, RecordError, parse
 from koikoi.engine.round import IllegalAction, action_str
@@ -34,6 +34,9 @@ from koikoi.net.handshake import PROTOCOL_NAME
 from koikoi.net.identity import fingerprint, verify_signature
 from koikoi.net.lockstep import Lockstep, decode_entry, signed_data
 from koikoi.net.roles import Role
+
+RECORD_PROTOCOLS: Final = ("koikoi-net/1", PROTOCOL_NAME)
+"""Records of both versions verify: their entries, signatures and chains are the same."""
 
 
 class NotARecord(ValueError):
@@ -113,7 +116,7 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     net = data.get("net")
     if not isinstance(net, dict):
         raise VerificationFailed("the record carries no network signatures (no 'net' key)")
-    if net.get("protocol") != PROTOCOL_NAME:
+    if net.get("protocol") not in RECORD_PROTOCOLS:
         raise VerificationFailed(f"net.protocol is {net.get('protocol')!r}, not {PROTOCOL_NAME!r}")
     session = _bytes(net.get("session"), "net.session")
     keys, shown = _players(net)

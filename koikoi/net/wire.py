@@ -5,7 +5,9 @@ Everything a peer sends passes three gates before anything else sees it:
 1. :class:`FrameDecoder` cuts the stream into frames, refusing a length over the cap as soon
    as the 4-byte prefix arrives (nothing of the body is buffered first);
 2. :func:`unpack` decodes msgpack strictly (no ext types, no timestamps, no duplicate or
-   non-string map keys, no floats, bounded nesting);
+   non-string map keys, no floats, bounded nesting) and only in its one canonical encoding
+   (shortest ints, str and bin widths and array and map headers; map keys sorted by their
+   UTF-8 bytes), so that no byte string that is signed or hashed can be re-encoded;
 3. :func:`decode_message` checks the message against a declarative :class:`Record` schema.
 
 Each gate raises :class:`~koikoi.net.errors.ProtocolError` with a one-line reason.
@@ -198,15 +200,43 @@ def _check_tree(value: object) -> None:
         raise ProtocolError(f"{_kind(item)} values are not allowed")
 
 
+def _sorted_maps(value: object) -> object:
+    """``value`` with every map's keys in canonical order (by their UTF-8 bytes)."""
+    if isinstance(value, dict):
+        return {
+            key: _sorted_maps(value[key])
+            for key in sorted(value, key=lambda k: str(k).encode("utf-8", "surrogatepass"))
+        }
+    if isinstance(value, list):
+        return [_sorted_maps(item) for item in value]
+    return value
+
+
 def pack(value: Value) -> bytes:
-    """Serialize a message value; refuses anything :func:`unpack` would refuse."""
+    """The one canonical encoding of a message value; refuses what :func:`unpack` refuses.
+
+    Shortest integer, string, binary, array and map forms (msgpack's packer always picks
+    them) and map keys sorted by their UTF-8 bytes.
+
+    >>> pack({"b": 1, "a": 2}) == bytes([0x82, 0xA1, 0x61, 0x02, 0xA1, 0x62, 0x01])
+    True
+    """
     _check_tree(value)
-    packed: bytes = msgpack.packb(value, use_bin_type=True)
+    packed: bytes = msgpack.packb(_sorted_maps(value), use_bin_type=True)
     return packed
 
 
-def unpack(data: bytes) -> Value:
-    """Decode one msgpack value strictly; trailing bytes, ext types and floats are errors."""
+def unpack(data: bytes, *, canonical: bool = True) -> Value:
+    """Decode one msgpack value strictly; trailing bytes, ext types and floats are errors.
+
+    So is any encoding but the canonical one (:func:`pack`): a wider integer, string or
+    binary form than needed, a longer array or map header, map keys out of order.
+    (``canonical=False`` skips that check only to read another version's hello.)
+
+    >>> unpack(bytes([0xCC, 0x05]))
+    Traceback (most recent call last):
+    koikoi.net.errors.ProtocolError: malformed msgpack: not the canonical encoding of its value
+    """
     try:
         value = msgpack.unpackb(
             data,
@@ -225,6 +255,8 @@ def unpack(data: bytes) -> Value:
     # them along with floats.
     _check_tree(value)
     checked: Value = value
+    if canonical and pack(checked) != data:
+        raise ProtocolError("malformed msgpack: not the canonical encoding of its value")
     return checked
 
 

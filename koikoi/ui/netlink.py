@@ -65,7 +65,7 @@ from koikoi.net.errors import (
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import PinStatus
 from koikoi.net.roles import Role
-from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket
+from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import Ended, MovePlayed, Session, TossDone
 from koikoi.net.transport import PeerOptions
 from koikoi.net.wire import encode_frame
@@ -142,6 +142,10 @@ class PeerInfo:
     settings: Settings
     private: bool
     address: str
+    mixed_scripts: bool = False
+    """The nickname mixes scripts (``h\u0430na``, a Cyrillic ``а``): show it as such."""
+    resembles: tuple[str, ...] = ()
+    """Pinned names it looks like but is not (for a new peer: a likely impostor)."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,8 @@ class LinkError:
     private one), ``identity`` (a pinned key changed: ``error`` is the
     :class:`~koikoi.net.errors.IdentityChanged`), ``signature``, ``version``, ``refused`` (the
     peer said no: ``error.code``, e.g. ``busy``), ``busy`` (this room turned it away),
-    ``protocol`` (malformed or unexpected bytes), ``left`` (this side gave up) or
+    ``protocol`` (malformed or unexpected bytes), ``left`` (this side gave up), ``dropped``
+    (this room dropped a pending handshake: evicted by newer ones, or too slow) or
     ``internal`` (a bug here).
     """
 
@@ -217,6 +222,8 @@ class PeerLink(QObject):
         ``ended``, ``closed``."""
         self.on_handshake: Callable[[PeerLink], None] | None = None
         """Called as the handshake succeeds, before any signal (the room's policy)."""
+        self.on_receive: Callable[[PeerLink], None] | None = None
+        """Called whenever bytes arrive (the room's policy)."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -282,6 +289,10 @@ class PeerLink(QObject):
         self._stage = "open"
         self._process([])
 
+    def drop(self) -> None:
+        """Close at once, saying nothing (the room dropped this pending handshake)."""
+        self._finish()
+
     def refuse(self, sock: QTcpSocket, frame: bytes) -> None:
         """Send ``frame`` (a refusal) on ``sock`` and close it, with no connection at all."""
         self._wire(sock)
@@ -309,6 +320,8 @@ class PeerLink(QObject):
         if not data or self._stage != "open":
             return  # closing: the peer's last bytes are read only to let it close cleanly
         self.bytes_received += len(data)
+        if self.on_receive is not None:
+            self.on_receive(self)
         self._guarded(lambda conn: conn.receive_data(data, _now()))
 
     def _on_disconnected(self) -> None:
@@ -420,6 +433,8 @@ class PeerLink(QObject):
                 est.settings,
                 est.private,
                 self.address,
+                est.peer.mixed_scripts,
+                est.pin.resembles,
             )
             if self.on_handshake is not None:
                 self.on_handshake(self)
@@ -519,7 +534,8 @@ class PeerLink(QObject):
         if self._stage == "done":
             return
         self._stage = "done"
-        self.on_handshake = None  # the owner's hook must not outlive the link
+        self.on_handshake = None  # the owner's hooks must not outlive the link
+        self.on_receive = None
         self._timer.stop()
         self._deliver_timer.stop()
         sock, self.socket = self.socket, None
@@ -639,6 +655,8 @@ class QtRoom(QObject):
     local_turn = Signal(object)
     ended = Signal(object)
     refused = Signal(object)
+    wrong_password = Signal(str, int)
+    """An address (its host part) and how many wrong passwords came from it so far."""
     closed = Signal()
 
     def __init__(
@@ -650,7 +668,7 @@ class QtRoom(QObject):
     ) -> None:
         super().__init__(parent)
         self.options = options
-        self.policy = RoomPolicy(max_pending)
+        self.policy = RoomPolicy(max_pending, private=bool(options.password))
         self.match: PeerLink | None = None
         """The link playing the room's match, from its handshake on."""
         self.links: dict[PeerLink, Ticket | None] = {}
@@ -659,6 +677,9 @@ class QtRoom(QObject):
         self._leaving = False
         self._closed = False
         self._retired: list[PeerLink] = []
+        self._sweeper = QTimer(self)
+        self._sweeper.setSingleShot(True)
+        self._sweeper.timeout.connect(self._sweep)
 
     # --- listening -----------------------------------------------------------------------
 
@@ -773,8 +794,36 @@ class QtRoom(QObject):
         conn.busy = lambda: policy.busy
         link = self._new_link(ticket)
         link.on_handshake = self._on_handshake
+        link.on_receive = self._on_receive
         link.failed.connect(self._on_link_failed)
+        self._drop(self.policy.take_evicted(), "dropped to make room for a newer connection")
+        self._sweep()
         link.attach(sock, conn)
+
+    def _on_receive(self, link: PeerLink) -> None:
+        ticket = self.links.get(link)
+        if ticket is not None and ticket.number not in self.policy.spoken:
+            self.policy.heard(ticket, _now())
+            self._drop(self.policy.take_evicted(), "dropped to limit password attempts")
+            self._sweep()
+
+    def _drop(self, tickets: Sequence[Ticket], reason: str) -> None:
+        """Close pending connections at once (evicted or overdue): no farewell is owed."""
+        numbers = {ticket.number for ticket in tickets}
+        for link, ticket in list(self.links.items()):
+            if ticket is not None and ticket.number in numbers:
+                self._tell_refused(LinkError("dropped", reason, link.address))
+                link.drop()
+
+    def _sweep(self) -> None:
+        """Drop the overdue pending connections; wake up again at the next deadline."""
+        now = _now()
+        self._drop(self.policy.overdue(now), "did not finish the handshake in time")
+        deadline = self.policy.next_deadline()
+        if deadline is None:
+            self._sweeper.stop()
+        else:
+            self._sweeper.start(max(0, math.ceil((deadline - now) * 1000)))
 
     def _new_link(self, ticket: Ticket | None) -> PeerLink:
         # The room keeps its links in Python, not as Qt children: a link is freed by Python once
@@ -803,6 +852,9 @@ class QtRoom(QObject):
         link = self._link()
         ticket = None if link is None else self.links.get(link)
         if ticket is not None:
+            if self.policy.private and failure.kind == "auth":
+                count = self.policy.wrong_password(ticket, _now())
+                emit(self.wrong_password, address_host(ticket.address), count)
             self.policy.closed(ticket, _now())  # its place is free now, not after the close
         self._tell_refused(failure)
 
