@@ -9,11 +9,12 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton, QWidget
 
 from koikoi.engine.cards import Card
 from koikoi.engine.match import Settings
 from koikoi.ui.controller import Mode, Timings
+from koikoi.ui.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.names import card_accessible_name
 from koikoi.ui.table import CardWidget
@@ -187,10 +188,12 @@ def play_windows_by_clicks(
     check: Callable[[MainWindow], None] = lambda w: None,
     timeout_s: float = 240.0,
     by_keys: tuple[MainWindow, ...] = (),
+    pace_ms: int = 0,
 ) -> None:
     """Several windows in one match (a network match over loopback): whichever window
     waits for its player gets a click, until ``until`` holds. ``check`` looks at a window
-    each time it waits for its player; the windows in ``by_keys`` are played by keys."""
+    each time it waits for its player; the windows in ``by_keys`` are played by keys;
+    ``pace_ms`` is a pause before each step, as a person's (for watching or screenshots)."""
     deadline = time.monotonic() + timeout_s
     while not until():
         if time.monotonic() > deadline:
@@ -201,6 +204,10 @@ def play_windows_by_clicks(
                 check(window)
                 if until():
                     return
+                if pace_ms:
+                    qtbot.wait(pace_ms)
+                    if not waits_for_player(window):
+                        continue
                 before = progress(window)
                 if window in by_keys:
                     window.activateWindow()  # keys go to the active window
@@ -277,3 +284,84 @@ def start_practice(
 ) -> None:
     """Start a practice match as the start screen's buttons do (a seed makes it repeatable)."""
     window.start_practice(Settings(rounds, True), level, True, seed)
+
+
+# --- outside pytest: a real app process played by a script ------------------------------------
+
+
+class ProcessBot:
+    """What the steps above ask of pytest-qt's ``qtbot``, for a script that plays the real app
+    in its own process (``tests/app_player.py``): clicks, waits that run Qt's event loop, and
+    one deadline for the whole run. ``problems`` (an exception in a slot, a logged error) end
+    any wait at once."""
+
+    def __init__(self, deadline: float, problems: list[str]) -> None:
+        self.deadline = deadline
+        self.problems = problems
+
+    def _check(self) -> None:
+        if self.problems:
+            raise AssertionError(self.problems[0])
+        if time.monotonic() > self.deadline:
+            raise TimeoutError("out of time")
+
+    def waitUntil(self, condition: Callable[[], object], timeout: int = 5000) -> None:
+        end = time.monotonic() + timeout / 1000
+        while True:
+            self._check()
+            if condition():
+                return
+            if time.monotonic() > end:
+                raise TimeoutError(f"not within {timeout} ms")
+            QTest.qWait(5)
+
+    def wait(self, ms: int) -> None:
+        QTest.qWait(ms)
+        self._check()
+
+    def waitExposed(self, window: QWidget, timeout: int = 10_000) -> None:
+        if not QTest.qWaitForWindowExposed(window, timeout):
+            raise TimeoutError("the window was never shown")
+
+    def mouseClick(
+        self,
+        widget: QWidget,
+        button: Qt.MouseButton,
+        modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
+        pos: QPoint | None = None,
+    ) -> None:
+        QTest.mouseClick(widget, button, modifier, pos if pos is not None else QPoint())
+        self._check()
+
+    def addWidget(self, widget: QWidget) -> None:
+        pass
+
+
+def type_into(line: QLineEdit, text: str) -> None:
+    """Replace what a line edit holds by typing, as a player does (select all, type)."""
+    line.setFocus()
+    QTest.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(line, Qt.Key.Key_Backspace)
+    QTest.keyClicks(line, text)
+
+
+def room_row(lobby: Lobby, title: str) -> int:
+    """The row of the room titled ``title`` in the lobby's list, -1 while it is not listed."""
+    rooms = lobby.finder.model.rooms()
+    return next((r for r, room in enumerate(rooms) if room.title == title), -1)
+
+
+def double_click_room(lobby: Lobby, title: str) -> None:
+    """Double-click the room in the lobby's list, as a player joins a listed room."""
+    view = lobby.room_list
+    index = lobby.finder.model.index(room_row(lobby, title), 0)
+    view.scrollTo(index)
+    centre = view.visualRect(index).center()
+    no_key = Qt.KeyboardModifier.NoModifier
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, no_key, centre)
+    QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, no_key, centre)
+
+
+def at_the_cards(lobby: Lobby) -> bool:
+    """The lobby shows the four cards, all four painted."""
+    return lobby.pages.currentWidget() is lobby.prematch and lobby.prematch.painted
