@@ -11,9 +11,9 @@ and keys on the real widgets: the start screen's 「対戦」 · Play a person, 
 
 then compares and confirms the four cards, watches the coin toss and plays the whole match by
 clicks (``tests/ui_driver.py``'s steps) to the match result. It prints one JSON line on stdout
-— the four card ids it saw, the toss, the final scores (seat 0 first), the path of the saved
-signed record — and exits 0; on any failure (a timeout, an exception in a slot, an error
-logged by the app) it prints one line and exits 1. ``--timeout`` bounds the whole run.
+— the four card ids it saw, the peer's address, the toss, the final scores (seat 0 first), the
+path of the saved signed record — and exits 0; on any failure (a timeout, an exception in a
+slot, an error logged by the app) it prints one line and exits 1. ``--timeout`` bounds the whole run.
 
 ``--pace MS`` pauses before each click and plays with the app's own animations (to watch it,
 under Xvfb); ``--shots DIR`` saves the window's picture at the moments the docs show.
@@ -215,6 +215,7 @@ class Player:
             "role": self.role,
             "me": window.controller.me,
             "peer": window.peer.nickname,
+            "address": str(getattr(window.link, "address", "")),
             "cards": cards,
             "toss": toss,
             "scores": list(window.controller.match.scores),
