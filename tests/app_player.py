@@ -13,7 +13,8 @@ then compares and confirms the four cards, watches the coin toss and plays the w
 clicks (``tests/ui_driver.py``'s steps) to the match result. It prints one JSON line on stdout
 — the four card ids it saw, the peer's address, the toss, the final scores (seat 0 first), the
 path of the saved signed record — and exits 0; on any failure (a timeout, an exception in a
-slot, an error logged by the app) it prints one line and exits 1. ``--timeout`` bounds the whole run.
+slot, an error logged by the app) it prints one line and exits 1. ``--timeout`` bounds the
+whole run.
 
 ``--pace MS`` pauses before each click and plays with the app's own animations (to watch it,
 under Xvfb); ``--shots DIR`` saves the window's picture at the moments the docs show.
@@ -210,7 +211,8 @@ class Player:
         toss = self.watch_the_toss()
         self.play_the_match()
         window = self.window
-        assert window.peer is not None and window.net_record is not None
+        match = window.controller.match
+        assert window.peer is not None and window.net_record is not None and match is not None
         result = {
             "role": self.role,
             "me": window.controller.me,
@@ -218,7 +220,7 @@ class Player:
             "address": str(getattr(window.link, "address", "")),
             "cards": cards,
             "toss": toss,
-            "scores": list(window.controller.match.scores),
+            "scores": list(match.scores),
             "record": str(window.net_record),
             "seconds": round(time.monotonic() - started, 1),
         }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
@@ -29,11 +30,17 @@ INPUT_MODES = {
     Mode.MATCH_OVER,
 }
 
+Bot = Any
+"""pytest-qt's ``qtbot``, or :class:`ProcessBot` outside pytest (what the steps use of it:
+``waitUntil``, ``wait``, ``mouseClick``, ``waitExposed``, ``addWidget``)."""
+
 FAST = Timings.instant(auto_take_ms=60_000)
 """No animation, no computer delay; the drawn card waits for a click (or a test's timer)."""
 
 
-def open_window(qtbot, timings: Timings = FAST, size: tuple[int, int] = (1280, 800)) -> MainWindow:
+def open_window(
+    qtbot: Bot, timings: Timings = FAST, size: tuple[int, int] = (1280, 800)
+) -> MainWindow:
     window = MainWindow(timings=timings)
     qtbot.addWidget(window)
     window.resize(*size)
@@ -58,13 +65,15 @@ def find_card(window: QWidget, card: Card) -> CardWidget:
     return found[0]
 
 
-def click(qtbot, widget: QWidget) -> None:
+def click(qtbot: Bot, widget: QWidget) -> None:
     """Click the middle of a widget, which must be what the player sees there (not covered
     by a panel or another card)."""
     centre = QPoint(widget.rect().center())
     top_level = widget.window()
     seen = top_level.childAt(widget.mapTo(top_level, centre))
-    assert seen is widget or widget.isAncestorOf(seen), f"{widget} is covered by {seen}"
+    assert seen is widget or (seen is not None and widget.isAncestorOf(seen)), (
+        f"{widget} is covered by {seen}"
+    )
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=centre)
 
 
@@ -82,7 +91,7 @@ def press(window: MainWindow, key: Qt.Key, text: str = "") -> None:
     QTest.keyClick(target, key)
 
 
-def wait_for_input(qtbot, window: MainWindow, timeout: int = 30_000) -> Mode:
+def wait_for_input(qtbot: Bot, window: MainWindow, timeout: int = 30_000) -> Mode:
     c = window.controller
     qtbot.waitUntil(lambda: c.mode in INPUT_MODES and not c._pump_timer.isActive(), timeout=timeout)
     return c.mode
@@ -100,14 +109,14 @@ def describe(window: MainWindow) -> str:
         + (
             f" queue={[type(e).__name__ for e in c._queue]} seen={c.remote.seen} "
             f"seq={c.remote.session.lockstep.seq} shown={c._shown.outcomes} "
-            f"history={len(c.match.history)} ended={c.remote.ended}"
+            f"history={len(c.match.history) if c.match else None} ended={c.remote.ended}"
             if c.remote is not None
             else ""
         )
     )
 
 
-def _wait_progress(qtbot, window: MainWindow, before: object) -> None:
+def _wait_progress(qtbot: Bot, window: MainWindow, before: object) -> None:
     c = window.controller
     try:
         qtbot.waitUntil(lambda: (actions_so_far(window), c.mode) != before, timeout=10_000)
@@ -130,7 +139,9 @@ def actions_so_far(window: MainWindow) -> int:
 Chooser = Callable[[MainWindow, random.Random], None]
 
 
-def step_by_click(qtbot, window: MainWindow, rng: random.Random, koikoi_rate: float = 0.4) -> None:
+def step_by_click(
+    qtbot: Bot, window: MainWindow, rng: random.Random, koikoi_rate: float = 0.4
+) -> None:
     """One click of the player at ``window`` for what the game asks now."""
     c = window.controller
     mode = c.mode
@@ -144,16 +155,17 @@ def step_by_click(qtbot, window: MainWindow, rng: random.Random, koikoi_rate: fl
     elif mode is Mode.PICK:
         click(qtbot, find_card(window, rng.choice(c.candidates())))
     elif mode is Mode.DRAW_WAIT:
+        assert c.draw_wait is not None
         click(qtbot, find_card(window, c.draw_wait.card))
     elif mode is Mode.DECIDE:
-        koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
+        koikoi = c.decision is not None and c.decision.can_koikoi and rng.random() < koikoi_rate
         click(qtbot, panel_button(window, "koikoi" if koikoi else "default"))
     elif mode is Mode.MATCH_OVER:
         raise AssertionError("the match ended before the condition held")
 
 
 def play_by_clicks(
-    qtbot,
+    qtbot: Bot,
     window: MainWindow,
     rng: random.Random,
     until: Callable[[MainWindow], bool] = lambda w: w.controller.mode is Mode.MATCH_OVER,
@@ -180,7 +192,7 @@ def waits_for_player(window: MainWindow) -> bool:
 
 
 def play_windows_by_clicks(
-    qtbot,
+    qtbot: Bot,
     windows: list[MainWindow],
     rng: random.Random,
     until: Callable[[], bool],
@@ -255,14 +267,14 @@ def step_by_keys(window: MainWindow, rng: random.Random, koikoi_rate: float = 0.
     elif mode is Mode.DRAW_WAIT:
         press(window, Qt.Key.Key_Space)
     elif mode is Mode.DECIDE:
-        koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
+        koikoi = c.decision is not None and c.decision.can_koikoi and rng.random() < koikoi_rate
         press(window, Qt.Key.Key_K if koikoi else Qt.Key.Key_S)
     elif mode is Mode.MATCH_OVER:
         raise AssertionError("the match ended before the condition held")
 
 
 def play_by_keys(
-    qtbot,
+    qtbot: Bot,
     window: MainWindow,
     rng: random.Random,
     until: Callable[[MainWindow], bool] = lambda w: w.controller.mode is Mode.MATCH_OVER,
