@@ -36,6 +36,7 @@ if __package__ in (None, ""):  # run as a script: the repository's root is what 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -97,6 +98,12 @@ class Player:
             path = self.shots / f"{name}.png"
             self.window.grab().save(str(path))
             self.say(f"screenshot {path}")
+            screen = self.window.screen()
+            if QGuiApplication.platformName() == "xcb" and screen is not None:
+                # the whole display, as ``import -window root`` sees it: both apps at once
+                whole = self.shots / f"{name}-screen.png"
+                screen.grabWindow(0).save(str(whole))
+                self.say(f"screenshot {whole}")
 
     def pause(self) -> None:
         if self.args.pace:
@@ -146,10 +153,10 @@ class Player:
 
     def confirm_the_cards(self) -> list[str]:
         lobby = self.window.lobby
-        try:
-            self.bot.waitUntil(lambda: at_the_cards(lobby), timeout=30_000)
-        except TimeoutError:
-            raise AssertionError(f"never at the four cards: {lobby.message.text()!r}") from None
+        # the lobby's message is how a failure reaches the player (nobody there, refused…)
+        self.bot.waitUntil(lambda: at_the_cards(lobby) or lobby.message.isVisible(), timeout=30_000)
+        if not at_the_cards(lobby):
+            raise AssertionError(f"the lobby says: {lobby.message.text()}")
         cards = list(lobby.prematch.card_ids())
         self.say(f"the four cards: {' '.join(cards)}")
         self.shot("four-cards")
@@ -165,7 +172,9 @@ class Player:
         panel = window.game.overlay.panel
         if panel is None or panel.accessibleName() != "Coin toss":
             raise AssertionError("no coin toss on the screen")
-        text = panel.result_label.text()  # type: ignore[attr-defined]
+        label = panel.result_label  # type: ignore[attr-defined]
+        self.bot.waitUntil(lambda: bool(label.text()), timeout=10_000)  # the coin has landed
+        text = label.text()
         self.say(f"the toss: {text}")
         self.shot("toss")
         return {"first_oya": c.toss.result.first_oya, "me": c.me, "text": text}

@@ -369,3 +369,18 @@ def test_a_rematch_room_turns_a_different_key_away(qtbot: QtBot, lobby_pair: Lob
 
 def log_of(window: MainWindow) -> str:
     return window.game.side.log.toPlainText()
+
+
+def test_the_player_script_fails_in_one_line_when_nobody_is_there(tmp_path: Path) -> None:
+    """The driver itself: a failure is one line and exit code 1, soon, not a hang."""
+    joiner = start_player(tmp_path / "taro", "--role", "join", "--address", "127.0.0.1:1")
+    try:
+        code = joiner.wait(60)
+    finally:
+        joiner.kill()
+    assert code == 1
+    (line,) = joiner.stdout.splitlines()
+    assert line.startswith(
+        "app_player join: failed: AssertionError: the lobby says: Could not reach 127.0.0.1:1: "
+    ), line
+    assert "connection refused" in line and "Traceback" not in line
