@@ -17,7 +17,15 @@ slot, an error logged by the app) it prints one line and exits 1. ``--timeout`` 
 whole run.
 
 ``--pace MS`` pauses before each click and plays with the app's own animations (to watch it,
-under Xvfb); ``--shots DIR`` saves the window's picture at the moments the docs show.
+under Xvfb); ``--shots DIR`` saves the window's picture at the moments the docs show (and,
+under X, the whole display beside it). ``docs/screenshots/lan-*.png`` were taken so::
+
+    Xvfb :99 -screen 0 2580x840x24 -nolisten tcp &
+    export DISPLAY=:99 QT_QPA_PLATFORM=xcb KOIKOI_MDNS_BIND=127.0.0.1
+    KOIKOI_HOME=/tmp/h python tests/app_player.py --role host --room "Tsukimi by the river" \
+        --pace 300 --shots /tmp/shots/host --position 0,0 --timeout 800 &
+    KOIKOI_HOME=/tmp/j python tests/app_player.py --role join --room "Tsukimi by the river" \
+        --pace 300 --shots /tmp/shots/join --position 1295,0 --timeout 800
 """
 
 from __future__ import annotations
