@@ -6,14 +6,16 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton, QWidget
 
 from koikoi.engine.cards import Card
 from koikoi.engine.match import Settings
 from koikoi.ui.controller import Mode, Timings
+from koikoi.ui.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.names import card_accessible_name
 from koikoi.ui.table import CardWidget
@@ -28,11 +30,17 @@ INPUT_MODES = {
     Mode.MATCH_OVER,
 }
 
+Bot = Any
+"""pytest-qt's ``qtbot``, or :class:`ProcessBot` outside pytest (what the steps use of it:
+``waitUntil``, ``wait``, ``mouseClick``, ``waitExposed``, ``addWidget``)."""
+
 FAST = Timings.instant(auto_take_ms=60_000)
 """No animation, no computer delay; the drawn card waits for a click (or a test's timer)."""
 
 
-def open_window(qtbot, timings: Timings = FAST, size: tuple[int, int] = (1280, 800)) -> MainWindow:
+def open_window(
+    qtbot: Bot, timings: Timings = FAST, size: tuple[int, int] = (1280, 800)
+) -> MainWindow:
     window = MainWindow(timings=timings)
     qtbot.addWidget(window)
     window.resize(*size)
@@ -57,13 +65,15 @@ def find_card(window: QWidget, card: Card) -> CardWidget:
     return found[0]
 
 
-def click(qtbot, widget: QWidget) -> None:
+def click(qtbot: Bot, widget: QWidget) -> None:
     """Click the middle of a widget, which must be what the player sees there (not covered
     by a panel or another card)."""
     centre = QPoint(widget.rect().center())
     top_level = widget.window()
     seen = top_level.childAt(widget.mapTo(top_level, centre))
-    assert seen is widget or widget.isAncestorOf(seen), f"{widget} is covered by {seen}"
+    assert seen is widget or (seen is not None and widget.isAncestorOf(seen)), (
+        f"{widget} is covered by {seen}"
+    )
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=centre)
 
 
@@ -81,7 +91,7 @@ def press(window: MainWindow, key: Qt.Key, text: str = "") -> None:
     QTest.keyClick(target, key)
 
 
-def wait_for_input(qtbot, window: MainWindow, timeout: int = 30_000) -> Mode:
+def wait_for_input(qtbot: Bot, window: MainWindow, timeout: int = 30_000) -> Mode:
     c = window.controller
     qtbot.waitUntil(lambda: c.mode in INPUT_MODES and not c._pump_timer.isActive(), timeout=timeout)
     return c.mode
@@ -99,14 +109,14 @@ def describe(window: MainWindow) -> str:
         + (
             f" queue={[type(e).__name__ for e in c._queue]} seen={c.remote.seen} "
             f"seq={c.remote.session.lockstep.seq} shown={c._shown.outcomes} "
-            f"history={len(c.match.history)} ended={c.remote.ended}"
+            f"history={len(c.match.history) if c.match else None} ended={c.remote.ended}"
             if c.remote is not None
             else ""
         )
     )
 
 
-def _wait_progress(qtbot, window: MainWindow, before: object) -> None:
+def _wait_progress(qtbot: Bot, window: MainWindow, before: object) -> None:
     c = window.controller
     try:
         qtbot.waitUntil(lambda: (actions_so_far(window), c.mode) != before, timeout=10_000)
@@ -129,7 +139,9 @@ def actions_so_far(window: MainWindow) -> int:
 Chooser = Callable[[MainWindow, random.Random], None]
 
 
-def step_by_click(qtbot, window: MainWindow, rng: random.Random, koikoi_rate: float = 0.4) -> None:
+def step_by_click(
+    qtbot: Bot, window: MainWindow, rng: random.Random, koikoi_rate: float = 0.4
+) -> None:
     """One click of the player at ``window`` for what the game asks now."""
     c = window.controller
     mode = c.mode
@@ -143,16 +155,17 @@ def step_by_click(qtbot, window: MainWindow, rng: random.Random, koikoi_rate: fl
     elif mode is Mode.PICK:
         click(qtbot, find_card(window, rng.choice(c.candidates())))
     elif mode is Mode.DRAW_WAIT:
+        assert c.draw_wait is not None
         click(qtbot, find_card(window, c.draw_wait.card))
     elif mode is Mode.DECIDE:
-        koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
+        koikoi = c.decision is not None and c.decision.can_koikoi and rng.random() < koikoi_rate
         click(qtbot, panel_button(window, "koikoi" if koikoi else "default"))
     elif mode is Mode.MATCH_OVER:
         raise AssertionError("the match ended before the condition held")
 
 
 def play_by_clicks(
-    qtbot,
+    qtbot: Bot,
     window: MainWindow,
     rng: random.Random,
     until: Callable[[MainWindow], bool] = lambda w: w.controller.mode is Mode.MATCH_OVER,
@@ -179,7 +192,7 @@ def waits_for_player(window: MainWindow) -> bool:
 
 
 def play_windows_by_clicks(
-    qtbot,
+    qtbot: Bot,
     windows: list[MainWindow],
     rng: random.Random,
     until: Callable[[], bool],
@@ -187,10 +200,12 @@ def play_windows_by_clicks(
     check: Callable[[MainWindow], None] = lambda w: None,
     timeout_s: float = 240.0,
     by_keys: tuple[MainWindow, ...] = (),
+    pace_ms: int = 0,
 ) -> None:
     """Several windows in one match (a network match over loopback): whichever window
     waits for its player gets a click, until ``until`` holds. ``check`` looks at a window
-    each time it waits for its player; the windows in ``by_keys`` are played by keys."""
+    each time it waits for its player; the windows in ``by_keys`` are played by keys;
+    ``pace_ms`` is a pause before each step, as a person's (for watching or screenshots)."""
     deadline = time.monotonic() + timeout_s
     while not until():
         if time.monotonic() > deadline:
@@ -201,6 +216,10 @@ def play_windows_by_clicks(
                 check(window)
                 if until():
                     return
+                if pace_ms:
+                    qtbot.wait(pace_ms)
+                    if not waits_for_player(window):
+                        continue
                 before = progress(window)
                 if window in by_keys:
                     window.activateWindow()  # keys go to the active window
@@ -248,14 +267,14 @@ def step_by_keys(window: MainWindow, rng: random.Random, koikoi_rate: float = 0.
     elif mode is Mode.DRAW_WAIT:
         press(window, Qt.Key.Key_Space)
     elif mode is Mode.DECIDE:
-        koikoi = c.decision.can_koikoi and rng.random() < koikoi_rate
+        koikoi = c.decision is not None and c.decision.can_koikoi and rng.random() < koikoi_rate
         press(window, Qt.Key.Key_K if koikoi else Qt.Key.Key_S)
     elif mode is Mode.MATCH_OVER:
         raise AssertionError("the match ended before the condition held")
 
 
 def play_by_keys(
-    qtbot,
+    qtbot: Bot,
     window: MainWindow,
     rng: random.Random,
     until: Callable[[MainWindow], bool] = lambda w: w.controller.mode is Mode.MATCH_OVER,
@@ -277,3 +296,84 @@ def start_practice(
 ) -> None:
     """Start a practice match as the start screen's buttons do (a seed makes it repeatable)."""
     window.start_practice(Settings(rounds, True), level, True, seed)
+
+
+# --- outside pytest: a real app process played by a script ------------------------------------
+
+
+class ProcessBot:
+    """What the steps above ask of pytest-qt's ``qtbot``, for a script that plays the real app
+    in its own process (``tests/app_player.py``): clicks, waits that run Qt's event loop, and
+    one deadline for the whole run. ``problems`` (an exception in a slot, a logged error) end
+    any wait at once."""
+
+    def __init__(self, deadline: float, problems: list[str]) -> None:
+        self.deadline = deadline
+        self.problems = problems
+
+    def _check(self) -> None:
+        if self.problems:
+            raise AssertionError(self.problems[0])
+        if time.monotonic() > self.deadline:
+            raise TimeoutError("out of time")
+
+    def waitUntil(self, condition: Callable[[], object], timeout: int = 5000) -> None:
+        end = time.monotonic() + timeout / 1000
+        while True:
+            self._check()
+            if condition():
+                return
+            if time.monotonic() > end:
+                raise TimeoutError(f"not within {timeout} ms")
+            QTest.qWait(5)
+
+    def wait(self, ms: int) -> None:
+        QTest.qWait(ms)
+        self._check()
+
+    def waitExposed(self, window: QWidget, timeout: int = 10_000) -> None:
+        if not QTest.qWaitForWindowExposed(window, timeout):
+            raise TimeoutError("the window was never shown")
+
+    def mouseClick(
+        self,
+        widget: QWidget,
+        button: Qt.MouseButton,
+        modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
+        pos: QPoint | None = None,
+    ) -> None:
+        QTest.mouseClick(widget, button, modifier, pos if pos is not None else QPoint())
+        self._check()
+
+    def addWidget(self, widget: QWidget) -> None:
+        pass
+
+
+def type_into(line: QLineEdit, text: str) -> None:
+    """Replace what a line edit holds by typing, as a player does (select all, type)."""
+    line.setFocus()
+    QTest.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(line, Qt.Key.Key_Backspace)
+    QTest.keyClicks(line, text)
+
+
+def room_row(lobby: Lobby, title: str) -> int:
+    """The row of the room titled ``title`` in the lobby's list, -1 while it is not listed."""
+    rooms = lobby.finder.model.rooms()
+    return next((r for r, room in enumerate(rooms) if room.title == title), -1)
+
+
+def double_click_room(lobby: Lobby, title: str) -> None:
+    """Double-click the room in the lobby's list, as a player joins a listed room."""
+    view = lobby.room_list
+    index = lobby.finder.model.index(room_row(lobby, title), 0)
+    view.scrollTo(index)
+    centre = view.visualRect(index).center()
+    no_key = Qt.KeyboardModifier.NoModifier
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, no_key, centre)
+    QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, no_key, centre)
+
+
+def at_the_cards(lobby: Lobby) -> bool:
+    """The lobby shows the four cards, all four painted."""
+    return lobby.pages.currentWidget() is lobby.prematch and lobby.prematch.painted

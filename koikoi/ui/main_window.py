@@ -94,6 +94,8 @@ class MainWindow(QMainWindow):
         """The link of a network rematch being set up (a new room, or a redial)."""
         self._saved_link: Any = None
         self._redial_until = 0.0
+        self._room_at: tuple[str, int] | None = None
+        """Where the host's room of the network match listened, for a rematch."""
 
         self.start.on_practice = self.practice_requested
         self.start.on_play_person = self.show_lobby
@@ -232,6 +234,7 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.game)
         self.game.setFocus()
         self.controller.start_network(link, peer.nickname, toss)
+        self._room_at = self._listening_at(link)
         # the record is kept even if the table has let go of the link (went home early)
         link.ended.connect(lambda _ending, link=link: self._keep_record(link))
 
@@ -345,26 +348,33 @@ class MainWindow(QMainWindow):
         """Rematch: the host listens again on the same port, the joiner redials the same
         address until the host is back (30 s); a new handshake, a new session, a new toss.
         The peer must be the same key as in the match just played."""
-        from koikoi.ui.netlink import QtRoom, parse_address  # the network only when used
+        from koikoi.ui.netlink import QtRoom  # the network only when used
 
         old, peer = self.link, self.peer
         if old is None or peer is None or self.rematch_link is not None:
             return
         name = peer.nickname
-        if isinstance(old, QtRoom):
-            addresses = old.addresses()
-            bind = parse_address(addresses[0])[0] if len(addresses) == 1 else ""
-            port = old.port
+        if self._room_at is not None:  # the host: its room opens again where it was
+            bind, port = self._room_at
+
+            def listen_again() -> None:
+                if self.link is not old or self.rematch_link is not None:
+                    return  # gone home meanwhile, or already listening
+                room = QtRoom(old.options, parent=self)
+                try:
+                    room.listen(bind, port)
+                except ValueError as exc:
+                    self._rematch_failed(str(exc))
+                    return
+                self.rematch_link = room
+                room.established.connect(lambda info: self._rematch_established(room, info))
+                room.tossed.connect(lambda toss: self._rematch_tossed(room, toss))
+
             old.leave()
-            room = QtRoom(old.options, parent=self)
-            try:
-                room.listen(bind, port)
-            except ValueError as exc:
-                self._rematch_failed(str(exc))
-                return
-            self.rematch_link = room
-            room.established.connect(lambda info: self._rematch_established(room, info))
-            room.tossed.connect(lambda toss: self._rematch_tossed(room, toss))
+            if getattr(old, "done", True):
+                listen_again()
+            else:  # a lobby's room still holds the port until the match's link closes
+                old.closed.connect(listen_again)
             text = self.tr("Rematch: waiting for {0} to click Rematch too…").format(name)
         else:
             self._redial_until = time.monotonic() + 30
@@ -376,6 +386,21 @@ class MainWindow(QMainWindow):
         button = self.game.overlay.findChild(QPushButton, "default")
         if button is not None:
             button.setEnabled(False)
+
+    def _listening_at(self, link: Any) -> tuple[str, int] | None:
+        """Where the host's room listened (bind address, port), for a rematch; None for the
+        joiner. ``link`` is a ``QtRoom``, or the lobby room's ``PeerLink`` of the match."""
+        from koikoi.net.roles import Role
+        from koikoi.ui.netlink import QtRoom, parse_address
+
+        if isinstance(link, QtRoom):
+            addresses = link.addresses()
+            bind = parse_address(addresses[0])[0] if len(addresses) == 1 else ""
+            return bind, link.port
+        sock = getattr(link, "socket", None)
+        if getattr(link, "role", None) is Role.HOST and sock is not None:
+            return self.lobby.bind or "", int(sock.localPort())
+        return None
 
     def _redial(self, old: Any) -> None:
         from koikoi.ui.netlink import QtJoin

@@ -1,0 +1,299 @@
+"""A person at the real app, in a process of its own: ``python tests/app_player.py``.
+
+It starts the app's window as ``koikoi`` does (``koikoi.ui.app.make_app``, ``MainWindow``,
+the settings, saves and identity under ``$KOIKOI_HOME``) and plays as a person would, by clicks
+and keys on the real widgets: the start screen's 「対戦」 · Play a person, the nickname, then
+
+* ``--role host``: creates a room (``--room TITLE``, 6 rounds) and waits for a player;
+  it writes ``listening ADDRESS:PORT`` on stderr once the room is open;
+* ``--role join``: joins the room titled ``--room`` from the lobby's list (double-click), or
+  with ``--address HOST:PORT`` by typing the address and clicking "Join by address";
+
+then compares and confirms the four cards, watches the coin toss and plays the whole match by
+clicks (``tests/ui_driver.py``'s steps) to the match result. It prints one JSON line on stdout
+— the four card ids it saw, the peer's address, the toss, the final scores (seat 0 first), the
+path of the saved signed record — and exits 0; on any failure (a timeout, an exception in a
+slot, an error logged by the app) it prints one line and exits 1. ``--timeout`` bounds the
+whole run.
+
+``--pace MS`` pauses before each click and plays with the app's own animations (to watch it,
+under Xvfb); ``--shots DIR`` saves the window's picture at the moments the docs show (and,
+under X, the whole display beside it). ``docs/screenshots/lan-*.png`` were taken so::
+
+    Xvfb :99 -screen 0 2580x840x24 -nolisten tcp &
+    export DISPLAY=:99 QT_QPA_PLATFORM=xcb KOIKOI_MDNS_BIND=127.0.0.1
+    KOIKOI_HOME=/tmp/h python tests/app_player.py --role host --room "Tsukimi by the river" \
+        --pace 300 --shots /tmp/shots/host --position 0,0 --timeout 800 &
+    KOIKOI_HOME=/tmp/j python tests/app_player.py --role join --room "Tsukimi by the river" \
+        --pace 300 --shots /tmp/shots/join --position 1295,0 --timeout 800
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: the repository's root is what imports from
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from koikoi.ui.app import make_app
+from koikoi.ui.controller import Mode, Timings
+from koikoi.ui.main_window import MainWindow
+from tests.ui_driver import (
+    FAST,
+    ProcessBot,
+    actions_so_far,
+    at_the_cards,
+    click,
+    double_click_room,
+    play_windows_by_clicks,
+    room_row,
+    type_into,
+)
+
+NAMES = {"host": "hana", "join": "taro"}
+
+
+class _Problems(logging.Handler):
+    """An error logged anywhere under ``koikoi`` is a failure of the run."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(logging.ERROR)
+        self.problems = problems
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.problems.append(f"logged: {record.getMessage()}")
+
+
+class Player:
+    """One side of the match, played through the window."""
+
+    def __init__(self, args: argparse.Namespace, problems: list[str]) -> None:
+        self.args = args
+        self.role: str = args.role
+        self.bot = ProcessBot(time.monotonic() + args.timeout, problems)
+        self.rng = random.Random(args.seed)
+        self.shots: Path | None = args.shots
+        timings = Timings() if args.pace else FAST
+        self.window = MainWindow(timings=timings)
+        self.window.resize(1280, 800)
+        if args.position is not None:
+            x, y = (int(n) for n in args.position.split(","))
+            self.window.move(x, y)
+        self.window.show()
+        self.bot.waitExposed(self.window)
+        self.window.activateWindow()
+
+    def say(self, text: str) -> None:
+        print(f"app_player {self.role}: {text}", file=sys.stderr, flush=True)
+
+    def shot(self, name: str) -> None:
+        if self.shots is not None:
+            self.bot.wait(self.args.pace)  # the screen settles, as a person would see it
+            self.shots.mkdir(parents=True, exist_ok=True)
+            path = self.shots / f"{name}.png"
+            self.window.grab().save(str(path))
+            self.say(f"screenshot {path}")
+            screen = self.window.screen()
+            if QGuiApplication.platformName() == "xcb" and screen is not None:
+                # the whole display, as ``import -window root`` sees it: both apps at once
+                whole = self.shots / f"{name}-screen.png"
+                screen.grabWindow(0).save(str(whole))
+                self.say(f"screenshot {whole}")
+
+    def pause(self) -> None:
+        if self.args.pace:
+            self.bot.wait(self.args.pace)
+
+    # --- the lobby -------------------------------------------------------------------------
+
+    def to_the_lobby(self) -> None:
+        window = self.window
+        click(self.bot, window.start.play_person_button)
+        self.bot.waitUntil(lambda: window.stack.currentWidget() is window.lobby)
+        type_into(window.lobby.nickname, self.args.name or NAMES[self.role])
+        QTest.keyClick(window.lobby.nickname, Qt.Key.Key_Tab)  # the nickname is remembered
+        self.pause()
+
+    def open_room(self) -> None:
+        lobby = self.window.lobby
+        type_into(lobby.room_title, self.args.room)
+        click(self.bot, lobby.rounds.button(6))
+        self.pause()
+        click(self.bot, lobby.create_button)
+        room = lobby.room
+        if room is None:
+            raise AssertionError(f"no room: {lobby.message.text()}")
+        self.say(f"listening {lobby.bind or '*'}:{room.port}")
+        # the player may come before the announcement is heard back (by address)
+        self.bot.waitUntil(
+            lambda: "listed" in lobby.waiting_state.text() or lobby.peer is not None,
+            timeout=20_000,
+        )
+        if lobby.peer is None:
+            self.say(lobby.waiting_state.text())
+            self.shot("host-waiting")
+
+    def join_room(self) -> None:
+        lobby = self.window.lobby
+        if self.args.address:
+            type_into(lobby.address, self.args.address)
+            self.pause()
+            click(self.bot, lobby.address_button)
+            return
+        title = self.args.room
+        self.bot.waitUntil(lambda: room_row(lobby, title) >= 0, timeout=30_000)
+        self.say(f"the room {title!r} is listed")
+        self.shot("lobby")
+        double_click_room(lobby, title)
+
+    def confirm_the_cards(self) -> list[str]:
+        lobby = self.window.lobby
+        # the lobby's message is how a failure reaches the player (nobody there, refused…)
+        self.bot.waitUntil(lambda: at_the_cards(lobby) or lobby.message.isVisible(), timeout=30_000)
+        if not at_the_cards(lobby):
+            raise AssertionError(f"the lobby says: {lobby.message.text()}")
+        cards = list(lobby.prematch.card_ids())
+        self.say(f"the four cards: {' '.join(cards)}")
+        self.shot("four-cards")
+        click(self.bot, lobby.prematch.same_button)
+        return cards
+
+    # --- the match -------------------------------------------------------------------------
+
+    def watch_the_toss(self) -> dict[str, Any]:
+        window = self.window
+        c = window.controller
+        self.bot.waitUntil(lambda: c.mode is Mode.FIRST_OYA, timeout=30_000)
+        panel = window.game.overlay.panel
+        if panel is None or panel.accessibleName() != "Coin toss":
+            raise AssertionError("no coin toss on the screen")
+        label = panel.result_label  # type: ignore[attr-defined]
+        self.bot.waitUntil(lambda: bool(label.text()), timeout=10_000)  # the coin has landed
+        text = label.text()
+        self.say(f"the toss: {text}")
+        self.shot("toss")
+        return {"first_oya": c.toss.result.first_oya, "me": c.me, "text": text}
+
+    def play_the_match(self) -> None:
+        window = self.window
+        shot_taken = False
+
+        def look(w: MainWindow) -> None:
+            nonlocal shot_taken
+            # the joiner's seat, a few moves into the first round: the picture the docs show
+            if not shot_taken and actions_so_far(w) >= 7 and w.controller.mode is Mode.PLAY:
+                shot_taken = True
+                self.shot("game")
+
+        play_windows_by_clicks(
+            self.bot,
+            [window],
+            self.rng,
+            until=lambda: window.controller.mode is Mode.MATCH_OVER,
+            check=look,
+            timeout_s=max(1.0, self.bot.deadline - time.monotonic()),
+            pace_ms=self.args.pace,
+        )
+        self.bot.waitUntil(lambda: window.net_record is not None, timeout=20_000)
+        self.shot("match-result")
+
+    def finish(self) -> None:
+        """Let the link close its socket (the last move goes out whole), then close."""
+        link = self.window.link
+        if link is not None and hasattr(link, "done"):
+            self.bot.waitUntil(lambda: bool(link.done), timeout=15_000)
+        self.window.close()
+
+    def run(self) -> dict[str, Any]:
+        started = time.monotonic()
+        self.to_the_lobby()
+        if self.role == "host":
+            self.open_room()
+        else:
+            self.join_room()
+        cards = self.confirm_the_cards()
+        toss = self.watch_the_toss()
+        self.play_the_match()
+        window = self.window
+        match = window.controller.match
+        assert window.peer is not None and window.net_record is not None and match is not None
+        result = {
+            "role": self.role,
+            "me": window.controller.me,
+            "peer": window.peer.nickname,
+            "address": str(getattr(window.link, "address", "")),
+            "cards": cards,
+            "toss": toss,
+            "scores": list(match.scores),
+            "record": str(window.net_record),
+            "seconds": round(time.monotonic() - started, 1),
+        }
+        self.finish()
+        return result
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--role", choices=("host", "join"), required=True)
+    parser.add_argument("--room", default="", help="the room's title (host; join by list)")
+    parser.add_argument("--address", default="", help="join by address: HOST:PORT")
+    parser.add_argument("--name", default="", help="the nickname (default hana / taro)")
+    parser.add_argument("--seed", type=int, default=1, help="seeds the cards this player picks")
+    parser.add_argument("--timeout", type=float, default=240.0, help="seconds for the whole run")
+    parser.add_argument("--pace", type=int, default=0, help="ms before each click; animations")
+    parser.add_argument("--shots", type=Path, default=None, help="save screenshots here")
+    parser.add_argument("--position", default=None, help="X,Y of the window on the screen")
+    args = parser.parse_args(argv)
+    if args.role == "host" and not args.room:
+        parser.error("a host needs --room TITLE")
+    if args.role == "join" and not (args.room or args.address):
+        parser.error("a joiner needs --room TITLE or --address HOST:PORT")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    problems: list[str] = []
+    logging.getLogger("koikoi").addHandler(_Problems(problems))
+    old_hook = sys.excepthook
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: Any) -> None:
+        problems.append(f"{kind.__name__} in a slot: {exc}")
+        old_hook(kind, exc, tb)
+
+    sys.excepthook = hook
+    app = make_app([sys.argv[0]])
+    code = 1
+    try:
+        result = Player(args, problems).run()
+        if problems:
+            raise AssertionError(problems[0])
+    except Exception as exc:
+        traceback.print_exc(file=sys.stderr)
+        line = f"app_player {args.role}: failed: {type(exc).__name__}: {exc}"
+        print(" ".join(line.split()), flush=True)
+    else:
+        print(json.dumps(result, ensure_ascii=False), flush=True)
+        code = 0
+    finally:
+        sys.excepthook = old_hook
+    app.closeAllWindows()
+    QApplication.processEvents()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
