@@ -501,3 +501,15 @@ def test_koikoi_view_smoke_test_steps_to_the_end_and_back(tmp_path) -> None:
     for name in ("last_turn_shobu_implicit", "redeal_then_play", "in_progress_pick_pending"):
         proc = run_koikoi("view", str(RECORDS / f"{name}.json"), "--smoke-test")
         assert proc.returncode == 0, (name, proc.stderr)
+
+
+def test_koikoi_view_turns_a_bad_record_away_before_loading_qt(monkeypatch) -> None:
+    monkeypatch.setenv("PYTHONPROFILEIMPORTTIME", "1")
+    proc = run_koikoi("view", str(RECORDS / "illegal_card_not_in_hand.json"))
+    assert proc.returncode == 2
+    imported = {
+        line.rsplit("|", 1)[1].strip().split(".")[0]
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    assert "koikoi" in imported and "PySide6" not in imported
