@@ -306,6 +306,11 @@ def test_every_control_has_an_accessible_name(qtbot) -> None:
     for control in controls:
         assert control.accessibleName(), control
     assert viewer.log.accessibleName() == "What happened"
+    viewer.log.setFocus()  # the log is read back by the keys; the viewer's keys still step
+    press(viewer, Qt.Key.Key_Right)
+    press(viewer, Qt.Key.Key_Right)
+    assert viewer.index == 2
+    assert viewer.log.toPlainText().split("\n") == viewer.said(0) + viewer.said(1) + viewer.said(2)
 
 
 # -- network records: the verify status -------------------------------------------------------

@@ -245,7 +245,7 @@ class ReplayViewer(QWidget):
         self.log = QPlainTextEdit()
         self.log.setObjectName("log")
         self.log.setReadOnly(True)
-        self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay the viewer's
+        self.log.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a screen reader can read it back
         self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.log.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
@@ -328,8 +328,8 @@ class ReplayViewer(QWidget):
         return self.tr("Round {0}").format(obs.round_no)
 
     def _keys(self) -> None:
-        """The six keys work wherever the focus is in the viewer: on a combo box too, which
-        would otherwise take Home, End and the page keys for its own list."""
+        """The six keys work wherever the focus is in the viewer: on a combo box or the log
+        too, which would otherwise take them for their own list or text."""
         self._key_actions: dict[int, Callable[[], None]] = {
             Qt.Key.Key_Right: self.forward,
             Qt.Key.Key_Left: self.back,
@@ -338,7 +338,7 @@ class ReplayViewer(QWidget):
             Qt.Key.Key_PageUp: self.previous_deal,
             Qt.Key.Key_PageDown: self.next_deal,
         }
-        for child in self.findChildren(QComboBox) + self.findChildren(QPushButton):
+        for child in [*self.findChildren(QComboBox), *self.findChildren(QPushButton), self.log]:
             child.installEventFilter(self)
 
     def handle_key(self, key: int) -> bool:
