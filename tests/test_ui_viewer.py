@@ -219,6 +219,34 @@ def test_a_deal_is_jumped_to_at_its_start_and_home_end_reach_its_ends(qtbot) -> 
     assert viewer.deals.currentIndex() == 3
 
 
+def test_the_column_names_the_deals_round_to_its_last_step_and_a_redeal_in_the_list(
+    qtbot,
+) -> None:
+    data = played_match()  # deal 2 is dealt again (four of a month on the field)
+    match = Match(Settings(6, True), 0)
+    rounds = []
+    for deal in parse(data).deals:
+        rounds.append(match.rounds_played + 1)
+        match.deal_cards(deal.hands, deal.field, deal.stock)
+        for act in deal.actions:
+            match.apply(act.action, act.seat)
+    assert rounds == [1, 2, 3, 3, 4]
+    viewer = open_viewer(qtbot, data)
+    titles = [viewer.deals.itemText(i) for i in range(viewer.deals.count())]
+    assert titles == ["Round 1", "Round 2", "Round 3, deal 1", "Round 3, deal 2", "Round 4"]
+    for deal, round_no in enumerate(rounds):
+        assert viewer.round.text() == f"Round {round_no} of 6"
+        press(viewer, Qt.Key.Key_End)  # the round's result is in: still its round
+        assert viewer.round.text() == f"Round {round_no} of 6", f"deal {deal}"
+        assert viewer.where.text() in {
+            "The round is won.",
+            "The round is a draw (nagare).",
+            "A dealt-hand yaku (teyaku) ends the round.",
+            "Dealt again: four cards of one month.",
+        }
+        press(viewer, Qt.Key.Key_PageDown)
+
+
 def test_viewing_as_one_player_hides_the_other_hand(qtbot) -> None:
     data = played_match()
     states = engine_states(data)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from koikoi.command import EXIT_FAILED, UsageError, read_input
-from koikoi.engine.events import Event
+from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Match, Observation, Settings
 from koikoi.engine.record import RecordError, loads, parse, replay_record
 from koikoi.engine.round import SHOBU, Phase
@@ -64,6 +64,12 @@ class Replayed:
     def deal_of(self, index: int) -> int:
         """The deal a step belongs to."""
         return self.steps[index].deal
+
+    def round_of(self, deal: int) -> int:
+        """The round a deal belongs to, from 1 (a redeal is dealt in the same round)."""
+        dealt = self.steps[self.deal_starts[deal]].events[0]
+        assert isinstance(dealt, Dealt)
+        return dealt.round_no
 
     def deal_end(self, deal: int) -> int:
         """The index of a deal's last step."""

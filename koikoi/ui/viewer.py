@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -289,8 +289,8 @@ class ReplayViewer(QWidget):
         self.deals = QComboBox()
         self.deals.setAccessibleName(self.tr("Jump to a deal"))
         self.deals.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        for d, start in enumerate(self.replayed.deal_starts):
-            self.deals.addItem(self._deal_title(d, start))
+        for d in range(len(self.replayed.deal_starts)):
+            self.deals.addItem(self._deal_title(d))
         self.deals.activated.connect(lambda d: self.go(self.replayed.deal_starts[d]))
         lay.addWidget(self.deals)
         self.position = QLabel("")
@@ -316,16 +316,13 @@ class ReplayViewer(QWidget):
         bar.setStyleSheet(_CONTROLS_STYLE)
         return bar
 
-    def _deal_title(self, deal: int, start: int) -> str:
-        obs = self.replayed.steps[start].observations[0]
-        same_round = [
-            d
-            for d, s in enumerate(self.replayed.deal_starts)
-            if self.replayed.steps[s].observations[0].round_no == obs.round_no
-        ]
-        if len(same_round) > 1:
-            return self.tr("Round {0}, deal {1}").format(obs.round_no, same_round.index(deal) + 1)
-        return self.tr("Round {0}").format(obs.round_no)
+    def _deal_title(self, deal: int) -> str:
+        r = self.replayed
+        round_no = r.round_of(deal)
+        same_round = [d for d in range(len(r.deal_starts)) if r.round_of(d) == round_no]
+        if len(same_round) > 1:  # dealt again (R4.2): the round's deals are numbered
+            return self.tr("Round {0}, deal {1}").format(round_no, same_round.index(deal) + 1)
+        return self.tr("Round {0}").format(round_no)
 
     def _keys(self) -> None:
         """The six keys work wherever the focus is in the viewer: on a combo box or the log
@@ -353,7 +350,14 @@ class ReplayViewer(QWidget):
         if not self.handle_key(event.key()):
             super().keyPressEvent(event)
 
+    def _scroll_log(self) -> None:
+        """The newest line in sight (after a step, and after the log changed size)."""
+        bar = self.log.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.log and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self._scroll_log)
         if (
             event.type() == QEvent.Type.KeyPress
             and isinstance(event, QKeyEvent)
@@ -504,7 +508,9 @@ class ReplayViewer(QWidget):
             box.refresh(
                 obs.scores[seat], obs.oya == seat, obs.koikoi_calls[seat], obs.captured[seat]
             )
-        self.round.setText(self.tr("Round {0} of {1}").format(obs.round_no, r.settings.rounds))
+        # the deal's round: once a round ends, the match already counts the next one
+        round_no = r.round_of(step.deal)
+        self.round.setText(self.tr("Round {0} of {1}").format(round_no, r.settings.rounds))
         self.multiplier.setText(
             self.tr("Multiplier ×{0} · koikoi calls: {1}").format(
                 obs.koikoi_count + 1, obs.koikoi_count
@@ -525,8 +531,9 @@ class ReplayViewer(QWidget):
             self.deals.setCurrentIndex(step.deal)
         lines = [line for i in range(deal_start, self.index + 1) for line in self._lines[i]]
         self.log.setPlainText("\n".join(lines))
-        bar = self.log.verticalScrollBar()
-        bar.setValue(bar.maximum())
+        self.log.moveCursor(QTextCursor.MoveOperation.End)
+        self._scroll_log()
+        QTimer.singleShot(0, self._scroll_log)  # again once the column is laid out
         self.back_button.setEnabled(self.index > 0)
         self.start_button.setEnabled(self.index > deal_start)
         self.prev_deal_button.setEnabled(self.index > 0)
