@@ -26,6 +26,7 @@ from koikoi.ui import viewer as viewer_module
 from koikoi.ui.controller import Mode
 from koikoi.ui.history import steps_of, verdict_of
 from koikoi.ui.names import card_accessible_name
+from koikoi.ui.style import apply_style
 from koikoi.ui.table import CardWidget
 from koikoi.ui.viewer import ReplayViewer
 from tests.conftest import REPO, run_koikoi
@@ -82,6 +83,7 @@ def engine_states(data: Record) -> list[tuple[Observation, Observation]]:
 
 def open_viewer(qtbot, data: Record, path: Path | None = None, anim: float = 0.0) -> ReplayViewer:
     viewer = ReplayViewer(steps_of(data, path), "test", verdict_of(data), anim_scale=anim)
+    apply_style(viewer)  # as koikoi view shows it
     qtbot.addWidget(viewer)
     viewer.resize(1280, 800)
     viewer.show()
@@ -546,3 +548,16 @@ def test_koikoi_view_turns_a_bad_record_away_before_loading_qt(monkeypatch) -> N
         if line.startswith("import time:") and "|" in line
     }
     assert "koikoi" in imported and "PySide6" not in imported
+
+
+def test_the_log_keeps_the_newest_line_in_sight(qtbot) -> None:
+    viewer = open_viewer(qtbot, played_match())
+    for _ in range(4):
+        press(viewer, Qt.Key.Key_PageDown)
+    for _ in range(11):  # a long deal's log
+        press(viewer, Qt.Key.Key_Right)
+    bar = viewer.log.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=2000)
+    viewer.resize(1000, 660)  # a smaller window: a shorter log, its newest line still shown
+    qtbot.wait(50)
+    assert bar.value() == bar.maximum() > 0
