@@ -279,7 +279,7 @@ def test_viewing_as_one_player_hides_the_other_hand(qtbot) -> None:
 def test_a_step_forward_animates_and_a_key_meanwhile_lands_on_the_right_table(qtbot) -> None:
     data = played_match()
     states = engine_states(data)
-    viewer = open_viewer(qtbot, data, anim=1.0)
+    viewer = open_viewer(qtbot, data, anim=0.1)
     press(viewer, Qt.Key.Key_Right)  # the deal: shown at once
     press(viewer, Qt.Key.Key_Right)  # a play: animated
     assert viewer.animating
@@ -288,6 +288,13 @@ def test_a_step_forward_animates_and_a_key_meanwhile_lands_on_the_right_table(qt
     assert viewer.index == 3
     assert seen(viewer) == expected(*states[3])
     assert viewer.check() == []
+    for choice in (1, 0):  # as each seat saw it: the other's cards turn over as played
+        viewer.set_view(choice)
+        for _ in range(12):
+            press(viewer, Qt.Key.Key_Right)
+            qtbot.waitUntil(lambda: not viewer.animating and viewer.table._anim is None)
+            assert viewer.check() == [], viewer.index
+            assert seen(viewer) == expected(states[viewer.index][choice], None)
 
 
 def test_the_narration_is_the_live_tables_and_each_step_is_announced(qtbot, monkeypatch) -> None:
