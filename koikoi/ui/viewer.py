@@ -24,7 +24,7 @@ from dataclasses import field as _field
 from pathlib import Path
 from typing import Any, Final
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
@@ -93,7 +93,7 @@ class OpenTableModel(TableModel):
 class ReplayTable(TableView):
     """The live table, with the opponent's hand face up when both hands are open."""
 
-    def targets(self) -> dict[Key, tuple[Any, bool, str]]:
+    def targets(self) -> dict[Key, tuple[QRect, bool, str]]:
         out = super().targets()
         model = self.model
         if isinstance(model, OpenTableModel) and model.show_open:
