@@ -420,7 +420,8 @@ def test_the_history_list_opens_the_viewer(qtbot, net_record: Record) -> None:
     QTest.keyClick(listed, Qt.Key.Key_Return)  # Enter opens it
     (viewer,) = _viewers()
     assert viewer.isVisible() and viewer.replayed.steps
-    assert viewer.windowTitle() == f"Replay: {listed.item(practice_row).text()}"
+    assert viewer.windowTitle().startswith("Replay · Practice vs hard · ")
+    assert viewer.windowTitle().endswith(" · finished · practice-20261201-101010.json")
     assert viewer.check() == []
     viewer.close()
     qtbot.waitUntil(lambda: not _viewers())

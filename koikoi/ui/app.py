@@ -125,7 +125,7 @@ def run_app(smoke_test: bool = False, argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def run_view(data: dict[str, Any], replayed: Replayed, title: str, smoke_test: bool = False) -> int:
+def run_view(data: dict[str, Any], replayed: Replayed, name: str, smoke_test: bool = False) -> int:
     """``koikoi view RECORD`` on a record already checked (:mod:`koikoi.ui.viewer`)."""
     if smoke_test and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -134,7 +134,7 @@ def run_view(data: dict[str, Any], replayed: Replayed, title: str, smoke_test: b
         return 1
     from koikoi.ui.viewer import run_viewer
 
-    return run_viewer(make_app(), data, replayed, title, smoke_test)
+    return run_viewer(make_app(), data, replayed, name, smoke_test)
 
 
 def quit_app(app: QApplication, window: MainWindow) -> None:

@@ -39,7 +39,7 @@ from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
 from koikoi.ui.settings import AI_LEVEL, ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
-from koikoi.ui.start_screen import StartScreen, kept_title, resume_text
+from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.style import apply_style
 
 logger = logging.getLogger(__name__)
@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
         from koikoi.ui.viewer import ViewError, open_record
 
         try:
-            viewer = open_record(kept.path, kept_title(kept), self.art, self)
+            viewer = open_record(kept.path, self.art, self)
         except ViewError as exc:
             logger.warning("could not view %s", exc)
             box = QMessageBox(self)

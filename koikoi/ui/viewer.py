@@ -132,7 +132,7 @@ class ReplayViewer(QWidget):
     def __init__(
         self,
         replayed: Replayed,
-        title: str,
+        name: str,
         verdict: Verdict | None = None,
         art: CardArt | None = None,
         parent: QWidget | None = None,
@@ -155,8 +155,8 @@ class ReplayViewer(QWidget):
         self._pump_timer.setSingleShot(True)
         self._pump_timer.timeout.connect(self._pump)
 
-        self.setWindowTitle(self.tr("Replay: {0}").format(title))
-        self.setAccessibleName(self.tr("Replay of {0}").format(title))
+        self.setWindowTitle(self._title_text(name))
+        self.setAccessibleName(self._title_text(name))
         self.table = ReplayTable(art, self)
         self.table.anim_scale = anim_scale
         self.table.opponent_name = replayed.opponent
@@ -164,7 +164,7 @@ class ReplayViewer(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(0)
-        outer.addWidget(self._header(title))
+        outer.addWidget(self._header(name))
         middle = QHBoxLayout()
         middle.setSpacing(0)
         middle.addWidget(self.table, 1)
@@ -178,12 +178,12 @@ class ReplayViewer(QWidget):
 
     # -- building ----------------------------------------------------------------------------
 
-    def _header(self, title: str) -> QFrame:
+    def _header(self, name: str) -> QFrame:
         bar = QFrame()
         bar.setObjectName("side")
         lay = QHBoxLayout(bar)
         lay.setContentsMargins(14, 8, 14, 8)
-        self.title = QLabel(self._title_text(title))
+        self.title = QLabel(self._title_text(name))
         self.title.setObjectName("roundLabel")
         self.title.setAccessibleName(self.title.text())
         lay.addWidget(self.title)
@@ -197,7 +197,8 @@ class ReplayViewer(QWidget):
         lay.addWidget(self.verified, 2)
         return bar
 
-    def _title_text(self, title: str) -> str:
+    def _title_text(self, name: str) -> str:
+        """'Replay · Practice vs hard · 32–18 · finished · NAME' (the player's points first)."""
         r = self.replayed
         you, them = r.scores[r.owner], r.scores[1 - r.owner]
         levels = {"easy": self.tr("easy"), "normal": self.tr("normal"), "hard": self.tr("hard")}
@@ -208,7 +209,7 @@ class ReplayViewer(QWidget):
         else:
             kind = self.tr("A recorded match")
         state = self.tr("finished") if r.finished else self.tr("unfinished")
-        return self.tr("Replay · {0} · {1}–{2} · {3} · {4}").format(kind, you, them, state, title)
+        return self.tr("Replay · {0} · {1}–{2} · {3} · {4}").format(kind, you, them, state, name)
 
     def _verdict_text(self) -> str:
         v = self.verdict
@@ -606,7 +607,7 @@ class ViewError(ValueError):
 
 
 def open_record(
-    path: Path, title: str | None = None, art: CardArt | None = None, parent: QWidget | None = None
+    path: Path, art: CardArt | None = None, parent: QWidget | None = None
 ) -> ReplayViewer:
     """A viewer window on the record at ``path`` (the start screen's history): read,
     replayed through the engine and, for a network game, verified. A file that cannot be
@@ -618,7 +619,7 @@ def open_record(
         replayed = steps_of(data, path)
     except (OSError, UnicodeDecodeError, RecordError) as exc:
         raise ViewError(f"{path.name}: {exc}") from None
-    viewer = ReplayViewer(replayed, title or path.name, verdict_of(data), art, parent)
+    viewer = ReplayViewer(replayed, path.name, verdict_of(data), art, parent)
     viewer.setWindowFlag(Qt.WindowType.Window)
     viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     return viewer
@@ -653,7 +654,7 @@ def smoke_test_steps(viewer: ReplayViewer) -> list[str]:
 
 
 def run_viewer(
-    app: QApplication, data: dict[str, Any], replayed: Replayed, title: str, smoke_test: bool
+    app: QApplication, data: dict[str, Any], replayed: Replayed, name: str, smoke_test: bool
 ) -> int:
     """The viewer as ``koikoi view`` runs it, until its window closes; with ``smoke_test``
     (offscreen, no animation) every step is checked forward and back: 0 when all match."""
@@ -661,7 +662,7 @@ def run_viewer(
     from koikoi.ui.history import verdict_of
     from koikoi.ui.style import apply_style
 
-    window = ReplayViewer(replayed, title, verdict_of(data), anim_scale=0.0 if smoke_test else 1.0)
+    window = ReplayViewer(replayed, name, verdict_of(data), anim_scale=0.0 if smoke_test else 1.0)
     apply_style(window)
     window.resize(1280, 800)
     window.show()
