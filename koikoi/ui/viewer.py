@@ -237,10 +237,12 @@ class ReplayViewer(QWidget):
         self.round.setObjectName("roundLabel")
         self.multiplier = QLabel("")
         self.multiplier.setObjectName("multiplier")
+        self.position = QLabel("")
+        self.position.setObjectName("rulesLine")
         self.where = QLabel("")
         self.where.setObjectName("rulesLine")
         self.where.setWordWrap(True)
-        for w in (self.round, self.multiplier, self.where):
+        for w in (self.round, self.multiplier, self.position, self.where):
             ml.addWidget(w)
         lay.addWidget(mid)
         self.log = QPlainTextEdit()
@@ -294,12 +296,11 @@ class ReplayViewer(QWidget):
             self.deals.addItem(self._deal_title(d))
         self.deals.activated.connect(lambda d: self.go(self.replayed.deal_starts[d]))
         lay.addWidget(self.deals)
-        self.position = QLabel("")
-        self.position.setObjectName("rulesLine")
-        lay.addWidget(self.position, 1)
+        lay.addStretch(1)
         self.view_choice = QComboBox()
         self.view_choice.setAccessibleName(self.tr("Hands shown"))
         self.view_choice.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.view_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         owner = self.replayed.owner
         other = self.replayed.opponent
         self.view_choice.addItem(self.tr("Both hands open"), OPEN)
