@@ -181,20 +181,20 @@ class ReplayViewer(QWidget):
     def _header(self, name: str) -> QFrame:
         bar = QFrame()
         bar.setObjectName("side")
-        lay = QHBoxLayout(bar)
+        lay = QVBoxLayout(bar)
         lay.setContentsMargins(14, 8, 14, 8)
+        lay.setSpacing(2)
         self.title = QLabel(self._title_text(name))
         self.title.setObjectName("roundLabel")
         self.title.setAccessibleName(self.title.text())
         lay.addWidget(self.title)
-        lay.addStretch(1)
         self.verified = QLabel(self._verdict_text())
         self.verified.setObjectName("multiplier")
         self.verified.setWordWrap(True)
         self.verified.setTextFormat(Qt.TextFormat.PlainText)
         self.verified.setAccessibleName(self.verified.text())
         self.verified.setVisible(self.verdict is not None)
-        lay.addWidget(self.verified, 2)
+        lay.addWidget(self.verified)
         return bar
 
     def _title_text(self, name: str) -> str:
