@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -569,3 +572,33 @@ def test_the_log_keeps_the_newest_line_in_sight(qtbot) -> None:
     viewer.resize(1000, 660)  # a smaller window: a shorter log, its newest line still shown
     qtbot.wait(50)
     assert bar.value() == bar.maximum() > 0
+
+
+def _without_display(tmp_path: Path) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    env["KOIKOI_HOME"] = str(tmp_path)
+    return env
+
+
+def test_koikoi_view_smoke_test_needs_no_display_and_the_window_says_it_needs_one(
+    tmp_path,
+) -> None:
+    record = str(RECORDS / "koikoi_40_example_000.json")
+    env = _without_display(tmp_path)
+    command = [sys.executable, "-m", "koikoi", "view", record]
+    proc = subprocess.run(
+        [*command, "--smoke-test"], env=env, capture_output=True, text=True, timeout=120, cwd=REPO
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "view smoke test passed" in proc.stderr
+    if sys.platform.startswith("linux"):
+        proc = subprocess.run(
+            command, env=env, capture_output=True, text=True, timeout=60, cwd=REPO
+        )
+        assert proc.returncode == 1
+        assert proc.stderr.count("\n") == 1 and "display" in proc.stderr
+        assert proc.stdout == ""
