@@ -55,7 +55,6 @@ class Replayed:
     """The seat of the player whose record it is ("you" in the narration)."""
     opponent: str | None
     """The other player's nickname in a network game; None: the computer."""
-    network: bool
     level: str | None
     """The computer's level of a practice match (None when the record does not say)."""
     finished: bool
@@ -110,7 +109,6 @@ def steps_of(
         deal_starts=tuple(starts),
         owner=me,
         opponent=opponent_of(data, me),
-        network=isinstance(data.get("net"), dict),
         level=level if isinstance(level := data.get("ai_level"), str) else None,
         finished=match.finished,
         scores=match.scores,
