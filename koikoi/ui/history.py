@@ -203,7 +203,7 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
     """The arguments of ``view``."""
     if name != "view":
         raise ValueError(f"not a subcommand of this module: {name!r}")
-    p.add_argument("record", metavar="RECORD")
+    p.add_argument("record", metavar="RECORD", help="a koikoi-record/1 file ('-' reads stdin)")
     p.add_argument(
         "--smoke-test",
         action="store_true",
