@@ -31,7 +31,7 @@ from koikoi.ui.history import steps_of, verdict_of
 from koikoi.ui.names import card_accessible_name
 from koikoi.ui.style import apply_style
 from koikoi.ui.table import CardWidget
-from koikoi.ui.viewer import ReplayViewer
+from koikoi.ui.viewer import OPEN, ReplayViewer
 from tests.conftest import REPO, run_koikoi
 from tests.ui_driver import (
     click,
@@ -602,3 +602,45 @@ def test_koikoi_view_smoke_test_needs_no_display_and_the_window_says_it_needs_on
         assert proc.returncode == 1
         assert proc.stderr.count("\n") == 1 and "display" in proc.stderr
         assert proc.stdout == ""
+
+
+def test_a_network_match_played_in_two_windows_is_viewed_from_the_joiners_history(
+    qtbot, tmp_path
+) -> None:
+    from tests.test_ui_network import Pair
+    from tests.ui_driver import play_windows_by_clicks
+
+    pair = Pair(qtbot, tmp_path)
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(5),
+        until=lambda: all(w.controller.mode is Mode.MATCH_OVER for w in pair.windows),
+    )
+    joiner = pair.joiner
+    qtbot.waitUntil(lambda: joiner.net_record is not None)
+    click(qtbot, panel_button(joiner, "home"))
+    qtbot.waitUntil(lambda: joiner.stack.currentWidget() is joiner.start)
+    listed = joiner.start.kept_list
+    assert listed.item(0).text().startswith("Network game vs hana · ")
+    listed.setCurrentRow(0)
+    click(qtbot, joiner.start.view_button)
+    (viewer,) = _viewers()
+    assert viewer.verified.text() == "Signed record: signatures, hashes and moves check."
+    assert viewer.replayed.owner == 1 and viewer.replayed.opponent == "hana"
+    you, them = joiner.controller.match.scores[1], joiner.controller.match.scores[0]
+    assert f" · {you}–{them} · finished · " in viewer.title.text()
+    said = []
+    for choice in (OPEN, 1):
+        viewer.set_view(choice)
+        viewer.go(0)
+        while True:
+            assert viewer.check() == [], (choice, viewer.index)
+            said += viewer.said()
+            if viewer.index == viewer.last:
+                break
+            press(viewer, Qt.Key.Key_Right)
+    assert any(line.startswith("hana played ") for line in said)
+    assert not any("computer" in line.lower() for line in said)
+    viewer.close()
+    pair.close()

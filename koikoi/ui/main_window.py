@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
         from koikoi.ui.viewer import ViewError, open_record
 
         try:
-            viewer = open_record(kept.path, self.art, self)
+            viewer = open_record(kept.path, self.art, self, self.timings.anim_scale)
         except ViewError as exc:
             logger.warning("could not view %s", exc)
             box = QMessageBox(self)

@@ -608,7 +608,7 @@ class ViewError(ValueError):
 
 
 def open_record(
-    path: Path, art: CardArt | None = None, parent: QWidget | None = None
+    path: Path, art: CardArt | None = None, parent: QWidget | None = None, anim_scale: float = 1.0
 ) -> ReplayViewer:
     """A viewer window on the record at ``path`` (the start screen's history): read,
     replayed through the engine and, for a network game, verified. A file that cannot be
@@ -620,7 +620,7 @@ def open_record(
         replayed = steps_of(data, path)
     except (OSError, UnicodeDecodeError, RecordError) as exc:
         raise ViewError(f"{path.name}: {exc}") from None
-    viewer = ReplayViewer(replayed, path.name, verdict_of(data), art, parent)
+    viewer = ReplayViewer(replayed, path.name, verdict_of(data), art, parent, anim_scale)
     viewer.setWindowFlag(Qt.WindowType.Window)
     viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     return viewer
