@@ -644,3 +644,16 @@ def test_a_network_match_played_in_two_windows_is_viewed_from_the_joiners_histor
     assert not any("computer" in line.lower() for line in said)
     viewer.close()
     pair.close()
+
+
+def test_every_control_and_the_position_fit_the_smallest_window(qtbot) -> None:
+    viewer = open_viewer(qtbot, played_match())
+    viewer.resize(960, 640)
+    for _ in range(30):
+        press(viewer, Qt.Key.Key_Right)
+    viewer.set_view(1)  # the longest choice: "As the computer saw it"
+    qtbot.wait(20)
+    position = viewer.position
+    assert position.width() >= position.fontMetrics().horizontalAdvance(position.text())
+    for control in viewer.findChildren(QPushButton) + viewer.findChildren(QComboBox):
+        assert control.width() >= control.sizeHint().width(), control.accessibleName()
