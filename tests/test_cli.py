@@ -205,7 +205,9 @@ def test_every_subcommand_of_cli_md_is_in_the_table():
 
     assert set(SUBCOMMANDS) >= {"score", "replay", "bench", "simulate", "host", "join", "verify"}
     for name in SUBCOMMANDS:  # each module configures its own arguments
-        args = {"score": [], "replay": ["-"], "join": ["h:1"], "verify": ["-"]}.get(name, [])
+        args = {"score": [], "replay": ["-"], "join": ["h:1"], "verify": ["-"], "view": ["-"]}.get(
+            name, []
+        )
         extra = {"simulate": ["--a", "random", "--b", "random", "--games", "1"]}.get(name, [])
         parsed = build_parser(name).parse_args([name, *args, *extra])
         assert callable(parsed.run), name

@@ -49,6 +49,9 @@ except ImportError as _exc:  # a system library Qt links against: one line namin
     raise SystemExit(_missing) from None
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from koikoi.ui.history import Replayed
     from koikoi.ui.main_window import MainWindow
 
 logger = logging.getLogger(__name__)
@@ -120,6 +123,18 @@ def run_app(smoke_test: bool = False, argv: Sequence[str] | None = None) -> int:
     finally:
         ai_worker.stop_helper()
     return code
+
+
+def run_view(data: dict[str, Any], replayed: Replayed, name: str, smoke_test: bool = False) -> int:
+    """``koikoi view RECORD`` on a record already checked (:mod:`koikoi.ui.viewer`)."""
+    if smoke_test and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    if QApplication.instance() is None and (problem := syslibs.platform_problem()):
+        print(problem, file=sys.stderr)
+        return 1
+    from koikoi.ui.viewer import run_viewer
+
+    return run_viewer(make_app(), data, replayed, name, smoke_test)
 
 
 def quit_app(app: QApplication, window: MainWindow) -> None:

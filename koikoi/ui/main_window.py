@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         self.lobby.practice.connect(self._lobby_practice)
         connect_match_ready(self.lobby, self)  # the table's network match, where it exists
         self.start.on_take_back = self.take_back_requested
+        self.start.on_view = self.view_kept
         self.start.on_resume = lambda: None if self.resume() else None
         self.start.on_help = self.show_help
         self.start.on_calculator = self.show_calculator
@@ -153,6 +154,30 @@ class MainWindow(QMainWindow):
             self.resume()
 
         self._ask_before_setting_aside(self.tr("Set it aside and resume the other"), resume_kept)
+
+    def view_kept(self, kept: KeptMatch) -> None:
+        """The replay viewer on an earlier match, in a window of its own; a record that
+        cannot be shown is said in a message box (the file stays where it is)."""
+        from koikoi.ui.viewer import ViewError, open_record
+
+        try:
+            viewer = open_record(kept.path, self.art, self, self.timings.anim_scale)
+        except ViewError as exc:
+            logger.warning("could not view %s", exc)
+            box = QMessageBox(self)
+            box.setObjectName("viewFailed")
+            box.setIcon(QMessageBox.Icon.Warning)
+            box.setWindowTitle(self.tr("The match cannot be shown"))
+            box.setText(self.tr("This match's record cannot be shown: {0}").format(exc))
+            box.setStandardButtons(QMessageBox.StandardButton.Ok)
+            box.setWindowModality(Qt.WindowModality.WindowModal)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.finished.connect(lambda _result: self.refresh_start())
+            box.open()
+            return
+        viewer.resize(self.size())
+        viewer.show()
+        viewer.setFocus()
 
     def _ask_before_setting_aside(self, set_aside_text: str, go_on: Callable[[], None]) -> None:
         """Run ``go_on`` at once when no match is in progress; else ask, with "keep playing"

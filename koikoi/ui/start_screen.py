@@ -66,6 +66,7 @@ class StartScreen(QWidget):
         self.on_calculator: Callable[[], None] = lambda: None
         self.on_quit: Callable[[], None] = lambda: None
         self.on_take_back: Callable[[KeptMatch], None] = lambda kept: None
+        self.on_view: Callable[[KeptMatch], None] = lambda kept: None
         self.kept: list[KeptMatch] = []
 
         outer = QVBoxLayout(self)
@@ -218,10 +219,16 @@ class StartScreen(QWidget):
         self.kept_list.setFont(font)
         self.kept_list.setSizeAdjustPolicy(QListWidget.SizeAdjustPolicy.AdjustIgnored)
         self.kept_list.currentRowChanged.connect(self._kept_selected)
-        self.kept_list.itemActivated.connect(lambda item: self._take_back())
+        self.kept_list.itemActivated.connect(lambda item: self._view())  # double-click, Enter
         lay.addWidget(self.kept_list)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
+        self.view_button = QPushButton(self.tr("View the selected match"))
+        self.view_button.setObjectName("secondaryButton")
+        self.view_button.setAccessibleName(self.tr("View the selected match move by move"))
+        self.view_button.setEnabled(False)
+        self.view_button.clicked.connect(self._view)
+        buttons.addWidget(self.view_button)
         self.take_back_button = QPushButton(self.tr("Resume the selected match"))
         self.take_back_button.setObjectName("secondaryButton")
         self.take_back_button.setEnabled(False)
@@ -251,6 +258,12 @@ class StartScreen(QWidget):
     def _kept_selected(self, row: int) -> None:
         ok = 0 <= row < len(self.kept) and self.kept[row].resumable
         self.take_back_button.setEnabled(ok)
+        self.view_button.setEnabled(0 <= row < len(self.kept))
+
+    def _view(self) -> None:
+        row = self.kept_list.currentRow()
+        if 0 <= row < len(self.kept):
+            self.on_view(self.kept[row])
 
     def _take_back(self) -> None:
         row = self.kept_list.currentRow()
