@@ -183,8 +183,8 @@ def _bot(name: str) -> ThreadedSeat:
 def nickname_warning(nickname: str, resembles: tuple[str, ...]) -> str:
     """A line warning of a nickname that mixes scripts or looks like a pinned one, or "".
 
-    >>> nickname_warning("h\u0430na", ("hana",))
-    "WARNING: 'h\\u0430na' mixes scripts (LATIN, CYRILLIC); it looks like 'hana' but is not that player"
+    >>> print(nickname_warning("h\u0430na", ("hana",)))  # the second letter is Cyrillic
+    WARNING: 'h\\u0430na' mixes scripts (LATIN, CYRILLIC); it looks like 'hana' but is not that player
     """  # noqa: E501
     from koikoi.net.identity import nickname_scripts
 
