@@ -1,0 +1,52 @@
+"""``koikoi --smoke-test lan`` as the command line runs it: two windows meet in their lobbies
+by mDNS on 127.0.0.1, compare the four cards, toss and play a round by clicks; exit 0. A run
+that cannot finish says why in one line and exits 1 within its time limit."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_koikoi
+
+
+def test_two_windows_meet_by_mdns_and_play_a_round(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("KOIKOI_HOME", str(home))
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)  # the smoke test goes offscreen itself
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    started = time.monotonic()
+    proc = run_koikoi("--smoke-test", "lan", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert time.monotonic() - started < 60
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr  # no warnings, no traceback: the one result line
+    assert lines[0].startswith("koikoi: LAN smoke test passed: room listed in "), lines[0]
+    assert " clicks on two windows" in lines[0]
+    assert not home.exists()  # each window had a throw-away home of its own
+
+
+def test_a_run_out_of_time_fails_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KOIKOI_SMOKE_LIMIT", "0.3")  # too short for mDNS to list the room
+    started = time.monotonic()
+    proc = run_koikoi("--smoke-test", "lan", timeout=60)
+    assert proc.returncode == 1
+    assert time.monotonic() - started < 30  # the windows are closed and the threads let go
+    assert proc.stderr.splitlines() == [
+        "koikoi: LAN smoke test failed: time limit (0.3 s) in listing"
+    ], proc.stderr
+
+
+def test_a_smoke_test_that_does_not_exist_is_a_usage_error() -> None:
+    proc = run_koikoi("--smoke-test", "wan")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "koikoi: argument --smoke-test: invalid choice: 'wan' (choose from 'practice', 'lan')"
+    ]
