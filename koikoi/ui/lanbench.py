@@ -1,0 +1,94 @@
+"""From the Join click to the first deal, in the real windows: ``python -m koikoi.ui.lanbench``.
+
+Each run is the path of ``koikoi --smoke-test lan`` (:class:`~koikoi.ui.smoke.LanSmoke`) with
+the app's own timings (animations at their real speed), stopped once the first deal is at rest
+on the joiner's table: two windows in this process, each with its own home folder and a new
+identity key, meet by mDNS on 127.0.0.1; the host opens a room with the lobby's form, the
+joiner double-clicks it in its list (and types the password of a private room), both confirm
+the four cards at once, both press the toss panel's "Deal the cards" at once. Open rooms and
+password rooms alternate. Figures, in milliseconds (median, min, max over the runs of a kind):
+
+- ``join_to_first_deal_ms``: the joiner's double-click on the room → the first deal's cards on
+  its table (coming out of the stock), through the password prompt (typed by the script), the
+  handshake, the four cards painted on both screens and confirmed on both, the toss panel and
+  its button;
+- ``join_to_first_deal_without_players_ms``: the same less the players' steps (typing the
+  password, confirming the cards, pressing the toss's button, as the script does them);
+- ``join_to_laid_out_ms`` and ``deal_animation_ms``: to the deal's cards at rest, and the
+  deal's animation itself (a designed pace, the same as in practice);
+- ``join_to_cards_ms``: the double-click → the four cards painted on both screens;
+- ``confirmed_to_toss_ms``: the last confirmation → the toss panel on the joiner's screen;
+- ``listed_ms``: the host's "Open the room" → the room in the joiner's list (goal ≤ 2 s);
+- ``largest_gap_ms``: the longest the UI thread was busy at once (a 10 ms timer's longest
+  gap), from the first click on 対戦 to the deal at rest (goal ≤ 50 ms). Both windows share
+  the one thread, so this is an upper bound for one window. ``largest_gap_by_phase_ms``
+  says where it was, the largest over the runs in each step of :class:`LanSmoke` (``lobby``:
+  the host presses 対戦; ``lobby_joiner``: the joiner does; ``create``: the host opens the
+  room; ``listing``: until the room is listed and double-clicked; ``password``; ``cards``:
+  until both screens show the cards, and the joiner confirms; ``confirm_host``; ``toss``:
+  until the toss panel is up on the joiner's screen and pressed; ``dealing``: the deal).
+
+The script looks every 10 ms, so a step is seen up to 10 ms after it happened. Prints one
+JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from typing import Any
+
+PASSWORD = "matsu ni tsuru"
+RUNS = 5
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    return {
+        "median": round(statistics.median(values), 1),
+        "min": round(min(values), 1),
+        "max": round(max(values), 1),
+    }
+
+
+def run(runs: int = RUNS) -> dict[str, Any]:
+    from koikoi.ui.app import make_app
+    from koikoi.ui.controller import Timings
+    from koikoi.ui.smoke import run_lan
+
+    app = make_app()
+    spans: dict[str, list[dict[str, float]]] = {"open": [], "password": []}
+    gaps: dict[str, dict[str, float]] = {"open": {}, "password": {}}
+    for _ in range(runs):
+        for kind, password in (("open", ""), ("password", PASSWORD)):
+            code, why, times = run_lan(app, password=password, play_round=False, timings=Timings())
+            if code != 0:
+                raise RuntimeError(f"a {kind} room run failed: {why}")
+            spans[kind].append(times.spans())
+            for phase, gap in times.gaps.items():
+                gaps[kind][phase] = max(gaps[kind].get(phase, 0.0), round(gap * 1000, 1))
+    result: dict[str, Any] = {"runs": runs}
+    for kind, rows in spans.items():
+        result[kind] = {key: _summary([row[key] for row in rows]) for key in rows[0]}
+        result[kind]["largest_gap_by_phase_ms"] = gaps[kind]
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m koikoi.ui.lanbench")
+    parser.add_argument("--runs", type=int, default=RUNS, metavar="N", help="runs of each kind")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        result = run(max(1, args.runs))
+    except RuntimeError as error:
+        print(f"lanbench: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
