@@ -268,6 +268,7 @@ class LanSmoke(QObject):
     ``play_round``: play the first round to its result on both tables (the smoke test);
     else stop at the first deal laid out on the joiner's table (the benchmark).
     ``password``: open a private room with it (the joiner types it into the prompt).
+    ``toss_reading``: how long the joiner reads the toss panel before pressing its button.
     """
 
     def __init__(
@@ -277,10 +278,13 @@ class LanSmoke(QObject):
         *,
         password: str = "",
         play_round: bool = True,
+        toss_reading: float = 0.0,
         on_finished: Callable[[int], None] = lambda code: None,
     ) -> None:
         super().__init__()
         self.password = password
+        self.toss_reading = toss_reading
+        """Seconds the joiner reads the toss panel before it deals (0: at once)."""
         self.play_round = play_round
         self.on_finished = on_finished
         self.title = f"smoke {secrets.token_hex(3)}"
@@ -457,8 +461,12 @@ class LanSmoke(QObject):
         button = window.game.overlay.findChild(QPushButton, "default")
         if button is None or not button.isVisible():
             return
-        self.times.toss = time.perf_counter()
-        self.times.deal_click = time.perf_counter()
+        now = time.perf_counter()
+        if not self.times.toss:
+            self.times.toss = now
+        if now - self.times.toss < self.toss_reading:
+            return
+        self.times.deal_click = now
         click(button)
         self.phase = "dealing"
 
@@ -589,6 +597,7 @@ def run_lan(
     play_round: bool = True,
     timings: Timings | None = None,
     limit: float = LAN_TIME_LIMIT,
+    toss_reading: float = 0.0,
 ) -> tuple[int, str, LanTimes]:
     """One LAN run on ``app``'s loop in a throw-away folder: (exit code, why it failed or "",
     the times). Never raises for a failure of the app: it is the second item."""
@@ -614,6 +623,7 @@ def run_lan(
                 timings if timings is not None else smoke_timings(),
                 password=password,
                 play_round=play_round,
+                toss_reading=toss_reading,
                 on_finished=app.exit,
             )
             limiter = QTimer()
