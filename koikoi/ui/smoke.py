@@ -152,6 +152,11 @@ class LanTimes:
     largest_gap: float = 0.0
     """The UI thread's longest stall from the first click in the lobby to the first deal
     laid out (the longest wait between two ticks of a 10 ms timer)."""
+    largest_busy: float = 0.0
+    """The most processor time the UI thread used between two ticks over the same span: the
+    stall on an idle machine, without the other processes' share of a loaded one."""
+    busy: dict[str, float] = field(default_factory=dict)
+    """The same for the processor time (seconds)."""
     gaps: dict[str, float] = field(default_factory=dict)
     """The longest stall in each phase of the run (seconds), to see where it was."""
     clicks: int = 0
@@ -175,6 +180,7 @@ class LanTimes:
             "join_to_first_deal_without_players_ms": (self.dealt - self.join - human) * ms,
             "deal_animation_ms": (self.laid_out - self.dealt) * ms,
             "largest_gap_ms": self.largest_gap * ms,
+            "largest_busy_ms": self.largest_busy * ms,
         }
 
 
@@ -188,6 +194,7 @@ class GapMeter(QObject):
         super().__init__(parent)
         self.phase = phase
         self.by_phase: dict[str, float] = {}
+        self.busy_by_phase: dict[str, float] = {}
         self._phase = ""
         """The longest gap seen in each phase (seconds)."""
         self.timer = QTimer(self)
@@ -197,19 +204,31 @@ class GapMeter(QObject):
         self.clock = QElapsedTimer()
         self.last = 0
         self.largest = 0
+        self.last_cpu = 0.0
+        self.largest_cpu = 0.0
+        """The most processor time the UI thread used between two ticks (seconds): the
+        stall without the time the system gave to other processes (a loaded machine)."""
 
     def start(self) -> None:
         self.clock.start()
         self.last = 0
         self.largest = 0
+        self.last_cpu = time.thread_time()
+        self.largest_cpu = 0.0
         self.by_phase = {}
+        self.busy_by_phase = {}
         self._phase = self.phase()
         self.timer.start()
 
     def _tick(self) -> None:
         now = self.clock.nsecsElapsed()
+        cpu = time.thread_time()
         gap = now - self.last
         self.largest = max(self.largest, gap)
+        busy = cpu - self.last_cpu
+        self.largest_cpu = max(self.largest_cpu, busy)
+        self.last_cpu = cpu
+        self.busy_by_phase[self._phase] = max(self.busy_by_phase.get(self._phase, 0.0), busy)
         # the work in the gap was done in the phase the previous tick saw
         self.by_phase[self._phase] = max(self.by_phase.get(self._phase, 0.0), gap / 1e9)
         self._phase = self.phase()
@@ -482,6 +501,8 @@ class LanSmoke(QObject):
         self.times.laid_out = time.perf_counter()
         self.times.largest_gap = self.meter.stop()
         self.times.gaps = dict(self.meter.by_phase)
+        self.times.largest_busy = self.meter.largest_cpu
+        self.times.busy = dict(self.meter.busy_by_phase)
         if not self.play_round:
             self._close(0)
             return
