@@ -73,3 +73,30 @@ def test_a_smoke_test_that_does_not_exist_is_a_usage_error() -> None:
     assert proc.stderr.splitlines() == [
         "koikoi: argument --smoke-test: invalid choice: 'wan' (choose from 'practice', 'lan')"
     ]
+
+
+def test_an_error_in_the_app_ends_the_run_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """An exception in a slot (here the player's click in the round) closes both windows and
+    ends the run with 1 and its one line: no traceback on the terminal."""
+    from PySide6.QtWidgets import QApplication
+
+    steps = [0]
+    step = smoke.SmokeDriver.step
+
+    def failing_step(driver: smoke.SmokeDriver) -> None:
+        steps[0] += 1
+        if steps[0] > 3:
+            raise RuntimeError("a click went wrong")
+        step(driver)
+
+    monkeypatch.setattr(smoke.SmokeDriver, "step", failing_step)
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    started = time.monotonic()
+    code, why, _times = smoke.run_lan(app)
+    assert (code, why) == (1, "RuntimeError: a click went wrong")
+    assert time.monotonic() - started < 30
+    assert "Traceback" not in capfd.readouterr().err
+    assert not [w for w in app.topLevelWidgets() if w.isVisible()]  # both windows closed

@@ -41,6 +41,7 @@ LAN_TIME_LIMIT: Final = 60.0
 """Seconds ``--smoke-test lan`` may take before it fails (``$KOIKOI_SMOKE_LIMIT`` changes it:
 a slow machine, or a test of the failure's message)."""
 LIMIT_ENV: Final = "KOIKOI_SMOKE_LIMIT"
+CLOSING_LIMIT_MS: Final = 15_000
 LOOPBACK: Final = "127.0.0.1"
 STEP_MS: Final = 10
 RELIST_AFTER: Final = 5.0
@@ -629,10 +630,21 @@ def run_lan(
     quit_on_close = app.quitOnLastWindowClosed()
     app.setQuitOnLastWindowClosed(False)  # the run closes its windows, then ends the loop
 
+    runs: list[LanSmoke] = []
+
     def hook(kind: type[BaseException], exc: BaseException, tb: Any) -> None:
-        failures.append(f"{kind.__name__}: {exc}")
-        old_hook(kind, exc, tb)
-        app.exit(1)
+        failures.append(f"{kind.__name__}: {exc}")  # the one line; the traceback in the log
+        logger.debug("uncaught in the LAN smoke test", exc_info=(kind, exc, tb))
+        stop(failures[-1])
+
+    def stop(why: str) -> None:
+        """Close the windows and end with 1; at once if they are closing already."""
+        if runs and runs[0].code is None:
+            runs[0].fail(why)
+        else:
+            if why not in failures:
+                failures.append(why)
+            app.exit(1)
 
     sys.excepthook = hook
     old_home = os.environ.get(HOME_ENV)
@@ -649,7 +661,13 @@ def run_lan(
             )
             limiter = QTimer()
             limiter.setSingleShot(True)
-            limiter.timeout.connect(lambda: run.fail(f"time limit ({limit:g} s) in {run.phase}"))
+            runs.append(run)
+
+            def out_of_time() -> None:
+                stop(f"time limit ({limit:g} s) in {run.phase}")
+                limiter.start(CLOSING_LIMIT_MS)  # closing has this long, then it ends anyway
+
+            limiter.timeout.connect(out_of_time)
             limiter.start(int(limit * 1000))
             run.start()
             code = app.exec()
