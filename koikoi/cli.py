@@ -146,8 +146,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"koikoi {__version__}")
     parser.add_argument(
         "--smoke-test",
-        action="store_true",
-        help="start the window offscreen, play a round against the computer, exit",
+        nargs="?",
+        const="practice",
+        default=None,
+        choices=("practice", "lan"),
+        metavar="lan",
+        help="start the window offscreen, play a round against the computer, exit; 'lan': "
+        "two windows meet by mDNS on 127.0.0.1 and play a round against each other",
     )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for name, entry in SUBCOMMANDS.items():
@@ -157,7 +162,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _start_gui(smoke_test: bool) -> int:
+def _start_gui(smoke_test: str | None) -> int:
     if (
         sys.platform.startswith("linux")
         and not smoke_test
@@ -173,7 +178,7 @@ def _start_gui(smoke_test: bool) -> int:
         return EXIT_FAILED
     from koikoi.ui.app import run_app
 
-    return run_app(smoke_test=smoke_test)
+    return run_app(smoke_test=smoke_test or False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -197,4 +202,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def gui_main() -> int:
-    return _start_gui(smoke_test=False)
+    return _start_gui(smoke_test=None)

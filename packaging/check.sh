@@ -2,15 +2,15 @@
 # Test what packaging/build.sh made, as a player would get it:
 #  - the size budget (docs/benchmarks.md): bundle <= 170 MB unpacked, tarball <= 70 MB;
 #  - the tarball's binary and the .deb's (unpacked with dpkg-deb -x, started through a link as
-#    /usr/bin/koikoi is) answer --version and pass --smoke-test, offscreen, with no Python on
-#    PATH (PATH is an empty folder);
+#    /usr/bin/koikoi is) answer --version and pass --smoke-test and --smoke-test lan (two
+#    windows meet by mDNS on 127.0.0.1 and play a round), offscreen, with no Python on PATH
+#    (PATH is an empty folder);
 #  - the tarball's binary plays a password-room network match with itself on 127.0.0.1;
 #  - the .deb holds the desktop file, metainfo and icons in their places, and they validate;
 #  - installed read-only and run by a user who cannot write there (nobody, when run as root),
 #    the app starts its computer's helper process and, quit by SIGTERM, saves the match in
 #    that user's data folder;
 #  - `pipx install .` gives a working koikoi, assets and all (skipped with KOIKOI_CHECK_PIPX=0).
-# The LAN smoke test (`--smoke-test lan`) joins here once the app has it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=${PYTHON:-python3}
@@ -53,6 +53,11 @@ check_binary() {  # LABEL BINARY
     fail "$label: --smoke-test"
   }
   say "$label: '$out'; $(grep 'smoke test' "$work/smoke.log")"
+  run_bare "$binary" --smoke-test lan 2>"$work/smoke-lan.log" || {
+    cat "$work/smoke-lan.log" >&2
+    fail "$label: --smoke-test lan"
+  }
+  say "$label: $(grep 'LAN smoke test' "$work/smoke-lan.log")"
 }
 
 # -- the tarball ---------------------------------------------------------------------------

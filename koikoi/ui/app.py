@@ -4,6 +4,8 @@ The smoke test starts the real window offscreen, with a throw-away data folder s
 never touches a player's saved match or settings, presses "Practice" and plays a full round
 against the computer by clicking cards and buttons exactly as a player would; it exits 0
 when the round's result panel is up, 1 on any error or after a time limit.
+``koikoi --smoke-test lan`` has two windows meet in their lobbies by mDNS on 127.0.0.1 and
+play a round against each other by clicks (:mod:`koikoi.ui.smoke`).
 
 SIGTERM and SIGINT quit the app as its Quit button does, from the event loop: the match in
 progress is saved, the window closes (keeping its settings) and the computer's helper
@@ -35,14 +37,13 @@ try:
         QLibraryInfo,
         QLocale,
         QObject,
-        QPoint,
         QSocketNotifier,
         Qt,
         QTimer,
         QTranslator,
     )
     from PySide6.QtGui import QIcon
-    from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+    from PySide6.QtWidgets import QApplication
 except ImportError as _exc:  # a system library Qt links against: one line naming its package
     if (_missing := syslibs.import_failure(_exc)) is None:
         raise
@@ -100,14 +101,19 @@ def make_app(argv: Sequence[str] | None = None) -> QApplication:
     return app
 
 
-def run_app(smoke_test: bool = False, argv: Sequence[str] | None = None) -> int:
-    """Show the window and run until it closes; the exit code for ``koikoi``."""
+def run_app(smoke_test: bool | str = False, argv: Sequence[str] | None = None) -> int:
+    """Show the window and run until it closes; the exit code for ``koikoi``.
+    ``smoke_test``: True or ``"practice"`` (a round against the computer), ``"lan"``."""
     if smoke_test and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if QApplication.instance() is None and (problem := syslibs.platform_problem()):
         print(problem, file=sys.stderr)  # rather than Qt's abort with its plugin list
         return 1
     app = make_app(argv)
+    if smoke_test == "lan":
+        from koikoi.ui.smoke import run_lan_smoke_test
+
+        return run_lan_smoke_test(app)
     if smoke_test:
         return run_smoke_test(app)
     from koikoi.ui import ai_worker
@@ -212,6 +218,7 @@ def run_smoke_test(app: QApplication) -> int:
     from koikoi.ui.main_window import MainWindow
     from koikoi.ui.saves import SaveStore
     from koikoi.ui.settings import AI_LEVEL, AppSettings
+    from koikoi.ui.smoke import SmokeDriver
 
     errors = _ErrorCounter()
     logging.getLogger("koikoi").addHandler(errors)
@@ -241,7 +248,7 @@ def run_smoke_test(app: QApplication) -> int:
             window = MainWindow(settings, SaveStore(), timings)
             window.resize(1280, 800)
             window.show()
-            driver = _SmokeDriver(window)
+            driver = SmokeDriver(window)
             QTest.mouseClick(window.start.practice_button, Qt.MouseButton.LeftButton)
             timer = QTimer()
             timer.timeout.connect(driver.step)
@@ -283,62 +290,3 @@ def run_smoke_test(app: QApplication) -> int:
 def _fail(failures: list[str], why: str, app: QApplication) -> None:
     failures.append(why)
     app.exit(1)
-
-
-def _nothing() -> None:
-    pass
-
-
-class _SmokeDriver:
-    """Clicks what a player would click, whenever the game waits for the player."""
-
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
-        self.clicks = 0
-        self.done: Callable[[], None] = _nothing
-        self._finished = False
-
-    def _click(self, widget: QWidget) -> None:
-        from PySide6.QtTest import QTest
-
-        self.clicks += 1
-        center = widget.rect().center()
-        QTest.mouseClick(
-            widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(center)
-        )
-
-    def step(self) -> None:
-        from koikoi.ui.controller import Mode
-
-        if self._finished:
-            return
-        w = self.window
-        c = w.controller
-        game = w.game
-        mode = c.mode
-        if mode is Mode.FIRST_OYA:
-            button = game.overlay.findChild(QPushButton, "default")
-            if button is not None:
-                self._click(button)
-        elif mode is Mode.PLAY:
-            plays = c.legal_plays()
-            capturing = [p for p in plays if c.matches_on_field(p)]
-            card = (capturing or list(plays))[0]
-            widget = game.table.card_widget(card)
-            if widget is not None and not game.table._anim:
-                self._click(widget)
-        elif mode is Mode.PICK:
-            widget = game.table.card_widget(c.candidates()[0])
-            if widget is not None:
-                self._click(widget)
-        elif mode is Mode.DRAW_WAIT and c.draw_wait is not None:
-            widget = game.table.card_widget(c.draw_wait.card)
-            if widget is not None:
-                self._click(widget)
-        elif mode is Mode.DECIDE and game.overlay.panel is not None:
-            button = game.overlay.findChild(QPushButton, "default")  # shobu
-            if button is not None:
-                self._click(button)
-        elif mode is Mode.ROUND_OVER:
-            self._finished = True
-            self.done()

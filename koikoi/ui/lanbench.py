@@ -1,0 +1,117 @@
+"""From the Join click to the first deal, in the real windows: ``python -m koikoi.ui.lanbench``.
+
+Each run is the path of ``koikoi --smoke-test lan`` (:class:`~koikoi.ui.smoke.LanSmoke`) with
+the app's own timings (animations at their real speed), stopped once the first deal is at rest
+on the joiner's table: two windows in this process, each with its own home folder and a new
+identity key, meet by mDNS on 127.0.0.1; the host opens a room with the lobby's form, the
+joiner double-clicks it in its list (and types the password of a private room), both confirm
+the four cards at once, both press the toss panel's "Deal the cards" at once. Open rooms and
+password rooms alternate. Figures, in milliseconds (median, min, max over the runs of a kind):
+
+- ``join_to_first_deal_ms``: the joiner's double-click on the room → the first deal's cards on
+  its table (coming out of the stock), through the password prompt (typed by the script), the
+  handshake, the four cards painted on both screens and confirmed on both, the toss panel and
+  its button;
+- ``join_to_first_deal_without_players_ms``: the same less the players' steps (typing the
+  password, confirming the cards, pressing the toss's button, as the script does them);
+- ``join_to_laid_out_ms`` and ``deal_animation_ms``: to the deal's cards at rest, and the
+  deal's animation itself (a designed pace, the same as in practice);
+- ``join_to_cards_ms``: the double-click → the four cards painted on both screens;
+- ``confirmed_to_toss_ms``: the last confirmation → the toss panel on the joiner's screen;
+- ``listed_ms``: the host's "Open the room" → the room in the joiner's list (goal ≤ 2 s);
+  ``lobby_reopened`` counts the runs' joiners that opened the lobby again, the room not
+  listed after 5 s (a list filled by a flood of rooms elsewhere on the machine's network);
+- ``largest_gap_ms``: the longest the UI thread was busy at once (a 10 ms timer's longest
+  gap), from the first click on 対戦 to the deal at rest (goal ≤ 50 ms). Both windows share
+  the one thread, so this is an upper bound for one window. ``largest_busy_ms``: the most
+  processor time the UI thread itself used between two ticks: it leaves out the time a
+  loaded machine gave to other processes, and waits for the interpreter lock while
+  zeroconf's threads held it. ``largest_gap_by_phase_ms`` and ``largest_busy_by_phase_ms``
+  say where they were: the largest over the runs in each step of :class:`LanSmoke`
+  (``lobby``: the host presses 対戦; ``lobby_joiner``: the joiner does; ``create``: the host
+  opens the room; ``listing``: until the room is listed and double-clicked; ``password``;
+  ``cards``: until both screens show the cards, and the joiner confirms; ``confirm_host``;
+  ``toss``: until both tables took the match and the toss panel is up on the joiner's screen,
+  and pressed; ``dealing``: the deal).
+
+Three kinds of run: ``open`` and ``password`` rooms with every player's step taken at once,
+and ``open_toss_read``: an open room where the joiner reads the toss panel for 1.5 s (its coin
+spins for about 1.1 s) before dealing, as a person would; the window prepares its card
+pictures meanwhile, so the deal's stall is the one a player meets.
+
+The script looks every 10 ms, so a step is seen up to 10 ms after it happened. Prints one
+JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from typing import Any
+
+PASSWORD = "matsu ni tsuru"
+RUNS = 5
+TOSS_READ = 1.5
+"""Seconds the joiner reads the toss panel in the ``open_toss_read`` runs."""
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    return {
+        "median": round(statistics.median(values), 1),
+        "min": round(min(values), 1),
+        "max": round(max(values), 1),
+    }
+
+
+def run(runs: int = RUNS) -> dict[str, Any]:
+    from koikoi.ui.app import make_app
+    from koikoi.ui.controller import Timings
+    from koikoi.ui.smoke import run_lan
+
+    app = make_app()
+    kinds = (("open", "", 0.0), ("password", PASSWORD, 0.0), ("open_toss_read", "", TOSS_READ))
+    spans: dict[str, list[dict[str, float]]] = {kind: [] for kind, _, _ in kinds}
+    gaps: dict[str, dict[str, float]] = {kind: {} for kind, _, _ in kinds}
+    busy: dict[str, dict[str, float]] = {kind: {} for kind, _, _ in kinds}
+    reopened = {kind: 0 for kind, _, _ in kinds}
+    for _ in range(runs):
+        for kind, password, reading in kinds:
+            code, why, times = run_lan(
+                app, password=password, play_round=False, timings=Timings(), toss_reading=reading
+            )
+            if code != 0:
+                raise RuntimeError(f"a {kind} room run failed: {why}")
+            spans[kind].append(times.spans())
+            reopened[kind] += times.reopened
+            for phase, gap in times.gaps.items():
+                gaps[kind][phase] = max(gaps[kind].get(phase, 0.0), round(gap * 1000, 1))
+            for phase, gap in times.busy.items():
+                busy[kind][phase] = max(busy[kind].get(phase, 0.0), round(gap * 1000, 1))
+    result: dict[str, Any] = {"runs": runs}
+    for kind, rows in spans.items():
+        result[kind] = {key: _summary([row[key] for row in rows]) for key in rows[0]}
+        result[kind]["largest_gap_by_phase_ms"] = gaps[kind]
+        result[kind]["largest_busy_by_phase_ms"] = busy[kind]
+        result[kind]["lobby_reopened"] = reopened[kind]
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m koikoi.ui.lanbench")
+    parser.add_argument("--runs", type=int, default=RUNS, metavar="N", help="runs of each kind")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        result = run(max(1, args.runs))
+    except RuntimeError as error:
+        print(f"lanbench: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
