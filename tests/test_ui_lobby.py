@@ -8,10 +8,12 @@ cards, both reach ``match_ready``. Every failure is a sentence on the screen.
 
 from __future__ import annotations
 
+import gc
 import secrets
 import socket
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -63,9 +65,13 @@ def make_lobby(qtbot: QtBot, tmp_path: Path, name: str, nickname: str | None = N
 
 
 def close_lobby(qtbot: QtBot, lobby: Lobby) -> None:
+    """Leave everything and wait for the lobby's workers: none outlives its test."""
+    announcer = lobby.announcer
     lobby.shutdown()
     if lobby.finder.stopping is not None:
         lobby.finder.stopping.join(10)
+    if announcer is not None:
+        announcer.wait()
 
 
 def open_room(
@@ -160,10 +166,6 @@ def pair(qtbot: QtBot, tmp_path: Path) -> Iterator[tuple[Lobby, Lobby]]:
     yield host, guest
     close_lobby(qtbot, host)
     close_lobby(qtbot, guest)
-    for lobby in (host, guest):
-        announcer = lobby.announcer
-        if announcer is not None:
-            announcer.wait()
 
 
 def off_the_ui_thread(work: Callable[[], object]) -> threading.Thread:
@@ -234,10 +236,10 @@ def test_a_hostile_advertiser_leaves_the_lobby_responsive(qtbot: QtBot, tmp_path
     meter = GapMeter()
     meter.start()
     hostile = [
-        (f"spoof {tag}", _txt(**SANE, title="Ha\u202ena\x00\x1b mi\n", host="x\x07")),
+        (f"spoof {tag}", _txt(**SANE, title=f"Ha\u202ena\x00\x1b mi {tag}\n", host="x\x07")),
         (f"broken {tag}", b"\xff\x00\x05abc"),
     ]
-    flood = [(f"flood {tag} {i}", _txt(**SANE, title=f"flood {i}")) for i in range(1000)]
+    flood = [(f"flood {tag} {i}", _txt(**SANE, title=f"flood {tag} {i}")) for i in range(1000)]
     try:
         # sent from another thread: the meter times the lobby, not the forger's sending
         def send() -> None:
@@ -245,18 +247,18 @@ def test_a_hostile_advertiser_leaves_the_lobby_responsive(qtbot: QtBot, tmp_path
             forger.announce(flood)
 
         sender = off_the_ui_thread(send)
-        qtbot.waitUntil(lambda: row_of(lobby, "Hana mi") >= 0, timeout=5_000)
+        qtbot.waitUntil(lambda: row_of(lobby, f"Hana mi {tag}") >= 0, timeout=5_000)
         qtbot.waitUntil(lambda: not sender.is_alive(), timeout=10_000)
         qtbot.wait(1500)
         largest = meter.stop()
         print(f"\nhostile advertiser: largest UI-thread gap {largest * 1000:.0f} ms")
         assert largest < 0.100, f"the UI thread stalled {largest * 1000:.0f} ms"
         assert lobby.finder.model.rowCount() <= MAX_ROOMS
-        shown = [room.title for room in lobby.finder.model.rooms()]
+        shown = [room.title for room in lobby.finder.model.rooms() if tag in room.title]
         assert all(ch.isprintable() for title in shown for ch in title)
     finally:
         forger.close()
-    close_lobby(qtbot, lobby)
+        close_lobby(qtbot, lobby)
 
 
 # --- two lobbies ------------------------------------------------------------------------------
@@ -542,3 +544,68 @@ def test_a_room_already_at_the_cards_turns_a_third_player_away(
         assert host.pages.currentWidget() is host.prematch  # the first pair goes on
     finally:
         close_lobby(qtbot, third)
+
+
+# --- nothing outlives the window --------------------------------------------------------------
+
+
+def test_a_failed_join_leaves_no_link_for_the_collector(
+    qtbot: QtBot, pair: tuple[Lobby, Lobby]
+) -> None:
+    """The room's link of a refused join is freed as the room lets go of it, on the UI thread.
+
+    A failure used to keep its error's traceback, whose frames held the link: a cycle only
+    Python's collector frees, on whichever thread it happens to run (a zeroconf one), deleting
+    the link's socket and timers there while the UI thread's loop used them (a segmentation
+    fault, seen in the next test's event loop).
+    """
+    host, guest = pair
+    open_room(host, _title("Cycle"), password=PASSWORD)
+    room = host.room
+    assert room is not None
+    seen: dict[int, weakref.ref[PeerLink]] = {}
+
+    def note_links() -> bool:
+        for link in room.links:
+            seen.setdefault(id(link), weakref.ref(link))
+        return guest.message.isVisible()
+
+    gc.disable()
+    try:
+        guest.address.setText(f"{LOOPBACK}:{room.port}")
+        guest.address_password.setText("wrong")
+        guest.address_button.click()
+        qtbot.waitUntil(note_links, timeout=10_000)
+        assert guest.failure is not None and guest.failure.kind == "auth"
+        assert seen, "the room never had a link to watch"
+        qtbot.waitUntil(lambda: not room.links, timeout=10_000)
+        qtbot.wait(50)  # the room frees its closed links on the next turn of the loop
+        alive = [ref() for ref in seen.values() if ref() is not None]
+        assert not alive, f"{len(alive)} link(s) left for the cyclic collector"
+    finally:
+        gc.enable()
+
+
+def test_a_lobby_closed_while_announcing_stops_its_workers_and_touches_nothing_after(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Closing the lobby's window while its room is still being announced: browsing stops, the
+    room closes, and when the announcement ends later nothing calls into the deleted lobby."""
+    lobby = make_lobby(qtbot, tmp_path, "hana")
+    open_room(lobby, _title("Closing"))
+    announcer, finder = lobby.announcer, lobby.finder
+    assert announcer is not None and announcer.state == "publishing"
+    assert finder.running
+    lobby.close()
+    assert not finder.running, "the closed lobby still browses"
+    assert lobby.room is None and lobby.announcer is None
+    stopping = finder.stopping
+    lobby.deleteLater()
+    qtbot.wait(50)  # the lobby, its finder and its announcer are deleted here
+    waited = off_the_ui_thread(announcer.wait)  # the publication ends, then the withdrawal
+    qtbot.waitUntil(lambda: not waited.is_alive(), timeout=20_000)
+    assert stopping is not None
+    stopping.join(10)
+    assert not stopping.is_alive()
+    gc.collect()
+    qtbot.wait(200)  # the announcer's outcome, queued to the UI thread, finds no lobby
