@@ -278,6 +278,12 @@ class RoomFinder(QObject):
     def running(self) -> bool:
         return self._browser is not None
 
+    @property
+    def listening(self) -> bool:
+        """Browsing has started: a room announced from now on is heard (or it failed)."""
+        browser = self._browser
+        return browser is not None and browser.ready.is_set()
+
     def start(self) -> None:
         """Start browsing (returns at once: zeroconf starts on its own thread)."""
         if self._browser is not None:
