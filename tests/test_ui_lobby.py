@@ -11,6 +11,8 @@ from __future__ import annotations
 import gc
 import secrets
 import socket
+import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -34,7 +36,6 @@ from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import PeerInfo, PeerLink, QtRoom
 from koikoi.ui.rooms import RoomFinder
 from koikoi.ui.settings import NICKNAME, AppSettings, open_qsettings
-from tests.test_net_discovery import SANE, Forger, _txt
 from tests.test_ui_netlink import GapMeter, close_room, options
 
 LOOPBACK = "127.0.0.1"
@@ -247,40 +248,76 @@ def test_without_multicast_the_lobby_says_why_and_joining_by_address_remains(
     close_lobby(qtbot, lobby)
 
 
+HOSTILE_ADVERTISER = """
+import sys
+from tests.test_net_discovery import SANE, Forger, _txt
+
+tag = sys.argv[1]
+forger = Forger()
+hostile = [
+    (f"spoof {tag}", _txt(**SANE, title=f"Ha\\u202ena\\x00\\x1b mi {tag}\\n", host="x\\x07")),
+    (f"broken {tag}", b"\\xff\\x00\\x05abc"),
+]
+flood = [(f"flood {tag} {i}", _txt(**SANE, title=f"flood {tag} {i}")) for i in range(1000)]
+print("ready", flush=True)
+sys.stdin.readline()
+forger.announce(hostile)
+forger.announce(flood)
+print("sent", flush=True)
+sys.stdin.read()  # until the test is done: then goodbye to every room it announced
+forger.close()
+"""
+"""Another machine on the LAN, as far as the lobby can tell: a process of its own, so that
+building and sending a thousand answers does not compete with the lobby for its interpreter."""
+
+
+def crowded(lobby: Lobby, tag: str) -> bool:
+    """The list is full of rooms another test on this machine announced on loopback before
+    ours came: a room of ours may then rightly be left out (the list keeps ``MAX_ROOMS``)."""
+    rooms = lobby.finder.model.rooms()
+    return len(rooms) >= MAX_ROOMS and sum(tag not in room.title for room in rooms) > MAX_ROOMS // 2
+
+
 def test_a_hostile_advertiser_leaves_the_lobby_responsive(qtbot: QtBot, tmp_path: Path) -> None:
     lobby = make_lobby(qtbot, tmp_path, "taro")
     # the forger answers no query: what it says before the lobby listens is never heard
     qtbot.waitUntil(lambda: lobby.finder.listening, timeout=5_000)
-    forger = Forger()
     tag = secrets.token_hex(3)  # other tests on this machine may announce on loopback too
-    hostile = [
-        (f"spoof {tag}", _txt(**SANE, title=f"Ha\u202ena\x00\x1b mi {tag}\n", host="x\x07")),
-        (f"broken {tag}", b"\xff\x00\x05abc"),
-    ]
-    flood = [(f"flood {tag} {i}", _txt(**SANE, title=f"flood {tag} {i}")) for i in range(1000)]
+    forger = subprocess.Popen(
+        [sys.executable, "-c", HOSTILE_ADVERTISER, tag],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert forger.stdin is not None and forger.stdout is not None
+    said: list[str] = []
+    listener = off_the_ui_thread(lambda: said.extend(iter(forger.stdout.readline, "")))
     try:
+        qtbot.waitUntil(lambda: "ready\n" in said, timeout=20_000)
         with settled_heap():
             meter = GapMeter()
             meter.start()
-
-            # sent from another thread: the meter times the lobby, not the forger's sending
-            def send() -> None:
-                forger.announce(hostile)
-                forger.announce(flood)
-
-            sender = off_the_ui_thread(send)
-            qtbot.waitUntil(lambda: row_of(lobby, f"Hana mi {tag}") >= 0, timeout=5_000)
-            qtbot.waitUntil(lambda: not sender.is_alive(), timeout=10_000)
+            forger.stdin.write("go\n")
+            forger.stdin.flush()
+            qtbot.waitUntil(
+                lambda: row_of(lobby, f"Hana mi {tag}") >= 0 or crowded(lobby, tag),
+                timeout=5_000,
+            )
+            qtbot.waitUntil(lambda: "sent\n" in said, timeout=10_000)
             qtbot.wait(1500)
             largest = meter.stop()
         print(f"\nhostile advertiser: largest UI-thread gap {largest * 1000:.0f} ms")
         assert largest < 0.100, f"the UI thread stalled {largest * 1000:.0f} ms"
         assert lobby.finder.model.rowCount() <= MAX_ROOMS
         shown = [room.title for room in lobby.finder.model.rooms() if tag in room.title]
-        assert len(shown) > 1  # the spoof and some of the flood
+        if not crowded(lobby, tag):
+            assert f"Hana mi {tag}" in shown and len(shown) > 1  # the spoof, some of the flood
         assert all(ch.isprintable() for title in shown for ch in title)
     finally:
-        forger.close()
+        forger.stdin.close()
+        forger.wait(20)
+        listener.join(5)
         close_lobby(qtbot, lobby)
 
 
