@@ -94,6 +94,21 @@ def row_of(lobby: Lobby, title: str) -> int:
     return next((r for r, room in enumerate(model.rooms()) if room.title == title), -1)
 
 
+def wait_listed(qtbot: QtBot, lobby: Lobby, title: str, timeout: int = 5_000) -> None:
+    """Until the room titled ``title`` is listed. Other tests on this machine share the
+    loopback mDNS group: when their rooms have filled the list (it keeps ``MAX_ROOMS``), ours
+    cannot be listed, and the test says so instead of failing."""
+    try:
+        qtbot.waitUntil(lambda: row_of(lobby, title) >= 0, timeout=timeout)
+    except qtbot.TimeoutError:
+        rooms = lobby.finder.model.rooms()
+        if len(rooms) >= MAX_ROOMS and all(room.title != title for room in rooms):
+            pytest.skip(f"the list was full of {len(rooms)} other tests' rooms on loopback")
+        raise AssertionError(
+            f"{title!r} not listed in {timeout} ms; the list holds {len(rooms)} rooms"
+        ) from None
+
+
 def double_click_row(qtbot: QtBot, lobby: Lobby, row: int) -> None:
     view = lobby.room_list
     index = lobby.finder.model.index(row, 0)
@@ -212,7 +227,7 @@ def test_a_room_advertised_by_zeroconf_is_listed_within_two_seconds_and_dropped(
             started = time.perf_counter()
             off_the_ui_thread(advertiser.publish)  # the meter times the lobby, not this test
             try:
-                qtbot.waitUntil(lambda: row_of(lobby, title) >= 0, timeout=5_000)
+                wait_listed(qtbot, lobby, title)
                 listed = time.perf_counter() - started
                 print(f"\nlisted {listed:.3f} s after the room was published")
                 assert listed < 2.0, f"listed after {listed:.2f} s"
@@ -333,7 +348,7 @@ def test_two_lobbies_find_each_other_confirm_the_cards_and_start(
     title = _title("Tsukimi")
     open_room(host, title)
     assert ":" in host.addresses.text() and str(host.room.port) in host.addresses.text()  # type: ignore[union-attr]
-    qtbot.waitUntil(lambda: row_of(guest, title) >= 0, timeout=5_000)
+    wait_listed(qtbot, guest, title)
     qtbot.waitUntil(
         lambda: "listed on the local network" in host.waiting_state.text(), timeout=5_000
     )
@@ -369,7 +384,7 @@ def test_a_private_room_asks_the_password_and_starts(
     host, guest = pair
     title = _title("Yukimi")
     open_room(host, title, password=PASSWORD, rounds=12)
-    qtbot.waitUntil(lambda: row_of(guest, title) >= 0, timeout=5_000)
+    wait_listed(qtbot, guest, title)
     guest.room_list.setFocus()
     guest.room_list.setCurrentIndex(guest.finder.model.index(row_of(guest, title), 0))
     meter = GapMeter()
