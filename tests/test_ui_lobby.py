@@ -307,9 +307,10 @@ def test_a_hostile_advertiser_leaves_the_lobby_responsive(qtbot: QtBot, tmp_path
         text=True,
         cwd=Path(__file__).resolve().parent.parent,
     )
-    assert forger.stdin is not None and forger.stdout is not None
+    out = forger.stdout
+    assert forger.stdin is not None and out is not None
     said: list[str] = []
-    listener = off_the_ui_thread(lambda: said.extend(iter(forger.stdout.readline, "")))
+    listener = off_the_ui_thread(lambda: said.extend(iter(out.readline, "")))
     try:
         qtbot.waitUntil(lambda: "ready\n" in said, timeout=20_000)
         with settled_heap():
