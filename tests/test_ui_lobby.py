@@ -8,11 +8,16 @@ cards, both reach ``match_ready``. Every failure is a sentence on the screen.
 
 from __future__ import annotations
 
+import gc
 import secrets
 import socket
+import subprocess
+import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -31,7 +36,6 @@ from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import PeerInfo, PeerLink, QtRoom
 from koikoi.ui.rooms import RoomFinder
 from koikoi.ui.settings import NICKNAME, AppSettings, open_qsettings
-from tests.test_net_discovery import SANE, Forger, _txt
 from tests.test_ui_netlink import GapMeter, close_room, options
 
 LOOPBACK = "127.0.0.1"
@@ -63,9 +67,13 @@ def make_lobby(qtbot: QtBot, tmp_path: Path, name: str, nickname: str | None = N
 
 
 def close_lobby(qtbot: QtBot, lobby: Lobby) -> None:
+    """Leave everything and wait for the lobby's workers: none outlives its test."""
+    announcer = lobby.announcer
     lobby.shutdown()
     if lobby.finder.stopping is not None:
         lobby.finder.stopping.join(10)
+    if announcer is not None:
+        announcer.wait()
 
 
 def open_room(
@@ -84,6 +92,21 @@ def open_room(
 def row_of(lobby: Lobby, title: str) -> int:
     model = lobby.finder.model
     return next((r for r, room in enumerate(model.rooms()) if room.title == title), -1)
+
+
+def wait_listed(qtbot: QtBot, lobby: Lobby, title: str, timeout: int = 5_000) -> None:
+    """Until the room titled ``title`` is listed. Other tests on this machine share the
+    loopback mDNS group: when their rooms have filled the list (it keeps ``MAX_ROOMS``), ours
+    cannot be listed, and the test says so instead of failing."""
+    try:
+        qtbot.waitUntil(lambda: row_of(lobby, title) >= 0, timeout=timeout)
+    except qtbot.TimeoutError:
+        rooms = lobby.finder.model.rooms()
+        if len(rooms) >= MAX_ROOMS and all(room.title != title for room in rooms):
+            pytest.skip(f"the list was full of {len(rooms)} other tests' rooms on loopback")
+        raise AssertionError(
+            f"{title!r} not listed in {timeout} ms; the list holds {len(rooms)} rooms"
+        ) from None
 
 
 def double_click_row(qtbot: QtBot, lobby: Lobby, row: int) -> None:
@@ -160,10 +183,19 @@ def pair(qtbot: QtBot, tmp_path: Path) -> Iterator[tuple[Lobby, Lobby]]:
     yield host, guest
     close_lobby(qtbot, host)
     close_lobby(qtbot, guest)
-    for lobby in (host, guest):
-        announcer = lobby.announcer
-        if announcer is not None:
-            announcer.wait()
+
+
+@contextmanager
+def settled_heap() -> Iterator[None]:
+    """While a test times the UI thread: the objects that were there before (pytest's, every
+    module's) are set aside from the collector, so a full collection does not rescan them in
+    the middle of the measurement; what the lobby allocates is still collected as usual."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def off_the_ui_thread(work: Callable[[], object]) -> threading.Thread:
@@ -188,29 +220,33 @@ def test_a_room_advertised_by_zeroconf_is_listed_within_two_seconds_and_dropped(
         Advertisement(title, "hana", 4567, rounds=12, doubling=False, private=True),
         bind=LOOPBACK,
     )
-    meter = GapMeter()
-    meter.start()
-    started = time.perf_counter()
-    off_the_ui_thread(advertiser.publish)  # the meter times the lobby, not this test
     try:
-        qtbot.waitUntil(lambda: row_of(lobby, title) >= 0, timeout=5_000)
-        listed = time.perf_counter() - started
-        print(f"\nlisted {listed:.3f} s after the room was published")
-        assert listed < 2.0, f"listed after {listed:.2f} s"
-        model = lobby.finder.model
-        row = row_of(lobby, title)
-        texts = [model.index(row, c).data() for c in range(4)]
-        assert texts[0] == title
-        assert model.index(row, 0).data(Qt.ItemDataRole.DecorationRole) is not None  # the lock
-        assert texts[2] == "12回戦 · 「8点で倍なし」"
-        assert "private" in model.index(row, 0).data(Qt.ItemDataRole.AccessibleTextRole)
+        with settled_heap():
+            meter = GapMeter()
+            meter.start()
+            started = time.perf_counter()
+            off_the_ui_thread(advertiser.publish)  # the meter times the lobby, not this test
+            try:
+                wait_listed(qtbot, lobby, title)
+                listed = time.perf_counter() - started
+                print(f"\nlisted {listed:.3f} s after the room was published")
+                assert listed < 2.0, f"listed after {listed:.2f} s"
+                model = lobby.finder.model
+                row = row_of(lobby, title)
+                texts = [model.index(row, c).data() for c in range(4)]
+                assert texts[0] == title
+                lock = model.index(row, 0).data(Qt.ItemDataRole.DecorationRole)
+                assert lock is not None  # a private room's lock
+                assert texts[2] == "12回戦 · 「8点で倍なし」"
+                assert "private" in model.index(row, 0).data(Qt.ItemDataRole.AccessibleTextRole)
+            finally:
+                withdrawn = off_the_ui_thread(advertiser.withdraw)
+            qtbot.waitUntil(lambda: row_of(lobby, title) < 0, timeout=5_000)
+            withdrawn.join(10)
+            largest = meter.stop()
+        assert largest < 0.100, f"the UI thread stalled {largest * 1000:.0f} ms"
     finally:
-        withdrawn = off_the_ui_thread(advertiser.withdraw)
-    qtbot.waitUntil(lambda: row_of(lobby, title) < 0, timeout=5_000)
-    withdrawn.join(10)
-    largest = meter.stop()
-    assert largest < 0.100, f"the UI thread stalled {largest * 1000:.0f} ms"
-    close_lobby(qtbot, lobby)
+        close_lobby(qtbot, lobby)
 
 
 def test_without_multicast_the_lobby_says_why_and_joining_by_address_remains(
@@ -227,36 +263,80 @@ def test_without_multicast_the_lobby_says_why_and_joining_by_address_remains(
     close_lobby(qtbot, lobby)
 
 
+HOSTILE_ADVERTISER = """
+import sys
+from tests.test_net_discovery import SANE, Forger, _txt
+
+tag = sys.argv[1]
+forger = Forger()
+hostile = [
+    (f"spoof {tag}", _txt(**SANE, title=f"Ha\\u202ena\\x00\\x1b mi {tag}\\n", host="x\\x07")),
+    (f"broken {tag}", b"\\xff\\x00\\x05abc"),
+]
+flood = [(f"flood {tag} {i}", _txt(**SANE, title=f"flood {tag} {i}")) for i in range(1000)]
+print("ready", flush=True)
+if not sys.stdin.readline():  # the test ended before it asked
+    forger.close()
+    sys.exit()
+forger.announce(hostile)
+forger.announce(flood)
+print("sent", flush=True)
+sys.stdin.read()  # until the test is done: then goodbye to every room it announced
+forger.close()
+"""
+"""Another machine on the LAN, as far as the lobby can tell: a process of its own, so that
+building and sending a thousand answers does not compete with the lobby for its interpreter."""
+
+
+def crowded(lobby: Lobby, tag: str) -> bool:
+    """The list is full of rooms another test on this machine announced on loopback before
+    ours came: a room of ours may then rightly be left out (the list keeps ``MAX_ROOMS``)."""
+    rooms = lobby.finder.model.rooms()
+    return len(rooms) >= MAX_ROOMS and sum(tag not in room.title for room in rooms) > MAX_ROOMS // 2
+
+
 def test_a_hostile_advertiser_leaves_the_lobby_responsive(qtbot: QtBot, tmp_path: Path) -> None:
     lobby = make_lobby(qtbot, tmp_path, "taro")
-    forger = Forger()
-    tag = secrets.token_hex(3)
-    meter = GapMeter()
-    meter.start()
-    hostile = [
-        (f"spoof {tag}", _txt(**SANE, title="Ha\u202ena\x00\x1b mi\n", host="x\x07")),
-        (f"broken {tag}", b"\xff\x00\x05abc"),
-    ]
-    flood = [(f"flood {tag} {i}", _txt(**SANE, title=f"flood {i}")) for i in range(1000)]
+    # the forger answers no query: what it says before the lobby listens is never heard
+    qtbot.waitUntil(lambda: lobby.finder.listening, timeout=5_000)
+    tag = secrets.token_hex(3)  # other tests on this machine may announce on loopback too
+    forger = subprocess.Popen(
+        [sys.executable, "-c", HOSTILE_ADVERTISER, tag],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    out = forger.stdout
+    assert forger.stdin is not None and out is not None
+    said: list[str] = []
+    listener = off_the_ui_thread(lambda: said.extend(iter(out.readline, "")))
     try:
-        # sent from another thread: the meter times the lobby, not the forger's sending
-        def send() -> None:
-            forger.announce(hostile)
-            forger.announce(flood)
-
-        sender = off_the_ui_thread(send)
-        qtbot.waitUntil(lambda: row_of(lobby, "Hana mi") >= 0, timeout=5_000)
-        qtbot.waitUntil(lambda: not sender.is_alive(), timeout=10_000)
-        qtbot.wait(1500)
-        largest = meter.stop()
+        qtbot.waitUntil(lambda: "ready\n" in said, timeout=20_000)
+        with settled_heap():
+            meter = GapMeter()
+            meter.start()
+            forger.stdin.write("go\n")
+            forger.stdin.flush()
+            qtbot.waitUntil(
+                lambda: row_of(lobby, f"Hana mi {tag}") >= 0 or crowded(lobby, tag),
+                timeout=5_000,
+            )
+            qtbot.waitUntil(lambda: "sent\n" in said, timeout=10_000)
+            qtbot.wait(1500)
+            largest = meter.stop()
         print(f"\nhostile advertiser: largest UI-thread gap {largest * 1000:.0f} ms")
         assert largest < 0.100, f"the UI thread stalled {largest * 1000:.0f} ms"
         assert lobby.finder.model.rowCount() <= MAX_ROOMS
-        shown = [room.title for room in lobby.finder.model.rooms()]
+        shown = [room.title for room in lobby.finder.model.rooms() if tag in room.title]
+        if not crowded(lobby, tag):
+            assert f"Hana mi {tag}" in shown and len(shown) > 1  # the spoof, some of the flood
         assert all(ch.isprintable() for title in shown for ch in title)
     finally:
-        forger.close()
-    close_lobby(qtbot, lobby)
+        forger.stdin.close()
+        forger.wait(20)
+        listener.join(5)
+        close_lobby(qtbot, lobby)
 
 
 # --- two lobbies ------------------------------------------------------------------------------
@@ -269,7 +349,7 @@ def test_two_lobbies_find_each_other_confirm_the_cards_and_start(
     title = _title("Tsukimi")
     open_room(host, title)
     assert ":" in host.addresses.text() and str(host.room.port) in host.addresses.text()  # type: ignore[union-attr]
-    qtbot.waitUntil(lambda: row_of(guest, title) >= 0, timeout=5_000)
+    wait_listed(qtbot, guest, title)
     qtbot.waitUntil(
         lambda: "listed on the local network" in host.waiting_state.text(), timeout=5_000
     )
@@ -305,7 +385,7 @@ def test_a_private_room_asks_the_password_and_starts(
     host, guest = pair
     title = _title("Yukimi")
     open_room(host, title, password=PASSWORD, rounds=12)
-    qtbot.waitUntil(lambda: row_of(guest, title) >= 0, timeout=5_000)
+    wait_listed(qtbot, guest, title)
     guest.room_list.setFocus()
     guest.room_list.setCurrentIndex(guest.finder.model.index(row_of(guest, title), 0))
     meter = GapMeter()
@@ -542,3 +622,68 @@ def test_a_room_already_at_the_cards_turns_a_third_player_away(
         assert host.pages.currentWidget() is host.prematch  # the first pair goes on
     finally:
         close_lobby(qtbot, third)
+
+
+# --- nothing outlives the window --------------------------------------------------------------
+
+
+def test_a_failed_join_leaves_no_link_for_the_collector(
+    qtbot: QtBot, pair: tuple[Lobby, Lobby]
+) -> None:
+    """The room's link of a refused join is freed as the room lets go of it, on the UI thread.
+
+    A failure used to keep its error's traceback, whose frames held the link: a cycle only
+    Python's collector frees, on whichever thread it happens to run (a zeroconf one), deleting
+    the link's socket and timers there while the UI thread's loop used them (a segmentation
+    fault, seen in the next test's event loop).
+    """
+    host, guest = pair
+    open_room(host, _title("Cycle"), password=PASSWORD)
+    room = host.room
+    assert room is not None
+    seen: dict[int, weakref.ref[PeerLink]] = {}
+
+    def note_links() -> bool:
+        for link in room.links:
+            seen.setdefault(id(link), weakref.ref(link))
+        return guest.message.isVisible()
+
+    gc.disable()
+    try:
+        guest.address.setText(f"{LOOPBACK}:{room.port}")
+        guest.address_password.setText("wrong")
+        guest.address_button.click()
+        qtbot.waitUntil(note_links, timeout=10_000)
+        assert guest.failure is not None and guest.failure.kind == "auth"
+        assert seen, "the room never had a link to watch"
+        qtbot.waitUntil(lambda: not room.links, timeout=10_000)
+        qtbot.wait(50)  # the room frees its closed links on the next turn of the loop
+        alive = [ref() for ref in seen.values() if ref() is not None]
+        assert not alive, f"{len(alive)} link(s) left for the cyclic collector"
+    finally:
+        gc.enable()
+
+
+def test_a_lobby_closed_while_announcing_stops_its_workers_and_touches_nothing_after(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Closing the lobby's window while its room is still being announced: browsing stops, the
+    room closes, and when the announcement ends later nothing calls into the deleted lobby."""
+    lobby = make_lobby(qtbot, tmp_path, "hana")
+    open_room(lobby, _title("Closing"))
+    announcer, finder = lobby.announcer, lobby.finder
+    assert announcer is not None and announcer.state == "publishing"
+    assert finder.running
+    lobby.close()
+    assert not finder.running, "the closed lobby still browses"
+    assert lobby.room is None and lobby.announcer is None
+    stopping = finder.stopping
+    lobby.deleteLater()
+    qtbot.wait(50)  # the lobby, its finder and its announcer are deleted here
+    waited = off_the_ui_thread(announcer.wait)  # the publication ends, then the withdrawal
+    qtbot.waitUntil(lambda: not waited.is_alive(), timeout=20_000)
+    assert stopping is not None
+    stopping.join(10)
+    assert not stopping.is_alive()
+    gc.collect()
+    qtbot.wait(200)  # the announcer's outcome, queued to the UI thread, finds no lobby

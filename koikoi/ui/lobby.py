@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QShowEvent
+from PySide6.QtGui import QCloseEvent, QHideEvent, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -407,6 +407,17 @@ class Lobby(QWidget):
             self.peer is None and self.pages.currentWidget() is self.prematch
         ):
             self.pages.setCurrentWidget(self.rooms_page)  # back from a match handed over
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Hidden (a match, the start screen, the window closing): stop browsing; showing the
+        lobby again starts it. A room being hosted stays open and announced."""
+        self.stop_browsing()
+        super().hideEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Closed as a window of its own: leave everything, as the main window does for it."""
+        self.shutdown()
+        super().closeEvent(event)
 
     def _load_identity(self) -> None:
         if self._loading is None and self._identity is None:

@@ -168,6 +168,18 @@ class LinkError:
     address: str = ""
     error: Exception | None = None
 
+    def __post_init__(self) -> None:
+        # The error's traceback holds the frames it was raised through, and with them the
+        # link that ran them: a cycle only Python's collector frees, on whichever thread it
+        # runs (a zeroconf one), deleting the link's socket and timers there. Keep the error,
+        # drop its frames.
+        seen: set[int] = set()
+        error: BaseException | None = self.error
+        while error is not None and id(error) not in seen:
+            seen.add(id(error))
+            error.__traceback__ = None
+            error = error.__cause__ or error.__context__
+
     def __str__(self) -> str:
         return self.text
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
+import shiboken6
 from PySide6.QtCore import (
     QAbstractTableModel,
     QCoreApplication,
@@ -276,6 +278,12 @@ class RoomFinder(QObject):
     def running(self) -> bool:
         return self._browser is not None
 
+    @property
+    def listening(self) -> bool:
+        """Browsing has started: a room announced from now on is heard (or it failed)."""
+        browser = self._browser
+        return browser is not None and browser.ready.is_set()
+
     def start(self) -> None:
         """Start browsing (returns at once: zeroconf starts on its own thread)."""
         if self._browser is not None:
@@ -321,15 +329,39 @@ class RoomFinder(QObject):
             elif isinstance(event, BrowseFailed):
                 self.failure = event.reason
                 emit(self.failed, event.reason)
-        if more:
-            QTimer.singleShot(0, self._drain)  # the rest on the next turn of the loop
+        if more:  # the rest on the next turn of the loop (not at all once the finder is gone)
+            QTimer.singleShot(0, self, self._drain)
         if changed:
             emit(self.changed)
 
 
-class _Outcome(QObject):
-    done = Signal(str)
-    """Empty: published; else why not."""
+class _Outcomes(QObject):
+    """Lives on the UI thread for good: workers report through it, and never hold (so never
+    free) a QObject of their own. A worker holds only a weak reference to its announcer, so
+    a window closed while its room is still being announced is not touched when the
+    announcement ends; nor is the announcer freed on the worker's thread."""
+
+    done = Signal(object, str)
+    """``(weakref to the RoomAnnouncer, reason)``: an empty reason for published."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    def _deliver(self, ref: weakref.ReferenceType[RoomAnnouncer], reason: str) -> None:
+        announcer = ref()
+        if announcer is not None and shiboken6.isValid(announcer):
+            announcer._on_done(reason)
+
+
+_OUTCOMES: list[_Outcomes] = []
+
+
+def _outcomes() -> _Outcomes:
+    """The one relay of outcomes, made on the UI thread (the first announcer's)."""
+    if not _OUTCOMES:
+        _OUTCOMES.append(_Outcomes())
+    return _OUTCOMES[0]
 
 
 class RoomAnnouncer(QObject):
@@ -357,26 +389,26 @@ class RoomAnnouncer(QObject):
         """new → publishing → published | failed → withdrawn."""
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="koikoi-announce")
         """One worker, so a withdrawal always comes after the publication it undoes."""
-        self._outcome = _Outcome()
-        self._outcome.done.connect(self._on_done, Qt.ConnectionType.QueuedConnection)
+        self._outcomes = _outcomes()
 
     def publish(self) -> None:
         if self.state != "new":
             return
         self.state = "publishing"
-        outcome = self._outcome
+        outcomes = self._outcomes
         advertiser = self.advertiser
+        me = weakref.ref(self)
 
         def run() -> None:
             try:
                 advertiser.publish()
             except DiscoveryError as error:
-                outcome.done.emit(str(error))
+                outcomes.done.emit(me, str(error))
             except Exception as error:  # never into the thread's void
                 logger.debug("advertising the room failed", exc_info=True)
-                outcome.done.emit(f"mDNS cannot announce the room: {error!r}")
+                outcomes.done.emit(me, f"mDNS cannot announce the room: {error!r}")
             else:
-                outcome.done.emit("")
+                outcomes.done.emit(me, "")
 
         self._worker.submit(run)
 
