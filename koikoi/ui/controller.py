@@ -68,8 +68,8 @@ from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, p
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.ui import names
 from koikoi.ui.ai_worker import AiRunner
-from koikoi.ui.qtfix import emit
 from koikoi.ui.saves import SavedMatch, SaveStore
+from koikoi.ui.signals import emit
 
 logger = logging.getLogger(__name__)
 

@@ -66,9 +66,9 @@ from koikoi.ui.netlink import (
     parse_address,
 )
 from koikoi.ui.prematch import PrematchPanel, ending_text, failure_text
-from koikoi.ui.qtfix import emit
 from koikoi.ui.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind, settings_text
 from koikoi.ui.settings import NICKNAME, ROOM_TITLE, AppSettings
+from koikoi.ui.signals import emit
 
 logger = logging.getLogger(__name__)
 

@@ -69,7 +69,7 @@ from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_ho
 from koikoi.net.session import Ended, MovePlayed, Session, TossDone
 from koikoi.net.transport import PeerOptions
 from koikoi.net.wire import encode_frame
-from koikoi.ui.qtfix import emit
+from koikoi.ui.signals import emit
 
 logger = logging.getLogger(__name__)
 

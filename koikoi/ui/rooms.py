@@ -46,7 +46,7 @@ from koikoi.net.discovery import (
     RoomRemoved,
     RoomStatus,
 )
-from koikoi.ui.qtfix import emit
+from koikoi.ui.signals import emit
 
 logger = logging.getLogger(__name__)
 
