@@ -819,6 +819,8 @@ class RoomBrowser:
             # for a turn, so a known room's change is never queued behind unanswered lookups
             if not info.load_from_cache(zeroconf):
                 async with self._limit:
+                    if name not in self._state.resolving:
+                        return None  # gone while it waited for its turn: ask nothing
                     if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
                         raise _Unusable("no answer")
             return parse_room(name, info.text or b"", info.parsed_scoped_addresses(), info.port)
