@@ -16,15 +16,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 import pytest
-from zeroconf import (
-    DNSAddress,
-    DNSOutgoing,
-    DNSPointer,
-    DNSService,
-    DNSText,
-    IPVersion,
-    Zeroconf,
-)
+from zeroconf import IPVersion, Zeroconf
+from zeroconf._dns import DNSAddress, DNSPointer, DNSService, DNSText
+from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.const import _CLASS_IN, _CLASS_IN_UNIQUE, _FLAGS_AA, _FLAGS_QR_RESPONSE
 
 from koikoi.net.discovery import (
@@ -204,8 +198,10 @@ class Forger:
         address: str = LOOPBACK,
         port: int = 4000,
         ttl: int = 120,
+        ptr_only: bool = False,
     ) -> None:
-        """Announce each (instance label, raw TXT); ``ttl=0`` says goodbye."""
+        """Announce each (instance label, raw TXT); ``ttl=0`` says goodbye; ``ptr_only``
+        sends the services' names alone (a lookup of one asks the network, unanswered)."""
         for label, txt in rooms:
             if ttl:
                 self.announced[label, port] = txt
@@ -220,6 +216,8 @@ class Forger:
             for label, txt in rooms[start : start + 8]:
                 name = f"{label}.{SERVICE_TYPE}"
                 out.add_answer_at_time(DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, ttl, name), 0)
+                if ptr_only:
+                    continue
                 out.add_answer_at_time(
                     DNSService(name, _TYPE_SRV, _CLASS_IN_UNIQUE, ttl, 0, 0, port, self.server), 0
                 )
@@ -236,6 +234,19 @@ class Forger:
             self.announce(rooms, port=port, ttl=0)
         time.sleep(0.2)
         self.zc.close()
+
+
+def _settle(room_browser: RoomBrowser, *, at_least: float, full: bool = False) -> None:
+    """Wait ``at_least`` seconds, then (up to 30 s) until the browser has nothing left to look
+    up or report (and, if ``full``, its list is full)."""
+    time.sleep(at_least)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        state = room_browser._state
+        busy = state.pending or state.resolving or room_browser._tasks
+        if not busy and (not full or len(room_browser.rooms()) == MAX_ROOMS):
+            return
+        time.sleep(0.2)
 
 
 @pytest.fixture
@@ -283,15 +294,18 @@ def test_a_hostile_advertiser_neither_crashes_freezes_nor_floods_the_browser(
             (f"{bidi}bidi\u200f {tag}", _txt(**SANE)),  # no title: the name, cleaned
         ]
         forger.announce(hostile)
-        # a room that changes its TXT 200 times in 2 s
+        # a room that changes its TXT 200 times in 2 s (longer on a busy machine: measured)
+        flapping = time.monotonic()
         for i in range(200):
             forger.announce([(f"flap {tag}", _txt(**SANE, title=f"flap {i}"))], port=6000)
             time.sleep(0.01)
+        flapping = time.monotonic() - flapping
         # a thousand rooms at once (after the others: the browser keeps the first it heard of)
-        forger.announce(
-            [(f"flood {tag} {i}", _txt(**SANE, title=f"flood {i}")) for i in range(1000)]
-        )
-        time.sleep(1.5)  # let everything settle
+        flood = [(f"flood {tag} {i}", _txt(**SANE, title=f"flood {i}")) for i in range(1000)]
+        forger.announce(flood)
+        # let everything settle: at least 1.5 s, longer on a busy machine (or while another
+        # process's rooms on loopback hold places in the list until they leave)
+        _settle(room_browser, at_least=1.5, full=True)
 
         rooms = {room.name: room for room in room_browser.rooms()}
         assert len(rooms) <= MAX_ROOMS
@@ -318,7 +332,7 @@ def test_a_hostile_advertiser_neither_crashes_freezes_nor_floods_the_browser(
         assert len(ours) <= MAX_ROOMS + 40, len(ours)
         flap = f"flap {tag}.{SERVICE_TYPE}"
         flaps = seen.about({flap})
-        assert 1 <= len(flaps) <= 2.0 / REPORT_INTERVAL + 4, len(flaps)
+        assert 1 <= len(flaps) <= flapping / REPORT_INTERVAL + 4, (flapping, flaps)
         assert len(rooms) == MAX_ROOMS  # the flood filled the list up to its cap, no further
         assert room_browser.dropped >= 500  # (the kernel may drop some of the burst itself)
         state = room_browser._state
@@ -333,6 +347,65 @@ def test_a_hostile_advertiser_neither_crashes_freezes_nor_floods_the_browser(
     finally:
         for advertiser in sane:
             advertiser.withdraw()
+
+
+def test_rooms_ignored_while_the_list_was_full_are_listed_once_there_is_room(
+    browser: tuple[RoomBrowser, Seen], forger: Forger
+) -> None:
+    room_browser, _ = browser
+    tag = secrets.token_hex(3)
+    # more rooms than the list holds, then a few more: those are ignored (the list is full)
+    crowd = [(f"crowd {tag} {i}", _txt(**SANE, title=f"crowd {i}")) for i in range(300)]
+    forger.announce(crowd)
+    _settle(room_browser, at_least=1.0, full=True)
+    late = Forger()
+    try:
+        names = {f"late {tag} {i}.{SERVICE_TYPE}" for i in range(20)}
+        late.announce([(name.split(".")[0], _txt(**SANE, title="late")) for name in names])
+        _settle(room_browser, at_least=1.5, full=True)
+        assert len(room_browser.rooms()) == MAX_ROOMS
+        assert not names & {room.name for room in room_browser.rooms()}
+        # the crowd leaves: the late rooms, still announced, take their places (zeroconf
+        # reported each once, when the list had no room for it)
+        forger.announce(crowd, ttl=0)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            listed = names & {room.name for room in room_browser.rooms()}
+            if listed == names:
+                break
+            time.sleep(0.2)
+        assert listed == names, f"{len(listed)} of {len(names)} late rooms listed"
+    finally:
+        late.close()
+
+
+def test_unanswered_lookups_neither_delay_a_known_room_nor_outlive_their_service(
+    browser: tuple[RoomBrowser, Seen], forger: Forger
+) -> None:
+    room_browser, seen = browser
+    advertiser = RoomAdvertiser(Advertisement(_title("Steady"), "hana", 4000), bind=LOOPBACK)
+    advertiser.publish()
+    try:
+        seen.wait(lambda e: _name(e) == advertiser.name, timeout=5)
+        # 96 services that never answer: each lookup asks the network for 2 s, a few at a time
+        mute = [(f"mute {secrets.token_hex(3)} {i}", b"") for i in range(96)]
+        forger.announce(mute, ptr_only=True)
+        time.sleep(0.5)
+        started = time.monotonic()
+        advertiser.set_status(RoomStatus.PLAYING)  # the cache has it all: no turn to wait for
+        when, _ = seen.wait(
+            lambda e: isinstance(e, RoomChanged) and e.room.name == advertiser.name, timeout=15
+        )
+        assert when - started <= 2.0, f"reported after {when - started:.2f} s"
+        # gone: the lookups still waiting for a turn end without asking (those under way
+        # end within their 2 s)
+        forger.announce(mute, ptr_only=True, ttl=0)
+        deadline = time.monotonic() + 4
+        while room_browser._tasks and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not room_browser._tasks, f"{len(room_browser._tasks)} lookups left"
+    finally:
+        advertiser.withdraw()
 
 
 def test_a_goodbye_from_a_forged_room_removes_it(

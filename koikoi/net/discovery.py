@@ -47,7 +47,9 @@ from zeroconf import (
     NonUniqueNameException,
     ServiceStateChange,
     Zeroconf,
+    current_time_millis,
 )
+from zeroconf._dns import DNSPointer  # (zeroconf uses it without listing it in __all__)
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from koikoi.net.handshake import MAX_NICKNAME, PROTOCOL_VERSION
@@ -68,6 +70,10 @@ REPORT_INTERVAL: Final = 0.2
 """Seconds between two reports of the browser: changes in between are coalesced."""
 RESOLVE_TIMEOUT_MS: Final = 2000
 RESOLVE_AT_ONCE: Final = 16
+"""Lookups that ask the network at once (a lookup the cache answers does not wait for them)."""
+RECONCILE_INTERVAL: Final = 1.0
+"""Seconds between two looks into zeroconf's cache for rooms ignored while the list was full:
+zeroconf reports a service once, so a room ignored then would otherwise never be listed."""
 RECORD_TTL: Final = 120
 """Seconds a room's records live in caches: a host that vanishes without a goodbye is
 forgotten within two minutes (zeroconf's default for service records is 75 minutes)."""
@@ -616,6 +622,11 @@ class _State:
     """Changes not reported yet: the latest room, or None for gone."""
     resolving: dict[str, bool] = field(default_factory=dict)
     """Names being resolved; True when asked again meanwhile."""
+    rejected: dict[str, None] = field(default_factory=dict)
+    """Names that could not be rooms, oldest first (at most a few times the cap): not looked
+    up again until zeroconf reports them changed."""
+    overflowed: bool = False
+    """Rooms were ignored because the list was full: look for them when there is room."""
 
 
 class RoomBrowser:
@@ -654,6 +665,7 @@ class RoomBrowser:
         self._main: concurrent.futures.Future[Any] | None = None
         self._last_report = 0.0
         self._flush: asyncio.TimerHandle | None = None
+        self._reconcile: asyncio.TimerHandle | None = None
         self._limit: asyncio.Semaphore | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._full_logged = False
@@ -704,6 +716,7 @@ class RoomBrowser:
             zc = _zeroconf(self.bind)
             await _started(zc, _where(self.bind))
             browser = AsyncServiceBrowser(zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change])
+            self._schedule_reconcile(zc.zeroconf)
             self.ready.set()
             await self._stop.wait()
         except DiscoveryError as error:
@@ -714,6 +727,8 @@ class RoomBrowser:
         finally:
             if self._flush is not None:
                 self._flush.cancel()
+            if self._reconcile is not None:
+                self._reconcile.cancel()
             for task in list(self._tasks):
                 task.cancel()
             if self._tasks:
@@ -749,6 +764,7 @@ class RoomBrowser:
         state_change: ServiceStateChange,
     ) -> None:
         state = self._state
+        state.rejected.pop(name, None)  # changed or gone: it may be a room now
         if state_change is ServiceStateChange.Removed:
             state.resolving.pop(name, None)
             if name in state.rooms or name in state.pending:
@@ -760,22 +776,25 @@ class RoomBrowser:
         known = name in state.rooms or state.pending.get(name) is not None
         if not known and len(state.rooms) + len(state.resolving) >= self.max_rooms:
             self.dropped += 1
+            state.overflowed = True
             if not self._full_logged:
                 self._full_logged = True
                 logger.debug("room list full (%d rooms): ignoring more", self.max_rooms)
             return
+        self._start_resolving(zeroconf, name)
+
+    def _start_resolving(self, zeroconf: Zeroconf, name: str) -> None:
+        state = self._state
         state.resolving[name] = False
         task = asyncio.ensure_future(self._resolve(zeroconf, name))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _resolve(self, zeroconf: Zeroconf, name: str) -> None:
-        assert self._limit is not None
         state = self._state
         try:
             while True:
-                async with self._limit:
-                    room = await self._lookup(zeroconf, name)
+                room = await self._lookup(zeroconf, name)
                 if name not in state.resolving:  # removed meanwhile
                     return
                 if not state.resolving[name]:
@@ -785,19 +804,67 @@ class RoomBrowser:
             state.resolving.pop(name, None)
         if room is not None:
             self._report(name, room)
-        elif name in state.rooms:
-            self._report(name, None)
+        else:
+            state.rejected[name] = None
+            if len(state.rejected) > 4 * self.max_rooms:
+                del state.rejected[next(iter(state.rejected))]
+            if name in state.rooms:
+                self._report(name, None)
 
     async def _lookup(self, zeroconf: Zeroconf, name: str) -> Room | None:
+        assert self._limit is not None
         try:
             info = AsyncServiceInfo(SERVICE_TYPE, name)
-            if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
-                raise _Unusable("no answer")
+            # what the cache holds is read at once; only a lookup that asks the network waits
+            # for a turn, so a known room's change is never queued behind unanswered lookups
+            if not info.load_from_cache(zeroconf):
+                async with self._limit:
+                    if name not in self._state.resolving:
+                        return None  # gone while it waited for its turn: ask nothing
+                    if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
+                        raise _Unusable("no answer")
             return parse_room(name, info.text or b"", info.parsed_scoped_addresses(), info.port)
         except (ValueError, BadTypeInNameException) as error:
             self.dropped += 1
             logger.debug("ignoring the service %r: %s", name[:80], error)
             return None
+
+    def _schedule_reconcile(self, zeroconf: Zeroconf) -> None:
+        loop = asyncio.get_running_loop()
+        self._reconcile = loop.call_later(RECONCILE_INTERVAL, self._reconcile_cache, zeroconf)
+
+    def _reconcile_cache(self, zeroconf: Zeroconf) -> None:
+        """Look up the rooms in zeroconf's cache that were ignored while the list was full, as
+        many as there is room for now, oldest first. zeroconf reports a service once (and again
+        only when its records change), so without this a room ignored during a burst would
+        stay unlisted for as long as it is announced, even after others leave."""
+        self._schedule_reconcile(zeroconf)
+        state = self._state
+        free = self.max_rooms - len(state.rooms) - len(state.resolving)
+        free -= sum(
+            1
+            for name, room in state.pending.items()
+            if room is not None and name not in state.rooms
+        )
+        if not state.overflowed or free <= 0:
+            return
+        now = current_time_millis()
+        for record in zeroconf.cache.async_entries_with_name(SERVICE_TYPE):
+            if not isinstance(record, DNSPointer) or record.is_expired(now):
+                continue
+            name = record.alias
+            if (
+                name in state.rooms
+                or name in state.pending
+                or name in state.resolving
+                or name in state.rejected
+            ):
+                continue
+            if free <= 0:
+                return  # more are waiting: look again later
+            free -= 1
+            self._start_resolving(zeroconf, name)
+        state.overflowed = False  # every room in the cache is listed or being looked up
 
     def _report(self, name: str, room: Room | None) -> None:
         self._state.pending[name] = room
