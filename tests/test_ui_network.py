@@ -359,3 +359,77 @@ def test_the_joiner_plays_a_round_by_keys(qtbot: QtBot, tmp_path: Path) -> None:
     assert "You played " in log_text(joiner) and "hana played " in log_text(joiner)
     assert joiner.controller.mode is Mode.ROUND_OVER and joiner.controller.match.history
     pair.close()
+
+
+class LatePair(Pair):
+    """As :class:`Pair`, but the window that is not oya takes its match over only when told:
+    its peer may have moved by then (a busy machine, a slow window)."""
+
+    def __init__(self, qtbot: QtBot, tmp_path: Path) -> None:
+        self.held: dict[int, tuple[MainWindow, object, object, object]] = {}
+        self.qtbot = qtbot
+        self.host = open_window(qtbot, tmp_path / "hana")
+        self.joiner = open_window(qtbot, tmp_path / "taro")
+        self.room = QtRoom(options("hana"))
+        self.room.listen("127.0.0.1", 0)
+        self.join = QtJoin(options("taro"))
+        self.room.tossed.connect(self._host_tossed)
+        self.join.tossed.connect(self._joiner_tossed)
+        self.join.connect_to("127.0.0.1", self.room.port)
+        qtbot.waitUntil(lambda: len(self.held) == 2, timeout=20_000)
+
+    def _host_tossed(self, toss: object) -> None:
+        link = self.room.match
+        assert link is not None and link.peer is not None
+        self.held[0] = (self.host, self.room, link.peer, toss)
+
+    def _joiner_tossed(self, toss: object) -> None:
+        assert self.join.peer is not None
+        self.held[1] = (self.joiner, self.join, self.join.peer, toss)
+
+    def take_over(self, seat: int) -> None:
+        window, link, peer, toss = self.held[seat]
+        window.start_network_match(link, peer, toss)
+
+
+def test_a_window_that_takes_over_after_the_peer_moved_still_shows_the_toss_then_the_table(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    pair = LatePair(qtbot, tmp_path)
+    oya = pair.held[0][3].result.first_oya  # type: ignore[attr-defined]
+    quick, late = pair.windows[oya], pair.windows[1 - oya]
+    pair.take_over(oya)
+    qtbot.waitUntil(lambda: quick.controller.mode is Mode.FIRST_OYA, timeout=5000)
+    click(qtbot, panel_button(quick))
+    late_link = pair.held[1 - oya][1]
+    # the oya plays its first turn before the other window has taken its match over
+    play_windows_by_clicks(
+        qtbot,
+        [quick],
+        random.Random(3),
+        until=lambda: late_link.session.lockstep.seq >= 1,  # type: ignore[attr-defined]
+    )
+    qtbot.waitUntil(lambda: late_link.session.lockstep.seq >= 1, timeout=5000)  # type: ignore[attr-defined]
+    pair.take_over(1 - oya)
+    assert late.controller.mode is Mode.FIRST_OYA  # the toss first, as for the quick side
+    panel = late.game.overlay.panel
+    assert panel is not None and panel.accessibleName() == "Coin toss"
+    click(qtbot, panel_button(late))
+    # then the deal and the peer's moves, up to the table as it stands: the late side's turn
+    qtbot.waitUntil(lambda: late.controller.mode is Mode.PLAY, timeout=10_000)
+    obs = late.controller.observation()
+    model = late.game.table.model
+    assert obs is not None
+    assert sum(1 << card for card in model.hand) == obs.hand
+    assert sum(1 << c for c in model.field if c is not None) == obs.field
+    assert sum(1 << c for c in model.captured[oya]) == obs.captured[oya]
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(4),
+        until=lambda: all(w.controller.mode is Mode.MATCH_OVER for w in pair.windows),
+    )
+    qtbot.waitUntil(lambda: all(w.net_record is not None for w in pair.windows))
+    records = [saved_record(w) for w in pair.windows]
+    assert records[0]["deals"] == records[1]["deals"]
+    pair.close()

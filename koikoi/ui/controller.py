@@ -516,8 +516,15 @@ class GameController(QObject):
         self.seed = lockstep.seed
         self.first = FirstOya((), toss.result.first_oya)
         emit(self.state_changed)
-        if lockstep.seq == 0 and self.match.history == []:  # the toss, then its deal
-            self._queue.extend(toss.events)
+        if self.match.history == []:  # the toss, then its deal
+            if lockstep.seq == 0:
+                self._queue.extend(toss.events)
+            else:
+                # the peer was quicker than this window's take-over and has moved already:
+                # the toss is still shown first, then the deal and those moves, which the
+                # engine tells again from the record
+                self.remote.seen = lockstep.seq
+                self._queue.extend(_last_deal_events(self.record.to_json()))
             self._set_mode(Mode.FIRST_OYA)
             emit(self.tossed, toss)
             return
