@@ -166,7 +166,11 @@ def _one_match(folder: Path, password: str) -> dict[str, dict[str, dict[str, flo
             code = proc.wait(PLAYER_LIMIT)
             out = (folder / role / "out").read_text(encoding="utf-8").strip()
             if code != 0:
-                raise RuntimeError(f"the {role} process failed: {out[-500:]}")
+                tails = "".join(
+                    f"\n--- {r}:\n" + (folder / r / "err").read_text(encoding="utf-8")[-1500:]
+                    for r in procs
+                )
+                raise RuntimeError(f"the {role} process failed: {out[-500:]}{tails}")
             stalls[role] = json.loads(out)["stalls"]
     except subprocess.TimeoutExpired:
         raise RuntimeError("a player process did not finish in time") from None
@@ -184,11 +188,17 @@ def run_processes(runs: int = RUNS) -> dict[str, Any]:
     if not PLAYER.is_file():
         raise RuntimeError(f"--processes needs a checkout of the repository ({PLAYER} missing)")
     seen: dict[str, dict[str, dict[str, dict[str, list[float]]]]] = {}
+    failed: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="koikoi-lanbench-") as tmp:
         for n in range(runs):
             for kind, password in (("open", ""), ("password", PASSWORD)):
                 began = time.monotonic()
-                stalls = _one_match(Path(tmp) / f"{kind}-{n}", password)
+                try:
+                    stalls = _one_match(Path(tmp) / f"{kind}-{n}", password)
+                except RuntimeError as error:  # counted and told, the other runs go on
+                    print(f"lanbench: {kind} run {n + 1} failed: {error}", file=sys.stderr)
+                    failed[kind] = failed.get(kind, 0) + 1
+                    continue
                 print(f"lanbench: {kind} run {n + 1}: {time.monotonic() - began:.0f} s",
                       file=sys.stderr, flush=True)  # fmt: skip
                 for role, phases in stalls.items():
@@ -196,7 +206,7 @@ def run_processes(runs: int = RUNS) -> dict[str, Any]:
                         row = seen.setdefault(kind, {}).setdefault(role, {}).setdefault(phase, {})
                         for key, value in figures.items():
                             row.setdefault(key, []).append(value)
-    result: dict[str, Any] = {"runs": runs, "one_window_per_process": True}
+    result: dict[str, Any] = {"runs": runs, "one_window_per_process": True, "failed": failed}
     for kind, roles in seen.items():
         result[kind] = {
             role: {
