@@ -6,13 +6,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pytestqt.qtbot import QtBot
+
 from koikoi.engine.cards import CARD_IDS, card_id, iter_cards
-from koikoi.ui.card_widget import SpriteCache
+from koikoi.ui.card_widget import PANEL_WIDTH, SpriteCache
+from koikoi.ui.panels import CardPicture
 from tests.test_ui_lan_processes import (  # noqa: F401  (the fixture: two lobbies, a match)
     LobbyPair,
     lobby_pair,
     start_player,
 )
+from tests.ui_driver import close_window, open_window, start_practice
 
 
 def test_the_first_deals_pictures_are_drawn_first_while_the_toss_is_read(
@@ -70,3 +74,20 @@ def test_the_player_process_reports_its_stalls_phase_by_phase_in_a_private_room(
         assert phases[result["role"]] <= set(stalls), stalls
         for figures in stalls.values():
             assert 0 < figures["busy_ms"] <= figures["gap_ms"] + 5, stalls
+
+
+def test_the_koikoi_panels_card_pictures_are_drawn_ahead_with_the_tables(qtbot: QtBot) -> None:
+    """The koikoi-or-shobu panel comes up in the middle of play with the pile's yaku cards:
+    drawing them from their SVGs there cost a single window up to 90 ms in a network match.
+    Once the table has drawn its pictures ahead (as while the first-oya panel is read), the
+    panel's pictures cost no SVG either."""
+    window = open_window(qtbot)
+    start_practice(window, seed=b"stall-panel-pictures-000000000001")
+    table = window.game.table
+    qtbot.waitUntil(lambda: not table.warming, timeout=20_000)
+    art = window.game.art
+    drawn = len(art._images)
+    pictures = [CardPicture(art, card, PANEL_WIDTH) for card in range(48)]
+    assert len(art._images) == drawn, f"{len(art._images) - drawn} SVG pictures drawn"
+    assert len(pictures) == 48
+    close_window(window)

@@ -60,6 +60,11 @@ def card_pad(card_width: float) -> int:
     return round(card_width * PAD)
 
 
+PANEL_WIDTH: Final = 40
+"""The width of the yaku's cards in the koikoi-or-shobu panel (``panels.DecisionPanel``): its
+pictures are drawn ahead too, since the panel comes up in the middle of play."""
+
+
 class SpriteCache(QObject):
     """Card pictures at the table's two card widths, with their shadow and glow (kept).
 
@@ -75,7 +80,7 @@ class SpriteCache(QObject):
         self.dpr = 1.0
         self._sprites: OrderedDict[tuple[str, int, str | None], QPixmap] = OrderedDict()
         self._unders: dict[tuple[int, int, str | None], QImage] = {}
-        self._warm_jobs: list[tuple[str, float]] = []
+        self._warm_jobs: list[tuple[str, float, bool]] = []
         self._first: tuple[str, ...] = ()
         self._warm_timer = QTimer(self)
         self._warm_timer.timeout.connect(self._warm_some)
@@ -162,11 +167,14 @@ class SpriteCache(QObject):
         """Draw every card's picture at this size a few at a time while the app is idle, so
         that no paint has to render an SVG in the middle of play. The pictures the next deal
         shows come first (:meth:`prefer`), then the table's larger size (hand and field),
-        then the smaller (captures)."""
+        then the smaller (captures), then the koikoi-or-shobu panel's (:data:`PANEL_WIDTH`)."""
         first = (*self._first, "back")
-        order = [(art_id, self.large) for art_id in first]
-        order += [(art_id, self.large) for art_id in (*CARD_IDS, "back") if art_id not in first]
-        order += [(art_id, self.small) for art_id in ("back", *CARD_IDS)]
+        order = [(art_id, self.large, False) for art_id in first]
+        order += [
+            (art_id, self.large, False) for art_id in (*CARD_IDS, "back") if art_id not in first
+        ]
+        order += [(art_id, self.small, False) for art_id in ("back", *CARD_IDS)]
+        order += [(art_id, PANEL_WIDTH, True) for art_id in CARD_IDS]
         self._warm_jobs = order[::-1]  # popped from the end
         if not self._warm_timer.isActive():
             self._warm_timer.start(8)
@@ -186,8 +194,13 @@ class SpriteCache(QObject):
         if not self._warm_jobs:
             self._warm_timer.stop()
             return
-        art_id, width = self._warm_jobs.pop()
-        self.sprite(art_id, width, None)
+        art_id, width, panel = self._warm_jobs.pop()
+        if panel:  # as ``panels.CardPicture`` asks for it
+            w, h = int(width), round(width * 1.6)
+            size = QSize(int(w * self.dpr), int(h * self.dpr))
+            self.art.pixmap(art_id, size, True, self.dpr)
+        else:
+            self.sprite(art_id, width, None)
 
 
 class CardWidget(QAbstractButton):
