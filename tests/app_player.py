@@ -10,13 +10,30 @@ and keys on the real widgets: the start screen's 「対戦」 · Play a person, 
   with ``--address HOST:PORT`` by typing the address and clicking "Join by address";
 
 then compares and confirms the four cards, watches the coin toss and plays the whole match by
-clicks (``tests/ui_driver.py``'s steps) to the match result. It prints one JSON line on stdout
-— the four card ids it saw, the peer's address, the toss, the final scores (seat 0 first), the
-path of the saved signed record — and exits 0; on any failure (a timeout, an exception in a
-slot, an error logged by the app) it prints one line and exits 1. ``--timeout`` bounds the
-whole run.
+clicks (``tests/ui_driver.py``'s steps) to the match result. ``--password`` makes the host's
+room private and the joiner types it (in the prompt, or beside the address). It prints one JSON
+line on stdout — the four card ids it saw, the peer's address, the toss, the final scores
+(seat 0 first), the path of the saved signed record, and ``stalls``: the UI thread's longest
+stall in each phase, this window alone in its process (below) — and exits 0; on any failure
+(a timeout, an exception in a slot, an error logged by the app) it prints one line and exits 1.
+``--timeout`` bounds the whole run.
 
-``--pace MS`` pauses before each click and plays with the app's own animations (to watch it,
+The stall monitor is a 10 ms timer (:class:`PhaseMeter`) started just before the click on 対戦:
+``stalls[PHASE]`` holds ``gap_ms``, the longest wall-clock wait between two of its ticks, and
+``busy_ms``, the most processor time the UI thread itself used between two ticks
+(``time.thread_time()``; it leaves out what a loaded machine gave to other processes). A gap
+during which the phase changed counts in both. The phases: ``lobby`` (対戦 → the lobby shown,
+the nickname typed; the host: the room's form filled), ``listing`` (the joiner: until the room
+is in its list and double-clicked), ``create`` (the host: "Create" → the room listed),
+``password`` (the joiner's prompt), ``join`` (the join click, or for the host the room listed,
+→ the four cards painted), ``confirm`` (the click on "Same" → the toss panel), ``toss`` (the
+coin, until the panel's "Deal the cards" is pressed), ``deal`` (→ the first deal laid out:
+eight cards in the hand, its events shown), ``play`` (the rest of the match). Figures over
+many runs: ``python -m koikoi.ui.lanbench --processes``.
+
+``--think MS`` pauses before each click with the tests' instant timings, so the monitor sees
+each step's work apart, as a person's clicks come (``lanbench`` passes 100 ms). ``--pace MS``
+pauses before each click and plays with the app's own animations (to watch it,
 under Xvfb); ``--shots DIR`` saves the window's picture at the moments the docs show (and,
 under X, the whole display beside it). ``docs/screenshots/lan-*.png`` were taken so::
 
@@ -37,20 +54,22 @@ import random
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 if __package__ in (None, ""):  # run as a script: the repository's root is what imports from
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from koikoi.ui.app import make_app
 from koikoi.ui.controller import Mode, Timings
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.smoke import GapMeter
 from tests.ui_driver import (
     FAST,
     ProcessBot,
@@ -77,6 +96,34 @@ class _Problems(logging.Handler):
         self.problems.append(f"logged: {record.getMessage()}")
 
 
+class PhaseMeter(GapMeter):
+    """The app's gap meter, but a gap in which the phase changed counts in every phase it
+    saw (``passed`` hands over the phases entered since the last tick): the work that moved
+    the window on (a slot that builds the table, say) ran between the two ticks, and it is
+    the stall of the step it ended as much as of the one it began."""
+
+    def __init__(
+        self, parent: QObject, phase: Callable[[], str], passed: Callable[[], list[str]]
+    ) -> None:
+        super().__init__(parent, phase)
+        self.passed = passed
+
+    def _tick(self) -> None:
+        """A gap counts in the phase the tick before it saw and in each phase the script
+        entered during it."""
+        now = self.clock.nsecsElapsed()
+        cpu = time.thread_time()
+        gap, busy = (now - self.last) / 1e9, cpu - self.last_cpu
+        self.largest = max(self.largest, now - self.last)
+        self.last, self.last_cpu = now, cpu
+        self.largest_cpu = max(self.largest_cpu, busy)
+        phase = self.phase()
+        for seen in {self._phase, *self.passed()}:
+            self.by_phase[seen] = max(self.by_phase.get(seen, 0.0), gap)
+            self.busy_by_phase[seen] = max(self.busy_by_phase.get(seen, 0.0), busy)
+        self._phase = phase
+
+
 class Player:
     """One side of the match, played through the window."""
 
@@ -95,6 +142,53 @@ class Player:
         self.window.show()
         self.bot.waitExposed(self.window)
         self.window.activateWindow()
+        self.passed: list[str] = []
+        self._phase = "start"
+        self.meter = PhaseMeter(self.window, self.current_phase, self.drain)
+        self.window.controller.mode_changed.connect(self._mode_changed)
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self._phase = value
+        self.passed.append(value)
+
+    def drain(self) -> list[str]:
+        """The phases entered since the last call."""
+        passed, self.passed = self.passed, []
+        return passed
+
+    def current_phase(self) -> str:
+        """The phase at this tick: the script's step, or from ``confirm`` on, what the
+        window shows (so the toss and the deal are told apart however the script waits)."""
+        c = self.window.controller
+        if (
+            self.phase == "deal"
+            and len(self.window.game.table.model.hand) == 8
+            and not c._pump_timer.isActive()
+        ):
+            self._phase = "play"  # seen at this tick: the gap that laid the deal out is not play's
+        return self.phase
+
+    def _mode_changed(self, mode: object) -> None:
+        if mode is Mode.FIRST_OYA and self.phase == "confirm":
+            self.phase = "toss"
+        elif mode is not Mode.FIRST_OYA and self.phase == "toss":
+            self.phase = "deal"
+
+    def stalls(self) -> dict[str, dict[str, float]]:
+        """Each phase's longest stall, in milliseconds."""
+        meter = self.meter
+        return {
+            phase: {
+                "gap_ms": round(gap * 1000, 1),
+                "busy_ms": round(meter.busy_by_phase.get(phase, 0.0) * 1000, 1),
+            }
+            for phase, gap in meter.by_phase.items()
+        }
 
     def say(self, text: str) -> None:
         print(f"app_player {self.role}: {text}", file=sys.stderr, flush=True)
@@ -114,13 +208,16 @@ class Player:
                 self.say(f"screenshot {whole}")
 
     def pause(self) -> None:
-        if self.args.pace:
-            self.bot.wait(self.args.pace)
+        """A person's moment before the next click: ``--pace``, else ``--think``."""
+        if self.args.pace or self.args.think:
+            self.bot.wait(self.args.pace or self.args.think)
 
     # --- the lobby -------------------------------------------------------------------------
 
     def to_the_lobby(self) -> None:
         window = self.window
+        self.phase = "lobby"
+        self.meter.start()
         click(self.bot, window.start.play_person_button)
         self.bot.waitUntil(lambda: window.stack.currentWidget() is window.lobby)
         type_into(window.lobby.nickname, self.args.name or NAMES[self.role])
@@ -131,7 +228,11 @@ class Player:
         lobby = self.window.lobby
         type_into(lobby.room_title, self.args.room)
         click(self.bot, lobby.rounds.button(6))
+        if self.args.password:
+            click(self.bot, lobby.private)
+            type_into(lobby.room_password, self.args.password)
         self.pause()
+        self.phase = "create"
         click(self.bot, lobby.create_button)
         room = lobby.room
         if room is None:
@@ -145,19 +246,40 @@ class Player:
         if lobby.peer is None:
             self.say(lobby.waiting_state.text())
             self.shot("host-waiting")
+        self.phase = "join"
 
     def join_room(self) -> None:
         lobby = self.window.lobby
         if self.args.address:
             type_into(lobby.address, self.args.address)
+            if self.args.password:
+                type_into(lobby.address_password, self.args.password)
             self.pause()
+            self.phase = "join"
             click(self.bot, lobby.address_button)
             return
         title = self.args.room
+        self.phase = "listing"
         self.bot.waitUntil(lambda: room_row(lobby, title) >= 0, timeout=30_000)
         self.say(f"the room {title!r} is listed")
         self.shot("lobby")
+        self.pause()
         double_click_room(lobby, title)
+        if self.args.password:
+            self.phase = "password"
+            self.bot.waitUntil(
+                lambda: lobby.password_prompt is not None and lobby.password_prompt.isVisible()
+            )
+            prompt = lobby.password_prompt
+            assert prompt is not None
+            type_into(prompt.password, self.args.password)
+            self.pause()
+            buttons = prompt.findChild(QDialogButtonBox)
+            assert buttons is not None, "the password prompt has no buttons"
+            self.phase = "join"
+            click(self.bot, buttons.button(QDialogButtonBox.StandardButton.Ok))
+        else:
+            self.phase = "join"
 
     def confirm_the_cards(self) -> list[str]:
         lobby = self.window.lobby
@@ -168,6 +290,8 @@ class Player:
         cards = list(lobby.prematch.card_ids())
         self.say(f"the four cards: {' '.join(cards)}")
         self.shot("four-cards")
+        self.pause()
+        self.phase = "confirm"
         click(self.bot, lobby.prematch.same_button)
         return cards
 
@@ -205,9 +329,10 @@ class Player:
             until=lambda: window.controller.mode is Mode.MATCH_OVER,
             check=look,
             timeout_s=max(1.0, self.bot.deadline - time.monotonic()),
-            pace_ms=self.args.pace,
+            pace_ms=self.args.pace or self.args.think,
         )
         self.bot.waitUntil(lambda: window.net_record is not None, timeout=20_000)
+        self.meter.stop()
         self.shot("match-result")
 
     def finish(self) -> None:
@@ -240,6 +365,7 @@ class Player:
             "scores": list(match.scores),
             "record": str(window.net_record),
             "seconds": round(time.monotonic() - started, 1),
+            "stalls": self.stalls(),
         }
         self.finish()
         return result
@@ -250,10 +376,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--role", choices=("host", "join"), required=True)
     parser.add_argument("--room", default="", help="the room's title (host; join by list)")
     parser.add_argument("--address", default="", help="join by address: HOST:PORT")
+    parser.add_argument("--password", default="", help="a private room's password")
     parser.add_argument("--name", default="", help="the nickname (default hana / taro)")
     parser.add_argument("--seed", type=int, default=1, help="seeds the cards this player picks")
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds for the whole run")
     parser.add_argument("--pace", type=int, default=0, help="ms before each click; animations")
+    parser.add_argument(
+        "--think",
+        type=int,
+        default=0,
+        help="ms before each click, with the instant timings (a person's, for the stall monitor)",
+    )
     parser.add_argument("--shots", type=Path, default=None, help="save screenshots here")
     parser.add_argument("--position", default=None, help="X,Y of the window on the screen")
     args = parser.parse_args(argv)

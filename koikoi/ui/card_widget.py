@@ -10,6 +10,7 @@ shows under the ring. Where a card goes is the table's business, not the widget'
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from PySide6.QtCore import Property, QObject, QRectF, QSize, Qt, QTimer
@@ -59,6 +60,11 @@ def card_pad(card_width: float) -> int:
     return round(card_width * PAD)
 
 
+PANEL_WIDTH: Final = 40
+"""The width of the yaku's cards in the koikoi-or-shobu panel (``panels.DecisionPanel``): its
+pictures are drawn ahead too, since the panel comes up in the middle of play."""
+
+
 class SpriteCache(QObject):
     """Card pictures at the table's two card widths, with their shadow and glow (kept).
 
@@ -74,7 +80,8 @@ class SpriteCache(QObject):
         self.dpr = 1.0
         self._sprites: OrderedDict[tuple[str, int, str | None], QPixmap] = OrderedDict()
         self._unders: dict[tuple[int, int, str | None], QImage] = {}
-        self._warm_jobs: list[tuple[str, float]] = []
+        self._warm_jobs: list[tuple[str, float, bool]] = []
+        self._first: tuple[str, ...] = ()
         self._warm_timer = QTimer(self)
         self._warm_timer.timeout.connect(self._warm_some)
 
@@ -92,11 +99,18 @@ class SpriteCache(QObject):
         """A picture at one of the two card widths: the smaller one that is not much below
         ``width``. A card between the two sizes, as while it flies to a pile, is drawn
         scaled from the larger."""
-        need = width * self.dpr
-        small, large = round(self.small * self.dpr), round(self.large * self.dpr)
-        w = small if need <= small * 1.04 else large
+        w = self._face_width(width)
         size = QSize(max(8, w), max(13, round(w * 1.6)))
         return self.art.pixmap(art_id, size, aids=True, dpr=1.0)
+
+    def _face_width(self, width: float) -> int:
+        need = width * self.dpr
+        small, large = round(self.small * self.dpr), round(self.large * self.dpr)
+        return small if need <= small * 1.04 else large
+
+    def ready(self, art_id: str, width: float) -> bool:
+        """The picture (without a glow) at ``width`` is drawn: painting it costs no SVG."""
+        return (art_id, max(8, self._face_width(width)), None) in self._sprites
 
     def sprite(self, art_id: str, card_width: float, glow: str | None) -> QPixmap:
         """A card with its shadow (and glow) in the widget's proportions: the card at
@@ -151,12 +165,25 @@ class SpriteCache(QObject):
 
     def prewarm(self) -> None:
         """Draw every card's picture at this size a few at a time while the app is idle, so
-        that no paint has to render an SVG in the middle of play."""
-        self._warm_jobs = [
-            (art_id, width) for width in (self.large, self.small) for art_id in (*CARD_IDS, "back")
+        that no paint has to render an SVG in the middle of play. The pictures the next deal
+        shows come first (:meth:`prefer`), then the table's larger size (hand and field),
+        then the smaller (captures), then the koikoi-or-shobu panel's (:data:`PANEL_WIDTH`)."""
+        first = (*self._first, "back")
+        order = [(art_id, self.large, False) for art_id in first]
+        order += [
+            (art_id, self.large, False) for art_id in (*CARD_IDS, "back") if art_id not in first
         ]
+        order += [(art_id, self.small, False) for art_id in ("back", *CARD_IDS)]
+        order += [(art_id, PANEL_WIDTH, True) for art_id in CARD_IDS]
+        self._warm_jobs = order[::-1]  # popped from the end
         if not self._warm_timer.isActive():
             self._warm_timer.start(8)
+
+    def prefer(self, art_ids: Sequence[str]) -> None:
+        """The next deal's cards are known (a network match has dealt before its toss is
+        shown): draw theirs first, while the player reads the toss."""
+        self._first = tuple(art_ids)
+        self.prewarm()
 
     @property
     def warming(self) -> bool:
@@ -167,8 +194,13 @@ class SpriteCache(QObject):
         if not self._warm_jobs:
             self._warm_timer.stop()
             return
-        art_id, width = self._warm_jobs.pop()
-        self.sprite(art_id, width, None)
+        art_id, width, panel = self._warm_jobs.pop()
+        if panel:  # as ``panels.CardPicture`` asks for it
+            w, h = int(width), round(width * 1.6)
+            size = QSize(int(w * self.dpr), int(h * self.dpr))
+            self.art.pixmap(art_id, size, True, self.dpr)
+        else:
+            self.sprite(art_id, width, None)
 
 
 class CardWidget(QAbstractButton):

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from koikoi.engine.cards import Card
+from koikoi.engine.cards import Card, card_id, iter_cards
 from koikoi.engine.events import (
     Dealt,
     Event,
@@ -470,6 +470,10 @@ class GameScreen(QWidget):
     def _show_toss(self, toss: object) -> None:
         self.reset()
         c = self.controller
+        deal = c.match.round if c.match is not None else None
+        if deal is not None:  # the session dealt already: its cards are drawn while it spins
+            shown = deal.hands[c.me] | deal.field
+            self.table.sprites.prefer([card_id(card) for card in iter_cards(shown)])
         panel = TossPanel(
             toss,
             c.me,

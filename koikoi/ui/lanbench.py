@@ -41,6 +41,17 @@ pictures meanwhile, so the deal's stall is the one a player meets.
 
 The script looks every 10 ms, so a step is seen up to 10 ms after it happened. Prints one
 JSON object.
+
+``--processes``: one window per process, as players have it. Each run starts two processes of
+``tests/app_player.py`` (in a checkout of the repository), each a real app window offscreen
+with its own home folder; the host opens a room (private with ``--password`` in the
+``password`` runs), the joiner finds it in its list by mDNS on 127.0.0.1, both confirm the
+cards and play a whole match by clicks with the UI tests' instant timings, each click 100 ms
+after the window asked for it. Each process
+measures its own UI thread (``stalls`` in its output; the phases are in that script's
+docstring). Prints, for each kind of room and each side, each phase's longest wall-clock gap
+and the UI thread's most processor time between two ticks, in milliseconds: the median and
+the largest over the runs.
 """
 
 from __future__ import annotations
@@ -48,8 +59,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import statistics
+import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
 from typing import Any
 
 PASSWORD = "matsu ni tsuru"
@@ -99,13 +115,124 @@ def run(runs: int = RUNS) -> dict[str, Any]:
     return result
 
 
+PLAYER = Path(__file__).resolve().parents[2] / "tests" / "app_player.py"
+THINK_MS = 100
+"""Each player's moment before each click in ``--processes`` runs (a person's is longer)."""
+PLAYER_LIMIT = 240.0
+"""Seconds one player process may take, start to match result."""
+
+
+def _player(home: Path, *args: str) -> subprocess.Popen[bytes]:
+    home.mkdir(parents=True)
+    env = dict(
+        os.environ,
+        KOIKOI_HOME=str(home),
+        KOIKOI_MDNS_BIND="127.0.0.1",
+        PYTHONUNBUFFERED="1",
+        QT_QPA_PLATFORM="offscreen",
+    )
+    role = args[args.index("--role") + 1]
+    with (home / "out").open("wb") as out, (home / "err").open("wb") as err:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                str(PLAYER),
+                *args,
+                "--think",
+                str(THINK_MS),
+                "--timeout",
+                str(PLAYER_LIMIT - 20),
+            ],  # fmt: skip
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            cwd=PLAYER.parents[1],
+            env=env,
+            start_new_session=role == "join",
+        )
+
+
+def _one_match(folder: Path, password: str) -> dict[str, dict[str, dict[str, float]]]:
+    """A host and a joiner process play a whole match; each side's stalls by phase."""
+    title = f"Stall {secrets.token_hex(3)}"
+    extra = ["--password", password] if password else []
+    procs = {
+        "host": _player(folder / "host", "--role", "host", "--room", title, "--seed", "1", *extra),
+        "join": _player(folder / "join", "--role", "join", "--room", title, "--seed", "2", *extra),
+    }
+    stalls: dict[str, dict[str, dict[str, float]]] = {}
+    try:
+        for role, proc in procs.items():
+            code = proc.wait(PLAYER_LIMIT)
+            out = (folder / role / "out").read_text(encoding="utf-8").strip()
+            if code != 0:
+                tails = "".join(
+                    f"\n--- {r}:\n" + (folder / r / "err").read_text(encoding="utf-8")[-1500:]
+                    for r in procs
+                )
+                raise RuntimeError(f"the {role} process failed: {out[-500:]}{tails}")
+            stalls[role] = json.loads(out)["stalls"]
+    except subprocess.TimeoutExpired:
+        raise RuntimeError("a player process did not finish in time") from None
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return stalls
+
+
+def run_processes(runs: int = RUNS) -> dict[str, Any]:
+    """One window per process: each side's stalls by phase over ``runs`` matches of each
+    kind of room."""
+    if not PLAYER.is_file():
+        raise RuntimeError(f"--processes needs a checkout of the repository ({PLAYER} missing)")
+    seen: dict[str, dict[str, dict[str, dict[str, list[float]]]]] = {}
+    failed: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="koikoi-lanbench-") as tmp:
+        for n in range(runs):
+            for kind, password in (("open", ""), ("password", PASSWORD)):
+                began = time.monotonic()
+                try:
+                    stalls = _one_match(Path(tmp) / f"{kind}-{n}", password)
+                except RuntimeError as error:  # counted and told, the other runs go on
+                    print(f"lanbench: {kind} run {n + 1} failed: {error}", file=sys.stderr)
+                    failed[kind] = failed.get(kind, 0) + 1
+                    continue
+                print(f"lanbench: {kind} run {n + 1}: {time.monotonic() - began:.0f} s",
+                      file=sys.stderr, flush=True)  # fmt: skip
+                for role, phases in stalls.items():
+                    for phase, figures in phases.items():
+                        row = seen.setdefault(kind, {}).setdefault(role, {}).setdefault(phase, {})
+                        for key, value in figures.items():
+                            row.setdefault(key, []).append(value)
+    result: dict[str, Any] = {"runs": runs, "one_window_per_process": True, "failed": failed}
+    for kind, roles in seen.items():
+        result[kind] = {
+            role: {
+                phase: {
+                    key: {"median": round(statistics.median(v), 1), "max": max(v)}
+                    for key, v in figures.items()
+                }
+                for phase, figures in phases.items()
+            }
+            for role, phases in roles.items()
+        }
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m koikoi.ui.lanbench")
     parser.add_argument("--runs", type=int, default=RUNS, metavar="N", help="runs of each kind")
+    parser.add_argument(
+        "--processes",
+        action="store_true",
+        help="one window per process: two app processes play whole matches (repository checkout)",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
-        result = run(max(1, args.runs))
+        result = run_processes(max(1, args.runs)) if args.processes else run(max(1, args.runs))
     except RuntimeError as error:
         print(f"lanbench: {error}", file=sys.stderr)
         return 1

@@ -1,0 +1,93 @@
+"""The UI thread's stalls in a network game, one window per process (``tests/app_player.py``'s
+monitor), and the work moved out of the way of the first deal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from koikoi.engine.cards import CARD_IDS, card_id, iter_cards
+from koikoi.ui.card_widget import PANEL_WIDTH, SpriteCache
+from koikoi.ui.panels import CardPicture
+from tests.test_ui_lan_processes import (  # noqa: F401  (the fixture: two lobbies, a match)
+    LobbyPair,
+    lobby_pair,
+    start_player,
+)
+from tests.ui_driver import close_window, open_window, start_practice
+
+
+def test_the_first_deals_pictures_are_drawn_first_while_the_toss_is_read(
+    lobby_pair: LobbyPair,  # noqa: F811
+) -> None:
+    """The session has dealt before the toss is shown: the table draws the pictures of the
+    player's hand and the field (and the backs) at the hand's size before all the others, so
+    pressing "Deal the cards" soon paints no SVG (it cost a single window 60-100 ms)."""
+    pair = lobby_pair
+    for window in pair.windows:
+        c = window.controller
+        assert c.match is not None and c.match.round is not None
+        deal = c.match.round
+        shown = [card_id(card) for card in iter_cards(deal.hands[c.me] | deal.field)]
+        assert len(shown) == 16
+        sprites = window.game.table.sprites
+
+        def drawn(ids: list[str] = shown, s: SpriteCache = sprites) -> bool:
+            return all(s.ready(i, s.large) for i in (*ids, "back"))
+
+        pair.qtbot.waitUntil(drawn, timeout=10_000)
+        # ...first: most of the other pictures wait their turn
+        waiting = [i for i in CARD_IDS if not sprites.ready(i, sprites.small)]
+        assert len(waiting) > 24, f"only {len(waiting)} small pictures still to draw"
+
+
+def test_the_player_process_reports_its_stalls_phase_by_phase_in_a_private_room(
+    tmp_path: Path,
+) -> None:
+    """``app_player.py``'s monitor: each side of a private room's whole match, played by two
+    processes, reports each phase's longest stall, wall clock and the UI thread's own time."""
+    title = "Stall check"
+    host = start_player(
+        tmp_path / "hana", "--role", "host", "--room", title, "--password", "kaze", "--think", "20"
+    )
+    try:
+        joiner = start_player(
+            tmp_path / "taro", "--role", "join", "--room", title, "--password", "kaze",
+            "--think", "20",
+        )  # fmt: skip
+        try:
+            codes = joiner.wait(150), host.wait(150)
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert codes == (0, 0), f"host:\n{host.stderr[-3000:]}\njoiner:\n{joiner.stderr[-3000:]}"
+    phases = {
+        "host": {"lobby", "create", "join", "confirm", "toss", "deal", "play"},
+        "join": {"lobby", "listing", "password", "join", "confirm", "toss", "deal", "play"},
+    }
+    for player in (host, joiner):
+        result = json.loads(player.stdout)
+        stalls = result["stalls"]
+        assert phases[result["role"]] <= set(stalls), stalls
+        for figures in stalls.values():
+            assert 0 < figures["busy_ms"] <= figures["gap_ms"] + 5, stalls
+
+
+def test_the_koikoi_panels_card_pictures_are_drawn_ahead_with_the_tables(qtbot: QtBot) -> None:
+    """The koikoi-or-shobu panel comes up in the middle of play with the pile's yaku cards:
+    drawing them from their SVGs there cost a single window up to 90 ms in a network match.
+    Once the table has drawn its pictures ahead (as while the first-oya panel is read), the
+    panel's pictures cost no SVG either."""
+    window = open_window(qtbot)
+    start_practice(window, seed=b"stall-panel-pictures-000000000001")
+    table = window.game.table
+    qtbot.waitUntil(lambda: not table.warming, timeout=20_000)
+    art = window.game.art
+    drawn = len(art._images)
+    pictures = [CardPicture(art, card, PANEL_WIDTH) for card in range(48)]
+    assert len(art._images) == drawn, f"{len(art._images) - drawn} SVG pictures drawn"
+    assert len(pictures) == 48
+    close_window(window)
