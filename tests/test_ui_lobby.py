@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -416,6 +417,25 @@ def test_joining_by_address(qtbot: QtBot, pair: tuple[Lobby, Lobby]) -> None:
     both_at_the_cards(qtbot, host, guest)
     ready = confirm_both(qtbot, host, guest)
     check_ready(ready, host, guest)
+    leave_match(qtbot, ready)
+
+
+def test_closing_the_lobbies_after_the_hand_over_warns_of_nothing(
+    qtbot: QtBot, pair: tuple[Lobby, Lobby]
+) -> None:
+    """The lobby drops its own slots at the hand-over; closing it later (the window closed
+    during the match) must not try again and make PySide warn."""
+    host, guest = pair
+    open_room(host, _title("Closing"))
+    guest.address.setText(f"{LOOPBACK}:{host.room.port}")  # type: ignore[union-attr]
+    QTest.mouseClick(guest.address_button, Qt.MouseButton.LeftButton)
+    both_at_the_cards(qtbot, host, guest)
+    ready = confirm_both(qtbot, host, guest)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for lobby in (host, guest):
+            close_lobby(qtbot, lobby)
+    assert not [str(w.message) for w in caught if "disconnect" in str(w.message)]
     leave_match(qtbot, ready)
 
 

@@ -21,12 +21,14 @@ nothing here blocks the UI thread: sockets are Qt's, zeroconf runs on threads of
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, Signal, SignalInstance
 from PySide6.QtGui import QCloseEvent, QHideEvent, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -606,8 +608,7 @@ class Lobby(QWidget):
     def _drop_join(self) -> None:
         join, self.join = self.join, None
         if join is not None:
-            for signal in (join.established, join.tossed, join.failed, join.ended):
-                signal.disconnect()
+            _disconnect(join.established, join.tossed, join.failed, join.ended)
             join.closed.connect(join.deleteLater)
             if join.done:
                 join.deleteLater()
@@ -696,8 +697,7 @@ class Lobby(QWidget):
     def _close_room(self) -> None:
         room, self.room = self.room, None
         if room is not None:
-            for signal in (room.established, room.tossed, room.ended, room.refused):
-                signal.disconnect()
+            _disconnect(room.established, room.tossed, room.ended, room.refused)
             room.closed.connect(room.deleteLater)
             room.leave("the room was closed")
         announcer, self.announcer = self.announcer, None
@@ -743,8 +743,7 @@ class Lobby(QWidget):
             self._drop_join_signals()
         elif self.room is not None:
             room = self.room
-            for signal in (room.established, room.tossed, room.ended, room.refused):
-                signal.disconnect()
+            _disconnect(room.established, room.tossed, room.ended, room.refused)
         self.handed = link
         link.closed.connect(self._on_handed_closed)
         self.peer = None
@@ -753,8 +752,7 @@ class Lobby(QWidget):
     def _drop_join_signals(self) -> None:
         join = self.join
         if join is not None:
-            for signal in (join.established, join.tossed, join.failed, join.ended):
-                signal.disconnect()
+            _disconnect(join.established, join.tossed, join.failed, join.ended)
         self.join = None
 
     def _on_handed_closed(self) -> None:
@@ -827,3 +825,13 @@ def connect_match_ready(lobby: Lobby, target: QObject) -> bool:
 
 
 __all__ = ["Lobby", "PasswordPrompt", "connect_match_ready"]
+
+
+def _disconnect(*signals: SignalInstance) -> None:
+    """Drop the lobby's slots from a link's or room's signals. A signal whose slots are gone
+    already (the match was handed over) is no error and no warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # PySide's "Failed to disconnect"
+        for signal in signals:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect()
