@@ -57,6 +57,17 @@ def tab_to(qtbot: object, window: MainWindow, widget: object, most: int = 40) ->
     raise AssertionError(f"Tab never reaches {widget!r}: {describe(window)}")
 
 
+def log_by_tab(qtbot: object, window: MainWindow) -> None:
+    """The game log is reached by Tab (a screen reader reads it back there), and the game's
+    keys still work from it."""
+    log = window.game.side.log
+    assert isinstance(log, QPlainTextEdit)
+    tab_to(qtbot, window, log)
+    first = window.game.table.model.hand[0]
+    key(qtbot, window, Qt.Key.Key_1, lambda: window.game.selected == first)
+    key(qtbot, window, Qt.Key.Key_Escape, lambda: window.game.selected is None)
+
+
 def test_a_whole_match_by_keyboard_alone(qtbot: object, language: str) -> None:
     window = open_window(qtbot)
     try:
@@ -72,13 +83,7 @@ def test_a_whole_match_by_keyboard_alone(qtbot: object, language: str) -> None:
             if mode is Mode.MATCH_OVER:
                 break
             if mode is Mode.PLAY and not log_checked:
-                # the log is reached by Tab, and the game's keys still work from there
-                log = window.game.side.log
-                assert isinstance(log, QPlainTextEdit)
-                tab_to(qtbot, window, log)
-                hand = window.game.table.model.hand
-                key(qtbot, window, Qt.Key.Key_1, lambda: window.game.selected == hand[0])
-                key(qtbot, window, Qt.Key.Key_Escape, lambda: window.game.selected is None)
+                log_by_tab(qtbot, window)
                 log_checked = True
             goes_on = keyboard_player.goes_on(window)
             keyboard_player.step(qtbot, window, rng, koikoi_rate=0.5)
