@@ -1,10 +1,11 @@
 """The real app in its own process, played by keys, stopping where a screen reader looks.
 
-``python tests/atspi_app.py --seed HEX`` opens the window as ``koikoi`` does (``make_app``,
-``MainWindow``, the data under ``$KOIKOI_HOME``) with instant timings, starts a 6-round
-practice match against the computer from the start screen's Practice button (by the keyboard:
-the button has the focus, Space presses it) and plays the whole match with key presses on the
-focused widget (``tests/ui_driver.py``'s ``step_by_keys``).
+``python tests/atspi_app.py [--deal-seed HEX] [--seed TEXT]`` opens the window as ``koikoi``
+does (``make_app``, ``MainWindow``, the data under ``$KOIKOI_HOME``) with instant timings,
+starts a 6-round practice match against the computer from the start screen's Practice button
+(by the keyboard: the button has the focus, Space presses it; ``--deal-seed`` fixes the
+match's cards) and plays the whole match with key presses on the focused widget
+(``tests/keyboard_player.py``; ``--seed`` fixes the player's choices).
 
 Each time the game waits for the player it writes one JSON line on stdout — what a screen
 reader should now find in the window: the accessible names of the hand, field and both capture
@@ -121,11 +122,16 @@ def run(args: argparse.Namespace, problems: list[str]) -> int:
     window.activateWindow()
     said: list[str] = []
     window.controller.said.connect(said.append)
+    if args.deal_seed:  # the start screen's settings, with cards the test can repeat
+        seed = bytes.fromhex(args.deal_seed)
+        window.start.on_practice = lambda settings, level, assist: window.start_practice(
+            settings, level, assist, seed
+        )
     # the start screen, by the keyboard: Practice has the focus; Space presses it
     start: QWidget = window.start.practice_button
-    bot.waitUntil(lambda: start.hasFocus() or QApplication.focusWidget() is not None)
+    bot.waitUntil(lambda: QApplication.focusWidget() is not None)
     if not start.hasFocus():
-        start.setFocus()  # the test of the keys alone checks Tab gets there; here: go
+        raise AssertionError(f"the start screen opens with {QApplication.focusWidget()!r} focused")
     keyboard_player.key(
         bot, window, Qt.Key.Key_Space, lambda: window.stack.currentWidget() is window.game
     )
@@ -160,7 +166,8 @@ def _record_path(window: Any) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--seed", default="")
+    parser.add_argument("--seed", default="", help="the player's choices")
+    parser.add_argument("--deal-seed", default="", help="the match's seed (hex), else random")
     parser.add_argument("--timeout", type=float, default=120.0)
     args = parser.parse_args()
     problems: list[str] = []
