@@ -62,7 +62,10 @@ def log_by_tab(qtbot: object, window: MainWindow) -> None:
     keys still work from it."""
     log = window.game.side.log
     assert isinstance(log, QPlainTextEdit)
+    unfocused = log.grab().toImage()
     tab_to(qtbot, window, log)
+    QApplication.processEvents()
+    assert log.grab().toImage() != unfocused, "the log shows no sign of the keyboard's focus"
     first = window.game.table.model.hand[0]
     key(qtbot, window, Qt.Key.Key_1, lambda: window.game.selected == first)
     key(qtbot, window, Qt.Key.Key_Escape, lambda: window.game.selected is None)
