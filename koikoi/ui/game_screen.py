@@ -175,7 +175,9 @@ class SidePanel(QFrame):
         self.log = QPlainTextEdit()
         self.log.setObjectName("log")
         self.log.setReadOnly(True)
-        self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay the table's
+        # Tab reaches it, so that a screen reader can read it back; a click leaves the keys
+        # to the table, and the game's keys it does not use go on to the screen
+        self.log.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.log.setMaximumBlockCount(LOG_LINES)
         self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
