@@ -34,13 +34,10 @@ from koikoi.ui import syslibs
 
 try:
     from PySide6.QtCore import (
-        QLibraryInfo,
-        QLocale,
         QObject,
         QSocketNotifier,
         Qt,
         QTimer,
-        QTranslator,
     )
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
@@ -66,20 +63,14 @@ START_ENV = "KOIKOI_START"
 
 
 def _install_translators(app: QApplication) -> None:
-    """Qt's own translations first, then koikoi's (when a later issue ships them)."""
-    locale = QLocale.system()
-    qt = QTranslator(app)
-    if qt.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
-        app.installTranslator(qt)
-    try:
-        from koikoi.resources import assets_dir
+    """The language chosen in the settings, else the system's (LANG=ja_JP.UTF-8: Japanese)."""
+    from koikoi.ui import names
+    from koikoi.ui.settings import LANGUAGE, AppSettings
 
-        folder = assets_dir() / "i18n"
-    except FileNotFoundError:
+    try:
+        names.install_translations(AppSettings().get(LANGUAGE) or None)
+    except FileNotFoundError:  # no assets beside the code: the English sources only
         return
-    ours = QTranslator(app)
-    if folder.is_dir() and ours.load(locale, "koikoi", "_", str(folder)):
-        app.installTranslator(ours)
 
 
 def make_app(argv: Sequence[str] | None = None) -> QApplication:
