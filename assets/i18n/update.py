@@ -22,6 +22,7 @@ unfinished (the test runs the same check).
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import shutil
 import subprocess
@@ -51,6 +52,35 @@ ALIASES = "tr+=_tr,tr+=t"
 
 def tool(name: str) -> str:
     return shutil.which(name) or str(Path(sys.executable).with_name(name))
+
+
+def _in_fstrings(path: Path) -> list[tuple[str, str]]:
+    """(context, source) of the ``tr`` calls inside f-strings, which lupdate does not see."""
+    found = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    classes: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for inner in ast.walk(node):
+                classes.setdefault(id(inner), node.name)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.JoinedStr):
+            continue
+        for call in ast.walk(node):
+            if not isinstance(call, ast.Call) or not call.args:
+                continue
+            first = call.args[0]
+            if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+                continue
+            func = call.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name not in ("tr", "_tr", "t"):
+                continue
+            context = FILE_CONTEXTS.get(path.name, "")
+            if name != "_tr" and id(call) in classes:
+                context = classes[id(call)]
+            found.append((context, first.value))
+    return found
 
 
 def extract(out: Path) -> ET.ElementTree[ET.Element]:
@@ -83,6 +113,16 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
             source = message.findtext("source")
             if all(m.findtext("source") != source for m in target.findall("message")):
                 target.append(message)
+    for path in sorted(SOURCES.glob("*.py")):
+        for name, source in _in_fstrings(path):
+            if name not in contexts:
+                contexts[name] = ET.SubElement(root, "context")
+                ET.SubElement(contexts[name], "name").text = name
+            target = contexts[name]
+            if all(m.findtext("source") != source for m in target.findall("message")):
+                message = ET.SubElement(target, "message")
+                ET.SubElement(message, "source").text = source
+                ET.SubElement(message, "translation", type="unfinished")
     for context in root.findall("context"):
         root.remove(context)
     for name in sorted(contexts):
