@@ -1430,6 +1430,89 @@ play on  (K)</source>
         </message>
     </context>
     <context>
+        <name>NetErrors</name>
+        <message>
+            <source>the peer did not finish the handshake within {seconds} s</source>
+            <translation>相手が{seconds}秒以内に接続の準備を終えませんでした</translation>
+        </message>
+        <message>
+            <source>the peer sent a malformed or unexpected message</source>
+            <translation>相手から不正な、または予期しないデータが届きました</translation>
+        </message>
+        <message>
+            <source>the encrypted channel could not be set up</source>
+            <translation>暗号化した通信路を作れませんでした</translation>
+        </message>
+        <message>
+            <source>a message did not decrypt: a wrong key, or it was changed on the way</source>
+            <translation>データを復号できませんでした。鍵が違うか、途中で書き換えられています</translation>
+        </message>
+        <message>
+            <source>the handshake failed</source>
+            <translation>接続の準備に失敗しました</translation>
+        </message>
+        <message>
+            <source>the peer sent a malformed or unexpected handshake message</source>
+            <translation>接続の準備中に、相手から不正な、または予期しないデータが届きました</translation>
+        </message>
+        <message>
+            <source>the peer speaks another version of the game's protocol</source>
+            <translation>相手のゲームは通信の版が違います</translation>
+        </message>
+        <message>
+            <source>the match settings differ</source>
+            <translation>対戦の設定が違います</translation>
+        </message>
+        <message>
+            <source>a private room needs its password, an open room takes none</source>
+            <translation>鍵付きの部屋にはパスワードが必要で、鍵なしの部屋にはいりません</translation>
+        </message>
+        <message>
+            <source>wrong password, or the handshake was changed on the way</source>
+            <translation>パスワードが違うか、接続の準備が途中で書き換えられました</translation>
+        </message>
+        <message>
+            <source>the identity signature does not verify</source>
+            <translation>身元の署名を確認できません</translation>
+        </message>
+        <message>
+            <source>{name}'s identity key is not the one pinned</source>
+            <translation>{name}さんの鍵が記録したものと違います</translation>
+        </message>
+        <message>
+            <source>the peer's reveal does not match its commitment ({what})</source>
+            <translation>相手が明かした値が約束と合いません（{what}）</translation>
+        </message>
+        <message>
+            <source>the room refused: wrong password or a changed handshake</source>
+            <translation>部屋に断られました：パスワードが違うか、接続の準備が書き換えられました</translation>
+        </message>
+        <message>
+            <source>the room could not verify this side's identity signature</source>
+            <translation>部屋がこちらの身元の署名を確認できませんでした</translation>
+        </message>
+        <message>
+            <source>the room knows another key for this nickname</source>
+            <translation>部屋はこのニックネームに別の鍵を記録しています</translation>
+        </message>
+        <message>
+            <source>the room received a malformed or unexpected message</source>
+            <translation>部屋に不正な、または予期しないデータが届きました</translation>
+        </message>
+        <message>
+            <source>the room is already playing</source>
+            <translation>部屋はもう対戦中です</translation>
+        </message>
+        <message>
+            <source>too many wrong passwords from this address: wait a little</source>
+            <translation>このアドレスからのパスワードの間違いが多すぎます。少し待ってください</translation>
+        </message>
+        <message>
+            <source>the connection failed: {0}</source>
+            <translation>接続に失敗しました：{0}</translation>
+        </message>
+    </context>
+    <context>
         <name>Panels</name>
         <message>
             <source>new</source>
@@ -2188,6 +2271,18 @@ on the local network or by address</source>
         <message>
             <source>Quit</source>
             <translation>終了</translation>
+        </message>
+        <message>
+            <source>Language of the app</source>
+            <translation>アプリの言語</translation>
+        </message>
+        <message>
+            <source>Takes effect when Koi-Koi starts again.</source>
+            <translation>次にこいこいを起動したときから切り替わります。</translation>
+        </message>
+        <message>
+            <source>System language</source>
+            <translation>システムの言語</translation>
         </message>
         <message>
             <source>Practice settings</source>

@@ -44,6 +44,7 @@ FILE_CONTEXTS = {
     "main_window.py": "MainWindow",
     "help.py": "HelpDialog",
     "calculator.py": "ScoreCalculator",
+    "neterrors.py": "NetErrors",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""
 

@@ -15,6 +15,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QRadialGradient
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
+    QComboBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -35,6 +36,7 @@ from koikoi.ui.settings import (
     AI_LEVEL,
     AI_LEVELS,
     ASSIST,
+    LANGUAGE,
     PRACTICE_DOUBLING,
     PRACTICE_ROUNDS,
     AppSettings,
@@ -135,6 +137,16 @@ class StartScreen(QWidget):
         small.addWidget(self.calculator_button)
         small.addWidget(self.quit_button)
         left.addLayout(small)
+        self.language = QComboBox()
+        self.language.setObjectName("languageChoice")
+        self.language.setAccessibleName(self.tr("Language of the app"))
+        self.language.setToolTip(self.tr("Takes effect when Koi-Koi starts again."))
+        self.language.addItem(self.tr("System language"), "")
+        self.language.addItem("English", "en")
+        self.language.addItem("日本語", "ja")
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.get(LANGUAGE))))
+        self.language.currentIndexChanged.connect(self._language_chosen)
+        left.addWidget(self.language)
         left.addStretch(1)
         row.addLayout(left)
 
@@ -278,6 +290,10 @@ class StartScreen(QWidget):
         self.level.button(AI_LEVELS.index(s.get(AI_LEVEL))).setChecked(True)
         self.doubling.setChecked(s.get(PRACTICE_DOUBLING))
         self.assist.setChecked(s.get(ASSIST))
+
+    def _language_chosen(self) -> None:
+        self.settings.set(LANGUAGE, str(self.language.currentData()))
+        self.settings.sync()
 
     def chosen_level(self) -> str:
         b = self.level.checkedButton()
