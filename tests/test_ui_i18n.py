@@ -1,0 +1,283 @@
+"""日本語 and English: every message translated, no English left on a screen in Japanese, the
+plurals of both languages, the language from the system's locale or the settings, and the
+network's failures worded from their typed codes."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QTableWidget,
+    QTextEdit,
+    QWidget,
+)
+
+from koikoi.engine.events import Outcome, RoundResult
+from koikoi.engine.match import DealOutcome
+from koikoi.engine.yaku import Yaku
+from koikoi.net.errors import PeerRefused, ProtocolError
+from koikoi.ui import names
+from koikoi.ui.controller import COMPUTER, HUMAN, MatchSummary, Mode, RoundSummary
+from koikoi.ui.netlink import LinkError
+from koikoi.ui.panels import MatchResultPanel, RoundResultPanel
+from koikoi.ui.prematch import failure_text
+from koikoi.ui.settings import LANGUAGE, AppSettings
+from tests.conftest import REPO
+from tests.ui_driver import (
+    click,
+    close_window,
+    open_window,
+    panel_button,
+    start_practice,
+    wait_for_input,
+)
+
+I18N = REPO / "assets" / "i18n"
+
+ALLOWED = {
+    "Koi", "Enter", "Space", "Esc", "Home", "End", "Page", "Up", "Down", "English",
+    "host", "local", "db", "hana", "F1",
+}  # fmt: skip
+"""Latin words a Japanese screen may show: key caps, the language's own name, example
+addresses (hana.local:4000, [2001:db8::20]:4000)."""
+
+
+@pytest.fixture
+def japanese() -> Iterator[None]:
+    assert names.install_translations("ja")
+    try:
+        yield
+    finally:
+        names.install_translations("en")
+
+
+def _texts(widget: QWidget) -> Iterator[tuple[str, str]]:
+    """What a player sees or hears of ``widget`` and the visible widgets under it."""
+    for w in [widget, *widget.findChildren(QWidget)]:
+        if not w.isVisible():
+            continue
+        where = f"{type(w).__name__}#{w.objectName()}"
+        yield where, w.accessibleName()
+        yield where, w.accessibleDescription()
+        yield where, w.toolTip()
+        if w.isWindow():
+            yield where, w.windowTitle()
+        if isinstance(w, (QLabel, QAbstractButton)):
+            yield where, re.sub(r"<[^>]+>", " ", w.text())
+        if isinstance(w, QLineEdit):
+            yield where, w.placeholderText()
+        if isinstance(w, QTextEdit):
+            yield where, w.toPlainText()
+        if isinstance(w, QComboBox):
+            yield from ((where, w.itemText(i)) for i in range(w.count()))
+        if isinstance(w, QTableWidget):
+            for row in range(w.rowCount()):
+                for col in range(w.columnCount()):
+                    item = w.item(row, col)
+                    yield where, item.text() if item is not None else ""
+            for col in range(w.columnCount()):
+                head = w.horizontalHeaderItem(col)
+                yield where, head.text() if head is not None else ""
+
+
+def english_words(widget: QWidget) -> list[str]:
+    found = []
+    for where, text in _texts(widget):
+        words = set(re.findall(r"[A-Za-z]{2,}", text)) - ALLOWED
+        if words:
+            found.append(f"{where}: {sorted(words)} in {text!r}")
+    return found
+
+
+# -- the translation files ----------------------------------------------------------------------
+
+
+def test_every_message_of_the_sources_is_translated_and_compiled() -> None:
+    """lupdate over koikoi/ui finds nothing the .ts lacks, nothing is unfinished, and the .qm
+    files are what lrelease makes of the .ts (a string added without its translation fails)."""
+    done = subprocess.run(
+        [sys.executable, str(I18N / "update.py"), "--check"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_plurals_follow_each_language(japanese: None) -> None:
+    translate = QCoreApplication.translate
+    assert names.points(1) == "1点" and names.points(7) == "7点"
+    assert names.cards(3) == "3枚"
+    said = translate("RoundResultPanel", "Capped: only %n point(s) left to pay.", "", 1)
+    assert said == "持ち点が残り1点なので、支払いはそこまでです。"
+    names.install_translations("en")
+    assert (names.points(1), names.points(7), names.cards(1)) == ("1 point", "7 points", "1 card")
+    said = translate("RoundResultPanel", "Capped: only %n point(s) left to pay.", "", 2)
+    assert said == "Capped: only 2 points left to pay."
+
+
+def test_cards_and_yaku_are_named_in_each_language(japanese: None) -> None:
+    assert names.card_accessible_name(0) == "松に鶴、1月（松）の光"
+    assert names.card_japanese(0) == "まつにつる"  # beside the name, its reading
+    assert names.yaku_name(Yaku.INOSHIKACHO) == "猪鹿蝶"
+    assert names.yaku_japanese(Yaku.INOSHIKACHO) == "いのしかちょう"
+    names.install_translations("en")
+    assert names.card_accessible_name(0) == "Pine crane, January light"
+    assert names.card_japanese(0) == "松に鶴"
+    assert names.yaku_name(Yaku.INOSHIKACHO) == "Boar, deer, butterflies"
+    assert names.yaku_japanese(Yaku.INOSHIKACHO) == "猪鹿蝶"
+
+
+# -- no English on a Japanese screen -----------------------------------------------------------
+
+
+def _round_summary() -> RoundSummary:
+    result = RoundResult(Outcome.WIN, COMPUTER, ((Yaku.HANAMI, 5),), 5, False, 0, 5)
+    return RoundSummary(
+        round_no=1,
+        rounds=6,
+        outcome=DealOutcome(result, 5, False, (20, 30), COMPUTER),
+        scores_before=(25, 25),
+        koikoi_calls=(0, 0),
+        doubling=True,
+        match_finished=False,
+        match_winner=None,
+        loser_yaku=((Yaku.TANE, 1),),
+    )
+
+
+def test_no_english_on_any_screen_in_japanese(qtbot, japanese: None) -> None:
+    window = open_window(qtbot)
+    problems: list[str] = []
+    assert window.windowTitle() == "花札こいこい"
+    problems += english_words(window)  # the start screen
+    window.show_help()
+    assert window._help is not None
+    problems += english_words(window._help)
+    window._help.close()
+    window.show_calculator()
+    assert window._calculator is not None
+    problems += english_words(window._calculator)
+    window._calculator.close()
+    window.show_lobby()
+    problems += english_words(window)  # the lobby: rooms, joining, creating a room
+    window.go_home()
+    start_practice(window, seed=b"plain-takes-plain-00000000000029")
+    assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    problems += english_words(window)  # who deals first
+    click(qtbot, panel_button(window))
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    problems += english_words(window)  # the table mid-deal, its log and prompt
+    round_panel = RoundResultPanel(window.art, _round_summary(), lambda: None)
+    result = RoundResult(Outcome.WIN, HUMAN, ((Yaku.HANAMI, 5), (Yaku.TANE, 1)), 6, False, 0, 6)
+    summary = MatchSummary((31, 19), HUMAN, 6, ((1, DealOutcome(result, 6, False, (31, 19))),))
+    match_panel = MatchResultPanel(summary, lambda: None, lambda: None)
+    for panel in (round_panel, match_panel):
+        qtbot.addWidget(panel)
+        panel.show()
+        problems += english_words(panel)
+    close_window(window)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_same_walk_finds_english_in_english(qtbot) -> None:
+    """The walk above can fail: in English it finds the words it looks for."""
+    names.install_translations("en")
+    window = open_window(qtbot)
+    found = "\n".join(english_words(window))
+    assert "Practice" in found and "Quit" in found
+    close_window(window)
+
+
+# -- which language ----------------------------------------------------------------------------
+
+
+def _start_and_say(env: dict[str, str]) -> str:
+    """Start the app as ``koikoi`` does and say the main window's title and first button."""
+    code = (
+        "from koikoi.ui.app import make_app\n"
+        "from koikoi.ui.main_window import MainWindow\n"
+        "app = make_app()\n"
+        "w = MainWindow()\n"
+        "print(w.windowTitle(), '|', w.start.quit_button.text())\n"
+        "w.controller.shutdown()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def _env(home: Path, lang: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+    env.update(LANG=lang, LANGUAGE="", KOIKOI_HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    return env
+
+
+def test_the_system_locale_chooses_the_language(tmp_path: Path) -> None:
+    assert _start_and_say(_env(tmp_path, "ja_JP.UTF-8")) == "花札こいこい | 終了"
+    assert _start_and_say(_env(tmp_path, "en_GB.UTF-8")) == "花札こいこい Koi-Koi | Quit"
+
+
+def test_the_settings_choose_the_language_for_the_next_start(qtbot, tmp_path: Path) -> None:
+    names.install_translations("en")
+    window = open_window(qtbot)
+    choice = window.start.language
+    choice.setCurrentIndex(choice.findData("ja"))
+    assert AppSettings().get(LANGUAGE) == "ja"
+    close_window(window)
+    home = Path(os.environ["KOIKOI_HOME"])
+    assert _start_and_say(_env(home, "en_GB.UTF-8")) == "花札こいこい | 終了"
+    window = open_window(qtbot)
+    choice = window.start.language
+    choice.setCurrentIndex(choice.findData(""))  # back to the system's language
+    close_window(window)
+    assert _start_and_say(_env(home, "ja_JP.UTF-8")) == "花札こいこい | 終了"
+    assert _start_and_say(_env(home, "C.UTF-8")) == "花札こいこい Koi-Koi | Quit"
+
+
+# -- the network's failures ----------------------------------------------------------------------
+
+
+def test_network_failures_are_worded_from_their_codes(japanese: None) -> None:
+    timeout = ProtocolError(
+        "the peer did not finish the handshake within 15 s", code="timeout", seconds=15
+    )
+    assert str(timeout) == "the peer did not finish the handshake within 15 s"  # the CLI's
+    said = failure_text(LinkError("protocol", str(timeout), "10.0.0.2:4000", timeout))
+    assert said == "10.0.0.2:4000との接続の準備が時間切れになりました。相手の応答が止まりました。"
+    wait = PeerRefused("the peer refused: too many wrong passwords", "wait")
+    said = failure_text(LinkError("refused", str(wait), "10.0.0.2:4000", wait))
+    assert said == (
+        "部屋に接続を断られました：このアドレスからのパスワードの間違いが多すぎます。少し待ってください"
+    )
+    unknown = ProtocolError("the peer's clock ran backwards", code="a-code-from-tomorrow")
+    said = failure_text(LinkError("protocol", str(unknown), "", unknown))
+    assert said == (
+        "相手からゲームが理解できないデータが届きました：接続に失敗しました："
+        "the peer's clock ran backwards"
+    )
+    assert re.search(r"[A-Za-z]", failure_text(LinkError("auth", "wrong password", ""))) is None
+    names.install_translations("en")
+    said = failure_text(LinkError("refused", str(wait), "10.0.0.2:4000", wait))
+    assert said == (
+        "The room refused the connection: too many wrong passwords from this address: wait a little"
+    )
