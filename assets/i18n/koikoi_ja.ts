@@ -325,25 +325,25 @@
         </message>
         <message>
             <source>Shobu now wins {0}; the computer has only {1} left, so you would receive {2} and win the match.</source>
-            <translation>今勝負すれば{0}。コンピュータの持ち点は残り{1}なので、{2}を受け取って対戦に勝ちます。</translation>
+            <translation>今勝負すれば{0}。コンピュータの持ち点は残り{1}点なので、{2}点を受け取って対戦に勝ちます。</translation>
         </message>
         <message>
             <source>Shobu now wins {0}; {name} has only {1} left, so you would receive {2} and win the match.</source>
-            <translation>今勝負すれば{0}。{name}さんの持ち点は残り{1}なので、{2}を受け取って対戦に勝ちます。</translation>
+            <translation>今勝負すれば{0}。{name}さんの持ち点は残り{1}点なので、{2}点を受け取って対戦に勝ちます。</translation>
         </message>
         <message>
             <source>Shobu now: the computer pays you {0} (it has {1}).</source>
-            <translation>今勝負すれば、コンピュータが{0}を支払います（持ち点{1}）。</translation>
+            <translation>今勝負すれば、コンピュータが{0}点を支払います（持ち点{1}点）。</translation>
         </message>
         <message>
             <source>Shobu now: {name} pays you {0} (they have {1}).</source>
-            <translation>今勝負すれば、{name}さんが{0}を支払います（持ち点{1}）。</translation>
+            <translation>今勝負すれば、{name}さんが{0}点を支払います（持ち点{1}点）。</translation>
         </message>
         <message>
             <source>「勝負」 Shobu
 take {0} now  (S)</source>
             <translation>「勝負」
-今{0}をもらう  (S)</translation>
+今{0}点をもらう  (S)</translation>
         </message>
         <message>
             <source>Shobu: end the round and take {0}</source>
@@ -609,19 +609,19 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer paid you {0}. Stakes: you {1}, the computer {2}.</source>
-            <translation>コンピュータがあなたに{0}を支払いました。持ち点：あなた{1}、コンピュータ{2}。</translation>
+            <translation>コンピュータがあなたに{0}点を支払いました。持ち点：あなた{1}、コンピュータ{2}。</translation>
         </message>
         <message>
             <source>{name} paid you {0}. Stakes: you {1}, {name} {2}.</source>
-            <translation>{name}さんがあなたに{0}を支払いました。持ち点：あなた{1}、{name}さん{2}。</translation>
+            <translation>{name}さんがあなたに{0}点を支払いました。持ち点：あなた{1}、{name}さん{2}。</translation>
         </message>
         <message>
             <source>You paid the computer {0}. Stakes: you {1}, the computer {2}.</source>
-            <translation>あなたはコンピュータに{0}を支払いました。持ち点：あなた{1}、コンピュータ{2}。</translation>
+            <translation>あなたはコンピュータに{0}点を支払いました。持ち点：あなた{1}、コンピュータ{2}。</translation>
         </message>
         <message>
             <source>You paid {name} {0}. Stakes: you {1}, {name} {2}.</source>
-            <translation>あなたは{name}さんに{0}を支払いました。持ち点：あなた{1}、{name}さん{2}。</translation>
+            <translation>あなたは{name}さんに{0}点を支払いました。持ち点：あなた{1}、{name}さん{2}。</translation>
         </message>
         <message>
             <source>The match is over: a draw.</source>

@@ -273,6 +273,13 @@ def kind_group_name(kind: Kind) -> str:
     return _translate("Cards", KIND_GROUPS[kind])
 
 
+def kind_label(kind: Kind) -> str:
+    """A capture tray's heading: '光 Lights' in English, '光札' in Japanese."""
+    if _language == "ja":
+        return kind_group_name(kind)
+    return f"{KINDS_JA[kind]} {kind_group_name(kind)}"
+
+
 def card_name(card: Card) -> str:
     """The card's name in the current language, e.g. 'Pine crane', 'Paulownia plain 1'."""
     return _translate("Cards", _CARD_NAMES[CARD_IDS[card]][0])

@@ -139,6 +139,11 @@ class StartScreen(QWidget):
         left.addLayout(small)
         self.language = QComboBox()
         self.language.setObjectName("languageChoice")
+        self.language.setStyleSheet(
+            "QComboBox { color: #f3e9d2; background: #1d1c18; border: 1px solid #a08a55;"
+            " border-radius: 8px; padding: 6px 12px; }"
+            "QComboBox QAbstractItemView { color: #f3e9d2; background: #1d1c18; }"
+        )
         self.language.setAccessibleName(self.tr("Language of the app"))
         self.language.setToolTip(self.tr("Takes effect when Koi-Koi starts again."))
         self.language.addItem(self.tr("System language"), "")
