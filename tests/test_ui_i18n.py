@@ -4,6 +4,7 @@ network's failures worded from their typed codes."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -12,9 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
     QComboBox,
     QLabel,
     QLineEdit,
@@ -27,13 +30,18 @@ from koikoi.engine.events import Outcome, RoundResult
 from koikoi.engine.match import DealOutcome
 from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
+from koikoi.paths import games_dir
 from koikoi.ui import names
 from koikoi.ui.controller import COMPUTER, HUMAN, MatchSummary, Mode, RoundSummary
+from koikoi.ui.history import steps_of, verdict_of
 from koikoi.ui.netlink import LinkError
 from koikoi.ui.panels import MatchResultPanel, RoundResultPanel
 from koikoi.ui.prematch import failure_text
 from koikoi.ui.settings import LANGUAGE, AppSettings
+from koikoi.ui.viewer import ReplayViewer
 from tests.conftest import REPO
+from tests.test_ui_lobby import both_at_the_cards, close_lobby, make_lobby, open_room
+from tests.test_ui_viewer import played_match
 from tests.ui_driver import (
     click,
     close_window,
@@ -81,6 +89,13 @@ def _texts(widget: QWidget) -> Iterator[tuple[str, str]]:
             yield where, w.toPlainText()
         if isinstance(w, QComboBox):
             yield from ((where, w.itemText(i)) for i in range(w.count()))
+        if isinstance(w, QAbstractItemView) and not isinstance(w, QTableWidget):
+            model = w.model()
+            for row in range(model.rowCount() if model is not None else 0):
+                index = model.index(row, 0)
+                for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                    value = model.data(index, role)
+                    yield where, value if isinstance(value, str) else ""
         if isinstance(w, QTableWidget):
             for row in range(w.rowCount()):
                 for col in range(w.columnCount()):
@@ -91,12 +106,17 @@ def _texts(widget: QWidget) -> Iterator[tuple[str, str]]:
                 yield where, head.text() if head is not None else ""
 
 
+NOT_WORDS = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){1,3}|\S+\.json")
+"""Key fingerprints (ab3d-…) and record file names, which no language translates."""
+
+
 def english_words(widget: QWidget) -> list[str]:
     found = []
-    for where, text in _texts(widget):
+    for where, shown in _texts(widget):
+        text = NOT_WORDS.sub(" ", shown)
         words = set(re.findall(r"[A-Za-z]{2,}", text)) - ALLOWED
         if words:
-            found.append(f"{where}: {sorted(words)} in {text!r}")
+            found.append(f"{where}: {sorted(words)} in {shown!r}")
     return found
 
 
@@ -199,6 +219,48 @@ def test_the_same_walk_finds_english_in_english(qtbot) -> None:
     found = "\n".join(english_words(window))
     assert "Practice" in found and "Quit" in found
     close_window(window)
+
+
+def test_no_english_in_the_history_and_the_replay_viewer_in_japanese(qtbot, japanese: None) -> None:
+    games = games_dir()
+    games.mkdir(parents=True)
+    data = played_match(seed=4)
+    (games / "practice-20261201-101010.json").write_text(json.dumps(data), "utf-8")
+    window = open_window(qtbot)
+    assert window.start.kept_list.count() == 1
+    problems = english_words(window)  # the start screen with its earlier matches
+    viewer = ReplayViewer(steps_of(data, None), "記録", verdict_of(data), anim_scale=0.0)
+    qtbot.addWidget(viewer)
+    viewer.resize(1280, 800)
+    viewer.show()
+    qtbot.waitExposed(viewer)
+    problems += english_words(viewer)
+    viewer.close()
+    close_window(window)
+    assert not problems, "\n".join(problems)
+
+
+def test_no_english_in_the_lobby_room_and_before_the_match_in_japanese(
+    qtbot, tmp_path: Path, japanese: None
+) -> None:
+    host = make_lobby(qtbot, tmp_path, "host", "はな")
+    guest = make_lobby(qtbot, tmp_path, "guest", "つき")
+    try:
+        problems = english_words(host)  # the rooms, joining by address, the create-room form
+        open_room(host, "金曜の花札")
+        problems += english_words(host)  # the room waiting, its addresses
+        port = host.room.port  # type: ignore[union-attr]
+        guest.address.setText(f"127.0.0.1:{port}")
+        QTest.mouseClick(guest.address_button, Qt.MouseButton.LeftButton)
+        both_at_the_cards(qtbot, host, guest)
+        problems += english_words(host) + english_words(guest)  # the four cards
+        QTest.mouseClick(guest.prematch.same_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: "4枚の札を確かめる" in guest.prematch.status.text())
+        problems += english_words(guest)
+        assert not problems, "\n".join(problems)
+    finally:
+        close_lobby(qtbot, host)
+        close_lobby(qtbot, guest)
 
 
 # -- which language ----------------------------------------------------------------------------

@@ -2387,6 +2387,10 @@ round {0} of {1} · you {2} : {3} computer</source>
             <translation>むずかしい</translation>
         </message>
         <message>
+            <source>d MMM yyyy</source>
+            <translation>yyyy年M月d日</translation>
+        </message>
+        <message>
             <source>finished</source>
             <translation>終了</translation>
         </message>

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
+from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.saves import KeptMatch
 from koikoi.ui.settings import (
@@ -399,7 +400,8 @@ def kept_title(kept: KeptMatch) -> str:
         "normal": _tr("normal"),
         "hard": _tr("hard"),
     }
-    when = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(kept.played)).date(), "d MMM yyyy")
+    day = QDateTime.fromSecsSinceEpoch(int(kept.played)).date()
+    when = QLocale(names.current_language()).toString(day, _tr("d MMM yyyy"))
     state = (
         _tr("finished")
         if kept.finished
