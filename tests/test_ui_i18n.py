@@ -32,6 +32,7 @@ from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.paths import games_dir
 from koikoi.ui import names
+from koikoi.ui.app import MainWindows
 from koikoi.ui.controller import COMPUTER, HUMAN, MatchSummary, Mode, RoundSummary
 from koikoi.ui.history import steps_of, verdict_of
 from koikoi.ui.netlink import LinkError
@@ -299,19 +300,39 @@ def test_the_system_locale_chooses_the_language(tmp_path: Path) -> None:
     assert _start_and_say(_env(tmp_path, "en_GB.UTF-8")) == "花札こいこい Koi-Koi | Quit"
 
 
-def test_the_settings_choose_the_language_for_the_next_start(qtbot, tmp_path: Path) -> None:
+def test_the_language_chosen_in_the_settings_applies_at_once_and_stays(
+    qtbot, tmp_path: Path
+) -> None:
     names.install_translations("en")
-    window = open_window(qtbot)
-    choice = window.start.language
+    windows = MainWindows()
+    first = windows.window
+    first.show()
+    qtbot.waitExposed(first)
+    choice = first.start.language
     choice.setCurrentIndex(choice.findData("ja"))
+    qtbot.waitUntil(lambda: windows.window is not first)
+    japanese = windows.window
+    assert not first.isVisible() and japanese.isVisible()
     assert AppSettings().get(LANGUAGE) == "ja"
-    close_window(window)
+    assert japanese.windowTitle() == "花札こいこい"
+    assert japanese.start.quit_button.text() == "終了"
+    assert english_words(japanese) == []
+    assert japanese.start.language.currentData() == "ja"
     home = Path(os.environ["KOIKOI_HOME"])
-    assert _start_and_say(_env(home, "en_GB.UTF-8")) == "花札こいこい | 終了"
-    window = open_window(qtbot)
-    choice = window.start.language
+    assert _start_and_say(_env(home, "en_GB.UTF-8")) == "花札こいこい | 終了"  # and stays
+
+    choice = japanese.start.language
+    choice.setCurrentIndex(choice.findData("en"))
+    qtbot.waitUntil(lambda: windows.window is not japanese)
+    english = windows.window
+    assert english.start.quit_button.text() == "Quit"
+    assert names.card_accessible_name(0) == "Pine crane, January light"
+    choice = english.start.language
     choice.setCurrentIndex(choice.findData(""))  # back to the system's language
-    close_window(window)
+    qtbot.waitUntil(lambda: windows.window is not english)
+    windows.window.controller.shutdown()
+    windows.window.close()
+    names.install_translations("en")
     assert _start_and_say(_env(home, "ja_JP.UTF-8")) == "花札こいこい | 終了"
     assert _start_and_say(_env(home, "C.UTF-8")) == "花札こいこい Koi-Koi | Quit"
 

@@ -2277,10 +2277,6 @@ on the local network or by address</source>
             <translation>アプリの言語</translation>
         </message>
         <message>
-            <source>Takes effect when Koi-Koi starts again.</source>
-            <translation>次にこいこいを起動したときから切り替わります。</translation>
-        </message>
-        <message>
             <source>System language</source>
             <translation>システムの言語</translation>
         </message>

@@ -68,6 +68,8 @@ class StartScreen(QWidget):
         self.on_help: Callable[[], None] = lambda: None
         self.on_calculator: Callable[[], None] = lambda: None
         self.on_quit: Callable[[], None] = lambda: None
+        self.on_language: Callable[[], None] = lambda: None
+        """The language was chosen (saved in the settings already): the app speaks it now."""
         self.on_take_back: Callable[[KeptMatch], None] = lambda kept: None
         self.on_view: Callable[[KeptMatch], None] = lambda kept: None
         self.kept: list[KeptMatch] = []
@@ -146,7 +148,6 @@ class StartScreen(QWidget):
             "QComboBox QAbstractItemView { color: #f3e9d2; background: #1d1c18; }"
         )
         self.language.setAccessibleName(self.tr("Language of the app"))
-        self.language.setToolTip(self.tr("Takes effect when Koi-Koi starts again."))
         self.language.addItem(self.tr("System language"), "")
         self.language.addItem("English", "en")
         self.language.addItem("日本語", "ja")
@@ -300,6 +301,7 @@ class StartScreen(QWidget):
     def _language_chosen(self) -> None:
         self.settings.set(LANGUAGE, str(self.language.currentData()))
         self.settings.sync()
+        self.on_language()
 
     def chosen_level(self) -> str:
         b = self.level.checkedButton()
