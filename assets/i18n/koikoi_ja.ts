@@ -1710,15 +1710,15 @@ play on  (K)</source>
         <name>ReplayViewer</name>
         <message>
             <source>easy</source>
-            <translation>やさしい</translation>
+            <translation>初級</translation>
         </message>
         <message>
             <source>normal</source>
-            <translation>ふつう</translation>
+            <translation>中級</translation>
         </message>
         <message>
             <source>hard</source>
-            <translation>むずかしい</translation>
+            <translation>上級</translation>
         </message>
         <message>
             <source>Network game vs {0}</source>
@@ -2073,7 +2073,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>×2: the total is {0} or more</source>
-            <translation>×2：合計が{0}点以上</translation>
+            <translation>×2（合計{0}点以上）</translation>
         </message>
         <message>
             <source>not doubled</source>
@@ -2179,7 +2179,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Assist</source>
-            <translation>アシスト</translation>
+            <translation>ヒント</translation>
         </message>
         <message>
             <source>Assist display: highlight cards that can capture</source>
@@ -2199,15 +2199,15 @@ play on  (K)</source>
         </message>
         <message>
             <source>easy</source>
-            <translation>やさしい</translation>
+            <translation>初級</translation>
         </message>
         <message>
             <source>normal</source>
-            <translation>ふつう</translation>
+            <translation>中級</translation>
         </message>
         <message>
             <source>hard</source>
-            <translation>むずかしい</translation>
+            <translation>上級</translation>
         </message>
         <message>
             <source>on</source>
@@ -2219,11 +2219,11 @@ play on  (K)</source>
         </message>
         <message>
             <source>Double at 8 or more: {0} · a network match with {1}</source>
-            <translation>8点以上で2倍：{0} · {1}さんとのネット対戦</translation>
+            <translation>8点以上2倍：{0}・{1}さんと対戦</translation>
         </message>
         <message>
             <source>Double at 8 or more: {0} · computer: {1}</source>
-            <translation>8点以上で2倍：{0} · コンピュータ：{1}</translation>
+            <translation>8点以上2倍：{0}・強さ：{1}</translation>
         </message>
     </context>
     <context>
@@ -2306,15 +2306,15 @@ on the local network or by address</source>
         </message>
         <message>
             <source>Easy</source>
-            <translation>やさしい</translation>
+            <translation>初級</translation>
         </message>
         <message>
             <source>Normal</source>
-            <translation>ふつう</translation>
+            <translation>中級</translation>
         </message>
         <message>
             <source>Hard</source>
-            <translation>むずかしい</translation>
+            <translation>上級</translation>
         </message>
         <message>
             <source>Computer level: {0}</source>
@@ -2372,15 +2372,15 @@ round {0} of {1} · you {2} : {3} computer</source>
         </message>
         <message>
             <source>easy</source>
-            <translation>やさしい</translation>
+            <translation>初級</translation>
         </message>
         <message>
             <source>normal</source>
-            <translation>ふつう</translation>
+            <translation>中級</translation>
         </message>
         <message>
             <source>hard</source>
-            <translation>むずかしい</translation>
+            <translation>上級</translation>
         </message>
         <message>
             <source>d MMM yyyy</source>
