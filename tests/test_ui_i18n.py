@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -26,17 +27,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from koikoi.engine.events import Outcome, RoundResult
-from koikoi.engine.match import DealOutcome
 from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.paths import games_dir
 from koikoi.ui import names
 from koikoi.ui.app import MainWindows
-from koikoi.ui.controller import COMPUTER, HUMAN, MatchSummary, Mode, RoundSummary
+from koikoi.ui.controller import Mode
 from koikoi.ui.history import steps_of, verdict_of
+from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import LinkError
-from koikoi.ui.panels import MatchResultPanel, RoundResultPanel
 from koikoi.ui.prematch import failure_text
 from koikoi.ui.settings import LANGUAGE, AppSettings
 from koikoi.ui.viewer import ReplayViewer
@@ -48,6 +47,7 @@ from tests.ui_driver import (
     close_window,
     open_window,
     panel_button,
+    play_by_clicks,
     start_practice,
     wait_for_input,
 )
@@ -164,21 +164,6 @@ def test_cards_and_yaku_are_named_in_each_language(japanese: None) -> None:
 # -- no English on a Japanese screen -----------------------------------------------------------
 
 
-def _round_summary() -> RoundSummary:
-    result = RoundResult(Outcome.WIN, COMPUTER, ((Yaku.HANAMI, 5),), 5, False, 0, 5)
-    return RoundSummary(
-        round_no=1,
-        rounds=6,
-        outcome=DealOutcome(result, 5, False, (20, 30), COMPUTER),
-        scores_before=(25, 25),
-        koikoi_calls=(0, 0),
-        doubling=True,
-        match_finished=False,
-        match_winner=None,
-        loser_yaku=((Yaku.TANE, 1),),
-    )
-
-
 def test_no_english_on_any_screen_in_japanese(qtbot, japanese: None) -> None:
     window = open_window(qtbot)
     problems: list[str] = []
@@ -199,16 +184,18 @@ def test_no_english_on_any_screen_in_japanese(qtbot, japanese: None) -> None:
     assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
     problems += english_words(window)  # who deals first
     click(qtbot, panel_button(window))
-    assert wait_for_input(qtbot, window) is Mode.PLAY
-    problems += english_words(window)  # the table mid-deal, its log and prompt
-    round_panel = RoundResultPanel(window.art, _round_summary(), lambda: None)
-    result = RoundResult(Outcome.WIN, HUMAN, ((Yaku.HANAMI, 5), (Yaku.TANE, 1)), 6, False, 0, 6)
-    summary = MatchSummary((31, 19), HUMAN, 6, ((1, DealOutcome(result, 6, False, (31, 19))),))
-    match_panel = MatchResultPanel(summary, lambda: None, lambda: None)
-    for panel in (round_panel, match_panel):
-        qtbot.addWidget(panel)
-        panel.show()
-        problems += english_words(panel)
+    seen: set[Mode] = set()
+
+    def walk_once_per_mode(w: MainWindow) -> None:
+        if w.controller.mode not in seen:
+            seen.add(w.controller.mode)
+            problems.extend(english_words(w))
+
+    # the table mid-deal, its log and prompt, a choice of two cards, the koikoi panel, the
+    # round results and the match result, as a whole match is played by clicks
+    play_by_clicks(qtbot, window, random.Random(7), check=walk_once_per_mode)
+    walk_once_per_mode(window)
+    assert {Mode.PLAY, Mode.DECIDE, Mode.ROUND_OVER, Mode.MATCH_OVER} <= seen, seen
     close_window(window)
     assert not problems, "\n".join(problems)
 
