@@ -10,6 +10,7 @@ import random
 import re
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -135,6 +136,22 @@ def test_every_message_of_the_sources_is_translated_and_compiled() -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_wheel_carries_the_compiled_translations(tmp_path: Path) -> None:
+    """The .qm files are committed and copied with assets/ (the packaged app's spec copies
+    assets/ whole too), so an installed koikoi finds them where the app looks."""
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(tmp_path)],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("koikoi-*.whl")
+    with zipfile.ZipFile(wheel) as zipped:
+        for language in ("ja", "en"):
+            packed = zipped.read(f"koikoi/assets/i18n/koikoi_{language}.qm")
+            assert packed == (I18N / f"koikoi_{language}.qm").read_bytes()
 
 
 def test_plurals_follow_each_language(japanese: None) -> None:
