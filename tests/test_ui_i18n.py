@@ -30,12 +30,13 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
+from koikoi.net.session import BYE_REASONS, Ending
 from koikoi.paths import games_dir
 from koikoi.ui import names
 from koikoi.ui.app import MainWindows
 from koikoi.ui.controller import Mode
 from koikoi.ui.history import steps_of, verdict_of
-from koikoi.ui.main_window import MainWindow
+from koikoi.ui.main_window import MainWindow, ending_text
 from koikoi.ui.netlink import LinkError
 from koikoi.ui.prematch import failure_text
 from koikoi.ui.settings import LANGUAGE, AppSettings
@@ -367,4 +368,18 @@ def test_network_failures_are_worded_from_their_codes(japanese: None) -> None:
     said = failure_text(LinkError("refused", str(wait), "10.0.0.2:4000", wait))
     assert said == (
         "The room refused the connection: too many wrong passwords from this address: wait a little"
+    )
+
+
+def test_the_peers_reason_for_stopping_is_worded_from_its_code(japanese: None) -> None:
+    reason = f"the peer stopped the match: {BYE_REASONS['timeout']} (15 s)"
+    ending = Ending(False, "stopped", None, reason, "play", 12, "2026-11-30T10:00:00Z")
+    said = ending_text(ending, "はな", mine=False)
+    assert (
+        said == "はなさんのアプリが対戦を止めました：こちらから長い間何も届きませんでした (15 s)。"
+    )
+    names.install_translations("en")
+    said = ending_text(ending, "hana", mine=False)
+    assert (
+        said == "hana's app stopped the match: it heard nothing from this side for too long (15 s)."
     )

@@ -1511,6 +1511,30 @@ play on  (K)</source>
             <source>the connection failed: {0}</source>
             <translation>接続に失敗しました：{0}</translation>
         </message>
+        <message>
+            <source>the match is over</source>
+            <translation>対戦は終わっています</translation>
+        </message>
+        <message>
+            <source>the player left</source>
+            <translation>相手が抜けました</translation>
+        </message>
+        <message>
+            <source>it caught a cheat or a disagreement</source>
+            <translation>不正または食い違いを見つけました</translation>
+        </message>
+        <message>
+            <source>it received a malformed or unexpected message</source>
+            <translation>不正な、または予期しないデータを受け取りました</translation>
+        </message>
+        <message>
+            <source>it heard nothing from this side for too long</source>
+            <translation>こちらから長い間何も届きませんでした</translation>
+        </message>
+        <message>
+            <source>it failed</source>
+            <translation>エラーが起きました</translation>
+        </message>
     </context>
     <context>
         <name>Panels</name>

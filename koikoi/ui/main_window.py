@@ -37,6 +37,7 @@ from koikoi.ui.controller import GameController, Mode, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
+from koikoi.ui.neterrors import bye_detail
 from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
 from koikoi.ui.settings import AI_LEVEL, ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
 from koikoi.ui.start_screen import StartScreen, resume_text
@@ -578,7 +579,7 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
             name, reason
         )
     if how == "stopped":
-        detail = reason.removeprefix("the peer stopped the match: ")
+        detail = bye_detail(reason.removeprefix("the peer stopped the match: "))
         return tr("{0}'s app stopped the match: {1}.").format(name, detail)
     if how == "error":
         return tr("The match was stopped: this app failed ({0}).").format(reason)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from koikoi.net.session import BYE_REASONS
+
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("NetErrors", text)
@@ -50,3 +52,24 @@ def error_detail(error: BaseException | None, english: str) -> str:
         except (KeyError, IndexError, ValueError):
             pass
     return _tr("the connection failed: {0}").format(english)
+
+
+def _bye_phrases() -> dict[str, str]:
+    return {
+        "finished": _tr("the match is over"),
+        "quit": _tr("the player left"),
+        "cheat": _tr("it caught a cheat or a disagreement"),
+        "protocol": _tr("it received a malformed or unexpected message"),
+        "timeout": _tr("it heard nothing from this side for too long"),
+        "error": _tr("it failed"),
+    }
+
+
+def bye_detail(english: str) -> str:
+    """Why the peer's app stopped the match (its ``bye`` code's meaning, then what it said),
+    in the current language; the peer's own words stay as they were sent."""
+    phrases = _bye_phrases()
+    for code, meaning in BYE_REASONS.items():
+        if english.startswith(meaning) and code in phrases:
+            return phrases[code] + english.removeprefix(meaning)
+    return english
