@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.net.session import BYE_REASONS, Ending
-from koikoi.paths import games_dir
+from koikoi.paths import games_dir, koikoi_home
 from koikoi.ui import names
 from koikoi.ui.app import MainWindows
 from koikoi.ui.controller import Mode
@@ -383,3 +383,15 @@ def test_the_peers_reason_for_stopping_is_worded_from_its_code(japanese: None) -
     assert (
         said == "hana's app stopped the match: it heard nothing from this side for too long (15 s)."
     )
+
+
+def test_a_save_that_cannot_be_read_is_reported_in_japanese(qtbot, japanese: None) -> None:
+    path = koikoi_home() / "practice.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{not json", encoding="utf-8")
+    window = open_window(qtbot)
+    notice = window.start.notice
+    assert notice.isVisible()
+    assert notice.text().startswith("保存した対戦を読み込めませんでした（")
+    assert "practice.corrupt-" in notice.text()
+    close_window(window)

@@ -1206,6 +1206,10 @@ play on  (K)</source>
             <translation>こいこい</translation>
         </message>
         <message>
+            <source>The saved match could not be read ({0}); it was moved to {1}.</source>
+            <translation>保存した対戦を読み込めませんでした（{0}）。ファイルは{1}に移しました。</translation>
+        </message>
+        <message>
             <source>Set it aside and start a new one</source>
             <translation>中断して新しく始める</translation>
         </message>

@@ -126,7 +126,12 @@ class MainWindow(QMainWindow):
     def refresh_start(self) -> None:
         """Offer the saved match if there is one; report a save that was set aside."""
         loaded = self.saves.load()
-        self.start.set_notice(loaded.problem)
+        notice = loaded.problem
+        if loaded.moved is not None:
+            notice = self.tr(
+                "The saved match could not be read ({0}); it was moved to {1}."
+            ).format(loaded.reason, loaded.moved)
+        self.start.set_notice(notice)
         if loaded.saved is not None:
             m = loaded.saved.replay.match
             self.start.set_resume(resume_text(m.round_no, m.settings.rounds, m.scores))
