@@ -156,12 +156,13 @@ def merge(
         name = context.findtext("name") or ""
         for message in context.findall("message"):
             before = known.get(_key(name, message))
-            if before is None:
+            done = before.find("translation") if before is not None else None
+            if before is None or done is None:
                 continue
             translation = message.find("translation")
             if translation is not None:
                 message.remove(translation)
-            message.append(copy.deepcopy(before.find("translation")))
+            message.append(copy.deepcopy(done))
             if before.get("numerus"):
                 message.set("numerus", before.get("numerus", ""))
     return tree
