@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QTextEdit,
     QWidget,
 )
+from pytestqt.qtbot import QtBot
 
 from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
@@ -182,7 +183,7 @@ def test_cards_and_yaku_are_named_in_each_language(japanese: None) -> None:
 # -- no English on a Japanese screen -----------------------------------------------------------
 
 
-def test_no_english_on_any_screen_in_japanese(qtbot, japanese: None) -> None:
+def test_no_english_on_any_screen_in_japanese(qtbot: QtBot, japanese: None) -> None:
     window = open_window(qtbot)
     problems: list[str] = []
     assert window.windowTitle() == "花札こいこい"
@@ -218,7 +219,7 @@ def test_no_english_on_any_screen_in_japanese(qtbot, japanese: None) -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_the_same_walk_finds_english_in_english(qtbot) -> None:
+def test_the_same_walk_finds_english_in_english(qtbot: QtBot) -> None:
     """The walk above can fail: in English it finds the words it looks for."""
     names.install_translations("en")
     window = open_window(qtbot)
@@ -227,7 +228,9 @@ def test_the_same_walk_finds_english_in_english(qtbot) -> None:
     close_window(window)
 
 
-def test_no_english_in_the_history_and_the_replay_viewer_in_japanese(qtbot, japanese: None) -> None:
+def test_no_english_in_the_history_and_the_replay_viewer_in_japanese(
+    qtbot: QtBot, japanese: None
+) -> None:
     games = games_dir()
     games.mkdir(parents=True)
     data = played_match(seed=4)
@@ -247,7 +250,7 @@ def test_no_english_in_the_history_and_the_replay_viewer_in_japanese(qtbot, japa
 
 
 def test_no_english_in_the_lobby_room_and_before_the_match_in_japanese(
-    qtbot, tmp_path: Path, japanese: None
+    qtbot: QtBot, tmp_path: Path, japanese: None
 ) -> None:
     host = make_lobby(qtbot, tmp_path, "host", "はな")
     guest = make_lobby(qtbot, tmp_path, "guest", "つき")
@@ -306,7 +309,7 @@ def test_the_system_locale_chooses_the_language(tmp_path: Path) -> None:
 
 
 def test_the_language_chosen_in_the_settings_applies_at_once_and_stays(
-    qtbot, tmp_path: Path
+    qtbot: QtBot, tmp_path: Path
 ) -> None:
     names.install_translations("en")
     windows = MainWindows()
@@ -385,7 +388,7 @@ def test_the_peers_reason_for_stopping_is_worded_from_its_code(japanese: None) -
     )
 
 
-def test_a_save_that_cannot_be_read_is_reported_in_japanese(qtbot, japanese: None) -> None:
+def test_a_save_that_cannot_be_read_is_reported_in_japanese(qtbot: QtBot, japanese: None) -> None:
     path = koikoi_home() / "practice.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("{not json", encoding="utf-8")
