@@ -367,10 +367,16 @@ def test_network_failures_are_worded_from_their_codes(japanese: None) -> None:
         "the peer's clock ran backwards"
     )
     assert re.search(r"[A-Za-z]", failure_text(LinkError("auth", "wrong password", ""))) is None
-    names.install_translations("en")
+    names.install_translations("en")  # in English, the network layer's own line
     said = failure_text(LinkError("refused", str(wait), "10.0.0.2:4000", wait))
-    assert said == (
-        "The room refused the connection: too many wrong passwords from this address: wait a little"
+    assert said == "The room refused the connection: the peer refused: too many wrong passwords"
+
+
+def test_a_connection_the_room_dropped_is_said_to_be_turned_away() -> None:
+    names.install_translations("en")
+    dropped = LinkError("dropped", "did not finish the handshake in time", "10.0.0.3:5000")
+    assert failure_text(dropped) == (
+        "Turned away 10.0.0.3:5000: did not finish the handshake in time"
     )
 
 

@@ -2,8 +2,9 @@
 
 ``koikoi/net`` raises :class:`~koikoi.net.errors.ProtocolError` with an English ``str`` (for
 the CLI and the logs), an :attr:`~koikoi.net.errors.ProtocolError.error_code` and named
-``params``. The window says :func:`error_detail` instead: a translated phrase for a known
-code, or "the connection failed: <the English>" for a code this table does not know yet.
+``params``. In English the window shows that line as it is; in another language
+:func:`error_detail` says a translated phrase for a known code, and "the connection failed:
+<the English>" for a code this table does not know yet.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from koikoi.net.session import BYE_REASONS
+from koikoi.ui.names import current_language
 
 
 def _tr(text: str) -> str:
@@ -43,6 +45,8 @@ def _phrases() -> dict[str, str]:
 
 def error_detail(error: BaseException | None, english: str) -> str:
     """What went wrong, in the current language; ``english`` is the error's own text."""
+    if current_language() == "en":
+        return english  # the network layer's own line, the most precise in English
     code = getattr(error, "error_code", None)
     params = getattr(error, "params", {})
     phrase = _phrases().get(code) if isinstance(code, str) else None

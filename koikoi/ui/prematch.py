@@ -86,7 +86,7 @@ def failure_text(failure: LinkError) -> str:
         if isinstance(error, PeerRefused) and error.code == "busy":
             return _tr("The room is already playing with someone else.")
         return _tr("The room refused the connection: {0}").format(_detail(failure))
-    if kind == "busy":
+    if kind in ("busy", "dropped"):
         return _tr("Turned away {0}: {1}").format(where, _detail(failure))
     if kind == "left":
         return _tr("You stopped connecting.")
