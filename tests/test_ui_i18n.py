@@ -1,6 +1,8 @@
-"""日本語 and English: every message translated, no English left on a screen in Japanese, the
-plurals of both languages, the language from the system's locale or the settings, and the
-network's failures worded from their typed codes."""
+"""日本語 and English: every message of the sources translated and compiled (and shipped in the
+wheel), no English left on any screen in Japanese (a whole match, its panels, the rules, the
+calculator, the lobby, a room, the four cards, the history and the viewer), the plurals of
+both languages, the language from the system's locale or the start screen's choice (at
+once, and kept), and the network's failures worded from their typed codes."""
 
 from __future__ import annotations
 
