@@ -68,7 +68,7 @@ def _install_translators(app: QApplication) -> None:
     from koikoi.ui.settings import LANGUAGE, AppSettings
 
     try:
-        names.install_translations(AppSettings().get(LANGUAGE) or None)
+        names.install_translations(AppSettings().get(LANGUAGE) or names.system_language())
     except FileNotFoundError:  # no assets beside the code: the English sources only
         return
 

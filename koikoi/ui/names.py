@@ -65,9 +65,10 @@ def current_language() -> str:
 def install_translations(language: str | None = None) -> bool:
     """Load the app's translation into the running application; True when loaded.
 
-    ``language`` is 'en' or 'ja'; None keeps the one installed, or follows the system's
-    locale the first time. The English plural forms load first and stay; a Japanese
-    translation (Qt's own ``qtbase_ja`` with it) loads after them, so it is searched first.
+    ``language`` is 'en' or 'ja'; None keeps the one installed, or English the first time
+    (the app passes the language of its settings or of the system's locale). The English
+    plural forms load first and stay; a Japanese translation (Qt's own ``qtbase_ja`` with
+    it) loads after them, so it is searched first.
     Switching installs and removes translators, so every widget receives a
     ``QEvent.LanguageChange``.
     """
@@ -79,7 +80,7 @@ def install_translations(language: str | None = None) -> bool:
     if language is None:
         if mine:
             return True
-        language = system_language()
+        language = "en"
     if language not in LANGUAGES:
         language = "en"
     folder = assets_dir() / "i18n"
