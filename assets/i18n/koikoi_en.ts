@@ -20,27 +20,6 @@
     <context>
         <name>GameController</name>
         <message numerus="yes">
-            <source>{name} holds {0}: %n point(s) in all.</source>
-            <translation>
-                <numerusform>{name} holds {0}: %n point in all.</numerusform>
-                <numerusform>{name} holds {0}: %n points in all.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{name} called 「勝負」 (shobu) and wins the round: %n point(s).</source>
-            <translation>
-                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n point.</numerusform>
-                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n points.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{name}'s dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
-            <translation>
-                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
-                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
             <source>You hold {0}: %n point(s) in all.</source>
             <translation>
                 <numerusform>You hold {0}: %n point in all.</numerusform>
@@ -52,6 +31,13 @@
             <translation>
                 <numerusform>The computer holds {0}: %n point in all.</numerusform>
                 <numerusform>The computer holds {0}: %n points in all.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{name} holds {0}: %n point(s) in all.</source>
+            <translation>
+                <numerusform>{name} holds {0}: %n point in all.</numerusform>
+                <numerusform>{name} holds {0}: %n points in all.</numerusform>
             </translation>
         </message>
         <message numerus="yes">
@@ -69,6 +55,13 @@
             </translation>
         </message>
         <message numerus="yes">
+            <source>{name} called 「勝負」 (shobu) and wins the round: %n point(s).</source>
+            <translation>
+                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n point.</numerusform>
+                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>Your dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
             <translation>
                 <numerusform>Your dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
@@ -80,6 +73,13 @@
             <translation>
                 <numerusform>The computer's dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
                 <numerusform>The computer's dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{name}'s dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
+            <translation>
+                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
+                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
             </translation>
         </message>
     </context>

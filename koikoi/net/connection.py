@@ -159,7 +159,11 @@ class Connection:
         if now >= self._deadline:
             seconds = f"{self.silence_timeout:g}"
             return self._fail(
-                ProtocolError(f"the peer did not finish the handshake within {seconds} s")
+                ProtocolError(
+                    f"the peer did not finish the handshake within {seconds} s",
+                    code="timeout",
+                    seconds=seconds,
+                )
             )
         return []
 

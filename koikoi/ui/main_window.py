@@ -37,6 +37,7 @@ from koikoi.ui.controller import GameController, Mode, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
+from koikoi.ui.neterrors import bye_detail
 from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
 from koikoi.ui.settings import AI_LEVEL, ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
 from koikoi.ui.start_screen import StartScreen, resume_text
@@ -125,7 +126,12 @@ class MainWindow(QMainWindow):
     def refresh_start(self) -> None:
         """Offer the saved match if there is one; report a save that was set aside."""
         loaded = self.saves.load()
-        self.start.set_notice(loaded.problem)
+        notice = loaded.problem
+        if loaded.moved is not None:
+            notice = self.tr(
+                "The saved match could not be read ({0}); it was moved to {1}."
+            ).format(loaded.reason, loaded.moved)
+        self.start.set_notice(notice)
         if loaded.saved is not None:
             m = loaded.saved.replay.match
             self.start.set_resume(resume_text(m.round_no, m.settings.rounds, m.scores))
@@ -578,7 +584,7 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
             name, reason
         )
     if how == "stopped":
-        detail = reason.removeprefix("the peer stopped the match: ")
+        detail = bye_detail(reason.removeprefix("the peer stopped the match: "))
         return tr("{0}'s app stopped the match: {1}.").format(name, detail)
     if how == "error":
         return tr("The match was stopped: this app failed ({0}).").format(reason)

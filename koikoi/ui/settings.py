@@ -101,6 +101,9 @@ NICKNAME: Final = _option(
     "net/nickname", "", doc="the name other players see in the lobby and at the table"
 )
 ROOM_TITLE: Final = _option("net/room_title", "", doc="the title of the last room created")
+LANGUAGE: Final = _option(
+    "ui/language", "", ("", "en", "ja"), doc="the app's language; empty follows the system"
+)
 WINDOW_GEOMETRY: Final = _option("window/geometry", b"", doc="the main window's last geometry")
 
 

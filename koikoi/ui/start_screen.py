@@ -15,6 +15,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QRadialGradient
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
+    QComboBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -29,12 +30,14 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
+from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.saves import KeptMatch
 from koikoi.ui.settings import (
     AI_LEVEL,
     AI_LEVELS,
     ASSIST,
+    LANGUAGE,
     PRACTICE_DOUBLING,
     PRACTICE_ROUNDS,
     AppSettings,
@@ -65,6 +68,8 @@ class StartScreen(QWidget):
         self.on_help: Callable[[], None] = lambda: None
         self.on_calculator: Callable[[], None] = lambda: None
         self.on_quit: Callable[[], None] = lambda: None
+        self.on_language: Callable[[], None] = lambda: None
+        """The language was chosen (saved in the settings already): the app speaks it now."""
         self.on_take_back: Callable[[KeptMatch], None] = lambda kept: None
         self.on_view: Callable[[KeptMatch], None] = lambda kept: None
         self.kept: list[KeptMatch] = []
@@ -135,6 +140,20 @@ class StartScreen(QWidget):
         small.addWidget(self.calculator_button)
         small.addWidget(self.quit_button)
         left.addLayout(small)
+        self.language = QComboBox()
+        self.language.setObjectName("languageChoice")
+        self.language.setStyleSheet(
+            "QComboBox { color: #f3e9d2; background: #1d1c18; border: 1px solid #a08a55;"
+            " border-radius: 8px; padding: 6px 12px; }"
+            "QComboBox QAbstractItemView { color: #f3e9d2; background: #1d1c18; }"
+        )
+        self.language.setAccessibleName(self.tr("Language of the app"))
+        self.language.addItem(self.tr("System language"), "")
+        self.language.addItem("English", "en")
+        self.language.addItem("日本語", "ja")
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.get(LANGUAGE))))
+        self.language.currentIndexChanged.connect(self._language_chosen)
+        left.addWidget(self.language)
         left.addStretch(1)
         row.addLayout(left)
 
@@ -279,6 +298,11 @@ class StartScreen(QWidget):
         self.doubling.setChecked(s.get(PRACTICE_DOUBLING))
         self.assist.setChecked(s.get(ASSIST))
 
+    def _language_chosen(self) -> None:
+        self.settings.set(LANGUAGE, str(self.language.currentData()))
+        self.settings.sync()
+        self.on_language()
+
     def chosen_level(self) -> str:
         b = self.level.checkedButton()
         return str(b.property("level")) if b is not None else AI_LEVEL.default
@@ -378,7 +402,8 @@ def kept_title(kept: KeptMatch) -> str:
         "normal": _tr("normal"),
         "hard": _tr("hard"),
     }
-    when = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(kept.played)).date(), "d MMM yyyy")
+    day = QDateTime.fromSecsSinceEpoch(int(kept.played)).date()
+    when = QLocale(names.current_language()).toString(day, _tr("d MMM yyyy"))
     state = (
         _tr("finished")
         if kept.finished

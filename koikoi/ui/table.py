@@ -719,5 +719,5 @@ class TableView(QWidget):
             p.drawText(
                 QRectF(r.left(), r.top() - 2, r.width(), lay.label_h),
                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                f"{names.KINDS_JA[kind]} {names.kind_group_name(kind)}  {n}",
+                f"{names.kind_label(kind)}  {n}",
             )
