@@ -48,6 +48,13 @@
             </translation>
         </message>
         <message numerus="yes">
+            <source>%n second(s) left to move.</source>
+            <translation>
+                <numerusform>%n second left to move.</numerusform>
+                <numerusform>%n seconds left to move.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>The computer holds {0}: %n point(s) in all.</source>
             <translation>
                 <numerusform>The computer holds {0}: %n point in all.</numerusform>
