@@ -78,7 +78,10 @@ class ClockPair:
     def to_the_table(self) -> None:
         """Both players click the toss panel away; the first oya's table waits for a move."""
         for window in self.windows:
-            self.qtbot.waitUntil(lambda: window.controller.mode is Mode.FIRST_OYA)  # noqa: B023
+            self.qtbot.waitUntil(
+                lambda: window.controller.mode is Mode.FIRST_OYA,  # noqa: B023
+                timeout=20_000,
+            )
             click(self.qtbot, panel_button(window))
         self.qtbot.waitUntil(
             lambda: {w.controller.mode for w in self.windows} == {Mode.PLAY, Mode.BUSY},
@@ -108,25 +111,26 @@ def left_to_move(window: MainWindow) -> list[str]:
 def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    pair = ClockPair(qtbot, tmp_path, options("hana", 13.0, 3600.0), options("taro", 13.0, 3600.0))
+    pair = ClockPair(qtbot, tmp_path, options("hana", 20.0, 3600.0), options("taro", 20.0, 3600.0))
     pair.to_the_table()
     mover, waiter = pair.mover()
     name = "hana" if mover is pair.host else "taro"
     moves = actions_so_far(mover)
     mine, theirs = mover.game.prompt.text(), waiter.game.prompt.text()
-    assert mine.startswith("Your move — 0:1"), mine
-    assert theirs.startswith(f"Waiting for {name}… 0:1"), theirs
+    assert mine.startswith("Your move — 0:"), mine
+    assert theirs.startswith(f"Waiting for {name}… 0:"), theirs
+    assert 10 < seconds(mine) <= 20 and left_to_move(mover) == []
     assert abs(seconds(mine) - seconds(theirs)) <= 1  # one clock, seen from both sides
     # It counts down each second on both tables, said to a screen reader only at 10 s left.
     qtbot.wait(2100)  # redrawn once a second: at least one second less on each
     assert seconds(mover.game.prompt.text()) <= seconds(mine) - 1
     assert seconds(waiter.game.prompt.text()) <= seconds(theirs) - 1
     assert mover.game.prompt.accessibleName() == "Prompt"  # not re-read every second
-    qtbot.waitUntil(lambda: left_to_move(mover) != [], timeout=5_000)
+    qtbot.waitUntil(lambda: left_to_move(mover) != [], timeout=20_000)
     assert left_to_move(mover) == ["10 seconds left to move."]
     assert left_to_move(waiter) == []
     assert mover.controller.mode is Mode.PLAY and actions_so_far(mover) == moves
-    # Its minute (here 13 s) runs out: the table plays a card for the player, in words.
+    # Its minute (here 20 s) runs out: the table plays a card for the player, in words.
     qtbot.waitUntil(lambda: "Your time ran out" in log_text(mover), timeout=10_000)
     said = [line for line in log_text(mover).splitlines() if "Your time ran out" in line]
     assert len(said) == 1 and said[0].startswith("Your time ran out: the table played ")
@@ -142,11 +146,16 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
     )
     for window in pair.windows:
         assert window.controller.remote is not None and window.controller.remote.ended is None
-    assert pair.room.session is not None and pair.join.session is not None
-    assert (
-        pair.room.session.record().to_json()["deals"]
-        == pair.join.session.record().to_json()["deals"]
-    )
+    hosted, joined = pair.room.session, pair.join.session
+    assert hosted is not None and joined is not None
+
+    def seqs() -> tuple[int, int]:
+        assert hosted is not None and joined is not None
+        assert hosted.lockstep is not None and joined.lockstep is not None
+        return hosted.lockstep.seq, joined.lockstep.seq
+
+    qtbot.waitUntil(lambda: seqs()[0] == seqs()[1])  # the last move has arrived
+    assert hosted.record().to_json()["deals"] == joined.record().to_json()["deals"]
     pair.close()
 
 
@@ -194,4 +203,49 @@ def test_a_peer_that_never_moves_can_be_ended_as_abandoned(qtbot: QtBot, tmp_pat
     for window, message in ((joiner, box), (host, told)):
         click(qtbot, message.button(QMessageBox.StandardButton.Ok))
         qtbot.waitUntil(lambda: window.stack.currentWidget() is window.start)  # noqa: B023
+    pair.close()
+
+
+def test_a_clock_that_runs_out_before_the_table_is_shown_plays_in_order(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    # Nobody clicks the coin-toss panel away: the first oya's clock runs out meanwhile, the
+    # move is played for them and waits in line behind the deal.
+    pair = ClockPair(qtbot, tmp_path, options("hana", 3.0, 3600.0), options("taro", 3.0, 3600.0))
+    sessions = [pair.room.session, pair.join.session]
+    assert all(s is not None and s.lockstep is not None for s in sessions)
+
+    def seq() -> int:
+        session = pair.room.session
+        assert session is not None and session.lockstep is not None
+        return session.lockstep.seq
+
+    qtbot.waitUntil(lambda: seq() >= 1, timeout=10_000)
+    for session in sessions:  # from here on, time enough to look at the table
+        assert session is not None
+        session.move_clock = 3600.0
+    said = [w for w in pair.windows if "Your time ran out" in log_text(w)]
+    assert len(said) == 1  # the first oya's table, in words, while its panel was up
+    mover = said[0]
+    assert mover.controller.mode is Mode.FIRST_OYA
+    for window in pair.windows:
+        click(qtbot, panel_button(window))
+    # The deal, then the move played for the mover (its drawn card shown, as after a click),
+    # then whoever is to move next gets the table.
+    inputs = (Mode.PLAY, Mode.PICK, Mode.DECIDE)
+    qtbot.waitUntil(
+        lambda: (
+            any(w.controller.mode in inputs for w in pair.windows)
+            and all(w.controller.remote.seen == seq() for w in pair.windows if w.controller.remote)
+        ),
+        timeout=10_000,
+    )
+    for window in pair.windows:
+        obs = window.controller.observation()
+        if window.controller.mode is Mode.PLAY and obs is not None:
+            assert sum(1 << card for card in window.game.table.model.hand) == obs.hand
+    for window in pair.windows:
+        remote = window.controller.remote
+        assert remote is not None and remote.seen == seq() and remote.ended is None
+    assert actions_so_far(pair.host) == actions_so_far(pair.joiner)
     pair.close()
