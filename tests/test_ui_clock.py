@@ -184,6 +184,9 @@ def test_a_peer_that_never_moves_can_be_ended_as_abandoned(qtbot: QtBot, tmp_pat
     assert button.text() == "End the match"
     assert button.accessibleName().startswith("hana has not moved for 0:0")
     assert not host.game.side.abandon_button.isVisible()  # hana is the one to move
+    said = [line for line in log_text(joiner).splitlines() if "has not moved" in line]
+    assert len(said) == 1, said  # said once, in words, for a screen reader too
+    assert re.fullmatch(r"hana has not moved for [34] seconds: you may end the match\.", said[0])
     # The player decides: nothing ends by itself.
     qtbot.wait(1200)
     assert joiner.controller.remote is not None and joiner.controller.remote.ended is None

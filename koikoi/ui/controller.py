@@ -327,7 +327,7 @@ class RemoteOpponent(QObject):
         self.controller._out_of_time()
 
     def _on_peer_overdue(self, event: Any) -> None:
-        emit(self.controller.clock_ticked)
+        self.controller._peer_overdue(event.seconds)
 
     def _on_moved(self, move: Any) -> None:
         if move.seq < self.seen:
@@ -591,6 +591,21 @@ class GameController(QObject):
                 remote.spoken_seq = seq
                 seconds = max(1, int(clock.left + 0.999))
                 emit(self.said, self.tr("%n second(s) left to move.", "", seconds))
+        emit(self.clock_ticked)
+
+    def _peer_overdue(self, seconds: float) -> None:
+        """The peer has not moved for the abandon time: said once (the log and screen
+        readers); the table offers to end the match."""
+        name = self.opponent_name or ""
+        if seconds >= 60:
+            text = self.tr(
+                "{0} has not moved for %n minute(s): you may end the match.", "", int(seconds // 60)
+            )
+        else:
+            text = self.tr(
+                "{0} has not moved for %n second(s): you may end the match.", "", int(seconds)
+            )
+        emit(self.said, text.format(name))
         emit(self.clock_ticked)
 
     def _out_of_time(self) -> None:
