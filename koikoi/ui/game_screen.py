@@ -622,7 +622,8 @@ class GameScreen(QWidget):
             text = self.tr("Koikoi or shobu? K or S.")
         clock = c.clock() if mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE) else None
         if clock is not None and clock.local:  # the local player's move clock
-            text = self.tr("Your move — {0}").format(_clock(clock.left)) + " · " + text
+            mine = self.tr("Your move — {0}").format(_clock(clock.left))
+            text = f"{mine} · {text}" if text else mine
         overdue = c.clock()
         self.side.abandon_button.setVisible(overdue is not None and overdue.overdue)
         if overdue is not None and overdue.overdue:
