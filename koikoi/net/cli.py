@@ -26,7 +26,13 @@ from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import MAX_NICKNAME
 from koikoi.net.roles import Role
-from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, TossDone
+from koikoi.net.session import (
+    DEFAULT_ABANDON_AFTER,
+    DEFAULT_MOVE_CLOCK,
+    DEFAULT_SILENCE_TIMEOUT,
+    Session,
+    TossDone,
+)
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
 from koikoi.paths import atomic_write, games_dir
 
@@ -70,6 +76,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"--timeout takes seconds, not {text!r}") from None
     if not 0.1 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"--timeout takes 0.1 to 3600 seconds, not {text}")
+    return value
+
+
+def _clock_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes seconds, not {text!r}") from None
+    if not 0.1 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"takes 0.1 to 86400 seconds, not {text}")
     return value
 
 
@@ -165,6 +181,8 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         known_peers=known_peers,
         password=password,
         silence_timeout=DEFAULT_SILENCE_TIMEOUT if args.timeout is None else args.timeout,
+        move_clock=args.move_clock,
+        abandon_after=args.abandon_after,
     )
 
 
@@ -544,6 +562,17 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
     )
     p.add_argument("--name", metavar="NICK", help="the nickname the peer sees (default: user)")
     p.add_argument("--record", metavar="FILE", help="write the signed record here")
+    # The move clock and the abandon time (docs/protocol.md, "Time"): not in CLI.md, for
+    # tests, which cannot wait the 3 minutes after which a peer that never moves is gone.
+    p.add_argument(
+        "--move-clock", type=_clock_seconds, default=DEFAULT_MOVE_CLOCK, help=argparse.SUPPRESS
+    )
+    p.add_argument(
+        "--abandon-after",
+        type=_clock_seconds,
+        default=DEFAULT_ABANDON_AFTER,
+        help=argparse.SUPPRESS,
+    )
     if not silence:
         return
     p.add_argument(

@@ -20,7 +20,13 @@ from koikoi.net.errors import HandshakeError, PeerRefused, ProtocolError, Unexpe
 from koikoi.net.handshake import Established, Handshake, Phase, refuse_message
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, SessionEvent
+from koikoi.net.session import (
+    DEFAULT_ABANDON_AFTER,
+    DEFAULT_MOVE_CLOCK,
+    DEFAULT_SILENCE_TIMEOUT,
+    Session,
+    SessionEvent,
+)
 from koikoi.net.wire import FrameDecoder, encode_frame
 
 logger = logging.getLogger(__name__)
@@ -63,8 +69,12 @@ class Connection:
         silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
         toss_secret: bytes | None = None,
         hold_for_confirmation: bool = False,
+        move_clock: float = DEFAULT_MOVE_CLOCK,
+        abandon_after: float = DEFAULT_ABANDON_AFTER,
     ) -> None:
         self.role = role
+        self.move_clock = move_clock
+        self.abandon_after = abandon_after
         self.hold_for_confirmation = hold_for_confirmation
         self.identity = identity
         self.nickname = nickname
@@ -174,6 +184,13 @@ class Connection:
             return list(self.session.leave(now, reason))
         return self._fail(ProtocolError(f"the handshake was abandoned: {reason}"))
 
+    def abandon(self, now: float) -> list[ConnectionEvent]:
+        """End the match as abandoned by the peer (see :meth:`Session.abandon`); raises
+        :class:`ValueError` before the session or while the peer's time is not up."""
+        if self.session is None:
+            raise ValueError("no session yet")
+        return list(self.session.abandon(now))
+
     def connection_lost(self, now: float, detail: str = "") -> list[ConnectionEvent]:
         if self.closed:
             return []
@@ -223,6 +240,8 @@ class Connection:
             silence_timeout=self.silence_timeout,
             toss_secret=self._toss_secret,
             hold_for_confirmation=self.hold_for_confirmation,
+            move_clock=self.move_clock,
+            abandon_after=self.abandon_after,
         )
         self.session.start()
         return [HandshakeDone(established)]

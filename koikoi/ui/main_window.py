@@ -575,6 +575,10 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
         return tr("The connection to {0} was lost: {1}.").format(name, detail)
     if how == "silent":
         return tr("{0} stopped answering: nothing arrived for too long.").format(name)
+    if how == "abandoned":
+        if mine:
+            return tr("You did not move for too long: {0} ended the match.").format(name)
+        return tr("{0} did not move for too long: you ended the match.").format(name)
     if how == "cheat":
         return tr("The match was stopped: a move from {0} did not check ({1}).").format(
             name, reason
