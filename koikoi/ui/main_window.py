@@ -34,13 +34,28 @@ from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
+from koikoi.ui.display import (
+    DisplayDialog,
+    platform_high_contrast,
+    platform_reduced_motion,
+    window_sheet,
+)
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
-from koikoi.ui.settings import AI_LEVEL, ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
+from koikoi.ui.settings import (
+    AI_LEVEL,
+    ASSIST,
+    PRACTICE_DOUBLING,
+    WINDOW_GEOMETRY,
+    AppSettings,
+    DisplayOptions,
+    load_display,
+    save_display,
+)
 from koikoi.ui.start_screen import StartScreen, resume_text
-from koikoi.ui.style import apply_style
+from koikoi.ui.style import apply_style, style_sheet
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +94,13 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.stack)
         apply_style(self)
         self._help: HelpDialog | None = None
+        self._display_dialog: DisplayDialog | None = None
+        self.platform_reduced_motion = platform_reduced_motion()
+        self.platform_high_contrast = platform_high_contrast()
+        self.high_contrast: bool | None = None
+        """High contrast is on (None until the display options are first applied)."""
+        self.display = load_display(self.settings)
+        self.apply_display(self.display, save=False)
         self._calculator: ScoreCalculator | None = None
         self._last: tuple[Settings, str] | None = None
         self.question: QMessageBox | None = None
@@ -107,6 +129,8 @@ class MainWindow(QMainWindow):
         self.start.on_resume = lambda: None if self.resume() else None
         self.start.on_help = self.show_help
         self.start.on_calculator = self.show_calculator
+        self.start.on_learn = self.show_help
+        self.start.on_display = self.show_display
         self.start.on_quit = lambda: None if self.close() else None
         self.game.on_home = self.home_requested
         self.game.on_rematch = self.rematch
@@ -161,7 +185,7 @@ class MainWindow(QMainWindow):
         from koikoi.ui.viewer import ViewError, open_record
 
         try:
-            viewer = open_record(kept.path, self.art, self, self.timings.anim_scale)
+            viewer = open_record(kept.path, self.art, self, self.anim_scale())
         except ViewError as exc:
             logger.warning("could not view %s", exc)
             box = QMessageBox(self)
@@ -514,13 +538,48 @@ class MainWindow(QMainWindow):
         settings, level = self._last
         self.start_practice(settings, level, self.game.table.assist)
 
-    def show_help(self) -> None:
+    def show_help(self, page: str = "short") -> None:
+        """The help window at one of its pages: the rules in short and the keys ("short"),
+        the rules with pictures ("rules"), the card gallery ("cards"), the glossary."""
         if self._help is None:
-            self._help = HelpDialog(self)
+            self._help = HelpDialog(self, self.art, self.display.reading_aids)
             self._help.on_calculator = self.show_calculator
+            self._help.on_display = self.show_display
         self._help.show()
         self._help.raise_()
         self._help.activateWindow()
+        self._help.show_page(page)
+
+    def show_display(self) -> None:
+        """The display options; each applies at once, to the table too."""
+        if self._display_dialog is None:
+            self._display_dialog = DisplayDialog(self.display, self)
+            self._display_dialog.on_changed = self.apply_display
+        self._display_dialog.set_options(self.display)
+        self._display_dialog.show()
+        self._display_dialog.raise_()
+        self._display_dialog.activateWindow()
+
+    def anim_scale(self) -> float:
+        """The table's animation scale: the timings' times the display options' speed (0
+        with reduced motion)."""
+        return self.timings.anim_scale * self.display.animation_factor(self.platform_reduced_motion)
+
+    def apply_display(self, options: DisplayOptions, save: bool = True) -> None:
+        """Use (and keep) display options: the table, the learning pages, the palette."""
+        self.display = options
+        if save:
+            save_display(self.settings, options)
+        self.game.table.set_display(options.card_scale, options.reading_aids)
+        self.game.set_anim_scale(self.anim_scale())
+        if self._help is not None:
+            self._help.set_aids(options.reading_aids)
+        high = options.contrast_high(self.platform_high_contrast)
+        if high != self.high_contrast:
+            self.high_contrast = high
+            self.setStyleSheet(style_sheet() + window_sheet(high))
+            self.start.high_contrast = high
+            self.start.update()
 
     def show_calculator(self) -> None:
         """The score calculator, doubling set as the practice settings have it."""
