@@ -207,9 +207,15 @@ class CardPicture(QLabel):
 
 
 def picture_grid(
-    art: CardArt, cards: CardSet, aids: bool, columns: int = 12, width: int = PICTURE_WIDTH
+    art: CardArt,
+    cards: CardSet,
+    aids: bool,
+    role: str = "",
+    columns: int = 12,
+    width: int = PICTURE_WIDTH,
 ) -> tuple[QWidget, list[CardPicture]]:
-    """The cards of a set in card order, ``columns`` to a row."""
+    """The cards of a set in card order, ``columns`` to a row; ``role`` says what they are
+    to a yaku (``needed``, ``pool`` or ``bonus``: :class:`YakuCards`)."""
     box = QWidget()
     grid = QGridLayout(box)
     grid.setContentsMargins(0, 0, 0, 0)
@@ -217,6 +223,7 @@ def picture_grid(
     pictures = []
     for i, card in enumerate(iter_cards(cards)):
         picture = CardPicture(art, card, width, aids)
+        picture.setProperty("role", role)
         pictures.append(picture)
         grid.addWidget(picture, i // columns, i % columns)
     grid.setColumnStretch(columns, 1)
@@ -406,23 +413,26 @@ class RulesPage(LearnPage):
             else:
                 text = self.tr("All of these:")
             parts.append(QLabel(text))
-            box, pictures = picture_grid(self.art, spec.needed, self.aids)
+            box, pictures = picture_grid(self.art, spec.needed, self.aids, "needed")
             parts.append(box)
             self.pictures += pictures
             shown += [p.card for p in pictures]
         if spec.pool:
             if spec.needed:
-                text = self.tr("and any %n of these:", "", spec.more)
+                text = self.tr("and any {0} of these:").format(spec.more)  # 3 or more
             else:
-                text = self.tr("Any %n of these:", "", spec.more)
-            parts.append(QLabel(text))
-            box, pictures = picture_grid(self.art, spec.pool, self.aids)
+                text = self.tr("Any {0} of these:").format(spec.more)  # 3 or more
+            count = QLabel(text)
+            count.setObjectName("poolCount")
+            count.setProperty("more", spec.more)
+            parts.append(count)
+            box, pictures = picture_grid(self.art, spec.pool, self.aids, "pool")
             parts.append(box)
             self.pictures += pictures
             shown += [p.card for p in pictures]
         if spec.bonus:
             parts.append(QLabel(self.tr("One more point for each of these with them:")))
-            box, pictures = picture_grid(self.art, spec.bonus, self.aids, width=30)
+            box, pictures = picture_grid(self.art, spec.bonus, self.aids, "bonus", width=30)
             parts.append(box)
             self.pictures += pictures
         section = self.add_section(title, *parts, contents=False)
