@@ -275,3 +275,22 @@ def test_a_damaged_settings_file_loads_with_one_line_warnings(qtbot, caplog):
     assert window.start.isVisible()
     close_window(window)
     assert AppSettings().get(CARD_SIZE) == "normal" and AppSettings().get(HIGH_CONTRAST) == "system"
+
+
+def test_the_window_keeps_its_font_when_the_display_options_change(qtbot):
+    window = open_window(qtbot)
+    start_practice(window, seed=SEED)
+    wait_for_input(qtbot, window)
+    family = window.font().family()
+    widgets = [window.game.prompt, window.game.side.menu_button]
+
+    def families() -> list[str]:
+        QApplication.processEvents()
+        return [w.font().family() for w in widgets]
+
+    assert families() == [family] * 2  # the table's prompt and the column's buttons
+    window.apply_display(DisplayOptions(high_contrast="on"))
+    assert families() == [family] * 2
+    window.apply_display(DisplayOptions(high_contrast="off"))
+    assert families() == [family] * 2
+    close_window(window)

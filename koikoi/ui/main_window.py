@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QFont, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QMainWindow,
@@ -199,6 +199,7 @@ class MainWindow(QMainWindow):
             box.finished.connect(lambda _result: self.refresh_start())
             box.open()
             return
+        viewer.table.set_display(self.display.card_scale, self.display.reading_aids)
         viewer.resize(self.size())
         viewer.show()
         viewer.setFocus()
@@ -565,6 +566,16 @@ class MainWindow(QMainWindow):
         with reduced motion)."""
         return self.timings.anim_scale * self.display.animation_factor(self.platform_reduced_motion)
 
+    def _restyle(self, high_contrast: bool) -> None:
+        """The window's style sheet with the display options' part. It is taken off first and
+        the window's font set anew: a second style sheet over polished widgets would leave
+        them in the application's font instead of the window's."""
+        font = self.font()
+        self.setStyleSheet("")
+        self.setFont(QFont())
+        self.setFont(font)
+        self.setStyleSheet(style_sheet() + window_sheet(high_contrast))
+
     def apply_display(self, options: DisplayOptions, save: bool = True) -> None:
         """Use (and keep) display options: the table, the learning pages, the palette."""
         self.display = options
@@ -577,7 +588,7 @@ class MainWindow(QMainWindow):
         high = options.contrast_high(self.platform_high_contrast)
         if high != self.high_contrast:
             self.high_contrast = high
-            self.setStyleSheet(style_sheet() + window_sheet(high))
+            self._restyle(high)
             self.start.high_contrast = high
             self.start.update()
 
