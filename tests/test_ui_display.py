@@ -230,7 +230,12 @@ def test_high_contrast_text_meets_aaa(qtbot):
         qtbot.waitExposed(window._help)
         checked += assert_aaa(window._help, f"help: {page}")
     window._help.close()
-    assert checked > 40
+    at_play(qtbot, window)  # the table: its column, prompt and log, on a black felt
+    checked += assert_aaa(window, "the table")
+    felt = window.game.table.grab().toImage()
+    assert felt.pixelColor(3, felt.height() // 2).lightness() < 10
+    assert checked > 50
+    window.go_home()
     # and off again: the usual look comes back
     dialog = display_from_start(qtbot, window)
     choose(dialog.contrast, "off")

@@ -156,6 +156,10 @@ QTabBar::tab {{ background: {HC_GROUND}; color: {HC_TEXT}; border: 2px solid {HC
 QTabBar::tab:selected {{ color: {HC_ACCENT}; border-color: {HC_ACCENT}; }}
 QHeaderView::section {{ background: {HC_GROUND}; color: {HC_ACCENT}; }}
 QToolTip {{ color: {HC_TEXT}; background: {HC_GROUND}; border: 1px solid {HC_TEXT}; }}
+QLabel#oyaBadge {{ background: {HC_GROUND}; color: {HC_ACCENT}; border: 2px solid {HC_ACCENT}; }}
+QPlainTextEdit#log {{ background: {HC_GROUND}; color: {HC_TEXT}; border: 1px solid {HC_TEXT}; }}
+QLabel#prompt {{ background: {HC_GROUND}; color: {HC_TEXT}; border: 2px solid {HC_ACCENT}; }}
+QFrame#panel {{ background: {HC_GROUND}; border: 2px solid {HC_ACCENT}; }}
 """
 """Appended to the window's style sheet when high contrast is on: black ground, white and
 yellow text, cyan focus."""

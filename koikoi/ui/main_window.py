@@ -199,7 +199,9 @@ class MainWindow(QMainWindow):
             box.finished.connect(lambda _result: self.refresh_start())
             box.open()
             return
-        viewer.table.set_display(self.display.card_scale, self.display.reading_aids)
+        viewer.table.set_display(
+            self.display.card_scale, self.display.reading_aids, bool(self.high_contrast)
+        )
         viewer.resize(self.size())
         viewer.show()
         viewer.setFocus()
@@ -581,11 +583,11 @@ class MainWindow(QMainWindow):
         self.display = options
         if save:
             save_display(self.settings, options)
-        self.game.table.set_display(options.card_scale, options.reading_aids)
+        high = options.contrast_high(self.platform_high_contrast)
+        self.game.table.set_display(options.card_scale, options.reading_aids, high)
         self.game.set_anim_scale(self.anim_scale())
         if self._help is not None:
             self._help.set_aids(options.reading_aids)
-        high = options.contrast_high(self.platform_high_contrast)
         if high != self.high_contrast:
             self.high_contrast = high
             self._restyle(high)

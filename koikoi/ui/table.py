@@ -150,6 +150,8 @@ class TableView(QWidget):
         self.assist = True
         self.card_scale = 1.0
         """The display option's card size against the usual one (what fits is kept)."""
+        self.high_contrast = False
+        """A black felt under the cards (the high-contrast display option)."""
         self.prompt_height = 0.0
         """The prompt line's least height (its text's), set by the screen that shows it."""
         self.layout_ = self._relayout()
@@ -221,9 +223,13 @@ class TableView(QWidget):
             my_cap_y, hand_y, stock_rect, wait_rect, grid_left, field_rect.right() - m, label_h,
         )  # fmt: skip
 
-    def set_display(self, card_scale: float, reading_aids: bool) -> None:
+    def set_display(
+        self, card_scale: float, reading_aids: bool, high_contrast: bool = False
+    ) -> None:
         """The display options the table follows (``settings.DisplayOptions``), at once."""
         self.card_scale = card_scale
+        self.high_contrast = high_contrast
+        self._background = None
         self.sprites.set_aids(reading_aids)
         self.finish_animation()
         self.snap()
@@ -670,6 +676,8 @@ class TableView(QWidget):
         g.setColorAt(0.65, QColor(22, 64, 49))
         g.setColorAt(1.0, QColor(12, 38, 30))
         p.fillRect(QRectF(0, 0, lay.width, lay.height), QBrush(g))
+        if self.high_contrast:
+            p.fillRect(QRectF(0, 0, lay.width, lay.height), QColor(0, 0, 0))
         fr = lay.field_rect
         path = QPainterPath()
         path.addRoundedRect(fr, 18, 18)
