@@ -34,7 +34,7 @@ from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.display import DisplayDialog
 from koikoi.ui.help import HelpDialog
-from koikoi.ui.rules_window import CardPicture
+from koikoi.ui.rules_window import CardPicture, CardStrip
 from koikoi.ui.settings import AppSettings, DisplayOptions
 from koikoi.ui.start_screen import StartScreen
 from tests.ui_driver import click, close_window, open_window, press, start_practice, wait_for_input
@@ -68,17 +68,17 @@ def formed(yaku: Yaku, cards: CardSet) -> int | None:
 def test_every_yaku_appears_with_the_cards_the_engine_counts(qtbot):
     window = open_window(qtbot)
     help_ = open_learn(qtbot, window, "rules")
-    assert help_.tabs.currentWidget() is help_.rules
+    assert help_.current_page() is help_.rules
     rows = {row.property("yaku"): row for row in help_.rules.findChildren(QFrame, "yakuRow")}
     assert set(rows) == {y.value for y in Yaku}
     for yaku in Yaku:
         row = rows[yaku.value]
-        pictures = row.findChildren(CardPicture)
         by_role: dict[str, list[int]] = {"needed": [], "pool": [], "bonus": []}
-        for p in pictures:
-            assert p.accessibleName() == names.card_accessible_name(p.card)
-            assert not p.pixmap().isNull()
-            by_role[p.property("role")].append(p.card)
+        for strip in row.findChildren(CardStrip):
+            assert strip.isVisibleTo(help_) and strip.cards
+            assert strip.accessibleName() == names.cards_named(strip.cards)
+            assert all(not strip.pixmap(c).isNull() for c in strip.cards)
+            by_role[strip.property("role")] += strip.cards
         needed, pool, bonus = by_role["needed"], by_role["pool"], by_role["bonus"]
         more = 0
         if pool:
@@ -148,7 +148,7 @@ def test_the_rules_page_reads_by_keyboard_and_esc_closes_it(qtbot):
     assert len(seen) >= 10 and all(seen)
     # Ctrl+Tab turns the page; Esc closes the window
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: help_.tabs.currentWidget() is help_.gallery)
+    qtbot.waitUntil(lambda: help_.current_page() is help_.gallery)
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not help_.isVisible())
     close_window(window)
@@ -164,7 +164,7 @@ def test_learning_pages_are_reachable_from_the_table_help(qtbot):
     bar = help_.tabs.tabBar()
     for index, page in enumerate((help_.text, help_.rules, help_.gallery, help_.glossary)):
         QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
-        assert help_.tabs.currentWidget() is page and page.isVisible()
+        assert help_.current_page() is page and page.isVisible()
     click(qtbot, help_.display_button)
     qtbot.waitUntil(
         lambda: window._display_dialog is not None and window._display_dialog.isVisible()
@@ -179,27 +179,29 @@ def test_the_gallery_shows_the_48_cards_by_month_with_the_engines_kinds_and_poin
     window = open_window(qtbot)
     help_ = open_learn(qtbot, window, "cards")
     gallery = help_.gallery
-    assert help_.tabs.currentWidget() is gallery
-    cells = gallery.findChildren(QWidget, "galleryCard")
+    assert help_.current_page() is gallery
+    cells = gallery.findChildren(QLabel, "galleryCard")
     assert [c.property("card") for c in cells] == list(CARD_IDS)
     months = gallery.findChildren(QFrame, "monthRow")
     assert len(months) == 12
     for month, row in enumerate(months):
         title = row.accessibleName()
         assert title.startswith(names.month_name(month)) and f"{month + 1}月" in title
-        shown = [c.property("card") for c in row.findChildren(QWidget, "galleryCard")]
+        shown = [c.property("card") for c in row.findChildren(QLabel, "galleryCard")]
         assert [month_of(parse_card(i)) for i in shown] == [month] * 4
+        pictures = [p.card for p in row.findChildren(CardPicture)]
+        assert pictures == [parse_card(i) for i in shown]
     for cell in cells:
         card = parse_card(cell.property("card"))
         kind = kind_of(card)
-        texts = [label.text() for label in cell.findChildren(QLabel) if label.text()]
+        texts = cell.text().split("\n")
         # English first, then the Japanese name, then the kind and the engine's card points
         assert texts[0] == names.card_name(card)
         assert texts[1] == names.card_japanese(card)
         assert names.kind_name(kind) in texts[2] and names.KINDS_JA[kind] in texts[2]
         assert names.points(kind.points) in texts[2]
-        picture = cell.findChild(CardPicture)
-        assert picture.accessibleName() == names.card_accessible_name(card)
+    for picture in gallery.findChildren(CardPicture):
+        assert picture.accessibleName() == names.card_accessible_name(picture.card)
     # the marks explained: each kind's mark, and both kinds of poem/blue ribbon
     marks = gallery.findChildren(QLabel, "aidsMark")
     kinds = {kind_of(parse_card(m.property("card"))) for m in marks}
@@ -284,6 +286,7 @@ def test_every_visible_string_of_the_learning_windows_goes_through_tr(qtbot):
     try:
         help_ = HelpDialog(None, CardArt())
         qtbot.addWidget(help_)
+        assert help_.rules and help_.gallery and help_.glossary  # each page made
         display = DisplayDialog(DisplayOptions())
         qtbot.addWidget(display)
         start = StartScreen(AppSettings())

@@ -84,7 +84,7 @@ class CardGallery(LearnPage):
 
     def __init__(self, art: CardArt, aids: bool = True) -> None:
         super().__init__(art, aids, "cardGallery")
-        self.cells: dict[int, QWidget] = {}
+        self.cells: dict[int, QLabel] = {}
         self.add_section(self.tr("What the marks on a card mean"), self._aids_legend())
         for month in range(12):
             self._month_row(month)
@@ -154,37 +154,25 @@ class CardGallery(LearnPage):
         grid.setHorizontalSpacing(12)
         spoken = []
         for i, card in enumerate(iter_cards(MONTH_MASKS[month])):
-            cell = QWidget()
-            cell.setObjectName("galleryCard")
-            cell.setProperty("card", CARD_IDS[card])
-            lay = QVBoxLayout(cell)
-            lay.setContentsMargins(0, 0, 0, 0)
-            lay.setSpacing(2)
             picture = CardPicture(self.art, card, GALLERY_WIDTH, self.aids)
             self.pictures.append(picture)
-            lay.addWidget(picture, 0, Qt.AlignmentFlag.AlignHCenter)
+            grid.addWidget(picture, 0, i, Qt.AlignmentFlag.AlignHCenter)
             kind = kind_of(card)
-            name = QLabel(names.card_name(card))
-            name.setObjectName("galleryName")
-            name.setWordWrap(True)
-            ja = QLabel(names.card_japanese(card))
-            ja.setObjectName("galleryJapanese")
-            what = QLabel(
-                self.tr("{kind} {ja} · {points}").format(
-                    ja=names.KINDS_JA[kind],
-                    kind=names.kind_name(kind),
-                    points=names.points(kind.points),
-                )
+            what = self.tr("{kind} {ja} · {points}").format(
+                ja=names.KINDS_JA[kind],
+                kind=names.kind_name(kind),
+                points=names.points(kind.points),
             )
-            what.setObjectName("galleryKind")
-            for label in (name, ja, what):
-                label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-                lay.addWidget(label)
-            lay.addStretch(1)
-            grid.addWidget(cell, 0, i)
+            # one label for the three lines: English (the current language) first
+            text = QLabel("\n".join((names.card_name(card), names.card_japanese(card), what)))
+            text.setObjectName("galleryCard")
+            text.setProperty("card", CARD_IDS[card])
+            text.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+            text.setWordWrap(True)
+            grid.addWidget(text, 1, i)
             grid.setColumnStretch(i, 1)
-            self.cells[card] = cell
-            spoken.append(f"{names.card_name(card)} {names.card_japanese(card)}, {what.text()}")
+            self.cells[card] = text
+            spoken.append(f"{names.card_name(card)} {names.card_japanese(card)}, {what}")
         section = self.add_section(month_title(month), box)
         section.setObjectName("monthRow")
         section.setAccessibleDescription("; ".join(spoken))

@@ -53,13 +53,20 @@ class HelpDialog(QDialog):
         self.text.setOpenExternalLinks(False)
         self.text.document().setDefaultFont(self.font())
         self.text.setHtml(self.html())
-        self.rules = RulesPage(art, aids)
-        self.gallery = CardGallery(art, aids)
-        self.glossary = Glossary()
+        self.art = art
+        self.aids = aids
+        self._rules: RulesPage | None = None
+        self._gallery: CardGallery | None = None
+        self._glossary: Glossary | None = None
         self.tabs.addTab(self.text, self.tr("In short · keys"))
-        self.tabs.addTab(self.rules, self.tr("Rules with pictures"))
-        self.tabs.addTab(self.gallery, self.tr("Cards"))
-        self.tabs.addTab(self.glossary, self.tr("Glossary"))
+        self.holders: list[QWidget] = []
+        for title in (self.tr("Rules with pictures"), self.tr("Cards"), self.tr("Glossary")):
+            holder = QWidget()  # the page is made when it is first shown (its pictures cost)
+            holder.setObjectName("helpPageHolder")
+            QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
+            self.holders.append(holder)
+            self.tabs.addTab(holder, title)
+        self.tabs.currentChanged.connect(self._page_shown)
         lay.addWidget(self.tabs)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.on_calculator: Callable[[], None] = lambda: None
@@ -75,18 +82,63 @@ class HelpDialog(QDialog):
         lay.addWidget(buttons)
         self.setWindowModality(Qt.WindowModality.NonModal)
 
+    @property
+    def rules(self) -> RulesPage:
+        if self._rules is None:
+            self._rules = RulesPage(self.art, self.aids)
+            self._hold(0, self._rules)
+        return self._rules
+
+    @property
+    def gallery(self) -> CardGallery:
+        if self._gallery is None:
+            self._gallery = CardGallery(self.art, self.aids)
+            self._hold(1, self._gallery)
+        return self._gallery
+
+    @property
+    def glossary(self) -> Glossary:
+        if self._glossary is None:
+            self._glossary = Glossary()
+            self._hold(2, self._glossary)
+        return self._glossary
+
+    def _hold(self, index: int, page: QWidget) -> None:
+        layout = self.holders[index].layout()
+        assert layout is not None
+        layout.addWidget(page)
+        page.show()  # a widget added to a shown one stays hidden until told
+
+    def _page_shown(self, index: int) -> None:
+        self.page_widget(index)
+
+    def page_widget(self, index: int) -> QWidget:
+        """The page at a tab (made now if it was not yet)."""
+        pages: list[Callable[[], QWidget]] = [
+            lambda: self.text, lambda: self.rules, lambda: self.gallery, lambda: self.glossary
+        ]  # fmt: skip
+        return pages[index]()
+
+    def current_page(self) -> QWidget:
+        return self.page_widget(self.tabs.currentIndex())
+
     def show_page(self, page: str) -> None:
         """Turn to one of :data:`PAGES` and put the keyboard on it."""
         self.tabs.setCurrentIndex(PAGES.index(page))
-        first: list[QWidget] = [
-            self.text, self.rules.contents, self.gallery.contents, self.glossary.table
-        ]  # fmt: skip
-        first[self.tabs.currentIndex()].setFocus(Qt.FocusReason.OtherFocusReason)
+        current = self.current_page()
+        if isinstance(current, RulesPage | CardGallery):
+            current.contents.setFocus(Qt.FocusReason.OtherFocusReason)
+        elif isinstance(current, Glossary):
+            current.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        else:
+            self.text.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def set_aids(self, aids: bool) -> None:
         """The pictures follow the reading-aids display option."""
-        self.rules.set_aids(aids)
-        self.gallery.set_aids(aids)
+        self.aids = aids
+        for page in (self._rules, self._gallery):
+            if page is not None:
+                page.set_aids(aids)
 
     def html(self) -> str:
         t = self.tr

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from html import escape
 from typing import Final
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt
-from PySide6.QtGui import QFocusEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QFocusEvent, QHelpEvent, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import (
     QFrame,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QScrollArea,
     QSizePolicy,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -183,51 +183,124 @@ PICTURE_WIDTH: Final = 40
 
 
 class CardPicture(QLabel):
-    """One card's picture, named for a screen reader; ``card`` says which."""
+    """One card's picture, named for a screen reader; ``card`` says which. The picture is
+    drawn when it first shows (a page holds a hundred cards; most are scrolled away)."""
 
     def __init__(self, art: CardArt, card: int, width: int, aids: bool) -> None:
         super().__init__()
         self.art = art
         self.card = card
         self.picture_width = width
+        self.aids = aids
+        self._picture: QPixmap | None = None
         self.setObjectName("cardPicture")
         self.setProperty("card", CARD_IDS[card])
         self.setAccessibleName(names.card_accessible_name(card))
         self.setAccessibleDescription(names.card_description(card))
         self.setToolTip(names.card_tooltip(card))
         self.setFixedSize(card_size(width))
-        self.set_aids(aids)
 
     def set_aids(self, aids: bool) -> None:
+        if aids != self.aids:
+            self.aids = aids
+            self._picture = None
+            self.update()
+
+    def pixmap(self) -> QPixmap:
+        """The card's picture as it is shown (drawn now if it has not been yet)."""
+        if self._picture is None:
+            dpr = self.devicePixelRatioF()
+            size = card_size(self.picture_width)
+            device = QSize(round(size.width() * dpr), round(size.height() * dpr))
+            self._picture = self.art.pixmap(CARD_IDS[self.card], device, self.aids, dpr)
+        return self._picture
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        p.drawPixmap(QRectF(self.rect()), self.pixmap(), QRectF(self.pixmap().rect()))
+        p.end()
+
+
+class CardStrip(QWidget):
+    """Several cards' pictures in rows, painted by one widget (a page holds a hundred cards,
+    and each widget costs its styling): a screen reader hears them named in one phrase, and
+    each shows its own tooltip. ``cards`` says which, ``role`` what they are to a yaku
+    (``needed``, ``pool`` or ``bonus``: :class:`YakuCards`)."""
+
+    GAP: Final = 4
+
+    def __init__(
+        self,
+        art: CardArt,
+        cards: CardSet,
+        aids: bool,
+        role: str = "",
+        columns: int = 12,
+        width: int = PICTURE_WIDTH,
+    ) -> None:
+        super().__init__()
+        self.art = art
+        self.cards = list(iter_cards(cards))
         self.aids = aids
-        dpr = self.devicePixelRatioF()
-        size = card_size(self.picture_width)
-        device = QSize(round(size.width() * dpr), round(size.height() * dpr))
-        self.setPixmap(self.art.pixmap(CARD_IDS[self.card], device, aids, dpr))
+        self.columns = max(1, min(columns, len(self.cards)))
+        self.card = card_size(width)
+        self._pictures: dict[int, QPixmap] = {}
+        self.setObjectName("cardStrip")
+        self.setProperty("role", role)
+        self.setAccessibleName(names.cards_named(self.cards))
+        rows = -(-len(self.cards) // self.columns)
+        self.setFixedSize(
+            self.columns * (self.card.width() + self.GAP) - self.GAP,
+            rows * (self.card.height() + self.GAP) - self.GAP,
+        )
 
+    def card_rect(self, index: int) -> QRect:
+        row, col = divmod(index, self.columns)
+        step_x, step_y = self.card.width() + self.GAP, self.card.height() + self.GAP
+        return QRect(col * step_x, row * step_y, self.card.width(), self.card.height())
 
-def picture_grid(
-    art: CardArt,
-    cards: CardSet,
-    aids: bool,
-    role: str = "",
-    columns: int = 12,
-    width: int = PICTURE_WIDTH,
-) -> tuple[QWidget, list[CardPicture]]:
-    """The cards of a set in card order, ``columns`` to a row; ``role`` says what they are
-    to a yaku (``needed``, ``pool`` or ``bonus``: :class:`YakuCards`)."""
-    box = QWidget()
-    grid = QGridLayout(box)
-    grid.setContentsMargins(0, 0, 0, 0)
-    grid.setSpacing(4)
-    pictures = []
-    for i, card in enumerate(iter_cards(cards)):
-        picture = CardPicture(art, card, width, aids)
-        picture.setProperty("role", role)
-        pictures.append(picture)
-        grid.addWidget(picture, i // columns, i % columns)
-    grid.setColumnStretch(columns, 1)
-    return box, pictures
+    def card_at(self, pos: QPoint) -> int | None:
+        for i, card in enumerate(self.cards):
+            if self.card_rect(i).contains(pos):
+                return card
+        return None
+
+    def set_aids(self, aids: bool) -> None:
+        if aids != self.aids:
+            self.aids = aids
+            self._pictures.clear()
+            self.update()
+
+    def pixmap(self, card: int) -> QPixmap:
+        """One card's picture as it is shown (drawn now if it has not been yet)."""
+        picture = self._pictures.get(card)
+        if picture is None:
+            dpr = self.devicePixelRatioF()
+            device = QSize(round(self.card.width() * dpr), round(self.card.height() * dpr))
+            picture = self.art.pixmap(CARD_IDS[card], device, self.aids, dpr)
+            self._pictures[card] = picture
+        return picture
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        for i, card in enumerate(self.cards):
+            r = self.card_rect(i)
+            if r.intersects(event.rect()):
+                picture = self.pixmap(card)
+                p.drawPixmap(QRectF(r), picture, QRectF(picture.rect()))
+        p.end()
+
+    def event(self, event: QEvent) -> bool:
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
+            card = self.card_at(event.pos())
+            if card is None:
+                QToolTip.hideText()
+            else:
+                QToolTip.showText(event.globalPos(), names.card_tooltip(card), self)
+            return True
+        return super().event(event)
 
 
 class Section(QFrame):
@@ -274,7 +347,7 @@ class LearnPage(QWidget):
         self.setObjectName(object_name)
         self.art = art
         self.aids = aids
-        self.pictures: list[CardPicture] = []
+        self.pictures: list[CardPicture | CardStrip] = []
         self.sections: list[Section] = []
         outer = QHBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -315,7 +388,10 @@ class LearnPage(QWidget):
         head.setWordWrap(True)
         lay.addWidget(head)
         for part in parts:
-            lay.addWidget(part)
+            if isinstance(part, CardStrip):
+                lay.addWidget(part, 0, Qt.AlignmentFlag.AlignLeft)
+            else:
+                lay.addWidget(part)
         self.column.addWidget(section)
         section.on_focus = self._section_focused
         if contents:
@@ -413,10 +489,10 @@ class RulesPage(LearnPage):
             else:
                 text = self.tr("All of these:")
             parts.append(QLabel(text))
-            box, pictures = picture_grid(self.art, spec.needed, self.aids, "needed")
-            parts.append(box)
-            self.pictures += pictures
-            shown += [p.card for p in pictures]
+            strip = CardStrip(self.art, spec.needed, self.aids, "needed")
+            parts.append(strip)
+            self.pictures.append(strip)
+            shown += strip.cards
         if spec.pool:
             if spec.needed:
                 text = self.tr("and any {0} of these:").format(spec.more)  # 3 or more
@@ -426,15 +502,15 @@ class RulesPage(LearnPage):
             count.setObjectName("poolCount")
             count.setProperty("more", spec.more)
             parts.append(count)
-            box, pictures = picture_grid(self.art, spec.pool, self.aids, "pool")
-            parts.append(box)
-            self.pictures += pictures
-            shown += [p.card for p in pictures]
+            strip = CardStrip(self.art, spec.pool, self.aids, "pool")
+            parts.append(strip)
+            self.pictures.append(strip)
+            shown += strip.cards
         if spec.bonus:
             parts.append(QLabel(self.tr("One more point for each of these with them:")))
-            box, pictures = picture_grid(self.art, spec.bonus, self.aids, "bonus", width=30)
-            parts.append(box)
-            self.pictures += pictures
+            strip = CardStrip(self.art, spec.bonus, self.aids, "bonus", width=30)
+            parts.append(strip)
+            self.pictures.append(strip)
         section = self.add_section(title, *parts, contents=False)
         section.setObjectName("yakuRow")
         section.setProperty("yaku", yaku.value)
