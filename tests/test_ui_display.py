@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox
 
@@ -98,6 +98,10 @@ def test_reading_aids_off_changes_the_cards_on_the_table_at_once(qtbot):
     assert before.copy(corner) != after.copy(corner)
     assert before.copy(lower) == after.copy(lower)  # the picture itself is the same
     assert gallery_picture.pixmap().toImage() != gallery_before
+    # every other picture too (the panels, the calculator, the start screen ask the art)
+    size = QSize(40, 64)
+    asked = window.art.pixmap("matsu_crane", size, True).toImage()
+    assert asked == window.art.pixmap("matsu_crane", size, False).toImage()
     assert AppSettings().get(READING_AIDS) is False
     click(qtbot, dialog.aids)  # and back
     QApplication.processEvents()

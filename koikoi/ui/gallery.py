@@ -70,7 +70,11 @@ def aids_picture(art: CardArt, card_id: str, dpr: float, height: int = 72) -> QP
     scale = height / (h + 8)
     width = round(CARD_WIDTH * scale)
     size = card_size(width)
-    image = art.image(card_id, QSize(round(size.width() * dpr), round(size.height() * dpr)))
+    shown, art.show_aids = art.show_aids, True  # the legend shows the marks it explains
+    try:
+        image = art.image(card_id, QSize(round(size.width() * dpr), round(size.height() * dpr)))
+    finally:
+        art.show_aids = shown
     k = scale * dpr
     crop = QRect(round((x - 2) * k), round((y - 2) * k), round((w + 4) * k), round((h + 4) * k))
     pixmap = QPixmap.fromImage(image.copy(crop))

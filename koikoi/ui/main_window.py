@@ -584,6 +584,7 @@ class MainWindow(QMainWindow):
         if save:
             save_display(self.settings, options)
         high = options.contrast_high(self.platform_high_contrast)
+        self.art.show_aids = options.reading_aids  # the panels, the calculator, the start
         self.game.table.set_display(options.card_scale, options.reading_aids, high)
         self.game.set_anim_scale(self.anim_scale())
         if self._help is not None:
