@@ -303,3 +303,26 @@ def test_the_window_keeps_its_font_when_the_display_options_change(qtbot):
     window.apply_display(DisplayOptions(high_contrast="off"))
     assert families() == [family] * 2
     close_window(window)
+
+
+def test_the_display_dialog_goes_by_tab_and_closes_with_esc(qtbot):
+    window = open_window(qtbot)
+    window.start.display_button.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(window.start.display_button.hasFocus)
+    press(window, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: window._display_dialog is not None)
+    dialog = window._display_dialog
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    dialog.aids.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(dialog.aids.hasFocus)
+    order = [dialog.aids, dialog.card_size, dialog.speed, dialog.motion, dialog.contrast]
+    for here, there in zip(order, order[1:], strict=False):
+        assert QApplication.focusWidget() is here
+        QTest.keyClick(here, Qt.Key.Key_Tab)
+        qtbot.waitUntil(there.hasFocus)
+    for w in order:
+        assert w.accessibleName()
+    QTest.keyClick(dialog.contrast, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+    close_window(window)
