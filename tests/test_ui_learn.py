@@ -105,13 +105,27 @@ def test_every_yaku_appears_with_the_cards_the_engine_counts(qtbot):
                 for c in range(NUM_CARDS)
                 if not example >> c & 1 and (not pool or more == 0)
             )
-    table = help_.rules.findChild(QLabel, "r6Table").text()
-    for yaku in Yaku:
-        if yaku not in TEYAKU:
-            assert names.yaku_japanese(yaku) in table and names.yaku_name(yaku) in table
-    nintendo = unescape(help_.rules.findChild(QLabel, "nintendoTable").text())
-    for words in ("Nintendo", "×2 at 7 points or more", "×2 at 8 points or more", "play on"):
-        assert words in nintendo
+
+    def cells(name: str) -> list[list[str]]:
+        table = help_.rules.findChild(QTableWidget, name)
+        assert table.isVisibleTo(help_) and table.accessibleName()
+        width = table.columnCount()
+        head = [table.horizontalHeaderItem(c).text() for c in range(width)]
+        rows = [[table.item(r, c).text() for c in range(width)] for r in range(table.rowCount())]
+        return [head, *rows]
+
+    r6 = cells("r6Table")
+    r6_yaku = [y for y in Yaku if y not in TEYAKU]
+    assert [row[0] for row in r6[1:]] == [names.yaku_japanese(y) for y in r6_yaku]
+    assert [row[2] for row in r6[1:]] == [names.yaku_name(y) for y in r6_yaku]
+    points = {Yaku.GOKO: "10", Yaku.SANKO: "5", Yaku.AKATAN_AOTAN: "10~", Yaku.KASU: "1~"}
+    for yaku, shown in points.items():
+        assert r6[1 + r6_yaku.index(yaku)][3] == shown
+    nintendo = cells("nintendoTable")
+    assert nintendo[0][1] == "Nintendo" and nintendo[0][3] == "This game"
+    doubling = nintendo[1]
+    assert doubling[1] == "×2 at 7 points or more" and doubling[3] == "×2 at 8 points or more"
+    assert [nintendo[10][0], nintendo[10][3]] == ["Four pairs on the field", "play on"]
     close_window(window)
 
 
@@ -271,8 +285,13 @@ def visible_texts(top: QWidget) -> list[str]:
             texts += [w.text(), w.accessibleName(), w.toolTip()]
         elif isinstance(w, QListWidget):
             texts += [w.item(i).text() for i in range(w.count())]
-        elif isinstance(w, QTableWidget):
-            texts += [w.item(r, c).text() for r in range(w.rowCount()) for c in range(1, 4)]
+        elif isinstance(w, QTableWidget):  # the glossary's first column is the word itself
+            first = 1 if w.objectName() == "glossaryTable" else 0
+            texts += [
+                w.item(r, c).text()
+                for r in range(w.rowCount())
+                for c in range(first, w.columnCount())
+            ]
             texts += [w.horizontalHeaderItem(c).text() for c in range(w.columnCount())]
         texts.append(w.accessibleName())
     if hasattr(top, "tabs"):

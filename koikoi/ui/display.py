@@ -189,10 +189,13 @@ QListWidget#learnContents {{ background: {paper}; color: {ink}; border: 1px soli
 QListWidget#learnContents::item {{ padding: 2px 4px; }}
 QListWidget#learnContents::item:selected {{ background: {ink}; color: {paper}; }}
 QListWidget#learnContents:focus {{ border: 3px solid {focus_dark}; }}
-QTableWidget#glossaryTable {{ background: {card}; color: {ink}; gridline-color: {rule};
-  font-size: 14px; border: 1px solid {rule}; }}
-QTableWidget#glossaryTable::item:selected {{ background: {ink}; color: {paper}; }}
-QTableWidget#glossaryTable:focus {{ border: 3px solid {focus_dark}; }}
+QTableWidget#glossaryTable, QTableWidget#r6Table, QTableWidget#nintendoTable {{
+  background: {card}; color: {ink}; gridline-color: {rule}; font-size: 14px;
+  border: 1px solid {rule}; }}
+QTableWidget#glossaryTable::item:selected, QTableWidget#r6Table::item:selected,
+QTableWidget#nintendoTable::item:selected {{ background: {ink}; color: {paper}; }}
+QTableWidget#glossaryTable:focus, QTableWidget#r6Table:focus,
+QTableWidget#nintendoTable:focus {{ border: 3px solid {focus_dark}; }}
 QDialog#displayDialog {{ background: {ground}; }}
 QDialog#displayDialog QLabel {{ color: {text}; font-size: 15px; }}
 QDialog#displayDialog QLabel#learnHead {{ color: {accent}; font-size: 18px; font-weight: 700; }}

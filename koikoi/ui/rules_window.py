@@ -14,14 +14,25 @@ from html import escape
 from typing import Final
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QFocusEvent, QHelpEvent, QPainter, QPaintEvent, QPixmap
+from PySide6.QtGui import (
+    QFocusEvent,
+    QHelpEvent,
+    QPainter,
+    QPaintEvent,
+    QPixmap,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QFrame,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QListWidget,
     QScrollArea,
     QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -332,10 +343,57 @@ def ul(items: list[str]) -> str:
     return "<ul>" + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>"
 
 
-def table_html(head: list[str], rows: list[list[str]]) -> str:
-    cells = "".join(f"<th align='left'>{escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table cellspacing='0' cellpadding='5' border='1'><tr>{cells}</tr>{body}</table>"
+class FactTable(QTableWidget):
+    """A table of words as tall as its rows (the page scrolls, not the table): a screen
+    reader reads it cell by cell, and the arrows move between cells."""
+
+    def __init__(self, head: list[str], rows: list[list[str]], name: str, fit: int = 0) -> None:
+        """``fit``: how many of the first columns are as wide as their words (the others
+        share the rest)."""
+        super().__init__(len(rows), len(head))
+        self.setAccessibleName(name)
+        self.setHorizontalHeaderLabels(head)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(True)
+        self.setTabKeyNavigation(False)
+        self.verticalHeader().hide()
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                item = QTableWidgetItem(text)
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                self.setItem(r, c, item)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        for c in range(fit):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.resizeRowsToContents()
+        height = self.horizontalHeader().height() + 2 * self.frameWidth()
+        height += sum(self.rowHeight(r) for r in range(self.rowCount()))
+        if height != self.height():
+            self.setFixedHeight(height)
+
+
+def noted_table(
+    note: str, head: list[str], rows: list[list[str]], name: str, object_name: str, fit: int = 0
+) -> QWidget:
+    """A note over a :class:`FactTable`."""
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 0)
+    text = QLabel(note)
+    text.setWordWrap(True)
+    lay.addWidget(text)
+    table = FactTable(head, rows, name, fit)
+    table.setObjectName(object_name)
+    lay.addWidget(table)
+    return box
 
 
 class LearnPage(QWidget):
@@ -446,7 +504,7 @@ class RulesPage(LearnPage):
         self.add_section(self.tr("How these rules differ from Nintendo's"), self._nintendo())
         self.finish()
 
-    def _r6_table(self) -> QLabel:
+    def _r6_table(self) -> QWidget:
         rows = [
             [
                 names.yaku_japanese(y),
@@ -464,11 +522,7 @@ class RulesPage(LearnPage):
             "~ : one more point for each extra card. Only the highest light yaku counts; "
             "all other yaku add up (a card may count in several)."
         )
-        label = rich_label(
-            f"<p>{escape(note)}</p>{table_html(head, rows)}", self.tr("The yaku table")
-        )
-        label.setObjectName("r6Table")
-        return label
+        return noted_table(note, head, rows, self.tr("The yaku table"), "r6Table", fit=4)
 
     def _yaku_row(self, yaku: Yaku) -> None:
         spec = yaku_cards(yaku)
@@ -612,7 +666,7 @@ class RulesPage(LearnPage):
         ]
         return rich_label(ul(items))
 
-    def _nintendo(self) -> QLabel:
+    def _nintendo(self) -> QWidget:
         t = self.tr
         fixed = t("fixed")
         rows = [
@@ -736,15 +790,11 @@ class RulesPage(LearnPage):
                 fixed,
             ],
         ]
-        head = [t("Rule"), t("Nintendo"), t("Common local rules"), t("This game")]
+        head = [t("Rule"), t("Nintendo"), t("Local rules"), t("This game")]
         head.append(t("Room setting"))
         note = t(
             "Koi-Koi has no official rules; Nintendo's are the ones most often cited. "
             "In this game only the rounds and 「8点以上で2倍」 can be chosen, and both "
             "players of a network match always play by the same settings."
         )
-        label = rich_label(
-            f"<p>{escape(note)}</p>{table_html(head, rows)}", t("The rules compared")
-        )
-        label.setObjectName("nintendoTable")
-        return label
+        return noted_table(note, head, rows, t("The rules compared"), "nintendoTable")
