@@ -153,6 +153,7 @@ def test_reduced_motion_moves_cards_without_flying(qtbot):
     AppSettings().set(REDUCED_MOTION, "on")
     window = open_window(qtbot, timings=ANIMATED)
     assert window.game.table.anim_scale == 0
+    assert window.controller.timings.anim_scale == 0  # the network toss does not spin
     assert not any(flying_seen(qtbot, window))
     close_window(window)
     AppSettings().set(REDUCED_MOTION, "off")

@@ -9,6 +9,7 @@ aside: it joins the earlier matches listed on the start screen, whence it can be
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import time
@@ -587,6 +588,8 @@ class MainWindow(QMainWindow):
         self.art.show_aids = options.reading_aids  # the panels, the calculator, the start
         self.game.table.set_display(options.card_scale, options.reading_aids, high)
         self.game.set_anim_scale(self.anim_scale())
+        # the toss panel's spin asks the controller's timings whether things move
+        self.controller.timings = dataclasses.replace(self.timings, anim_scale=self.anim_scale())
         if self._help is not None:
             self._help.set_aids(options.reading_aids)
         if high != self.high_contrast:
