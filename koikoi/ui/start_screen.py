@@ -67,6 +67,10 @@ class StartScreen(QWidget):
         self.on_resume: Callable[[], None] = lambda: None
         self.on_help: Callable[[], None] = lambda: None
         self.on_calculator: Callable[[], None] = lambda: None
+        self.on_learn: Callable[[str], None] = lambda page: None
+        self.on_display: Callable[[], None] = lambda: None
+        self.high_contrast = False
+        """Paint a plain black ground, without the fan of cards (a display option)."""
         self.on_quit: Callable[[], None] = lambda: None
         self.on_language: Callable[[], None] = lambda: None
         """The language was chosen (saved in the settings already): the app speaks it now."""
@@ -140,6 +144,7 @@ class StartScreen(QWidget):
         small.addWidget(self.calculator_button)
         small.addWidget(self.quit_button)
         left.addLayout(small)
+        left.addLayout(self._learn_row())
         self.language = QComboBox()
         self.language.setObjectName("languageChoice")
         self.language.setStyleSheet(
@@ -168,6 +173,28 @@ class StartScreen(QWidget):
         outer.addLayout(kept_row)
         outer.addStretch(4)
         self.load_settings()
+
+    def _learn_row(self) -> QHBoxLayout:
+        """The rules with pictures, the card gallery, the glossary and the display options."""
+        row = QHBoxLayout()
+        self.learn_buttons: dict[str, QPushButton] = {}
+        for page, text, name in (
+            ("rules", self.tr("Yaku"), self.tr("The rules with card pictures")),
+            ("cards", self.tr("Cards"), self.tr("The 48 cards by month")),
+            ("glossary", self.tr("Glossary"), self.tr("Glossary of Japanese terms")),
+        ):
+            button = QPushButton(text)
+            button.setObjectName("secondaryButton")
+            button.setAccessibleName(name)
+            button.clicked.connect(lambda _=False, page=page: self.on_learn(page))
+            self.learn_buttons[page] = button
+            row.addWidget(button)
+        self.display_button = QPushButton(self.tr("Display"))
+        self.display_button.setObjectName("secondaryButton")
+        self.display_button.setAccessibleName(self.tr("Display options"))
+        self.display_button.clicked.connect(lambda: self.on_display())
+        row.addWidget(self.display_button)
+        return row
 
     def _settings_card(self) -> QFrame:
         card = QFrame()
@@ -351,6 +378,10 @@ class StartScreen(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         w, h = self.width(), self.height()
+        if self.high_contrast:
+            p.fillRect(self.rect(), QColor(0, 0, 0))
+            p.end()
+            return
         g = QRadialGradient(QPointF(w / 2, h * 0.42), max(w, h) * 0.8)
         g.setColorAt(0.0, QColor(40, 98, 74))
         g.setColorAt(0.6, QColor(22, 62, 48))
