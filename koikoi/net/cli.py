@@ -283,6 +283,14 @@ def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Rec
     return recorder
 
 
+DEALING = "seed"
+"""How this version deals (CLI.md's ``dealing``): from the players' joint seed."""
+
+ENDED = {"silent": "dropped"}
+"""CLI.md's ``ended`` is how an unfinished match ended, as the record's ``end.how`` says it,
+except that a peer gone silent counts as a dropped connection; ``end`` keeps the details."""
+
+
 def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     session = outcome.session
     if session is not None:
@@ -291,14 +299,18 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
         result = session.result_json()
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
+    result["dealing"] = DEALING
     if outcome.finished:
         emit(result)
         return EXIT_OK
     ending = session.ending if session is not None else None
     if ending is not None:
-        result["ended"] = {
+        result["ended"] = ENDED.get(ending.how, ending.how)
+        result["end"] = {
             key: value for key, value in ending.to_json().items() if key not in ("rejected",)
         }
+    else:  # no session: the handshake failed, or there was no connection at all
+        result["ended"] = "refused" if outcome.connection is not None else "dropped"
     emit(result)
     say(outcome.reason)
     return EXIT_EARLY
