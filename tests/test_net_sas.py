@@ -11,7 +11,6 @@ import pytest
 from koikoi.engine import cards
 from koikoi.net.sas import CARD_IDS, sas_cards
 
-
 ZERO = bytes(32)
 
 
@@ -76,7 +75,9 @@ def test_parts_of_another_length_are_refused() -> None:
 
 def test_every_card_turns_up_about_equally() -> None:
     counts = Counter(
-        card for i in range(3000) for card in sas_cards(ZERO, i.to_bytes(4, "big") + bytes(28), ZERO)
+        card
+        for i in range(3000)
+        for card in sas_cards(ZERO, i.to_bytes(4, "big") + bytes(28), ZERO)
     )
     assert set(counts) == set(CARD_IDS)
     expected = 3000 * 4 / 48  # 250

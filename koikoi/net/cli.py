@@ -213,7 +213,8 @@ def _progress(local: Role) -> Any:
             aborts = event.established.pin.toss_aborts
             if aborts:
                 tosses = "toss" if aborts == 1 else "tosses"
-                say(f"WARNING: {peer.nickname!r} abandoned {aborts} {tosses} after seeing the result")
+                name = repr(peer.nickname)
+                say(f"WARNING: {name} abandoned {aborts} {tosses} after seeing the result")
         elif isinstance(event, CardsShown):
             oya = event.result.first_oya
             who = "this side" if oya == local.seat else "the peer"
