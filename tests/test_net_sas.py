@@ -36,7 +36,7 @@ def test_the_layout_is_the_documented_one() -> None:
     # session id, rA and rB; rejection sampling over the 48 ids in order.
     session, ra, rb = hashlib.sha256(b"s").digest(), b"\3" * 32, b"\4" * 32
     stream = iter(hashlib.shake_256(b"koikoi-net/1 sas\0" + session + ra + rb).digest(256))
-    pool, picked = list(cards.CARD_IDS), []
+    pool, picked = list(cards.CARD_IDS), list[str]()
     while len(picked) < 4:
         b = next(stream)
         if b < 256 - 256 % len(pool):
