@@ -815,6 +815,7 @@ class Lobby(QWidget):
             self._drop_join()
         self._close_room()
         self.peer = None
+        self.prematch.clear()
         self.pages.setCurrentWidget(self.rooms_page)
 
     def shutdown(self) -> None:

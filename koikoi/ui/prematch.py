@@ -37,8 +37,8 @@ from koikoi.ui.rooms import settings_text
 CARD_WIDTH: Final = 96
 
 
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("Prematch", text, None, n)
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Prematch", text)
 
 
 def failure_text(failure: LinkError) -> str:
@@ -107,9 +107,11 @@ def ending_text(ending: Ending, counted: int | None = None, peer_name: str = "")
     """
     text = _ending_reason(ending)
     if counted is not None:
-        text += " " + _tr(
+        text += " " + QCoreApplication.translate(
+            "Prematch",
             "That counts as abandoning the coin toss after seeing the result: "
             "{0} has done so %n time(s).",
+            "",
             counted,
         ).format(peer_name or _tr("the other player"))
     return text
@@ -128,15 +130,6 @@ def _ending_reason(ending: Ending) -> str:
     if ending.how in ("silent", "dropped"):
         return _tr("The connection was lost before the match started.")
     return _tr("The match did not start: {0}").format(ending.reason)
-
-
-def toss_aborts_text(peer: PeerInfo) -> str:
-    """A warning for a peer that abandoned coin tosses after seeing the result, or ""."""
-    if peer.toss_aborts <= 0:
-        return ""
-    return _tr(
-        "Careful: {0} abandoned %n toss(es) after seeing the result.", peer.toss_aborts
-    ).format(peer.nickname)
 
 
 def toss_text(event: CardsShown, local_seat: int, peer_name: str) -> str:
@@ -193,6 +186,9 @@ class PrematchPanel(QFrame):
         self.warning.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.warning.setWordWrap(True)
         self.warning.setAccessibleName(_tr("Warning about this player"))
+        bold = self.warning.font()
+        bold.setBold(True)
+        self.warning.setFont(bold)
         self.warning.hide()
         layout.addWidget(self.warning)
         self.toss = QLabel("")
@@ -268,7 +264,7 @@ class PrematchPanel(QFrame):
                 settings_text(peer.settings.rounds, peer.settings.doubling)
             )
         )
-        warning = toss_aborts_text(peer)
+        warning = self.toss_aborts_text(peer)
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
         self.toss.setText(_tr("Tossing the coin for the first dealer…"))
@@ -283,6 +279,21 @@ class PrematchPanel(QFrame):
         self.differ_button.setEnabled(False)
         self.status.setText("")
         self.cancel_button.setFocus()
+
+    def toss_aborts_text(self, peer: PeerInfo) -> str:
+        """A warning for a peer that abandoned coin tosses after seeing the result, or ""."""
+        if peer.toss_aborts <= 0:
+            return ""
+        text = self.tr(
+            "Careful: {0} abandoned %n toss(es) after seeing the result.", "", peer.toss_aborts
+        )
+        return text.format(peer.nickname)
+
+    def clear(self) -> None:
+        """Nobody to show (the lobby went back to its rooms): no peer, no cards."""
+        self.peer = None
+        self.cards = None
+        self._to_paint = []
 
     def show_cards(self, event: CardsShown, local_seat: int) -> None:
         """The toss is over: its outcome, and the four cards drawn from it to compare."""
@@ -345,6 +356,5 @@ __all__ = [
     "ending_text",
     "failure_text",
     "pin_text",
-    "toss_aborts_text",
     "toss_text",
 ]
