@@ -26,6 +26,7 @@ from koikoi.net.fair import TossPhase
 from koikoi.net.identity import Identity, KnownPeers, PinStatus
 from koikoi.net.roles import Role
 from koikoi.net.session import CardsShown, Ended, Ending
+from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_frame, encode_message
 
 SILENCE = 15.0
@@ -99,6 +100,7 @@ def host_aborts(mallory_id: Identity, hana_id: Identity, peers_file: Path, disgu
     hana = connection(Role.JOINER, hana_id, "hana", KnownPeers(peers_file), hold=True)
     hana.start()
     while mallory.session is None or mallory.session.toss.phase is not TossPhase.AWAIT_ANSWER:
+        assert not (mallory.closed or hana.closed), (mallory.failure, hana.failure)
         carry(hana, mallory)
         carry(mallory, hana)
     assert hana.session is not None
@@ -121,18 +123,26 @@ def host_aborts(mallory_id: Identity, hana_id: Identity, peers_file: Path, disgu
 def joiner_aborts(
     mallory_id: Identity, hana_id: Identity, peers_file: Path, disguise: str
 ) -> Ending:
+    ending, _ = joiner_aborts_with(mallory_id, hana_id, peers_file, disguise)
+    return ending
+
+
+def joiner_aborts_with(
+    mallory_id: Identity, hana_id: Identity, peers_file: Path, disguise: str
+) -> tuple[Ending, Connection]:
     """Hana hosts, mallory joins; mallory reads the reveal, then quits or refuses the cards."""
     hana = connection(Role.HOST, hana_id, "hana", KnownPeers(peers_file), hold=True)
     mallory = connection(Role.JOINER, mallory_id, "mallory", KnownPeers(None), hold=True)
     mallory.start()
     while mallory.session is None or mallory.session.cards is None:
+        assert not (mallory.closed or hana.closed), (mallory.failure, hana.failure)
         carry(mallory, hana)
         carry(hana, mallory)
     if disguise == "quit after the reveal":
         mallory.leave(0.0, "changed my mind")
     else:
         mallory.confirm(0.0, same=False)
-    return ended(carry(mallory, hana))
+    return ended(carry(mallory, hana)), hana
 
 
 DISGUISES = [*HOST_DISGUISES, "quit after the reveal", "refuse the cards after the reveal"]
@@ -180,6 +190,21 @@ def test_each_disguise_is_flagged_in_the_record(disguise: str, tmp_path: Path) -
     assert ending.suspicious and ending.stage == "toss"
     if ending.how not in ("protocol", "cards"):  # those keep their own words
         assert "after seeing the result" in ending.reason, ending.reason
+
+
+@pytest.mark.parametrize("disguise", ["quit after the reveal", "refuse the cards after the reveal"])
+def test_a_record_ended_at_the_four_cards_verifies(disguise: str, tmp_path: Path) -> None:
+    # The toss is in the record (anyone can recheck it), no deal; the first oya is the toss's.
+    for i in range(8):  # both first oyas, almost surely (1 in 128 to miss one)
+        ending, hana = joiner_aborts_with(
+            Identity.generate(), Identity.generate(), tmp_path / f"peers-{i}.json", disguise
+        )
+        assert hana.session is not None
+        record = hana.session.record().to_json()
+        assert "toss" in record["net"] and record["deals"] == []
+        report = verify_record(record)
+        assert report.toss and report.moves == 0 and report.result["finished"] is False
+        assert record["end"]["suspicious"] is True
 
 
 def test_leaving_before_knowing_the_outcome_is_not_counted(tmp_path: Path) -> None:

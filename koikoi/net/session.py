@@ -426,8 +426,11 @@ class Session:
 
     def record(self) -> GameRecord:
         """The signed record so far (``koikoi-record/1`` with the ``net`` and ``end`` keys)."""
+        toss = self.toss.result
         if self.lockstep is not None:
             record = self.lockstep.record
+        elif toss is not None:  # ended while the four cards were compared: the toss, no deal
+            record = GameRecord(self.settings, first_oya=toss.first_oya)
         else:  # the toss never finished: no deal, and first_oya means nothing (end.stage)
             record = GameRecord(self.settings, first_oya=0)
         record.extra["net"] = self._net_json()
