@@ -91,6 +91,7 @@ BYE = Record(
 
 class Stage(Enum):
     TOSS = "toss"
+    """The coin toss, then the four cards drawn from it until both players confirmed."""
     PLAYING = "play"
     CLOSED = "closed"
 
@@ -105,6 +106,9 @@ class Ending:
     (``by`` sent a malformed or unexpected message); ``stopped`` (``by`` ended the session,
     saying this side was at fault); ``error`` (``by``'s own program failed); ``cards`` (a
     player, ``by`` when it was the peer, saw other four cards: the match never started).
+    ``suspicious``: the toss was abandoned after seeing the result (``stage`` ``toss``): by
+    the host once it had the answer, or by either side once the reveal was sent (the four
+    cards being compared), whatever the ending looked like (docs/protocol.md, "Toss aborts").
     """
 
     finished: bool
