@@ -9,13 +9,14 @@ and keys on the real widgets: the start screen's 「対戦」 · Play a person, 
 * ``--role join``: joins the room titled ``--room`` from the lobby's list (double-click), or
   with ``--address HOST:PORT`` by typing the address and clicking "Join by address";
 
-then compares and confirms the four cards, watches the coin toss and plays the whole match by
-clicks (``tests/ui_driver.py``'s steps) to the match result. ``--password`` makes the host's
-room private and the joiner types it (in the prompt, or beside the address). It prints one JSON
-line on stdout — the four card ids it saw, the peer's address, the toss, the final scores
-(seat 0 first), the path of the saved signed record, and ``stalls``: the UI thread's longest
-stall in each phase, this window alone in its process (below) — and exits 0; on any failure
-(a timeout, an exception in a slot, an error logged by the app) it prints one line and exits 1.
+then sees the coin toss played, compares and confirms the four cards drawn from it, watches the
+toss's panel and plays the whole match by clicks (``tests/ui_driver.py``'s steps) to the match
+result. ``--password`` makes the host's room private and the joiner types it (in the prompt, or
+beside the address). It prints one JSON line on stdout — the four card ids it saw, the peer's
+address, the toss, the final scores (seat 0 first), the path of the saved signed record, and
+``stalls``: the UI thread's longest stall in each phase, this window alone in its process
+(below) — and exits 0; on any failure (a timeout, an exception in a slot, an error logged by the
+app) it prints one line and exits 1.
 ``--timeout`` bounds the whole run.
 
 The stall monitor is a 10 ms timer (:class:`PhaseMeter`) started just before the click on 対戦:
@@ -26,7 +27,8 @@ during which the phase changed counts in both. The phases: ``lobby`` (対戦 →
 the nickname typed; the host: the room's form filled), ``listing`` (the joiner: until the room
 is in its list and double-clicked), ``create`` (the host: "Create" → the room listed),
 ``password`` (the joiner's prompt), ``join`` (the join click, or for the host the room listed,
-→ the four cards painted), ``confirm`` (the click on "Same" → the toss panel), ``toss`` (the
+→ the handshake and the coin toss → the four cards painted), ``confirm`` (the click on "Same"
+→ the first deal's toss panel), ``toss`` (the
 coin, until the panel's "Deal the cards" is pressed), ``deal`` (→ the first deal laid out:
 eight cards in the hand, its events shown), ``play`` (the rest of the match). Figures over
 many runs: ``python -m koikoi.ui.lanbench --processes``.

@@ -17,6 +17,7 @@ from koikoi.net.fair import (
     joint_seed,
 )
 from koikoi.net.roles import Role
+from koikoi.net.sas import sas_cards
 from koikoi.net.wire import encode_message, unpack
 
 SESSION = hashlib.sha256(b"a handshake hash").digest()
@@ -56,6 +57,7 @@ def test_the_layout_is_the_documented_one() -> None:
         commitment=expected_commit,
         host_random=ra,
         joiner_random=rb,
+        cards=sas_cards(SESSION, ra, rb),
     )
     assert (
         commitment(bytes(32), Role.HOST, ra).hex()
@@ -158,10 +160,25 @@ def test_other_aborts_are_not_suspicious() -> None:
     assert not early.suspicious and early.phase is TossPhase.START
 
 
-def test_no_abort_after_the_result() -> None:
-    host, _ = toss()
-    with pytest.raises(ProtocolError, match="already finished"):
-        host.abort(Role.JOINER, "late")
+@pytest.mark.parametrize("by", list(Role))
+def test_leaving_after_the_result_is_suspicious_on_both_sides(by: Role) -> None:
+    # The four cards are compared after the toss: leaving then (or refusing the cards) is
+    # abandoning the toss after seeing the result, whoever does it.
+    for side in toss():
+        abort = side.abort(by, "left while the four cards were shown")
+        assert abort.suspicious and abort.phase is TossPhase.DONE
+        assert f"the {by.value} left the coin toss after the reveal" in abort.describe()
+        assert "after seeing the result" in abort.describe()
+        assert side.result is not None  # the transcript stays for the record
+
+
+def test_a_failed_reveal_keeps_the_phase_it_failed_in() -> None:
+    joiner = _joiner_waiting_for_reveal(b"\1" * 32)
+    with pytest.raises(ProtocolError):
+        joiner.receive(b"\x00garbage")
+    assert joiner.phase is TossPhase.FAILED
+    abort = joiner.abort(Role.HOST, "garbage")
+    assert abort.suspicious and abort.phase is TossPhase.AWAIT_REVEAL
 
 
 def test_out_of_order_and_malformed_messages() -> None:

@@ -252,11 +252,13 @@ def test_an_illegal_move_is_caught() -> None:
     table: Table
 
     def illegal(message: bytes, rest: list[bytes], out: list[bytes]) -> list[bytes]:
-        victim = table.sessions[cheater.peer]
-        match = victim.lockstep.match  # type: ignore[union-attr]
+        # The victim may not have dealt yet (the cheater's confirm travels with this move):
+        # a card of the victim's hand, as the cheater's own engine has it, is not the
+        # cheater's to play.
+        match = table.sessions[cheater].lockstep.match  # type: ignore[union-attr]
         rnd = match.round
         assert rnd is not None
-        not_in_hand = next(c for c in range(48) if not rnd.hands[cheater.seat] >> c & 1)
+        not_in_hand = next(c for c in range(48) if rnd.hands[cheater.peer.seat] >> c & 1)
         return [resign(message, table.identities[cheater], action=play(not_in_hand))]
 
     table = Table(tap=Cheat(cheater, 0, illegal), seed=3)

@@ -170,10 +170,12 @@ def test_a_room_and_a_joiner_play_a_whole_match(qtbot: QtBot, password: str) -> 
     assert host.ending is not None and joiner.ending is not None
     assert host.ending.finished and joiner.ending.finished, (host.ending, joiner.ending)
     qtbot.waitUntil(lambda: joiner.closed, timeout=10_000)
-    # The handshake told each side who the other is, and the same four cards.
+    # The handshake told each side who the other is; the toss, the same four cards.
     assert host.peer is not None and joiner.peer is not None
     assert (host.peer.nickname, joiner.peer.nickname) == ("taro", "hana")
-    assert host.peer.sas == joiner.peer.sas and len(set(host.peer.sas)) == 4
+    assert host.tossed is not None and joiner.tossed is not None
+    assert host.tossed.result.cards == joiner.tossed.result.cards
+    assert len(set(host.tossed.result.cards)) == 4
     assert host.peer.pin is PinStatus.NEW and host.peer.private == bool(password)
     assert joiner.peer.fingerprint == room.options.identity.fingerprint
     assert host.tossed is not None and joiner.tossed is not None
@@ -238,7 +240,8 @@ def test_a_qt_room_plays_the_koikoi_join_command(qtbot: QtBot, tmp_path: Path) -
         qtbot.waitUntil(lambda: host.ending is not None, timeout=10_000)
         _check_with_process(host, proc, record)
         assert host.peer is not None and host.peer.nickname == "taro"
-        assert " ".join(host.peer.sas) in proc.stderr  # the same four cards on both sides
+        assert host.tossed is not None  # the same four cards on both sides:
+        assert f"the four cards: {' '.join(host.tossed.result.cards)}" in proc.stderr
     finally:
         proc.kill()
     close_room(qtbot, room)

@@ -105,6 +105,26 @@
         </message>
     </context>
     <context>
+        <name>Prematch</name>
+        <message numerus="yes">
+            <source>That counts as abandoning the coin toss after seeing the result: {0} has done so %n time(s).</source>
+            <translation>
+                <numerusform>That counts as abandoning the coin toss after seeing the result: {0} has done so %n time.</numerusform>
+                <numerusform>That counts as abandoning the coin toss after seeing the result: {0} has done so %n times.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>PrematchPanel</name>
+        <message numerus="yes">
+            <source>Careful: {0} abandoned %n toss(es) after seeing the result.</source>
+            <translation>
+                <numerusform>Careful: {0} abandoned %n toss after seeing the result.</numerusform>
+                <numerusform>Careful: {0} abandoned %n tosses after seeing the result.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>RoundResultPanel</name>
         <message numerus="yes">
             <source>Capped: only %n point(s) left to pay.</source>

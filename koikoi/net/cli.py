@@ -30,6 +30,7 @@ from koikoi.net.session import (
     DEFAULT_ABANDON_AFTER,
     DEFAULT_MOVE_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
+    CardsShown,
     Session,
     TossDone,
 )
@@ -224,17 +225,22 @@ def _progress(local: Role) -> Any:
         if isinstance(event, HandshakeDone):
             peer = event.established.peer
             kind = "new" if event.established.pin.status.value == "new" else "known"
-            say(
-                f"playing {peer.nickname!r} ({peer.fingerprint}, {kind} peer); "
-                f"the four cards: {' '.join(event.established.sas)}"
-            )
+            say(f"playing {peer.nickname!r} ({peer.fingerprint}, {kind} peer)")
             warning = nickname_warning(peer.nickname, event.established.pin.resembles)
             if warning:
                 say(warning)
-        elif isinstance(event, TossDone):
+            aborts = event.established.pin.toss_aborts
+            if aborts:
+                tosses = "toss" if aborts == 1 else "tosses"
+                name = repr(peer.nickname)
+                say(f"WARNING: {name} abandoned {aborts} {tosses} after seeing the result")
+        elif isinstance(event, CardsShown):
             oya = event.result.first_oya
             who = "this side" if oya == local.seat else "the peer"
             say(f"coin toss: seat {oya} ({who}) is the first oya")
+            say(f"the four cards: {' '.join(event.cards)}")
+        elif isinstance(event, TossDone):
+            say("both sides confirmed the cards; the first deal")
 
     return on_event
 
@@ -313,6 +319,13 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
         result["ended"] = "refused" if outcome.connection is not None else "dropped"
     emit(result)
     say(outcome.reason)
+    counted = outcome.connection.toss_aborts if outcome.connection is not None else None
+    if counted is not None and session is not None:
+        tosses = "toss" if counted == 1 else "tosses"
+        say(
+            f"{session.peer.nickname!r} has abandoned {counted} {tosses} after seeing the result "
+            "(counted in its pin)"
+        )
     return EXIT_EARLY
 
 

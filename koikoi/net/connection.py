@@ -16,7 +16,13 @@ from dataclasses import dataclass
 
 from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import Action
-from koikoi.net.errors import HandshakeError, PeerRefused, ProtocolError, UnexpectedMessage
+from koikoi.net.errors import (
+    HandshakeError,
+    IdentityFileError,
+    PeerRefused,
+    ProtocolError,
+    UnexpectedMessage,
+)
 from koikoi.net.handshake import Established, Handshake, Phase, refuse_message
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
@@ -24,6 +30,7 @@ from koikoi.net.session import (
     DEFAULT_ABANDON_AFTER,
     DEFAULT_MOVE_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
+    Ended,
     Session,
     SessionEvent,
 )
@@ -34,7 +41,8 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class HandshakeDone:
-    """Both sides are authenticated and agree; the coin toss starts."""
+    """Both sides are authenticated and agree; the coin toss starts (the four cards come
+    after it, as :class:`~koikoi.net.session.CardsShown`)."""
 
     established: Established
 
@@ -52,8 +60,12 @@ ConnectionEvent = HandshakeDone | HandshakeFailed | SessionEvent
 class Connection:
     """One side of one connection. ``silence_timeout`` also bounds the whole handshake.
 
-    ``hold_for_confirmation`` makes the session wait for :meth:`confirm` before its part of
-    the coin toss (:class:`~koikoi.net.session.Session`): the players compare the four cards.
+    ``hold_for_confirmation`` makes the session wait for :meth:`confirm` after the coin toss
+    (:class:`~koikoi.net.session.Session`): the players compare the four cards drawn from it
+    before the first deal.
+
+    A peer that abandons the toss after seeing the result (``Ending.suspicious``) is counted
+    in its pin (:meth:`~koikoi.net.identity.KnownPeers.count_toss_abort`) as the session ends.
     """
 
     def __init__(
@@ -89,6 +101,9 @@ class Connection:
         )
         self.session: Session | None = None
         self.failure: ProtocolError | None = None
+        self.known_peers = known_peers
+        self.toss_aborts: int | None = None
+        """The peer's count of abandoned tosses after this session counted one, else None."""
         self._toss_secret = toss_secret
         self._decoder = FrameDecoder()
         self._out = bytearray()
@@ -142,7 +157,7 @@ class Connection:
             if self.closed:
                 break
             if self.session is not None:
-                events.extend(self.session.receive(frame, now))
+                events.extend(self._counted(self.session.receive(frame, now)))
             else:
                 events.extend(self._handshake_step(frame, now))
         return events
@@ -150,22 +165,23 @@ class Connection:
     def play(self, action: Action, now: float) -> list[ConnectionEvent]:
         if self.session is None:
             raise ValueError("no session yet")
-        return list(self.session.play(action, now))
+        return self._counted(self.session.play(action, now))
 
     def confirm(self, now: float, same: bool = True) -> list[ConnectionEvent]:
-        """The local player compared the four cards: the same (the toss goes on) or not (the
-        session ends, the peer is told). Raises :class:`ValueError` before the handshake."""
+        """The local player compared the four cards: the same (the first deal comes once the
+        peer confirmed too) or not (the session ends, the peer is told). Raises
+        :class:`ValueError` before the handshake."""
         if self.session is None:
-            raise ValueError("no session yet: the four cards come with the handshake")
+            raise ValueError("no session yet: the four cards come after the coin toss")
         if same:
-            return list(self.session.confirm(now))
-        return list(self.session.reject_cards(now))
+            return self._counted(self.session.confirm(now))
+        return self._counted(self.session.reject_cards(now))
 
     def tick(self, now: float) -> list[ConnectionEvent]:
         if self.closed:
             return []
         if self.session is not None:
-            return list(self.session.tick(now))
+            return self._counted(self.session.tick(now))
         if now >= self._deadline:
             seconds = f"{self.silence_timeout:g}"
             return self._fail(
@@ -181,7 +197,7 @@ class Connection:
         if self.closed:
             return []
         if self.session is not None:
-            return list(self.session.leave(now, reason))
+            return self._counted(self.session.leave(now, reason))
         return self._fail(ProtocolError(f"the handshake was abandoned: {reason}"))
 
     def abandon(self, now: float) -> list[ConnectionEvent]:
@@ -199,7 +215,7 @@ class Connection:
         except ProtocolError as error:
             detail = detail or str(error)
         if self.session is not None:
-            return list(self.session.connection_lost(now, detail))
+            return self._counted(self.session.connection_lost(now, detail))
         reason = "the peer closed the connection during the handshake"
         return self._fail(ProtocolError(reason + (f": {detail}" if detail else "")))
 
@@ -207,7 +223,7 @@ class Connection:
 
     def _bad_stream(self, now: float, reason: str) -> list[ConnectionEvent]:
         if self.session is not None:
-            return list(self.session.protocol_failure(now, reason))
+            return self._counted(self.session.protocol_failure(now, reason))
         return self._fail(
             UnexpectedMessage(f"handshake failed: {reason}", refuse_message("protocol"))
         )
@@ -245,6 +261,24 @@ class Connection:
         )
         self.session.start()
         return [HandshakeDone(established)]
+
+    def _counted(self, events: list[SessionEvent]) -> list[ConnectionEvent]:
+        """Count in the peer's pin a toss it abandoned after seeing the result."""
+        session = self.session
+        for event in events:
+            if not isinstance(event, Ended) or session is None:
+                continue
+            ending = event.ending
+            if ending.suspicious and ending.by is self.role.peer:
+                peer = session.peer
+                try:
+                    self.toss_aborts = self.known_peers.count_toss_abort(
+                        peer.nickname, peer.public_key
+                    )
+                except (IdentityFileError, OSError) as error:  # the match record still says it
+                    logger.warning("cannot count the abandoned toss in the pins: %s", error)
+                logger.info("the peer abandoned the coin toss after seeing the result")
+        return list(events)
 
     def _fail(self, error: ProtocolError) -> list[ConnectionEvent]:
         farewell = error.farewell if isinstance(error, HandshakeError) else None

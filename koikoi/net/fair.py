@@ -8,6 +8,7 @@ One exchange gives both, right after the handshake, inside the encrypted session
 
     first oya = lowest bit of SHA-256("koikoi-net/1 oya\\0" ‖ session ‖ rA ‖ rB)[0] (a seat)
     seed      = SHA-256("koikoi-net/1 seed\\0" ‖ session ‖ rA ‖ rB)
+    the four cards both players compare = sas_cards(session, rA, rB)  (koikoi.net.sas)
 
 ``session`` is the Noise handshake hash, so no toss can be carried over from another
 session. Neither side can steer the outcome: the host is bound to rA before it sees rB, and
@@ -37,6 +38,7 @@ from typing import Final
 
 from koikoi.net.errors import CheatDetected, ProtocolError
 from koikoi.net.roles import Role
+from koikoi.net.sas import sas_cards
 from koikoi.net.wire import Bytes, Record, decode_message, encode_message
 
 RANDOM_LEN: Final = 32
@@ -75,6 +77,8 @@ class TossResult:
     commitment: bytes
     host_random: bytes
     joiner_random: bytes
+    cards: tuple[str, str, str, str]
+    """The four cards both players compare (:func:`koikoi.net.sas.sas_cards`)."""
 
 
 class TossPhase(Enum):
@@ -82,7 +86,7 @@ class TossPhase(Enum):
     AWAIT_COMMIT = "waiting for the commitment"
     AWAIT_ANSWER = "after the commitment"
     AWAIT_REVEAL = "after the answer"
-    DONE = "done"
+    DONE = "after the reveal"
     FAILED = "failed"
     ABORTED = "aborted"
 
@@ -97,13 +101,19 @@ class TossAbort:
 
     @property
     def suspicious(self) -> bool:
-        """The host left after the answer, when only it could know the outcome."""
+        """``by`` could know the outcome: the host once it had the answer (the joiner's view
+        after answering), either side once the toss was over (the host's reveal sent)."""
+        if self.phase is TossPhase.DONE:
+            return True
         return self.by is Role.HOST and self.phase is TossPhase.AWAIT_REVEAL
 
     def describe(self) -> str:
         line = f"the {self.by.value} left the coin toss {self.phase.value}: {self.reason}"
         if self.suspicious:
-            line += " (it already knew the outcome; no re-toss is granted)"
+            line += (
+                " (it abandoned the toss after seeing the result, which it already knew; "
+                "no re-toss is granted)"
+            )
         return line
 
 
@@ -126,6 +136,8 @@ class CoinToss:
         self.result: TossResult | None = None
         self.aborted: TossAbort | None = None
         self._commitment = b""
+        self._failed_in = TossPhase.FAILED
+        """Where the toss was when the peer's message failed (for :meth:`abort`)."""
 
     def start(self) -> list[bytes]:
         """The host's commitment; nothing for the joiner, who waits for it."""
@@ -144,6 +156,7 @@ class CoinToss:
         try:
             return self._step(payload)
         except ProtocolError:
+            self._failed_in = self.phase
             self.phase = TossPhase.FAILED
             raise
 
@@ -173,18 +186,18 @@ class CoinToss:
             commitment=self._commitment,
             host_random=host_random,
             joiner_random=joiner_random,
+            cards=sas_cards(self.session, host_random, joiner_random),
         )
         self.phase = TossPhase.DONE
 
     def abort(self, by: Role, reason: str) -> TossAbort:
-        """Record that ``by`` left before the toss finished (disconnect, quit, timeout).
+        """Record that ``by`` left the toss (disconnect, quit, timeout, garbage, a cheat), or
+        left after it but before the first deal (the four cards were being compared).
 
         The toss is over for good: a new toss needs a new session.
         """
-        if self.phase is TossPhase.DONE:
-            raise ProtocolError("the coin toss already finished; the match aborts, not the toss")
         if self.aborted is None:
-            phase = self.phase
+            phase = self._failed_in if self.phase is TossPhase.FAILED else self.phase
             if phase is TossPhase.AWAIT_COMMIT:
                 phase = TossPhase.START  # the joiner's view: the host had not committed yet
             self.aborted = TossAbort(by, phase, reason)

@@ -29,7 +29,7 @@ Message order (joiner = Noise initiator, host = Noise responder)::
 ...     to_host = [out for msg in to_joiner for out in joiner.receive(msg)]
 >>> host.result.peer.nickname, joiner.result.peer.nickname
 ('taro', 'hana')
->>> host.result.sas == joiner.result.sas and len(set(host.result.sas)) == 4
+>>> host.result.handshake_hash == joiner.result.handshake_hash
 True
 """
 
@@ -70,7 +70,6 @@ from koikoi.net.identity import (
 from koikoi.net.noise import CipherState, HandshakeState
 from koikoi.net.pake import PAKE_MESSAGE_LEN, Pake
 from koikoi.net.roles import Role
-from koikoi.net.sas import sas_cards
 from koikoi.net.wire import (
     Bool,
     Bytes,
@@ -196,8 +195,6 @@ class Established:
     peer: Peer
     pin: PinCheck
     """NEW (now pinned) or KNOWN; a CHANGED identity never gets this far."""
-    sas: tuple[str, str, str, str]
-    """Four card ids both players can compare (:func:`koikoi.net.sas.sas_cards`)."""
     peer_settings_signature: bytes
     peer_signed_hash: bytes
     """The handshake hash as it stood when the peer signed the settings."""
@@ -589,7 +586,6 @@ class Handshake:
             private=self._pake.private,
             peer=peer,
             pin=pin,
-            sas=sas_cards(handshake_hash),
             peer_settings_signature=self._peer_signature,
             peer_signed_hash=self._peer_signed_hash,
         )

@@ -34,12 +34,12 @@ import logging
 import os
 import sys
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -222,6 +222,8 @@ class PinCheck:
     resembles: tuple[str, ...] = ()
     """Pinned names that look the same but are not (``hаna`` with a Cyrillic ``а`` and
     ``hana``): for a NEW peer, a likely impostor."""
+    toss_aborts: int = 0
+    """Coin tosses this pinned peer abandoned after seeing the result (its key's count)."""
 
 
 # Letters of other scripts drawn like Latin ones (Unicode's confusables, the common part).
@@ -265,12 +267,23 @@ def pin_name(nickname: str) -> str:
     return unicodedata.normalize("NFKC", nickname).casefold()
 
 
+def toss_aborts(entry: dict[str, Any]) -> int:
+    """An entry's count of abandoned tosses: 0 when absent (files written before it was
+    counted) or not a count."""
+    count = entry.get("toss_aborts", 0)
+    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+
+
 class KnownPeers:
-    """Pinned peer keys, in a JSON file (``path``) or only in memory (``path=None``)."""
+    """Pinned peer keys, in a JSON file (``path``) or only in memory (``path=None``).
+
+    Each name's entry holds its ``key`` (hex), when it was ``pinned`` and, once counted,
+    ``toss_aborts``: how many coin tosses the peer abandoned after seeing the result.
+    """
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._peers: dict[str, dict[str, str]] = {}
+        self._peers: dict[str, dict[str, Any]] = {}
         if path is not None and path.exists():
             self._peers = self._read(path)
 
@@ -279,7 +292,7 @@ class KnownPeers:
         return cls(identity_dir(home) / PEERS_FILE)
 
     @staticmethod
-    def _read(path: Path) -> dict[str, dict[str, str]]:
+    def _read(path: Path) -> dict[str, dict[str, Any]]:
         raw = _read_bytes(path, "pinned peers file")
         try:
             document = json.loads(raw)
@@ -308,10 +321,13 @@ class KnownPeers:
         name = pin_name(nickname)
         entry = self._peers.get(name)
         pinned = None if entry is None else bytes.fromhex(entry["key"])
+        aborts = 0
         if pinned is None:
             status = PinStatus.NEW
         elif pinned == public_key:
             status = PinStatus.KNOWN
+            assert entry is not None
+            aborts = toss_aborts(entry)
         else:
             status = PinStatus.CHANGED
         known_as = tuple(
@@ -325,7 +341,7 @@ class KnownPeers:
             for other, e in self._peers.items()
             if other != name and e["key"] != public_key.hex() and skeleton(other) == shape
         )
-        return PinCheck(status, name, pinned, known_as, resembles)
+        return PinCheck(status, name, pinned, known_as, resembles, aborts)
 
     def pin(self, nickname: str, public_key: bytes) -> None:
         """Pin a new name (a no-op when already pinned to this key).
@@ -346,30 +362,61 @@ class KnownPeers:
     def forget(self, nickname: str) -> None:
         self._change(pin_name(nickname), None)
 
+    def toss_aborts(self, nickname: str, public_key: bytes) -> int:
+        """How many tosses the peer pinned as ``nickname`` with ``public_key`` abandoned after
+        seeing the result (0 for a name not pinned to that key)."""
+        entry = self._peers.get(pin_name(nickname))
+        if entry is None or entry["key"] != public_key.hex():
+            return 0
+        return toss_aborts(entry)
+
+    def count_toss_abort(self, nickname: str, public_key: bytes) -> int:
+        """One more toss abandoned after seeing the result by the peer pinned as
+        ``nickname`` with ``public_key``: saved at once, so the count survives restarts.
+
+        Returns the new count; 0 (nothing counted) when the name is not pinned to that key.
+        """
+        name = pin_name(nickname)
+
+        def bump(peers: dict[str, dict[str, Any]]) -> bool:
+            entry = peers.get(name)
+            if entry is None or entry["key"] != public_key.hex():
+                return False
+            entry["toss_aborts"] = toss_aborts(entry) + 1
+            return True
+
+        self._update(bump)
+        return self.toss_aborts(nickname, public_key)
+
     def _store(self, name: str, public_key: bytes) -> None:
         entry = {"key": public_key.hex(), "pinned": datetime.now(UTC).isoformat(timespec="seconds")}
         self._change(name, entry)
 
-    def _change(self, name: str, entry: dict[str, str] | None) -> None:
+    def _change(self, name: str, entry: dict[str, Any] | None) -> None:
         """Set (or with ``None`` remove) one name's entry and save the file.
 
         Another process may have pinned a peer since this one read the file (two games at
         once), so the change is made to the file as it is now, under a lock, and the file is
         replaced atomically: neither writer loses the other's pins.
         """
+        self._update(lambda peers: self._apply(peers, name, entry))
+
+    def _update(self, change: Callable[[dict[str, dict[str, Any]]], bool]) -> None:
+        """Apply ``change`` (which says whether it changed anything) to the pins as they are
+        in the file now, under the lock, and save."""
         if self.path is None:
-            self._apply(self._peers, name, entry)
+            change(self._peers)
             return
         with _exclusive(self.path.with_name(self.path.name + ".lock")):
             peers = self._read(self.path) if self.path.exists() else {}
-            if self._apply(peers, name, entry):
+            if change(peers):
                 self._peers = peers
                 self._save()
             else:
                 self._peers = peers
 
     @staticmethod
-    def _apply(peers: dict[str, dict[str, str]], name: str, entry: dict[str, str] | None) -> bool:
+    def _apply(peers: dict[str, dict[str, Any]], name: str, entry: dict[str, Any] | None) -> bool:
         """Change ``peers``; whether anything changed."""
         if entry is None:
             return peers.pop(name, None) is not None

@@ -1,17 +1,24 @@
 """The short authentication string: four hanafuda cards both players compare.
 
 Like a Signal safety number or ZRTP's SAS, but in the game's own pictures: both screens show
-four cards derived from the Noise handshake hash; a man in the middle would have two different
-handshakes and, except by a 1 in 4,669,920 chance, two different sets of cards.
+four cards; a man in the middle holds two sessions and, except by a 1 in 4,669,920 chance,
+shows two different sets of cards.
+
+The cards come from values committed before they are revealed (ZRTP's hash commitment,
+Vaudenay's SAS-MCA): the session id with the coin toss's two randoms, so they are shown after
+the toss. The host's random ``rA`` is bound by its commitment before the joiner answers; the
+joiner's ``rB`` is sent before ``rA`` is revealed. A relay playing both ends therefore learns
+the cards of each of its two sessions only once nothing it controls can change them: whatever
+it grinds beforehand (its keys, its messages, its own random) it gets one try per connection.
 
 Derivation (normative, docs/protocol.md): read bytes in order from
-SHAKE-256(``b"koikoi-net/1 sas\\0"`` ‖ handshake_hash); draw four cards without replacement
-from the 48 ids of RULES.md R1.1 in order, each from the ``n`` cards left by taking the next
-byte ``b``, rejecting it when ``b >= 256 - 256 % n``, else taking the card at index ``b % n``
-and removing it.
+SHAKE-256(``b"koikoi-net/1 sas\\0"`` ‖ session ‖ rA ‖ rB); draw four cards without
+replacement from the 48 ids of RULES.md R1.1 in order, each from the ``n`` cards left by
+taking the next byte ``b``, rejecting it when ``b >= 256 - 256 % n``, else taking the card at
+index ``b % n`` and removing it.
 
->>> sas_cards(bytes(32))
-('ume_ribbon', 'botan_ribbon', 'matsu_ribbon', 'kiku_ribbon')
+>>> sas_cards(bytes(32), bytes(32), bytes(32))
+('yanagi_ribbon', 'kiku_ribbon', 'botan_ribbon', 'hagi_plain_2')
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ __all__ = ["CARD_IDS", "SAS_DOMAIN", "SAS_LENGTH", "sas_cards"]
 
 SAS_DOMAIN: Final = b"koikoi-net/1 sas\0"
 SAS_LENGTH: Final = 4
+_PART: Final = 32
 
 
 def _shake_stream(data: bytes) -> Iterator[int]:
@@ -36,9 +44,15 @@ def _shake_stream(data: bytes) -> Iterator[int]:
         produced, size = size, size * 2
 
 
-def sas_cards(handshake_hash: bytes) -> tuple[str, str, str, str]:
-    """Four distinct card ids for the players to compare, from the final handshake hash."""
-    stream = _shake_stream(SAS_DOMAIN + handshake_hash)
+def sas_cards(
+    session: bytes, host_random: bytes, joiner_random: bytes
+) -> tuple[str, str, str, str]:
+    """Four distinct card ids for the players to compare, from the session id and the coin
+    toss's two randoms (each 32 bytes)."""
+    for part in (session, host_random, joiner_random):
+        if len(part) != _PART:
+            raise ValueError(f"the session id and the toss's randoms are {_PART} bytes each")
+    stream = _shake_stream(SAS_DOMAIN + session + host_random + joiner_random)
     pool = list(CARD_IDS)
     picked: list[str] = []
     while len(picked) < SAS_LENGTH:

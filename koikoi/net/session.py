@@ -6,7 +6,8 @@ Feed it every frame payload from the peer (:meth:`Session.receive`), the local s
 the connection once :attr:`Session.closed`. Times are plain seconds from any monotonic
 clock, passed in, so tests step them by hand; nothing here blocks or touches a socket.
 
-Stages: the coin toss (:mod:`koikoi.net.fair`), then play in lockstep
+Stages: the coin toss (:mod:`koikoi.net.fair`) and the four cards drawn from it, which both
+players confirm (``confirm``), then play in lockstep
 (:mod:`koikoi.net.lockstep`): the seat to move signs a log entry and sends it; the other
 checks the entry's place in the chain, its signature, the move with its own engine and the
 state hash. Anything wrong freezes the match with a reason naming the move. Every ending —
@@ -87,6 +88,8 @@ BYE_REASONS: Final = {
 
 MOVE = Record({"entry": Bytes(1, MAX_ENTRY), "sig": Bytes(64, 64)})
 PING = Record({})
+CONFIRM = Record({})
+"""The local player sees the same four cards as the peer (after the toss, once a side)."""
 BYE = Record(
     {"reason": OneOf(tuple(BYE_REASONS)), "detail": Str(MAX_DETAIL)}, optional=frozenset({"detail"})
 )
@@ -94,6 +97,7 @@ BYE = Record(
 
 class Stage(Enum):
     TOSS = "toss"
+    """The coin toss, then the four cards drawn from it until both players confirmed."""
     PLAYING = "play"
     CLOSED = "closed"
 
@@ -108,6 +112,9 @@ class Ending:
     (``by`` sent a malformed or unexpected message); ``stopped`` (``by`` ended the session,
     saying this side was at fault); ``error`` (``by``'s own program failed); ``cards`` (a
     player, ``by`` when it was the peer, saw other four cards: the match never started).
+    ``suspicious``: the toss was abandoned after seeing the result (``stage`` ``toss``): by
+    the host once it had the answer, or by either side once the reveal was sent (the four
+    cards being compared), whatever the ending looked like (docs/protocol.md, "Toss aborts").
     """
 
     finished: bool
@@ -134,8 +141,22 @@ class Ending:
 
 
 @dataclass(frozen=True)
+class CardsShown:
+    """The coin toss is over: show the four cards (``result.cards``) and ask the player.
+
+    The first deal waits until both players confirmed (:meth:`Session.confirm`)."""
+
+    result: TossResult
+
+    @property
+    def cards(self) -> tuple[str, str, str, str]:
+        return self.result.cards
+
+
+@dataclass(frozen=True)
 class TossDone:
-    """The coin toss is over and the first deal is laid out (``events``)."""
+    """Both players confirmed the four cards after the toss; the first deal is laid out
+    (``events``)."""
 
     result: TossResult
     events: tuple[Event, ...]
@@ -190,7 +211,7 @@ class MoveClock:
     """The peer's turn has lasted the abandon time: the match may be ended as abandoned."""
 
 
-SessionEvent = TossDone | MovePlayed | Ended | OutOfTime | PeerOverdue
+SessionEvent = CardsShown | TossDone | MovePlayed | Ended | OutOfTime | PeerOverdue
 
 
 def _now_text() -> str:
@@ -253,10 +274,11 @@ class Session:
     ``abandon_after`` (seconds) is how long the peer may go without a move, heartbeats or not,
     before :meth:`tick` says :class:`PeerOverdue` and :meth:`abandon` may end the match.
 
-    ``hold_for_confirmation`` gates the coin toss on the local player: until :meth:`confirm`
-    the host keeps its commitment and the joiner its answer to the peer's commitment, so the
-    toss completes only once both players said they see the same four cards (docs/protocol.md,
-    "The four cards"); :meth:`reject_cards` ends the session instead. Off, the toss runs at once.
+    The toss runs at once; its end draws the four cards (:class:`CardsShown`) and each side
+    sends ``confirm`` once its player sees the same four on both screens; the first deal
+    (:class:`TossDone`) comes once both did. ``hold_for_confirmation`` makes this side wait
+    for :meth:`confirm` (the desktop app); off, it confirms by itself as the cards are drawn
+    (docs/protocol.md, "The four cards"). :meth:`reject_cards` ends the session instead.
     """
 
     def __init__(
@@ -295,10 +317,11 @@ class Session:
         self._rx = established.recv
         self._out: list[bytes] = []
         self.confirmed = not hold_for_confirmation
-        """Whether the local player confirmed the four cards (always True without the hold)."""
-        self._held: list[bytes] = []
-        """Toss messages kept back until :meth:`confirm` (the host's commitment, the
-        joiner's answer)."""
+        """Whether the local player confirmed the four cards (always True without the hold;
+        a :meth:`confirm` before the cards are drawn stands for them when they come)."""
+        self.peer_confirmed = False
+        """Whether the peer's ``confirm`` arrived."""
+        self._confirm_sent = False
         self._clock = _Clock(now, now, now)
         self._names = _Names(
             nickname,
@@ -403,40 +426,42 @@ class Session:
 
     # --- inputs --------------------------------------------------------------------------
 
-    def start(self) -> None:
-        """The host commits to its coin-toss number; the joiner has nothing to send.
+    @property
+    def cards(self) -> tuple[str, str, str, str] | None:
+        """The four cards to compare, once the toss is over (None before)."""
+        result = self.toss.result
+        return None if result is None else result.cards
 
-        With the hold, the host's commitment waits for :meth:`confirm`.
-        """
+    def start(self) -> None:
+        """The host commits to its coin-toss number; the joiner has nothing to send."""
         for message in self.toss.start():
-            self._send_toss(message)
+            self._send(message)
 
     def confirm(self, now: float) -> list[SessionEvent]:
-        """The local player sees the same four cards as the peer: the held toss message goes.
+        """The local player sees the same four cards as the peer: ``confirm`` goes out, and
+        the first deal comes once the peer's ``confirm`` is in too (:class:`TossDone`).
 
-        Does nothing when already confirmed or closed (the hold is released once).
+        Before the cards are drawn it stands for them (a rematch with a key already
+        compared). Does nothing when already confirmed or closed.
         """
         if self.closed or self.confirmed:
             return []
         self._clock.now = now
         self.confirmed = True
-        held, self._held = self._held, []
-        for message in held:
-            self._send(message)
-        return []
+        return self._confirm_and_deal()
 
     def reject_cards(self, now: float) -> list[SessionEvent]:
         """The local player says the four cards differ: the match never starts.
 
         The peer is told by a ``bye`` (``cheat``, a disagreement) whose detail says the cards
-        differ; both sides end with ``how`` = ``cards``. Only before the toss is over.
+        differ; both sides end with ``how`` = ``cards``. Only before the first deal; after
+        the toss, refusing the cards counts as abandoning the toss after seeing the result.
         """
         if self.closed:
             return []
         if self.stage is not Stage.TOSS:
-            raise ValueError("the four cards are compared before the coin toss, not after it")
+            raise ValueError("the four cards are compared before the first deal, not after it")
         self._clock.now = now
-        self._held = []
         return self._close(
             self._ending(False, "cards", None, CARDS_DIFFER), announce="cheat", detail=CARDS_DIFFER
         )
@@ -468,6 +493,9 @@ class Session:
             return self._on_move(
                 message.fields.get("entry", bytes), message.fields.get("sig", bytes)
             )
+        if message.kind == "confirm":
+            self.peer_confirmed = True
+            return self._confirm_and_deal()
         return self._on_toss(plaintext)
 
     def play(self, action: Action, now: float) -> list[SessionEvent]:
@@ -555,8 +583,11 @@ class Session:
 
     def record(self) -> GameRecord:
         """The signed record so far (``koikoi-record/1`` with the ``net`` and ``end`` keys)."""
+        toss = self.toss.result
         if self.lockstep is not None:
             record = self.lockstep.record
+        elif toss is not None:  # ended while the four cards were compared: the toss, no deal
+            record = GameRecord(self.settings, first_oya=toss.first_oya)
         else:  # the toss never finished: no deal, and first_oya means nothing (end.stage)
             record = GameRecord(self.settings, first_oya=0)
         record.extra["net"] = self._net_json()
@@ -613,6 +644,8 @@ class Session:
                 return {"answer": ANSWER, **base}
             if phase is TossPhase.AWAIT_REVEAL:
                 return {"reveal": REVEAL, **base}
+            if phase is TossPhase.DONE and not self.peer_confirmed:
+                return {"confirm": CONFIRM, **base}
         return base
 
     def _on_toss(self, plaintext: bytes) -> list[SessionEvent]:
@@ -623,15 +656,28 @@ class Session:
         except ProtocolError as error:
             return self._fail("protocol", self.role.peer, f"the peer sent {error}")
         for reply in replies:
-            self._send_toss(reply)
+            self._send(reply)
         result = self.toss.result
         if result is None:
+            return []
+        logger.info("coin toss done: seat %d is the first oya", result.first_oya)
+        return [CardsShown(result), *self._confirm_and_deal()]
+
+    def _confirm_and_deal(self) -> list[SessionEvent]:
+        """Send ``confirm`` once the cards are drawn and the local player confirmed; deal once
+        the peer's is in too."""
+        result = self.toss.result
+        if result is None or self.stage is not Stage.TOSS or not self.confirmed:
+            return []
+        if not self._confirm_sent:
+            self._confirm_sent = True
+            self._send(encode_message("confirm"))
+        if not self.peer_confirmed:
             return []
         lockstep = Lockstep(self.settings, result.first_oya, result.seed, self.session_id)
         self.lockstep = lockstep
         self.stage = Stage.PLAYING
         self._turn = _Turn(lockstep.seq, self._clock.now)  # the first move's clock
-        logger.info("coin toss done: seat %d is the first oya", result.first_oya)
         out: list[SessionEvent] = [TossDone(result, tuple(lockstep.events))]
         if lockstep.match.finished:  # only a run of teyaku could do this, but be exact
             out += self._finish_locally()
@@ -711,13 +757,6 @@ class Session:
 
     # --- endings -------------------------------------------------------------------------
 
-    def _send_toss(self, message: bytes) -> None:
-        """A toss message: sent now, or kept until :meth:`confirm` while the hold is on."""
-        if self.confirmed:
-            self._send(message)
-        else:
-            self._held.append(message)
-
     def _send(self, message: bytes) -> None:
         self._out.append(self._tx.encrypt_with_ad(b"", message))
         self._clock.last_tx = self._clock.now
@@ -732,14 +771,14 @@ class Session:
     ) -> Ending:
         stage = "toss" if self.stage is Stage.TOSS else "play"
         suspicious = False
-        if (
-            self.stage is Stage.TOSS
-            and by is not None
-            and how not in ("cheat", "protocol", "cards")
-        ):
-            abort = self.toss.abort(by, reason)
+        # A local "cards" ending has no ``by`` (this player said so), but it is this side
+        # that ends the toss: after the reveal, as suspicious as any other way of leaving.
+        leaver = self.role if by is None and how == "cards" else by
+        if self.stage is Stage.TOSS and leaver is not None:
+            abort = self.toss.abort(leaver, reason)
             suspicious = abort.suspicious
-            reason = abort.describe()
+            if how not in ("cheat", "protocol", "cards"):  # those keep their own reason
+                reason = abort.describe()
         moves = self.lockstep.seq if self.lockstep is not None else 0
         return Ending(finished, how, by, reason, stage, moves, _now_text(), suspicious, rejected)
 
@@ -773,6 +812,7 @@ __all__ = [
     "CARDS_DIFFER",
     "DEFAULT_ABANDON_AFTER",
     "DEFAULT_MOVE_CLOCK",
+    "CardsShown",
     "DEFAULT_SILENCE_TIMEOUT",
     "Ended",
     "Ending",

@@ -5,9 +5,9 @@ settings as the seed writes them, a lock on private rooms, rooms in play greyed)
 double-click or Enter (a password prompt for a private room), joining by address, and the form
 to create a room (title, rounds, doubling, public or private) with practice against the
 computer under it. **Waiting**: a host's addresses and port and its room's state, or a joiner
-connecting. **Before the match** (:class:`~koikoi.ui.prematch.PrematchPanel`): the peer and
-the four cards, which both players confirm before the coin toss is played
-(``hold_for_confirmation``).
+connecting. **Before the match** (:class:`~koikoi.ui.prematch.PrematchPanel`): the peer, the
+coin toss as it is played, then the four cards drawn from it, which both players confirm
+before the first deal (``hold_for_confirmation``).
 
 When the toss is over, :attr:`Lobby.match_ready` hands the link over: ``(link, peer, toss)``,
 ``link`` a :class:`~koikoi.ui.netlink.PeerLink` (``play``, ``leave``, ``moved``,
@@ -56,7 +56,7 @@ from koikoi.net.discovery import Advertisement, Room, RoomStatus, clean_text
 from koikoi.net.errors import IdentityChanged, IdentityFileError
 from koikoi.net.handshake import MAX_NICKNAME
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
-from koikoi.net.session import Ending, TossDone
+from koikoi.net.session import CardsShown, Ending, TossDone
 from koikoi.ui.art import CardArt
 from koikoi.ui.netlink import (
     LinkError,
@@ -578,6 +578,7 @@ class Lobby(QWidget):
         join = QtJoin(options, self)
         self.join = join
         join.established.connect(self._on_established)
+        join.cards_shown.connect(self._on_cards)
         join.tossed.connect(self._on_tossed)
         join.failed.connect(self._on_join_failed)
         join.ended.connect(self._on_ended)
@@ -608,7 +609,7 @@ class Lobby(QWidget):
     def _drop_join(self) -> None:
         join, self.join = self.join, None
         if join is not None:
-            _disconnect(join.established, join.tossed, join.failed, join.ended)
+            _disconnect(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
             join.closed.connect(join.deleteLater)
             if join.done:
                 join.deleteLater()
@@ -640,6 +641,7 @@ class Lobby(QWidget):
             return
         self.room = room
         room.established.connect(self._on_established)
+        room.cards_shown.connect(self._on_cards)
         room.tossed.connect(self._on_tossed)
         room.ended.connect(self._on_ended)
         room.refused.connect(self._on_refused)
@@ -697,7 +699,7 @@ class Lobby(QWidget):
     def _close_room(self) -> None:
         room, self.room = self.room, None
         if room is not None:
-            _disconnect(room.established, room.tossed, room.ended, room.refused)
+            _disconnect(room.established, room.cards_shown, room.tossed, room.ended, room.refused)
             room.closed.connect(room.deleteLater)
             room.leave("the room was closed")
         announcer, self.announcer = self.announcer, None
@@ -718,6 +720,13 @@ class Lobby(QWidget):
             return self.join
         return None if self.room is None else self.room.match
 
+    def _on_cards(self, event: CardsShown) -> None:
+        """The toss is over: its outcome and the four cards drawn from it."""
+        link = self._link()
+        if link is None or self.peer is None:
+            return
+        self.prematch.show_cards(event, link.role.seat)
+
     def _confirm(self) -> None:
         link = self._link()
         if link is not None:
@@ -729,8 +738,12 @@ class Lobby(QWidget):
             link.confirm_sas(False)
 
     def _on_ended(self, ending: Ending) -> None:
-        """The session ended before the toss (after it, the table has the link)."""
-        text = ending_text(ending)
+        """The session ended before the first deal (after it, the table has the link)."""
+        link = self._link()
+        conn = None if link is None else link.connection
+        counted = None if conn is None else conn.toss_aborts
+        name = self.peer.nickname if self.peer is not None else ""
+        text = ending_text(ending, counted, name)
         self._reset()
         self._show_message(text)
 
@@ -743,7 +756,7 @@ class Lobby(QWidget):
             self._drop_join_signals()
         elif self.room is not None:
             room = self.room
-            _disconnect(room.established, room.tossed, room.ended, room.refused)
+            _disconnect(room.established, room.cards_shown, room.tossed, room.ended, room.refused)
         self.handed = link
         link.closed.connect(self._on_handed_closed)
         self.peer = None
@@ -752,7 +765,7 @@ class Lobby(QWidget):
     def _drop_join_signals(self) -> None:
         join = self.join
         if join is not None:
-            _disconnect(join.established, join.tossed, join.failed, join.ended)
+            _disconnect(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
         self.join = None
 
     def _on_handed_closed(self) -> None:
@@ -802,6 +815,7 @@ class Lobby(QWidget):
             self._drop_join()
         self._close_room()
         self.peer = None
+        self.prematch.clear()
         self.pages.setCurrentWidget(self.rooms_page)
 
     def shutdown(self) -> None:

@@ -5,8 +5,11 @@ is the sans-I/O :class:`~koikoi.net.room.RoomPolicy`. This module only moves byt
 them and ``QTcpSocket``, keeps time with one single-shot ``QTimer`` per connection (re-armed
 at ``Connection.next_timer()``), and hands what happened to the owner as signals:
 
-- ``established(PeerInfo)``: the handshake is done (nickname, fingerprint, pin, four cards);
-- ``tossed(TossDone)``: the coin toss is over and the first deal is laid out;
+- ``established(PeerInfo)``: the handshake is done (nickname, fingerprint, pin); the coin
+  toss runs;
+- ``cards_shown(CardsShown)``: the toss is over (``event.result.first_oya``); the four cards
+  drawn from it (``event.cards``) are to be compared and confirmed (:meth:`PeerLink.confirm_sas`);
+- ``tossed(TossDone)``: both players confirmed the four cards; the first deal is laid out;
 - ``moved(MovePlayed)``: a move went into the log, the opponent's or the local seat's
   (``event.seat`` says whose; the local seat's come from :meth:`PeerLink.play`);
 - ``local_turn(Observation)``: the local seat is to move; answer with :meth:`PeerLink.play`;
@@ -71,6 +74,7 @@ from koikoi.net.identity import PinStatus
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
+    CardsShown,
     Ended,
     MoveClock,
     MovePlayed,
@@ -149,8 +153,6 @@ class PeerInfo:
     fingerprint: str
     pin: PinStatus
     """``NEW`` (pinned now, first meeting) or ``KNOWN``; a changed key never gets this far."""
-    sas: tuple[str, str, str, str]
-    """Four card ids both players compare (the same on both screens, or someone is between)."""
     settings: Settings
     private: bool
     address: str
@@ -158,6 +160,8 @@ class PeerInfo:
     """The nickname mixes scripts (``h\u0430na``, a Cyrillic ``а``): show it as such."""
     resembles: tuple[str, ...] = ()
     """Pinned names it looks like but is not (for a new peer: a likely impostor)."""
+    toss_aborts: int = 0
+    """Coin tosses this (known) peer abandoned after seeing the result, as its pin counts."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +227,7 @@ class PeerLink(QObject):
     """
 
     established = Signal(object)
+    cards_shown = Signal(object)
     tossed = Signal(object)
     moved = Signal(object)
     local_turn = Signal(object)
@@ -244,8 +249,8 @@ class PeerLink(QObject):
         self.bytes_sent = 0
         self.bytes_received = 0
         self.times: dict[str, float] = {}
-        """Monotonic times: ``connect``, ``connected``, ``established``, ``first_deal``,
-        ``ended``, ``closed``."""
+        """Monotonic times: ``connect``, ``connected``, ``established``, ``cards`` (the toss
+        over), ``first_deal``, ``ended``, ``closed``."""
         self.on_handshake: Callable[[PeerLink], None] | None = None
         """Called as the handshake succeeds, before any signal (the room's policy)."""
         self.on_receive: Callable[[PeerLink], None] | None = None
@@ -288,11 +293,12 @@ class PeerLink(QObject):
         self._process(conn.play(action, _now()))
 
     def confirm_sas(self, same: bool = True) -> None:
-        """The local player compared the four cards (``PeerInfo.sas``) with the peer's screen.
+        """The local player compared the four cards (``cards_shown``) with the peer's screen.
 
-        With the options' ``hold_for_confirmation``, the coin toss waits for this: ``same``
-        lets it go on (``tossed`` comes once the peer confirmed too); not ``same`` ends the
-        session (``ended``, ``how`` = ``cards``) and the peer is told. Nothing before the
+        With the options' ``hold_for_confirmation``, the first deal waits for this: ``same``
+        lets it come (``tossed`` once the peer confirmed too); not ``same`` ends the session
+        (``ended``, ``how`` = ``cards``) and the peer is told. Before the cards are shown,
+        ``same`` stands for them (a rematch with a key already compared). Nothing before the
         handshake or after the end.
         """
         if self._stage == "open" and self.session is not None:
@@ -469,12 +475,12 @@ class PeerLink(QObject):
                 est.peer.nickname,
                 est.peer.fingerprint,
                 est.pin.status,
-                est.sas,
                 est.settings,
                 est.private,
                 self.address,
                 est.peer.mixed_scripts,
                 est.pin.resembles,
+                est.pin.toss_aborts,
             )
             if self.on_handshake is not None:
                 self.on_handshake(self)
@@ -483,6 +489,9 @@ class PeerLink(QObject):
             self.times["ended"] = now
             self.failure = LinkError.from_protocol(event.error, self.address)
             emit(self.failed, self.failure)
+        elif isinstance(event, CardsShown):
+            self.times["cards"] = now
+            emit(self.cards_shown, event)
         elif isinstance(event, TossDone):
             self.times["first_deal"] = now
             emit(self.tossed, event)
@@ -694,6 +703,7 @@ class QtRoom(QObject):
     """
 
     established = Signal(object)
+    cards_shown = Signal(object)
     tossed = Signal(object)
     moved = Signal(object)
     local_turn = Signal(object)
@@ -895,6 +905,7 @@ class QtRoom(QObject):
         self.policy.established(ticket, _now())
         self.match = link
         link.established.connect(self.established)
+        link.cards_shown.connect(self.cards_shown)
         link.tossed.connect(self.tossed)
         link.moved.connect(self.moved)
         link.local_turn.connect(self.local_turn)

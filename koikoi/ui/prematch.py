@@ -1,10 +1,13 @@
 """The moments before a match with a person: who the peer is, the four cards, in words.
 
 :class:`PrematchPanel` shows the peer's nickname and fingerprint, whether this is a first
-meeting ("new player") or a known one (the pinned name), the settings both signed and the four
-SAS cards with their names; the player confirms they see the same four on both screens, or
-says they differ. :func:`failure_text` and :func:`ending_text` turn the network's typed
-failures (``LinkError.kind``, an ``Ending``) into sentences, through ``tr()``.
+meeting ("new player") or a known one (the pinned name), how many coin tosses a known peer
+abandoned after seeing the result, and the settings both signed; then the coin toss as it is
+played and, once it is over, the four SAS cards drawn from it with their names
+(:meth:`PrematchPanel.show_cards`); the player confirms they see the same four on both
+screens, or says they differ, and the first deal follows. :func:`failure_text` and
+:func:`ending_text` turn the network's typed failures (``LinkError.kind``, an ``Ending``) into
+sentences, through ``tr()``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from PySide6.QtWidgets import (
 from koikoi.engine.cards import CARD_IDS
 from koikoi.net.errors import IdentityChanged, PeerRefused, SettingsMismatch
 from koikoi.net.identity import PinStatus, fingerprint
-from koikoi.net.session import Ending
+from koikoi.net.session import CardsShown, Ending
 from koikoi.ui import names
 from koikoi.ui.art import CardArt, card_size
 from koikoi.ui.neterrors import error_detail
@@ -103,8 +106,25 @@ def _detail(failure: LinkError) -> str:
     return error_detail(failure.error, failure.text)
 
 
-def ending_text(ending: Ending) -> str:
-    """Why a match ended before it started (in the lobby)."""
+def ending_text(ending: Ending, counted: int | None = None, peer_name: str = "") -> str:
+    """Why a match ended before it started (in the lobby).
+
+    ``counted``: the peer abandoned the coin toss after seeing the result, and this is its
+    count now (``Connection.toss_aborts``); None when nothing was counted.
+    """
+    text = _ending_reason(ending)
+    if counted is not None:
+        text += " " + QCoreApplication.translate(
+            "Prematch",
+            "That counts as abandoning the coin toss after seeing the result: "
+            "{0} has done so %n time(s).",
+            "",
+            counted,
+        ).format(peer_name or _tr("the other player"))
+    return text
+
+
+def _ending_reason(ending: Ending) -> str:
     if ending.how == "cards":
         if ending.by is None:
             return _tr("You said the four cards differ: the match did not start.")
@@ -119,6 +139,13 @@ def ending_text(ending: Ending) -> str:
     return _tr("The match did not start: {0}").format(ending.reason)
 
 
+def toss_text(event: CardsShown, local_seat: int, peer_name: str) -> str:
+    """The coin toss's outcome, as the player reads it before the four cards."""
+    if event.result.first_oya == local_seat:
+        return _tr("The coin is tossed: you are the first dealer (oya).")
+    return _tr("The coin is tossed: {0} is the first dealer (oya).").format(peer_name)
+
+
 def pin_text(peer: PeerInfo) -> str:
     if peer.pin is PinStatus.KNOWN:
         return _tr("Known player: {0}, the key you met before.").format(peer.nickname)
@@ -128,7 +155,8 @@ def pin_text(peer: PeerInfo) -> str:
 
 
 class PrematchPanel(QFrame):
-    """The peer, the settings and the four cards; "the same" or "they differ"."""
+    """The peer, the settings, the coin toss, then the four cards; "the same" or "they
+    differ"."""
 
     confirmed = Signal()
     differ = Signal()
@@ -139,6 +167,8 @@ class PrematchPanel(QFrame):
         self.setObjectName("prematch")
         self.art = art
         self.peer: PeerInfo | None = None
+        self.cards: tuple[str, str, str, str] | None = None
+        """The four cards shown (None until the toss is over)."""
         self._to_paint: list[tuple[int, str]] = []
         layout = QVBoxLayout(self)
         layout.setSpacing(12)
@@ -158,10 +188,28 @@ class PrematchPanel(QFrame):
         self.settings.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.settings.setAccessibleName(_tr("The settings both signed"))
         layout.addWidget(self.settings)
-        ask = QLabel(_tr("Do you both see these four cards, in this order? Ask the other player."))
-        ask.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        ask.setWordWrap(True)
-        layout.addWidget(ask)
+        self.warning = QLabel("")
+        self.warning.setObjectName("prematchWarning")
+        self.warning.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.warning.setWordWrap(True)
+        self.warning.setAccessibleName(_tr("Warning about this player"))
+        bold = self.warning.font()
+        bold.setBold(True)
+        self.warning.setFont(bold)
+        self.warning.hide()
+        layout.addWidget(self.warning)
+        self.toss = QLabel("")
+        self.toss.setObjectName("prematchToss")
+        self.toss.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.toss.setWordWrap(True)
+        self.toss.setAccessibleName(_tr("The coin toss"))
+        layout.addWidget(self.toss)
+        self.ask = QLabel(
+            _tr("Do you both see these four cards, in this order? Ask the other player.")
+        )
+        self.ask.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.ask.setWordWrap(True)
+        layout.addWidget(self.ask)
         row = QHBoxLayout()
         row.addStretch(1)
         self.card_labels: list[QLabel] = []
@@ -210,7 +258,9 @@ class PrematchPanel(QFrame):
         layout.addStretch(1)
 
     def show_peer(self, peer: PeerInfo) -> None:
+        """The handshake is done: who the peer is; the coin toss is being played."""
         self.peer = peer
+        self.cards = None
         self.heading.setText(_tr("Before the match with {0}").format(peer.nickname))
         self.who.setText(
             _tr("{0} · key {1}").format(pin_text(peer), peer.fingerprint)
@@ -221,15 +271,54 @@ class PrematchPanel(QFrame):
                 settings_text(peer.settings.rounds, peer.settings.doubling)
             )
         )
-        for picture, name, card_id in zip(self.card_labels, self.card_names, peer.sas, strict=True):
+        warning = self.toss_aborts_text(peer)
+        self.warning.setText(warning)
+        self.warning.setVisible(bool(warning))
+        self.toss.setText(_tr("Tossing the coin for the first dealer…"))
+        self.ask.hide()
+        self._to_paint = []
+        for picture, name in zip(self.card_labels, self.card_names, strict=True):
+            picture.clear()
+            picture.setAccessibleName("")
+            picture.setToolTip("")
+            name.setText("")
+        self.same_button.setEnabled(False)
+        self.differ_button.setEnabled(False)
+        self.status.setText("")
+        self.cancel_button.setFocus()
+
+    def toss_aborts_text(self, peer: PeerInfo) -> str:
+        """A warning for a peer that abandoned coin tosses after seeing the result, or ""."""
+        if peer.toss_aborts <= 0:
+            return ""
+        text = self.tr(
+            "Careful: {0} abandoned %n toss(es) after seeing the result.", "", peer.toss_aborts
+        )
+        return text.format(peer.nickname)
+
+    def clear(self) -> None:
+        """Nobody to show (the lobby went back to its rooms): no peer, no cards."""
+        self.peer = None
+        self.cards = None
+        self._to_paint = []
+
+    def show_cards(self, event: CardsShown, local_seat: int) -> None:
+        """The toss is over: its outcome, and the four cards drawn from it to compare."""
+        peer_name = self.peer.nickname if self.peer is not None else ""
+        self.cards = event.cards
+        self.toss.setText(toss_text(event, local_seat, peer_name))
+        self.ask.show()
+        for picture, name, card_id in zip(
+            self.card_labels, self.card_names, event.cards, strict=True
+        ):
             card = CARD_IDS.index(card_id)
             picture.clear()
             picture.setAccessibleName(names.card_accessible_name(card))
             picture.setToolTip(names.card_tooltip(card))
             name.setText(f"{names.card_name(card)}\n{names.card_japanese(card)}")
         # One picture per turn of the event loop: rendering a card's SVG takes several ms,
-        # and the handshake's last messages are being answered meanwhile.
-        self._to_paint = list(enumerate(peer.sas))
+        # and the peer's messages are being answered meanwhile.
+        self._to_paint = list(enumerate(event.cards))
         QTimer.singleShot(0, self._paint_next)
         self.same_button.setEnabled(True)
         self.differ_button.setEnabled(True)
@@ -237,7 +326,7 @@ class PrematchPanel(QFrame):
         self.same_button.setFocus()
 
     def _paint_next(self) -> None:
-        if not self._to_paint:
+        if not self._to_paint or self.cards is None:
             return
         i, card_id = self._to_paint.pop(0)
         size = card_size(CARD_WIDTH)
@@ -249,11 +338,12 @@ class PrematchPanel(QFrame):
 
     @property
     def painted(self) -> bool:
-        """All four pictures are on the screen."""
-        return self.peer is not None and not self._to_paint
+        """The toss is over and all four pictures are on the screen."""
+        return self.peer is not None and self.cards is not None and not self._to_paint
 
     def card_ids(self) -> tuple[str, ...]:
-        return () if self.peer is None else self.peer.sas
+        """The four cards shown, () before the toss is over."""
+        return () if self.cards is None else self.cards
 
     def _same(self) -> None:
         self.same_button.setEnabled(False)
@@ -268,4 +358,10 @@ class PrematchPanel(QFrame):
         self.differ.emit()
 
 
-__all__ = ["PrematchPanel", "ending_text", "failure_text", "pin_text"]
+__all__ = [
+    "PrematchPanel",
+    "ending_text",
+    "failure_text",
+    "pin_text",
+    "toss_text",
+]

@@ -4,10 +4,10 @@
 seat of a network match). :class:`LanSmoke` is ``koikoi --smoke-test lan``: two windows in
 this process, each with its own home folder, meet by mDNS on 127.0.0.1 through their lobbies
 (one opens a room with its form, the other finds it in its room list and double-clicks it),
-compare the four cards on both screens, confirm on both, deal after the coin toss and play one
-whole round by clicks on both tables. It steps on a timer, so the event loop (sockets,
-zeroconf's reports, animations) runs between clicks; every span it passes is timed
-(:class:`LanTimes`, for ``python -m koikoi.ui.lanbench``).
+see the coin toss and the four cards drawn from it on both screens, compare them, confirm on
+both, deal and play one whole round by clicks on both tables. It steps on a timer, so the
+event loop (sockets, zeroconf's reports, animations) runs between clicks; every span it
+passes is timed (:class:`LanTimes`, for ``python -m koikoi.ui.lanbench``).
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ class LanTimes:
     password_sent: float = 0.0
     """The joiner clicked the prompt's Join."""
     cards: float = 0.0
-    """The four cards are painted on both screens."""
+    """The coin toss is over and the four cards drawn from it are painted on both screens."""
     confirmed: float = 0.0
     """The last of the two players confirmed the four cards."""
     toss: float = 0.0
@@ -280,6 +280,18 @@ def open_window(home: Path, timings: Timings, bind: str) -> MainWindow:
     window.resize(1280, 800)
     window.show()
     return window
+
+
+def _first_oya(lobby: Lobby) -> int | None:
+    """The first oya of the toss behind the lobby's four cards (None before the toss)."""
+    if lobby.join is not None:
+        session = lobby.join.session
+    elif lobby.room is not None:
+        session = lobby.room.session
+    else:
+        session = None
+    result = None if session is None else session.toss.result
+    return None if result is None else result.first_oya
 
 
 class LanSmoke(QObject):
@@ -441,7 +453,8 @@ class LanSmoke(QObject):
         self.phase = "cards"
 
     def _cards(self) -> None:
-        """Both screens show the four cards: the same four; the joiner confirms."""
+        """Both screens show the toss's outcome and the four cards: the same four, in the same
+        order, and the same first dealer; the joiner confirms."""
         self._check_lobbies()
         panels = [side.lobby.prematch for side in self.sides]
         shown = all(
@@ -454,11 +467,14 @@ class LanSmoke(QObject):
         seen = [tuple(label.accessibleName() for label in p.card_labels) for p in panels]
         if seen[0] != seen[1] or len(seen[0]) != 4 or panels[0].card_ids() != panels[1].card_ids():
             raise SmokeFailed(f"the two screens show different cards: {seen[0]} and {seen[1]}")
+        tosses = {_first_oya(side.lobby) for side in self.sides}
+        if len(tosses) != 1 or None in tosses:
+            raise SmokeFailed(f"the two screens do not agree on the coin toss: {tosses}")
         self._confirm(self.joiner)
         self.phase = "confirm_host"
 
     def _confirm_host(self) -> None:
-        """... and the host (the toss follows)."""
+        """... and the host (the first deal follows)."""
         self._confirm(self.host)
         self.times.confirmed = time.perf_counter()
         self.phase = "toss"
