@@ -14,7 +14,8 @@ Message order (joiner = Noise initiator, host = Noise responder)::
     joiner -> host    noise1     Noise XXpsk3 message 1: e
     host   -> joiner  noise2     message 2: e, ee, s, es + the host's auth payload
     joiner -> host    noise3     message 3: s, se, psk + the joiner's auth payload
-    host   -> joiner  (ready)    first transport message: the host accepted
+    host   -> joiner  (ready)    first transport message: the host accepted, and signed the
+                                 session id (the hash the joiner signed in noise3)
 
 >>> from koikoi.engine.match import Settings
 >>> from koikoi.net.identity import Identity, KnownPeers

@@ -5,9 +5,11 @@ Both peers run the full engine. Every move travels as a *log entry*, the msgpack
 key. ``prev_hash`` chains each entry to the one before (the first to the session and seed),
 so entries cannot be dropped, replayed or reordered unseen; ``state_hash`` is the hash of the
 whole canonical match state after the move, so the receiver, having applied the move with its
-own engine, sees at once whether the two engines still agree. docs/protocol.md, "Lockstep
-session", is the normative description; :class:`Lockstep` is shared by the live session and
-``koikoi verify``, so the two cannot drift apart.
+own engine, sees at once whether the two engines still agree. The receiver answers each
+accepted entry with a signed acknowledgement ``[seq, head]``, kept in the record with the
+action, so each side holds the other's signature over every entry it sent.
+docs/protocol.md, "Lockstep session", is the normative description; :class:`Lockstep` is
+shared by the live session and ``koikoi verify``, so the two cannot drift apart.
 
 >>> from koikoi.engine.match import Settings
 >>> from koikoi.net.identity import Identity, verify_signature
