@@ -156,6 +156,8 @@ def test_every_move_is_acknowledged_in_both_records_the_last_one_too() -> None:
     table = finished_table(seed=6)
     host, joiner = (table.sessions[role].record().to_json() for role in Role)
     assert host["deals"] == joiner["deals"]
+    for role in Role:  # each side's ending came once its record was complete
+        assert table.ended(role).ending.finished
     actions = actions_of(host)
     assert actions and all("ack" in a and "ack_sig" in a for a in actions)
     session = b64d(host["net"]["session"])
@@ -254,9 +256,10 @@ def test_a_withheld_last_acknowledgement_keeps_the_mover_at_most_a_moment() -> N
     host = table.host
     assert host.ending is not None and host.ending.finished  # final at once
     assert host.result_json()["finished"] is True
+    assert not [e for e in table.events[Role.HOST] if isinstance(e, Ended)]
     assert host.next_timer() == pytest.approx(table.now + LAST_ACK_GRACE)
     assert host.tick(table.now + LAST_ACK_GRACE / 2) == [] and not host.closed
-    assert host.tick(table.now + LAST_ACK_GRACE) == []
+    assert host.tick(table.now + LAST_ACK_GRACE) == [Ended(host.ending)]
     assert host.closed and host.next_timer() is None and host.ending.finished
     record = host.record().to_json()
     assert "ack" not in actions_of(record)[-1]

@@ -385,8 +385,8 @@ class Session:
         if self.closed:
             return []
         if self._acks.last_until is not None:
-            if now >= self._acks.last_until:
-                self._acks.last_until = None  # no acknowledgement of the last move came
+            if now >= self._acks.last_until:  # no acknowledgement of the last move came
+                return self._stop_waiting()
             return []
         clock = self._clock
         clock.now = now
@@ -603,8 +603,7 @@ class Session:
                 self._rx.decrypt_with_ad(b"", payload), {"ack": ACK, "bye": BYE, "ping": PING}
             )
         except (DecryptError, ProtocolError):
-            self._acks.last_until = None
-            return []
+            return self._stop_waiting()
         if message.kind == "ack":
             due = self._acks.unacked[0]
             raw, signature = message.fields.get("ack", bytes), message.fields.get("sig", bytes)
@@ -612,9 +611,16 @@ class Session:
                 self._acks.unacked.pop(0)
                 if self._acks.unacked:
                     return []
-        if message.kind != "ping":
-            self._acks.last_until = None
-        return []
+        if message.kind == "ping":
+            return []
+        return self._stop_waiting()
+
+    def _stop_waiting(self) -> list[SessionEvent]:
+        """The wait for the last move's acknowledgement is over: the ending goes out now,
+        so a record saved on it holds that acknowledgement when it came."""
+        self._acks.last_until = None
+        assert self.ending is not None
+        return [Ended(self.ending)]
 
     def _on_bye(self, code: str, detail: str | None) -> list[SessionEvent]:
         said = f" ({detail})" if detail else ""
@@ -634,11 +640,12 @@ class Session:
         The goodbye is a courtesy: nothing the peer sends or withholds afterwards changes
         the signed moves, so nobody waits for it.
         """
+        ending = self._ending(True, "finished", None, "the match is over")
         if self._acks.unacked:  # this side moved last: its acknowledgement is on the way
+            self._close(ending, announce="finished")
             self._acks.last_until = self._clock.now + LAST_ACK_GRACE
-        return self._close(
-            self._ending(True, "finished", None, "the match is over"), announce="finished"
-        )
+            return []  # Ended comes with the acknowledgement, or when the wait runs out
+        return self._close(ending, announce="finished")
 
     # --- endings -------------------------------------------------------------------------
 
@@ -686,8 +693,7 @@ class Session:
         self, ending: Ending, announce: str | None = None, detail: str | None = None
     ) -> list[SessionEvent]:
         if self.stage is Stage.CLOSED:  # over already (reading the last acknowledgement)
-            self._acks.last_until = None
-            return []
+            return self._stop_waiting() if self._acks.last_until is not None else []
         if announce is not None:
             if detail:
                 self._send(encode_message("bye", reason=announce, detail=_clean(detail)))
