@@ -20,7 +20,9 @@ import pytest
 
 from koikoi.engine.match import Settings
 from koikoi.engine.round import KOIKOI, SHOBU
-from koikoi.net.identity import Identity, KnownPeers, fingerprint
+from koikoi.net.errors import BadSignature
+from koikoi.net.handshake import Handshake, session_statement
+from koikoi.net.identity import Identity, KnownPeers, fingerprint, verify_signature
 from koikoi.net.lockstep import (
     Lockstep,
     ack_signed_data,
@@ -36,6 +38,8 @@ from koikoi.net.verify import VerificationFailed, compare_records, verify_record
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi
 from tests.net_support import Table, spawn
+from tests.test_net_handshake import pair as handshake_pair
+from tests.test_net_handshake import run as handshake_run
 
 Record = dict[str, Any]
 
@@ -567,3 +571,48 @@ def test_bye_cheat_after_the_last_move_leaves_the_cli_result_finished(tmp_path: 
     assert saved["end"]["finished"] is True
     assert verify_record(saved).to_json()["proven"]["winner"] == winner
     assert joiner.record().to_json()["end"]["finished"] is True
+
+
+# --- the handshake: both signatures cover the session id, in both kinds of room --------------
+
+
+@pytest.mark.parametrize("password", ["", "sesame"])
+def test_both_sides_hold_both_signatures_over_the_session_id(password: str) -> None:
+    _, _, host_shake, joiner_shake = handshake_pair(password, password)
+    host, joiner = handshake_run(host_shake, joiner_shake).established()
+    assert host.handshake_hash == joiner.handshake_hash
+    assert host.session_signatures == joiner.session_signatures
+    # The joiner signed the session id itself in noise3; the host signed it in ready.
+    assert host.peer_signed_hash == joiner.peer_signed_hash == host.handshake_hash
+    keys = (host_shake.identity.public_key, joiner_shake.identity.public_key)
+    for role, key, signature in zip(Role, keys, host.session_signatures, strict=True):
+        assert verify_signature(
+            key, signature, session_statement(role, host.handshake_hash, host.settings)
+        )
+
+
+class _HostSigningAnotherSession(Handshake):
+    """A host whose ``ready`` signs some other session id."""
+
+    def _settings_signature(self, handshake_hash: bytes) -> bytes:
+        if handshake_hash == self._session_id:
+            handshake_hash = bytes(32)
+        return super()._settings_signature(handshake_hash)
+
+
+def test_a_host_that_does_not_sign_the_session_in_ready_is_refused() -> None:
+    host = _HostSigningAnotherSession(
+        Role.HOST,
+        identity=Identity.generate(),
+        nickname="hana",
+        settings=Settings(),
+        password="",
+        known_peers=KnownPeers(None),
+    )
+    _, _, _, joiner = handshake_pair()
+    outcome = handshake_run(host, joiner)
+    assert isinstance(outcome.joiner_error, BadSignature)
+    assert str(outcome.joiner_error) == (
+        "'hana''s signature over the session in ready does not verify"
+    )
+    assert joiner.result is None
