@@ -37,7 +37,7 @@ from koikoi.net.transport import PeerOptions
 from koikoi.net.verify import VerificationFailed, compare_records, verify_record
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi
-from tests.net_support import Table, spawn
+from tests.net_support import Table, resign, spawn
 from tests.test_net_handshake import pair as handshake_pair
 from tests.test_net_handshake import run as handshake_run
 
@@ -323,7 +323,9 @@ def test_claims_are_labelled_as_claims_and_change_nothing_proven(tmp_path: Path)
     proc = run_koikoi("verify", str(path))
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
-    assert report["proven"] == honest["proven"]  # nothing one side says changes the proof
+    # Nothing one side says changes the proof; its rejected bytes are not the joiner's.
+    assert report["proven"].pop("evidence") == {"seat": 1, "signed": False}
+    assert report["proven"] == honest["proven"]
     assert report["proven"]["finished"] is True and report["finished"] is True
     assert report["claims"]["note"] == "what the record's writer says: no signature proves it"
     assert report["claims"]["nicks"] == ["host", "mallory"]
@@ -616,3 +618,64 @@ def test_a_host_that_does_not_sign_the_session_in_ready_is_refused() -> None:
         "'hana''s signature over the session in ready does not verify"
     )
     assert joiner.result is None
+
+
+# --- the rejected move of a cheat: what its signature proves ---------------------------------
+
+
+def _lying_joiner(table_ref: list[Table], at: int) -> Any:
+    seen = [0]
+
+    def tap(role: Role, messages: list[bytes]) -> list[bytes]:
+        if role is not Role.JOINER:
+            return messages
+        out = []
+        for message in messages:
+            if unpack(message)["t"] == "move":  # type: ignore[index,call-overload]
+                seen[0] += 1
+                if seen[0] == at:
+                    identity = table_ref[0].identities[Role.JOINER]
+                    message = resign(message, identity, state_hash=bytes(32))
+            out.append(message)
+        return out
+
+    return tap
+
+
+def test_a_cheat_whose_signed_move_fails_is_proven_and_a_made_up_one_is_not() -> None:
+    ref: list[Table] = []
+    table = Table(seed=15, tap=_lying_joiner(ref, 3))
+    ref.append(table)
+    table.run()
+    ending = table.host.ending
+    assert ending is not None and ending.how == "cheat" and ending.by is Role.JOINER
+    record = table.host.record().to_json()
+    evidence = verify_record(record).to_json()["proven"]["evidence"]
+    assert evidence == {
+        "seat": 1,
+        "signed": True,
+        "move": ending.moves,
+        "fails": "the state hash differs from the state after the move",
+    }
+    # An honest record cut before one of the joiner's moves, that move shown as "rejected":
+    # the joiner's signature is real, and the move checks, so the cheat is not proven.
+    honest = finished_table(seed=16).host.record().to_json()
+    actions = actions_of(honest)
+    n = next(i for i, a in enumerate(actions) if a["seat"] == 1 and i > 2)
+    deal, index = next(
+        (i, j)
+        for i, d in enumerate(honest["deals"])
+        for j, a in enumerate(d["actions"])
+        if a is actions[n]
+    )
+    honest["deals"] = honest["deals"][: deal + 1]
+    honest["deals"][deal]["actions"] = honest["deals"][deal]["actions"][:index]
+    honest["end"] = {
+        "finished": False,
+        "how": "cheat",
+        "by": 1,
+        "rejected": {"entry": actions[n]["entry"], "sig": actions[n]["sig"]},
+    }
+    report = verify_record(honest).to_json()
+    assert report["proven"]["evidence"] == {"seat": 1, "signed": True, "move": n, "fails": None}
+    assert report["claims"]["end"]["how"] == "cheat"

@@ -87,6 +87,8 @@ class Verified:
     movers: tuple[int, ...] = ()
     acked: tuple[bool, ...] = ()
     toss_values: dict[str, str] = field(default_factory=dict)
+    rejected: dict[str, Any] | None = None
+    """What the signatures prove about the ``end`` block's ``rejected`` move, if any."""
 
     def to_json(self) -> dict[str, Any]:
         agreed = min(self.reach)
@@ -102,6 +104,8 @@ class Verified:
             "winner": self.result["winner"],
             "finished": self.result["finished"],
         }
+        if self.rejected is not None:
+            proven["evidence"] = self.rejected
         claims: dict[str, Any] = {"note": CLAIMS_NOTE, "nicks": list(self.nicks)}
         if not self.handshake:
             claims["players"] = "the keys' part in this session (a koikoi-net/1 record)"
@@ -284,8 +288,10 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
         "winner": replayed.winner,
         "finished": finished,
     }
+    moves, heads = lockstep.seq, tuple(lockstep.heads)
+    rejected = _rejected(lockstep, end, keys)  # last: it may move the replayed match on
     return Verified(
-        lockstep.seq,
+        moves,
         len(record.deals),
         True,
         result,
@@ -296,7 +302,7 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
         handshake=handshake,
         keys=tuple(keys),
         nicks=tuple(nicks),
-        heads=tuple(lockstep.heads),
+        heads=heads,
         reach=(reach[0], reach[1]),
         what=tuple(what),
         movers=tuple(movers),
@@ -305,7 +311,44 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
             "host_random": _b64(host_random),
             "joiner_random": _b64(joiner_random),
         },
+        rejected=rejected,
     )
+
+
+def _rejected(
+    lockstep: Lockstep, end: Mapping[str, Any] | None, keys: list[bytes]
+) -> dict[str, Any] | None:
+    """The ``end`` block's rejected move, checked: whether the seat it blames signed it, and
+    which check of "Checking a move" it fails after the record's last move (None: it passes,
+    so the cheat is not proven). None when there is no such move to check."""
+    rejected = end.get("rejected") if end is not None else None
+    seat = end.get("by") if end is not None else None
+    if not isinstance(rejected, dict) or seat not in (0, 1) or isinstance(seat, bool):
+        return None
+    try:
+        raw = _bytes(rejected.get("entry"), "entry", None)
+        signature = _bytes(rejected.get("sig"), "sig", 64)
+    except VerificationFailed:
+        return {"seat": seat, "signed": False}
+    if not verify_signature(keys[seat], signature, signed_data(raw)):
+        return {"seat": seat, "signed": False}
+    out: dict[str, Any] = {"seat": seat, "signed": True}
+    try:
+        entry = decode_entry(raw)
+    except ProtocolError as error:
+        return {**out, "fails": f"the entry is malformed: {error}"}
+    out["move"] = entry.seq
+    if entry.seq != lockstep.seq:
+        return {**out, "fails": f"sequence number {entry.seq} where {lockstep.seq} is due"}
+    if entry.prev_hash != lockstep.prev_hash:
+        return {**out, "fails": "the entry does not chain to the previous one"}
+    try:
+        lockstep.apply(seat, entry.action)
+    except IllegalAction as error:
+        return {**out, "fails": f"illegal move: {error}"}
+    if lockstep.state_hash() != entry.state_hash:
+        return {**out, "fails": "the state hash differs from the state after the move"}
+    return {**out, "fails": None}
 
 
 def _shown(
