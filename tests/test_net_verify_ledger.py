@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from koikoi.engine.match import Settings
-from koikoi.engine.round import KOIKOI, SHOBU
+from koikoi.engine.round import KOIKOI, SHOBU, IllegalAction
 from koikoi.net.errors import BadSignature
 from koikoi.net.handshake import Handshake, session_statement
 from koikoi.net.identity import Identity, KnownPeers, fingerprint, verify_signature
@@ -337,16 +337,20 @@ def test_claims_are_labelled_as_claims_and_change_nothing_proven(tmp_path: Path)
 
 
 def _loser_table() -> tuple[Table, int]:
-    """A finished match the joiner won, in which the host (the loser) said shobu: its last
-    shobu's sequence number."""
+    """A finished match the joiner won, in which the host (the loser) said shobu where it
+    could have said koikoi: the sequence number of the last such shobu."""
     for seed in range(100, 400):
         table = finished_table(seed=seed)
         if table.host.result_json()["winner"] != 1:
             continue
         actions = actions_of(table.host.record().to_json())
         shobus = [n for n, a in enumerate(actions) if a["seat"] == 0 and a.get("koikoi") is False]
-        if shobus:
-            return table, shobus[-1]
+        for seq in reversed(shobus):
+            try:
+                _rewrite_the_ending(table, seq)
+            except IllegalAction:  # shobu on the last turn (R7.3): koikoi was not a choice
+                continue
+            return table, seq
     raise AssertionError("no match where the losing host said shobu")
 
 
