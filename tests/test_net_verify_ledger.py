@@ -274,6 +274,22 @@ def test_a_withheld_last_acknowledgement_keeps_the_mover_at_most_a_moment() -> N
     assert report["proven"]["players"][1]["signed_to"] == signed < len(actions) - 1
 
 
+def test_a_connection_lost_while_waiting_for_the_last_acknowledgement_ends_finished() -> None:
+    for seed in range(10, 80):
+        table = Table(seed=seed)
+        table.tap = _withhold_after_the_end(table)
+        table.run()
+        if not table.host.closed:
+            break
+    else:
+        raise AssertionError("the host never moved last")
+    host = table.host
+    assert host.unacknowledged and host.unacknowledged[-1] == len(host.lockstep.heads) - 1  # type: ignore[union-attr]
+    (ended,) = host.connection_lost(table.now, "reset")
+    assert isinstance(ended, Ended) and ended.ending.finished and ended.ending.how == "finished"
+    assert host.closed and host.leave(table.now) == [] and host.ending is ended.ending
+
+
 def _withhold_after_the_end(table: Table) -> Any:
     def tap(role: Role, messages: list[bytes]) -> list[bytes]:
         if role is Role.JOINER and table.joiner.ending is not None:

@@ -272,6 +272,12 @@ class Session:
             return None
         return match.observation(self.seat)
 
+    @property
+    def unacknowledged(self) -> tuple[int, ...]:
+        """Sequence numbers of this side's entries the peer has not acknowledged yet, oldest
+        first: what a resumed connection sends again (docs/protocol.md, "Session messages")."""
+        return tuple(self._acks.unacked)
+
     def outgoing(self) -> list[bytes]:
         """Frame payloads (Noise ciphertexts) to send, in order; each is returned once."""
         out, self._out = self._out, []
