@@ -699,3 +699,24 @@ def test_a_cheat_whose_signed_move_fails_is_proven_and_a_made_up_one_is_not() ->
     report = verify_record(honest).to_json()
     assert report["proven"]["evidence"] == {"seat": 1, "signed": True, "move": n, "fails": None}
     assert report["claims"]["end"]["how"] == "cheat"
+
+
+def test_the_acknowledgement_test_vector_in_the_protocol_document() -> None:
+    from koikoi.engine.round import PICK_BASE
+    from koikoi.net.lockstep import encode_entry
+    from tests.conftest import REPO
+
+    doc = (REPO / "docs" / "protocol.md").read_text(encoding="utf-8")
+    flat = "".join(doc.split())
+    game = Lockstep(Settings(), first_oya=0, seed=bytes(32), session=bytes(32))
+    genesis = game.prev_hash
+    first = game.match.legal_actions()[0]
+    assert first < PICK_BASE
+    game.apply(0, first)
+    entry = encode_entry(0, genesis, first, game.state_hash())
+    ack = encode_ack(0, entry_hash(entry))
+    key = Identity.from_private_bytes(bytes(range(32)))
+    signature = key.sign(ack_signed_data(bytes(32), ack))
+    assert f"seat1acknowledgesentry0withtheack{ack.hex()}" in flat
+    assert key.public_key.hex() in flat and f"itssigis{signature.hex()}" in flat
+    assert decode_ack(ack) == (0, entry_hash(entry))
