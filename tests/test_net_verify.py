@@ -13,7 +13,7 @@ import pytest
 
 from koikoi.engine.cards import CARD_IDS
 from koikoi.net.identity import Identity
-from koikoi.net.lockstep import decode_entry, encode_entry, signed_data
+from koikoi.net.lockstep import ack_signed_data, decode_entry, encode_entry, signed_data
 from koikoi.net.verify import NotARecord, VerificationFailed, verify_record
 from tests.conftest import run_koikoi
 from tests.net_support import Table
@@ -34,6 +34,10 @@ def record() -> Record:
         if len(deals) >= 3 and all(len(d["actions"]) >= 6 for d in deals[:2]):
             return data
     raise AssertionError("no match with three deals in 100")
+
+
+def sign(key: Identity, data: bytes) -> str:
+    return base64.b64encode(key.sign(data)).decode()
 
 
 def tampered(record: Record, change: Callable[[Record], None]) -> Record:
@@ -99,11 +103,17 @@ def test_a_re_signed_lie_about_the_state_is_caught(record: Record) -> None:
 
     def change(data: Record) -> None:
         data["net"]["players"][0]["key"] = base64.b64encode(key.public_key).decode()
+        shake = data["net"]["handshake"][0]
+        shake["sig"] = sign(key, base64.b64decode(shake["signed"]))
+        session = base64.b64decode(data["net"]["session"])
         for deal in data["deals"]:
             for action in deal["actions"]:
                 if action["seat"] == 0:
                     raw = base64.b64decode(action["entry"])
-                    action["sig"] = base64.b64encode(key.sign(signed_data(raw))).decode()
+                    action["sig"] = sign(key, signed_data(raw))
+                elif "ack" in action:
+                    ack = base64.b64decode(action["ack"])
+                    action["ack_sig"] = sign(key, ack_signed_data(session, ack))
         target = data["deals"][where[0]]["actions"][where[1]]
         entry = decode_entry(base64.b64decode(target["entry"]))
         raw = encode_entry(entry.seq, entry.prev_hash, entry.action, bytes(32))
@@ -189,12 +199,24 @@ def test_changed_settings_are_caught(record: Record) -> None:
     def change(data: Record) -> None:
         data["settings"]["doubling"] = not data["settings"]["doubling"]
 
-    assert "state hash differs" in failure(tampered(record, change))
+    # Both players signed the settings in the handshake; a version 1 record, which has no
+    # handshake signatures, still fails at the first move's state hash.
+    assert "settings statement over this session id and these settings" in failure(
+        tampered(record, change)
+    )
+
+    def old(data: Record) -> None:
+        change(data)
+        data["net"]["protocol"] = "koikoi-net/1"
+
+    assert "state hash differs" in failure(tampered(record, old))
 
 
 def test_a_cut_record_claiming_to_be_finished_is_caught(record: Record) -> None:
     def change(data: Record) -> None:
         data["deals"].pop()
+        while not data["deals"][-1]["actions"]:  # a deal that ended at once has no actions
+            data["deals"].pop()
         data["deals"][-1]["actions"].pop()
 
     assert "do not end it" in failure(tampered(record, change))

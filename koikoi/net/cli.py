@@ -554,19 +554,46 @@ def _cmd_rooms(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from koikoi.engine.record import RecordError, loads
-    from koikoi.net.verify import NotARecord, VerificationFailed, verify_record
+    from koikoi.net.verify import NotARecord, VerificationFailed, compare_records, verify_record
 
-    text = read_input(args.record)  # as replay reads: '-' is stdin
+    paths = [args.record] if args.other is None else [args.record, args.other]
+    if paths.count("-") > 1:
+        raise UsageError("verify: only one of the two records can come from stdin ('-')")
+    records = []
+    for path in paths:
+        text = read_input(path)  # as replay reads: '-' is stdin
+        try:
+            records.append(loads(text))
+        except RecordError as error:
+            raise UsageError(f"{path}: {error}") from None
+    reports = []
     try:
-        data = loads(text)
-        report = verify_record(data)
-    except (RecordError, NotARecord) as error:
-        raise UsageError(f"{args.record}: {error}") from None
+        for path, data in zip(paths, records, strict=True):
+            try:
+                reports.append(verify_record(data))
+            except NotARecord as error:
+                raise UsageError(f"{path}: {error}") from None
+            except VerificationFailed as error:
+                where = f"{path}: " if len(paths) > 1 else ""
+                raise VerificationFailed(f"{where}{error}") from None
+        common = None
+        if len(reports) == 2:
+            common = compare_records(reports[0], reports[1], (paths[0], paths[1]))
     except VerificationFailed as error:
         emit({"valid": False, "error": str(error)})
         say(f"verify: {error}")
         return EXIT_EARLY
-    emit(report.to_json())
+    if common is None:
+        emit(reports[0].to_json())
+    else:
+        emit(
+            {
+                "valid": True,
+                "agree": True,
+                "common_moves": common,
+                "records": [report.to_json() for report in reports],
+            }
+        )
     return EXIT_OK
 
 
@@ -686,7 +713,17 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
         )
         p.set_defaults(run=_cmd_rooms)
     elif name == "verify":
-        p.add_argument("record", metavar="RECORD")
+        p.description = (
+            "Check a signed network record; with two records of one session, also check that "
+            "they agree move by move and name a key that signed two different entries."
+        )
+        p.add_argument("record", metavar="RECORD", help="a record file, or '-' for stdin")
+        p.add_argument(
+            "other",
+            metavar="RECORD_B",
+            nargs="?",
+            help="the other side's record of the same session",
+        )
         p.set_defaults(run=_cmd_verify)
     else:
         raise ValueError(f"not a subcommand of this module: {name!r}")

@@ -14,7 +14,8 @@ Message order (joiner = Noise initiator, host = Noise responder)::
     joiner -> host    noise1     Noise XXpsk3 message 1: e
     host   -> joiner  noise2     message 2: e, ee, s, es + the host's auth payload
     joiner -> host    noise3     message 3: s, se, psk + the joiner's auth payload
-    host   -> joiner  (ready)    first transport message: the host accepted
+    host   -> joiner  (ready)    first transport message: the host accepted, and signed the
+                                 session id (the hash the joiner signed in noise3)
 
 >>> from koikoi.engine.match import Settings
 >>> from koikoi.net.identity import Identity, KnownPeers
@@ -189,7 +190,9 @@ class Established:
     send: CipherState
     recv: CipherState
     handshake_hash: bytes
-    """The final Noise handshake hash: the session id for the coin toss, seed and logs."""
+    """The session id for the coin toss, seed and logs: the Noise handshake hash at which the
+    joiner signs its settings in ``noise3`` (docs/protocol.md, "Noise handshake"), the one
+    hash both sides' signatures cover."""
     settings: Settings
     private: bool
     peer: Peer
@@ -198,6 +201,10 @@ class Established:
     peer_settings_signature: bytes
     peer_signed_hash: bytes
     """The handshake hash as it stood when the peer signed the settings."""
+    session_signatures: tuple[bytes, bytes] = (b"", b"")
+    """The host's and the joiner's signatures of their settings statement over the session id
+    (:func:`session_statement`): the joiner's from ``noise3``, the host's from ``ready``. The
+    signed record keeps both, so anyone can check that both keys signed this session."""
 
 
 class Phase(Enum):
@@ -226,9 +233,11 @@ NOISE = Record({"m": Bytes(1, 65535)})
 AUTH = Record({"id": Bytes(32, 32), "key_sig": Bytes(64, 64), "settings_sig": Bytes(64, 64)})
 PRIVATE_AUTH = Record({**AUTH.fields, "nick": Str(max_len=MAX_NICKNAME, min_len=1)})
 """In a private room the nickname travels here, encrypted, not in the clear hello."""
-READY = Record({})
+READY = Record({"settings_sig": Bytes(64, 64)})
+"""The host's settings statement over the session id, for the signed record."""
 PRIVATE_READY = PRIVATE_AUTH
-"""In a private room the host proves who it is only in ``ready``, after the password."""
+"""In a private room the host proves who it is only in ``ready``, after the password; its
+``settings_sig`` there is over the session id too."""
 
 
 def refuse_message(reason: str) -> bytes:
@@ -254,6 +263,12 @@ def prologue(joiner_hello: bytes, host_hello: bytes) -> bytes:
 def settings_signed_data(role: Role, handshake_hash: bytes, settings: Settings) -> bytes:
     """What ``role`` signs to agree to ``settings`` in the session at ``handshake_hash``."""
     return SETTINGS_LABEL + role.label + b"\0" + handshake_hash + settings_signed_bytes(settings)
+
+
+def session_statement(role: Role, session: bytes, settings: Settings) -> bytes:
+    """What ``role`` signed over the session id: the settings statement with ``h`` = the session
+    id. Both signatures go into the signed record, which :mod:`koikoi.net.verify` checks."""
+    return settings_signed_data(role, session, settings)
 
 
 def _refused(message: Message) -> PeerRefused:
@@ -308,6 +323,9 @@ class Handshake:
         self._peer_signed_hash = b""
         self._send: CipherState | None = None
         self._recv: CipherState | None = None
+        self._session_id = b""
+        self._own_signature = b""
+        """This side's last settings signature: over the session id once that is known."""
 
     # --- driving -------------------------------------------------------------------------
 
@@ -435,15 +453,17 @@ class Handshake:
     def _auth_payload(self, handshake_hash: bytes, kind: str = "auth") -> bytes:
         static = self._static.public_key().public_bytes_raw()
         private: dict[str, Value] = {"nick": self.nickname} if self._pake.private else {}
+        self._own_signature = self._settings_signature(handshake_hash)
         return encode_message(
             kind,
             id=self.identity.public_key,
             key_sig=self.identity.sign(STATIC_KEY_LABEL + static),
-            settings_sig=self.identity.sign(
-                settings_signed_data(self.role, handshake_hash, self.settings)
-            ),
+            settings_sig=self._own_signature,
             **private,
         )
+
+    def _settings_signature(self, handshake_hash: bytes) -> bytes:
+        return self.identity.sign(settings_signed_data(self.role, handshake_hash, self.settings))
 
     def _read_noise(self, message: bytes, psk_mixed: bool) -> bytes:
         noise = self._noise
@@ -500,6 +520,17 @@ class Handshake:
         self._peer, self._pin = peer, pin
         self._peer_signature, self._peer_signed_hash = settings_sig, signed_hash
 
+    def _check_session_signature(self, signature: bytes) -> None:
+        """The open room's ``ready``: the host's settings statement over the session id."""
+        peer = self._peer
+        assert peer is not None  # noise2 was checked
+        data = session_statement(Role.HOST, self._session_id, self.settings)
+        if not verify_signature(peer.public_key, signature, data):
+            raise BadSignature(
+                f"{peer.nickname!r}'s signature over the session in ready does not verify"
+            )
+        self._peer_signature, self._peer_signed_hash = signature, self._session_id
+
     def _farewell(self, reason: str) -> bytes:
         """A refusal: encrypted once transport keys exist (the peer can then trust it)."""
         message = refuse_message(reason)
@@ -529,6 +560,7 @@ class Handshake:
         else:
             self._check_auth(payload, noise.rs, noise.payload_hash)
         reply = noise.write_message(self._auth_payload)
+        self._session_id = noise.payload_hash  # what the joiner's settings_sig just signed
         self._send, self._recv = noise.split()
         self.phase = Phase.AWAIT_READY
         return [encode_message("noise3", m=reply)]
@@ -539,11 +571,13 @@ class Handshake:
         payload = self._read_noise(message, psk_mixed=True)
         self._recv, self._send = noise.split()
         assert noise.rs is not None
-        self._check_auth(payload, noise.rs, noise.payload_hash)
+        self._session_id = noise.payload_hash
+        self._check_auth(payload, noise.rs, self._session_id)
         if self._pake.private:
-            message = self._auth_payload(noise.handshake_hash, "ready")
+            message = self._auth_payload(self._session_id, "ready")
         else:
-            message = encode_message("ready")
+            self._own_signature = self._settings_signature(self._session_id)
+            message = encode_message("ready", settings_sig=self._own_signature)
         ready = self._send.encrypt_with_ad(b"", message)
         self._establish()
         return [ready]
@@ -564,9 +598,9 @@ class Handshake:
         if message.kind == "refuse":
             raise _refused(message)
         if self._pake.private:
-            noise = self._noise
-            assert noise is not None
-            self._check_auth(plaintext, self._host_static, noise.handshake_hash, "ready")
+            self._check_auth(plaintext, self._host_static, self._session_id, "ready")
+        else:
+            self._check_session_signature(message.fields.get("settings_sig", bytes))
         self._establish()
         return []
 
@@ -576,7 +610,9 @@ class Handshake:
         assert self._send is not None and self._recv is not None
         if pin.status is PinStatus.NEW:
             self.known_peers.pin(peer.nickname, peer.public_key)
-        handshake_hash = noise.handshake_hash
+        handshake_hash = self._session_id
+        mine, theirs = self._own_signature, self._peer_signature
+        signatures = (mine, theirs) if self.role is Role.HOST else (theirs, mine)
         self.result = Established(
             role=self.role,
             send=self._send,
@@ -588,6 +624,7 @@ class Handshake:
             pin=pin,
             peer_settings_signature=self._peer_signature,
             peer_signed_hash=self._peer_signed_hash,
+            session_signatures=signatures,
         )
         self.phase = Phase.ESTABLISHED
         logger.info(

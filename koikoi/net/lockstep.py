@@ -5,9 +5,11 @@ Both peers run the full engine. Every move travels as a *log entry*, the msgpack
 key. ``prev_hash`` chains each entry to the one before (the first to the session and seed),
 so entries cannot be dropped, replayed or reordered unseen; ``state_hash`` is the hash of the
 whole canonical match state after the move, so the receiver, having applied the move with its
-own engine, sees at once whether the two engines still agree. docs/protocol.md, "Lockstep
-session", is the normative description; :class:`Lockstep` is shared by the live session and
-``koikoi verify``, so the two cannot drift apart.
+own engine, sees at once whether the two engines still agree. The receiver answers each
+accepted entry with a signed acknowledgement ``[seq, head]``, kept in the record with the
+action, so each side holds the other's signature over every entry it sent.
+docs/protocol.md, "Lockstep session", is the normative description; :class:`Lockstep` is
+shared by the live session and ``koikoi verify``, so the two cannot drift apart.
 
 >>> from koikoi.engine.match import Settings
 >>> from koikoi.net.identity import Identity, verify_signature
@@ -36,17 +38,20 @@ from koikoi.engine.match import Match, Settings
 from koikoi.engine.record import GameRecord
 from koikoi.engine.round import SHOBU, Action, action_str
 from koikoi.net.errors import ProtocolError
-from koikoi.net.identity import Identity
+from koikoi.net.identity import Identity, verify_signature
 from koikoi.net.wire import unpack
 
 STATE_LABEL: Final = b"koikoi-net/1 state\0"
 ENTRY_LABEL: Final = b"koikoi-net/1 entry\0"
 MOVE_LABEL: Final = b"koikoi-net/1 move\0"
 GENESIS_LABEL: Final = b"koikoi-net/1 log\0"
+ACK_LABEL: Final = b"koikoi-net/1 ack\0"
 HASH_LEN: Final = 32
 MAX_ENTRY: Final = 96
 """A cap above the longest entry (1 + 5 + 34 + 1 + 34 bytes); anything longer is malformed."""
 MAX_SEQ: Final = 2**32 - 1
+MAX_ACK: Final = 48
+"""A cap above the longest acknowledgement (1 + 5 + 34 bytes)."""
 
 
 def _sha256(data: bytes) -> bytes:
@@ -123,6 +128,35 @@ def signed_data(raw: bytes) -> bytes:
     return MOVE_LABEL + raw
 
 
+def ack_signed_data(session: bytes, raw: bytes) -> bytes:
+    """What an acknowledgement's signer signs: ``"koikoi-net/1 ack\\0" ‖ session ‖ ack``."""
+    return ACK_LABEL + session + raw
+
+
+def encode_ack(seq: int, head: bytes) -> bytes:
+    """An acknowledgement: the msgpack array ``[seq, head]``, ``head`` the acknowledged
+    entry's hash (what the next entry's ``prev_hash`` holds)."""
+    packed: bytes = msgpack.packb([seq, head], use_bin_type=True)
+    return packed
+
+
+def decode_ack(raw: bytes) -> tuple[int, bytes]:
+    """``(seq, head)`` of an acknowledgement in shortest form, else :class:`ProtocolError`."""
+    if len(raw) > MAX_ACK:
+        raise ProtocolError(f"acknowledgement of {len(raw)} bytes (at most {MAX_ACK})")
+    value = unpack(raw)
+    if not isinstance(value, list) or len(value) != 2:
+        raise ProtocolError("acknowledgement: expected an array [seq, head]")
+    seq, head = value
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
+        raise ProtocolError(f"acknowledgement: seq {seq!r} is not an integer in 0..{MAX_SEQ}")
+    if not isinstance(head, bytes) or len(head) != HASH_LEN:
+        raise ProtocolError("acknowledgement: head is not 32 bytes")
+    if encode_ack(seq, head) != raw:
+        raise ProtocolError("acknowledgement: not in shortest-form msgpack")
+    return seq, head
+
+
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One decoded log entry and the exact bytes it came from."""
@@ -180,6 +214,10 @@ class Lockstep:
         self.record = GameRecord(settings, first_oya)
         self.seq = 0
         self.prev_hash = genesis_hash(session, seed)
+        self.heads: list[bytes] = []
+        """``heads[n]``: the hash of entry ``n`` (the log's head once ``n`` is the last)."""
+        self.actions: list[dict[str, object]] = []
+        """``actions[n]``: entry ``n``'s action in the record, where its acknowledgement goes."""
         self.events: list[Event] = self._advance()
 
     def _advance(self) -> list[Event]:
@@ -225,13 +263,42 @@ class Lockstep:
         new_deals = self.record.deals[deals_before:]
         del self.record.deals[deals_before:]
         self.record.add_action(seat, entry.action, entry=b64(entry.raw), sig=b64(signature))
+        self.actions.append(self.record.deals[-1].actions[-1])
         self.record.deals.extend(new_deals)
         self.prev_hash = entry_hash(entry.raw)
+        self.heads.append(self.prev_hash)
         self.seq += 1
 
     def rollback_record(self, deals_before: int) -> None:
         """A rejected move: keep the record as it was (the match itself stays frozen)."""
         del self.record.deals[deals_before:]
+
+    def acknowledge(self, identity: Identity, seq: int) -> tuple[bytes, bytes]:
+        """Sign the acknowledgement of entry ``seq`` (a peer's, just accepted) and record it
+        with that action; returns the acknowledgement's bytes and signature."""
+        raw = encode_ack(seq, self.heads[seq])
+        signature = identity.sign(ack_signed_data(self.session, raw))
+        self.record_ack(seq, raw, signature)
+        return raw, signature
+
+    def check_ack(self, key: bytes, raw: bytes, signature: bytes, due: int) -> str | None:
+        """Why the acknowledgement ``raw`` is refused (None: it acknowledges entry ``due``, with
+        its hash, signed by ``key``; it is then recorded with that action)."""
+        try:
+            seq, head = decode_ack(raw)
+        except ProtocolError as error:
+            return str(error)
+        if seq != due:
+            return f"it acknowledges move {seq} where move {due} is due"
+        if head != self.heads[seq]:
+            return f"it acknowledges move {seq} with another hash than the entry sent"
+        if not verify_signature(key, signature, ack_signed_data(self.session, raw)):
+            return f"its signature over the acknowledgement of move {seq} does not verify"
+        self.record_ack(seq, raw, signature)
+        return None
+
+    def record_ack(self, seq: int, raw: bytes, signature: bytes) -> None:
+        self.actions[seq].update(ack=b64(raw), ack_sig=b64(signature))
 
     def sign_move(
         self, identity: Identity, seat: int, action: Action

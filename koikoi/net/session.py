@@ -52,9 +52,17 @@ from koikoi.engine.record import GameRecord, replay_record
 from koikoi.engine.round import Action, IllegalAction
 from koikoi.net.errors import CheatDetected, DecryptError, ProtocolError
 from koikoi.net.fair import ANSWER, COMMIT, REVEAL, CoinToss, TossPhase, TossResult
-from koikoi.net.handshake import PROTOCOL_NAME, Established
+from koikoi.net.handshake import PROTOCOL_NAME, Established, session_statement
 from koikoi.net.identity import Identity, verify_signature
-from koikoi.net.lockstep import MAX_ENTRY, Lockstep, LogEntry, b64, decode_entry, signed_data
+from koikoi.net.lockstep import (
+    MAX_ACK,
+    MAX_ENTRY,
+    Lockstep,
+    LogEntry,
+    b64,
+    decode_entry,
+    signed_data,
+)
 from koikoi.net.roles import Role
 from koikoi.net.wire import Bytes, OneOf, Record, Str, decode_message, encode_message
 
@@ -87,6 +95,11 @@ BYE_REASONS: Final = {
 """Codes of the ``bye`` message and what they mean to the side that receives them."""
 
 MOVE = Record({"entry": Bytes(1, MAX_ENTRY), "sig": Bytes(64, 64)})
+ACK = Record({"ack": Bytes(1, MAX_ACK), "sig": Bytes(64, 64)})
+"""The receiver's signed acknowledgement of a move it accepted (docs/protocol.md)."""
+LAST_ACK_GRACE: Final = 2.0
+"""Seconds the mover of the match's last move keeps reading for the peer's acknowledgement
+of it (for the record only: the result is already final)."""
 PING = Record({})
 CONFIRM = Record({})
 """The local player sees the same four cards as the peer (after the toss, once a side)."""
@@ -256,6 +269,17 @@ class _Turn:
 
 
 @dataclass
+class _Acks:
+    """The signed record's acknowledgements: the session signatures from the handshake, this
+    side's entries the peer has not acknowledged yet (oldest first), and, once the match is
+    over, until when the acknowledgement of its last move is still read."""
+
+    handshake: tuple[bytes, bytes]
+    unacked: list[int] = field(default_factory=list)
+    last_until: float | None = None
+
+
+@dataclass
 class _Names:
     mine: str
     peer: str
@@ -323,6 +347,7 @@ class Session:
         """Whether the peer's ``confirm`` arrived."""
         self._confirm_sent = False
         self._clock = _Clock(now, now, now)
+        self._acks = _Acks(established.session_signatures)
         self._names = _Names(
             nickname,
             established.peer.nickname,
@@ -334,7 +359,7 @@ class Session:
     @property
     def closed(self) -> bool:
         """Send what :meth:`outgoing` still holds, then close the connection."""
-        return self.stage is Stage.CLOSED
+        return self.stage is Stage.CLOSED and self._acks.last_until is None
 
     @property
     def local_turn(self) -> Observation | None:
@@ -346,6 +371,12 @@ class Session:
             return None
         return match.observation(self.seat)
 
+    @property
+    def unacknowledged(self) -> tuple[int, ...]:
+        """Sequence numbers of this side's entries the peer has not acknowledged yet, oldest
+        first: what a resumed connection sends again (docs/protocol.md, "Session messages")."""
+        return tuple(self._acks.unacked)
+
     def outgoing(self) -> list[bytes]:
         """Frame payloads (Noise ciphertexts) to send, in order; each is returned once."""
         out, self._out = self._out, []
@@ -355,6 +386,8 @@ class Session:
         """When :meth:`tick` next has something to do (None once closed)."""
         if self.closed:
             return None
+        if self._acks.last_until is not None:
+            return self._acks.last_until
         clock = self._clock
         due = min(clock.last_rx + self.silence_timeout, clock.last_tx + self.heartbeat_interval)
         turn = self._clock_due()
@@ -470,6 +503,8 @@ class Session:
         """One frame payload from the peer."""
         if self.closed:
             return []
+        if self.stage is Stage.CLOSED:
+            return self._after_the_end(payload)
         self._clock.now = self._clock.last_rx = now
         try:
             plaintext = self._rx.decrypt_with_ad(b"", payload)
@@ -496,6 +531,8 @@ class Session:
         if message.kind == "confirm":
             self.peer_confirmed = True
             return self._confirm_and_deal()
+        if message.kind == "ack":
+            return self._on_ack(message.fields.get("ack", bytes), message.fields.get("sig", bytes))
         return self._on_toss(plaintext)
 
     def play(self, action: Action, now: float) -> list[SessionEvent]:
@@ -514,6 +551,7 @@ class Session:
         entry, signature, events = lockstep.sign_move(self.identity, self.seat, action)
         self._turn = _Turn(lockstep.seq, now)  # the peer's clock starts with this move
         self._send(encode_message("move", entry=entry.raw, sig=signature))
+        self._acks.unacked.append(seq)
         out: list[SessionEvent] = [MovePlayed(seq, self.seat, action, tuple(events))]
         if lockstep.match.finished:
             out += self._finish_locally()
@@ -522,6 +560,10 @@ class Session:
     def tick(self, now: float) -> list[SessionEvent]:
         """Time passed: send a heartbeat when due; end the session if the peer fell silent."""
         if self.closed:
+            return []
+        if self._acks.last_until is not None:
+            if now >= self._acks.last_until:  # no acknowledgement of the last move came
+                return self._stop_waiting()
             return []
         clock = self._clock
         clock.now = now
@@ -595,6 +637,18 @@ class Session:
             record.extra["end"] = self.ending.to_json()
         return record
 
+    def _handshake_json(self) -> list[dict[str, str]]:
+        """Both sides' signatures over the session id from the handshake, with the bytes
+        each signed (docs/protocol.md, "The signed record")."""
+        return [
+            {
+                "role": role.value,
+                "signed": b64(session_statement(role, self.session_id, self.settings)),
+                "sig": b64(signature),
+            }
+            for role, signature in zip((Role.HOST, Role.JOINER), self._acks.handshake, strict=True)
+        ]
+
     def result_json(self) -> dict[str, Any]:
         """The ``koikoi replay`` JSON of the match as it stands (``finished`` per the ending)."""
         result = replay_record(self.record().to_json()).to_json()
@@ -619,6 +673,7 @@ class Session:
             "protocol": PROTOCOL_NAME,
             "session": b64(self.session_id),
             "players": players,
+            "handshake": self._handshake_json(),
         }
         result = self.toss.result
         if result is not None:
@@ -635,7 +690,7 @@ class Session:
     def _expected(self) -> dict[str, Record]:
         base = {"ping": PING, "bye": BYE}
         if self.stage is Stage.PLAYING:
-            return {"move": MOVE, **base}
+            return {"move": MOVE, "ack": ACK, **base}
         if self.stage is Stage.TOSS:
             phase = self.toss.phase
             if phase is TossPhase.AWAIT_COMMIT:
@@ -697,6 +752,10 @@ class Session:
         except ProtocolError as error:
             return cheat(str(error), lockstep.where(seat))
         where = lockstep.where(seat, entry.action)
+        if self._acks.unacked:
+            return cheat(
+                f"the peer moved without acknowledging move {self._acks.unacked[0]}", where
+            )
         if entry.seq != lockstep.seq:
             return cheat(
                 f"sequence number {entry.seq} where {lockstep.seq} is due: "
@@ -716,10 +775,59 @@ class Session:
             return cheat("the state hash differs: the two engines disagree after this move", where)
         lockstep.commit(entry, signature, seat, deals_before)
         self._turn = _Turn(lockstep.seq, self._clock.now)  # the move gave the turn: its clock
+        ack, ack_sig = lockstep.acknowledge(self.identity, entry.seq)
+        self._send(encode_message("ack", ack=ack, sig=ack_sig))
         out: list[SessionEvent] = [MovePlayed(entry.seq, seat, entry.action, tuple(events))]
         if lockstep.match.finished:
             out += self._finish_locally()
         return out
+
+    def _on_ack(self, raw: bytes, signature: bytes) -> list[SessionEvent]:
+        """The peer's signed acknowledgement of this side's oldest unacknowledged move."""
+        lockstep = self.lockstep
+        assert lockstep is not None
+        if not self._acks.unacked:
+            return self._fail(
+                "protocol", self.role.peer, "the peer acknowledged a move this side did not send"
+            )
+        due = self._acks.unacked[0]
+        refused = lockstep.check_ack(self.peer.public_key, raw, signature, due)
+        if refused is not None:
+            return self._fail(
+                "cheat", self.role.peer, f"the peer's acknowledgement of move {due}: {refused}"
+            )
+        self._acks.unacked.pop(0)
+        return []
+
+    def _after_the_end(self, payload: bytes) -> list[SessionEvent]:
+        """After the last move: only the acknowledgement of it is still taken (into the
+        record); anything else, or nothing within :data:`LAST_ACK_GRACE`, ends the wait.
+        Nothing here changes the result."""
+        lockstep = self.lockstep
+        assert lockstep is not None and self._acks.unacked
+        try:
+            message = decode_message(
+                self._rx.decrypt_with_ad(b"", payload), {"ack": ACK, "bye": BYE, "ping": PING}
+            )
+        except (DecryptError, ProtocolError):
+            return self._stop_waiting()
+        if message.kind == "ack":
+            due = self._acks.unacked[0]
+            raw, signature = message.fields.get("ack", bytes), message.fields.get("sig", bytes)
+            if lockstep.check_ack(self.peer.public_key, raw, signature, due) is None:
+                self._acks.unacked.pop(0)
+                if self._acks.unacked:
+                    return []
+        if message.kind == "ping":
+            return []
+        return self._stop_waiting()
+
+    def _stop_waiting(self) -> list[SessionEvent]:
+        """The wait for the last move's acknowledgement is over: the ending goes out now,
+        so a record saved on it holds that acknowledgement when it came."""
+        self._acks.last_until = None
+        assert self.ending is not None
+        return [Ended(self.ending)]
 
     def _on_bye(self, code: str, detail: str | None) -> list[SessionEvent]:
         said = f" ({detail})" if detail else ""
@@ -751,9 +859,12 @@ class Session:
         The goodbye is a courtesy: nothing the peer sends or withholds afterwards changes
         the signed moves, so nobody waits for it.
         """
-        return self._close(
-            self._ending(True, "finished", None, "the match is over"), announce="finished"
-        )
+        ending = self._ending(True, "finished", None, "the match is over")
+        if self._acks.unacked:  # this side moved last: its acknowledgement is on the way
+            self._close(ending, announce="finished")
+            self._acks.last_until = self._clock.now + LAST_ACK_GRACE
+            return []  # Ended comes with the acknowledgement, or when the wait runs out
+        return self._close(ending, announce="finished")
 
     # --- endings -------------------------------------------------------------------------
 
@@ -793,6 +904,8 @@ class Session:
     def _close(
         self, ending: Ending, announce: str | None = None, detail: str | None = None
     ) -> list[SessionEvent]:
+        if self.stage is Stage.CLOSED:  # over already (reading the last acknowledgement)
+            return self._stop_waiting() if self._acks.last_until is not None else []
         if announce is not None:
             if detail:
                 self._send(encode_message("bye", reason=announce, detail=_clean(detail)))

@@ -1,20 +1,29 @@
 """``koikoi verify``: recheck a signed network record from its own contents.
 
 A record saved by a network match keeps, for every action, the exact log-entry bytes the
-mover signed and the signature (docs/protocol.md, "The signed record"). Verification trusts
-nothing the record says without checking it:
+mover signed and the signature, and the other side's signed acknowledgement of it; and both
+sides' handshake signatures over the session id (docs/protocol.md, "The signed record").
+Verification trusts nothing the record says without checking it:
 
-1. the coin toss: the host's random matches its commitment, and the first oya and the seed
+1. the handshake: each key named in the record signed this session (its settings statement
+   over the session id); a ``koikoi-net/1`` record predates these signatures and is read with
+   the handshake "not proven";
+2. the coin toss: the host's random matches its commitment, and the first oya and the seed
    follow from the session id and the two randoms;
-2. every deal is the one the joint seed gives;
-3. every action: its entry is base64 of a well-formed entry; the entry holds the action the
+3. every deal is the one the joint seed gives;
+4. every action: its entry is base64 of a well-formed entry; the entry holds the action the
    record shows; its sequence number and ``prev_hash`` continue the chain; the signature
    verifies against the identity key the record gives for the seat that moved; the move is
-   legal; and the state hash matches the state after replaying it.
+   legal; the state hash matches the state after replaying it; and its acknowledgement, when
+   there is one, names that entry and is signed by the other seat's key.
 
-The first failure is reported with the move it concerns; a record that passes is internally
-consistent and signed by the two keys it names (compare their fingerprints with the ones you
-trust: the record cannot prove who holds a key).
+The first failure is reported with the move it concerns. What passes is split in two: what the
+signatures prove (who signed the session, the moves each key signed, how far each key signed
+the log, the result when the signed moves finish the match) and what the record's writer only
+claims (nicknames, the ``end`` block: who left, who cheated, rejected bytes, the stop). A
+record cannot prove who holds a key: compare the fingerprints with the ones you trust.
+:func:`compare_records` checks two records of one session against each other and names a key
+that signed two different entries (or acknowledgements) for one move.
 """
 
 from __future__ import annotations
@@ -23,20 +32,25 @@ import base64
 import binascii
 import hmac
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from koikoi.engine.record import FORMAT, RecordError, parse
 from koikoi.engine.round import IllegalAction, action_str
 from koikoi.net.errors import ProtocolError
 from koikoi.net.fair import commitment, first_oya, joint_seed
-from koikoi.net.handshake import PROTOCOL_NAME
+from koikoi.net.handshake import PROTOCOL_NAME, session_statement
 from koikoi.net.identity import fingerprint, verify_signature
-from koikoi.net.lockstep import Lockstep, decode_entry, signed_data
+from koikoi.net.lockstep import Lockstep, ack_signed_data, decode_ack, decode_entry, signed_data
 from koikoi.net.roles import Role
 
 RECORD_PROTOCOLS: Final = ("koikoi-net/1", PROTOCOL_NAME)
-"""Records of both versions verify: their entries, signatures and chains are the same."""
+"""Records of both versions verify: their entries, signatures and chains are the same;
+version 1 records carry no handshake signatures (the handshake is "not proven")."""
+OLD_PROTOCOL: Final = "koikoi-net/1"
+
+PROVEN_NOTE: Final = "what the signatures in the record prove"
+CLAIMS_NOTE: Final = "what the record's writer says: no signature proves it"
 
 
 class NotARecord(ValueError):
@@ -49,7 +63,12 @@ class VerificationFailed(ValueError):
 
 @dataclass(frozen=True)
 class Verified:
-    """What a record that passed says."""
+    """What a record that passed proves (and, apart, what it only claims).
+
+    ``heads[n]`` is the hash of entry ``n``; ``reach[seat]`` the last move whose log the seat's
+    key signed (its own entry, or its acknowledgement of the other's), -1 for none; ``what[n]``
+    names move ``n`` for messages. ``players`` are the proven facts per seat.
+    """
 
     moves: int
     deals: int
@@ -57,19 +76,62 @@ class Verified:
     result: dict[str, Any]
     players: list[dict[str, Any]]
     end: dict[str, Any] | None
+    protocol: str = PROTOCOL_NAME
+    session: bytes = b""
+    handshake: bool = False
+    keys: tuple[bytes, ...] = ()
+    nicks: tuple[str, ...] = ()
+    heads: tuple[bytes, ...] = ()
+    reach: tuple[int, int] = (-1, -1)
+    what: tuple[str, ...] = ()
+    movers: tuple[int, ...] = ()
+    acked: tuple[bool, ...] = ()
+    toss_values: dict[str, str] = field(default_factory=dict)
+    rejected: dict[str, Any] | None = None
+    """What the signatures prove about the ``end`` block's ``rejected`` move, if any."""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "valid": True,
+        agreed = min(self.reach)
+        proven: dict[str, Any] = {
+            "note": PROVEN_NOTE,
+            "handshake": self.handshake,
+            "players": self.players,
+            "toss": self._toss_proven(),
             "moves": self.moves,
             "deals": self.deals,
-            "toss": "done" if self.toss else "unfinished",
-            "players": self.players,
-            **self.result,
+            "agreed_to": agreed if agreed >= 0 else None,
+            "scores": self.result["scores"],
+            "winner": self.result["winner"],
+            "finished": self.result["finished"],
         }
+        if self.rejected is not None:
+            proven["evidence"] = self.rejected
+        claims: dict[str, Any] = {"note": CLAIMS_NOTE, "nicks": list(self.nicks)}
+        if not self.handshake:
+            claims["players"] = "the keys' part in this session (a koikoi-net/1 record)"
+        if self.toss and not self.moves:
+            claims["toss"] = "done (no signed move binds its randoms)"
         if self.end is not None:
-            out["end"] = self.end
-        return out
+            claims["end"] = self.end
+        return {
+            "valid": True,
+            **self.result,  # replay's keys: what the signed moves give
+            "protocol": self.protocol,
+            "session": _b64(self.session),
+            "proven": proven,
+            "claims": claims,
+        }
+
+    def _toss_proven(self) -> str:
+        """``done`` once a signed move chains the toss's seed; a toss without moves is only
+        claimed (anyone can make up randoms that fit a commitment of their own)."""
+        if not self.toss:
+            return "unfinished"
+        return "done" if self.moves else "not signed"
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
 
 
 def _bytes(value: object, what: str, length: int | None = 32) -> bytes:
@@ -84,29 +146,51 @@ def _bytes(value: object, what: str, length: int | None = 32) -> bytes:
     return data
 
 
-def _players(net: Mapping[str, Any]) -> tuple[list[bytes], list[dict[str, Any]]]:
+def _players(net: Mapping[str, Any]) -> tuple[list[bytes], list[str]]:
     players = net.get("players")
     if not isinstance(players, list) or len(players) != 2:
         raise VerificationFailed("net.players must list the two players")
     keys: list[bytes] = []
-    shown: list[dict[str, Any]] = []
+    nicks: list[str] = []
     for seat, (player, role) in enumerate(zip(players, (Role.HOST, Role.JOINER), strict=True)):
         if not isinstance(player, dict) or player.get("seat") != seat:
             raise VerificationFailed(f"net.players[{seat}] is not seat {seat}")
         if player.get("role") != role.value:
             raise VerificationFailed(f"net.players[{seat}] must be the {role.value}")
-        key = _bytes(player.get("key"), f"net.players[{seat}].key")
-        keys.append(key)
+        keys.append(_bytes(player.get("key"), f"net.players[{seat}].key"))
         nick = player.get("nick")
-        shown.append(
-            {
-                "seat": seat,
-                "role": role.value,
-                "nick": nick if isinstance(nick, str) else "",
-                "fingerprint": fingerprint(key),
-            }
+        nicks.append(nick if isinstance(nick, str) else "")
+    return keys, nicks
+
+
+def _check_handshake(net: Mapping[str, Any], session: bytes, keys: list[bytes], data: Any) -> bool:
+    """Both keys signed this session (True), or a version 1 record that cannot say (False)."""
+    if net.get("protocol") == OLD_PROTOCOL:
+        return False
+    signatures = net.get("handshake")
+    if not isinstance(signatures, list) or len(signatures) != 2:
+        raise VerificationFailed(
+            "the record carries no handshake signatures (net.handshake): nothing proves its "
+            "keys took part in this session"
         )
-    return keys, shown
+    settings = parse(data).settings
+    for seat, (item, role) in enumerate(zip(signatures, (Role.HOST, Role.JOINER), strict=True)):
+        where = f"net.handshake[{seat}]"
+        if not isinstance(item, dict) or item.get("role") != role.value:
+            raise VerificationFailed(f"{where} must be the {role.value}'s signature")
+        signed = _bytes(item.get("signed"), f"{where}.signed", None)
+        if signed != session_statement(role, session, settings):
+            raise VerificationFailed(
+                f"handshake: {where}.signed is not the {role.value}'s settings statement over "
+                "this session id and these settings"
+            )
+        signature = _bytes(item.get("sig"), f"{where}.sig", 64)
+        if not verify_signature(keys[seat], signature, signed):
+            raise VerificationFailed(
+                f"handshake: the {role.value}'s key ({fingerprint(keys[seat])}) did not sign "
+                "this session: its handshake signature does not verify"
+            )
+    return True
 
 
 def verify_record(data: Mapping[str, Any]) -> Verified:
@@ -116,14 +200,16 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     net = data.get("net")
     if not isinstance(net, dict):
         raise VerificationFailed("the record carries no network signatures (no 'net' key)")
-    if net.get("protocol") not in RECORD_PROTOCOLS:
-        raise VerificationFailed(f"net.protocol is {net.get('protocol')!r}, not {PROTOCOL_NAME!r}")
+    protocol = net.get("protocol")
+    if protocol not in RECORD_PROTOCOLS:
+        raise VerificationFailed(f"net.protocol is {protocol!r}, not {PROTOCOL_NAME!r}")
     session = _bytes(net.get("session"), "net.session")
-    keys, shown = _players(net)
+    keys, nicks = _players(net)
     try:
         record = parse(data)
     except RecordError as error:
         raise VerificationFailed(str(error)) from None
+    handshake = _check_handshake(net, session, keys, data)
     end = data.get("end") if isinstance(data.get("end"), dict) else None
 
     toss = net.get("toss")
@@ -131,7 +217,20 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
         if record.deals:
             raise VerificationFailed("the record has deals but no coin toss (net.toss)")
         empty: dict[str, Any] = {"rounds": [], "scores": [25, 25], "winner": None}
-        return Verified(0, 0, False, {**empty, "finished": False}, shown, end)
+        shown = _shown(keys, handshake, [0, 0], (-1, -1))
+        return Verified(
+            0,
+            0,
+            False,
+            {**empty, "finished": False},
+            shown,
+            end,
+            protocol=str(protocol),
+            session=session,
+            handshake=handshake,
+            keys=tuple(keys),
+            nicks=tuple(nicks),
+        )
     if not isinstance(toss, dict):
         raise VerificationFailed("net.toss must be an object")
     commit = _bytes(toss.get("commit"), "net.toss.commit")
@@ -150,6 +249,11 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
 
     lockstep = Lockstep(record.settings, oya, seed, session)
     raw_deals = data["deals"]
+    moved = [0, 0]
+    reach = [-1, -1]
+    what: list[str] = []
+    movers: list[int] = []
+    acks: list[bool] = []
     for i, deal in enumerate(record.deals):
         dealt = lockstep.record.deals
         if len(dealt) <= i:
@@ -162,7 +266,15 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
         for j, act in enumerate(deal.actions):
             if len(lockstep.record.deals) != i + 1:
                 raise VerificationFailed(f"deal {i} action {j}: the deal's round had already ended")
-            _check_action(lockstep, raw_deals[i]["actions"][j], act.seat, act.action, keys)
+            seq = lockstep.seq
+            what.append(lockstep.where(act.seat, act.action))
+            acked = _check_action(lockstep, raw_deals[i]["actions"][j], act.seat, act.action, keys)
+            moved[act.seat] += 1
+            movers.append(act.seat)
+            acks.append(acked)
+            reach[act.seat] = seq
+            if acked:
+                reach[1 - act.seat] = seq
     replayed = lockstep.match
     finished = replayed.finished
     if end is not None and end.get("finished") is True and not finished:
@@ -176,12 +288,91 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
         "winner": replayed.winner,
         "finished": finished,
     }
-    return Verified(lockstep.seq, len(record.deals), True, result, shown, end)
+    moves, heads = lockstep.seq, tuple(lockstep.heads)
+    rejected = _rejected(lockstep, end, keys)  # last: it may move the replayed match on
+    return Verified(
+        moves,
+        len(record.deals),
+        True,
+        result,
+        _shown(keys, handshake, moved, (reach[0], reach[1])),
+        end,
+        protocol=str(protocol),
+        session=session,
+        handshake=handshake,
+        keys=tuple(keys),
+        nicks=tuple(nicks),
+        heads=heads,
+        reach=(reach[0], reach[1]),
+        what=tuple(what),
+        movers=tuple(movers),
+        acked=tuple(acks),
+        toss_values={
+            "host_random": _b64(host_random),
+            "joiner_random": _b64(joiner_random),
+        },
+        rejected=rejected,
+    )
+
+
+def _rejected(
+    lockstep: Lockstep, end: Mapping[str, Any] | None, keys: list[bytes]
+) -> dict[str, Any] | None:
+    """The ``end`` block's rejected move, checked: whether the seat it blames signed it, and
+    which check of "Checking a move" it fails after the record's last move (None: it passes,
+    so the cheat is not proven). None when there is no such move to check."""
+    rejected = end.get("rejected") if end is not None else None
+    seat = end.get("by") if end is not None else None
+    if not isinstance(rejected, dict) or seat not in (0, 1) or isinstance(seat, bool):
+        return None
+    try:
+        raw = _bytes(rejected.get("entry"), "entry", None)
+        signature = _bytes(rejected.get("sig"), "sig", 64)
+    except VerificationFailed:
+        return {"seat": seat, "signed": False}
+    if not verify_signature(keys[seat], signature, signed_data(raw)):
+        return {"seat": seat, "signed": False}
+    out: dict[str, Any] = {"seat": seat, "signed": True}
+    try:
+        entry = decode_entry(raw)
+    except ProtocolError as error:
+        return {**out, "fails": f"the entry is malformed: {error}"}
+    out["move"] = entry.seq
+    if entry.seq != lockstep.seq:
+        return {**out, "fails": f"sequence number {entry.seq} where {lockstep.seq} is due"}
+    if entry.prev_hash != lockstep.prev_hash:
+        return {**out, "fails": "the entry does not chain to the previous one"}
+    try:
+        lockstep.apply(seat, entry.action)
+    except IllegalAction as error:
+        return {**out, "fails": f"illegal move: {error}"}
+    if lockstep.state_hash() != entry.state_hash:
+        return {**out, "fails": "the state hash differs from the state after the move"}
+    return {**out, "fails": None}
+
+
+def _shown(
+    keys: list[bytes], handshake: bool, moved: list[int], reach: tuple[int, int]
+) -> list[dict[str, Any]]:
+    """The proven facts per seat (the nicknames are claims, kept apart)."""
+    return [
+        {
+            "seat": seat,
+            "role": role.value,
+            "key": _b64(keys[seat]),
+            "fingerprint": fingerprint(keys[seat]),
+            "signed_session": handshake,
+            "moves": moved[seat],
+            "signed_to": reach[seat] if reach[seat] >= 0 else None,
+        }
+        for seat, role in enumerate((Role.HOST, Role.JOINER))
+    ]
 
 
 def _check_action(
     lockstep: Lockstep, raw: Mapping[str, Any], seat: int, action: int, keys: list[bytes]
-) -> None:
+) -> bool:
+    """Check one action and commit it; returns whether the other seat acknowledged it."""
     where = lockstep.where(seat, action)
 
     def fail(what: str) -> VerificationFailed:
@@ -217,3 +408,54 @@ def _check_action(
     if lockstep.state_hash() != entry.state_hash:
         raise fail("the state hash differs from the state after replaying the move")
     lockstep.commit(entry, signature, seat, deals_before)
+    if "ack" not in raw and "ack_sig" not in raw:
+        return False
+    try:
+        ack = _bytes(raw.get("ack"), "ack", None)
+        ack_sig = _bytes(raw.get("ack_sig"), "ack_sig", 64)
+        acked_seq, head = decode_ack(ack)
+    except (VerificationFailed, ProtocolError) as error:
+        raise fail(f"the acknowledgement is malformed: {error}") from None
+    if acked_seq != entry.seq or head != lockstep.prev_hash:
+        raise fail("the acknowledgement does not name this entry (its seq or hash differs)")
+    if not verify_signature(keys[1 - seat], ack_sig, ack_signed_data(lockstep.session, ack)):
+        raise fail(f"the acknowledgement's signature does not verify against seat {1 - seat}'s key")
+    return True
+
+
+def compare_records(first: Verified, second: Verified, names: tuple[str, str] = ("A", "B")) -> int:
+    """Two verified records of one session agree move by move: returns how many moves both
+    hold; raises :class:`VerificationFailed` naming a key that signed two different entries
+    (or acknowledgements) for one move, or saying why the two cannot be compared."""
+    if first.session != second.session:
+        raise VerificationFailed(
+            f"{names[0]} and {names[1]} are records of different sessions: nothing to compare"
+        )
+    if first.keys != second.keys:
+        raise VerificationFailed(f"{names[0]} and {names[1]} name different keys for one session")
+    if first.toss and second.toss and first.toss_values != second.toss_values:
+        raise VerificationFailed(f"{names[0]} and {names[1]} disagree on the coin toss")
+    common = min(len(first.heads), len(second.heads))
+    split = next((n for n in range(common) if first.heads[n] != second.heads[n]), None)
+    if split is None:
+        return common
+    culprits = []
+    for seat, role in enumerate((Role.HOST, Role.JOINER)):
+        if first.reach[seat] >= split and second.reach[seat] >= split:
+            nick = first.nicks[seat] or second.nicks[seat]
+            if first.movers[split] == seat == second.movers[split]:
+                what = f"two different entries for move {split}"
+            elif all(r.movers[split] != seat and r.acked[split] for r in (first, second)):
+                what = f"acknowledgements of two different entries for move {split}"
+            else:
+                what = f"two different logs up to move {split}"
+            culprits.append(
+                f"the {role.value}'s key {fingerprint(first.keys[seat])} ({nick!r}, as the "
+                f"records call it) signed {what}"
+            )
+    if not culprits:  # not reached by two records that verify: the mover signed both
+        raise VerificationFailed(f"{names[0]} and {names[1]} disagree from move {split} on")
+    raise VerificationFailed(
+        f"{'; and '.join(culprits)}: {first.what[split]} in {names[0]}, "
+        f"{second.what[split]} in {names[1]}"
+    )
