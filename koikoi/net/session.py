@@ -398,6 +398,23 @@ class Session:
         self._clock.now = now
         return self._fail("error", self.role, reason)
 
+    # --- resume (koikoi/net/resume.py) ---------------------------------------------------
+
+    @property
+    def heard_at(self) -> float:
+        """When the peer's last message (or heartbeat) arrived."""
+        return self._clock.last_rx
+
+    def reconnect(self, established: Established, now: float, resend: list[bytes]) -> None:
+        """A new connection carries the suspended session on (docs/protocol.md, "Resume"):
+        its keys replace the old connection's, whatever the old one still held unsent is
+        dropped, and ``resend`` (the log entries the peer does not hold) goes first."""
+        self._tx, self._rx = established.send, established.recv
+        self._out = []
+        self._clock = _Clock(now, now, now)
+        for message in resend:
+            self._send(message)
+
     # --- the record ----------------------------------------------------------------------
 
     def record(self) -> GameRecord:
