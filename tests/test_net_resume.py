@@ -25,6 +25,7 @@ from koikoi.net.resume import (
     Suspended,
     check_claim,
     fields_of,
+    log_entries,
     resume_message,
 )
 from koikoi.net.roles import Role
@@ -306,12 +307,30 @@ def test_a_resume_whose_head_is_not_on_the_chain_is_refused() -> None:
     refused("chain", lambda: check_claim(host, joiner.identity.public_key, claim))
 
 
-def test_a_resume_of_a_finished_match_is_refused() -> None:
+def test_a_resume_of_a_match_that_ended_unfinished_is_refused() -> None:
+    match = playing()
+    host, joiner = match.session[Role.HOST], match.session[Role.JOINER]
+    claim = fields_of(resume_message(joiner))
+    host.leave(match.now)  # the host's player left: nothing is left to resume
+    refused("over", lambda: check_claim(host, joiner.identity.public_key, claim))
+
+
+def test_a_finished_match_can_be_resumed_only_to_fetch_its_last_entries() -> None:
+    """The match is over here, but the peer may lack the last entries: a claim of fewer is
+    answered with them, a claim of more is from the future."""
     match = Match(6)
     match.run()
     host, joiner = match.session[Role.HOST], match.session[Role.JOINER]
-    claim = fields_of(resume_message(joiner))
-    refused("over", lambda: check_claim(host, joiner.identity.public_key, claim))
+    lockstep = host.lockstep
+    assert lockstep is not None and host.ending is not None and host.ending.finished
+    behind = lockstep.seq - 2
+    head = entry_hash(log_entries(lockstep)[behind - 1][1])
+    claim = fields_of(encode_message("resume", session=host.session_id, seq=behind, head=head))
+    assert len(check_claim(host, joiner.identity.public_key, claim)) == 2
+    ahead = fields_of(
+        encode_message("resume", session=host.session_id, seq=lockstep.seq + 1, head=head)
+    )
+    refused("future", lambda: check_claim(host, joiner.identity.public_key, ahead))
 
 
 def test_a_refused_resume_reaches_the_joiner_named_and_the_real_one_still_resumes() -> None:

@@ -25,6 +25,7 @@ from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import MAX_NICKNAME
+from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, TossDone
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
@@ -70,6 +71,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"--timeout takes seconds, not {text!r}") from None
     if not 0.1 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"--timeout takes 0.1 to 3600 seconds, not {text}")
+    return value
+
+
+def _window(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--resume-window takes seconds, not {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"--resume-window takes 0 to 3600 seconds, not {text}")
     return value
 
 
@@ -165,6 +176,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         known_peers=known_peers,
         password=password,
         silence_timeout=DEFAULT_SILENCE_TIMEOUT if args.timeout is None else args.timeout,
+        resume_window=args.resume_window,
     )
 
 
@@ -203,7 +215,12 @@ def nickname_warning(nickname: str, resembles: tuple[str, ...]) -> str:
 
 def _progress(local: Role) -> Any:
     def on_event(event: ConnectionEvent, now: float) -> None:
-        if isinstance(event, HandshakeDone):
+        if isinstance(event, Suspended):
+            left = max(0.0, event.deadline - now)
+            say(f"{event.reason}: waiting up to {left:.0f} s to resume the match")
+        elif isinstance(event, Resumed):
+            say(f"the match resumed ({event.resent} log entries sent again)")
+        elif isinstance(event, HandshakeDone):
             peer = event.established.peer
             kind = "new" if event.established.pin.status.value == "new" else "known"
             say(
@@ -273,6 +290,8 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
         result = session.result_json()
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
+    if outcome.resumed:
+        result["resumed"] = outcome.resumed
     if outcome.finished:
         emit(result)
         return EXIT_OK
@@ -544,6 +563,14 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
     )
     p.add_argument("--name", metavar="NICK", help="the nickname the peer sees (default: user)")
     p.add_argument("--record", metavar="FILE", help="write the signed record here")
+    p.add_argument(
+        "--resume-window",
+        type=_window,
+        default=RESUME_WINDOW,
+        metavar="S",
+        help=f"seconds a match whose connection dropped waits to be resumed (default "
+        f"{RESUME_WINDOW:g}; 0: a dropped connection ends the match)",
+    )
     if not silence:
         return
     p.add_argument(

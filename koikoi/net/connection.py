@@ -30,6 +30,7 @@ from koikoi.net.resume import (
     ResumeRefused,
     Suspended,
     check_claim,
+    finished,
     read_reply,
     resume_message,
     suspendable,
@@ -113,6 +114,10 @@ class Connection:
         self.suspended: Suspended | None = None
         """Set when the connection dropped mid-match and left its session suspended."""
         self._resume: tuple[Session, Established] | None = None
+        self._goodbye = False
+        """The peer's ``bye`` ``finished`` arrived after the match finished here."""
+        self._peer_holds = -1
+        """How many log entries the peer said it holds in its ``resume`` (-1: none yet)."""
 
     # --- state ---------------------------------------------------------------------------
 
@@ -146,17 +151,44 @@ class Connection:
         for payload in self.handshake.start():
             self._out += encode_frame(payload)
 
+    @property
+    def awaiting_goodbye(self) -> bool:
+        """The match finished with this side's move and the peer has not yet said ``bye``
+        ``finished``: keep reading; a drop now suspends the session (resume may still owe
+        the peer the last entry)."""
+        session = self.session
+        return (
+            self.resume_window > 0
+            and self.suspended is None
+            and not self._goodbye
+            and finished(session)
+            and session is not None
+            and session.lockstep is not None
+            and self._peer_holds < session.lockstep.seq
+        )
+
+    def unclean_end(self, now: float) -> list[ConnectionEvent]:
+        """A joiner whose finished match's connection ended in an error rather than the
+        host's clean close: the host may not have its goodbye, and may wait for a resume
+        to learn that this side holds every entry. The session is suspended again, so
+        the joiner dials once more (the host tells it when there is nothing to resume)."""
+        if self.resume_window <= 0 or not finished(self.session) or self.suspended is not None:
+            return []
+        return self._suspend(now, "the connection ended in an error as the match ended")
+
     def receive_data(self, data: bytes, now: float) -> list[ConnectionEvent]:
-        if self.closed:
+        if self.closed and not self.awaiting_goodbye:
             return []
         try:
             frames = self._decoder.feed(data)
         except ProtocolError as error:
-            return self._bad_stream(now, str(error))
+            return [] if self.closed else self._bad_stream(now, str(error))
         events: list[ConnectionEvent] = []
         for frame in frames:
             if self.closed:
-                break
+                if self.awaiting_goodbye and self.session is not None:
+                    self._goodbye = self.session.is_goodbye(frame)
+                continue
             if self.session is not None:
                 events.extend(self.session.receive(frame, now))
             elif self._resume is not None:
@@ -186,7 +218,7 @@ class Connection:
         if session is not None:
             if self._may_suspend() and now - session.heard_at >= session.silence_timeout:
                 seconds = f"{session.silence_timeout:g}"
-                return self._suspend(now, f"the peer sent nothing for {seconds} s")
+                return self._suspend(now, f"the peer sent nothing for {seconds} s", silent=True)
             return list(session.tick(now))
         if now >= self._deadline:
             seconds = f"{self.silence_timeout:g}"
@@ -203,6 +235,8 @@ class Connection:
         return self._fail(ProtocolError(f"the handshake was abandoned: {reason}"))
 
     def connection_lost(self, now: float, detail: str = "") -> list[ConnectionEvent]:
+        if self.closed and self.awaiting_goodbye:
+            return self._suspend(now, "the connection dropped before the peer had the last move")
         if self.closed:
             return []
         try:
@@ -211,9 +245,8 @@ class Connection:
             detail = detail or str(error)
         if self.session is not None:
             if self._may_suspend():
-                return self._suspend(
-                    now, "the connection dropped" + (f": {detail}" if detail else "")
-                )
+                reason = "the connection dropped" + (f": {detail}" if detail else "")
+                return self._suspend(now, reason, detail=detail)
             return list(self.session.connection_lost(now, detail))
         reason = "the peer closed the connection during the handshake"
         return self._fail(ProtocolError(reason + (f": {detail}" if detail else "")))
@@ -275,16 +308,20 @@ class Connection:
     def _may_suspend(self) -> bool:
         return self.resume_window > 0 and suspendable(self.session)
 
-    def _suspend(self, now: float, reason: str) -> list[ConnectionEvent]:
+    def _suspend(
+        self, now: float, reason: str, *, silent: bool = False, detail: str = ""
+    ) -> list[ConnectionEvent]:
         """The connection is gone, the session waits for another one (it stays open)."""
-        self.suspended = Suspended(now + self.resume_window, reason)
+        self.suspended = Suspended(now + self.resume_window, reason, silent, detail)
         self._closed = True
         logger.info("session suspended: %s", reason)
         return [self.suspended]
 
     def detach(self, now: float, reason: str) -> list[ConnectionEvent]:
         """Another connection takes the session over: this one lets go of it and closes."""
-        if self.closed or self.session is None:
+        if self.session is None or self.suspended is not None:
+            return []
+        if self.closed and not self.awaiting_goodbye:
             return []
         return self._suspend(now, reason)
 
@@ -314,6 +351,7 @@ class Connection:
             own = resume_message(session)
             self._out += encode_frame(established.send.encrypt_with_ad(b"", own))
         session.reconnect(established, now, resend)
+        self._peer_holds = claim.get("seq", int)
         self.session = session
         self._resume = None
         self.resuming = None

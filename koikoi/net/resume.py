@@ -21,7 +21,7 @@ from typing import Final
 
 from koikoi.net.errors import HandshakeError, ProtocolError
 from koikoi.net.lockstep import HASH_LEN, MAX_SEQ, Lockstep, entry_hash, genesis_hash
-from koikoi.net.session import BYE, Session, Stage
+from koikoi.net.session import BYE, Session, SessionEvent, Stage
 from koikoi.net.wire import Bytes, Fields, Int, OneOf, Record, decode_message, encode_message
 
 RESUME_WINDOW: Final = 180.0
@@ -63,10 +63,22 @@ class ResumeRefused(HandshakeError):
 @dataclass(frozen=True)
 class Suspended:
     """The connection dropped mid-match: the session waits for a new one until ``deadline``
-    (a loop time); ``reason`` says what happened to the old one."""
+    (a loop time); ``reason`` says what happened to the old one (``silent``: the peer sent
+    nothing for the silence timeout; ``detail``: the error the connection ended with)."""
 
     deadline: float
     reason: str
+    silent: bool = False
+    detail: str = ""
+
+
+def expire(session: Session, suspended: Suspended, now: float) -> list[SessionEvent]:
+    """The window passed without a resume: the session ends as it would have without one,
+    ``silent`` or ``dropped`` (nothing changes for a session that finished meanwhile)."""
+    if suspended.silent:
+        return session.tick(max(now, session.heard_at + session.silence_timeout))
+    detail = suspended.detail + "; " if suspended.detail else ""
+    return session.connection_lost(now, f"{detail}not resumed in time")
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,18 @@ def suspendable(session: Session | None) -> bool:
         and session.stage is Stage.PLAYING
         and session.lockstep is not None
         and not session.lockstep.match.finished
+    )
+
+
+def finished(session: Session | None) -> bool:
+    """The match is over here (its last move is in the log). Until the peer shows it holds
+    every entry too (its ``bye`` ``finished``, or a ``resume`` claiming them all), a
+    finished session can still be resumed: the peer may lack the last entries."""
+    return (
+        session is not None
+        and session.lockstep is not None
+        and session.ending is not None
+        and session.ending.finished
     )
 
 
@@ -134,7 +158,7 @@ def check_claim(session: Session, peer_key: bytes, claim: Fields) -> list[bytes]
     (``future``); a claim of at most as many must chain to this side's log (``chain``).
     """
     lockstep = session.lockstep
-    if not suspendable(session) or lockstep is None:
+    if not (suspendable(session) or finished(session)) or lockstep is None:
         raise ResumeRefused("over")
     if claim.get("session", bytes) != session.session_id:
         raise ResumeRefused("session")
@@ -143,7 +167,7 @@ def check_claim(session: Session, peer_key: bytes, claim: Fields) -> list[bytes]
     seq = claim.get("seq", int)
     head = claim.get("head", bytes)
     if seq > lockstep.seq:
-        if lockstep.match.current_seat() != session.role.peer.seat:
+        if session.closed or lockstep.match.current_seat() != session.role.peer.seat:
             raise ResumeRefused("future")
         return []
     entries = log_entries(lockstep)
@@ -175,8 +199,10 @@ __all__ = [
     "Resumed",
     "Suspended",
     "check_claim",
+    "expire",
     "fields_of",
     "log_entries",
+    "finished",
     "read_reply",
     "resume_message",
     "suspendable",

@@ -405,6 +405,16 @@ class Session:
         """When the peer's last message (or heartbeat) arrived."""
         return self._clock.last_rx
 
+    def is_goodbye(self, payload: bytes) -> bool:
+        """After the match finished here: whether ``payload`` is the peer's ``bye``
+        ``finished``, which says it holds every entry. Anything else is ignored."""
+        try:
+            plaintext = self._rx.decrypt_with_ad(b"", payload)
+            message = decode_message(plaintext, {"move": MOVE, "ping": PING, "bye": BYE})
+        except (DecryptError, ProtocolError):
+            return False
+        return message.kind == "bye" and message.fields.get("reason", str) == "finished"
+
     def reconnect(self, established: Established, now: float, resend: list[bytes]) -> None:
         """A new connection carries the suspended session on (docs/protocol.md, "Resume"):
         its keys replace the old connection's, whatever the old one still held unsent is
