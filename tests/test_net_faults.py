@@ -21,6 +21,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from koikoi.engine.events import Event
 from koikoi.engine.match import Observation, Settings
@@ -126,7 +127,8 @@ class Relay:
             ]
             waiter = asyncio.ensure_future(done.wait())
             both = asyncio.gather(*pumps, return_exceptions=True)
-            await asyncio.wait([both, waiter], return_when=asyncio.FIRST_COMPLETED)
+            waiting: set[asyncio.Future[Any]] = {both, waiter}
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             waiter.cancel()
             for p in pumps:
                 p.cancel()
