@@ -15,13 +15,19 @@ import contextlib
 import json
 import os
 import random
+import secrets
+import shutil
 import socket
 import struct
+import subprocess
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from koikoi.engine.events import Event
 from koikoi.engine.match import Observation, Settings
@@ -263,5 +269,50 @@ def test_koikoi_host_and_join_resume_through_a_resetting_relay(tmp_path: Path) -
     assert "the match resumed" in joiner.stderr and "the match resumed" in host.stderr
     records = [json.loads((tmp_path / f"{side}.json").read_text()) for side in ("host", "joiner")]
     assert records[0]["deals"] == records[1]["deals"] and records[0]["net"] == records[1]["net"]
+    for record in records:
+        assert verify_record(record).result["finished"] is True
+
+
+def test_join_by_room_title_finds_the_room_again_and_resumes(tmp_path: Path) -> None:
+    """``join --room``: the connection is destroyed by the kernel (``ss -K``) mid-match; the
+    joiner looks the room up again by mDNS (it now says ``playing``) and resumes."""
+    if shutil.which("ss") is None:
+        pytest.skip("ss (iproute2) is not installed")
+    title = f"resume {secrets.token_hex(3)}"
+    loopback = ("--bind", "127.0.0.1")
+    host = spawn(
+        tmp_path / "host",
+        "host", "--advertise", "--room", title, "--port", "0", *loopback, "--name", "hana",
+        "--bot", "normal", "--record", str(tmp_path / "host.json"),
+    )  # fmt: skip
+    try:
+        port = host.port()
+        host.wait_for("advertising the room")
+        joiner = spawn(
+            tmp_path / "joiner",
+            "join", "--room", title, *loopback, "--bot", "normal", "--name", "taro",
+            "--record", str(tmp_path / "joiner.json"),
+        )  # fmt: skip
+        try:
+            joiner.wait_for("coin toss")
+            time.sleep(0.5)
+            killed = subprocess.run(
+                ["ss", "-K", "dst", "127.0.0.1", "dport", "=", str(port)],
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            assert killed.returncode == 0, killed.stderr
+            assert joiner.wait(120) == 0, joiner.stderr
+            assert host.wait(30) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    h, j = host.result(), joiner.result()
+    assert h == j and h["finished"] is True and h["resumed"] == 1
+    assert "waiting up to" in joiner.stderr and "the match resumed" in joiner.stderr
+    records = [json.loads((tmp_path / f"{side}.json").read_text()) for side in ("host", "joiner")]
+    assert records[0]["deals"] == records[1]["deals"]
     for record in records:
         assert verify_record(record).result["finished"] is True

@@ -401,7 +401,12 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
 
 
 async def _join(
-    host: str, port: int, options: PeerOptions, player: ThreadedSeat, room: LanRoom | None = None
+    host: str,
+    port: int,
+    options: PeerOptions,
+    player: ThreadedSeat,
+    room: LanRoom | None = None,
+    bind: str | None = None,
 ) -> Outcome:
     stop = asyncio.Event()
     _install_stop(stop)
@@ -417,7 +422,32 @@ async def _join(
                     f"{room.fingerprint}, but the peer is {peer}: another program answered"
                 )
 
-    return await join(host, port, options, player, on_event=on_event, stop=stop)
+    redial = None if room is None else _redial_room(room, bind, (host, port))
+    return await join(host, port, options, player, on_event=on_event, stop=stop, redial=redial)
+
+
+REFIND_TIMEOUT = 2.0
+"""Seconds a joiner resuming by ``--room`` looks for its room again each time it dials."""
+
+
+def _redial_room(room: LanRoom, bind: str | None, last: tuple[str, int]) -> Any:
+    """Where to dial again to resume a match joined by ``--room``: the room found again by
+    mDNS (its address may have changed; the same title, and the same identity when it was
+    announced with one), else the address it was joined at."""
+    from koikoi.net.discovery import DiscoveryError, find_room
+
+    async def redial() -> list[tuple[str, int]]:
+        try:
+            rooms = await asyncio.to_thread(
+                find_room, room.title, bind=bind, timeout=REFIND_TIMEOUT, playing=True
+            )
+        except DiscoveryError:
+            rooms = []
+        same = [r for r in rooms if not room.fingerprint or r.fingerprint == room.fingerprint]
+        found = [_split_address(address) for r in same for address in r.addresses]
+        return [*found, last] if last not in found else found
+
+    return redial
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
@@ -460,7 +490,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         return EXIT_EARLY
     say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
     addresses = [_split_address(address) for address in room.addresses]
-    outcome = asyncio.run(_join_any(addresses, options, player, room))
+    outcome = asyncio.run(_join_any(addresses, options, player, room, args.bind))
     return _finish(outcome, recorder)
 
 
@@ -493,12 +523,16 @@ def _split_address(text: str) -> tuple[str, int]:
 
 
 async def _join_any(
-    addresses: list[tuple[str, int]], options: PeerOptions, player: ThreadedSeat, room: LanRoom
+    addresses: list[tuple[str, int]],
+    options: PeerOptions,
+    player: ThreadedSeat,
+    room: LanRoom,
+    bind: str | None,
 ) -> Outcome:
     """Join at the first of ``addresses`` that answers (a room may have several)."""
     outcome: Outcome | None = None
     for host, port in addresses:
-        outcome = await _join(host, port, options, player, room)
+        outcome = await _join(host, port, options, player, room, bind)
         if outcome.connection is not None:
             break
     assert outcome is not None
