@@ -76,6 +76,8 @@ class Relay:
     spare: int = 2000
     """Bytes the first connection carries before any cut: its handshake and coin toss (a
     drop during the toss ends the match, by design: the toss is never repeated)."""
+    max_cuts: int | None = None
+    """Connections after this many cuts go through whole."""
     cuts: int = 0
     connections: int = 0
     server: asyncio.Server | None = None
@@ -104,6 +106,7 @@ class Relay:
             return
         start = self.spare if self.connections == 1 else 0
         cut = self.rng.random() < self.cut_chance
+        cut = cut and (self.max_cuts is None or self.cuts < self.max_cuts)
         budget = [start + self.rng.randrange(*self.span) if cut else -1]
         done = asyncio.Event()
 
@@ -224,7 +227,9 @@ def test_koikoi_host_and_join_resume_through_a_resetting_relay(tmp_path: Path) -
 
     def relay_thread() -> None:
         async def run() -> None:
-            relay = Relay(("127.0.0.1", port), random.Random(5), cut_chance=1.0, span=(500, 5000))
+            relay = Relay(
+                ("127.0.0.1", port), random.Random(5), cut_chance=1.0, span=(300, 1500), max_cuts=2
+            )
             holder["relay"] = relay
             holder["port"] = await relay.open()
             holder["loop"] = asyncio.get_running_loop()

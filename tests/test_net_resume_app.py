@@ -5,16 +5,23 @@ the joiner dials again, the room takes its peer back, both records end the same.
 
 from __future__ import annotations
 
+import random
+import re
 import shutil
 import subprocess
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.session import MovePlayed
+from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
 from tests.test_ui_netlink import Seat, check_records, close_room, open_room, options
+from tests.test_ui_network import mid_round, open_window
+from tests.test_ui_network import options as net_options
+from tests.ui_driver import actions_so_far, close_window, play_windows_by_clicks
 
 pytestmark = pytest.mark.skipif(shutil.which("ss") is None, reason="ss (iproute2) is missing")
 
@@ -104,3 +111,67 @@ def test_the_window_runs_out_and_the_match_ends_dropped(qtbot: QtBot) -> None:
     assert host.ending.how == "dropped" and joiner.ending.how == "dropped"
     assert "not resumed in time" in host.ending.reason
     close_room(qtbot, room)
+
+
+class WindowPair:
+    """Two windows in one network match, as tests/test_ui_network.py's Pair, resumable."""
+
+    def __init__(self, qtbot: QtBot, tmp_path: Path) -> None:
+        self.qtbot = qtbot
+        self.host = open_window(qtbot, tmp_path / "hana")
+        self.joiner = open_window(qtbot, tmp_path / "taro")
+        self.room = QtRoom(resumable(net_options("hana")))
+        self.room.listen("127.0.0.1", 0)
+        self.join = QtJoin(resumable(net_options("taro")))
+        self.room.tossed.connect(self._host_tossed)
+        self.join.tossed.connect(self._joiner_tossed)
+        self.join.connect_to("127.0.0.1", self.room.port)
+        qtbot.waitUntil(
+            lambda: (
+                self.host.controller.remote is not None
+                and self.joiner.controller.remote is not None
+            ),
+            timeout=20_000,
+        )
+
+    def _host_tossed(self, toss: object) -> None:
+        link = self.room.match
+        assert link is not None and link.peer is not None
+        self.host.start_network_match(self.room, link.peer, toss)
+
+    def _joiner_tossed(self, toss: object) -> None:
+        assert self.join.peer is not None
+        self.joiner.start_network_match(self.join, self.join.peer, toss)
+
+    @property
+    def windows(self) -> list[MainWindow]:
+        return [self.host, self.joiner]
+
+
+def test_the_window_counts_down_while_reconnecting_and_plays_on(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    pair = WindowPair(qtbot, tmp_path)
+    mid_round(pair, pair.joiner)  # type: ignore[arg-type]
+    before = actions_so_far(pair.joiner)
+    gone = pair.room.port
+    pair.room._server.pauseAccepting()  # the joiner's first redials find nobody
+    kill_connections(gone)
+    label = pair.joiner.game.reconnecting
+    qtbot.waitUntil(label.isVisible, timeout=20_000)
+    assert re.fullmatch(r"reconnecting… (1:00|0:5\d)", label.text()), label.text()
+    first = label.text()
+    qtbot.waitUntil(lambda: label.text() != first, timeout=3_000)  # it counts down
+    assert pair.host.game.reconnecting.isVisible()
+    pair.room._server.resumeAccepting()
+    qtbot.waitUntil(lambda: not label.isVisible(), timeout=20_000)
+    assert not pair.host.game.reconnecting.isVisible()
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(5),
+        until=lambda: actions_so_far(pair.joiner) >= before + 6,
+    )
+    assert pair.joiner.net_message is None and pair.host.net_message is None
+    for window in pair.windows:
+        close_window(window)
