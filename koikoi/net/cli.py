@@ -28,7 +28,7 @@ from koikoi.net.handshake import MAX_NICKNAME
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, TossDone
-from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
+from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join, resume_joined
 from koikoi.paths import atomic_write, games_dir
 
 if TYPE_CHECKING:
@@ -349,7 +349,12 @@ class _Announcer:
             await asyncio.to_thread(advertiser.withdraw)
 
 
-async def _host(args: argparse.Namespace, options: PeerOptions, player: ThreadedSeat) -> Outcome:
+async def _host(
+    args: argparse.Namespace,
+    options: PeerOptions,
+    player: ThreadedSeat,
+    restored: Session | None = None,
+) -> Outcome:
     stop = asyncio.Event()
     _install_stop(stop)
     announcer = _Announcer(args, options) if args.advertise else None
@@ -377,6 +382,8 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
             f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}"
         ) from None
     shown = f"[{host}]" if ":" in host else host
+    if restored is not None:
+        room.adopt(restored)
     print(f"listening {shown}:{port}", file=sys.stderr, flush=True)
     match = asyncio.ensure_future(room.outcome())
     stopped = asyncio.ensure_future(stop.wait())
@@ -407,6 +414,7 @@ async def _join(
     player: ThreadedSeat,
     room: LanRoom | None = None,
     bind: str | None = None,
+    restored: Session | None = None,
 ) -> Outcome:
     stop = asyncio.Event()
     _install_stop(stop)
@@ -423,6 +431,8 @@ async def _join(
                 )
 
     redial = None if room is None else _redial_room(room, bind, (host, port))
+    if restored is not None:
+        return await resume_joined(host, port, restored, options, player, on_event, stop, redial)
     return await join(host, port, options, player, on_event=on_event, stop=stop, redial=redial)
 
 
@@ -450,13 +460,51 @@ def _redial_room(room: LanRoom, bind: str | None, last: tuple[str, int]) -> Any:
     return redial
 
 
+def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | None:
+    """The match in play that ``--record FILE`` holds, when this side crashed or was killed
+    during it and is started again (docs/protocol.md, "Resume"): restored from the record,
+    to be resumed with the peer; None when the file holds no match in play."""
+    import time
+
+    from koikoi.engine.record import RecordError, loads
+    from koikoi.net.resume import NotResumable, restore_session, unfinished_record
+
+    if path is None or not Path(path).is_file():
+        return None
+    try:
+        data = loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, RecordError):
+        return None  # not a record: written over, as before
+    if not unfinished_record(data):
+        return None
+    try:
+        session = restore_session(
+            data,
+            options.identity,
+            options.nickname,
+            role,
+            options.settings,
+            now=time.monotonic(),
+            silence_timeout=options.silence_timeout,
+        )
+    except NotResumable as error:
+        raise UsageError(
+            f"--record {path} holds a match in play that cannot go on: {error}"
+        ) from None
+    lockstep = session.lockstep
+    moves = 0 if lockstep is None else lockstep.seq
+    say(f"resuming the match in {path} with {session.peer.nickname!r} after {moves} moves")
+    return session
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
     if args.room is not None and not args.advertise:
         raise UsageError("--room goes with --advertise (nothing is announced without it)")
     options = _options(args)
+    restored = _restored(options, Role.HOST, args.record)
     recorder = _recorder(options, Role.HOST, args.record)
     player = _bot(args.bot)
-    outcome = asyncio.run(_host(args, options, player))
+    outcome = asyncio.run(_host(args, options, player, restored))
     return _finish(outcome, recorder)
 
 
@@ -472,9 +520,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
             raise UsageError("--bind goes with --room (it is where to look for the room)")
         host, port = parse_address(args.address)
         options = _options(args)
+        restored = _restored(options, Role.JOINER, args.record)
         recorder = _recorder(options, Role.JOINER, args.record)
         player = _bot(args.bot)
-        outcome = asyncio.run(_join(host, port, options, player))
+        outcome = asyncio.run(_join(host, port, options, player, restored=restored))
         return _finish(outcome, recorder)
     # with --room, --timeout is how long to look for the room (CLI.md); silence keeps its default
     search = FIND_TIMEOUT if args.timeout is None else args.timeout

@@ -16,12 +16,26 @@ the drop, the end of the new handshake, and the peer's ``resume``.
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
+from koikoi.engine.match import Settings
 from koikoi.net.errors import HandshakeError, ProtocolError
-from koikoi.net.lockstep import HASH_LEN, MAX_SEQ, Lockstep, entry_hash, genesis_hash
-from koikoi.net.session import BYE, Session, SessionEvent, Stage
+from koikoi.net.fair import TossPhase, TossResult
+from koikoi.net.handshake import Established, Peer
+from koikoi.net.identity import Identity, PinCheck, PinStatus
+from koikoi.net.lockstep import (
+    HASH_LEN,
+    MAX_SEQ,
+    Lockstep,
+    decode_entry,
+    entry_hash,
+    genesis_hash,
+)
+from koikoi.net.noise import CipherState
+from koikoi.net.roles import Role
+from koikoi.net.session import BYE, DEFAULT_SILENCE_TIMEOUT, Session, SessionEvent, Stage
 from koikoi.net.wire import Bytes, Fields, Int, OneOf, Record, decode_message, encode_message
 
 RESUME_WINDOW: Final = 180.0
@@ -195,6 +209,7 @@ __all__ = [
     "REFUSALS",
     "RESUME",
     "RESUME_WINDOW",
+    "NotResumable",
     "ResumeRefused",
     "Resumed",
     "Suspended",
@@ -204,6 +219,99 @@ __all__ = [
     "log_entries",
     "finished",
     "read_reply",
+    "restore_session",
     "resume_message",
     "suspendable",
+    "unfinished_record",
 ]
+
+
+# --- a side that crashed: the session again from its record ------------------------------
+
+
+class NotResumable(ValueError):
+    """The record is not an unfinished match of this identity in this role (one line)."""
+
+
+def unfinished_record(data: Mapping[str, Any]) -> bool:
+    """A signed network record of a match in play: its toss done, no ``end`` (a side that
+    crashed or was killed wrote the record after its last entry, never its end)."""
+    net = data.get("net")
+    return isinstance(net, dict) and "seed" in net and "toss" in net and "end" not in data
+
+
+def restore_session(
+    data: Mapping[str, Any],
+    identity: Identity,
+    nickname: str,
+    role: Role,
+    settings: Settings,
+    *,
+    now: float,
+    silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
+) -> Session:
+    """The session of an unfinished record, as it stood after its last entry, ready to be
+    resumed (:attr:`Connection.resuming`, or a room's :meth:`~koikoi.net.transport.Room.adopt`).
+
+    The record must verify (every entry, signature and state hash, :mod:`koikoi.net.verify`),
+    name this identity in ``role`` and hold ``settings``; raises :class:`NotResumable`
+    saying why not. Its transport keys are placeholders until a new handshake gives real ones.
+    """
+    from koikoi.net.verify import NotARecord, VerificationFailed, verify_record
+
+    if not unfinished_record(data):
+        raise NotResumable("it holds no match in play (its coin toss not done, or its end written)")
+    try:
+        verify_record(data)
+    except (NotARecord, VerificationFailed) as error:
+        raise NotResumable(f"it does not verify: {error}") from None
+    net = data["net"]
+    players = {p["role"]: p for p in net["players"]}
+    mine, theirs = players.get(role.value), players.get(role.peer.value)
+    if mine is None or theirs is None or base64.b64decode(mine["key"]) != identity.public_key:
+        raise NotResumable(f"this identity is not its {role.value}")
+    record_settings = data.get("settings", {})
+    if (record_settings.get("rounds"), record_settings.get("doubling")) != (
+        settings.rounds,
+        settings.doubling,
+    ):
+        raise NotResumable("its match settings differ from these")
+    session_id = base64.b64decode(net["session"])
+    toss = net["toss"]
+    result = TossResult(
+        first_oya=int(data["first_oya"]),
+        seed=base64.b64decode(net["seed"]),
+        commitment=base64.b64decode(toss["commit"]),
+        host_random=base64.b64decode(toss["host_random"]),
+        joiner_random=base64.b64decode(toss["joiner_random"]),
+    )
+    peer = Peer(str(theirs["nick"]), base64.b64decode(theirs["key"]))
+    established = Established(
+        role=role,
+        send=CipherState(),
+        recv=CipherState(),
+        handshake_hash=session_id,
+        settings=settings,
+        private=False,
+        peer=peer,
+        pin=PinCheck(PinStatus.KNOWN, peer.nickname, peer.public_key, ()),
+        sas=("", "", "", ""),
+        peer_settings_signature=b"",
+        peer_signed_hash=b"",
+    )
+    session = Session(established, identity, nickname, now=now, silence_timeout=silence_timeout)
+    session.toss.result = result
+    session.toss.phase = TossPhase.DONE
+    lockstep = Lockstep(settings, result.first_oya, result.seed, session_id)
+    for deal in data["deals"]:
+        for action in deal["actions"]:
+            raw = base64.b64decode(action["entry"])
+            entry = decode_entry(raw)
+            seat = int(action["seat"])
+            _, deals_before = lockstep.apply(seat, entry.action)
+            lockstep.commit(entry, base64.b64decode(action["sig"]), seat, deals_before)
+    session.lockstep = lockstep
+    session.stage = Stage.PLAYING
+    if lockstep.match.finished:
+        raise NotResumable("its match is over: nothing to resume")
+    return session

@@ -156,10 +156,14 @@ class Outcome:
     """Loop times: ``connected``, ``established``, ``first_deal``, ``ended``."""
     resumed: int = 0
     """How many times the match was resumed over a new connection."""
+    held: Session | None = None
+    """The session when no connection holds it (restored from a record, not resumed)."""
 
     @property
     def session(self) -> Session | None:
-        return None if self.connection is None else self.connection.session
+        if self.connection is None or self.connection.session is None:
+            return self.held
+        return self.connection.session
 
     @property
     def finished(self) -> bool:
@@ -422,15 +426,56 @@ async def _resume_while_suspended(
 ) -> Outcome:
     """The joiner's side of resume: while the match's connection is suspended, dial again
     (until its deadline) and resume the session over the first connection that takes it."""
-    loop = asyncio.get_running_loop()
     conn = outcome.connection
     if conn is None or conn.suspended is None or conn.session is None:
         return outcome
-    session = conn.session
-    deadline = conn.suspended.deadline
-    hook = _recording(conn, options, on_event)
+    return await _redial(
+        outcome, conn.session, conn.suspended, redial, options, player, on_event, stop
+    )
+
+
+async def resume_joined(
+    host: str,
+    port: int,
+    session: Session,
+    options: PeerOptions,
+    player: LocalPlayer,
+    on_event: EventHook | None = None,
+    stop: asyncio.Event | None = None,
+    redial: Redial | None = None,
+) -> Outcome:
+    """A joiner restarted after a crash: resume ``session`` (restored from its record by
+    :func:`~koikoi.net.resume.restore_session`) at ``host:port`` within the resume window."""
+    loop = asyncio.get_running_loop()
+    outcome = Outcome(f"{host}:{port}", held=session)
+    suspension = Suspended(loop.time() + options.resume_window, "restarted from the record")
+    return await _redial(
+        outcome,
+        session,
+        suspension,
+        redial or _same_address(host, port),
+        options,
+        player,
+        on_event,
+        stop,
+    )
+
+
+async def _redial(
+    outcome: Outcome,
+    session: Session,
+    suspension: Suspended | None,
+    redial: Redial,
+    options: PeerOptions,
+    player: LocalPlayer,
+    on_event: EventHook | None,
+    stop: asyncio.Event | None,
+) -> Outcome:
+    loop = asyncio.get_running_loop()
+    deadline = 0.0 if suspension is None else suspension.deadline
+    hook = _session_recording(session, options, on_event)
     attempt = 0
-    while conn.suspended is not None and (not session.closed or finished(session)):
+    while suspension is not None and (not session.closed or finished(session)):
         if stop is not None and stop.is_set():
             for event in session.leave(loop.time(), "the player left"):
                 hook(event, loop.time())
@@ -438,7 +483,7 @@ async def _resume_while_suspended(
         if loop.time() >= deadline:
             if session.closed:
                 break  # finished here; the peer never came back for the last entry
-            for event in expire(session, conn.suspended, loop.time()):
+            for event in expire(session, suspension, loop.time()):
                 hook(event, loop.time())
             break
         delay = REDIAL_DELAYS[min(attempt, len(REDIAL_DELAYS) - 1)]
@@ -460,9 +505,10 @@ async def _resume_while_suspended(
                 again.resumed = outcome.resumed + 1
                 again.bytes_sent += outcome.bytes_sent
                 again.bytes_received += outcome.bytes_received
-                outcome, conn, attempt = again, again.connection, 0
-                if conn.suspended is not None:
-                    deadline = conn.suspended.deadline
+                outcome, attempt = again, 0
+                suspension = again.connection.suspended
+                if suspension is not None:
+                    deadline = suspension.deadline
                 break
             failure = None if again.connection is None else again.connection.failure
             if session.closed and (again.connection is None or isinstance(failure, PeerRefused)):
@@ -522,6 +568,20 @@ async def _join_once(
     if conn.failure is not None:
         outcome.failure = str(conn.failure)
     return outcome
+
+
+def _session_recording(
+    session: Session, options: PeerOptions, on_event: EventHook | None
+) -> EventHook:
+    """``on_event``, then ``options.on_record`` (for a session that no connection holds)."""
+
+    def hook(event: ConnectionEvent, now: float) -> None:
+        if on_event is not None:
+            on_event(event, now)
+        if options.on_record is not None and isinstance(event, _RECORDED):
+            options.on_record(session)
+
+    return hook
 
 
 def _recording(conn: Connection, options: PeerOptions, on_event: EventHook | None) -> EventHook:
@@ -615,6 +675,7 @@ class Room:
         """Ends a suspended match that was not resumed in time."""
         self._stop_watch: asyncio.Task[None] | None = None
         self._match_writer: asyncio.StreamWriter | None = None
+        self._suspension: Suspended | None = None
 
     async def open(self, bind: str, port: int) -> tuple[str, int]:
         """Start listening; returns the address and port actually bound."""
@@ -655,18 +716,30 @@ class Room:
     def suspended(self) -> bool:
         """The match's connection dropped; the room waits for its peer to resume it."""
         match = self._match
-        if match is None or match.connection is None:
+        if match is None:
             return False
         session = match.session
-        return match.connection.suspended is not None and (
-            session is not None and (not session.closed or finished(session))
+        waiting = match.connection is None or match.connection.suspended is not None
+        return waiting and session is not None and (not session.closed or finished(session))
+
+    def adopt(self, session: Session) -> None:
+        """Take back a match restored from its record (this side crashed and was started
+        again, :func:`~koikoi.net.resume.restore_session`): it waits for its peer to resume
+        it, for the resume window, like a match whose connection dropped."""
+        loop = asyncio.get_running_loop()
+        self._match = Outcome("", held=session)
+        self.policy.match_over = True  # nobody else may start a match here
+        self.policy.resumable = True
+        suspension = Suspended(
+            loop.time() + self.options.resume_window, "restarted from the record"
         )
+        self._on_match_event(None, suspension, loop.time())
 
     def _resume_candidate(self, key: bytes) -> Session | None:
         """The room's match, when ``key`` is its peer's and it is in play: the connection
         that holds it (if the host did not notice the drop yet) lets go of it."""
         match = self._match
-        if match is None or match.connection is None:
+        if match is None:
             return None
         session = match.session
         if session is None or key != session.peer.public_key:
@@ -675,12 +748,12 @@ class Room:
             return None
         loop = asyncio.get_running_loop()
         old = match.connection
-        events = old.detach(loop.time(), "the peer dialled again")
-        for event in events:
-            self._on_match_event(old, event, loop.time())
+        if old is not None:
+            for event in old.detach(loop.time(), "the peer dialled again"):
+                self._on_match_event(old, event, loop.time())
         return session
 
-    def _on_match_event(self, conn: Connection, event: ConnectionEvent, now: float) -> None:
+    def _on_match_event(self, conn: Connection | None, event: ConnectionEvent, now: float) -> None:
         """Resume bookkeeping for the connection of the room's match."""
         if isinstance(event, TossDone) and self.options.resume_window > 0:
             self.policy.resumable = True
@@ -690,9 +763,10 @@ class Room:
             loop = asyncio.get_running_loop()
             if self._expiry is not None:
                 self._expiry.cancel()
+            self._suspension = event
             self._expiry = loop.call_at(event.deadline, self._expire, conn)
             writer = self._match_writer
-            if writer is not None and conn is self._match_conn():
+            if writer is not None and conn is not None and conn is self._match_conn():
                 writer.transport.abort()
             if self._stop_watch is None and self.stop is not None:
                 self._stop_watch = asyncio.ensure_future(self._leave_when_stopped(self.stop))
@@ -702,13 +776,13 @@ class Room:
     def _match_conn(self) -> Connection | None:
         return None if self._match is None else self._match.connection
 
-    def _expire(self, conn: Connection) -> None:
+    def _expire(self, conn: Connection | None) -> None:
         """The window passed: a match still suspended ends as dropped."""
         self._expiry = None
-        if conn is not self._match_conn() or not self.suspended:
+        match, suspended = self._match, self._suspension
+        if conn is not self._match_conn() or not self.suspended or match is None:
             return
-        suspended = conn.suspended
-        session = conn.session
+        session = match.session
         assert suspended is not None and session is not None
         self._end_suspended(expire(session, suspended, asyncio.get_running_loop().time()))
 
@@ -722,8 +796,8 @@ class Room:
 
     def _end_suspended(self, events: Sequence[ConnectionEvent]) -> None:
         match = self._match
-        assert match is not None and match.connection is not None
-        hook = _recording(match.connection, self.options, self.on_event)
+        assert match is not None and match.session is not None
+        hook = _session_recording(match.session, self.options, self.on_event)
         loop = asyncio.get_running_loop()
         for event in events:
             match.times["ended"] = loop.time()
