@@ -352,7 +352,7 @@ class GameScreen(QWidget):
         link.ended.connect(self.hide_reconnecting)
 
     def show_reconnecting(self, seconds: float) -> None:
-        """ "reconnecting… 2:41", counting down until the match resumes or its time is up."""
+        """Show "reconnecting… 2:41", counting down until the match resumes or time is up."""
         self._reconnect_until = time.monotonic() + seconds
         self._tick_reconnecting()
         self.reconnecting.show()
