@@ -46,11 +46,15 @@ def play(
     return h, j, records[0], records[1]
 
 
+def without_dealing(result: dict[str, object]) -> dict[str, object]:
+    return {key: value for key, value in result.items() if key != "dealing"}
+
+
 def check_match(h: KoikoiProcess, j: KoikoiProcess, host_record: Path, joiner_record: Path) -> None:
     result = h.result()
     assert j.result() == result
-    assert set(result) == {"rounds", "scores", "winner", "finished"}
-    assert result["finished"] is True
+    assert set(result) == {"rounds", "scores", "winner", "finished", "dealing"}
+    assert result["finished"] is True and result["dealing"] == "seed"
     assert sum(result["scores"]) == 50  # type: ignore[call-overload]
     assert "Traceback" not in h.stderr + j.stderr
     records = [json.loads(p.read_text()) for p in (host_record, joiner_record)]
@@ -62,10 +66,10 @@ def check_match(h: KoikoiProcess, j: KoikoiProcess, host_record: Path, joiner_re
         assert proc.returncode == 0, proc.stderr
         report = json.loads(proc.stdout)
         assert report["valid"] is True
-        assert {k: report[k] for k in result} == result
+        assert {k: report[k] for k in result if k != "dealing"} == without_dealing(result)
     # The replay of either record tells the same story.
     proc = run_koikoi("replay", str(host_record))
-    assert json.loads(proc.stdout) == result
+    assert json.loads(proc.stdout) == without_dealing(result)
     # Each side also kept the game in KOIKOI_HOME/games.
     assert list((host_record.parent / "host" / "games").glob("net-*-host.json"))
     assert list((joiner_record.parent / "joiner" / "games").glob("net-*-joiner.json"))
@@ -124,6 +128,7 @@ def test_a_room_turns_away_bad_joiners_and_plays_the_good_one(tmp_path: Path) ->
             assert j.wait(30) == 1, j.stderr
             assert reason in j.stderr, j.stderr
             assert j.result()["finished"] is False
+            assert j.result()["ended"] == "refused"
             assert "Traceback" not in j.stderr
         good = join(tmp_path, port, "--bot", "random", "--password-file", str(secret))
         assert good.wait(60) == 0, good.stderr
@@ -169,7 +174,11 @@ def test_a_silent_peer_is_reported_and_the_record_marked(tmp_path: Path) -> None
     assert "the peer sent nothing for 2 s: it is disconnected" in h.stderr
     result = h.result()
     assert result["finished"] is False and result["winner"] is None
-    assert result["ended"]["how"] == "silent" and result["ended"]["by"] == 1  # type: ignore[index]
+    assert (
+        result["ended"] == "dropped"
+        and result["end"]["how"] == "silent"
+        and result["end"]["by"] == 1
+    )  # type: ignore[index]
     saved = json.loads(record.read_text())
     assert saved["end"]["how"] == "silent" and saved["end"]["role"] == "joiner"
     assert run_koikoi("verify", str(record)).returncode == 0
@@ -191,6 +200,7 @@ def test_a_peer_that_leaves_is_announced(tmp_path: Path) -> None:
     assert h.result()["finished"] is False and j.result()["finished"] is False
     saved = json.loads(record.read_text())
     assert saved["end"]["how"] == "left" and saved["end"]["by"] == 1
+    assert h.result()["ended"] == j.result()["ended"] == "left"
     mine = json.loads((tmp_path / "joiner.json").read_text())
     assert mine["end"]["how"] == "left" and mine["end"]["by"] == 1
     # No forfeit: the scores are those of the deals actually played.
@@ -209,7 +219,7 @@ def test_a_killed_peer_drops_the_connection(tmp_path: Path) -> None:
         j.kill()
         h.kill()
     assert "the connection dropped" in h.stderr
-    assert h.result()["ended"]["how"] == "dropped"  # type: ignore[index]
+    assert h.result()["ended"] == "dropped"  # type: ignore[index]
 
 
 def test_nobody_listening(tmp_path: Path) -> None:
@@ -220,7 +230,14 @@ def test_nobody_listening(tmp_path: Path) -> None:
     j = join(tmp_path, port, "--bot", "random")
     assert j.wait(30) == 1
     assert f"cannot connect to 127.0.0.1:{port}" in j.stderr
-    assert j.result() == {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
+    assert j.result() == {
+        "rounds": [],
+        "scores": [25, 25],
+        "winner": None,
+        "finished": False,
+        "dealing": "seed",
+        "ended": "dropped",
+    }
 
 
 @pytest.mark.parametrize(

@@ -1,19 +1,19 @@
-"""Rebuild the English plural forms: ``python assets/i18n/english_plurals.py`` from the repo.
+"""The English plural forms of ``koikoi_en.ts``; ``python assets/i18n/update.py`` rebuilds them
+with the Japanese translation (running this file does the same).
 
 Qt picks a plural form (``%n point(s)`` → "1 point", "2 points") only from a translation,
 even for the source language, so English ships a plurals-only translation, as Qt Linguist's
-manual advises. This runs ``pyside6-lupdate`` over ``koikoi/`` into ``koikoi_en.ts``,
-keeps the messages with ``%n`` (its Python parser marks only ``self.tr(text, "", n)`` as
-plural, not ``QCoreApplication.translate(context, text, "", n)``, so the ``%n`` decides),
-fills every form still empty by the one rule our sources follow ("(s)" is dropped for one,
-becomes "s" otherwise), and compiles ``koikoi_en.qm`` with ``pyside6-lrelease``. A
-source needing another rule gets its forms by hand in the .ts; filled forms are kept.
+manual advises. :func:`fill`, on the messages ``update.py`` extracted, keeps those with
+``%n`` (lupdate's Python parser marks only ``self.tr(text, "", n)`` as plural, not
+``QCoreApplication.translate(context, text, "", n)``, so the ``%n`` decides) and fills every
+form still empty by the one rule our sources follow ("(s)" is dropped for one, becomes "s"
+otherwise). A source needing another rule gets its forms by hand in the .ts; filled forms
+are kept.
 """
 
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -62,15 +62,10 @@ def fill(ts: Path) -> int:
 
 
 def main() -> None:
-    sources = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "koikoi").rglob("*.py"))
-    subprocess.run(
-        [tool("pyside6-lupdate"), "-locations", "none", "-no-obsolete",
-         "-source-language", "en", "-target-language", "en", *sources,
-         "-ts", str(TS.relative_to(ROOT))],
-        cwd=ROOT, check=True,
-    )  # fmt: skip
-    print(f"filled {fill(TS)} message(s)")
-    subprocess.run([tool("pyside6-lrelease"), str(TS), "-qm", str(QM)], check=True)
+    sys.path.insert(0, str(HERE))
+    import update
+
+    update.main([])
 
 
 if __name__ == "__main__":

@@ -20,27 +20,6 @@
     <context>
         <name>GameController</name>
         <message numerus="yes">
-            <source>{name} holds {0}: %n point(s) in all.</source>
-            <translation>
-                <numerusform>{name} holds {0}: %n point in all.</numerusform>
-                <numerusform>{name} holds {0}: %n points in all.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{name} called 「勝負」 (shobu) and wins the round: %n point(s).</source>
-            <translation>
-                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n point.</numerusform>
-                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n points.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{name}'s dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
-            <translation>
-                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
-                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
             <source>You hold {0}: %n point(s) in all.</source>
             <translation>
                 <numerusform>You hold {0}: %n point in all.</numerusform>
@@ -48,10 +27,38 @@
             </translation>
         </message>
         <message numerus="yes">
+            <source>%n second(s) left to move.</source>
+            <translation>
+                <numerusform>%n second left to move.</numerusform>
+                <numerusform>%n seconds left to move.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has not moved for %n minute(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0} has not moved for %n minute: you may end the match.</numerusform>
+                <numerusform>{0} has not moved for %n minutes: you may end the match.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has not moved for %n second(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0} has not moved for %n second: you may end the match.</numerusform>
+                <numerusform>{0} has not moved for %n seconds: you may end the match.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>The computer holds {0}: %n point(s) in all.</source>
             <translation>
                 <numerusform>The computer holds {0}: %n point in all.</numerusform>
                 <numerusform>The computer holds {0}: %n points in all.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{name} holds {0}: %n point(s) in all.</source>
+            <translation>
+                <numerusform>{name} holds {0}: %n point in all.</numerusform>
+                <numerusform>{name} holds {0}: %n points in all.</numerusform>
             </translation>
         </message>
         <message numerus="yes">
@@ -69,6 +76,13 @@
             </translation>
         </message>
         <message numerus="yes">
+            <source>{name} called 「勝負」 (shobu) and wins the round: %n point(s).</source>
+            <translation>
+                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n point.</numerusform>
+                <numerusform>{name} called 「勝負」 (shobu) and wins the round: %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>Your dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
             <translation>
                 <numerusform>Your dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
@@ -80,6 +94,13 @@
             <translation>
                 <numerusform>The computer's dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
                 <numerusform>The computer's dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{name}'s dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
+            <translation>
+                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
+                <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
             </translation>
         </message>
     </context>

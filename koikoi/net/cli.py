@@ -27,7 +27,13 @@ from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import MAX_NICKNAME
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
-from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, TossDone
+from koikoi.net.session import (
+    DEFAULT_ABANDON_AFTER,
+    DEFAULT_MOVE_CLOCK,
+    DEFAULT_SILENCE_TIMEOUT,
+    Session,
+    TossDone,
+)
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join, resume_joined
 from koikoi.paths import atomic_write, games_dir
 
@@ -81,6 +87,16 @@ def _window(text: str) -> float:
         raise argparse.ArgumentTypeError(f"--resume-window takes seconds, not {text!r}") from None
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"--resume-window takes 0 to 3600 seconds, not {text}")
+    return value
+
+
+def _clock_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes seconds, not {text!r}") from None
+    if not 0.1 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"takes 0.1 to 86400 seconds, not {text}")
     return value
 
 
@@ -176,6 +192,8 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         known_peers=known_peers,
         password=password,
         silence_timeout=DEFAULT_SILENCE_TIMEOUT if args.timeout is None else args.timeout,
+        move_clock=args.move_clock,
+        abandon_after=args.abandon_after,
         resume_window=args.resume_window,
     )
 
@@ -282,6 +300,14 @@ def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Rec
     return recorder
 
 
+DEALING = "seed"
+"""How this version deals (CLI.md's ``dealing``): from the players' joint seed."""
+
+ENDED = {"silent": "dropped"}
+"""CLI.md's ``ended`` is how an unfinished match ended, as the record's ``end.how`` says it,
+except that a peer gone silent counts as a dropped connection; ``end`` keeps the details."""
+
+
 def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     session = outcome.session
     if session is not None:
@@ -290,6 +316,7 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
         result = session.result_json()
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
+    result["dealing"] = DEALING
     if outcome.resumed:
         result["resumed"] = outcome.resumed
     if outcome.finished:
@@ -297,9 +324,12 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
         return EXIT_OK
     ending = session.ending if session is not None else None
     if ending is not None:
-        result["ended"] = {
+        result["ended"] = ENDED.get(ending.how, ending.how)
+        result["end"] = {
             key: value for key, value in ending.to_json().items() if key not in ("rejected",)
         }
+    else:  # no session: the handshake failed, or there was no connection at all
+        result["ended"] = "refused" if outcome.connection is not None else "dropped"
     emit(result)
     say(outcome.reason)
     return EXIT_EARLY
@@ -653,6 +683,17 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
         metavar="S",
         help=f"seconds a match whose connection dropped waits to be resumed (default "
         f"{RESUME_WINDOW:g}; 0: a dropped connection ends the match)",
+    )
+    # The move clock and the abandon time (docs/protocol.md, "Time"): not in CLI.md, for
+    # tests, which cannot wait the 3 minutes after which a peer that never moves is gone.
+    p.add_argument(
+        "--move-clock", type=_clock_seconds, default=DEFAULT_MOVE_CLOCK, help=argparse.SUPPRESS
+    )
+    p.add_argument(
+        "--abandon-after",
+        type=_clock_seconds,
+        default=DEFAULT_ABANDON_AFTER,
+        help=argparse.SUPPRESS,
     )
     if not silence:
         return

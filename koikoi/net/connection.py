@@ -36,7 +36,13 @@ from koikoi.net.resume import (
     suspendable,
 )
 from koikoi.net.roles import Role
-from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, SessionEvent
+from koikoi.net.session import (
+    DEFAULT_ABANDON_AFTER,
+    DEFAULT_MOVE_CLOCK,
+    DEFAULT_SILENCE_TIMEOUT,
+    Session,
+    SessionEvent,
+)
 from koikoi.net.wire import FrameDecoder, encode_frame, encode_message
 
 logger = logging.getLogger(__name__)
@@ -79,8 +85,12 @@ class Connection:
         silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
         toss_secret: bytes | None = None,
         hold_for_confirmation: bool = False,
+        move_clock: float = DEFAULT_MOVE_CLOCK,
+        abandon_after: float = DEFAULT_ABANDON_AFTER,
     ) -> None:
         self.role = role
+        self.move_clock = move_clock
+        self.abandon_after = abandon_after
         self.hold_for_confirmation = hold_for_confirmation
         self.identity = identity
         self.nickname = nickname
@@ -223,7 +233,11 @@ class Connection:
         if now >= self._deadline:
             seconds = f"{self.silence_timeout:g}"
             return self._fail(
-                ProtocolError(f"the peer did not finish the handshake within {seconds} s")
+                ProtocolError(
+                    f"the peer did not finish the handshake within {seconds} s",
+                    code="timeout",
+                    seconds=seconds,
+                )
             )
         return []
 
@@ -233,6 +247,13 @@ class Connection:
         if self.session is not None:
             return list(self.session.leave(now, reason))
         return self._fail(ProtocolError(f"the handshake was abandoned: {reason}"))
+
+    def abandon(self, now: float) -> list[ConnectionEvent]:
+        """End the match as abandoned by the peer (see :meth:`Session.abandon`); raises
+        :class:`ValueError` before the session or while the peer's time is not up."""
+        if self.session is None:
+            raise ValueError("no session yet")
+        return list(self.session.abandon(now))
 
     def connection_lost(self, now: float, detail: str = "") -> list[ConnectionEvent]:
         if self.closed and self.awaiting_goodbye:
@@ -299,6 +320,8 @@ class Connection:
             silence_timeout=self.silence_timeout,
             toss_secret=self._toss_secret,
             hold_for_confirmation=self.hold_for_confirmation,
+            move_clock=self.move_clock,
+            abandon_after=self.abandon_after,
         )
         self.session.start()
         return [HandshakeDone(established)]

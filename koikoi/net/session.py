@@ -61,6 +61,11 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_SILENCE_TIMEOUT: Final = 15.0
 """Seconds without a byte from the peer before it counts as disconnected."""
+DEFAULT_MOVE_CLOCK: Final = 60.0
+"""Seconds a player has for each move before its own client plays a safe one for it."""
+DEFAULT_ABANDON_AFTER: Final = 180.0
+"""Seconds without a move from a connected peer before the waiting side may end the match
+as abandoned by that peer (heartbeats do not count)."""
 MAX_DETAIL: Final = 200
 
 CARDS_DIFFER: Final = "the four cards differ on the two screens"
@@ -76,6 +81,7 @@ BYE_REASONS: Final = {
     "protocol": "it received a malformed or unexpected message",
     "timeout": "it heard nothing from this side for too long",
     "error": "it failed",
+    "abandoned": "it waited too long for a move from this side",
 }
 """Codes of the ``bye`` message and what they mean to the side that receives them."""
 
@@ -150,11 +156,58 @@ class Ended:
     ending: Ending
 
 
-SessionEvent = TossDone | MovePlayed | Ended
+@dataclass(frozen=True)
+class OutOfTime:
+    """The local seat's move clock ran out (once per turn): its client now plays
+    :meth:`Session.automatic_action` for it, and says so."""
+
+    seat: int
+    seq: int
+
+
+@dataclass(frozen=True)
+class PeerOverdue:
+    """The peer, connected, sent no move for ``seconds`` (once per turn): the waiting side
+    may end the match with :meth:`Session.abandon`."""
+
+    seat: int
+    seq: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class MoveClock:
+    """Whose move clock runs and how it stands (:meth:`Session.clock`)."""
+
+    seat: int
+    local: bool
+    """The local seat's clock (else the peer's)."""
+    left: float
+    """Seconds left of the move clock (0 once it ran out)."""
+    waited: float
+    """Seconds since the turn began (the move that gave it, or the first deal)."""
+    overdue: bool
+    """The peer's turn has lasted the abandon time: the match may be ended as abandoned."""
+
+
+SessionEvent = TossDone | MovePlayed | Ended | OutOfTime | PeerOverdue
 
 
 def _now_text() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _duration(seconds: float) -> str:
+    """``3 min``, ``2 min 5 s`` or ``42 s``.
+
+    >>> _duration(180.2), _duration(125), _duration(4.5)
+    ('3 min', '2 min 5 s', '4 s')
+    """
+    whole = int(seconds)
+    minutes, secs = divmod(whole, 60)
+    if not minutes:
+        return f"{secs} s"
+    return f"{minutes} min" + (f" {secs} s" if secs else "")
 
 
 def _clean(text: str) -> str:
@@ -171,6 +224,17 @@ class _Clock:
 
 
 @dataclass
+class _Turn:
+    """The move clock: both sides start it from the same event, the move that gave the turn
+    (or the first deal), and stop it at the next move into the log."""
+
+    seq: int = -1
+    started: float = 0.0
+    told: bool = False
+    """:class:`OutOfTime` or :class:`PeerOverdue` went out for this turn."""
+
+
+@dataclass
 class _Names:
     mine: str
     peer: str
@@ -183,6 +247,11 @@ class Session:
     ``silence_timeout`` (seconds) is how long the peer may stay silent; a heartbeat goes out
     whenever this side has sent nothing for a third of it. ``toss_secret`` fixes this side's
     coin-toss contribution (tests only).
+
+    ``move_clock`` (seconds) is each move's clock: when the local seat's runs out,
+    :meth:`tick` says :class:`OutOfTime` and the client plays :meth:`automatic_action`.
+    ``abandon_after`` (seconds) is how long the peer may go without a move, heartbeats or not,
+    before :meth:`tick` says :class:`PeerOverdue` and :meth:`abandon` may end the match.
 
     ``hold_for_confirmation`` gates the coin toss on the local player: until :meth:`confirm`
     the host keeps its commitment and the joiner its answer to the peer's commitment, so the
@@ -200,9 +269,16 @@ class Session:
         silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
         toss_secret: bytes | None = None,
         hold_for_confirmation: bool = False,
+        move_clock: float = DEFAULT_MOVE_CLOCK,
+        abandon_after: float = DEFAULT_ABANDON_AFTER,
     ) -> None:
         if silence_timeout <= 0:
             raise ValueError("silence_timeout must be positive")
+        if move_clock <= 0 or abandon_after <= 0:
+            raise ValueError("move_clock and abandon_after must be positive")
+        self.move_clock = move_clock
+        self.abandon_after = abandon_after
+        self._turn = _Turn()
         self.role = established.role
         self.seat = self.role.seat
         self.settings = established.settings
@@ -257,7 +333,73 @@ class Session:
         if self.closed:
             return None
         clock = self._clock
-        return min(clock.last_rx + self.silence_timeout, clock.last_tx + self.heartbeat_interval)
+        due = min(clock.last_rx + self.silence_timeout, clock.last_tx + self.heartbeat_interval)
+        turn = self._clock_due()
+        return due if turn is None else min(due, turn)
+
+    def clock(self, now: float) -> MoveClock | None:
+        """The move clock at ``now``: whose it is and how it stands; None outside play."""
+        seat = self._clock_seat()
+        if seat is None:
+            return None
+        waited = max(0.0, now - self._turn.started)
+        local = seat == self.seat
+        overdue = not local and waited >= self.abandon_after
+        return MoveClock(seat, local, max(0.0, self.move_clock - waited), waited, overdue)
+
+    def automatic_action(self) -> Action:
+        """A safe move for the local seat whose clock ran out: the greedy player's choice,
+        and shobu whenever koikoi or shobu is asked (``ValueError`` when not its move)."""
+        from random import Random
+
+        from koikoi.ai.basic import GreedyPlayer
+        from koikoi.engine.round import SHOBU
+
+        observation = self.local_turn
+        if observation is None or self.lockstep is None:
+            raise ValueError("it is not this seat's move")
+        legal = observation.legal_actions
+        if SHOBU in legal:
+            return SHOBU
+        rng = Random(int.from_bytes(self.session_id[:8], "big") ^ self.lockstep.seq)
+        return GreedyPlayer().choose(observation, legal, rng)
+
+    def abandon(self, now: float) -> list[SessionEvent]:
+        """End the match as abandoned by the peer, which sent no move for the abandon time.
+
+        The peer is told (``bye`` ``abandoned``); the record keeps every move signed so far.
+        Raises :class:`ValueError` when it is not the peer's turn or its time is not up.
+        """
+        if self.closed:
+            return []
+        self._clock.now = now
+        state = self.clock(now)
+        if state is None or state.local or not state.overdue:
+            raise ValueError(
+                "the peer is not overdue: it can be declared gone only after "
+                f"{self.abandon_after:g} s without a move"
+            )
+        reason = f"the peer sent no move for {_duration(state.waited)}: it abandoned the match"
+        return self._close(
+            self._ending(False, "abandoned", self.role.peer, reason), announce="abandoned"
+        )
+
+    def _clock_seat(self) -> int | None:
+        if self.stage is not Stage.PLAYING or self.lockstep is None:
+            return None
+        if self.lockstep.match.finished:
+            return None
+        if self._turn.seq != self.lockstep.seq:  # a move went into the log: a new turn
+            self._turn = _Turn(self.lockstep.seq, self._clock.now)
+        return self.lockstep.match.current_seat()
+
+    def _clock_due(self) -> float | None:
+        """When the move clock next has something to say (once per turn)."""
+        seat = self._clock_seat()
+        if seat is None or self._turn.told:
+            return None
+        limit = self.move_clock if seat == self.seat else self.abandon_after
+        return self._turn.started + limit
 
     # --- inputs --------------------------------------------------------------------------
 
@@ -342,6 +484,7 @@ class Session:
         assert lockstep is not None
         seq = lockstep.seq
         entry, signature, events = lockstep.sign_move(self.identity, self.seat, action)
+        self._turn = _Turn(lockstep.seq, now)  # the peer's clock starts with this move
         self._send(encode_message("move", entry=entry.raw, sig=signature))
         out: list[SessionEvent] = [MovePlayed(seq, self.seat, action, tuple(events))]
         if lockstep.match.finished:
@@ -367,7 +510,17 @@ class Session:
             )
         if now - clock.last_tx >= self.heartbeat_interval:
             self._send(encode_message("ping"))
-        return []
+        due = self._clock_due()
+        if due is None or now < due:
+            return []
+        self._turn.told = True
+        state = self.clock(now)
+        assert state is not None and self.lockstep is not None
+        seq = self.lockstep.seq
+        if state.local:
+            logger.info("the local seat's move clock ran out (move %d)", seq)
+            return [OutOfTime(state.seat, seq)]
+        return [PeerOverdue(state.seat, seq, state.waited)]
 
     def leave(self, now: float, reason: str = "the player left") -> list[SessionEvent]:
         """The local player leaves: the peer is told, the match ends unfinished."""
@@ -422,6 +575,8 @@ class Session:
         self._tx, self._rx = established.send, established.recv
         self._out = []
         self._clock = _Clock(now, now, now)
+        if self.lockstep is not None:  # the drop was nobody's move: the turn's clock restarts
+            self._turn = _Turn(self.lockstep.seq, now)
         for message in resend:
             self._send(message)
 
@@ -504,6 +659,7 @@ class Session:
         lockstep = Lockstep(self.settings, result.first_oya, result.seed, self.session_id)
         self.lockstep = lockstep
         self.stage = Stage.PLAYING
+        self._turn = _Turn(lockstep.seq, self._clock.now)  # the first move's clock
         logger.info("coin toss done: seat %d is the first oya", result.first_oya)
         out: list[SessionEvent] = [TossDone(result, tuple(lockstep.events))]
         if lockstep.match.finished:  # only a run of teyaku could do this, but be exact
@@ -542,6 +698,7 @@ class Session:
             lockstep.rollback_record(deals_before)
             return cheat("the state hash differs: the two engines disagree after this move", where)
         lockstep.commit(entry, signature, seat, deals_before)
+        self._turn = _Turn(lockstep.seq, self._clock.now)  # the move gave the turn: its clock
         out: list[SessionEvent] = [MovePlayed(entry.seq, seat, entry.action, tuple(events))]
         if lockstep.match.finished:
             out += self._finish_locally()
@@ -553,6 +710,18 @@ class Session:
             return self._close(self._ending(False, "left", self.role.peer, f"the peer left{said}"))
         if code == "cheat" and detail == CARDS_DIFFER and self.stage is Stage.TOSS:
             return self._close(self._ending(False, "cards", self.role.peer, CARDS_DIFFER_PEER))
+        if code == "abandoned":
+            state = self.clock(self._clock.now)
+            if state is not None and state.local:  # this side's turn: the claim fits
+                waited = _duration(state.waited)
+                return self._close(
+                    self._ending(
+                        False,
+                        "abandoned",
+                        self.role,
+                        f"the peer ended the match: no move came from this side for {waited}",
+                    )
+                )
         if code == "finished":
             reason = "the peer said the match is over, but it is not over here"
         else:
@@ -631,11 +800,16 @@ class Session:
 __all__ = [
     "BYE_REASONS",
     "CARDS_DIFFER",
+    "DEFAULT_ABANDON_AFTER",
+    "DEFAULT_MOVE_CLOCK",
     "DEFAULT_SILENCE_TIMEOUT",
     "Ended",
     "Ending",
     "LogEntry",
+    "MoveClock",
     "MovePlayed",
+    "OutOfTime",
+    "PeerOverdue",
     "Session",
     "SessionEvent",
     "Stage",

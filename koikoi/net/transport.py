@@ -37,9 +37,12 @@ from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finishe
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
+    DEFAULT_ABANDON_AFTER,
+    DEFAULT_MOVE_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
     Ended,
     MovePlayed,
+    PeerOverdue,
     Session,
     TossDone,
 )
@@ -115,6 +118,11 @@ class PeerOptions:
     on_record: Callable[[Session], None] | None = None
     """Called after the toss, every move and the end: the moment to save the record, so
     that a closed terminal or a crash loses nothing (the CLI writes it each time)."""
+    move_clock: float = DEFAULT_MOVE_CLOCK
+    """Seconds for each move; the local seat's client plays a safe move when they run out."""
+    abandon_after: float = DEFAULT_ABANDON_AFTER
+    """Seconds without a move from the peer before the match may end as abandoned by it
+    (:func:`drive` ends it then; the app asks its player)."""
 
     resume_window: float = 0.0
     """Seconds a match whose connection dropped waits to be resumed (docs/protocol.md,
@@ -133,6 +141,8 @@ class PeerOptions:
             silence_timeout=self.silence_timeout,
             toss_secret=self.toss_secret,
             hold_for_confirmation=self.hold_for_confirmation,
+            move_clock=self.move_clock,
+            abandon_after=self.abandon_after,
         )
         conn.resume_window = self.resume_window
         return conn
@@ -257,12 +267,16 @@ async def drive(
 
     Setting ``stop`` makes the local side leave: the peer is told and the match ends
     unfinished. ``on_receive`` is called whenever bytes arrive (a room's policy listens).
+    A peer that sends no move for the abandon time is declared to have abandoned the match
+    at once. The local computer player never needs the move clock's automatic move: its
+    search budget is seconds, the clock a minute.
     """
     loop = asyncio.get_running_loop()
     timeout = conn.silence_timeout
 
     def handle(events: Sequence[ConnectionEvent]) -> None:
         now = loop.time()
+        overdue = False
         for event in events:
             if isinstance(event, HandshakeDone):
                 outcome.times["established"] = now
@@ -273,8 +287,12 @@ async def drive(
                 player.notify(event.events)
             elif isinstance(event, Ended | HandshakeFailed):
                 outcome.times["ended"] = now
+            elif isinstance(event, PeerOverdue):
+                overdue = True
             if on_event is not None:
                 on_event(event, now)
+        if overdue and not conn.closed:
+            handle(conn.abandon(now))
 
     goodbye_by: float | None = None
     read_task: asyncio.Task[bytes] = asyncio.ensure_future(reader.read(READ_CHUNK))

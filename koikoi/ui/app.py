@@ -34,13 +34,10 @@ from koikoi.ui import syslibs
 
 try:
     from PySide6.QtCore import (
-        QLibraryInfo,
-        QLocale,
         QObject,
         QSocketNotifier,
         Qt,
         QTimer,
-        QTranslator,
     )
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
@@ -66,20 +63,14 @@ START_ENV = "KOIKOI_START"
 
 
 def _install_translators(app: QApplication) -> None:
-    """Qt's own translations first, then koikoi's (when a later issue ships them)."""
-    locale = QLocale.system()
-    qt = QTranslator(app)
-    if qt.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
-        app.installTranslator(qt)
-    try:
-        from koikoi.resources import assets_dir
+    """The language chosen in the settings, else the system's (LANG=ja_JP.UTF-8: Japanese)."""
+    from koikoi.ui import names
+    from koikoi.ui.settings import LANGUAGE, AppSettings
 
-        folder = assets_dir() / "i18n"
-    except FileNotFoundError:
+    try:
+        names.install_translations(AppSettings().get(LANGUAGE) or names.system_language())
+    except FileNotFoundError:  # no assets beside the code: the English sources only
         return
-    ours = QTranslator(app)
-    if folder.is_dir() and ours.load(locale, "koikoi", "_", str(folder)):
-        app.installTranslator(ours)
 
 
 def make_app(argv: Sequence[str] | None = None) -> QApplication:
@@ -117,14 +108,14 @@ def run_app(smoke_test: bool | str = False, argv: Sequence[str] | None = None) -
     if smoke_test:
         return run_smoke_test(app)
     from koikoi.ui import ai_worker
-    from koikoi.ui.main_window import MainWindow
 
-    window = MainWindow()
+    windows = MainWindows()
+    window = windows.window
     window.show()
     if os.environ.get(START_ENV) == "practice":
         QTimer.singleShot(0, window.start.practice_button.click)
     try:
-        with quit_on_signals(app, lambda: quit_app(app, window)):
+        with quit_on_signals(app, lambda: quit_app(app, windows.window)):
             code = app.exec()
     finally:
         ai_worker.stop_helper()
@@ -141,6 +132,43 @@ def run_view(data: dict[str, Any], replayed: Replayed, name: str, smoke_test: bo
     from koikoi.ui.viewer import run_viewer
 
     return run_viewer(make_app(), data, replayed, name, smoke_test)
+
+
+class MainWindows:
+    """The app's main window, opened again at once in the language the player picks.
+
+    The start screen's language choice saves the setting and calls :meth:`switch`: the new
+    translation is installed, the window's match is saved, and a new window in the new
+    language takes the old one's place and size (the start screen, where the choice is, has
+    nothing else in flight). Every screen, dialog and name is then in the new language.
+    """
+
+    def __init__(self) -> None:
+        from koikoi.ui.main_window import MainWindow
+
+        self.window = MainWindow()
+        self.window.start.on_language = self._switch_soon
+
+    def _switch_soon(self) -> None:
+        QTimer.singleShot(0, self.switch)  # not inside the old window's own signal
+
+    def switch(self) -> None:
+        from koikoi.ui import names
+        from koikoi.ui.main_window import MainWindow
+        from koikoi.ui.settings import LANGUAGE
+
+        old = self.window
+        names.install_translations(old.settings.get(LANGUAGE) or names.system_language())
+        old.controller.save()
+        new = MainWindow(old.settings, old.saves, old.timings)
+        new.start.on_language = self._switch_soon
+        new.restoreGeometry(old.saveGeometry())
+        self.window = new
+        if old.isVisible():
+            new.show()
+            new.start.language.setFocus()
+        old.close()
+        old.deleteLater()
 
 
 def quit_app(app: QApplication, window: MainWindow) -> None:

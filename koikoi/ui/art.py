@@ -2,7 +2,8 @@
 
 The faces live in ``assets/cards/<id>.svg`` (drawn by ``assets/cards/draw.py``), the back in
 ``back.svg``. Each face carries its reading aids (month numeral, kind mark) in ``<g id="aids">``;
-with ``aids=False`` the renderer loads the same file with that group hidden.
+with ``aids=False`` the renderer loads the same file with that group hidden, and
+``CardArt.show_aids = False`` (the display option) hides them from every picture.
 
     art = CardArt()
     pixmap = art.pixmap("matsu_crane", QSize(120, 192), aids=True, dpr=window.devicePixelRatio())
@@ -76,6 +77,9 @@ class CardArt:
 
     def __init__(self, max_images: int = 400) -> None:
         self.max_images = max_images
+        self.show_aids = True
+        """The reading-aids display option: when False, no picture shows its aids, whatever
+        a caller asks (the table, the panels, the calculator and the start screen alike)."""
         self._renderers: dict[tuple[str, bool], QSvgRenderer] = {}
         self._images: OrderedDict[_Key, QImage] = OrderedDict()
         self._pixmaps: OrderedDict[_Key, QPixmap] = OrderedDict()
@@ -94,6 +98,7 @@ class CardArt:
 
     def paint(self, painter: QPainter, card_id: str, bounds: QRectF, aids: bool = True) -> None:
         """Paints a card into ``bounds`` (kept 5:8, centred), clipped to the card's shape."""
+        aids = aids and self.show_aids
         target = fit(bounds)
         outline = QPainterPath()
         radius = target.width() * CORNER_RADIUS
@@ -105,6 +110,7 @@ class CardArt:
 
     def image(self, card_id: str, size: QSize, aids: bool = True, dpr: float = 1.0) -> QImage:
         """The card as an ARGB image of ``size`` device pixels."""
+        aids = aids and self.show_aids
         key: _Key = (card_id, size.width(), size.height(), aids, float(dpr))
         image = self._images.get(key)
         if image is not None:
@@ -123,6 +129,7 @@ class CardArt:
 
     def pixmap(self, card_id: str, size: QSize, aids: bool = True, dpr: float = 1.0) -> QPixmap:
         """The card as a pixmap of ``size`` device pixels, for painting on screen."""
+        aids = aids and self.show_aids
         key: _Key = (card_id, size.width(), size.height(), aids, float(dpr))
         pixmap = self._pixmaps.get(key)
         if pixmap is not None:

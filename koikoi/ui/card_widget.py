@@ -78,6 +78,8 @@ class SpriteCache(QObject):
         self.small = 40.0
         self.large = 64.0
         self.dpr = 1.0
+        self.aids = True
+        """Draw the cards' reading aids (a display option)."""
         self._sprites: OrderedDict[tuple[str, int, str | None], QPixmap] = OrderedDict()
         self._unders: dict[tuple[int, int, str | None], QImage] = {}
         self._warm_jobs: list[tuple[str, float, bool]] = []
@@ -91,6 +93,12 @@ class SpriteCache(QObject):
             self.small, self.large, self.dpr = small, large, dpr
             self.clear()
 
+    def set_aids(self, on: bool) -> None:
+        """Show or hide the cards' reading aids; the pictures are drawn again."""
+        if on != self.aids:
+            self.aids = on
+            self.clear()
+
     def clear(self) -> None:
         self._sprites.clear()
         self._unders.clear()
@@ -101,7 +109,7 @@ class SpriteCache(QObject):
         scaled from the larger."""
         w = self._face_width(width)
         size = QSize(max(8, w), max(13, round(w * 1.6)))
-        return self.art.pixmap(art_id, size, aids=True, dpr=1.0)
+        return self.art.pixmap(art_id, size, aids=self.aids, dpr=1.0)
 
     def _face_width(self, width: float) -> int:
         need = width * self.dpr

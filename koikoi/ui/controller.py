@@ -272,9 +272,17 @@ class RemoteOpponent(QObject):
         self.seen = 0
         """Moves of the log the controller has taken into its queue."""
         self.ended: Any = None
+        self.spoken_seq = -1
+        """The move whose clock was said at 10 s left (said once a move)."""
         link.moved.connect(self._on_moved)
         link.ended.connect(self._on_ended)
+        link.out_of_time.connect(self._on_out_of_time)
+        link.peer_overdue.connect(self._on_peer_overdue)
         self._listening = True
+        self._ticker = QTimer(self)  # the move clock on the table, once a second
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(controller._clock_tick)
+        self._ticker.start()
 
     @property
     def session(self) -> Any:
@@ -305,9 +313,21 @@ class RemoteOpponent(QObject):
         if not self._listening:
             return
         self._listening = False
-        for signal, slot in ((self.link.moved, self._on_moved), (self.link.ended, self._on_ended)):
+        self._ticker.stop()
+        for signal, slot in (
+            (self.link.moved, self._on_moved),
+            (self.link.ended, self._on_ended),
+            (self.link.out_of_time, self._on_out_of_time),
+            (self.link.peer_overdue, self._on_peer_overdue),
+        ):
             with contextlib.suppress(RuntimeError, TypeError):
                 signal.disconnect(slot)
+
+    def _on_out_of_time(self, event: Any) -> None:
+        self.controller._out_of_time()
+
+    def _on_peer_overdue(self, event: Any) -> None:
+        self.controller._peer_overdue(event.seconds)
 
     def _on_moved(self, move: Any) -> None:
         if move.seq < self.seen:
@@ -317,6 +337,7 @@ class RemoteOpponent(QObject):
 
     def _on_ended(self, ending: Any) -> None:
         self.ended = ending
+        self._ticker.stop()
         self.controller._remote_ended(ending)
 
 
@@ -346,6 +367,8 @@ class GameController(QObject):
     network_ended = Signal(object)
     """A network match's session ended (an ``Ending``); unfinished ones stop the table."""
     thinking = Signal(bool)
+    clock_ticked = Signal()
+    """A network match's move clock moved on (each second, and when the peer is overdue)."""
     state_changed = Signal()
     """Scores, round, oya or koikoi count may have changed."""
 
@@ -539,6 +562,77 @@ class GameController(QObject):
         """Leave the network match (the peer is told; the session ends unfinished)."""
         if self.remote is not None:
             self.remote.leave()
+
+    def clock(self) -> Any:
+        """A network match's move clock (a ``MoveClock``: whose, seconds left, seconds
+        waited, the peer overdue); None in practice or outside play."""
+        if self.remote is None or self.remote.ended is not None:
+            return None
+        return self.remote.link.clock()
+
+    def abandon(self) -> bool:
+        """End the network match as abandoned by the peer, who has not moved for the abandon
+        time; False (nothing done) while its time is not up."""
+        clock = self.clock()
+        if self.remote is None or clock is None or clock.local or not clock.overdue:
+            return False
+        self.remote.link.abandon()
+        return True
+
+    def _clock_tick(self) -> None:
+        """Each second of a network match: the table redraws the clock; at 10 s left of
+        the local player's move, it is said once (the log and screen readers)."""
+        clock = self.clock()
+        remote = self.remote
+        if clock is not None and remote is not None and clock.local and clock.left <= 10.0:
+            session = remote.session
+            seq = -1 if session is None or session.lockstep is None else session.lockstep.seq
+            if seq != remote.spoken_seq and clock.left > 0:
+                remote.spoken_seq = seq
+                seconds = max(1, int(clock.left + 0.999))
+                emit(self.said, self.tr("%n second(s) left to move.", "", seconds))
+        emit(self.clock_ticked)
+
+    def _peer_overdue(self, seconds: float) -> None:
+        """The peer has not moved for the abandon time: said once (the log and screen
+        readers); the table offers to end the match."""
+        name = self.opponent_name or ""
+        if seconds >= 60:
+            text = self.tr(
+                "{0} has not moved for %n minute(s): you may end the match.", "", int(seconds // 60)
+            )
+        else:
+            text = self.tr(
+                "{0} has not moved for %n second(s): you may end the match.", "", int(seconds)
+            )
+        emit(self.said, text.format(name))
+        emit(self.clock_ticked)
+
+    def _out_of_time(self) -> None:
+        """The local player's move clock ran out: the table plays a safe move for them (the
+        greedy choice, shobu over koikoi), as it takes a drawn card after 5 s, and says so."""
+        remote = self.remote
+        session = None if remote is None else remote.session
+        if remote is None or session is None or session.local_turn is None:
+            return
+        action = session.automatic_action()
+        if action == SHOBU:
+            text = self.tr("Your time ran out: the table called shobu for you.")
+        elif action >= PICK_BASE:
+            text = self.tr("Your time ran out: the table took {0} for you.").format(
+                names.card_name(action - PICK_BASE)
+            )
+        else:
+            text = self.tr("Your time ran out: the table played {0} for you.").format(
+                names.card_name(action)
+            )
+        emit(self.said, text)
+        if self.mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE):  # as if the player chose it
+            self.decision = None
+            self._queue.extend(self._apply(action, self.me))
+            self._pump()
+        else:  # the table is still showing what came before: the move joins the queue
+            remote.send(action)
 
     def _remote_moved(self, move: Any) -> None:
         """A move went into the session's log (the peer's, or ours coming back)."""

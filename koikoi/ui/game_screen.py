@@ -82,6 +82,16 @@ def _key_name(key: int) -> str:
         return ""
 
 
+def _clock(seconds: float) -> str:
+    """A move clock as m:ss, counting whole seconds up (``42.1`` is ``0:43``).
+
+    >>> _clock(42.1), _clock(60), _clock(0), _clock(185.0)
+    ('0:43', '1:00', '0:00', '3:05')
+    """
+    whole = max(0, int(seconds + 0.999))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
 def announce(widget: QWidget, text: str) -> None:
     """Have a screen reader say ``text`` (Qt 6.8+), without moving the focus."""
     try:
@@ -175,7 +185,9 @@ class SidePanel(QFrame):
         self.log = QPlainTextEdit()
         self.log.setObjectName("log")
         self.log.setReadOnly(True)
-        self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay the table's
+        # Tab reaches it, so that a screen reader can read it back; a click leaves the keys
+        # to the table, and the game's keys it does not use go on to the screen
+        self.log.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.log.setMaximumBlockCount(LOG_LINES)
         self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -200,6 +212,10 @@ class SidePanel(QFrame):
             buttons.addWidget(b)
         buttons.addStretch(1)
         buttons.addWidget(self.assist)
+        self.abandon_button = QPushButton(self.tr("End the match"))  # a peer that never moves
+        self.abandon_button.setObjectName("abandonMatch")
+        self.abandon_button.hide()
+        lay.addWidget(self.abandon_button)
         lay.addLayout(buttons)
         self._lines: list[str] = []
 
@@ -324,6 +340,8 @@ class GameScreen(QWidget):
         c.draw_waiting.connect(self._draw_waiting)
         c.thinking.connect(self._thinking)
         c.tossed.connect(self._show_toss)
+        c.clock_ticked.connect(self.update_prompt)
+        self.side.abandon_button.clicked.connect(lambda: c.abandon())
         self._reconnecting_init()
         c.state_changed.connect(self._follow_link)
 
@@ -639,10 +657,29 @@ class GameScreen(QWidget):
         elif mode is Mode.BUSY and c.waiting_since is not None:
             secs = int(time.monotonic() - c.waiting_since)
             text = self.tr("Waiting for {0}… {1} s").format(c.opponent_name, secs)
+            clock = c.clock()
+            if clock is not None and not clock.local:  # the peer's move clock
+                text = self.tr("Waiting for {0}… {1}").format(c.opponent_name, _clock(clock.left))
+                if clock.overdue:
+                    text = self.tr("{0} has not moved for {1}: you may end the match.").format(
+                        c.opponent_name, _clock(clock.waited)
+                    )
         elif mode is Mode.BUSY and c.remote is None and c.ai is not None and c.ai.busy:
             text = self.tr("The computer is thinking…")
         elif mode is Mode.DECIDE:
             text = self.tr("Koikoi or shobu? K or S.")
+        clock = c.clock() if mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE) else None
+        if clock is not None and clock.local:  # the local player's move clock
+            mine = self.tr("Your move — {0}").format(_clock(clock.left))
+            text = f"{mine} · {text}" if text else mine
+        overdue = c.clock()
+        self.side.abandon_button.setVisible(overdue is not None and overdue.overdue)
+        if overdue is not None and overdue.overdue:
+            self.side.abandon_button.setAccessibleName(
+                self.tr("{0} has not moved for {1}: end the match").format(
+                    c.opponent_name, _clock(overdue.waited)
+                )
+            )
         self.prompt.setText(text)
         self.prompt.setVisible(bool(text))
         self.prompt.setWordWrap(False)

@@ -1,50 +1,144 @@
-"""Rules and keys, in a window a player can keep open beside the table."""
+"""Rules and keys, in a window a player can keep open beside the table.
+
+Its pages: the rules in short with the keys; the rules with pictures (each yaku with its
+cards, the differences from Nintendo's rules); the card gallery; the glossary. Esc closes it;
+Ctrl+Tab and Ctrl+Shift+Tab go from page to page."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
+from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QPushButton,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from koikoi.engine.cards import KIKU_SAKE_CUP, SAKURA_CURTAIN, SUSUKI_MOON
 from koikoi.engine.match import STAKE
 from koikoi.engine.yaku import Yaku
 from koikoi.ui import names
+from koikoi.ui.art import CardArt
+from koikoi.ui.gallery import CardGallery
+from koikoi.ui.glossary import Glossary
+from koikoi.ui.rules_window import YAKU_POINTS, RulesPage, yaku_condition
+
+PAGES: Final = ("short", "rules", "cards", "glossary")
+"""The help window's pages, in tab order."""
 
 
 class HelpDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, art: CardArt | None = None, aids: bool = True
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("helpDialog")
         self.setWindowTitle(self.tr("Koi-Koi: rules and keys"))
         self.setAccessibleName(self.tr("Rules and keys"))
-        self.resize(760, 680)
+        self.resize(900, 680)
+        art = art if art is not None else CardArt()
         lay = QVBoxLayout(self)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("helpTabs")
+        self.tabs.setAccessibleName(self.tr("Help pages"))
         self.text = QTextBrowser()
         self.text.setObjectName("helpText")
         self.text.setAccessibleName(self.tr("Rules and keys"))
         self.text.setOpenExternalLinks(False)
         self.text.document().setDefaultFont(self.font())
         self.text.setHtml(self.html())
-        lay.addWidget(self.text)
+        self.art = art
+        self.aids = aids
+        self._rules: RulesPage | None = None
+        self._gallery: CardGallery | None = None
+        self._glossary: Glossary | None = None
+        self.tabs.addTab(self.text, self.tr("In short · keys"))
+        self.holders: list[QWidget] = []
+        for title in (self.tr("Rules with pictures"), self.tr("Cards"), self.tr("Glossary")):
+            holder = QWidget()  # the page is made when it is first shown (its pictures cost)
+            holder.setObjectName("helpPageHolder")
+            QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
+            self.holders.append(holder)
+            self.tabs.addTab(holder, title)
+        self.tabs.currentChanged.connect(self._page_shown)
+        lay.addWidget(self.tabs)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.on_calculator: Callable[[], None] = lambda: None
+        self.on_display: Callable[[], None] = lambda: None
         self.calculator_button = QPushButton(self.tr("Score calculator"))
         self.calculator_button.clicked.connect(lambda: self.on_calculator())
         buttons.addButton(self.calculator_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.display_button = QPushButton(self.tr("Display options"))
+        self.display_button.clicked.connect(lambda: self.on_display())
+        buttons.addButton(self.display_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.Close).setAccessibleName(self.tr("Close"))
         lay.addWidget(buttons)
         self.setWindowModality(Qt.WindowModality.NonModal)
+
+    @property
+    def rules(self) -> RulesPage:
+        if self._rules is None:
+            self._rules = RulesPage(self.art, self.aids)
+            self._hold(0, self._rules)
+        return self._rules
+
+    @property
+    def gallery(self) -> CardGallery:
+        if self._gallery is None:
+            self._gallery = CardGallery(self.art, self.aids)
+            self._hold(1, self._gallery)
+        return self._gallery
+
+    @property
+    def glossary(self) -> Glossary:
+        if self._glossary is None:
+            self._glossary = Glossary()
+            self._hold(2, self._glossary)
+        return self._glossary
+
+    def _hold(self, index: int, page: QWidget) -> None:
+        layout = self.holders[index].layout()
+        assert layout is not None
+        layout.addWidget(page)
+        page.show()  # a widget added to a shown one stays hidden until told
+
+    def _page_shown(self, index: int) -> None:
+        self.page_widget(index)
+
+    def page_widget(self, index: int) -> QWidget:
+        """The page at a tab (made now if it was not yet)."""
+        pages: list[Callable[[], QWidget]] = [
+            lambda: self.text, lambda: self.rules, lambda: self.gallery, lambda: self.glossary
+        ]  # fmt: skip
+        return pages[index]()
+
+    def current_page(self) -> QWidget:
+        return self.page_widget(self.tabs.currentIndex())
+
+    def show_page(self, page: str) -> None:
+        """Turn to one of :data:`PAGES` and put the keyboard on it."""
+        self.tabs.setCurrentIndex(PAGES.index(page))
+        current = self.current_page()
+        if isinstance(current, RulesPage | CardGallery):
+            current.contents.setFocus(Qt.FocusReason.OtherFocusReason)
+        elif isinstance(current, Glossary):
+            current.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        else:
+            self.text.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def set_aids(self, aids: bool) -> None:
+        """The pictures follow the reading-aids display option."""
+        self.aids = aids
+        for page in (self._rules, self._gallery):
+            if page is not None:
+                page.set_aids(aids)
 
     def html(self) -> str:
         t = self.tr
@@ -77,36 +171,10 @@ class HelpDialog(QDialog):
             ),
         ]
 
-        def both(a: int, b: int) -> str:
-            return t("{0} + {1}").format(names.card_name(a), names.card_name(b))
-
-        conditions = {
-            Yaku.GOKO: t("all 5 lights"),
-            Yaku.SHIKO: t("4 lights without the rain man"),
-            Yaku.AME_SHIKO: t("4 lights with the rain man"),
-            Yaku.SANKO: t("3 lights without the rain man"),
-            Yaku.HANAMI: both(SAKURA_CURTAIN, KIKU_SAKE_CUP),
-            Yaku.TSUKIMI: both(SUSUKI_MOON, KIKU_SAKE_CUP),
-            Yaku.INOSHIKACHO: t("boar, deer, butterflies; +1 per other tane"),
-            Yaku.AKATAN: t("the 3 red poem ribbons; +1 per other ribbon"),
-            Yaku.AOTAN: t("the 3 blue ribbons; +1 per other ribbon"),
-            Yaku.AKATAN_AOTAN: t("all 6; replaces both; +1 per other ribbon"),
-            Yaku.TANE: t("5 tane (sake cup counts); +1 per card beyond 5"),
-            Yaku.TAN: t("5 ribbons; +1 per card beyond 5"),
-            Yaku.KASU: t("10 plains (not the sake cup); +1 per card beyond 10"),
-            Yaku.TESHI: t("dealt hand: all 4 cards of a month"),
-            Yaku.KUTTSUKI: t("dealt hand: four pairs of months"),
-        }
-        points = {
-            Yaku.GOKO: "10", Yaku.SHIKO: "8", Yaku.AME_SHIKO: "7", Yaku.SANKO: "5",
-            Yaku.HANAMI: "5", Yaku.TSUKIMI: "5", Yaku.INOSHIKACHO: "5~", Yaku.AKATAN: "5~",
-            Yaku.AOTAN: "5~", Yaku.AKATAN_AOTAN: "10~", Yaku.TANE: "1~", Yaku.TAN: "1~",
-            Yaku.KASU: "1~", Yaku.TESHI: "6", Yaku.KUTTSUKI: "6",
-        }  # fmt: skip
         rows = "".join(
             f"<tr><td><b>{escape(names.yaku_japanese(y))}</b></td>"
-            f"<td>{escape(names.yaku_name(y))}</td><td align='right'>{points[y]}</td>"
-            f"<td>{escape(conditions[y])}</td></tr>"
+            f"<td>{escape(names.yaku_name(y))}</td><td align='right'>{YAKU_POINTS[y]}</td>"
+            f"<td>{escape(yaku_condition(y))}</td></tr>"
             for y in Yaku
         )
         scoring = [

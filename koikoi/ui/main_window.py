@@ -9,6 +9,7 @@ aside: it joins the earlier matches listed on the start screen, whence it can be
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import time
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QFont, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QMainWindow,
@@ -34,13 +35,29 @@ from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
+from koikoi.ui.display import (
+    DisplayDialog,
+    platform_high_contrast,
+    platform_reduced_motion,
+    window_sheet,
+)
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
+from koikoi.ui.neterrors import bye_detail
 from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
-from koikoi.ui.settings import AI_LEVEL, ASSIST, PRACTICE_DOUBLING, WINDOW_GEOMETRY, AppSettings
+from koikoi.ui.settings import (
+    AI_LEVEL,
+    ASSIST,
+    PRACTICE_DOUBLING,
+    WINDOW_GEOMETRY,
+    AppSettings,
+    DisplayOptions,
+    load_display,
+    save_display,
+)
 from koikoi.ui.start_screen import StartScreen, resume_text
-from koikoi.ui.style import apply_style
+from koikoi.ui.style import apply_style, style_sheet
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +96,13 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.stack)
         apply_style(self)
         self._help: HelpDialog | None = None
+        self._display_dialog: DisplayDialog | None = None
+        self.platform_reduced_motion = platform_reduced_motion()
+        self.platform_high_contrast = platform_high_contrast()
+        self.high_contrast: bool | None = None
+        """High contrast is on (None until the display options are first applied)."""
+        self.display = load_display(self.settings)
+        self.apply_display(self.display, save=False)
         self._calculator: ScoreCalculator | None = None
         self._last: tuple[Settings, str] | None = None
         self.question: QMessageBox | None = None
@@ -107,6 +131,8 @@ class MainWindow(QMainWindow):
         self.start.on_resume = lambda: None if self.resume() else None
         self.start.on_help = self.show_help
         self.start.on_calculator = self.show_calculator
+        self.start.on_learn = self.show_help
+        self.start.on_display = self.show_display
         self.start.on_quit = lambda: None if self.close() else None
         self.game.on_home = self.home_requested
         self.game.on_rematch = self.rematch
@@ -125,7 +151,12 @@ class MainWindow(QMainWindow):
     def refresh_start(self) -> None:
         """Offer the saved match if there is one; report a save that was set aside."""
         loaded = self.saves.load()
-        self.start.set_notice(loaded.problem)
+        notice = loaded.problem
+        if loaded.moved is not None:
+            notice = self.tr(
+                "The saved match could not be read ({0}); it was moved to {1}."
+            ).format(loaded.reason, loaded.moved)
+        self.start.set_notice(notice)
         if loaded.saved is not None:
             m = loaded.saved.replay.match
             self.start.set_resume(resume_text(m.round_no, m.settings.rounds, m.scores))
@@ -161,7 +192,7 @@ class MainWindow(QMainWindow):
         from koikoi.ui.viewer import ViewError, open_record
 
         try:
-            viewer = open_record(kept.path, self.art, self, self.timings.anim_scale)
+            viewer = open_record(kept.path, self.art, self, self.anim_scale())
         except ViewError as exc:
             logger.warning("could not view %s", exc)
             box = QMessageBox(self)
@@ -175,6 +206,9 @@ class MainWindow(QMainWindow):
             box.finished.connect(lambda _result: self.refresh_start())
             box.open()
             return
+        viewer.table.set_display(
+            self.display.card_scale, self.display.reading_aids, bool(self.high_contrast)
+        )
         viewer.resize(self.size())
         viewer.show()
         viewer.setFocus()
@@ -514,13 +548,61 @@ class MainWindow(QMainWindow):
         settings, level = self._last
         self.start_practice(settings, level, self.game.table.assist)
 
-    def show_help(self) -> None:
+    def show_help(self, page: str = "short") -> None:
+        """The help window at one of its pages: the rules in short and the keys ("short"),
+        the rules with pictures ("rules"), the card gallery ("cards"), the glossary."""
         if self._help is None:
-            self._help = HelpDialog(self)
+            self._help = HelpDialog(self, self.art, self.display.reading_aids)
             self._help.on_calculator = self.show_calculator
+            self._help.on_display = self.show_display
         self._help.show()
         self._help.raise_()
         self._help.activateWindow()
+        self._help.show_page(page)
+
+    def show_display(self) -> None:
+        """The display options; each applies at once, to the table too."""
+        if self._display_dialog is None:
+            self._display_dialog = DisplayDialog(self.display, self)
+            self._display_dialog.on_changed = self.apply_display
+        self._display_dialog.set_options(self.display)
+        self._display_dialog.show()
+        self._display_dialog.raise_()
+        self._display_dialog.activateWindow()
+
+    def anim_scale(self) -> float:
+        """The table's animation scale: the timings' times the display options' speed (0
+        with reduced motion)."""
+        return self.timings.anim_scale * self.display.animation_factor(self.platform_reduced_motion)
+
+    def _restyle(self, high_contrast: bool) -> None:
+        """The window's style sheet with the display options' part. It is taken off first and
+        the window's font set anew: a second style sheet over polished widgets would leave
+        them in the application's font instead of the window's."""
+        font = self.font()
+        self.setStyleSheet("")
+        self.setFont(QFont())
+        self.setFont(font)
+        self.setStyleSheet(style_sheet() + window_sheet(high_contrast))
+
+    def apply_display(self, options: DisplayOptions, save: bool = True) -> None:
+        """Use (and keep) display options: the table, the learning pages, the palette."""
+        self.display = options
+        if save:
+            save_display(self.settings, options)
+        high = options.contrast_high(self.platform_high_contrast)
+        self.art.show_aids = options.reading_aids  # the panels, the calculator, the start
+        self.game.table.set_display(options.card_scale, options.reading_aids, high)
+        self.game.set_anim_scale(self.anim_scale())
+        # the toss panel's spin asks the controller's timings whether things move
+        self.controller.timings = dataclasses.replace(self.timings, anim_scale=self.anim_scale())
+        if self._help is not None:
+            self._help.set_aids(options.reading_aids)
+        if high != self.high_contrast:
+            self.high_contrast = high
+            self._restyle(high)
+            self.start.high_contrast = high
+            self.start.update()
 
     def show_calculator(self) -> None:
         """The score calculator, doubling set as the practice settings have it."""
@@ -569,6 +651,10 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
         return tr("The connection to {0} was lost: {1}.").format(name, detail)
     if how == "silent":
         return tr("{0} stopped answering: nothing arrived for too long.").format(name)
+    if how == "abandoned":
+        if mine:
+            return tr("You did not move for too long: {0} ended the match.").format(name)
+        return tr("{0} did not move for too long: you ended the match.").format(name)
     if how == "cheat":
         return tr("The match was stopped: a move from {0} did not check ({1}).").format(
             name, reason
@@ -578,7 +664,7 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
             name, reason
         )
     if how == "stopped":
-        detail = reason.removeprefix("the peer stopped the match: ")
+        detail = bye_detail(reason.removeprefix("the peer stopped the match: "))
         return tr("{0}'s app stopped the match: {1}.").format(name, detail)
     if how == "error":
         return tr("The match was stopped: this app failed ({0}).").format(reason)

@@ -24,7 +24,7 @@ import logging
 from collections.abc import Iterable
 from typing import Final
 
-from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from koikoi.engine.cards import CARD_IDS, Card, Kind, kind_of, month_of
 from koikoi.engine.yaku import Yaku
@@ -41,27 +41,74 @@ def QT_TRANSLATE_NOOP(context: str, source: str) -> str:  # the name lupdate loo
     return source
 
 
-_tr = QCoreApplication.translate
+_translate = QCoreApplication.translate  # for a source held in a variable (lupdate skips it)
 _installed: list[QTranslator] = []  # kept alive as long as the application uses them
 
 
-def install_translations() -> bool:
-    """Load the English plural forms into the running application, once; True when loaded.
+LANGUAGES: Final = ("en", "ja")
+"""The languages the app speaks; English is the source, Japanese a translation."""
 
-    A later language's translator, installed after this one, is searched first.
+_language = "en"
+
+
+def system_language() -> str:
+    """The language the system's locale asks for, among :data:`LANGUAGES` (else English)."""
+    code = QLocale.system().name().split("_")[0]
+    return code if code in LANGUAGES else "en"
+
+
+def current_language() -> str:
+    """'ja' while the Japanese translation is installed, else 'en'."""
+    return _language
+
+
+def install_translations(language: str | None = None) -> bool:
+    """Load the app's translation into the running application; True when loaded.
+
+    ``language`` is 'en' or 'ja'; None keeps the one installed, or English the first time
+    (the app passes the language of its settings or of the system's locale). The English
+    plural forms load first and stay; a Japanese translation (Qt's own ``qtbase_ja`` with
+    it) loads after them, so it is searched first.
+    Switching installs and removes translators, so every widget receives a
+    ``QEvent.LanguageChange``.
     """
+    global _language
     app = QCoreApplication.instance()
     if app is None:
         return False
-    if any(t.parent() is app for t in _installed):
-        return True
-    translator = QTranslator(app)
+    mine = [t for t in _installed if t.parent() is app]
+    if language is None:
+        if mine:
+            return True
+        language = "en"
+    if language not in LANGUAGES:
+        language = "en"
     folder = assets_dir() / "i18n"
-    if not translator.load("koikoi_en.qm", str(folder)):
-        logger.warning("the English plural forms are missing from %s", folder)
+    if not mine:
+        translator = QTranslator(app)
+        if not translator.load("koikoi_en.qm", str(folder)):
+            logger.warning("the English plural forms are missing from %s", folder)
+            return False
+        QCoreApplication.installTranslator(translator)
+        _installed[:] = [translator]
+    for extra in _installed[1:]:
+        QCoreApplication.removeTranslator(extra)
+    del _installed[1:]
+    _language = "en"
+    if language == "en":
+        return True
+    qt = QTranslator(app)
+    qt_folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if qt.load(f"qtbase_{language}", qt_folder):
+        QCoreApplication.installTranslator(qt)
+        _installed.append(qt)
+    ours = QTranslator(app)
+    if not ours.load(f"koikoi_{language}.qm", str(folder)):
+        logger.warning("the %s translation is missing from %s", language, folder)
         return False
-    QCoreApplication.installTranslator(translator)
-    _installed.append(translator)
+    QCoreApplication.installTranslator(ours)
+    _installed.append(ours)
+    _language = language
     return True
 
 
@@ -174,33 +221,84 @@ _YAKU_NAMES: Final[dict[Yaku, tuple[str, str]]] = {
     Yaku.KUTTSUKI: (QT_TRANSLATE_NOOP("Yaku", "Four pairs in hand"), "くっつき"),
 }
 
+_MONTH_READINGS: Final = (
+    "まつ", "うめ", "さくら", "ふじ", "あやめ", "ぼたん",
+    "はぎ", "すすき", "きく", "もみじ", "やなぎ", "きり",
+)  # fmt: skip
+_SUBJECT_READINGS: Final = {
+    "crane": "つる", "warbler": "うぐいす", "curtain": "まく", "cuckoo": "ほととぎす",
+    "bridge": "やつはし", "butterfly": "ちょう", "boar": "いのしし", "moon": "つき",
+    "geese": "かり", "sake_cup": "さかずき", "deer": "しか", "rainman": "おののとうふう",
+    "swallow": "つばめ", "phoenix": "ほうおう",
+}  # fmt: skip
+_YAKU_READINGS: Final = {
+    Yaku.GOKO: "ごこう", Yaku.SHIKO: "しこう", Yaku.AME_SHIKO: "あめしこう",
+    Yaku.SANKO: "さんこう", Yaku.HANAMI: "はなみでいっぱい", Yaku.TSUKIMI: "つきみでいっぱい",
+    Yaku.INOSHIKACHO: "いのしかちょう", Yaku.AKATAN: "あかたん", Yaku.AOTAN: "あおたん",
+    Yaku.AKATAN_AOTAN: "あかたん・あおたん", Yaku.TANE: "たね", Yaku.TAN: "たん",
+    Yaku.KASU: "かす", Yaku.TESHI: "てし", Yaku.KUTTSUKI: "くっつき",
+}  # fmt: skip
+
+
+def card_reading(card: Card) -> str:
+    """The card's Japanese name in kana, e.g. 'まつにつる', 'きりのかす 1'."""
+    ident = CARD_IDS[card]
+    month = _MONTH_READINGS[month_of(card)]
+    subject = ident.split("_", 1)[1]
+    if subject in _SUBJECT_READINGS:
+        return f"{month}に{_SUBJECT_READINGS[subject]}"
+    if subject == "ribbon":
+        ribbon = _CARD_NAMES[ident][1].rsplit("に", 1)[1]
+        return month + {"赤短": "にあかたん", "青短": "にあおたん"}.get(ribbon, "にたんざく")
+    if subject == "plain_yellow":
+        return f"{month}のかす（き）"
+    number = subject.removeprefix("plain").replace("_", " ")
+    return f"{month}のかす{number}" if subject != "lightning" else f"{month}のかす"
+
+
+def yaku_reading(yaku: Yaku) -> str:
+    """The yaku's name in kana: 'いのしかちょう'."""
+    return _YAKU_READINGS[yaku]
+
 
 def month_name(month: int) -> str:
     """The month's name, 0 = January."""
-    return _tr("Cards", MONTHS[month])
+    return _translate("Cards", MONTHS[month])
 
 
 def kind_name(kind: Kind) -> str:
-    return _tr("Cards", KINDS[kind])
+    return _translate("Cards", KINDS[kind])
 
 
 def kind_group_name(kind: Kind) -> str:
-    return _tr("Cards", KIND_GROUPS[kind])
+    return _translate("Cards", KIND_GROUPS[kind])
+
+
+def kind_label(kind: Kind) -> str:
+    """A capture tray's heading: '光 Lights' in English, '光札' in Japanese."""
+    if _language == "ja":
+        return kind_group_name(kind)
+    return f"{KINDS_JA[kind]} {kind_group_name(kind)}"
 
 
 def card_name(card: Card) -> str:
     """The card's name in the current language, e.g. 'Pine crane', 'Paulownia plain 1'."""
-    return _tr("Cards", _CARD_NAMES[CARD_IDS[card]][0])
+    return _translate("Cards", _CARD_NAMES[CARD_IDS[card]][0])
 
 
 def card_japanese(card: Card) -> str:
-    """The card's Japanese name, e.g. '松に鶴', '桐のカス 1'."""
+    """The card's Japanese name, e.g. '松に鶴', '桐のカス 1', shown beside its name.
+
+    In Japanese, where the name already is '松に鶴', this is its reading, 'まつにつる'.
+    """
+    if _language == "ja":
+        return card_reading(card)
     return _CARD_NAMES[CARD_IDS[card]][1]
 
 
 def card_accessible_name(card: Card) -> str:
     """What a screen reader says for a card: 'Pine crane, January light'."""
-    return _tr("Cards", "{name}, {month} {kind}").format(
+    return QCoreApplication.translate("Cards", "{name}, {month} {kind}").format(
         name=card_name(card), month=month_name(month_of(card)), kind=kind_name(kind_of(card))
     )
 
@@ -209,7 +307,7 @@ def card_description(card: Card) -> str:
     """The card's Japanese name, month and card points, for a tooltip or description:
     '松に鶴 · January · light, 20 points'."""
     kind = kind_of(card)
-    return _tr("Cards", "{ja} · {month} · {kind}, {points}").format(
+    return QCoreApplication.translate("Cards", "{ja} · {month} · {kind}, {points}").format(
         points=points(kind.points),
         ja=card_japanese(card),
         month=month_name(month_of(card)),
@@ -227,18 +325,23 @@ def cards_named(cards: Iterable[Card]) -> str:
     listed = [card_name(c) for c in cards]
     if len(listed) < 2:
         return "".join(listed)
-    return _tr("Cards", "{0} and {1}").format(", ".join(listed[:-1]), listed[-1])
+    return QCoreApplication.translate("Cards", "{0} and {1}").format(
+        ", ".join(listed[:-1]), listed[-1]
+    )
 
 
 def yaku_name(yaku: Yaku) -> str:
     """The yaku's name in the current language: 'Cherry-blossom viewing'."""
-    return _tr("Yaku", _YAKU_NAMES[yaku][0])
+    return _translate("Yaku", _YAKU_NAMES[yaku][0])
 
 
 def yaku_japanese(yaku: Yaku) -> str:
+    """The yaku's Japanese name, '猪鹿蝶', shown beside its name; in Japanese its reading."""
+    if _language == "ja":
+        return yaku_reading(yaku)
     return _YAKU_NAMES[yaku][1]
 
 
 def yaku_with_points(yaku: Yaku, n: int) -> str:
     """'Five tane (1 point)'."""
-    return _tr("Yaku", "{0} ({1})").format(yaku_name(yaku), points(n))
+    return QCoreApplication.translate("Yaku", "{0} ({1})").format(yaku_name(yaku), points(n))

@@ -10,6 +10,10 @@ at ``Connection.next_timer()``), and hands what happened to the owner as signals
 - ``moved(MovePlayed)``: a move went into the log, the opponent's or the local seat's
   (``event.seat`` says whose; the local seat's come from :meth:`PeerLink.play`);
 - ``local_turn(Observation)``: the local seat is to move; answer with :meth:`PeerLink.play`;
+- ``out_of_time(OutOfTime)``: the local seat's move clock ran out: play
+  ``session.automatic_action()`` for it now (and say so);
+- ``peer_overdue(PeerOverdue)``: the peer sent no move for the abandon time (heartbeats do
+  not count): the player may end the match with :meth:`PeerLink.abandon`;
 - ``ended(Ending)``: the session is over; ``ending.reason`` is one line, ``finished`` says
   whether the match was played out;
 - ``failed(LinkError)``: there never was a session (cannot connect, the handshake failed);
@@ -68,7 +72,15 @@ from koikoi.net.identity import PinStatus
 from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finished, suspendable
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
-from koikoi.net.session import Ended, MovePlayed, Session, TossDone
+from koikoi.net.session import (
+    Ended,
+    MoveClock,
+    MovePlayed,
+    OutOfTime,
+    PeerOverdue,
+    Session,
+    TossDone,
+)
 from koikoi.net.transport import PeerOptions
 from koikoi.net.wire import encode_frame
 from koikoi.ui.signals import emit
@@ -218,6 +230,8 @@ class PeerLink(QObject):
     tossed = Signal(object)
     moved = Signal(object)
     local_turn = Signal(object)
+    out_of_time = Signal(object)
+    peer_overdue = Signal(object)
     ended = Signal(object)
     failed = Signal(object)
     closed = Signal()
@@ -306,6 +320,20 @@ class PeerLink(QObject):
         """
         if self._stage == "open" and self.session is not None:
             self._guarded(lambda conn: conn.confirm(_now(), same))
+
+    def clock(self) -> MoveClock | None:
+        """The move clock now (whose, seconds left, seconds waited); None outside play."""
+        session = self.session
+        return None if session is None else session.clock(_now())
+
+    def abandon(self) -> None:
+        """End the match as abandoned by the peer, after ``peer_overdue``: the peer is told,
+        ``ended`` follows (``how`` = ``abandoned``). Raises :class:`ValueError` before the
+        peer's time is up."""
+        clock = self.clock()
+        if self._stage != "open" or clock is None or clock.local or not clock.overdue:
+            raise ValueError("the peer is not overdue")
+        self._guarded(lambda conn: conn.abandon(_now()))
 
     def leave(self, reason: str = "the player left") -> None:
         """Leave: the peer is told, the match ends unfinished (or the handshake is dropped)."""
@@ -488,6 +516,10 @@ class PeerLink(QObject):
             emit(self.tossed, event)
         elif isinstance(event, MovePlayed):
             emit(self.moved, event)
+        elif isinstance(event, OutOfTime):
+            emit(self.out_of_time, event)
+        elif isinstance(event, PeerOverdue):
+            emit(self.peer_overdue, event)
         elif isinstance(event, Ended):
             self.times["ended"] = now
             emit(self.ended, event.ending)
@@ -825,6 +857,8 @@ class QtRoom(QObject):
     tossed = Signal(object)
     moved = Signal(object)
     local_turn = Signal(object)
+    out_of_time = Signal(object)
+    peer_overdue = Signal(object)
     ended = Signal(object)
     refused = Signal(object)
     wrong_password = Signal(str, int)
@@ -928,6 +962,16 @@ class QtRoom(QObject):
         """The local player compared the four cards (see :meth:`PeerLink.confirm_sas`)."""
         if self.match is not None:
             self.match.confirm_sas(same)
+
+    def clock(self) -> MoveClock | None:
+        """The match's move clock (see :meth:`PeerLink.clock`)."""
+        return None if self.match is None else self.match.clock()
+
+    def abandon(self) -> None:
+        """End the match as abandoned by the peer (see :meth:`PeerLink.abandon`)."""
+        if self.match is None:
+            raise ValueError("the peer is not overdue")
+        self.match.abandon()
 
     def leave(self, reason: str = "the player left") -> None:
         """Stop listening, leave the match if there is one, drop the pending handshakes."""
@@ -1033,6 +1077,8 @@ class QtRoom(QObject):
         link.tossed.connect(self.tossed)
         link.moved.connect(self.moved)
         link.local_turn.connect(self.local_turn)
+        link.out_of_time.connect(self.out_of_time)
+        link.peer_overdue.connect(self.peer_overdue)
         link.ended.connect(self.ended)
         link.ended.connect(self._on_match_ended)
         link.suspended.connect(self._on_suspended)

@@ -28,6 +28,7 @@ from koikoi.net.identity import PinStatus, fingerprint
 from koikoi.net.session import Ending
 from koikoi.ui import names
 from koikoi.ui.art import CardArt, card_size
+from koikoi.ui.neterrors import error_detail
 from koikoi.ui.netlink import LinkError, PeerInfo
 from koikoi.ui.rooms import settings_text
 
@@ -84,16 +85,22 @@ def failure_text(failure: LinkError) -> str:
     if kind == "refused":
         if isinstance(error, PeerRefused) and error.code == "busy":
             return _tr("The room is already playing with someone else.")
-        return _tr("The room refused the connection: {0}").format(failure.text)
-    if kind == "busy":
-        return _tr("Turned away {0}: {1}").format(where, failure.text)
+        return _tr("The room refused the connection: {0}").format(_detail(failure))
+    if kind in ("busy", "dropped"):
+        return _tr("Turned away {0}: {1}").format(where, _detail(failure))
     if kind == "left":
         return _tr("You stopped connecting.")
-    if kind == "protocol" and "within" in failure.text:
+    if kind == "protocol" and getattr(error, "error_code", "") == "timeout":
         return _tr("The handshake with {0} timed out: the peer stopped answering.").format(where)
     if kind == "protocol":
-        return _tr("The peer sent something the game does not understand: {0}").format(failure.text)
-    return _tr("Something went wrong here: {0}").format(failure.text)
+        return _tr("The peer sent something the game does not understand: {0}").format(
+            _detail(failure)
+        )
+    return _tr("Something went wrong here: {0}").format(_detail(failure))
+
+
+def _detail(failure: LinkError) -> str:
+    return error_detail(failure.error, failure.text)
 
 
 def ending_text(ending: Ending) -> str:

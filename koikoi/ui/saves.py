@@ -42,7 +42,11 @@ class SavedMatch:
 class LoadResult:
     saved: SavedMatch | None = None
     problem: str | None = None
-    """One line for the player when a save was found but set aside."""
+    """One line for the player when a save was found but set aside (English, as logged)."""
+    reason: str = ""
+    """Why the save was set aside, for the window to word ``problem`` in its language."""
+    moved: Path | None = None
+    """Where the save that could not be read was moved."""
 
 
 class SaveStore:
@@ -82,7 +86,7 @@ class SaveStore:
             moved = self.set_aside()
             line = f"the saved match could not be read ({_one_line(exc)}); moved to {moved}"
             logger.warning("%s", line)
-            return LoadResult(problem=line)
+            return LoadResult(problem=line, reason=_one_line(exc), moved=moved)
         if replayed.match.finished:
             self.archive()
             return LoadResult()

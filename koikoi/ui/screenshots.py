@@ -1,6 +1,7 @@
 """Render the real window offscreen at set moments of a practice match, as PNG files.
 
     python -m koikoi.ui.screenshots docs/screenshots [--size 1024x640] [--size 1920x1080]
+    python -m koikoi.ui.screenshots docs/screenshots/ja --language ja
 
 The moments come from fixed seeds, so the pictures are the same on every run (the
 computer's choices are seeded too): the start screen, the first oya, the deal, a choice
@@ -52,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--size", type=_size, action="append")
+    parser.add_argument(
+        "--language", choices=("en", "ja"), default="en", help="the window's language (en)"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sizes = args.size or [(1024, 640), (1280, 800), (1920, 1080)]
@@ -59,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="koikoi-shots-") as home:
         os.environ["KOIKOI_HOME"] = home
         for size in sizes:
-            for path in _shoot(args.out, size):
+            for path in _shoot(args.out, size, args.language):
                 print(path, file=sys.stderr)
     return 0
 
@@ -69,17 +73,19 @@ def _rounds_played(window: MainWindow) -> int:
     return m.rounds_played if m is not None else 0
 
 
-def _shoot(out: Path, size: tuple[int, int]) -> list[Path]:
+def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     from koikoi.engine.match import Settings
+    from koikoi.ui import names
     from koikoi.ui.app import make_app
     from koikoi.ui.controller import Mode, Timings
     from koikoi.ui.main_window import MainWindow
     from koikoi.ui.saves import SaveStore
 
     app = make_app()
+    names.install_translations(language)
     w, h = size
     written: list[Path] = []
 

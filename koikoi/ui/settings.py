@@ -101,6 +101,9 @@ NICKNAME: Final = _option(
     "net/nickname", "", doc="the name other players see in the lobby and at the table"
 )
 ROOM_TITLE: Final = _option("net/room_title", "", doc="the title of the last room created")
+LANGUAGE: Final = _option(
+    "ui/language", "", ("", "en", "ja"), doc="the app's language; empty follows the system"
+)
 WINDOW_GEOMETRY: Final = _option("window/geometry", b"", doc="the main window's last geometry")
 
 
@@ -123,6 +126,11 @@ class AppSettings:
     def __init__(self, store: QSettings | None = None) -> None:
         self.store = store if store is not None else open_qsettings()
         self._warned: set[str] = set()
+        if self.store.status() == QSettings.Status.FormatError:
+            logger.warning(
+                "settings file %s is damaged: what can be read is used, the rest is default",
+                self.store.fileName(),
+            )
 
     def get(self, option: Option[T]) -> T:
         raw = self.store.value(option.key)
@@ -145,3 +153,84 @@ class AppSettings:
 
     def sync(self) -> None:
         self.store.sync()
+
+
+# -- display options (how the table looks and moves; never the rules) ---------------------
+
+CARD_SIZES: Final = ("small", "normal", "large")
+ANIMATION_SPEEDS: Final = ("slow", "normal", "fast")
+FOLLOW: Final = ("system", "on", "off")
+"""Reduced motion and high contrast: follow the platform's setting, or always on or off."""
+
+READING_AIDS: Final = _option(
+    "display/reading_aids", True, doc="the cards' reading aids: month numeral and kind mark"
+)
+CARD_SIZE: Final = _option("display/card_size", "normal", CARD_SIZES, doc="the table's cards")
+ANIMATION_SPEED: Final = _option(
+    "display/animation_speed", "normal", ANIMATION_SPEEDS, doc="how fast cards fly"
+)
+REDUCED_MOTION: Final = _option(
+    "display/reduced_motion", "system", FOLLOW, doc="cards move at once, without flying"
+)
+HIGH_CONTRAST: Final = _option(
+    "display/high_contrast", "system", FOLLOW, doc="black and white, text at 7:1 or more"
+)
+
+CARD_SCALES: Final = {"small": 0.82, "normal": 1.0, "large": 1.18}
+"""The table's card width against its usual one (the table keeps what does not fit)."""
+ANIMATION_FACTORS: Final = {"slow": 1.6, "normal": 1.0, "fast": 0.55}
+"""Multiplies every animation's duration."""
+
+
+@dataclass(frozen=True)
+class DisplayOptions:
+    """What the display options ask of the table and the windows, in one value.
+
+    >>> DisplayOptions(card_size="large", animation_speed="fast").card_scale
+    1.18
+    >>> DisplayOptions(reduced_motion="on").animation_factor(platform_reduced=False)
+    0.0
+    """
+
+    reading_aids: bool = True
+    card_size: str = "normal"
+    animation_speed: str = "normal"
+    reduced_motion: str = "system"
+    high_contrast: str = "system"
+
+    @property
+    def card_scale(self) -> float:
+        return CARD_SCALES.get(self.card_size, 1.0)
+
+    def motion_reduced(self, platform_reduced: bool) -> bool:
+        """No flying cards: chosen, or the platform asks for it and nothing else was chosen."""
+        return self.reduced_motion == "on" or (self.reduced_motion == "system" and platform_reduced)
+
+    def animation_factor(self, platform_reduced: bool) -> float:
+        """Multiplies the table's animation durations; 0 moves cards at once."""
+        if self.motion_reduced(platform_reduced):
+            return 0.0
+        return ANIMATION_FACTORS.get(self.animation_speed, 1.0)
+
+    def contrast_high(self, platform_high: bool) -> bool:
+        return self.high_contrast == "on" or (self.high_contrast == "system" and platform_high)
+
+
+def load_display(settings: AppSettings) -> DisplayOptions:
+    """The display options as stored (a value that cannot be read is its default)."""
+    return DisplayOptions(
+        settings.get(READING_AIDS),
+        settings.get(CARD_SIZE),
+        settings.get(ANIMATION_SPEED),
+        settings.get(REDUCED_MOTION),
+        settings.get(HIGH_CONTRAST),
+    )
+
+
+def save_display(settings: AppSettings, options: DisplayOptions) -> None:
+    settings.set(READING_AIDS, options.reading_aids)
+    settings.set(CARD_SIZE, options.card_size)
+    settings.set(ANIMATION_SPEED, options.animation_speed)
+    settings.set(REDUCED_MOTION, options.reduced_motion)
+    settings.set(HIGH_CONTRAST, options.high_contrast)
+    settings.sync()

@@ -15,6 +15,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QRadialGradient
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
+    QComboBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -29,12 +30,14 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
+from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.saves import KeptMatch
 from koikoi.ui.settings import (
     AI_LEVEL,
     AI_LEVELS,
     ASSIST,
+    LANGUAGE,
     PRACTICE_DOUBLING,
     PRACTICE_ROUNDS,
     AppSettings,
@@ -64,7 +67,13 @@ class StartScreen(QWidget):
         self.on_resume: Callable[[], None] = lambda: None
         self.on_help: Callable[[], None] = lambda: None
         self.on_calculator: Callable[[], None] = lambda: None
+        self.on_learn: Callable[[str], None] = lambda page: None
+        self.on_display: Callable[[], None] = lambda: None
+        self.high_contrast = False
+        """Paint a plain black ground, without the fan of cards (a display option)."""
         self.on_quit: Callable[[], None] = lambda: None
+        self.on_language: Callable[[], None] = lambda: None
+        """The language was chosen (saved in the settings already): the app speaks it now."""
         self.on_take_back: Callable[[KeptMatch], None] = lambda kept: None
         self.on_view: Callable[[KeptMatch], None] = lambda kept: None
         self.kept: list[KeptMatch] = []
@@ -135,6 +144,21 @@ class StartScreen(QWidget):
         small.addWidget(self.calculator_button)
         small.addWidget(self.quit_button)
         left.addLayout(small)
+        left.addLayout(self._learn_row())
+        self.language = QComboBox()
+        self.language.setObjectName("languageChoice")
+        self.language.setStyleSheet(
+            "QComboBox { color: #f3e9d2; background: #1d1c18; border: 1px solid #a08a55;"
+            " border-radius: 8px; padding: 6px 12px; }"
+            "QComboBox QAbstractItemView { color: #f3e9d2; background: #1d1c18; }"
+        )
+        self.language.setAccessibleName(self.tr("Language of the app"))
+        self.language.addItem(self.tr("System language"), "")
+        self.language.addItem("English", "en")
+        self.language.addItem("日本語", "ja")
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.get(LANGUAGE))))
+        self.language.currentIndexChanged.connect(self._language_chosen)
+        left.addWidget(self.language)
         left.addStretch(1)
         row.addLayout(left)
 
@@ -149,6 +173,28 @@ class StartScreen(QWidget):
         outer.addLayout(kept_row)
         outer.addStretch(4)
         self.load_settings()
+
+    def _learn_row(self) -> QHBoxLayout:
+        """The rules with pictures, the card gallery, the glossary and the display options."""
+        row = QHBoxLayout()
+        self.learn_buttons: dict[str, QPushButton] = {}
+        for page, text, name in (
+            ("rules", self.tr("Yaku"), self.tr("The rules with card pictures")),
+            ("cards", self.tr("Cards"), self.tr("The 48 cards by month")),
+            ("glossary", self.tr("Glossary"), self.tr("Glossary of Japanese terms")),
+        ):
+            button = QPushButton(text)
+            button.setObjectName("secondaryButton")
+            button.setAccessibleName(name)
+            button.clicked.connect(lambda _=False, page=page: self.on_learn(page))
+            self.learn_buttons[page] = button
+            row.addWidget(button)
+        self.display_button = QPushButton(self.tr("Display"))
+        self.display_button.setObjectName("secondaryButton")
+        self.display_button.setAccessibleName(self.tr("Display options"))
+        self.display_button.clicked.connect(lambda: self.on_display())
+        row.addWidget(self.display_button)
+        return row
 
     def _settings_card(self) -> QFrame:
         card = QFrame()
@@ -279,6 +325,11 @@ class StartScreen(QWidget):
         self.doubling.setChecked(s.get(PRACTICE_DOUBLING))
         self.assist.setChecked(s.get(ASSIST))
 
+    def _language_chosen(self) -> None:
+        self.settings.set(LANGUAGE, str(self.language.currentData()))
+        self.settings.sync()
+        self.on_language()
+
     def chosen_level(self) -> str:
         b = self.level.checkedButton()
         return str(b.property("level")) if b is not None else AI_LEVEL.default
@@ -327,6 +378,10 @@ class StartScreen(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         w, h = self.width(), self.height()
+        if self.high_contrast:
+            p.fillRect(self.rect(), QColor(0, 0, 0))
+            p.end()
+            return
         g = QRadialGradient(QPointF(w / 2, h * 0.42), max(w, h) * 0.8)
         g.setColorAt(0.0, QColor(40, 98, 74))
         g.setColorAt(0.6, QColor(22, 62, 48))
@@ -378,7 +433,8 @@ def kept_title(kept: KeptMatch) -> str:
         "normal": _tr("normal"),
         "hard": _tr("hard"),
     }
-    when = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(kept.played)).date(), "d MMM yyyy")
+    day = QDateTime.fromSecsSinceEpoch(int(kept.played)).date()
+    when = QLocale(names.current_language()).toString(day, _tr("d MMM yyyy"))
     state = (
         _tr("finished")
         if kept.finished

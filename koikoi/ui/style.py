@@ -84,6 +84,7 @@ QLabel#multiplier { font-size: 15px; color: #ffcf6b; }
 QLabel#rulesLine { font-size: 12px; color: #bfae8c; }
 QPlainTextEdit#log { font-size: 12px; color: #d8ccb0; background: #1a130f;
   border: none; border-radius: 8px; padding: 4px; }
+QPlainTextEdit#log:focus { border: 2px solid #7fd3ff; padding: 2px; }
 QPlainTextEdit#log QScrollBar:vertical { background: transparent; width: 8px; }
 QPlainTextEdit#log QScrollBar::handle:vertical { background: #6b5324; border-radius: 4px;
   min-height: 20px; }

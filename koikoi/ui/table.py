@@ -148,6 +148,10 @@ class TableView(QWidget):
         self._background: QPixmap | None = None
         self.anim_scale = 1.0
         self.assist = True
+        self.card_scale = 1.0
+        """The display option's card size against the usual one (what fits is kept)."""
+        self.high_contrast = False
+        """A black felt under the cards (the high-contrast display option)."""
         self.prompt_height = 0.0
         """The prompt line's least height (its text's), set by the screen that shows it."""
         self.layout_ = self._relayout()
@@ -181,13 +185,18 @@ class TableView(QWidget):
         W, H = float(max(self.width(), 320)), float(max(self.height(), 240))
         m = max(8.0, H * 0.016)
         # whole pixels, so that a card widget is exactly the size of its picture (a blit)
-        cw = float(round(min(H * 0.098, (W - 2 * m) / 9.6)))
-        ch = float(round(cw * 1.6))
-        sw = float(round(cw * 0.6))
-        sh = float(round(sw * 1.6))
         label_h = max(14.0, H * 0.024)
-        lift = ch * 0.14
         prompt_h = max(H * 0.04, self.prompt_height)  # never below its text's height
+        small = 0.6 if self.card_scale <= 1 else 0.5  # larger cards: the piles give room
+        cw = H * 0.098 * self.card_scale
+        if self.card_scale > 1:  # no larger than the rows fit in the height
+            fits = (H - 4 * m - 2 * label_h - prompt_h - 16) / (4.8 * small + 5.216)
+            cw = min(cw, max(H * 0.098, fits))
+        cw = float(round(min(cw, (W - 2 * m) / 9.6)))
+        ch = float(round(cw * 1.6))
+        sw = float(round(cw * small))
+        sh = float(round(sw * 1.6))
+        lift = ch * 0.14
         used = m + sh + (label_h + sh) + (2 * ch + ch * 0.12 + 2 * m) + prompt_h
         used += (label_h + sh) + (ch + lift) + m
         gap = max(4.0, (H - used) / 4)
@@ -213,6 +222,20 @@ class TableView(QWidget):
             W, H, cw, ch, sw, sh, m, opp_hand_y, opp_cap_y, field_rect, prompt_rect,
             my_cap_y, hand_y, stock_rect, wait_rect, grid_left, field_rect.right() - m, label_h,
         )  # fmt: skip
+
+    def set_display(
+        self, card_scale: float, reading_aids: bool, high_contrast: bool = False
+    ) -> None:
+        """The display options the table follows (``settings.DisplayOptions``), at once."""
+        self.card_scale = card_scale
+        self.high_contrast = high_contrast
+        self._background = None
+        self.sprites.set_aids(reading_aids)
+        self.finish_animation()
+        self.snap()
+        for w in self.widgets.values():
+            w.update()
+        self.stock.update()
 
     def _card_rect(self, x: float, y: float, w: float, h: float) -> QRect:
         p = round(w * PAD)
@@ -653,6 +676,8 @@ class TableView(QWidget):
         g.setColorAt(0.65, QColor(22, 64, 49))
         g.setColorAt(1.0, QColor(12, 38, 30))
         p.fillRect(QRectF(0, 0, lay.width, lay.height), QBrush(g))
+        if self.high_contrast:
+            p.fillRect(QRectF(0, 0, lay.width, lay.height), QColor(0, 0, 0))
         fr = lay.field_rect
         path = QPainterPath()
         path.addRoundedRect(fr, 18, 18)
@@ -719,5 +744,5 @@ class TableView(QWidget):
             p.drawText(
                 QRectF(r.left(), r.top() - 2, r.width(), lay.label_h),
                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                f"{names.KINDS_JA[kind]} {names.kind_group_name(kind)}  {n}",
+                f"{names.kind_label(kind)}  {n}",
             )

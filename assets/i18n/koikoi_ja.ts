@@ -1,0 +1,2606 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="ja" sourcelanguage="en">
+    <context>
+        <name>CardPicture</name>
+        <message>
+            <source>Face-down card</source>
+            <translation>裏向きの札</translation>
+        </message>
+    </context>
+    <context>
+        <name>CardWidget</name>
+        <message>
+            <source>Face-down card</source>
+            <translation>裏向きの札</translation>
+        </message>
+    </context>
+    <context>
+        <name>Cards</name>
+        <message>
+            <source>%n point(s)</source>
+            <translation>%n点</translation>
+        </message>
+        <message>
+            <source>%n card(s)</source>
+            <translation>%n枚</translation>
+        </message>
+        <message>
+            <source>January</source>
+            <translation>1月（松）</translation>
+        </message>
+        <message>
+            <source>February</source>
+            <translation>2月（梅）</translation>
+        </message>
+        <message>
+            <source>March</source>
+            <translation>3月（桜）</translation>
+        </message>
+        <message>
+            <source>April</source>
+            <translation>4月（藤）</translation>
+        </message>
+        <message>
+            <source>May</source>
+            <translation>5月（菖蒲）</translation>
+        </message>
+        <message>
+            <source>June</source>
+            <translation>6月（牡丹）</translation>
+        </message>
+        <message>
+            <source>July</source>
+            <translation>7月（萩）</translation>
+        </message>
+        <message>
+            <source>August</source>
+            <translation>8月（芒）</translation>
+        </message>
+        <message>
+            <source>September</source>
+            <translation>9月（菊）</translation>
+        </message>
+        <message>
+            <source>October</source>
+            <translation>10月（紅葉）</translation>
+        </message>
+        <message>
+            <source>November</source>
+            <translation>11月（柳）</translation>
+        </message>
+        <message>
+            <source>December</source>
+            <translation>12月（桐）</translation>
+        </message>
+        <message>
+            <source>light</source>
+            <translation>光</translation>
+        </message>
+        <message>
+            <source>tane</source>
+            <translation>タネ</translation>
+        </message>
+        <message>
+            <source>ribbon</source>
+            <translation>短冊</translation>
+        </message>
+        <message>
+            <source>plain</source>
+            <translation>カス</translation>
+        </message>
+        <message>
+            <source>Lights</source>
+            <translation>光札</translation>
+        </message>
+        <message>
+            <source>Tane</source>
+            <translation>タネ札</translation>
+        </message>
+        <message>
+            <source>Ribbons</source>
+            <translation>短冊</translation>
+        </message>
+        <message>
+            <source>Plains</source>
+            <translation>カス札</translation>
+        </message>
+        <message>
+            <source>Pine crane</source>
+            <translation>松に鶴</translation>
+        </message>
+        <message>
+            <source>Pine red poem ribbon</source>
+            <translation>松に赤短</translation>
+        </message>
+        <message>
+            <source>Pine plain 1</source>
+            <translation>松のカス 1</translation>
+        </message>
+        <message>
+            <source>Pine plain 2</source>
+            <translation>松のカス 2</translation>
+        </message>
+        <message>
+            <source>Plum bush warbler</source>
+            <translation>梅に鶯</translation>
+        </message>
+        <message>
+            <source>Plum red poem ribbon</source>
+            <translation>梅に赤短</translation>
+        </message>
+        <message>
+            <source>Plum plain 1</source>
+            <translation>梅のカス 1</translation>
+        </message>
+        <message>
+            <source>Plum plain 2</source>
+            <translation>梅のカス 2</translation>
+        </message>
+        <message>
+            <source>Cherry curtain</source>
+            <translation>桜に幕</translation>
+        </message>
+        <message>
+            <source>Cherry red poem ribbon</source>
+            <translation>桜に赤短</translation>
+        </message>
+        <message>
+            <source>Cherry plain 1</source>
+            <translation>桜のカス 1</translation>
+        </message>
+        <message>
+            <source>Cherry plain 2</source>
+            <translation>桜のカス 2</translation>
+        </message>
+        <message>
+            <source>Wisteria cuckoo</source>
+            <translation>藤に不如帰</translation>
+        </message>
+        <message>
+            <source>Wisteria red ribbon</source>
+            <translation>藤に短冊</translation>
+        </message>
+        <message>
+            <source>Wisteria plain 1</source>
+            <translation>藤のカス 1</translation>
+        </message>
+        <message>
+            <source>Wisteria plain 2</source>
+            <translation>藤のカス 2</translation>
+        </message>
+        <message>
+            <source>Iris bridge</source>
+            <translation>菖蒲に八橋</translation>
+        </message>
+        <message>
+            <source>Iris red ribbon</source>
+            <translation>菖蒲に短冊</translation>
+        </message>
+        <message>
+            <source>Iris plain 1</source>
+            <translation>菖蒲のカス 1</translation>
+        </message>
+        <message>
+            <source>Iris plain 2</source>
+            <translation>菖蒲のカス 2</translation>
+        </message>
+        <message>
+            <source>Peony butterflies</source>
+            <translation>牡丹に蝶</translation>
+        </message>
+        <message>
+            <source>Peony blue ribbon</source>
+            <translation>牡丹に青短</translation>
+        </message>
+        <message>
+            <source>Peony plain 1</source>
+            <translation>牡丹のカス 1</translation>
+        </message>
+        <message>
+            <source>Peony plain 2</source>
+            <translation>牡丹のカス 2</translation>
+        </message>
+        <message>
+            <source>Bush clover boar</source>
+            <translation>萩に猪</translation>
+        </message>
+        <message>
+            <source>Bush clover red ribbon</source>
+            <translation>萩に短冊</translation>
+        </message>
+        <message>
+            <source>Bush clover plain 1</source>
+            <translation>萩のカス 1</translation>
+        </message>
+        <message>
+            <source>Bush clover plain 2</source>
+            <translation>萩のカス 2</translation>
+        </message>
+        <message>
+            <source>Pampas moon</source>
+            <translation>芒に月</translation>
+        </message>
+        <message>
+            <source>Pampas geese</source>
+            <translation>芒に雁</translation>
+        </message>
+        <message>
+            <source>Pampas plain 1</source>
+            <translation>芒のカス 1</translation>
+        </message>
+        <message>
+            <source>Pampas plain 2</source>
+            <translation>芒のカス 2</translation>
+        </message>
+        <message>
+            <source>Chrysanthemum sake cup</source>
+            <translation>菊に盃</translation>
+        </message>
+        <message>
+            <source>Chrysanthemum blue ribbon</source>
+            <translation>菊に青短</translation>
+        </message>
+        <message>
+            <source>Chrysanthemum plain 1</source>
+            <translation>菊のカス 1</translation>
+        </message>
+        <message>
+            <source>Chrysanthemum plain 2</source>
+            <translation>菊のカス 2</translation>
+        </message>
+        <message>
+            <source>Maple deer</source>
+            <translation>紅葉に鹿</translation>
+        </message>
+        <message>
+            <source>Maple blue ribbon</source>
+            <translation>紅葉に青短</translation>
+        </message>
+        <message>
+            <source>Maple plain 1</source>
+            <translation>紅葉のカス 1</translation>
+        </message>
+        <message>
+            <source>Maple plain 2</source>
+            <translation>紅葉のカス 2</translation>
+        </message>
+        <message>
+            <source>Willow rain man</source>
+            <translation>柳に小野道風</translation>
+        </message>
+        <message>
+            <source>Willow swallow</source>
+            <translation>柳に燕</translation>
+        </message>
+        <message>
+            <source>Willow red ribbon</source>
+            <translation>柳に短冊</translation>
+        </message>
+        <message>
+            <source>Willow lightning</source>
+            <translation>柳のカス</translation>
+        </message>
+        <message>
+            <source>Paulownia phoenix</source>
+            <translation>桐に鳳凰</translation>
+        </message>
+        <message>
+            <source>Paulownia yellow plain</source>
+            <translation>桐のカス（黄）</translation>
+        </message>
+        <message>
+            <source>Paulownia plain 1</source>
+            <translation>桐のカス 1</translation>
+        </message>
+        <message>
+            <source>Paulownia plain 2</source>
+            <translation>桐のカス 2</translation>
+        </message>
+        <message>
+            <source>{name}, {month} {kind}</source>
+            <translation>{name}、{month}の{kind}</translation>
+        </message>
+        <message>
+            <source>{ja} · {month} · {kind}, {points}</source>
+            <translation>{ja} · {month} · {kind}・{points}</translation>
+        </message>
+        <message>
+            <source>{0} and {1}</source>
+            <translation>{0}と{1}</translation>
+        </message>
+    </context>
+    <context>
+        <name>DecisionPanel</name>
+        <message>
+            <source>You made a yaku! 役ができました</source>
+            <translation>役ができました！</translation>
+        </message>
+        <message>
+            <source>Your total rose! 点が上がりました</source>
+            <translation>点が上がりました！</translation>
+        </message>
+        <message>
+            <source>Koikoi or shobu</source>
+            <translation>こいこいか勝負か</translation>
+        </message>
+        <message>
+            <source>Shobu now wins {0}; the computer has only {1} left, so you would receive {2} and win the match.</source>
+            <translation>今勝負すれば{0}。コンピュータの持ち点は残り{1}点なので、{2}点を受け取って対戦に勝ちます。</translation>
+        </message>
+        <message>
+            <source>Shobu now wins {0}; {name} has only {1} left, so you would receive {2} and win the match.</source>
+            <translation>今勝負すれば{0}。{name}さんの持ち点は残り{1}点なので、{2}点を受け取って対戦に勝ちます。</translation>
+        </message>
+        <message>
+            <source>Shobu now: the computer pays you {0} (it has {1}).</source>
+            <translation>今勝負すれば、コンピュータが{0}点を支払います（持ち点{1}点）。</translation>
+        </message>
+        <message>
+            <source>Shobu now: {name} pays you {0} (they have {1}).</source>
+            <translation>今勝負すれば、{name}さんが{0}点を支払います（持ち点{1}点）。</translation>
+        </message>
+        <message>
+            <source>「勝負」 Shobu
+take {0} now  (S)</source>
+            <translation>「勝負」
+今{0}点をもらう  (S)</translation>
+        </message>
+        <message>
+            <source>Shobu: end the round and take {0}</source>
+            <translation>勝負：この回を終えて{0}をもらう</translation>
+        </message>
+        <message>
+            <source>Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, and if the computer calls shobu first you get nothing.</source>
+            <translation>こいこいで続けてさらに狙います。勝った方の倍率は×{0}になり、先にコンピュータが勝負すると、あなたは0点です。</translation>
+        </message>
+        <message>
+            <source>Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, and if {name} calls shobu first you get nothing.</source>
+            <translation>こいこいで続けてさらに狙います。勝った方の倍率は×{0}になり、先に{name}さんが勝負すると、あなたは0点です。</translation>
+        </message>
+        <message>
+            <source>「こいこい」 Koikoi
+play on  (K)</source>
+            <translation>「こいこい」
+続ける  (K)</translation>
+        </message>
+        <message>
+            <source>Koikoi: play on, multiplier ×{0}</source>
+            <translation>こいこい：続ける（倍率×{0}）</translation>
+        </message>
+        <message>
+            <source>Both hands are empty: this is the last turn, so only shobu is possible.</source>
+            <translation>2人とも手札がなくなる最後の手番なので、勝負しか選べません。</translation>
+        </message>
+    </context>
+    <context>
+        <name>FirstOyaPanel</name>
+        <message>
+            <source>Who deals first? 親決め</source>
+            <translation>親決め</translation>
+        </message>
+        <message>
+            <source>Each player turns one card. The earlier month is oya (親) and plays first; in the same month the higher card wins; two plain cards of one month are turned again.</source>
+            <translation>2人が1枚ずつ札をめくります。月の早い札をめくった方が親で、先に打ちます。同じ月なら点数の高い方が親、同じ月のカス札どうしならめくり直します。</translation>
+        </message>
+        <message>
+            <source>You</source>
+            <translation>あなた</translation>
+        </message>
+        <message>
+            <source>Computer</source>
+            <translation>コンピュータ</translation>
+        </message>
+        <message>
+            <source>Turned again:</source>
+            <translation>めくり直し：</translation>
+        </message>
+        <message>
+            <source>You are oya (親): you play first.</source>
+            <translation>あなたが親です。先に打ちます。</translation>
+        </message>
+        <message>
+            <source>The computer is oya (親) and plays first.</source>
+            <translation>コンピュータが親で、先に打ちます。</translation>
+        </message>
+        <message>
+            <source>The turned cards go back and the deck is shuffled before the deal.</source>
+            <translation>めくった札は戻し、札を切ってから配ります。</translation>
+        </message>
+        <message>
+            <source>Deal the cards</source>
+            <translation>札を配る</translation>
+        </message>
+        <message>
+            <source>Both are plain cards of {0}: nobody wins, so both turn again.</source>
+            <translation>どちらも{0}のカス札なので、2人ともめくり直します。</translation>
+        </message>
+        <message>
+            <source>{0} comes before {1}: you are oya.</source>
+            <translation>{0}は{1}より早いので、あなたが親です。</translation>
+        </message>
+        <message>
+            <source>{0} comes before {1}: the computer is oya.</source>
+            <translation>{0}は{1}より早いので、コンピュータが親です。</translation>
+        </message>
+        <message>
+            <source>Both {0}: {1} ({2}) beats {3} ({4}): you are oya.</source>
+            <translation>どちらも{0}の札です。{1}（{2}）が{3}（{4}）より高いので、あなたが親です。</translation>
+        </message>
+        <message>
+            <source>Both {0}: {1} ({2}) beats {3} ({4}): the computer is oya.</source>
+            <translation>どちらも{0}の札です。{1}（{2}）が{3}（{4}）より高いので、コンピュータが親です。</translation>
+        </message>
+    </context>
+    <context>
+        <name>GameController</name>
+        <message>
+            <source>The saved match is resumed.</source>
+            <translation>保存した対戦を再開しました。</translation>
+        </message>
+        <message>
+            <source>Round {0}: you are oya (親) and play first.</source>
+            <translation>第{0}回戦：あなたが親で、先に打ちます。</translation>
+        </message>
+        <message>
+            <source>Round {0}: the computer is oya (親) and plays first.</source>
+            <translation>第{0}回戦：コンピュータが親で、先に打ちます。</translation>
+        </message>
+        <message>
+            <source>Round {0}: {name} is oya (親) and plays first.</source>
+            <translation>第{0}回戦：{name}さんが親で、先に打ちます。</translation>
+        </message>
+        <message>
+            <source>You played {0}.</source>
+            <translation>あなたは{0}を出しました。</translation>
+        </message>
+        <message>
+            <source>The computer played {0}.</source>
+            <translation>コンピュータは{0}を出しました。</translation>
+        </message>
+        <message>
+            <source>{name} played {0}.</source>
+            <translation>{name}さんは{0}を出しました。</translation>
+        </message>
+        <message>
+            <source>You turned {0} from the stock.</source>
+            <translation>あなたは山札から{0}をめくりました。</translation>
+        </message>
+        <message>
+            <source>The computer turned {0} from the stock.</source>
+            <translation>コンピュータは山札から{0}をめくりました。</translation>
+        </message>
+        <message>
+            <source>{name} turned {0} from the stock.</source>
+            <translation>{name}さんは山札から{0}をめくりました。</translation>
+        </message>
+        <message>
+            <source>You took {0} with {1}.</source>
+            <translation>あなたは{1}で{0}を取りました。</translation>
+        </message>
+        <message>
+            <source>The computer took {0} with {1}.</source>
+            <translation>コンピュータは{1}で{0}を取りました。</translation>
+        </message>
+        <message>
+            <source>{name} took {0} with {1}.</source>
+            <translation>{name}さんは{1}で{0}を取りました。</translation>
+        </message>
+        <message>
+            <source>{0} stays on the field.</source>
+            <translation>{0}は場に置かれました。</translation>
+        </message>
+        <message>
+            <source>{0} matches two field cards: choose {1} or {2}.</source>
+            <translation>{0}に合う場札が2枚あります。{1}か{2}を選んでください。</translation>
+        </message>
+        <message>
+            <source>You hold {0}.</source>
+            <translation>あなたの役：{0}。</translation>
+        </message>
+        <message>
+            <source>The computer holds {0}.</source>
+            <translation>コンピュータの役：{0}。</translation>
+        </message>
+        <message>
+            <source>{name} holds {0}.</source>
+            <translation>{name}さんの役：{0}。</translation>
+        </message>
+        <message numerus="yes">
+            <source>You hold {0}: %n point(s) in all.</source>
+            <translation>
+                <numerusform>あなたの役：{0}。合計%n点です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>The computer holds {0}: %n point(s) in all.</source>
+            <translation>
+                <numerusform>コンピュータの役：{0}。合計%n点です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{name} holds {0}: %n point(s) in all.</source>
+            <translation>
+                <numerusform>{name}さんの役：{0}。合計%n点です。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>The computer is deciding: koikoi or shobu…</source>
+            <translation>コンピュータが考えています。こいこいか勝負か…</translation>
+        </message>
+        <message>
+            <source>{name} is deciding: koikoi or shobu…</source>
+            <translation>{name}さんが考えています。こいこいか勝負か…</translation>
+        </message>
+        <message>
+            <source>Koikoi or shobu? Press K for こいこい, S for 勝負.</source>
+            <translation>こいこいしますか、勝負しますか？ Kでこいこい、Sで勝負です。</translation>
+        </message>
+        <message>
+            <source>Last turn: only 勝負 (shobu) is possible. Press S.</source>
+            <translation>最後の手番なので勝負しか選べません。Sを押してください。</translation>
+        </message>
+        <message>
+            <source>You called 「こいこい」 (koikoi): the round goes on at ×{0}.</source>
+            <translation>あなたは「こいこい」しました。倍率×{0}で続けます。</translation>
+        </message>
+        <message>
+            <source>The computer called 「こいこい」 (koikoi): the round goes on at ×{0}.</source>
+            <translation>コンピュータが「こいこい」しました。倍率×{0}で続けます。</translation>
+        </message>
+        <message>
+            <source>{name} called 「こいこい」 (koikoi): the round goes on at ×{0}.</source>
+            <translation>{name}さんが「こいこい」しました。倍率×{0}で続けます。</translation>
+        </message>
+        <message>
+            <source>Your turn: play a card from your hand.</source>
+            <translation>あなたの番です。手札から1枚出してください。</translation>
+        </message>
+        <message>
+            <source>The computer's turn.</source>
+            <translation>コンピュータの番です。</translation>
+        </message>
+        <message>
+            <source>{name}'s turn.</source>
+            <translation>{name}さんの番です。</translation>
+        </message>
+        <message numerus="yes">
+            <source>You called 「勝負」 (shobu) and win the round: %n point(s).</source>
+            <translation>
+                <numerusform>あなたは「勝負」して、この回に勝ちました。%n点です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>The computer called 「勝負」 (shobu) and wins the round: %n point(s).</source>
+            <translation>
+                <numerusform>コンピュータが「勝負」して、この回に勝ちました。%n点です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{name} called 「勝負」 (shobu) and wins the round: %n point(s).</source>
+            <translation>
+                <numerusform>{name}さんが「勝負」して、この回に勝ちました。%n点です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Your dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
+            <translation>
+                <numerusform>配られた手札が手役です。%n点です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>The computer's dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
+            <translation>
+                <numerusform>コンピュータの配られた手札が手役です。%n点です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{name}'s dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
+            <translation>
+                <numerusform>{name}さんの配られた手札が手役です。%n点です。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Nobody called shobu: the round is a draw (nagare, 流れ).</source>
+            <translation>誰も勝負しなかったので、この回は流れです。</translation>
+        </message>
+        <message>
+            <source>Four cards of one month on the field: the cards are dealt again.</source>
+            <translation>場札に同じ月の札が4枚そろったので、配り直します。</translation>
+        </message>
+        <message>
+            <source>The computer paid you {0}. Stakes: you {1}, the computer {2}.</source>
+            <translation>コンピュータがあなたに{0}点を支払いました。持ち点：あなた{1}、コンピュータ{2}。</translation>
+        </message>
+        <message>
+            <source>{name} paid you {0}. Stakes: you {1}, {name} {2}.</source>
+            <translation>{name}さんがあなたに{0}点を支払いました。持ち点：あなた{1}、{name}さん{2}。</translation>
+        </message>
+        <message>
+            <source>You paid the computer {0}. Stakes: you {1}, the computer {2}.</source>
+            <translation>あなたはコンピュータに{0}点を支払いました。持ち点：あなた{1}、コンピュータ{2}。</translation>
+        </message>
+        <message>
+            <source>You paid {name} {0}. Stakes: you {1}, {name} {2}.</source>
+            <translation>あなたは{name}さんに{0}点を支払いました。持ち点：あなた{1}、{name}さん{2}。</translation>
+        </message>
+        <message>
+            <source>The match is over: a draw.</source>
+            <translation>対戦終了：引き分けです。</translation>
+        </message>
+        <message>
+            <source>The match is over: you win!</source>
+            <translation>対戦終了：あなたの勝ちです！</translation>
+        </message>
+        <message>
+            <source>The match is over: the computer wins.</source>
+            <translation>対戦終了：コンピュータの勝ちです。</translation>
+        </message>
+        <message>
+            <source>The match is over: {name} wins.</source>
+            <translation>対戦終了：{name}さんの勝ちです。</translation>
+        </message>
+    </context>
+    <context>
+        <name>GameScreen</name>
+        <message>
+            <source>Prompt</source>
+            <translation>案内</translation>
+        </message>
+        <message>
+            <source>The computer calls koikoi: the round goes on at ×{0}.</source>
+            <translation>コンピュータが「こいこい」！倍率×{0}で続けます。</translation>
+        </message>
+        <message>
+            <source>{name} calls koikoi: the round goes on at ×{0}.</source>
+            <translation>{name}さんが「こいこい」！倍率×{0}で続けます。</translation>
+        </message>
+        <message>
+            <source>You call koikoi: the round goes on at ×{0}.</source>
+            <translation>「こいこい」！倍率×{0}で続けます。</translation>
+        </message>
+        <message>
+            <source>The computer calls shobu and takes the round.</source>
+            <translation>コンピュータが「勝負」して、この回を取りました。</translation>
+        </message>
+        <message>
+            <source>{name} calls shobu and takes the round.</source>
+            <translation>{name}さんが「勝負」して、この回を取りました。</translation>
+        </message>
+        <message>
+            <source>You call shobu!</source>
+            <translation>「勝負」！</translation>
+        </message>
+        <message>
+            <source>Your turn: click a card to play it (or 1–8 and Enter).</source>
+            <translation>あなたの番です。出す札をクリックしてください（1〜8キーとEnterでも出せます）。</translation>
+        </message>
+        <message>
+            <source>{0} selected: Enter plays it, ↑ to choose a field card, Esc puts it back.</source>
+            <translation>{0}を選びました。Enterで出す、↑で場札を選ぶ、Escで戻します。</translation>
+        </message>
+        <message>
+            <source>{0} matches two cards: click the one to take.</source>
+            <translation>{0}に合う札が2枚あります。取る札をクリックしてください。</translation>
+        </message>
+        <message>
+            <source>You turned {0}: it takes {1} — by itself in {2} s, or click.</source>
+            <translation>{0}をめくりました。{1}を取ります（あと{2}秒で自動、クリックですぐ）。</translation>
+        </message>
+        <message>
+            <source>You turned {0}: no match, it stays on the field — in {1} s, or click.</source>
+            <translation>{0}をめくりました。合う札がないので場に置きます（あと{1}秒で自動、クリックですぐ）。</translation>
+        </message>
+        <message>
+            <source>Waiting for {0}… {1} s</source>
+            <translation>{0}さんを待っています… {1}秒</translation>
+        </message>
+        <message>
+            <source>The computer is thinking…</source>
+            <translation>コンピュータが考えています…</translation>
+        </message>
+        <message>
+            <source>Koikoi or shobu? K or S.</source>
+            <translation>こいこいか勝負か？ KかSを押してください。</translation>
+        </message>
+    </context>
+    <context>
+        <name>HelpDialog</name>
+        <message>
+            <source>Koi-Koi: rules and keys</source>
+            <translation>こいこい：ルールと操作</translation>
+        </message>
+        <message>
+            <source>Rules and keys</source>
+            <translation>ルールと操作</translation>
+        </message>
+        <message>
+            <source>Score calculator</source>
+            <translation>点数計算</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>閉じる</translation>
+        </message>
+        <message>
+            <source>Two players, 48 cards: 12 months of 4. Only the month matters for matching.</source>
+            <translation>2人で遊びます。札は12か月×4枚の48枚です。札を合わせるときに見るのは月だけです。</translation>
+        </message>
+        <message>
+            <source>Each gets 8 cards; 8 lie face up on the field; 24 are the stock.</source>
+            <translation>手札を8枚ずつ配り、場に8枚を表向きに並べます。残りの24枚が山札です。</translation>
+        </message>
+        <message>
+            <source>On your turn play a hand card: a field card of the same month is taken with it; with none, your card stays on the field. You may play any card.</source>
+            <translation>自分の番では、手札から1枚出します。場に同じ月の札があれば2枚とも取り、なければ出した札を場に置きます。どの札を出してもかまいません。</translation>
+        </message>
+        <message>
+            <source>Then the top stock card is turned and matched the same way.</source>
+            <translation>続けて山札の一番上をめくり、同じように取るか、場に置きます。</translation>
+        </message>
+        <message>
+            <source>If your yaku total rose at the end of the turn, choose 「勝負」 shobu (end the round and score) or 「こいこい」 koikoi (play on for more).</source>
+            <translation>手番の終わりに役の合計点が上がっていれば、「勝負」（その回を終えて得点）か「こいこい」（続けてさらに狙う）を選びます。</translation>
+        </message>
+        <message>
+            <source>If nobody calls shobu before both hands are empty, the round is a draw (nagare).</source>
+            <translation>誰も勝負しないまま2人の手札がなくなると、その回は「流れ」です。</translation>
+        </message>
+        <message>
+            <source>A match is 6 or 12 rounds. Both start with {0} points; the loser of a round pays its points to the winner, at most what they have left. At 0 you lose at once.</source>
+            <translation>対戦は6回戦か12回戦です。持ち点は2人とも{0}点で、各回の負けた人が勝った人に点数を支払います（残りの持ち点まで）。持ち点がなくなった人はその時点で負けです。</translation>
+        </message>
+        <message>
+            <source>0 matches: the card stays on the field.</source>
+            <translation>合う札が0枚：その札を場に置きます。</translation>
+        </message>
+        <message>
+            <source>1 match: take both.</source>
+            <translation>1枚：2枚とも取ります。</translation>
+        </message>
+        <message>
+            <source>2 matches: choose which one to take; the other stays.</source>
+            <translation>2枚：どちらか1枚を選んで取り、もう1枚は場に残ります。</translation>
+        </message>
+        <message>
+            <source>3 matches: take all four.</source>
+            <translation>3枚：4枚まとめて取ります。</translation>
+        </message>
+        <message>
+            <source>A drawn card with one way to go resolves by itself after 5 seconds (click to go on sooner); with two matches you choose.</source>
+            <translation>山札からめくった札は、取り方が1通りなら5秒で自動で進みます（クリックですぐ進みます）。2枚から選べるときは自分で選びます。</translation>
+        </message>
+        <message>
+            <source>{0} + {1}</source>
+            <translation>{0}＋{1}</translation>
+        </message>
+        <message>
+            <source>all 5 lights</source>
+            <translation>光札5枚すべて</translation>
+        </message>
+        <message>
+            <source>4 lights without the rain man</source>
+            <translation>雨（柳に小野道風）を除く光札4枚</translation>
+        </message>
+        <message>
+            <source>4 lights with the rain man</source>
+            <translation>雨（柳に小野道風）を含む光札4枚</translation>
+        </message>
+        <message>
+            <source>3 lights without the rain man</source>
+            <translation>雨を除く光札3枚</translation>
+        </message>
+        <message>
+            <source>boar, deer, butterflies; +1 per other tane</source>
+            <translation>萩に猪・紅葉に鹿・牡丹に蝶。ほかのタネ札1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>the 3 red poem ribbons; +1 per other ribbon</source>
+            <translation>文字の入った赤い短冊3枚。ほかの短冊1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>the 3 blue ribbons; +1 per other ribbon</source>
+            <translation>青い短冊3枚。ほかの短冊1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>all 6; replaces both; +1 per other ribbon</source>
+            <translation>赤短と青短の6枚。2つの役の代わりに数え、ほかの短冊1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>5 tane (sake cup counts); +1 per card beyond 5</source>
+            <translation>タネ札5枚（菊に盃も数える）。5枚を超える1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>5 ribbons; +1 per card beyond 5</source>
+            <translation>短冊5枚。5枚を超える1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>10 plains (not the sake cup); +1 per card beyond 10</source>
+            <translation>カス札10枚（菊に盃は数えない）。10枚を超える1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>dealt hand: all 4 cards of a month</source>
+            <translation>配られた手札に同じ月の札4枚</translation>
+        </message>
+        <message>
+            <source>dealt hand: four pairs of months</source>
+            <translation>配られた手札に同じ月2枚ずつの組が4組</translation>
+        </message>
+        <message>
+            <source>Only the highest light yaku counts; all other yaku add up.</source>
+            <translation>光の役は一番高いものだけを数え、ほかの役はすべて足します。</translation>
+        </message>
+        <message>
+            <source>Round points: the yaku total; ×2 when it is 8 or more (a setting, on by default); × (koikoi calls this round by both players + 1).</source>
+            <translation>その回の得点：役の合計点。8点以上なら2倍（設定、初期設定はオン）。さらに（その回の2人のこいこいの回数＋1）倍します。</translation>
+        </message>
+        <message>
+            <source>Shobu wins the round even if the opponent has yaku; after a koikoi you may call again only when your total rises. On the last turn only shobu is possible.</source>
+            <translation>勝負すれば、相手に役があってもその回は自分の勝ちです。こいこいのあとは、合計点が上がったときだけまた選べます。最後の手番では勝負しか選べません。</translation>
+        </message>
+        <message>
+            <source>Teyaku (a dealt hand of 4 of a month, or 4 pairs) wins 6 points at once.</source>
+            <translation>手役（配られた手札に同じ月4枚、または2枚ずつ4組）は、その場で6点です。</translation>
+        </message>
+        <message>
+            <source>Four cards of one month on the field: the cards are dealt again (not a round).</source>
+            <translation>場札に同じ月の札が4枚そろったら配り直します（1回戦に数えません）。</translation>
+        </message>
+        <message>
+            <source>The winner of a round is the next oya; after a nagare the oya stays.</source>
+            <translation>その回の勝者が次の親になります。流れのときは親はそのままです。</translation>
+        </message>
+        <message>
+            <source>← →</source>
+            <translation>← →</translation>
+        </message>
+        <message>
+            <source>move between hand cards, or between the field cards you can take</source>
+            <translation>手札の間、または取れる場札の間を移動</translation>
+        </message>
+        <message>
+            <source>↑ ↓</source>
+            <translation>↑ ↓</translation>
+        </message>
+        <message>
+            <source>go to the field cards the selected card can take, and back</source>
+            <translation>選んだ札で取れる場札へ移る・手札へ戻る</translation>
+        </message>
+        <message>
+            <source>Enter / Space</source>
+            <translation>Enter / Space</translation>
+        </message>
+        <message>
+            <source>select the focused hand card; again to play it; on a field card, take it</source>
+            <translation>フォーカスした手札を選ぶ。もう一度押すと出す。場札の上では、その札を取る</translation>
+        </message>
+        <message>
+            <source>1 – 8</source>
+            <translation>1 〜 8</translation>
+        </message>
+        <message>
+            <source>select a hand card, counting from the left</source>
+            <translation>手札を左から数えて選ぶ</translation>
+        </message>
+        <message>
+            <source>Esc</source>
+            <translation>Esc</translation>
+        </message>
+        <message>
+            <source>put the selection back</source>
+            <translation>選んだ札を戻す</translation>
+        </message>
+        <message>
+            <source>S / K</source>
+            <translation>S / K</translation>
+        </message>
+        <message>
+            <source>「勝負」 shobu / 「こいこい」 koikoi</source>
+            <translation>「勝負」／「こいこい」</translation>
+        </message>
+        <message>
+            <source>F1</source>
+            <translation>F1</translation>
+        </message>
+        <message>
+            <source>this help</source>
+            <translation>このヘルプ</translation>
+        </message>
+        <message>
+            <source>Assist display (a setting) makes cards that can capture glow; it never changes the rules.</source>
+            <translation>設定「アシスト表示」では、場札を取れる札が光ります。変わるのは表示だけで、ルールは変わりません。</translation>
+        </message>
+        <message>
+            <source>Koi-Koi in short</source>
+            <translation>こいこいのルール早わかり</translation>
+        </message>
+        <message>
+            <source>Matching</source>
+            <translation>札の取り方</translation>
+        </message>
+        <message>
+            <source>Yaku (役)</source>
+            <translation>役</translation>
+        </message>
+        <message>
+            <source>~ : one more point for each extra card.</source>
+            <translation>〜：札が1枚増えるごとに1点加わります。</translation>
+        </message>
+        <message>
+            <source>Scoring</source>
+            <translation>点数計算</translation>
+        </message>
+        <message>
+            <source>Keys</source>
+            <translation>キー操作</translation>
+        </message>
+    </context>
+    <context>
+        <name>Lobby</name>
+        <message>
+            <source>Private room</source>
+            <translation>鍵付きの部屋</translation>
+        </message>
+        <message>
+            <source>Password for the private room</source>
+            <translation>鍵付きの部屋のパスワード</translation>
+        </message>
+        <message>
+            <source>「{0}」 is private. Its password:</source>
+            <translation>「{0}」は鍵付きの部屋です。パスワード：</translation>
+        </message>
+        <message>
+            <source>Room password</source>
+            <translation>部屋のパスワード</translation>
+        </message>
+        <message>
+            <source>Join</source>
+            <translation>入る</translation>
+        </message>
+        <message>
+            <source>Join with this password</source>
+            <translation>このパスワードで入る</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>キャンセル</translation>
+        </message>
+        <message>
+            <source>← Back</source>
+            <translation>← 戻る</translation>
+        </message>
+        <message>
+            <source>Back to the start screen</source>
+            <translation>トップ画面に戻る</translation>
+        </message>
+        <message>
+            <source>対戦 · Play a person</source>
+            <translation>対戦</translation>
+        </message>
+        <message>
+            <source>Your nickname:</source>
+            <translation>ニックネーム：</translation>
+        </message>
+        <message>
+            <source>e.g. hana</source>
+            <translation>例：はな</translation>
+        </message>
+        <message>
+            <source>Your nickname</source>
+            <translation>ニックネーム</translation>
+        </message>
+        <message>
+            <source>Message</source>
+            <translation>お知らせ</translation>
+        </message>
+        <message>
+            <source>Accept the new key and try again</source>
+            <translation>新しい鍵を受け入れてもう一度つなぐ</translation>
+        </message>
+        <message>
+            <source>Accept the peer's new key and try again</source>
+            <translation>相手の新しい鍵を受け入れてもう一度つなぐ</translation>
+        </message>
+        <message>
+            <source>Rooms on the local network</source>
+            <translation>ローカルネットワークの部屋</translation>
+        </message>
+        <message>
+            <source>in play</source>
+            <translation>対戦中</translation>
+        </message>
+        <message>
+            <source>About the room list</source>
+            <translation>部屋の一覧について</translation>
+        </message>
+        <message>
+            <source>Join the selected room</source>
+            <translation>選んだ部屋に入る</translation>
+        </message>
+        <message>
+            <source>192.168.1.20:4000 · [2001:db8::20]:4000 · host:port</source>
+            <translation>192.168.1.20:4000 · [2001:db8::20]:4000 · ホスト:ポート</translation>
+        </message>
+        <message>
+            <source>Address to join, host:port</source>
+            <translation>入る部屋のアドレス（ホスト:ポート）</translation>
+        </message>
+        <message>
+            <source>Address:</source>
+            <translation>アドレス：</translation>
+        </message>
+        <message>
+            <source>only for a private room</source>
+            <translation>鍵付きの部屋のみ</translation>
+        </message>
+        <message>
+            <source>Password for the room at that address</source>
+            <translation>そのアドレスの部屋のパスワード</translation>
+        </message>
+        <message>
+            <source>Password:</source>
+            <translation>パスワード：</translation>
+        </message>
+        <message>
+            <source>Join by address</source>
+            <translation>アドレスで入る</translation>
+        </message>
+        <message>
+            <source>Create a room</source>
+            <translation>部屋を作る</translation>
+        </message>
+        <message>
+            <source>e.g. Friday hanafuda</source>
+            <translation>例：金曜の花札</translation>
+        </message>
+        <message>
+            <source>Room title</source>
+            <translation>部屋の名前</translation>
+        </message>
+        <message>
+            <source>Title:</source>
+            <translation>部屋名：</translation>
+        </message>
+        <message>
+            <source>{0}回戦 · {0} rounds</source>
+            <translation>{0}回戦</translation>
+        </message>
+        <message>
+            <source>{0} rounds</source>
+            <translation>{0}回戦</translation>
+        </message>
+        <message>
+            <source>Rounds:</source>
+            <translation>回戦数：</translation>
+        </message>
+        <message>
+            <source>Double at 8 points or more (8点以上×2)</source>
+            <translation>8点以上で2倍</translation>
+        </message>
+        <message>
+            <source>Double at 8 points or more</source>
+            <translation>8点以上で2倍</translation>
+        </message>
+        <message>
+            <source>Private: a password is needed to join</source>
+            <translation>鍵付き：入るにはパスワードが必要</translation>
+        </message>
+        <message>
+            <source>Password of the new room</source>
+            <translation>新しい部屋のパスワード</translation>
+        </message>
+        <message>
+            <source>Open the room</source>
+            <translation>部屋を開く</translation>
+        </message>
+        <message>
+            <source>Open the room and wait for a player</source>
+            <translation>部屋を開いて相手を待つ</translation>
+        </message>
+        <message>
+            <source>コンピュータと練習 · Practice with the computer</source>
+            <translation>コンピュータと練習</translation>
+        </message>
+        <message>
+            <source>Practice with the computer, these settings</source>
+            <translation>この設定でコンピュータと練習</translation>
+        </message>
+        <message>
+            <source>Room</source>
+            <translation>部屋</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>状態</translation>
+        </message>
+        <message>
+            <source>Addresses to give a friend</source>
+            <translation>友だちに伝えるアドレス</translation>
+        </message>
+        <message>
+            <source>Turned away</source>
+            <translation>お断りした相手</translation>
+        </message>
+        <message>
+            <source>Close the room</source>
+            <translation>部屋を閉じる</translation>
+        </message>
+        <message>
+            <source>No rooms can be listed: {0}. Joining by address still works: ask the host for the address its screen shows.</source>
+            <translation>部屋の一覧を出せません：{0}。アドレスで入ることはできます。部屋を作った人に、画面に出ているアドレスを聞いてください。</translation>
+        </message>
+        <message>
+            <source>Looking for rooms on the local network… None yet: create one, or join by address.</source>
+            <translation>ローカルネットワークの部屋を探しています… まだありません。部屋を作るか、アドレスで入ってください。</translation>
+        </message>
+        <message>
+            <source>Choose a nickname first: the other player sees it.</source>
+            <translation>先にニックネームを決めてください。相手に表示されます。</translation>
+        </message>
+        <message>
+            <source>Your identity cannot be read: {0}</source>
+            <translation>あなたの鍵を読み込めません：{0}</translation>
+        </message>
+        <message>
+            <source>Choose a room in the list first.</source>
+            <translation>先に一覧から部屋を選んでください。</translation>
+        </message>
+        <message>
+            <source>That room is already playing.</source>
+            <translation>その部屋はもう対戦中です。</translation>
+        </message>
+        <message>
+            <source>Joining {0}</source>
+            <translation>{0}に入っています</translation>
+        </message>
+        <message>
+            <source>Connecting…</source>
+            <translation>接続しています…</translation>
+        </message>
+        <message>
+            <source>Stop connecting</source>
+            <translation>接続をやめる</translation>
+        </message>
+        <message>
+            <source>A private room needs a password.</source>
+            <translation>鍵付きの部屋にはパスワードが必要です。</translation>
+        </message>
+        <message>
+            <source>{0}'s room</source>
+            <translation>{0}さんの部屋</translation>
+        </message>
+        <message>
+            <source>The room cannot be opened: {0}</source>
+            <translation>部屋を開けません：{0}</translation>
+        </message>
+        <message>
+            <source>private</source>
+            <translation>鍵付き</translation>
+        </message>
+        <message>
+            <source>Waiting for a player… (announcing the room)</source>
+            <translation>相手を待っています…（部屋を知らせています）</translation>
+        </message>
+        <message>
+            <source>Port {0}. A friend elsewhere can join by address:
+{1}</source>
+            <translation>ポート{0}。離れた場所の友だちはアドレスで入れます：
+{1}</translation>
+        </message>
+        <message>
+            <source>Waiting for a player… The room is listed on the local network.</source>
+            <translation>相手を待っています… 部屋はローカルネットワークの一覧に出ています。</translation>
+        </message>
+        <message>
+            <source>Waiting for a player… The room is not listed on the network ({0}): give your friend an address below.</source>
+            <translation>相手を待っています… 部屋はネットワークの一覧に出ていません（{0}）。下のアドレスを友だちに伝えてください。</translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message>
+            <source>花札こいこい Koi-Koi</source>
+            <translation>花札こいこい</translation>
+        </message>
+        <message>
+            <source>Koi-Koi</source>
+            <translation>こいこい</translation>
+        </message>
+        <message>
+            <source>The saved match could not be read ({0}); it was moved to {1}.</source>
+            <translation>保存した対戦を読み込めませんでした（{0}）。ファイルは{1}に移しました。</translation>
+        </message>
+        <message>
+            <source>Set it aside and start a new one</source>
+            <translation>中断して新しく始める</translation>
+        </message>
+        <message>
+            <source>That match could not be resumed: {0}</source>
+            <translation>その対戦は再開できませんでした：{0}</translation>
+        </message>
+        <message>
+            <source>Set it aside and resume the other</source>
+            <translation>中断してもう一方を再開する</translation>
+        </message>
+        <message>
+            <source>The match cannot be shown</source>
+            <translation>対戦を表示できません</translation>
+        </message>
+        <message>
+            <source>This match's record cannot be shown: {0}</source>
+            <translation>この対戦の記録は表示できません：{0}</translation>
+        </message>
+        <message>
+            <source>A match is in progress</source>
+            <translation>対戦の途中です</translation>
+        </message>
+        <message>
+            <source>Your match is not finished.</source>
+            <translation>対戦はまだ終わっていません。</translation>
+        </message>
+        <message>
+            <source>Round {0} of {1}, you {2} : {3} computer. Setting it aside keeps it: it stays listed on the start screen and can be resumed from there.</source>
+            <translation>{1}回戦中の第{0}回戦、あなた {2} : {3} コンピュータ。中断しても対戦は残り、トップ画面の一覧から再開できます。</translation>
+        </message>
+        <message>
+            <source>Keep playing</source>
+            <translation>続ける</translation>
+        </message>
+        <message>
+            <source>Leave the match?</source>
+            <translation>対戦をやめますか？</translation>
+        </message>
+        <message>
+            <source>Leave the match with {0}?</source>
+            <translation>{0}さんとの対戦をやめますか？</translation>
+        </message>
+        <message>
+            <source>The match ends unfinished and is not scored; {0} is told. The signed record is kept with your games.</source>
+            <translation>対戦は途中で終わり、勝敗はつきません。{0}さんにも伝えます。署名付きの記録は対局記録に残ります。</translation>
+        </message>
+        <message>
+            <source>Leave</source>
+            <translation>やめる</translation>
+        </message>
+        <message>
+            <source>The match is over</source>
+            <translation>対戦終了</translation>
+        </message>
+        <message>
+            <source>The signed record is saved as {0}.</source>
+            <translation>署名付きの記録を{0}に保存しました。</translation>
+        </message>
+        <message>
+            <source>The signed record could not be saved.</source>
+            <translation>署名付きの記録を保存できませんでした。</translation>
+        </message>
+        <message>
+            <source>Rematch: waiting for {0} to click Rematch too…</source>
+            <translation>再戦：{0}さんが「再戦」を押すのを待っています…</translation>
+        </message>
+        <message>
+            <source>Rematch: calling {0} again…</source>
+            <translation>再戦：{0}さんにもう一度つないでいます…</translation>
+        </message>
+        <message>
+            <source>someone else answered</source>
+            <translation>別の相手が応答しました</translation>
+        </message>
+        <message>
+            <source>No rematch with {0}: {1}</source>
+            <translation>{0}さんとは再戦できません：{1}</translation>
+        </message>
+        <message>
+            <source>You left the match with {0}.</source>
+            <translation>{0}さんとの対戦をやめました。</translation>
+        </message>
+        <message>
+            <source>{0} left the match.</source>
+            <translation>{0}さんが対戦をやめました。</translation>
+        </message>
+        <message>
+            <source>The connection to {0} was lost.</source>
+            <translation>{0}さんとの接続が切れました。</translation>
+        </message>
+        <message>
+            <source>The connection to {0} was lost: {1}.</source>
+            <translation>{0}さんとの接続が切れました：{1}。</translation>
+        </message>
+        <message>
+            <source>{0} stopped answering: nothing arrived for too long.</source>
+            <translation>{0}さんからの応答がありません。長い間何も届いていません。</translation>
+        </message>
+        <message>
+            <source>The match was stopped: a move from {0} did not check ({1}).</source>
+            <translation>対戦を止めました：{0}さんの手が確認できませんでした（{1}）。</translation>
+        </message>
+        <message>
+            <source>The match was stopped: {0}'s app sent something malformed ({1}).</source>
+            <translation>対戦を止めました：{0}さんのアプリから不正なデータが届きました（{1}）。</translation>
+        </message>
+        <message>
+            <source>{0}'s app stopped the match: {1}.</source>
+            <translation>{0}さんのアプリが対戦を止めました：{1}。</translation>
+        </message>
+        <message>
+            <source>The match was stopped: this app failed ({0}).</source>
+            <translation>対戦を止めました：このアプリでエラーが起きました（{0}）。</translation>
+        </message>
+        <message>
+            <source>The match ended: {0}</source>
+            <translation>対戦が終わりました：{0}</translation>
+        </message>
+    </context>
+    <context>
+        <name>MatchResultPanel</name>
+        <message>
+            <source>A draw! 引き分け</source>
+            <translation>引き分け！</translation>
+        </message>
+        <message>
+            <source>You win the match! 勝利</source>
+            <translation>あなたの勝ち！</translation>
+        </message>
+        <message>
+            <source>The computer wins the match</source>
+            <translation>コンピュータの勝ち</translation>
+        </message>
+        <message>
+            <source>{name} wins the match</source>
+            <translation>{name}さんの勝ち</translation>
+        </message>
+        <message>
+            <source>Final stakes: you {0}, the computer {1}.</source>
+            <translation>最終の持ち点：あなた{0}、コンピュータ{1}。</translation>
+        </message>
+        <message>
+            <source>Final stakes: you {0}, {name} {1}.</source>
+            <translation>最終の持ち点：あなた{0}、{name}さん{1}。</translation>
+        </message>
+        <message>
+            <source>A player with no points left loses at once.</source>
+            <translation>持ち点がなくなった人は、その時点で負けです。</translation>
+        </message>
+        <message>
+            <source>Rounds of the match</source>
+            <translation>各回戦の結果</translation>
+        </message>
+        <message>
+            <source>Round</source>
+            <translation>回戦</translation>
+        </message>
+        <message>
+            <source>Result</source>
+            <translation>結果</translation>
+        </message>
+        <message>
+            <source>Yaku</source>
+            <translation>役</translation>
+        </message>
+        <message>
+            <source>Points</source>
+            <translation>得点</translation>
+        </message>
+        <message>
+            <source>You</source>
+            <translation>あなた</translation>
+        </message>
+        <message>
+            <source>Computer</source>
+            <translation>コンピュータ</translation>
+        </message>
+        <message>
+            <source>You won</source>
+            <translation>あなたの勝ち</translation>
+        </message>
+        <message>
+            <source>Computer won</source>
+            <translation>コンピュータの勝ち</translation>
+        </message>
+        <message>
+            <source>{name} won</source>
+            <translation>{name}さんの勝ち</translation>
+        </message>
+        <message>
+            <source>Your teyaku</source>
+            <translation>あなたの手役</translation>
+        </message>
+        <message>
+            <source>Computer's teyaku</source>
+            <translation>コンピュータの手役</translation>
+        </message>
+        <message>
+            <source>{name}'s teyaku</source>
+            <translation>{name}さんの手役</translation>
+        </message>
+        <message>
+            <source>Nagare</source>
+            <translation>流れ</translation>
+        </message>
+        <message>
+            <source>Redeal</source>
+            <translation>配り直し</translation>
+        </message>
+        <message>
+            <source> (of {0})</source>
+            <translation>（本来{0}）</translation>
+        </message>
+        <message>
+            <source>Rematch</source>
+            <translation>再戦</translation>
+        </message>
+        <message>
+            <source>Back to the start</source>
+            <translation>トップ画面へ</translation>
+        </message>
+    </context>
+    <context>
+        <name>NetErrors</name>
+        <message>
+            <source>the peer did not finish the handshake within {seconds} s</source>
+            <translation>相手が{seconds}秒以内に接続の準備を終えませんでした</translation>
+        </message>
+        <message>
+            <source>the peer sent a malformed or unexpected message</source>
+            <translation>相手から不正な、または予期しないデータが届きました</translation>
+        </message>
+        <message>
+            <source>the encrypted channel could not be set up</source>
+            <translation>暗号化した通信路を作れませんでした</translation>
+        </message>
+        <message>
+            <source>a message did not decrypt: a wrong key, or it was changed on the way</source>
+            <translation>データを復号できませんでした。鍵が違うか、途中で書き換えられています</translation>
+        </message>
+        <message>
+            <source>the handshake failed</source>
+            <translation>接続の準備に失敗しました</translation>
+        </message>
+        <message>
+            <source>the peer sent a malformed or unexpected handshake message</source>
+            <translation>接続の準備中に、相手から不正な、または予期しないデータが届きました</translation>
+        </message>
+        <message>
+            <source>the peer speaks another version of the game's protocol</source>
+            <translation>相手のゲームは通信の版が違います</translation>
+        </message>
+        <message>
+            <source>the match settings differ</source>
+            <translation>対戦の設定が違います</translation>
+        </message>
+        <message>
+            <source>a private room needs its password, an open room takes none</source>
+            <translation>鍵付きの部屋にはパスワードが必要で、鍵なしの部屋にはいりません</translation>
+        </message>
+        <message>
+            <source>wrong password, or the handshake was changed on the way</source>
+            <translation>パスワードが違うか、接続の準備が途中で書き換えられました</translation>
+        </message>
+        <message>
+            <source>the identity signature does not verify</source>
+            <translation>身元の署名を確認できません</translation>
+        </message>
+        <message>
+            <source>{name}'s identity key is not the one pinned</source>
+            <translation>{name}さんの鍵が記録したものと違います</translation>
+        </message>
+        <message>
+            <source>the peer's reveal does not match its commitment ({what})</source>
+            <translation>相手が明かした値が約束と合いません（{what}）</translation>
+        </message>
+        <message>
+            <source>the room refused: wrong password or a changed handshake</source>
+            <translation>部屋に断られました：パスワードが違うか、接続の準備が書き換えられました</translation>
+        </message>
+        <message>
+            <source>the room could not verify this side's identity signature</source>
+            <translation>部屋がこちらの身元の署名を確認できませんでした</translation>
+        </message>
+        <message>
+            <source>the room knows another key for this nickname</source>
+            <translation>部屋はこのニックネームに別の鍵を記録しています</translation>
+        </message>
+        <message>
+            <source>the room received a malformed or unexpected message</source>
+            <translation>部屋に不正な、または予期しないデータが届きました</translation>
+        </message>
+        <message>
+            <source>the room is already playing</source>
+            <translation>部屋はもう対戦中です</translation>
+        </message>
+        <message>
+            <source>too many wrong passwords from this address: wait a little</source>
+            <translation>このアドレスからのパスワードの間違いが多すぎます。少し待ってください</translation>
+        </message>
+        <message>
+            <source>the connection failed: {0}</source>
+            <translation>接続に失敗しました：{0}</translation>
+        </message>
+        <message>
+            <source>the match is over</source>
+            <translation>対戦は終わっています</translation>
+        </message>
+        <message>
+            <source>the player left</source>
+            <translation>相手が抜けました</translation>
+        </message>
+        <message>
+            <source>it caught a cheat or a disagreement</source>
+            <translation>不正または食い違いを見つけました</translation>
+        </message>
+        <message>
+            <source>it received a malformed or unexpected message</source>
+            <translation>不正な、または予期しないデータを受け取りました</translation>
+        </message>
+        <message>
+            <source>it heard nothing from this side for too long</source>
+            <translation>こちらから長い間何も届きませんでした</translation>
+        </message>
+        <message>
+            <source>it failed</source>
+            <translation>エラーが起きました</translation>
+        </message>
+    </context>
+    <context>
+        <name>Panels</name>
+        <message>
+            <source>new</source>
+            <translation>新しい役</translation>
+        </message>
+        <message>
+            <source>Yaku total (base points)</source>
+            <translation>役の合計（基本点）</translation>
+        </message>
+        <message>
+            <source>8 or more: doubled</source>
+            <translation>8点以上：2倍</translation>
+        </message>
+        <message>
+            <source>Koikoi calls this round: {0}</source>
+            <translation>この回のこいこい：{0}回</translation>
+        </message>
+        <message>
+            <source>Round points</source>
+            <translation>この回の得点</translation>
+        </message>
+    </context>
+    <context>
+        <name>Prematch</name>
+        <message>
+            <source>That is not an address. Write HOST:PORT, for example 192.168.1.20:4000, [2001:db8::20]:4000 or hana.local:4000.</source>
+            <translation>アドレスになっていません。ホスト:ポートの形で書いてください。例：192.168.1.20:4000、[2001:db8::20]:4000、hana.local:4000</translation>
+        </message>
+        <message>
+            <source>Nobody answered at {0} in time: is the room still open?</source>
+            <translation>{0}から時間内に応答がありませんでした。部屋はまだ開いていますか？</translation>
+        </message>
+        <message>
+            <source>Could not reach {0}: is the room still open, and is the address right? ({1})</source>
+            <translation>{0}につながりませんでした。部屋はまだ開いていますか？ アドレスは合っていますか？（{1}）</translation>
+        </message>
+        <message>
+            <source>Wrong password: the room did not accept it (or someone changed the messages on the way).</source>
+            <translation>パスワードが違います。部屋に受け付けられませんでした（または途中で通信が書き換えられました）。</translation>
+        </message>
+        <message>
+            <source>the number of rounds</source>
+            <translation>回戦数</translation>
+        </message>
+        <message>
+            <source>the 8-point doubling</source>
+            <translation>8点以上で2倍</translation>
+        </message>
+        <message>
+            <source>the match settings</source>
+            <translation>対戦の設定</translation>
+        </message>
+        <message>
+            <source>The room plays other settings than yours ({0}): choose the same.</source>
+            <translation>部屋の設定があなたの設定と違います（{0}）。同じ設定にしてください。</translation>
+        </message>
+        <message>
+            <source>The password does not fit the room: a private room needs its password, an open room takes none.</source>
+            <translation>パスワードが部屋に合いません。鍵付きの部屋にはパスワードが必要で、鍵なしの部屋にはいりません。</translation>
+        </message>
+        <message>
+            <source>WARNING: {0} now has another key! Pinned: {1}. Now: {2}. Someone may be posing as them. The connection was refused. Accept the new key only if {0} told you they reinstalled or moved to another computer.</source>
+            <translation>警告：{0}さんの鍵が変わっています！ 記録した鍵：{1}。今の鍵：{2}。誰かが{0}さんになりすましているかもしれません。接続は断りました。{0}さんから入れ直した、または別のコンピュータに移ったと聞いたときだけ、新しい鍵を受け入れてください。</translation>
+        </message>
+        <message>
+            <source>The peer's signature does not verify: the connection was refused.</source>
+            <translation>相手の署名を確認できません。接続は断りました。</translation>
+        </message>
+        <message>
+            <source>The peer runs another version of the game's protocol: update both.</source>
+            <translation>相手のゲームは通信の版が違います。2人とも最新版にしてください。</translation>
+        </message>
+        <message>
+            <source>The room is already playing with someone else.</source>
+            <translation>その部屋はもうほかの人と対戦中です。</translation>
+        </message>
+        <message>
+            <source>The room refused the connection: {0}</source>
+            <translation>部屋に接続を断られました：{0}</translation>
+        </message>
+        <message>
+            <source>Turned away {0}: {1}</source>
+            <translation>{0}をお断りしました：{1}</translation>
+        </message>
+        <message>
+            <source>You stopped connecting.</source>
+            <translation>接続をやめました。</translation>
+        </message>
+        <message>
+            <source>The handshake with {0} timed out: the peer stopped answering.</source>
+            <translation>{0}との接続の準備が時間切れになりました。相手の応答が止まりました。</translation>
+        </message>
+        <message>
+            <source>The peer sent something the game does not understand: {0}</source>
+            <translation>相手からゲームが理解できないデータが届きました：{0}</translation>
+        </message>
+        <message>
+            <source>Something went wrong here: {0}</source>
+            <translation>このアプリで問題が起きました：{0}</translation>
+        </message>
+        <message>
+            <source>You said the four cards differ: the match did not start.</source>
+            <translation>4枚の札が違うと答えたので、対戦は始まりませんでした。</translation>
+        </message>
+        <message>
+            <source>The other player saw different cards: someone may be between you. The match did not start.</source>
+            <translation>相手には違う札が見えていました。誰かが間に入っているかもしれません。対戦は始まりませんでした。</translation>
+        </message>
+        <message>
+            <source>The other player left before the match started.</source>
+            <translation>対戦が始まる前に相手が抜けました。</translation>
+        </message>
+        <message>
+            <source>The connection was lost before the match started.</source>
+            <translation>対戦が始まる前に接続が切れました。</translation>
+        </message>
+        <message>
+            <source>The match did not start: {0}</source>
+            <translation>対戦は始まりませんでした：{0}</translation>
+        </message>
+        <message>
+            <source>Known player: {0}, the key you met before.</source>
+            <translation>前に対戦した相手です：{0}、前と同じ鍵です。</translation>
+        </message>
+        <message>
+            <source>New player: your first meeting. Compare the four cards with {0}.</source>
+            <translation>初めての相手です。4枚の札を{0}さんと見比べてください。</translation>
+        </message>
+        <message>
+            <source>Opponent</source>
+            <translation>対戦相手</translation>
+        </message>
+        <message>
+            <source>Opponent's identity</source>
+            <translation>相手の身元</translation>
+        </message>
+        <message>
+            <source>The settings both signed</source>
+            <translation>2人が署名した設定</translation>
+        </message>
+        <message>
+            <source>Do you both see these four cards, in this order? Ask the other player.</source>
+            <translation>2人ともこの4枚の札がこの順に見えていますか？ 相手にたずねてください。</translation>
+        </message>
+        <message>
+            <source>同じ · The same four cards</source>
+            <translation>同じ4枚です</translation>
+        </message>
+        <message>
+            <source>We see the same four cards</source>
+            <translation>同じ4枚の札が見えている</translation>
+        </message>
+        <message>
+            <source>They differ</source>
+            <translation>違う</translation>
+        </message>
+        <message>
+            <source>The four cards differ</source>
+            <translation>4枚の札が違う</translation>
+        </message>
+        <message>
+            <source>Leave</source>
+            <translation>抜ける</translation>
+        </message>
+        <message>
+            <source>Leave before the match</source>
+            <translation>対戦の前に抜ける</translation>
+        </message>
+        <message>
+            <source>Status</source>
+            <translation>状態</translation>
+        </message>
+        <message>
+            <source>Before the match with {0}</source>
+            <translation>{0}さんとの対戦の前に</translation>
+        </message>
+        <message>
+            <source>{0} · key {1}</source>
+            <translation>{0} · 鍵 {1}</translation>
+        </message>
+        <message>
+            <source>private room</source>
+            <translation>鍵付きの部屋</translation>
+        </message>
+        <message>
+            <source>Signed by both: {0}</source>
+            <translation>2人の署名済み：{0}</translation>
+        </message>
+        <message>
+            <source>Waiting for {0} to confirm the four cards…</source>
+            <translation>{0}さんが4枚の札を確かめるのを待っています…</translation>
+        </message>
+    </context>
+    <context>
+        <name>ReplayViewer</name>
+        <message>
+            <source>easy</source>
+            <translation>初級</translation>
+        </message>
+        <message>
+            <source>normal</source>
+            <translation>中級</translation>
+        </message>
+        <message>
+            <source>hard</source>
+            <translation>上級</translation>
+        </message>
+        <message>
+            <source>Network game vs {0}</source>
+            <translation>{0}さんとのネット対戦</translation>
+        </message>
+        <message>
+            <source>Practice vs {0}</source>
+            <translation>練習（コンピュータ：{0}）</translation>
+        </message>
+        <message>
+            <source>A recorded match</source>
+            <translation>記録された対戦</translation>
+        </message>
+        <message>
+            <source>finished</source>
+            <translation>終了</translation>
+        </message>
+        <message>
+            <source>unfinished</source>
+            <translation>途中</translation>
+        </message>
+        <message>
+            <source>Replay · {0} · {1}–{2} · {3} · {4}</source>
+            <translation>再生 · {0} · {1}–{2} · {3} · {4}</translation>
+        </message>
+        <message>
+            <source>Signed record: signatures, hashes and moves check.</source>
+            <translation>署名付きの記録：署名・ハッシュ・手順はすべて正しいです。</translation>
+        </message>
+        <message>
+            <source>Signed record does not check: {0}</source>
+            <translation>署名付きの記録が確認できません：{0}</translation>
+        </message>
+        <message>
+            <source>What happened</source>
+            <translation>経過</translation>
+        </message>
+        <message>
+            <source>◀◀ Deal</source>
+            <translation>◀◀ 前の配り</translation>
+        </message>
+        <message>
+            <source>Previous deal (Page Up)</source>
+            <translation>前の配り（Page Up）</translation>
+        </message>
+        <message>
+            <source>⇤ Start</source>
+            <translation>⇤ 最初</translation>
+        </message>
+        <message>
+            <source>Start of the deal (Home)</source>
+            <translation>配りの最初（Home）</translation>
+        </message>
+        <message>
+            <source>◀ Back</source>
+            <translation>◀ 戻る</translation>
+        </message>
+        <message>
+            <source>Back one move (Left)</source>
+            <translation>1手戻る（←）</translation>
+        </message>
+        <message>
+            <source>Forward ▶</source>
+            <translation>進む ▶</translation>
+        </message>
+        <message>
+            <source>Forward one move (Right)</source>
+            <translation>1手進む（→）</translation>
+        </message>
+        <message>
+            <source>End ⇥</source>
+            <translation>最後 ⇥</translation>
+        </message>
+        <message>
+            <source>End of the deal (End)</source>
+            <translation>配りの最後（End）</translation>
+        </message>
+        <message>
+            <source>Deal ▶▶</source>
+            <translation>次の配り ▶▶</translation>
+        </message>
+        <message>
+            <source>Next deal (Page Down)</source>
+            <translation>次の配り（Page Down）</translation>
+        </message>
+        <message>
+            <source>Jump to a deal</source>
+            <translation>配りへ移動</translation>
+        </message>
+        <message>
+            <source>Hands shown</source>
+            <translation>手札の見せ方</translation>
+        </message>
+        <message>
+            <source>Both hands open</source>
+            <translation>両方の手札を表に</translation>
+        </message>
+        <message>
+            <source>As you saw it</source>
+            <translation>あなたから見たとおり</translation>
+        </message>
+        <message>
+            <source>As the computer saw it</source>
+            <translation>コンピュータから見たとおり</translation>
+        </message>
+        <message>
+            <source>As {0} saw it</source>
+            <translation>{0}さんから見たとおり</translation>
+        </message>
+        <message>
+            <source>Round {0}, deal {1}</source>
+            <translation>第{0}回戦・{1}回目の配り</translation>
+        </message>
+        <message>
+            <source>Round {0}</source>
+            <translation>第{0}回戦</translation>
+        </message>
+        <message>
+            <source>あなた You</source>
+            <translation>あなた</translation>
+        </message>
+        <message>
+            <source>コンピュータ Computer</source>
+            <translation>コンピュータ</translation>
+        </message>
+        <message>
+            <source>Round {0} of {1}</source>
+            <translation>第{0}回戦／{1}回戦</translation>
+        </message>
+        <message>
+            <source>Multiplier ×{0} · koikoi calls: {1}</source>
+            <translation>倍率 ×{0} · こいこい：{1}回</translation>
+        </message>
+        <message>
+            <source>Deal {0} of {1} · move {2} of {3}</source>
+            <translation>配り {0}/{1} · 手 {2}/{3}</translation>
+        </message>
+        <message>
+            <source>No deal was played.</source>
+            <translation>配りはありません。</translation>
+        </message>
+        <message>
+            <source>The round is won.</source>
+            <translation>この回は勝負がつきました。</translation>
+        </message>
+        <message>
+            <source>A dealt-hand yaku (teyaku) ends the round.</source>
+            <translation>手役でこの回が終わりました。</translation>
+        </message>
+        <message>
+            <source>The round is a draw (nagare).</source>
+            <translation>この回は流れです。</translation>
+        </message>
+        <message>
+            <source>Dealt again: four cards of one month.</source>
+            <translation>同じ月の札が4枚そろったので配り直しました。</translation>
+        </message>
+        <message>
+            <source>The record leaves the last turn's shobu unwritten.</source>
+            <translation>記録には最後の手番の勝負が書かれていません。</translation>
+        </message>
+    </context>
+    <context>
+        <name>Rooms</name>
+        <message>
+            <source>open</source>
+            <translation>鍵なし</translation>
+        </message>
+        <message>
+            <source>(untitled)</source>
+            <translation>（名前なし）</translation>
+        </message>
+        <message>
+            <source>(private)</source>
+            <translation>（鍵付き）</translation>
+        </message>
+        <message>
+            <source>host {0}</source>
+            <translation>ホスト：{0}</translation>
+        </message>
+        <message>
+            <source>private: a password is needed</source>
+            <translation>鍵付き：パスワードが必要</translation>
+        </message>
+    </context>
+    <context>
+        <name>RoundResultPanel</name>
+        <message>
+            <source>You win round {0}! 勝ち</source>
+            <translation>第{0}回戦はあなたの勝ち！</translation>
+        </message>
+        <message>
+            <source>The computer wins round {0}</source>
+            <translation>第{0}回戦はコンピュータの勝ち</translation>
+        </message>
+        <message>
+            <source>{name} wins round {0}</source>
+            <translation>第{0}回戦は{name}さんの勝ち</translation>
+        </message>
+        <message>
+            <source>You called 「勝負」 (shobu).</source>
+            <translation>あなたが「勝負」しました。</translation>
+        </message>
+        <message>
+            <source>The computer called 「勝負」 (shobu); your yaku count for nothing.</source>
+            <translation>コンピュータが「勝負」しました。あなたの役は0点です。</translation>
+        </message>
+        <message>
+            <source>{name} called 「勝負」 (shobu); your yaku count for nothing.</source>
+            <translation>{name}さんが「勝負」しました。あなたの役は0点です。</translation>
+        </message>
+        <message>
+            <source>The computer called 「勝負」 (shobu).</source>
+            <translation>コンピュータが「勝負」しました。</translation>
+        </message>
+        <message>
+            <source>{name} called 「勝負」 (shobu).</source>
+            <translation>{name}さんが「勝負」しました。</translation>
+        </message>
+        <message>
+            <source>Teyaku! 手役 — round {0}</source>
+            <translation>手役！ — 第{0}回戦</translation>
+        </message>
+        <message>
+            <source>Your dealt hand is a yaku: the round ends before anyone plays.</source>
+            <translation>配られた手札が手役です。打ち始める前にこの回は終わります。</translation>
+        </message>
+        <message>
+            <source>The computer's dealt hand is a yaku: the round ends before anyone plays.</source>
+            <translation>コンピュータの配られた手札が手役です。打ち始める前にこの回は終わります。</translation>
+        </message>
+        <message>
+            <source>{name}'s dealt hand is a yaku: the round ends before anyone plays.</source>
+            <translation>{name}さんの配られた手札が手役です。打ち始める前にこの回は終わります。</translation>
+        </message>
+        <message>
+            <source>Round {0}: nagare 流れ</source>
+            <translation>第{0}回戦：流れ</translation>
+        </message>
+        <message>
+            <source>Both hands are empty and nobody called shobu: the round is drawn and nobody scores.</source>
+            <translation>誰も勝負しないまま2人の手札がなくなりました。この回は流れで、どちらにも点数は入りません。</translation>
+        </message>
+        <message>
+            <source>Redeal 配り直し</source>
+            <translation>配り直し</translation>
+        </message>
+        <message>
+            <source>All four cards of one month were dealt to the field, so the cards are shuffled and dealt again by the same oya. A redeal is not a round.</source>
+            <translation>場札に同じ月の札が4枚そろって配られたので、同じ親が札を切り直して配り直します。配り直しは1回戦に数えません。</translation>
+        </message>
+        <message>
+            <source>手四 Teshi: all four cards of one month in the dealt hand.</source>
+            <translation>手四（てし）：同じ月の札4枚が、すべて手札にあります。</translation>
+        </message>
+        <message>
+            <source>くっつき Kuttsuki: four pairs of months in the dealt hand.</source>
+            <translation>くっつき：同じ月の札2枚ずつの組が、手札に4組あります。</translation>
+        </message>
+        <message>
+            <source>The computer pays you</source>
+            <translation>コンピュータがあなたに支払い</translation>
+        </message>
+        <message>
+            <source>{name} pays you</source>
+            <translation>{name}さんがあなたに支払い</translation>
+        </message>
+        <message>
+            <source>You pay the computer</source>
+            <translation>あなたがコンピュータに支払い</translation>
+        </message>
+        <message>
+            <source>You pay {name}</source>
+            <translation>あなたが{name}さんに支払い</translation>
+        </message>
+        <message numerus="yes">
+            <source>Capped: only %n point(s) left to pay.</source>
+            <translation>
+                <numerusform>持ち点が残り%n点なので、支払いはそこまでです。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>You stay oya (親).</source>
+            <translation>あなたが引き続き親です。</translation>
+        </message>
+        <message>
+            <source>The computer stays oya (親).</source>
+            <translation>コンピュータが引き続き親です。</translation>
+        </message>
+        <message>
+            <source>{name} stays oya (親).</source>
+            <translation>{name}さんが引き続き親です。</translation>
+        </message>
+        <message>
+            <source>All four cards of {0} lay on the field.</source>
+            <translation>{0}の札4枚が場にそろいました。</translation>
+        </message>
+        <message>
+            <source>See the match result</source>
+            <translation>対戦の結果を見る</translation>
+        </message>
+        <message>
+            <source>Deal again</source>
+            <translation>配り直す</translation>
+        </message>
+        <message>
+            <source>Next round ({0} of {1})</source>
+            <translation>次の回戦へ（第{0}回戦／{1}回戦）</translation>
+        </message>
+        <message>
+            <source>Computer</source>
+            <translation>コンピュータ</translation>
+        </message>
+        <message>
+            <source>You</source>
+            <translation>あなた</translation>
+        </message>
+        <message>
+            <source>{0}: stakes {1} to {2}</source>
+            <translation>{0}：持ち点 {1} → {2}</translation>
+        </message>
+    </context>
+    <context>
+        <name>ScoreCalculator</name>
+        <message>
+            <source>Koi-Koi: score calculator</source>
+            <translation>こいこい：点数計算</translation>
+        </message>
+        <message>
+            <source>Score calculator</source>
+            <translation>点数計算</translation>
+        </message>
+        <message>
+            <source>得点計算 · Pick the cards the winner took, the koikoi calls made this round and the doubling setting.</source>
+            <translation>得点計算 · 勝った人の取り札、その回のこいこいの回数、2倍の設定を選んでください。</translation>
+        </message>
+        <message>
+            <source>Koikoi calls this round (both players)</source>
+            <translation>この回のこいこいの回数（2人の合計）</translation>
+        </message>
+        <message>
+            <source>Koikoi calls this round</source>
+            <translation>この回のこいこいの回数</translation>
+        </message>
+        <message>
+            <source>Double at 8 points or more (8点以上で2倍)</source>
+            <translation>8点以上で2倍</translation>
+        </message>
+        <message>
+            <source>Clear the cards</source>
+            <translation>札を選び直す</translation>
+        </message>
+        <message>
+            <source>×2: the total is {0} or more</source>
+            <translation>×2（合計{0}点以上）</translation>
+        </message>
+        <message>
+            <source>not doubled</source>
+            <translation>2倍なし</translation>
+        </message>
+        <message>
+            <source>{0}, no yaku, 0 points</source>
+            <translation>{0}、役なし、0点</translation>
+        </message>
+        <message>
+            <source>{0}, base {1}, round points {2}</source>
+            <translation>{0}、基本点{1}、この回の得点{2}</translation>
+        </message>
+        <message>
+            <source>{0} picked</source>
+            <translation>{0}を選択</translation>
+        </message>
+        <message>
+            <source>No yaku: this pile scores nothing.</source>
+            <translation>役がないので、この取り札は0点です。</translation>
+        </message>
+        <message>
+            <source>Yaku total (base points)</source>
+            <translation>役の合計（基本点）</translation>
+        </message>
+        <message>
+            <source>Doubling</source>
+            <translation>2倍</translation>
+        </message>
+        <message>
+            <source>Koikoi multiplier</source>
+            <translation>こいこいの倍率</translation>
+        </message>
+        <message>
+            <source>Round points</source>
+            <translation>この回の得点</translation>
+        </message>
+    </context>
+    <context>
+        <name>SeatBox</name>
+        <message>
+            <source>points</source>
+            <translation>点</translation>
+        </message>
+        <message>
+            <source>親 oya</source>
+            <translation>親</translation>
+        </message>
+        <message>
+            <source>Oya: plays first this round</source>
+            <translation>親：この回で先に打つ</translation>
+        </message>
+        <message>
+            <source>Stakes: {0} points</source>
+            <translation>持ち点：{0}点</translation>
+        </message>
+        <message>
+            <source>「こいこい」 called ×{0}</source>
+            <translation>「こいこい」×{0}</translation>
+        </message>
+        <message>
+            <source>Total {0}</source>
+            <translation>合計{0}</translation>
+        </message>
+        <message>
+            <source>No yaku yet</source>
+            <translation>役はまだありません</translation>
+        </message>
+        <message>
+            <source>Yaku held: {0}</source>
+            <translation>できている役：{0}</translation>
+        </message>
+    </context>
+    <context>
+        <name>SidePanel</name>
+        <message>
+            <source>コンピュータ Computer</source>
+            <translation>コンピュータ</translation>
+        </message>
+        <message>
+            <source>What happened</source>
+            <translation>経過</translation>
+        </message>
+        <message>
+            <source>あなた You</source>
+            <translation>あなた</translation>
+        </message>
+        <message>
+            <source>Menu</source>
+            <translation>メニュー</translation>
+        </message>
+        <message>
+            <source>Back to the start screen (the match is saved)</source>
+            <translation>トップ画面に戻る（対戦は保存されます）</translation>
+        </message>
+        <message>
+            <source>Help</source>
+            <translation>ヘルプ</translation>
+        </message>
+        <message>
+            <source>Rules and keys</source>
+            <translation>ルールと操作</translation>
+        </message>
+        <message>
+            <source>Assist</source>
+            <translation>ヒント</translation>
+        </message>
+        <message>
+            <source>Assist display: highlight cards that can capture</source>
+            <translation>アシスト表示：取れる札を光らせる</translation>
+        </message>
+        <message>
+            <source>Leave the match (asks first)</source>
+            <translation>対戦をやめる（先に確認します）</translation>
+        </message>
+        <message>
+            <source>Round {0} of {1}</source>
+            <translation>第{0}回戦／{1}回戦</translation>
+        </message>
+        <message>
+            <source>Multiplier ×{0} · koikoi calls: {1}</source>
+            <translation>倍率 ×{0} · こいこい：{1}回</translation>
+        </message>
+        <message>
+            <source>easy</source>
+            <translation>初級</translation>
+        </message>
+        <message>
+            <source>normal</source>
+            <translation>中級</translation>
+        </message>
+        <message>
+            <source>hard</source>
+            <translation>上級</translation>
+        </message>
+        <message>
+            <source>on</source>
+            <translation>オン</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>オフ</translation>
+        </message>
+        <message>
+            <source>Double at 8 or more: {0} · a network match with {1}</source>
+            <translation>8点以上2倍：{0}・{1}さんと対戦</translation>
+        </message>
+        <message>
+            <source>Double at 8 or more: {0} · computer: {1}</source>
+            <translation>8点以上2倍：{0}・強さ：{1}</translation>
+        </message>
+    </context>
+    <context>
+        <name>StartScreen</name>
+        <message>
+            <source>Koi-Koi · the hanafuda game for two</source>
+            <translation>2人で遊ぶ花札</translation>
+        </message>
+        <message>
+            <source>Notice</source>
+            <translation>お知らせ</translation>
+        </message>
+        <message>
+            <source>Resume the saved match</source>
+            <translation>保存した対戦を再開する</translation>
+        </message>
+        <message>
+            <source>練習  Practice
+6 rounds against the computer</source>
+            <translation>練習
+コンピュータと6回戦</translation>
+        </message>
+        <message>
+            <source>Practice: 6 rounds against the computer</source>
+            <translation>練習：コンピュータと6回戦</translation>
+        </message>
+        <message>
+            <source>対戦  Play a person
+on the local network or by address</source>
+            <translation>対戦
+ローカルネットワークかアドレスで</translation>
+        </message>
+        <message>
+            <source>Play a person: the lobby</source>
+            <translation>人と対戦：ロビー</translation>
+        </message>
+        <message>
+            <source>Rules and keys</source>
+            <translation>ルールと操作</translation>
+        </message>
+        <message>
+            <source>Score calculator</source>
+            <translation>点数計算</translation>
+        </message>
+        <message>
+            <source>Quit</source>
+            <translation>終了</translation>
+        </message>
+        <message>
+            <source>Language of the app</source>
+            <translation>アプリの言語</translation>
+        </message>
+        <message>
+            <source>System language</source>
+            <translation>システムの言語</translation>
+        </message>
+        <message>
+            <source>Practice settings</source>
+            <translation>練習の設定</translation>
+        </message>
+        <message>
+            <source>コンピュータと練習 · Practice settings</source>
+            <translation>コンピュータと練習 · 設定</translation>
+        </message>
+        <message>
+            <source>Rounds</source>
+            <translation>回戦数</translation>
+        </message>
+        <message>
+            <source>{0} rounds</source>
+            <translation>{0}回戦</translation>
+        </message>
+        <message>
+            <source>Rounds: {0}</source>
+            <translation>回戦数：{0}</translation>
+        </message>
+        <message>
+            <source>Computer</source>
+            <translation>コンピュータ</translation>
+        </message>
+        <message>
+            <source>Easy</source>
+            <translation>初級</translation>
+        </message>
+        <message>
+            <source>Normal</source>
+            <translation>中級</translation>
+        </message>
+        <message>
+            <source>Hard</source>
+            <translation>上級</translation>
+        </message>
+        <message>
+            <source>Computer level: {0}</source>
+            <translation>コンピュータの強さ：{0}</translation>
+        </message>
+        <message>
+            <source>Double at 8 points or more (8点以上で2倍)</source>
+            <translation>8点以上で2倍</translation>
+        </message>
+        <message>
+            <source>Double the round's points at 8 or more</source>
+            <translation>その回の得点が8点以上なら2倍にする</translation>
+        </message>
+        <message>
+            <source>Assist display: cards that can capture glow</source>
+            <translation>アシスト表示：取れる札が光る</translation>
+        </message>
+        <message>
+            <source>Assist display</source>
+            <translation>アシスト表示</translation>
+        </message>
+        <message>
+            <source>Start a match with these settings</source>
+            <translation>この設定で対戦を始める</translation>
+        </message>
+        <message>
+            <source>Earlier matches</source>
+            <translation>これまでの対局</translation>
+        </message>
+        <message>
+            <source>これまでの対局 · Earlier matches</source>
+            <translation>これまでの対局</translation>
+        </message>
+        <message>
+            <source>View the selected match</source>
+            <translation>選んだ対局を見る</translation>
+        </message>
+        <message>
+            <source>View the selected match move by move</source>
+            <translation>選んだ対局を1手ずつ見る</translation>
+        </message>
+        <message>
+            <source>Resume the selected match</source>
+            <translation>選んだ対局を再開する</translation>
+        </message>
+        <message>
+            <source>Set aside: select it and resume it</source>
+            <translation>中断中：選んで再開できます</translation>
+        </message>
+        <message>
+            <source>続きから  Resume the match
+round {0} of {1} · you {2} : {3} computer</source>
+            <translation>続きから
+第{0}回戦／{1}回戦 · あなた {2} : {3} コンピュータ</translation>
+        </message>
+        <message>
+            <source>easy</source>
+            <translation>初級</translation>
+        </message>
+        <message>
+            <source>normal</source>
+            <translation>中級</translation>
+        </message>
+        <message>
+            <source>hard</source>
+            <translation>上級</translation>
+        </message>
+        <message>
+            <source>d MMM yyyy</source>
+            <translation>yyyy年M月d日</translation>
+        </message>
+        <message>
+            <source>finished</source>
+            <translation>終了</translation>
+        </message>
+        <message>
+            <source>set aside in round {0} of {1}</source>
+            <translation>第{0}回戦／{1}回戦で中断</translation>
+        </message>
+        <message>
+            <source>ended early</source>
+            <translation>途中で終了</translation>
+        </message>
+        <message>
+            <source>Network game vs {0} · {1} · {2}–{3} · {4}</source>
+            <translation>{0}さんとのネット対戦 · {1} · {2}–{3} · {4}</translation>
+        </message>
+        <message>
+            <source>Practice vs {0} · {1} · {2}–{3} · {4}</source>
+            <translation>練習（{0}） · {1} · {2}–{3} · {4}</translation>
+        </message>
+    </context>
+    <context>
+        <name>StockWidget</name>
+        <message>
+            <source>Stock (山札): {0} cards left</source>
+            <translation>山札：残り{0}枚</translation>
+        </message>
+    </context>
+    <context>
+        <name>TableView</name>
+        <message>
+            <source>Table</source>
+            <translation>卓</translation>
+        </message>
+        <message>
+            <source>The computer's hand</source>
+            <translation>コンピュータの手札</translation>
+        </message>
+        <message>
+            <source>{0}'s hand</source>
+            <translation>{0}さんの手札</translation>
+        </message>
+        <message>
+            <source>Field</source>
+            <translation>場札</translation>
+        </message>
+        <message>
+            <source>The computer's captures</source>
+            <translation>コンピュータの取り札</translation>
+        </message>
+        <message>
+            <source>{0}'s captures</source>
+            <translation>{0}さんの取り札</translation>
+        </message>
+        <message>
+            <source>Your captures</source>
+            <translation>あなたの取り札</translation>
+        </message>
+        <message>
+            <source>Your hand</source>
+            <translation>あなたの手札</translation>
+        </message>
+        <message>
+            <source>{0}, card {1} of {2}</source>
+            <translation>{0}（{2}枚中{1}枚目）</translation>
+        </message>
+        <message>
+            <source>Turned from the stock</source>
+            <translation>山札からめくった札</translation>
+        </message>
+        <message>
+            <source>Played</source>
+            <translation>出した札</translation>
+        </message>
+        <message>
+            <source>場札 Field</source>
+            <translation>場札</translation>
+        </message>
+    </context>
+    <context>
+        <name>TossPanel</name>
+        <message>
+            <source>Coin toss 親決め</source>
+            <translation>親決め</translation>
+        </message>
+        <message>
+            <source>Both apps drew a secret random number. The host committed to its number first, the joiner answered with its own, then the host revealed: neither side could steer the result.</source>
+            <translation>2人のアプリがそれぞれ秘密の乱数を引きました。部屋を作った側が先に自分の数を約束し、入った側が自分の数で答え、そのあと部屋を作った側が数を明かしました。どちらも結果を操れません。</translation>
+        </message>
+        <message>
+            <source>Coin toss</source>
+            <translation>親決め</translation>
+        </message>
+        <message>
+            <source>you</source>
+            <translation>あなた</translation>
+        </message>
+        <message>
+            <source>Host ({0})</source>
+            <translation>部屋を作った側（{0}）</translation>
+        </message>
+        <message>
+            <source>Joiner ({0})</source>
+            <translation>入った側（{0}）</translation>
+        </message>
+        <message>
+            <source>The toss makes you oya (親): you play first.</source>
+            <translation>あなたが親です。先に打ちます。</translation>
+        </message>
+        <message>
+            <source>The toss makes {0} oya (親): {0} plays first.</source>
+            <translation>{0}さんが親です。{0}さんが先に打ちます。</translation>
+        </message>
+        <message>
+            <source>The two numbers together also shuffle every deal of the match.</source>
+            <translation>2つの数を合わせたものが、この対戦のすべての配りで札を切るのにも使われます。</translation>
+        </message>
+        <message>
+            <source>Deal the cards</source>
+            <translation>札を配る</translation>
+        </message>
+    </context>
+    <context>
+        <name>Yaku</name>
+        <message>
+            <source>Five lights</source>
+            <translation>五光</translation>
+        </message>
+        <message>
+            <source>Four lights</source>
+            <translation>四光</translation>
+        </message>
+        <message>
+            <source>Rainy four lights</source>
+            <translation>雨四光</translation>
+        </message>
+        <message>
+            <source>Three lights</source>
+            <translation>三光</translation>
+        </message>
+        <message>
+            <source>Cherry-blossom viewing</source>
+            <translation>花見で一杯</translation>
+        </message>
+        <message>
+            <source>Moon viewing</source>
+            <translation>月見で一杯</translation>
+        </message>
+        <message>
+            <source>Boar, deer, butterflies</source>
+            <translation>猪鹿蝶</translation>
+        </message>
+        <message>
+            <source>Red poem ribbons</source>
+            <translation>赤短</translation>
+        </message>
+        <message>
+            <source>Blue ribbons</source>
+            <translation>青短</translation>
+        </message>
+        <message>
+            <source>Red and blue ribbons</source>
+            <translation>赤短・青短</translation>
+        </message>
+        <message>
+            <source>Five tane</source>
+            <translation>タネ</translation>
+        </message>
+        <message>
+            <source>Five ribbons</source>
+            <translation>タン</translation>
+        </message>
+        <message>
+            <source>Ten plains</source>
+            <translation>カス</translation>
+        </message>
+        <message>
+            <source>Four of a month in hand</source>
+            <translation>手四</translation>
+        </message>
+        <message>
+            <source>Four pairs in hand</source>
+            <translation>くっつき</translation>
+        </message>
+        <message>
+            <source>{0} ({1})</source>
+            <translation>{0}（{1}）</translation>
+        </message>
+    </context>
+</TS>

@@ -1,0 +1,800 @@
+"""The rules with pictures: each yaku with its cards, the R6 table, teyaku, redeals, koikoi
+and shobu, doubling, and how these rules differ from Nintendo's (seed 004's table).
+
+The cards shown for a yaku come from the engine's masks (``koikoi.engine.cards``), as
+:func:`yaku_cards` says: the cards it needs, and the pool it takes some of. The tests hold
+them to ``yaku_of`` / ``teyaku_of``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from typing import Final
+
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QFocusEvent,
+    QHelpEvent,
+    QPainter,
+    QPaintEvent,
+    QPixmap,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QScrollArea,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from koikoi.engine.cards import (
+    AKATAN,
+    AOTAN,
+    CARD_IDS,
+    INOSHIKACHO,
+    KIKU_SAKE_CUP,
+    LIGHTS,
+    MONTH_MASKS,
+    PLAINS,
+    RIBBONS,
+    SAKURA_CURTAIN,
+    SUSUKI_MOON,
+    TANE,
+    YANAGI_RAINMAN,
+    CardSet,
+    iter_cards,
+    parse_card,
+)
+from koikoi.engine.match import STAKE
+from koikoi.engine.yaku import DOUBLING_THRESHOLD, TEYAKU_POINTS, Yaku
+from koikoi.ui import names
+from koikoi.ui.art import CardArt, card_size
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Rules", text)
+
+
+# -- the cards of each yaku, from the engine's masks ------------------------------------------
+
+_RAIN: Final = 1 << YANAGI_RAINMAN
+_CUP: Final = 1 << KIKU_SAKE_CUP
+
+
+@dataclass(frozen=True)
+class YakuCards:
+    """A yaku's cards: all of ``needed``, and ``more`` cards out of ``pool``; ``bonus`` cards
+    add a point each ("~"). Teyaku are shown by an example hand (``needed``)."""
+
+    needed: CardSet
+    pool: CardSet = 0
+    more: int = 0
+    bonus: CardSet = 0
+
+    def example(self) -> CardSet:
+        """The fewest cards that make the yaku: all needed, then the first of the pool."""
+        pile = self.needed
+        for card in list(iter_cards(self.pool))[: self.more]:
+            pile |= 1 << card
+        return pile
+
+
+def _cards(*ids: str) -> CardSet:
+    return sum(1 << parse_card(i) for i in ids)
+
+
+def yaku_cards(yaku: Yaku) -> YakuCards:
+    """Which cards make ``yaku`` (RULES.md R6, R8), built from the engine's masks."""
+    lights_dry = LIGHTS & ~_RAIN
+    table = {
+        Yaku.GOKO: YakuCards(LIGHTS),
+        Yaku.SHIKO: YakuCards(lights_dry),
+        Yaku.AME_SHIKO: YakuCards(_RAIN, lights_dry, 3),
+        Yaku.SANKO: YakuCards(0, lights_dry, 3),
+        Yaku.HANAMI: YakuCards((1 << SAKURA_CURTAIN) | _CUP),
+        Yaku.TSUKIMI: YakuCards((1 << SUSUKI_MOON) | _CUP),
+        Yaku.INOSHIKACHO: YakuCards(INOSHIKACHO, bonus=TANE & ~INOSHIKACHO),
+        Yaku.AKATAN: YakuCards(AKATAN, bonus=RIBBONS & ~AKATAN),
+        Yaku.AOTAN: YakuCards(AOTAN, bonus=RIBBONS & ~AOTAN),
+        Yaku.AKATAN_AOTAN: YakuCards(AKATAN | AOTAN, bonus=RIBBONS & ~(AKATAN | AOTAN)),
+        Yaku.TANE: YakuCards(0, TANE, 5),
+        Yaku.TAN: YakuCards(0, RIBBONS, 5),
+        Yaku.KASU: YakuCards(0, PLAINS, 10),
+        Yaku.TESHI: YakuCards(MONTH_MASKS[2]),  # the seed's example: the four cherry cards
+        Yaku.KUTTSUKI: YakuCards(
+            _cards(
+                "matsu_crane",
+                "matsu_plain_1",
+                "ume_warbler",
+                "ume_plain_1",
+                "fuji_cuckoo",
+                "fuji_plain_1",
+                "kiku_sake_cup",
+                "kiku_plain_1",
+            )
+        ),  # fmt: skip
+    }
+    return table[yaku]
+
+
+YAKU_READINGS: Final = {
+    Yaku.GOKO: "ごこう",
+    Yaku.SHIKO: "しこう",
+    Yaku.AME_SHIKO: "あめしこう",
+    Yaku.SANKO: "さんこう",
+    Yaku.HANAMI: "はなみでいっぱい",
+    Yaku.TSUKIMI: "つきみでいっぱい",
+    Yaku.INOSHIKACHO: "いのしかちょう",
+    Yaku.AKATAN: "あかたん",
+    Yaku.AOTAN: "あおたん",
+    Yaku.AKATAN_AOTAN: "あかたん・あおたん",
+    Yaku.TANE: "たね",
+    Yaku.TAN: "たん",
+    Yaku.KASU: "かす",
+    Yaku.TESHI: "てし",
+    Yaku.KUTTSUKI: "くっつき",
+}
+
+YAKU_POINTS: Final = {
+    Yaku.GOKO: "10", Yaku.SHIKO: "8", Yaku.AME_SHIKO: "7", Yaku.SANKO: "5",
+    Yaku.HANAMI: "5", Yaku.TSUKIMI: "5", Yaku.INOSHIKACHO: "5~", Yaku.AKATAN: "5~",
+    Yaku.AOTAN: "5~", Yaku.AKATAN_AOTAN: "10~", Yaku.TANE: "1~", Yaku.TAN: "1~",
+    Yaku.KASU: "1~", Yaku.TESHI: str(TEYAKU_POINTS), Yaku.KUTTSUKI: str(TEYAKU_POINTS),
+}  # fmt: skip
+"""R6's points column ("~": one more point for each extra card)."""
+
+
+def yaku_condition(yaku: Yaku) -> str:
+    """R6's condition column, in words of the current language."""
+
+    def both(a: int, b: int) -> str:
+        return _tr("{0} + {1}").format(names.card_name(a), names.card_name(b))
+
+    conditions = {
+        Yaku.GOKO: _tr("all 5 lights"),
+        Yaku.SHIKO: _tr("4 lights without the rain man"),
+        Yaku.AME_SHIKO: _tr("4 lights with the rain man"),
+        Yaku.SANKO: _tr("3 lights without the rain man (rain man + 2 lights is nothing)"),
+        Yaku.HANAMI: both(SAKURA_CURTAIN, KIKU_SAKE_CUP),
+        Yaku.TSUKIMI: both(SUSUKI_MOON, KIKU_SAKE_CUP),
+        Yaku.INOSHIKACHO: _tr("boar, deer, butterflies; +1 per other tane"),
+        Yaku.AKATAN: _tr("the 3 red poem ribbons; +1 per other ribbon"),
+        Yaku.AOTAN: _tr("the 3 blue ribbons; +1 per other ribbon"),
+        Yaku.AKATAN_AOTAN: _tr("all 6; replaces both; +1 per other ribbon"),
+        Yaku.TANE: _tr("5 tane (the sake cup counts); +1 per card beyond 5"),
+        Yaku.TAN: _tr("5 ribbons; +1 per card beyond 5"),
+        Yaku.KASU: _tr("10 plains (not the sake cup); +1 per card beyond 10"),
+        Yaku.TESHI: _tr("dealt hand: all 4 cards of a month"),
+        Yaku.KUTTSUKI: _tr("dealt hand: four pairs of months"),
+    }
+    return conditions[yaku]
+
+
+def yaku_points_text(yaku: Yaku) -> str:
+    """'10 points', '5 points or more'."""
+    text = names.points(int(YAKU_POINTS[yaku].rstrip("~")))
+    return _tr("{0} or more").format(text) if YAKU_POINTS[yaku].endswith("~") else text
+
+
+# -- pictures -------------------------------------------------------------------------------
+
+PICTURE_WIDTH: Final = 40
+"""The width of a card picture in the learning windows (logical pixels)."""
+
+
+class CardPicture(QLabel):
+    """One card's picture, named for a screen reader; ``card`` says which. The picture is
+    drawn when it first shows (a page holds a hundred cards; most are scrolled away)."""
+
+    def __init__(self, art: CardArt, card: int, width: int, aids: bool) -> None:
+        super().__init__()
+        self.art = art
+        self.card = card
+        self.picture_width = width
+        self.aids = aids
+        self._picture: QPixmap | None = None
+        self.setObjectName("cardPicture")
+        self.setProperty("card", CARD_IDS[card])
+        self.setAccessibleName(names.card_accessible_name(card))
+        self.setAccessibleDescription(names.card_description(card))
+        self.setToolTip(names.card_tooltip(card))
+        self.setFixedSize(card_size(width))
+
+    def set_aids(self, aids: bool) -> None:
+        if aids != self.aids:
+            self.aids = aids
+            self._picture = None
+            self.update()
+
+    def pixmap(self) -> QPixmap:
+        """The card's picture as it is shown (drawn now if it has not been yet)."""
+        if self._picture is None:
+            dpr = self.devicePixelRatioF()
+            size = card_size(self.picture_width)
+            device = QSize(round(size.width() * dpr), round(size.height() * dpr))
+            self._picture = self.art.pixmap(CARD_IDS[self.card], device, self.aids, dpr)
+        return self._picture
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        p.drawPixmap(QRectF(self.rect()), self.pixmap(), QRectF(self.pixmap().rect()))
+        p.end()
+
+
+class CardStrip(QWidget):
+    """Several cards' pictures in rows, painted by one widget (a page holds a hundred cards,
+    and each widget costs its styling): a screen reader hears them named in one phrase, and
+    each shows its own tooltip. ``cards`` says which, ``role`` what they are to a yaku
+    (``needed``, ``pool`` or ``bonus``: :class:`YakuCards`)."""
+
+    GAP: Final = 4
+
+    def __init__(
+        self,
+        art: CardArt,
+        cards: CardSet,
+        aids: bool,
+        role: str = "",
+        columns: int = 12,
+        width: int = PICTURE_WIDTH,
+    ) -> None:
+        super().__init__()
+        self.art = art
+        self.cards = list(iter_cards(cards))
+        self.aids = aids
+        self.columns = max(1, min(columns, len(self.cards)))
+        self.card = card_size(width)
+        self._pictures: dict[int, QPixmap] = {}
+        self.setObjectName("cardStrip")
+        self.setProperty("role", role)
+        self.setAccessibleName(names.cards_named(self.cards))
+        rows = -(-len(self.cards) // self.columns)
+        self.setFixedSize(
+            self.columns * (self.card.width() + self.GAP) - self.GAP,
+            rows * (self.card.height() + self.GAP) - self.GAP,
+        )
+
+    def card_rect(self, index: int) -> QRect:
+        row, col = divmod(index, self.columns)
+        step_x, step_y = self.card.width() + self.GAP, self.card.height() + self.GAP
+        return QRect(col * step_x, row * step_y, self.card.width(), self.card.height())
+
+    def card_at(self, pos: QPoint) -> int | None:
+        for i, card in enumerate(self.cards):
+            if self.card_rect(i).contains(pos):
+                return card
+        return None
+
+    def set_aids(self, aids: bool) -> None:
+        if aids != self.aids:
+            self.aids = aids
+            self._pictures.clear()
+            self.update()
+
+    def pixmap(self, card: int) -> QPixmap:
+        """One card's picture as it is shown (drawn now if it has not been yet)."""
+        picture = self._pictures.get(card)
+        if picture is None:
+            dpr = self.devicePixelRatioF()
+            device = QSize(round(self.card.width() * dpr), round(self.card.height() * dpr))
+            picture = self.art.pixmap(CARD_IDS[card], device, self.aids, dpr)
+            self._pictures[card] = picture
+        return picture
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        for i, card in enumerate(self.cards):
+            r = self.card_rect(i)
+            if r.intersects(event.rect()):
+                picture = self.pixmap(card)
+                p.drawPixmap(QRectF(r), picture, QRectF(picture.rect()))
+        p.end()
+
+    def event(self, event: QEvent) -> bool:
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
+            card = self.card_at(event.pos())
+            if card is None:
+                QToolTip.hideText()
+            else:
+                QToolTip.showText(event.globalPos(), names.card_tooltip(card), self)
+            return True
+        return super().event(event)
+
+
+class Section(QFrame):
+    """A part of a learning page the keyboard stops at (Tab), shown whole when it does."""
+
+    def __init__(self, name: str, object_name: str = "learnSection") -> None:
+        super().__init__()
+        self.setObjectName(object_name)
+        self.setAccessibleName(name)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.on_focus: Callable[[Section], None] = lambda section: None
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.on_focus(self)
+
+
+def rich_label(html: str, name: str = "") -> QLabel:
+    label = QLabel(html)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+    if name:
+        label.setAccessibleName(name)
+    return label
+
+
+def ul(items: list[str]) -> str:
+    return "<ul>" + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>"
+
+
+class FactTable(QTableWidget):
+    """A table of words as tall as its rows (the page scrolls, not the table): a screen
+    reader reads it cell by cell, and the arrows move between cells."""
+
+    def __init__(self, head: list[str], rows: list[list[str]], name: str, fit: int = 0) -> None:
+        """``fit``: how many of the first columns are as wide as their words (the others
+        share the rest)."""
+        super().__init__(len(rows), len(head))
+        self.setAccessibleName(name)
+        self.setHorizontalHeaderLabels(head)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(True)
+        self.setTabKeyNavigation(False)
+        self.verticalHeader().hide()
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                item = QTableWidgetItem(text)
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                self.setItem(r, c, item)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        for c in range(fit):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.resizeRowsToContents()
+        height = self.horizontalHeader().height() + 2 * self.frameWidth()
+        height += sum(self.rowHeight(r) for r in range(self.rowCount()))
+        if height != self.height():
+            self.setFixedHeight(height)
+
+
+def noted_table(
+    note: str, head: list[str], rows: list[list[str]], name: str, object_name: str, fit: int = 0
+) -> QWidget:
+    """A note over a :class:`FactTable`."""
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 0)
+    text = QLabel(note)
+    text.setWordWrap(True)
+    lay.addWidget(text)
+    table = FactTable(head, rows, name, fit)
+    table.setObjectName(object_name)
+    lay.addWidget(table)
+    return box
+
+
+class LearnPage(QWidget):
+    """A scrolling page of sections with a list of contents: choosing an entry (arrows,
+    Enter) shows its section; Tab goes through the sections, each scrolled into view."""
+
+    def __init__(self, art: CardArt, aids: bool, object_name: str) -> None:
+        super().__init__()
+        self.setObjectName(object_name)
+        self.art = art
+        self.aids = aids
+        self.pictures: list[CardPicture | CardStrip] = []
+        self.sections: list[Section] = []
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.contents = QListWidget()
+        self.contents.setObjectName("learnContents")
+        self.contents.setAccessibleName(self.tr("Contents"))
+        self.contents.setMaximumWidth(240)
+        self.contents.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.contents.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
+        self.contents.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        self.contents.currentRowChanged.connect(self.show_section)
+        self.contents.itemActivated.connect(
+            lambda _item: self.sections[self.contents.currentRow()].setFocus(
+                Qt.FocusReason.OtherFocusReason
+            )
+        )
+        outer.addWidget(self.contents, 1)
+        self.scroller = QScrollArea()
+        self.scroller.setObjectName("learnScroll")
+        self.scroller.setAccessibleName(self.tr("Page"))
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.body = QWidget()
+        self.body.setObjectName("learnBody")
+        self.column = QVBoxLayout(self.body)
+        self.column.setContentsMargins(12, 8, 16, 16)
+        self.column.setSpacing(10)
+        self.scroller.setWidget(self.body)
+        outer.addWidget(self.scroller, 4)
+
+    def add_section(self, title: str, *parts: QWidget, contents: bool = True) -> Section:
+        section = Section(title)
+        lay = QVBoxLayout(section)
+        lay.setContentsMargins(6, 6, 6, 6)
+        head = QLabel(title)
+        head.setObjectName("learnHead")
+        head.setWordWrap(True)
+        lay.addWidget(head)
+        for part in parts:
+            if isinstance(part, CardStrip):
+                lay.addWidget(part, 0, Qt.AlignmentFlag.AlignLeft)
+            else:
+                lay.addWidget(part)
+        self.column.addWidget(section)
+        section.on_focus = self._section_focused
+        if contents:
+            self.contents.addItem(title)
+            self.sections.append(section)
+        return section
+
+    def finish(self) -> None:
+        self.column.addStretch(1)
+        order: list[QWidget] = [self.contents, *self.sections]
+        for a, b in zip(order, order[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+
+    def show_section(self, row: int) -> None:
+        if 0 <= row < len(self.sections):
+            section = self.sections[row]
+            self.body.adjustSize()
+            self.scroller.verticalScrollBar().setValue(section.y() - 4)
+
+    def _section_focused(self, section: Section) -> None:
+        self.scroller.ensureWidgetVisible(section, 10, 10)
+        if section in self.sections:
+            row = self.sections.index(section)
+            self.contents.blockSignals(True)
+            self.contents.setCurrentRow(row)
+            self.contents.blockSignals(False)
+
+    def set_aids(self, aids: bool) -> None:
+        self.aids = aids
+        for picture in self.pictures:
+            picture.set_aids(aids)
+
+
+class RulesPage(LearnPage):
+    """Each yaku with its cards, the R6 table, teyaku, redeals, koikoi and shobu, doubling,
+    and the differences from Nintendo's rules."""
+
+    def __init__(self, art: CardArt, aids: bool = True) -> None:
+        super().__init__(art, aids, "rulesPage")
+        self.yaku_rows: dict[Yaku, Section] = {}
+        self.add_section(self.tr("The yaku table (役, R6)"), self._r6_table())
+        for yaku in Yaku:
+            if yaku in (Yaku.TESHI, Yaku.KUTTSUKI):
+                continue
+            self._yaku_row(yaku)
+        self.add_section(self.tr("Teyaku (手役): a dealt hand"), self._teyaku_text())
+        for yaku in (Yaku.TESHI, Yaku.KUTTSUKI):
+            self._yaku_row(yaku)
+        self.add_section(self.tr("Redeals (配り直し)"), self._redeal_text())
+        self.add_section(self.tr("Koikoi or shobu (こいこい・勝負)"), self._koikoi_text())
+        self.add_section(self.tr("Round points and doubling"), self._points_text())
+        self.add_section(self.tr("How these rules differ from Nintendo's"), self._nintendo())
+        self.finish()
+
+    def _r6_table(self) -> QWidget:
+        rows = [
+            [
+                names.yaku_japanese(y),
+                YAKU_READINGS[y],
+                names.yaku_name(y),
+                YAKU_POINTS[y],
+                yaku_condition(y),
+            ]
+            for y in Yaku
+            if y not in (Yaku.TESHI, Yaku.KUTTSUKI)
+        ]
+        head = [self.tr("役"), self.tr("Reading"), self.tr("Yaku"), self.tr("Points")]
+        head.append(self.tr("Condition"))
+        note = self.tr(
+            "~ : one more point for each extra card. Only the highest light yaku counts; "
+            "all other yaku add up (a card may count in several)."
+        )
+        return noted_table(note, head, rows, self.tr("The yaku table"), "r6Table", fit=4)
+
+    def _yaku_row(self, yaku: Yaku) -> None:
+        spec = yaku_cards(yaku)
+        title = self.tr("{name} · {ja} ({reading}) · {points}").format(
+            ja=names.yaku_japanese(yaku),
+            reading=YAKU_READINGS[yaku],
+            name=names.yaku_name(yaku),
+            points=yaku_points_text(yaku),
+        )
+        parts: list[QWidget] = []
+        condition = QLabel(yaku_condition(yaku))
+        condition.setWordWrap(True)
+        parts.append(condition)
+        shown: list[int] = []
+        if spec.needed:
+            if yaku in (Yaku.TESHI, Yaku.KUTTSUKI):
+                text = self.tr("For example:")
+            else:
+                text = self.tr("All of these:")
+            parts.append(QLabel(text))
+            strip = CardStrip(self.art, spec.needed, self.aids, "needed")
+            parts.append(strip)
+            self.pictures.append(strip)
+            shown += strip.cards
+        if spec.pool:
+            if spec.needed:
+                text = self.tr("and any {0} of these:").format(spec.more)  # 3 or more
+            else:
+                text = self.tr("Any {0} of these:").format(spec.more)  # 3 or more
+            count = QLabel(text)
+            count.setObjectName("poolCount")
+            count.setProperty("more", spec.more)
+            parts.append(count)
+            strip = CardStrip(self.art, spec.pool, self.aids, "pool")
+            parts.append(strip)
+            self.pictures.append(strip)
+            shown += strip.cards
+        if spec.bonus:
+            parts.append(QLabel(self.tr("One more point for each of these with them:")))
+            strip = CardStrip(self.art, spec.bonus, self.aids, "bonus", width=30)
+            parts.append(strip)
+            self.pictures.append(strip)
+        section = self.add_section(title, *parts, contents=False)
+        section.setObjectName("yakuRow")
+        section.setProperty("yaku", yaku.value)
+        section.setAccessibleDescription(
+            self.tr("{condition}: {cards}").format(
+                condition=yaku_condition(yaku), cards=names.cards_named(shown)
+            )
+        )
+        self.sections.append(section)
+        self.contents.addItem(f"{names.yaku_name(yaku)} {names.yaku_japanese(yaku)}")
+        self.yaku_rows[yaku] = section
+
+    def _teyaku_text(self) -> QLabel:
+        return rich_label(
+            ul(
+                [
+                    self.tr(
+                        "Checked right after the deal, before anyone plays: a hand of all 4 "
+                        "cards of a month (teshi) or of four pairs of months (kuttsuki) wins "
+                        "{0} points at once and ends the round."
+                    ).format(TEYAKU_POINTS),
+                    self.tr(
+                        "A hand with 4 of a month and two more pairs is teshi. A hand scores "
+                        "one teyaku at most."
+                    ),
+                    self.tr("When both hands have teyaku, the oya's counts."),
+                    self.tr(
+                        "The points go through the usual calculation: 6 is below 8 and no "
+                        "koikoi has been called, so they stay 6. The holder is the next oya."
+                    ),
+                ]
+            )
+        )
+
+    def _redeal_text(self) -> QLabel:
+        return rich_label(
+            ul(
+                [
+                    self.tr(
+                        "All 4 cards of one month on the field: nobody could take them, so "
+                        "the cards are shuffled and dealt again by the same oya. A redeal is "
+                        "not a round."
+                    ),
+                    self.tr("Four pairs on the field, or three of a month: play goes on."),
+                    self.tr(
+                        "A deal that must be dealt again never scores a teyaku (the field "
+                        "is checked first)."
+                    ),
+                ]
+            )
+        )
+
+    def _koikoi_text(self) -> QLabel:
+        return rich_label(
+            ul(
+                [
+                    self.tr(
+                        "When your yaku total rose at the end of your turn, choose: shobu "
+                        "(勝負) ends the round and you win it; koikoi (こいこい) plays on for "
+                        "more."
+                    ),
+                    self.tr("Shobu wins even if the opponent has yaku: they score nothing."),
+                    self.tr(
+                        "Both players may call koikoi any number of times. After a koikoi "
+                        "you are asked again only when your total rises (a new yaku or one "
+                        "more card in a ~ yaku)."
+                    ),
+                    self.tr("On the last turn, with both hands empty, only shobu is possible."),
+                    self.tr(
+                        "If nobody calls shobu before both hands are empty, the round is a "
+                        "nagare (流れ): no points, and the oya stays."
+                    ),
+                ]
+            )
+        )
+
+    def _points_text(self) -> QLabel:
+        items = [
+            self.tr("Base: the sum of the winner's yaku."),
+            self.tr(
+                "×2 when the base is {0} or more and 「8点以上で2倍」 (double at 8 or more) "
+                "is on (a setting of the room, on by default)."
+            ).format(DOUBLING_THRESHOLD),
+            self.tr(
+                "× (koikoi calls this round by both players + 1): the multiplier is shared "
+                "and counts for whoever wins, also for the player who called; it is back to "
+                "×1 next round."
+            ),
+            self.tr(
+                "The loser pays the points, at most what they have left. Both start with {0}; "
+                "at 0 the match ends at once; else after the last of 6 or 12 rounds the one "
+                "with more points wins."
+            ).format(STAKE),
+            self.tr(
+                "Examples: moon viewing, koikoi, then cherry-blossom viewing, shobu: "
+                "10 → ×2 (8 or more) → ×2 (one koikoi) = 40. Three lights, koikoi, then four "
+                "lights: 8 × 2 × 2 = 32 (16 with doubling off). Rainy four lights alone: 7."
+            ),
+        ]
+        return rich_label(ul(items))
+
+    def _nintendo(self) -> QWidget:
+        t = self.tr
+        fixed = t("fixed")
+        rows = [
+            [
+                t("Doubling high scores"),
+                t("×2 at 7 points or more"),
+                t("×2 at 7 is usual; some play without"),
+                t("×2 at 8 points or more"),
+                t("yes: on or off (on by default; 8 is fixed)"),
+            ],
+            [
+                t("The koikoi multiplier"),
+                t("if the other player wins after your koikoi, their points ×2"),
+                t("×2 once; ×2 for each koikoi (2, 4, 8); calls + 1"),
+                t("koikoi calls of both players + 1, for the round's winner"),
+                fixed,
+            ],
+            [
+                t("How many koikoi"),
+                t("after a koikoi the round ends at the next yaku of either player"),
+                t("most let both call any number of times; some only once"),
+                t("both, any number of times"),
+                fixed,
+            ],
+            [
+                t("The sake cup (菊に盃) as a plain"),
+                t("counts (tane and plain)"),
+                t("both; either one; tane only"),
+                t("does not count (tane only)"),
+                fixed,
+            ],
+            [
+                t("Cherry-blossom and moon viewing"),
+                t("5 points each"),
+                t("5 or 3; not played; only with another yaku; void by rain (雨流れ)"),
+                t("5 points each, always"),
+                fixed,
+            ],
+            [
+                t("Boar-deer-butterflies and tane; red/blue ribbons and ribbons"),
+                t("tane void with 猪鹿蝶; ribbons void with 赤短 or 青短"),
+                t("void, or both count"),
+                t("both count (with their extra-card points)"),
+                fixed,
+            ],
+            [
+                t("Teyaku (teshi, kuttsuki)"),
+                t("6 points, the round ends"),
+                t("the same; or no teyaku and a redeal"),
+                t("6 points, the round ends"),
+                fixed,
+            ],
+            [
+                t("Both players have teyaku"),
+                t("not stated"),
+                t("nobody scores"),
+                t("the oya's teyaku counts"),
+                fixed,
+            ],
+            [
+                t("Four of a month on the field"),
+                t("redeal"),
+                t("redeal; the oya takes the four; the oya wins 6"),
+                t("redeal"),
+                fixed,
+            ],
+            [
+                t("Four pairs on the field"),
+                t("redeal when the cards are lopsided (only four of a month is given)"),
+                t("redeal; or play on"),
+                t("play on"),
+                fixed,
+            ],
+            [
+                t("Playing a card that matches nothing when you could capture"),
+                t("not stated"),
+                t("allowed; in English guides often not"),
+                t("allowed (a matching card always captures)"),
+                fixed,
+            ],
+            [
+                t("The first oya"),
+                t("each turns a card: the earlier month"),
+                t("the same; same month: the higher card"),
+                t("earlier month; same month: the higher card (online: a coin toss)"),
+                fixed,
+            ],
+            [
+                t("The next oya"),
+                t("the round's winner"),
+                t("the winner, or in turn"),
+                t("the round's winner"),
+                fixed,
+            ],
+            [
+                t("A round without yaku"),
+                t("no game; the oya changes"),
+                t("no points (the oya stays or changes); oya-ken; tsukazu"),
+                t("no points; the oya stays"),
+                fixed,
+            ],
+            [
+                t("Rounds"),
+                t("12"),
+                t("12 (a year), 6 (han-don), 3 (a season), or to a target score"),
+                t("6 or 12"),
+                t("yes: 6 (by default) or 12"),
+            ],
+            [
+                t("Keeping score"),
+                t("add up each round; after 12 rounds the higher total wins"),
+                t("add up; or the winner's points taken from the loser"),
+                t("25 points each; the loser pays (at most what is left); at 0 the match ends"),
+                fixed,
+            ],
+            [
+                t("Yaku points"),
+                t("five lights 10, four lights 8, rainy four lights 7, three lights 5 …"),
+                t("five lights 15, three lights 6 …"),
+                t("as Nintendo's"),
+                fixed,
+            ],
+        ]
+        head = [t("Rule"), t("Nintendo"), t("Local rules"), t("This game")]
+        head.append(t("Room setting"))
+        note = t(
+            "Koi-Koi has no official rules; Nintendo's are the ones most often cited. "
+            "In this game only the rounds and 「8点以上で2倍」 can be chosen, and both "
+            "players of a network match always play by the same settings."
+        )
+        return noted_table(note, head, rows, t("The rules compared"), "nintendoTable")

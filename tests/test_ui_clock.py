@@ -1,0 +1,254 @@
+"""The move clock at the table: two MainWindows over loopback, real widgets offscreen.
+
+Both tables show the clock of the seat to move ("Your move — 0:42", "Waiting for hana…
+0:42"), updated each second and said to a screen reader once, at 10 s left; a player whose
+clock runs out gets a safe move played by their own table, in words; a peer that stays
+connected but never moves can be declared, by the waiting player, to have abandoned the
+match, and both records say so. Clock values are short so the tests run in seconds.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from koikoi.engine.match import Settings
+from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.verify import verify_record
+from koikoi.ui.controller import Mode
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
+from tests.test_ui_network import ended_message, log_text, open_window, saved_record
+from tests.ui_driver import (
+    actions_so_far,
+    click,
+    close_window,
+    panel_button,
+    play_windows_by_clicks,
+)
+
+CLOCK = re.compile(r"(\d+):(\d\d)")
+
+
+def options(name: str, move_clock: float, abandon_after: float) -> PeerOptions:
+    return PeerOptions(
+        identity=Identity.generate(),
+        nickname=name,
+        settings=Settings(),
+        known_peers=KnownPeers(None),
+        move_clock=move_clock,
+        abandon_after=abandon_after,
+    )
+
+
+class ClockPair:
+    """Host "hana" (seat 0) and joiner "taro" (seat 1), each with its own clock values."""
+
+    def __init__(self, qtbot: QtBot, tmp_path: Path, hana: PeerOptions, taro: PeerOptions) -> None:
+        self.qtbot = qtbot
+        self.host = open_window(qtbot, tmp_path / "hana")
+        self.joiner = open_window(qtbot, tmp_path / "taro")
+        self.room = QtRoom(hana)
+        self.room.listen("127.0.0.1", 0)
+        self.join = QtJoin(taro)
+        self.room.tossed.connect(self._host_tossed)
+        self.join.tossed.connect(self._joiner_tossed)
+        self.join.connect_to("127.0.0.1", self.room.port)
+        qtbot.waitUntil(
+            lambda: all(w.controller.remote is not None for w in self.windows), timeout=20_000
+        )
+
+    def _host_tossed(self, toss: object) -> None:
+        link = self.room.match
+        assert link is not None and link.peer is not None
+        self.host.start_network_match(self.room, link.peer, toss)
+
+    def _joiner_tossed(self, toss: object) -> None:
+        assert self.join.peer is not None
+        self.joiner.start_network_match(self.join, self.join.peer, toss)
+
+    @property
+    def windows(self) -> list[MainWindow]:
+        return [self.host, self.joiner]
+
+    def to_the_table(self) -> None:
+        """Both players click the toss panel away; the first oya's table waits for a move."""
+        for window in self.windows:
+            self.qtbot.waitUntil(
+                lambda: window.controller.mode is Mode.FIRST_OYA,  # noqa: B023
+                timeout=20_000,
+            )
+            click(self.qtbot, panel_button(window))
+        self.qtbot.waitUntil(
+            lambda: {w.controller.mode for w in self.windows} == {Mode.PLAY, Mode.BUSY},
+            timeout=10_000,
+        )
+
+    def mover(self) -> tuple[MainWindow, MainWindow]:
+        """(the window whose player is to move, the one waiting)."""
+        host, joiner = self.windows
+        return (host, joiner) if host.controller.mode is Mode.PLAY else (joiner, host)
+
+    def close(self) -> None:
+        for window in self.windows:
+            close_window(window)
+
+
+def seconds(prompt: str) -> int:
+    found = CLOCK.search(prompt)
+    assert found is not None, prompt
+    return int(found.group(1)) * 60 + int(found.group(2))
+
+
+def left_to_move(window: MainWindow) -> list[str]:
+    return [line for line in log_text(window).splitlines() if line.endswith("left to move.")]
+
+
+def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    pair = ClockPair(qtbot, tmp_path, options("hana", 20.0, 3600.0), options("taro", 20.0, 3600.0))
+    pair.to_the_table()
+    mover, waiter = pair.mover()
+    name = "hana" if mover is pair.host else "taro"
+    moves = actions_so_far(mover)
+    mine, theirs = mover.game.prompt.text(), waiter.game.prompt.text()
+    assert mine.startswith("Your move — 0:"), mine
+    assert theirs.startswith(f"Waiting for {name}… 0:"), theirs
+    assert 10 < seconds(mine) <= 20 and left_to_move(mover) == []
+    assert abs(seconds(mine) - seconds(theirs)) <= 1  # one clock, seen from both sides
+    # It counts down each second on both tables, said to a screen reader only at 10 s left.
+    qtbot.wait(2100)  # redrawn once a second: at least one second less on each
+    assert seconds(mover.game.prompt.text()) <= seconds(mine) - 1
+    assert seconds(waiter.game.prompt.text()) <= seconds(theirs) - 1
+    assert mover.game.prompt.accessibleName() == "Prompt"  # not re-read every second
+    qtbot.waitUntil(lambda: left_to_move(mover) != [], timeout=20_000)
+    assert left_to_move(mover) == ["10 seconds left to move."]
+    assert left_to_move(waiter) == []
+    assert mover.controller.mode is Mode.PLAY and actions_so_far(mover) == moves
+    # Its minute (here 20 s) runs out: the table plays a card for the player, in words.
+    qtbot.waitUntil(lambda: "Your time ran out" in log_text(mover), timeout=10_000)
+    said = [line for line in log_text(mover).splitlines() if "Your time ran out" in line]
+    assert len(said) == 1 and said[0].startswith("Your time ran out: the table played ")
+    assert left_to_move(mover) == ["10 seconds left to move."]  # said once, not each second
+    qtbot.waitUntil(lambda: actions_so_far(mover) > moves, timeout=10_000)
+    qtbot.waitUntil(lambda: actions_so_far(waiter) > moves, timeout=10_000)
+    # Play goes on, the peer's app agreeing move by move.
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(3),
+        until=lambda: actions_so_far(pair.host) >= moves + 4,
+    )
+    for window in pair.windows:
+        assert window.controller.remote is not None and window.controller.remote.ended is None
+    hosted, joined = pair.room.session, pair.join.session
+    assert hosted is not None and joined is not None
+
+    def seqs() -> tuple[int, int]:
+        assert hosted is not None and joined is not None
+        assert hosted.lockstep is not None and joined.lockstep is not None
+        return hosted.lockstep.seq, joined.lockstep.seq
+
+    qtbot.waitUntil(lambda: seqs()[0] == seqs()[1])  # the last move has arrived
+    assert hosted.record().to_json()["deals"] == joined.record().to_json()["deals"]
+    pair.close()
+
+
+def test_a_peer_that_never_moves_can_be_ended_as_abandoned(qtbot: QtBot, tmp_path: Path) -> None:
+    # hana walked away from her table: her app stays connected (heartbeats) but never moves
+    # for her; taro may end the match after 3 s without a move.
+    pair = ClockPair(qtbot, tmp_path, options("hana", 3600.0, 3600.0), options("taro", 3600.0, 3.0))
+    host, joiner = pair.windows
+    pair.to_the_table()
+    play_windows_by_clicks(
+        qtbot,
+        pair.windows,
+        random.Random(5),
+        until=lambda: (
+            actions_so_far(host) >= 2
+            and host.controller.mode is Mode.PLAY
+            and joiner.controller.waiting_since is not None
+        ),
+    )
+    button = joiner.game.side.abandon_button
+    assert not button.isVisible()
+    qtbot.waitUntil(button.isVisible, timeout=10_000)
+    prompt = joiner.game.prompt.text()
+    assert prompt.startswith("hana has not moved for 0:0"), prompt
+    assert prompt.endswith(": you may end the match.")
+    assert button.text() == "End the match"
+    assert button.accessibleName().startswith("hana has not moved for 0:0")
+    assert not host.game.side.abandon_button.isVisible()  # hana is the one to move
+    said = [line for line in log_text(joiner).splitlines() if "has not moved" in line]
+    assert len(said) == 1, said  # said once, in words, for a screen reader too
+    assert re.fullmatch(r"hana has not moved for [34] seconds: you may end the match\.", said[0])
+    # The player decides: nothing ends by itself.
+    qtbot.wait(1200)
+    assert joiner.controller.remote is not None and joiner.controller.remote.ended is None
+    click(qtbot, button)
+    box = ended_message(qtbot, joiner)
+    assert box.text() == "hana did not move for too long: you ended the match."
+    told = ended_message(qtbot, host)
+    assert told.text() == "You did not move for too long: taro ended the match."
+    assert not button.isVisible()
+    for window in pair.windows:
+        record = saved_record(window)
+        end = record["end"]
+        assert end["how"] == "abandoned" and end["finished"] is False
+        assert end["role"] == "host" and end["by"] == 0  # hana abandoned, not taro "left"
+        assert verify_record(record).to_json()["valid"] is True
+    assert "it abandoned the match" in saved_record(joiner)["end"]["reason"]
+    for window, message in ((joiner, box), (host, told)):
+        click(qtbot, message.button(QMessageBox.StandardButton.Ok))
+        qtbot.waitUntil(lambda: window.stack.currentWidget() is window.start)  # noqa: B023
+    pair.close()
+
+
+def test_a_clock_that_runs_out_before_the_table_is_shown_plays_in_order(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    # Nobody clicks the coin-toss panel away: the first oya's clock runs out meanwhile, the
+    # move is played for them and waits in line behind the deal.
+    pair = ClockPair(qtbot, tmp_path, options("hana", 3.0, 3600.0), options("taro", 3.0, 3600.0))
+    sessions = [pair.room.session, pair.join.session]
+    assert all(s is not None and s.lockstep is not None for s in sessions)
+
+    def seq() -> int:
+        session = pair.room.session
+        assert session is not None and session.lockstep is not None
+        return session.lockstep.seq
+
+    qtbot.waitUntil(lambda: seq() >= 1, timeout=10_000)
+    for session in sessions:  # from here on, time enough to look at the table
+        assert session is not None
+        session.move_clock = 3600.0
+    said = [w for w in pair.windows if "Your time ran out" in log_text(w)]
+    assert len(said) == 1  # the first oya's table, in words, while its panel was up
+    mover = said[0]
+    assert mover.controller.mode is Mode.FIRST_OYA
+    for window in pair.windows:
+        click(qtbot, panel_button(window))
+    # The deal, then the move played for the mover (its drawn card shown, as after a click),
+    # then whoever is to move next gets the table.
+    inputs = (Mode.PLAY, Mode.PICK, Mode.DECIDE)
+    qtbot.waitUntil(
+        lambda: (
+            any(w.controller.mode in inputs for w in pair.windows)
+            and all(w.controller.remote.seen == seq() for w in pair.windows if w.controller.remote)
+        ),
+        timeout=10_000,
+    )
+    for window in pair.windows:
+        obs = window.controller.observation()
+        if window.controller.mode is Mode.PLAY and obs is not None:
+            assert sum(1 << card for card in window.game.table.model.hand) == obs.hand
+    for window in pair.windows:
+        remote = window.controller.remote
+        assert remote is not None and remote.seen == seq() and remote.ended is None
+    assert actions_so_far(pair.host) == actions_so_far(pair.joiner)
+    pair.close()
