@@ -394,3 +394,18 @@ def test_a_joiner_refuses_a_host_with_another_key() -> None:
         match.step()
     assert isinstance(joiner.failure, ResumeRefused) and joiner.failure.code == "key"
     assert not match.session[Role.JOINER].closed
+
+
+def test_the_turns_clock_starts_again_when_the_match_resumes() -> None:
+    """The drop was nobody's move: after 100 s away, the player to move has a fresh clock
+    (and the waiting side no cause to call the match abandoned)."""
+    match = Match(10)
+    until_play(match)
+    match.cut()
+    match.now += 100.0
+    match.link = match.dial()
+    while not all(any(isinstance(e, Resumed) for e in match.sides[r].events) for r in Role):
+        match.step()
+    for role in Role:
+        clock = match.session[role].clock(match.now)
+        assert clock is not None and clock.waited < 1.0, (role, clock)
