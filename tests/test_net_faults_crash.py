@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from tests.conftest import run_koikoi
-from tests.net_support import KoikoiProcess, spawn
+from tests.net_support import KoikoiProcess, Table, spawn
 
 LOOPBACK = ("--bind", "127.0.0.1")
 
@@ -111,3 +111,23 @@ def test_the_host_killed_and_restarted_resumes_from_its_record(tmp_path: Path) -
                 proc.kill()
     assert "resuming the match in" in h2.stderr and "the match resumed" in j.stderr
     check(tmp_path, h2, j)
+
+
+def test_a_record_in_play_of_another_identity_is_refused_in_one_line(tmp_path: Path) -> None:
+    """``--record FILE`` holding someone else's match in play: nothing is written over, and
+    the command stops with one line (exit 2)."""
+    table = Table(seed=4)
+    for _ in range(4):
+        table.step()
+    record = table.joiner.record().to_json()
+    assert "end" not in record and record["deals"][0]["actions"]
+    path = tmp_path / "theirs.json"
+    text = json.dumps(record)
+    path.write_text(text)
+    proc = run_koikoi("join", "127.0.0.1:9", "--bot", "random", "--record", str(path))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        f"koikoi: --record {path} holds a match in play that cannot go on: "
+        "this identity is not its joiner"
+    ]
+    assert "Traceback" not in proc.stderr and path.read_text() == text
