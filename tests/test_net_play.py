@@ -161,7 +161,8 @@ def test_a_changed_identity_is_refused_loudly(tmp_path: Path) -> None:
 
 def test_a_silent_peer_is_reported_and_the_record_marked(tmp_path: Path) -> None:
     record = tmp_path / "host.json"
-    h, port = host(tmp_path, "--bot", "random", "--timeout", "2", "--record", str(record))
+    window = ("--resume-window", "1")  # then a silent peer that did not come back ends it
+    h, port = host(tmp_path, "--bot", "random", "--timeout", "2", "--record", str(record), *window)
     j = join(tmp_path, port, "--bot", "hard", "--timeout", "2")
     try:
         j.wait_for("coin toss")
@@ -207,7 +208,8 @@ def test_a_peer_that_leaves_is_announced(tmp_path: Path) -> None:
 
 
 def test_a_killed_peer_drops_the_connection(tmp_path: Path) -> None:
-    h, port = host(tmp_path, "--bot", "random")
+    # the host waits --resume-window seconds for the peer to come back (test_net_faults.py)
+    h, port = host(tmp_path, "--bot", "random", "--resume-window", "1")
     j = join(tmp_path, port, "--bot", "hard")
     try:
         j.wait_for("coin toss")

@@ -25,6 +25,7 @@ from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import MAX_NICKNAME
+from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session import (
     DEFAULT_ABANDON_AFTER,
@@ -34,7 +35,7 @@ from koikoi.net.session import (
     Session,
     TossDone,
 )
-from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
+from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join, resume_joined
 from koikoi.paths import atomic_write, games_dir
 
 if TYPE_CHECKING:
@@ -77,6 +78,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"--timeout takes seconds, not {text!r}") from None
     if not 0.1 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"--timeout takes 0.1 to 3600 seconds, not {text}")
+    return value
+
+
+def _window(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--resume-window takes seconds, not {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"--resume-window takes 0 to 3600 seconds, not {text}")
     return value
 
 
@@ -184,6 +195,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         silence_timeout=DEFAULT_SILENCE_TIMEOUT if args.timeout is None else args.timeout,
         move_clock=args.move_clock,
         abandon_after=args.abandon_after,
+        resume_window=args.resume_window,
     )
 
 
@@ -222,7 +234,12 @@ def nickname_warning(nickname: str, resembles: tuple[str, ...]) -> str:
 
 def _progress(local: Role) -> Any:
     def on_event(event: ConnectionEvent, now: float) -> None:
-        if isinstance(event, HandshakeDone):
+        if isinstance(event, Suspended):
+            left = max(0.0, event.deadline - now)
+            say(f"{event.reason}: waiting up to {left:.0f} s to resume the match")
+        elif isinstance(event, Resumed):
+            say(f"the match resumed ({event.resent} log entries sent again)")
+        elif isinstance(event, HandshakeDone):
             peer = event.established.peer
             kind = "new" if event.established.pin.status.value == "new" else "known"
             say(f"playing {peer.nickname!r} ({peer.fingerprint}, {kind} peer)")
@@ -306,6 +323,8 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
     result["dealing"] = DEALING
+    if outcome.resumed:
+        result["resumed"] = outcome.resumed
     if outcome.finished:
         emit(result)
         return EXIT_OK
@@ -373,7 +392,12 @@ class _Announcer:
             await asyncio.to_thread(advertiser.withdraw)
 
 
-async def _host(args: argparse.Namespace, options: PeerOptions, player: ThreadedSeat) -> Outcome:
+async def _host(
+    args: argparse.Namespace,
+    options: PeerOptions,
+    player: ThreadedSeat,
+    restored: Session | None = None,
+) -> Outcome:
     stop = asyncio.Event()
     _install_stop(stop)
     announcer = _Announcer(args, options) if args.advertise else None
@@ -401,6 +425,8 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
             f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}"
         ) from None
     shown = f"[{host}]" if ":" in host else host
+    if restored is not None:
+        room.adopt(restored)
     print(f"listening {shown}:{port}", file=sys.stderr, flush=True)
     match = asyncio.ensure_future(room.outcome())
     stopped = asyncio.ensure_future(stop.wait())
@@ -425,7 +451,13 @@ async def _host(args: argparse.Namespace, options: PeerOptions, player: Threaded
 
 
 async def _join(
-    host: str, port: int, options: PeerOptions, player: ThreadedSeat, room: LanRoom | None = None
+    host: str,
+    port: int,
+    options: PeerOptions,
+    player: ThreadedSeat,
+    room: LanRoom | None = None,
+    bind: str | None = None,
+    restored: Session | None = None,
 ) -> Outcome:
     stop = asyncio.Event()
     _install_stop(stop)
@@ -441,16 +473,81 @@ async def _join(
                     f"{room.fingerprint}, but the peer is {peer}: another program answered"
                 )
 
-    return await join(host, port, options, player, on_event=on_event, stop=stop)
+    redial = None if room is None else _redial_room(room, bind, (host, port))
+    if restored is not None:
+        return await resume_joined(host, port, restored, options, player, on_event, stop, redial)
+    return await join(host, port, options, player, on_event=on_event, stop=stop, redial=redial)
+
+
+REFIND_TIMEOUT = 2.0
+"""Seconds a joiner resuming by ``--room`` looks for its room again each time it dials."""
+
+
+def _redial_room(room: LanRoom, bind: str | None, last: tuple[str, int]) -> Any:
+    """Where to dial again to resume a match joined by ``--room``: the room found again by
+    mDNS (its address may have changed; the same title, and the same identity when it was
+    announced with one), else the address it was joined at."""
+    from koikoi.net.discovery import DiscoveryError, find_room
+
+    async def redial() -> list[tuple[str, int]]:
+        try:
+            rooms = await asyncio.to_thread(
+                find_room, room.title, bind=bind, timeout=REFIND_TIMEOUT, playing=True
+            )
+        except DiscoveryError:
+            rooms = []
+        same = [r for r in rooms if not room.fingerprint or r.fingerprint == room.fingerprint]
+        found = [_split_address(address) for r in same for address in r.addresses]
+        return [*found, last] if last not in found else found
+
+    return redial
+
+
+def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | None:
+    """The match in play that ``--record FILE`` holds, when this side crashed or was killed
+    during it and is started again (docs/protocol.md, "Resume"): restored from the record,
+    to be resumed with the peer; None when the file holds no match in play."""
+    import time
+
+    from koikoi.engine.record import RecordError, loads
+    from koikoi.net.resume import NotResumable, restore_session, unfinished_record
+
+    if path is None or not Path(path).is_file():
+        return None
+    try:
+        data = loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, RecordError):
+        return None  # not a record: written over, as before
+    if not unfinished_record(data):
+        return None
+    try:
+        session = restore_session(
+            data,
+            options.identity,
+            options.nickname,
+            role,
+            options.settings,
+            now=time.monotonic(),
+            silence_timeout=options.silence_timeout,
+        )
+    except NotResumable as error:
+        raise UsageError(
+            f"--record {path} holds a match in play that cannot go on: {error}"
+        ) from None
+    lockstep = session.lockstep
+    moves = 0 if lockstep is None else lockstep.seq
+    say(f"resuming the match in {path} with {session.peer.nickname!r} after {moves} moves")
+    return session
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
     if args.room is not None and not args.advertise:
         raise UsageError("--room goes with --advertise (nothing is announced without it)")
     options = _options(args)
+    restored = _restored(options, Role.HOST, args.record)
     recorder = _recorder(options, Role.HOST, args.record)
     player = _bot(args.bot)
-    outcome = asyncio.run(_host(args, options, player))
+    outcome = asyncio.run(_host(args, options, player, restored))
     return _finish(outcome, recorder)
 
 
@@ -466,9 +563,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
             raise UsageError("--bind goes with --room (it is where to look for the room)")
         host, port = parse_address(args.address)
         options = _options(args)
+        restored = _restored(options, Role.JOINER, args.record)
         recorder = _recorder(options, Role.JOINER, args.record)
         player = _bot(args.bot)
-        outcome = asyncio.run(_join(host, port, options, player))
+        outcome = asyncio.run(_join(host, port, options, player, restored=restored))
         return _finish(outcome, recorder)
     # with --room, --timeout is how long to look for the room (CLI.md); silence keeps its default
     search = FIND_TIMEOUT if args.timeout is None else args.timeout
@@ -484,7 +582,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         return EXIT_EARLY
     say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
     addresses = [_split_address(address) for address in room.addresses]
-    outcome = asyncio.run(_join_any(addresses, options, player, room))
+    outcome = asyncio.run(_join_any(addresses, options, player, room, args.bind))
     return _finish(outcome, recorder)
 
 
@@ -517,12 +615,16 @@ def _split_address(text: str) -> tuple[str, int]:
 
 
 async def _join_any(
-    addresses: list[tuple[str, int]], options: PeerOptions, player: ThreadedSeat, room: LanRoom
+    addresses: list[tuple[str, int]],
+    options: PeerOptions,
+    player: ThreadedSeat,
+    room: LanRoom,
+    bind: str | None,
 ) -> Outcome:
     """Join at the first of ``addresses`` that answers (a room may have several)."""
     outcome: Outcome | None = None
     for host, port in addresses:
-        outcome = await _join(host, port, options, player, room)
+        outcome = await _join(host, port, options, player, room, bind)
         if outcome.connection is not None:
             break
     assert outcome is not None
@@ -614,6 +716,14 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
     )
     p.add_argument("--name", metavar="NICK", help="the nickname the peer sees (default: user)")
     p.add_argument("--record", metavar="FILE", help="write the signed record here")
+    p.add_argument(
+        "--resume-window",
+        type=_window,
+        default=RESUME_WINDOW,
+        metavar="S",
+        help=f"seconds a match whose connection dropped waits to be resumed (default "
+        f"{RESUME_WINDOW:g}; 0: a dropped connection ends the match)",
+    )
     # The move clock and the abandon time (docs/protocol.md, "Time"): not in CLI.md, for
     # tests, which cannot wait the 3 minutes after which a peer that never moves is gone.
     p.add_argument(

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import Action
 from koikoi.net.errors import (
+    DecryptError,
     HandshakeError,
     IdentityFileError,
     PeerRefused,
@@ -25,6 +26,16 @@ from koikoi.net.errors import (
 )
 from koikoi.net.handshake import Established, Handshake, Phase, refuse_message
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.resume import (
+    Resumed,
+    ResumeRefused,
+    Suspended,
+    check_claim,
+    finished,
+    read_reply,
+    resume_message,
+    suspendable,
+)
 from koikoi.net.roles import Role
 from koikoi.net.session import (
     DEFAULT_ABANDON_AFTER,
@@ -34,7 +45,7 @@ from koikoi.net.session import (
     Session,
     SessionEvent,
 )
-from koikoi.net.wire import FrameDecoder, encode_frame
+from koikoi.net.wire import FrameDecoder, encode_frame, encode_message
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +65,7 @@ class HandshakeFailed:
     error: ProtocolError
 
 
-ConnectionEvent = HandshakeDone | HandshakeFailed | SessionEvent
+ConnectionEvent = HandshakeDone | HandshakeFailed | SessionEvent | Suspended | Resumed
 
 
 class Connection:
@@ -112,6 +123,21 @@ class Connection:
         self.busy: Callable[[], bool] | None = None
         """For a host: asked before accepting the joiner's last handshake message; when it
         says True (another match started meanwhile) the handshake is refused as ``busy``."""
+        self.resume_window = 0.0
+        """Seconds a session whose connection drops mid-match stays suspended, waiting to be
+        resumed over a new connection (:mod:`koikoi.net.resume`); 0: a drop ends it."""
+        self.resuming: Session | None = None
+        """For a joiner: the suspended session this connection resumes (set before start)."""
+        self.resume_candidate: Callable[[bytes], Session | None] | None = None
+        """For a host that is busy: the suspended session played with the identity key given
+        (the joiner's, proven by the handshake), if any; the connection then resumes it."""
+        self.suspended: Suspended | None = None
+        """Set when the connection dropped mid-match and left its session suspended."""
+        self._resume: tuple[Session, Established] | None = None
+        self._goodbye = False
+        """The peer's ``bye`` ``finished`` arrived after the match finished here."""
+        self._peer_holds = -1
+        """How many log entries the peer said it holds in its ``resume`` (-1: none yet)."""
 
     # --- state ---------------------------------------------------------------------------
 
@@ -145,19 +171,48 @@ class Connection:
         for payload in self.handshake.start():
             self._out += encode_frame(payload)
 
+    @property
+    def awaiting_goodbye(self) -> bool:
+        """The match finished with this side's move and the peer has not yet said ``bye``
+        ``finished``: keep reading; a drop now suspends the session (resume may still owe
+        the peer the last entry)."""
+        session = self.session
+        return (
+            self.resume_window > 0
+            and self.suspended is None
+            and not self._goodbye
+            and finished(session)
+            and session is not None
+            and session.lockstep is not None
+            and self._peer_holds < session.lockstep.seq
+        )
+
+    def unclean_end(self, now: float) -> list[ConnectionEvent]:
+        """A joiner whose finished match's connection ended in an error rather than the
+        host's clean close: the host may not have its goodbye, and may wait for a resume
+        to learn that this side holds every entry. The session is suspended again, so
+        the joiner dials once more (the host tells it when there is nothing to resume)."""
+        if self.resume_window <= 0 or not finished(self.session) or self.suspended is not None:
+            return []
+        return self._suspend(now, "the connection ended in an error as the match ended")
+
     def receive_data(self, data: bytes, now: float) -> list[ConnectionEvent]:
-        if self.closed:
+        if self.closed and not self.awaiting_goodbye:
             return []
         try:
             frames = self._decoder.feed(data)
         except ProtocolError as error:
-            return self._bad_stream(now, str(error))
+            return [] if self.closed else self._bad_stream(now, str(error))
         events: list[ConnectionEvent] = []
         for frame in frames:
             if self.closed:
-                break
+                if self.awaiting_goodbye and self.session is not None:
+                    self._goodbye = self.session.is_goodbye(frame)
+                continue
             if self.session is not None:
                 events.extend(self._counted(self.session.receive(frame, now)))
+            elif self._resume is not None:
+                events.extend(self._resume_step(frame, now))
             else:
                 events.extend(self._handshake_step(frame, now))
         return events
@@ -180,8 +235,12 @@ class Connection:
     def tick(self, now: float) -> list[ConnectionEvent]:
         if self.closed:
             return []
-        if self.session is not None:
-            return self._counted(self.session.tick(now))
+        session = self.session
+        if session is not None:
+            if self._may_suspend() and now - session.heard_at >= session.silence_timeout:
+                seconds = f"{session.silence_timeout:g}"
+                return self._suspend(now, f"the peer sent nothing for {seconds} s", silent=True)
+            return self._counted(session.tick(now))
         if now >= self._deadline:
             seconds = f"{self.silence_timeout:g}"
             return self._fail(
@@ -208,6 +267,8 @@ class Connection:
         return list(self.session.abandon(now))
 
     def connection_lost(self, now: float, detail: str = "") -> list[ConnectionEvent]:
+        if self.closed and self.awaiting_goodbye:
+            return self._suspend(now, "the connection dropped before the peer had the last move")
         if self.closed:
             return []
         try:
@@ -215,6 +276,9 @@ class Connection:
         except ProtocolError as error:
             detail = detail or str(error)
         if self.session is not None:
+            if self._may_suspend():
+                reason = "the connection dropped" + (f": {detail}" if detail else "")
+                return self._suspend(now, reason, detail=detail)
             return self._counted(self.session.connection_lost(now, detail))
         reason = "the peer closed the connection during the handshake"
         return self._fail(ProtocolError(reason + (f": {detail}" if detail else "")))
@@ -236,6 +300,15 @@ class Connection:
             return self._fail(error)
         except ProtocolError as error:  # a frame after the handshake failed or ended
             return self._fail(error)
+        candidate = None
+        if busy and self.handshake.result is not None and self.resume_candidate is not None:
+            candidate = self.resume_candidate(self.handshake.result.peer.public_key)
+        if candidate is not None and self.handshake.result is not None:
+            # the peer of a suspended session dialled again: ready goes, then its resume
+            for reply in replies:
+                self._out += encode_frame(reply)
+            self._resume = (candidate, self.handshake.result)
+            return []
         if busy and self.handshake.result is not None:
             # docs/protocol.md "Ready and refuse": after noise3 the refusal goes encrypted, in
             # place of ready (nonce 0), so the joiner reads "busy", not a failed decryption.
@@ -248,6 +321,8 @@ class Connection:
         established = self.handshake.result
         if established is None:
             return []
+        if self.resuming is not None:
+            return self._start_resume(self.resuming, established)
         self.session = Session(
             established,
             self.identity,
@@ -279,6 +354,69 @@ class Connection:
                     logger.warning("cannot count the abandoned toss in the pins: %s", error)
                 logger.info("the peer abandoned the coin toss after seeing the result")
         return list(events)
+
+    # --- resume (koikoi/net/resume.py) ---------------------------------------------------
+
+    def _may_suspend(self) -> bool:
+        return self.resume_window > 0 and suspendable(self.session)
+
+    def _suspend(
+        self, now: float, reason: str, *, silent: bool = False, detail: str = ""
+    ) -> list[ConnectionEvent]:
+        """The connection is gone, the session waits for another one (it stays open)."""
+        self.suspended = Suspended(now + self.resume_window, reason, silent, detail)
+        self._closed = True
+        logger.info("session suspended: %s", reason)
+        return [self.suspended]
+
+    def detach(self, now: float, reason: str) -> list[ConnectionEvent]:
+        """Another connection takes the session over: this one lets go of it and closes."""
+        if self.session is None or self.suspended is not None:
+            return []
+        if self.closed and not self.awaiting_goodbye:
+            return []
+        return self._suspend(now, reason)
+
+    def _start_resume(self, session: Session, established: Established) -> list[ConnectionEvent]:
+        """The joiner's new handshake is done: check the host is the session's, say resume."""
+        if established.peer.public_key != session.peer.public_key:
+            return self._refuse_resume(ResumeRefused("key"), established)
+        self._out += encode_frame(established.send.encrypt_with_ad(b"", resume_message(session)))
+        self._resume = (session, established)
+        return []
+
+    def _resume_step(self, frame: bytes, now: float) -> list[ConnectionEvent]:
+        """The peer's ``resume`` (or its refusal): check it, resend, carry the session on."""
+        assert self._resume is not None
+        session, established = self._resume
+        expected = "resume"
+        try:
+            claim = read_reply(established.recv.decrypt_with_ad(b"", frame), expected)
+            resend = check_claim(session, established.peer.public_key, claim)
+        except ResumeRefused as error:
+            return self._refuse_resume(error, established)
+        except DecryptError:
+            return self._fail(ProtocolError("a resume message did not decrypt"))
+        except ProtocolError as error:
+            return self._fail(ProtocolError(f"resume failed: {error}"))
+        if self.role is Role.HOST:
+            own = resume_message(session)
+            self._out += encode_frame(established.send.encrypt_with_ad(b"", own))
+        session.reconnect(established, now, resend)
+        self._peer_holds = claim.get("seq", int)
+        self.session = session
+        self._resume = None
+        self.resuming = None
+        logger.info("session resumed: %d entries resent", len(resend))
+        return [Resumed(len(resend))]
+
+    def _refuse_resume(
+        self, error: ResumeRefused, established: Established
+    ) -> list[ConnectionEvent]:
+        if not error.by_peer:
+            refusal = encode_message("noresume", reason=error.code)
+            error.farewell = established.send.encrypt_with_ad(b"", refusal)
+        return self._fail(error)
 
     def _fail(self, error: ProtocolError) -> list[ConnectionEvent]:
         farewell = error.farewell if isinstance(error, HandshakeError) else None

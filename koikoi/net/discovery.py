@@ -908,25 +908,28 @@ def find_room(
     *,
     bind: str | None = None,
     timeout: float = 5.0,
+    playing: bool = False,
 ) -> list[Room]:
     """Browse up to ``timeout`` seconds for an open room called ``title`` (compared without
     case); returns the open rooms of that title found when the first appears (empty when none
-    did). DiscoveryError when mDNS does not work here."""
+    did). DiscoveryError when mDNS does not work here. ``playing``: rooms whose match is in
+    play count too (a joiner finding its room again to resume its match)."""
     wanted = clean_text(title, MAX_TITLE).casefold()
     found = threading.Event()
+    statuses = (RoomStatus.OPEN, RoomStatus.PLAYING) if playing else (RoomStatus.OPEN,)
 
     def matches(browser: RoomBrowser) -> list[Room]:
         return [
             room
             for room in browser.rooms()
-            if room.title.casefold() == wanted and room.status is RoomStatus.OPEN
+            if room.title.casefold() == wanted and room.status in statuses
         ]
 
     def on_event(event: DiscoveryEvent) -> None:
         if isinstance(event, BrowseFailed) or (
             isinstance(event, RoomAdded | RoomChanged)
             and event.room.title.casefold() == wanted
-            and event.room.status is RoomStatus.OPEN
+            and event.room.status in statuses
         ):
             found.set()
 

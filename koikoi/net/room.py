@@ -148,6 +148,11 @@ class RoomPolicy:
     """The connection playing the room's match (from its handshake to its close)."""
     match_over: bool = False
     """The room's match has been played; the room takes nobody else."""
+    resumable: bool = False
+    """The room's match is in play and may be resumed (docs/protocol.md, "Resume"): while
+    set, a busy room still lets handshakes run, and the transport's ``resume_candidate``
+    hook lets through only the match's peer, the others being refused ``busy`` at the end
+    of their handshake."""
     _numbers: itertools.count[int] = field(default_factory=itertools.count, repr=False)
 
     def __post_init__(self) -> None:
@@ -173,7 +178,7 @@ class RoomPolicy:
         when it is the address that is full) is evicted to make room: see
         :meth:`take_evicted`.
         """
-        if self.busy:
+        if self.busy and not self.resumable:
             return BUSY
         host = address_host(address)
         until = self._backoff_until.get(host, -math.inf)
@@ -285,6 +290,13 @@ class RoomPolicy:
             raise ValueError(f"ticket {ticket.number} is not a pending handshake")
         self.spoken.discard(ticket.number)
         self.match = ticket
+
+    def resumed(self, ticket: Ticket, now: float) -> None:
+        """``ticket``'s connection resumed the room's match: it is the match's connection."""
+        self.pending.pop(ticket.number, None)
+        self.spoken.discard(ticket.number)
+        self.match = ticket
+        self.match_over = False
 
     def closed(self, ticket: Ticket, now: float) -> bool:
         """``ticket``'s connection is over; True when it was the room's match."""

@@ -621,6 +621,35 @@ class Session:
         self._clock.now = now
         return self._fail("error", self.role, reason)
 
+    # --- resume (koikoi/net/resume.py) ---------------------------------------------------
+
+    @property
+    def heard_at(self) -> float:
+        """When the peer's last message (or heartbeat) arrived."""
+        return self._clock.last_rx
+
+    def is_goodbye(self, payload: bytes) -> bool:
+        """After the match finished here: whether ``payload`` is the peer's ``bye``
+        ``finished``, which says it holds every entry. Anything else is ignored."""
+        try:
+            plaintext = self._rx.decrypt_with_ad(b"", payload)
+            message = decode_message(plaintext, {"move": MOVE, "ping": PING, "bye": BYE})
+        except (DecryptError, ProtocolError):
+            return False
+        return message.kind == "bye" and message.fields.get("reason", str) == "finished"
+
+    def reconnect(self, established: Established, now: float, resend: list[bytes]) -> None:
+        """A new connection carries the suspended session on (docs/protocol.md, "Resume"):
+        its keys replace the old connection's, whatever the old one still held unsent is
+        dropped, and ``resend`` (the log entries the peer does not hold) goes first."""
+        self._tx, self._rx = established.send, established.recv
+        self._out = []
+        self._clock = _Clock(now, now, now)
+        if self.lockstep is not None:  # the drop was nobody's move: the turn's clock restarts
+            self._turn = _Turn(self.lockstep.seq, now)
+        for message in resend:
+            self._send(message)
+
     # --- the record ----------------------------------------------------------------------
 
     def record(self) -> GameRecord:

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import math
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -33,6 +33,7 @@ from koikoi.net.connection import (
 from koikoi.net.errors import AuthenticationFailed, PeerRefused
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finished
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
@@ -123,8 +124,13 @@ class PeerOptions:
     """Seconds without a move from the peer before the match may end as abandoned by it
     (:func:`drive` ends it then; the app asks its player)."""
 
+    resume_window: float = 0.0
+    """Seconds a match whose connection dropped waits to be resumed (docs/protocol.md,
+    "Resume"): the joiner dials again, the host's room takes its peer back; 0: a drop ends
+    the match at once."""
+
     def connection(self, role: Role, now: float) -> Connection:
-        return Connection(
+        conn = Connection(
             role,
             identity=self.identity,
             nickname=self.nickname,
@@ -138,6 +144,8 @@ class PeerOptions:
             move_clock=self.move_clock,
             abandon_after=self.abandon_after,
         )
+        conn.resume_window = self.resume_window
+        return conn
 
 
 EventHook = Callable[[ConnectionEvent, float], None]
@@ -156,10 +164,16 @@ class Outcome:
     bytes_received: int = 0
     times: dict[str, float] = field(default_factory=dict)
     """Loop times: ``connected``, ``established``, ``first_deal``, ``ended``."""
+    resumed: int = 0
+    """How many times the match was resumed over a new connection."""
+    held: Session | None = None
+    """The session when no connection holds it (restored from a record, not resumed)."""
 
     @property
     def session(self) -> Session | None:
-        return None if self.connection is None else self.connection.session
+        if self.connection is None or self.connection.session is None:
+            return self.held
+        return self.connection.session
 
     @property
     def finished(self) -> bool:
@@ -211,6 +225,34 @@ async def _close(
     return drained
 
 
+async def _close_checked(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, grace: float = CLOSE_GRACE
+) -> tuple[int, bool]:
+    """:func:`_close`, also saying whether the peer closed cleanly: its end of the stream
+    (or its silence for ``grace``) rather than an error such as a reset."""
+    drained = 0
+    clean = True
+    try:
+        if writer.can_write_eof():
+            writer.write_eof()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while (left := deadline - loop.time()) > 0:
+            try:
+                data = await asyncio.wait_for(reader.read(READ_CHUNK), left)
+            except TimeoutError:
+                break
+            if not data:
+                break
+            drained += len(data)
+    except Exception:  # a reset, a broken pipe: the peer may not have our last bytes
+        clean = False
+    writer.close()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(writer.wait_closed(), grace)
+    return drained, clean
+
+
 async def drive(
     conn: Connection,
     reader: asyncio.StreamReader,
@@ -252,6 +294,7 @@ async def drive(
         if overdue and not conn.closed:
             handle(conn.abandon(now))
 
+    goodbye_by: float | None = None
     read_task: asyncio.Task[bytes] = asyncio.ensure_future(reader.read(READ_CHUNK))
     think_task: asyncio.Task[Action] | None = None
     stop_task: asyncio.Task[bool] | None = None
@@ -269,7 +312,14 @@ async def drive(
                     break
                 outcome.bytes_sent += len(data)
             if conn.closed:
-                break
+                # The match finished with our move: the peer's goodbye says it has the last
+                # entry; a drop before it leaves the session to be resumed (resume.py).
+                if not conn.awaiting_goodbye:
+                    break
+                if goodbye_by is None:
+                    goodbye_by = loop.time() + CLOSE_GRACE
+                if loop.time() >= goodbye_by:
+                    break
             observation = conn.local_turn
             if observation is not None and think_task is None:
                 think_task = asyncio.ensure_future(player.choose(observation))
@@ -278,7 +328,7 @@ async def drive(
                 waiting.add(think_task)
             if stop_task is not None:
                 waiting.add(stop_task)
-            timer = conn.next_timer()
+            timer = conn.next_timer() if goodbye_by is None else goodbye_by
             wait = None if timer is None else max(0.0, timer - loop.time())
             done, _ = await asyncio.wait(waiting, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
             if read_task in done:
@@ -320,12 +370,20 @@ async def drive(
         read_task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await read_task
-        if conn.session is not None:
+        if conn.session is not None and conn.suspended is None:
             player.cancel()
         if think_task is not None:
             think_task.cancel()
+        if conn.suspended is not None:  # a dead connection: no goodbye to wait for
+            writer.transport.abort()
         if not writer.is_closing():
-            outcome.bytes_received += await _close(reader, writer)
+            if conn.role is Role.JOINER and finished(conn.session) and conn.resume_window > 0:
+                drained, clean = await _close_checked(reader, writer)
+                outcome.bytes_received += drained
+                if not clean:
+                    handle(conn.unclean_end(loop.time()))
+            else:
+                outcome.bytes_received += await _close(reader, writer)
 
 
 # --- the two roles -------------------------------------------------------------------------
@@ -338,22 +396,155 @@ async def join(
     player: LocalPlayer,
     on_event: EventHook | None = None,
     stop: asyncio.Event | None = None,
+    redial: Redial | None = None,
 ) -> Outcome:
     """Connect to a room and play its match; returns how it went (never raises for the peer).
 
     Setting ``stop`` leaves the match (or gives up connecting). A private room that says
     ``wait`` (wrong passwords from this address a moment ago) is dialled again after 1 s,
-    then 2, 4 and 8.
+    then 2, 4 and 8. With ``options.resume_window``, a connection that drops mid-match is
+    dialled again (at ``redial``'s addresses, by default the same one) and the match resumed.
     """
     for delay in WAIT_RETRIES:
         outcome = await _join_once(host, port, options, player, on_event, stop)
         refused = None if outcome.connection is None else outcome.connection.failure
         if not (isinstance(refused, PeerRefused) and refused.code == "wait"):
-            return outcome
+            return await _resume_while_suspended(
+                outcome, redial or _same_address(host, port), options, player, on_event, stop
+            )
         if stop is not None and stop.is_set():
             return outcome
         await asyncio.sleep(delay)
-    return await _join_once(host, port, options, player, on_event, stop)
+    outcome = await _join_once(host, port, options, player, on_event, stop)
+    return await _resume_while_suspended(
+        outcome, redial or _same_address(host, port), options, player, on_event, stop
+    )
+
+
+Redial = Callable[[], Awaitable[list[tuple[str, int]]]]
+"""Where to dial again to resume a match: the address, or the room found again by mDNS."""
+REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
+"""Seconds between redials of a suspended match (the last one repeats)."""
+
+
+def _same_address(host: str, port: int) -> Redial:
+    async def redial() -> list[tuple[str, int]]:
+        return [(host, port)]
+
+    return redial
+
+
+async def _resume_while_suspended(
+    outcome: Outcome,
+    redial: Redial,
+    options: PeerOptions,
+    player: LocalPlayer,
+    on_event: EventHook | None,
+    stop: asyncio.Event | None,
+) -> Outcome:
+    """The joiner's side of resume: while the match's connection is suspended, dial again
+    (until its deadline) and resume the session over the first connection that takes it."""
+    conn = outcome.connection
+    if conn is None or conn.suspended is None or conn.session is None:
+        return outcome
+    return await _redial(
+        outcome, conn.session, conn.suspended, redial, options, player, on_event, stop
+    )
+
+
+async def resume_joined(
+    host: str,
+    port: int,
+    session: Session,
+    options: PeerOptions,
+    player: LocalPlayer,
+    on_event: EventHook | None = None,
+    stop: asyncio.Event | None = None,
+    redial: Redial | None = None,
+) -> Outcome:
+    """A joiner restarted after a crash: resume ``session`` (restored from its record by
+    :func:`~koikoi.net.resume.restore_session`) at ``host:port`` within the resume window."""
+    loop = asyncio.get_running_loop()
+    outcome = Outcome(f"{host}:{port}", held=session)
+    suspension = Suspended(loop.time() + options.resume_window, "restarted from the record")
+    return await _redial(
+        outcome,
+        session,
+        suspension,
+        redial or _same_address(host, port),
+        options,
+        player,
+        on_event,
+        stop,
+    )
+
+
+async def _redial(
+    outcome: Outcome,
+    session: Session,
+    suspension: Suspended | None,
+    redial: Redial,
+    options: PeerOptions,
+    player: LocalPlayer,
+    on_event: EventHook | None,
+    stop: asyncio.Event | None,
+) -> Outcome:
+    loop = asyncio.get_running_loop()
+    deadline = 0.0 if suspension is None else suspension.deadline
+    hook = _session_recording(session, options, on_event)
+    attempt = 0
+    while suspension is not None and (not session.closed or finished(session)):
+        if stop is not None and stop.is_set():
+            for event in session.leave(loop.time(), "the player left"):
+                hook(event, loop.time())
+            break
+        if loop.time() >= deadline:
+            if session.closed:
+                break  # finished here; the peer never came back for the last entry
+            for event in expire(session, suspension, loop.time()):
+                hook(event, loop.time())
+            break
+        delay = REDIAL_DELAYS[min(attempt, len(REDIAL_DELAYS) - 1)]
+        attempt += 1
+        await _sleep_or_stop(min(delay, max(0.0, deadline - loop.time())), stop)
+        if stop is not None and stop.is_set():
+            continue
+        try:
+            addresses = await redial()
+        except Exception as error:  # mDNS may fail for a moment: dial again later
+            logger.info("cannot find the room again: %s", error)
+            continue
+        for host, port in addresses:
+            budget = max(0.1, min(options.silence_timeout, deadline - loop.time()))
+            again = await _join_once(
+                host, port, options, player, on_event, stop, resuming=session, connect=budget
+            )
+            if again.connection is not None and again.connection.session is session:
+                again.resumed = outcome.resumed + 1
+                again.bytes_sent += outcome.bytes_sent
+                again.bytes_received += outcome.bytes_received
+                outcome, attempt = again, 0
+                suspension = again.connection.suspended
+                if suspension is not None:
+                    deadline = suspension.deadline
+                break
+            failure = None if again.connection is None else again.connection.failure
+            if session.closed and (again.connection is None or isinstance(failure, PeerRefused)):
+                # finished here, and the host is gone or busy: it waits for no resume
+                return outcome
+            if isinstance(failure, ResumeRefused) and failure.by_peer:
+                for event in session.connection_lost(loop.time(), str(failure)):
+                    hook(event, loop.time())
+                break
+    return outcome
+
+
+async def _sleep_or_stop(seconds: float, stop: asyncio.Event | None) -> None:
+    if stop is None:
+        await asyncio.sleep(seconds)
+        return
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
 
 
 WAIT_RETRIES: Final = (1.0, 2.0, 4.0, 8.0)
@@ -366,6 +557,9 @@ async def _join_once(
     player: LocalPlayer,
     on_event: EventHook | None,
     stop: asyncio.Event | None,
+    *,
+    resuming: Session | None = None,
+    connect: float | None = None,
 ) -> Outcome:
     loop = asyncio.get_running_loop()
     address = f"{host}:{port}"
@@ -373,7 +567,8 @@ async def _join_once(
     start = loop.time()
     try:
         reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port), options.silence_timeout
+            asyncio.open_connection(host, port),
+            options.silence_timeout if connect is None else connect,
         )
     except TimeoutError:
         outcome.failure = f"cannot connect to {address}: no answer"
@@ -384,12 +579,27 @@ async def _join_once(
     outcome.times["connect"] = start
     outcome.times["connected"] = loop.time()
     conn = options.connection(Role.JOINER, loop.time())
+    conn.resuming = resuming
     outcome.connection = conn
     conn.start()
     await drive(conn, reader, writer, player, outcome, _recording(conn, options, on_event), stop)
     if conn.failure is not None:
         outcome.failure = str(conn.failure)
     return outcome
+
+
+def _session_recording(
+    session: Session, options: PeerOptions, on_event: EventHook | None
+) -> EventHook:
+    """``on_event``, then ``options.on_record`` (for a session that no connection holds)."""
+
+    def hook(event: ConnectionEvent, now: float) -> None:
+        if on_event is not None:
+            on_event(event, now)
+        if options.on_record is not None and isinstance(event, _RECORDED):
+            options.on_record(session)
+
+    return hook
 
 
 def _recording(conn: Connection, options: PeerOptions, on_event: EventHook | None) -> EventHook:
@@ -476,6 +686,14 @@ class Room:
         self._dropped: dict[int, str] = {}
         """Why the room dropped a pending connection, by ticket number."""
         self._sweeper: asyncio.TimerHandle | None = None
+        self._match: Outcome | None = None
+        """The outcome of the connection that holds the room's match (the last one, after a
+        resume)."""
+        self._expiry: asyncio.TimerHandle | None = None
+        """Ends a suspended match that was not resumed in time."""
+        self._stop_watch: asyncio.Task[None] | None = None
+        self._match_writer: asyncio.StreamWriter | None = None
+        self._suspension: Suspended | None = None
 
     async def open(self, bind: str, port: int) -> tuple[str, int]:
         """Start listening; returns the address and port actually bound."""
@@ -494,6 +712,10 @@ class Room:
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._expiry is not None:
+            self._expiry.cancel()
+        if self._stop_watch is not None:
+            self._stop_watch.cancel()
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
@@ -505,8 +727,103 @@ class Room:
 
     @property
     def playing(self) -> bool:
-        """A match is being played (its outcome is still to come)."""
-        return self.policy.playing
+        """A match is being played (its outcome is still to come), or waits to be resumed."""
+        return self.policy.playing or self.suspended
+
+    @property
+    def suspended(self) -> bool:
+        """The match's connection dropped; the room waits for its peer to resume it."""
+        match = self._match
+        if match is None:
+            return False
+        session = match.session
+        waiting = match.connection is None or match.connection.suspended is not None
+        return waiting and session is not None and (not session.closed or finished(session))
+
+    def adopt(self, session: Session) -> None:
+        """Take back a match restored from its record (this side crashed and was started
+        again, :func:`~koikoi.net.resume.restore_session`): it waits for its peer to resume
+        it, for the resume window, like a match whose connection dropped."""
+        loop = asyncio.get_running_loop()
+        self._match = Outcome("", held=session)
+        self.policy.match_over = True  # nobody else may start a match here
+        self.policy.resumable = True
+        suspension = Suspended(
+            loop.time() + self.options.resume_window, "restarted from the record"
+        )
+        self._on_match_event(None, suspension, loop.time())
+
+    def _resume_candidate(self, key: bytes) -> Session | None:
+        """The room's match, when ``key`` is its peer's and it is in play: the connection
+        that holds it (if the host did not notice the drop yet) lets go of it."""
+        match = self._match
+        if match is None:
+            return None
+        session = match.session
+        if session is None or key != session.peer.public_key:
+            return None
+        if session.closed and not finished(session):
+            return None
+        loop = asyncio.get_running_loop()
+        old = match.connection
+        if old is not None:
+            for event in old.detach(loop.time(), "the peer dialled again"):
+                self._on_match_event(old, event, loop.time())
+        return session
+
+    def _on_match_event(self, conn: Connection | None, event: ConnectionEvent, now: float) -> None:
+        """Resume bookkeeping for the connection of the room's match."""
+        if isinstance(event, TossDone) and self.options.resume_window > 0:
+            self.policy.resumable = True
+        elif isinstance(event, Ended) and not event.ending.finished:
+            self.policy.resumable = False  # a finished match stays resumable: see resume.py
+        elif isinstance(event, Suspended):
+            loop = asyncio.get_running_loop()
+            if self._expiry is not None:
+                self._expiry.cancel()
+            self._suspension = event
+            self._expiry = loop.call_at(event.deadline, self._expire, conn)
+            writer = self._match_writer
+            if writer is not None and conn is not None and conn is self._match_conn():
+                writer.transport.abort()
+            if self._stop_watch is None and self.stop is not None:
+                self._stop_watch = asyncio.ensure_future(self._leave_when_stopped(self.stop))
+        if self.on_event is not None and isinstance(event, Suspended | Resumed):
+            self.on_event(event, now)
+
+    def _match_conn(self) -> Connection | None:
+        return None if self._match is None else self._match.connection
+
+    def _expire(self, conn: Connection | None) -> None:
+        """The window passed: a match still suspended ends as dropped."""
+        self._expiry = None
+        match, suspended = self._match, self._suspension
+        if conn is not self._match_conn() or not self.suspended or match is None:
+            return
+        session = match.session
+        assert suspended is not None and session is not None
+        self._end_suspended(expire(session, suspended, asyncio.get_running_loop().time()))
+
+    async def _leave_when_stopped(self, stop: asyncio.Event) -> None:
+        await stop.wait()
+        self._stop_watch = None
+        match = self._match
+        if self.suspended and match is not None and match.session is not None:
+            loop = asyncio.get_running_loop()
+            self._end_suspended(match.session.leave(loop.time(), "the player left"))
+
+    def _end_suspended(self, events: Sequence[ConnectionEvent]) -> None:
+        match = self._match
+        assert match is not None and match.session is not None
+        hook = _session_recording(match.session, self.options, self.on_event)
+        loop = asyncio.get_running_loop()
+        for event in events:
+            match.times["ended"] = loop.time()
+            hook(event, loop.time())
+        self.policy.resumable = False
+        assert self._outcome is not None
+        if not self._outcome.done():
+            self._outcome.set_result(match)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -542,6 +859,7 @@ class Room:
         self._sweep()
         conn = self.options.connection(Role.HOST, loop.time())
         conn.busy = lambda: self.policy.busy
+        conn.resume_candidate = self._resume_candidate
         outcome = Outcome(address, conn)
         outcome.times["connected"] = loop.time()
 
@@ -554,12 +872,27 @@ class Room:
         def on_event(event: ConnectionEvent, now: float) -> None:
             if isinstance(event, HandshakeDone):
                 self.policy.established(ticket, now)
+                self._match, self._match_writer = outcome, writer
+            elif isinstance(event, Resumed):
+                self.policy.resumed(ticket, now)
+                previous = self._match
+                if previous is not None:
+                    outcome.resumed = previous.resumed + 1
+                    outcome.times = {**previous.times, **outcome.times}
+                self._match, self._match_writer = outcome, writer
+                if self._expiry is not None:
+                    self._expiry.cancel()
+                    self._expiry = None
             elif isinstance(event, HandshakeFailed):  # its place is free now, not after the close
                 if self.policy.private and isinstance(event.error, AuthenticationFailed):
                     count = self.policy.wrong_password(ticket, now)
                     if self.on_wrong_password is not None:
                         self.on_wrong_password(address_host(address), count)
                 self.policy.closed(ticket, now)
+            if self._match is outcome:
+                self._on_match_event(conn, event, now)
+                if isinstance(event, Suspended | Resumed):
+                    return
             if self.on_event is not None:
                 self.on_event(event, now)
 
@@ -581,7 +914,10 @@ class Room:
         if dropped is not None:
             self._refuse(address, dropped)
             return
+        if conn.suspended is not None:
+            return  # the match waits to be resumed, or goes on over another connection
         if established:
+            self.policy.resumable = False
             assert self._outcome is not None
             if not self._outcome.done():
                 self._outcome.set_result(outcome)

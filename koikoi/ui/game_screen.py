@@ -342,6 +342,52 @@ class GameScreen(QWidget):
         c.tossed.connect(self._show_toss)
         c.clock_ticked.connect(self.update_prompt)
         self.side.abandon_button.clicked.connect(lambda: c.abandon())
+        self._reconnecting_init()
+        c.state_changed.connect(self._follow_link)
+
+    # -- a network match whose connection dropped (docs/protocol.md, "Resume") ------------
+
+    def _reconnecting_init(self) -> None:
+        self.reconnecting = QLabel(self.table)
+        self.reconnecting.setObjectName("reconnecting")
+        self.reconnecting.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.reconnecting.hide()
+        self._reconnect_until = 0.0
+        self._reconnect_timer = QTimer(self)
+        self._reconnect_timer.setInterval(1000)
+        self._reconnect_timer.timeout.connect(self._tick_reconnecting)
+        self._followed: object = None
+
+    def _follow_link(self) -> None:
+        """Listen to the network match's link for a dropped connection, once per link."""
+        remote = getattr(self.controller, "remote", None)
+        link = getattr(remote, "link", None)
+        if link is None or link is self._followed or not hasattr(link, "suspended"):
+            return
+        self._followed = link
+        link.suspended.connect(self.show_reconnecting)
+        link.resumed.connect(self.hide_reconnecting)
+        link.ended.connect(self.hide_reconnecting)
+
+    def show_reconnecting(self, seconds: float) -> None:
+        """Show "reconnecting… 2:41", counting down until the match resumes or time is up."""
+        self._reconnect_until = time.monotonic() + seconds
+        self._tick_reconnecting()
+        self.reconnecting.show()
+        self.reconnecting.raise_()
+        self._reconnect_timer.start()
+
+    def hide_reconnecting(self, *_: object) -> None:
+        self._reconnect_timer.stop()
+        self.reconnecting.hide()
+
+    def _tick_reconnecting(self) -> None:
+        left = max(0, round(self._reconnect_until - time.monotonic()))
+        clock = f"{left // 60}:{left % 60:02d}"
+        self.reconnecting.setText(self.tr("reconnecting… %1").replace("%1", clock))
+        self.reconnecting.adjustSize()
+        width = self.table.width()
+        self.reconnecting.move(max(0, (width - self.reconnecting.width()) // 2), 8)
 
     # -- settings ----------------------------------------------------------------------------
 

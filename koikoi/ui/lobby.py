@@ -56,6 +56,7 @@ from koikoi.net.discovery import Advertisement, Room, RoomStatus, clean_text
 from koikoi.net.errors import IdentityChanged, IdentityFileError
 from koikoi.net.handshake import MAX_NICKNAME
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
+from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session import CardsShown, Ending, TossDone
 from koikoi.ui.art import CardArt
 from koikoi.ui.netlink import (
@@ -505,6 +506,7 @@ class Lobby(QWidget):
             known_peers=self._known,
             password=password,
             hold_for_confirmation=True,
+            resume_window=RESUME_WINDOW,  # a dropped connection is dialled again (netlink.py)
         )
 
     # --- joining -------------------------------------------------------------------------

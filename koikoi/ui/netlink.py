@@ -42,6 +42,7 @@ import logging
 import math
 import socket
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -71,6 +72,7 @@ from koikoi.net.errors import (
 )
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import PinStatus
+from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finished, suspendable
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
@@ -104,6 +106,8 @@ CLOSE_GRACE: Final = 2.0
 """Seconds to wait for the peer's end of the stream after our last bytes, before closing."""
 REFUSE_GRACE: Final = 0.5
 """The same for a connection the room turns away."""
+REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
+"""Seconds between a joiner's redials of a suspended match (the last one repeats)."""
 
 
 def _now() -> float:
@@ -236,6 +240,11 @@ class PeerLink(QObject):
     ended = Signal(object)
     failed = Signal(object)
     closed = Signal()
+    suspended = Signal(float)
+    """The connection dropped mid-match: the seconds left to resume it (docs/protocol.md,
+    "Resume"); the match goes on after ``resumed``, or ends (``ended``) when time runs out."""
+    resumed = Signal(int)
+    """A new connection carries the match on; how many log entries went to the peer again."""
 
     def __init__(self, options: PeerOptions, role: Role, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -268,12 +277,26 @@ class PeerLink(QObject):
         self._stage = "new"
         """new → connecting (joiner) → open → closing (half-closed, waiting) → done."""
         self._crashing = False
+        self.held: Session | None = None
+        """The suspended session, while no connection carries it (see :meth:`session`)."""
+        self.suspension: Suspended | None = None
+        """How and until when the match was suspended (the last time)."""
+        self.on_resumed: Callable[[PeerLink], None] | None = None
+        """Called as a new connection resumes the match, before any signal (the room)."""
 
     # --- what the owner reads and does ----------------------------------------------------
 
     @property
     def session(self) -> Session | None:
-        return None if self.connection is None else self.connection.session
+        conn = self.connection
+        if conn is not None and conn.session is not None:
+            return conn.session
+        return self.held
+
+    @property
+    def is_suspended(self) -> bool:
+        """The match waits for a new connection (the joiner redials, the room listens)."""
+        return self._stage == "suspended"
 
     @property
     def done(self) -> bool:
@@ -324,6 +347,11 @@ class PeerLink(QObject):
             self._give_up(LinkError("left", f"gave up connecting to {self.address}", self.address))
         elif self._stage == "open" and self.connection is not None:
             self._guarded(lambda conn: conn.leave(_now(), reason))
+        elif self._stage == "suspended" and self.held is not None:
+            self._queue.extend(self.held.leave(_now(), reason))
+            self.held = None
+            self._deliver()
+            self._finish()
 
     # --- set-up --------------------------------------------------------------------------
 
@@ -504,6 +532,14 @@ class PeerLink(QObject):
         elif isinstance(event, Ended):
             self.times["ended"] = now
             emit(self.ended, event.ending)
+        elif isinstance(event, Suspended):
+            emit(self.suspended, max(0.0, event.deadline - now))
+        elif isinstance(event, Resumed):
+            self.held = None
+            self._announced = None
+            if self.on_resumed is not None:
+                self.on_resumed(self)
+            emit(self.resumed, event.resent)
 
     def _turn_due(self) -> bool:
         """The local seat is to move and has not been told yet."""
@@ -538,8 +574,32 @@ class PeerLink(QObject):
         conn = self.connection
         if self._stage != "open" or conn is None or self._pumping or self._queue:
             return
-        if conn.closed:
+        if conn.suspended is not None:
+            self._go_suspended(conn)
+        elif conn.closed:
             self._start_closing(CLOSE_GRACE)
+
+    def _go_suspended(self, conn: Connection) -> None:
+        """The connection is gone but the match waits: drop the socket, keep the session."""
+        self.held = conn.session
+        self.suspension = conn.suspended
+        self._stage = "suspended"
+        self._timer.stop()
+        sock, self.socket = self.socket, None
+        if sock is not None:
+            sock.abort()
+            sock.deleteLater()
+
+    def expire(self) -> None:
+        """The resume window passed: the suspended match ends as without resume."""
+        session, suspended = self.held, self.suspension
+        if self._stage != "suspended" or session is None:
+            return
+        if suspended is not None:
+            self._queue.extend(expire(session, suspended, _now()))
+        self.held = None
+        self._deliver()
+        self._finish()
 
     def _arm_timer(self, conn: Connection) -> None:
         deadline = conn.next_timer()
@@ -651,6 +711,13 @@ class QtJoin(PeerLink):
 
     def __init__(self, options: PeerOptions, parent: QObject | None = None) -> None:
         super().__init__(options, Role.JOINER, parent)
+        self._dialled: tuple[str, int] | None = None
+        self._resuming: Session | None = None
+        """The suspended session this link dials again to resume (docs/protocol.md)."""
+        self._attempts = 0
+        self._redial = QTimer(self)
+        self._redial.setSingleShot(True)
+        self._redial.timeout.connect(self._dial_again)
 
     def connect_to_address(self, text: str) -> None:
         """``HOST:PORT`` or ``[v6]:PORT``; raises :class:`ValueError` (one line) otherwise."""
@@ -663,13 +730,105 @@ class QtJoin(PeerLink):
             raise ValueError("this link has already been used")
         self.address = format_address(host, port)
         self.times["connect"] = _now()
+        self._dialled = (host, port)
+        self._dial(host, port, self.options.silence_timeout)
+
+    def _dial(self, host: str, port: int, timeout: float) -> None:
         self._stage = "connecting"
         sock = QTcpSocket(self)
         self.socket = sock
         sock.connected.connect(self._on_connected)
         sock.errorOccurred.connect(self._on_error)
-        self._timer.start(math.ceil(self.options.silence_timeout * 1000))
+        self._timer.start(math.ceil(timeout * 1000))
         sock.connectToHost(host, port)
+
+    # --- resume: dial again while the match is suspended --------------------------------
+
+    def _go_suspended(self, conn: Connection) -> None:
+        if self._resuming is None:  # the match's connection dropped
+            super()._go_suspended(conn)
+            self._resuming = self.held
+            self._attempts = 0
+        else:  # an attempt to resume failed: drop its socket, dial again
+            self._stage = "suspended"
+            self._drop_socket()
+        self._schedule()
+
+    def _drop_socket(self) -> None:
+        self._timer.stop()
+        sock, self.socket = self.socket, None
+        if sock is not None:
+            sock.abort()
+            sock.deleteLater()
+
+    def _schedule(self) -> None:
+        suspension = self.suspension
+        if suspension is None:
+            return
+        delay = REDIAL_DELAYS[min(self._attempts, len(REDIAL_DELAYS) - 1)]
+        self._attempts += 1
+        left = max(0.0, suspension.deadline - _now())
+        self._redial.start(math.ceil(min(delay, left) * 1000))
+
+    def _dial_again(self) -> None:
+        suspension = self.suspension
+        if self._stage != "suspended" or suspension is None or self._dialled is None:
+            return
+        left = suspension.deadline - _now()
+        if left <= 0:
+            self.held = self._resuming
+            self._resuming = None
+            self.expire()
+            return
+        self._dial(*self._dialled, min(self.options.silence_timeout, left))
+
+    def _settle(self) -> None:
+        conn = self.connection
+        if (
+            self._resuming is not None
+            and self._stage == "open"
+            and conn is not None
+            and conn.closed
+            and conn.session is None
+            and not self._pumping
+            and not self._queue
+        ):
+            self._go_suspended(conn)  # this attempt failed; the match still waits
+            return
+        super()._settle()
+
+    def _give_up(self, failure: LinkError) -> None:
+        if self._resuming is not None and failure.kind != "left":
+            self._stage = "suspended"
+            self._drop_socket()
+            self._schedule()
+            return
+        super()._give_up(failure)
+
+    def _dispatch(self, event: ConnectionEvent) -> None:
+        session = self._resuming
+        if isinstance(event, HandshakeFailed) and session is not None:
+            error = event.error
+            if isinstance(error, ResumeRefused) and error.by_peer:  # nothing to resume there
+                self._resuming = None
+                self._queue.extend(session.connection_lost(_now(), str(error)))
+            return
+        if isinstance(event, Resumed):
+            self._resuming = None
+            self._attempts = 0
+        super()._dispatch(event)
+
+    def leave(self, reason: str = "the player left") -> None:
+        session = self._resuming
+        if session is not None and self._stage in ("suspended", "connecting"):
+            self._redial.stop()
+            self._resuming = None
+            self._drop_socket()
+            self._queue.extend(session.leave(_now(), reason))
+            self._deliver()
+            self._finish()
+            return
+        super().leave(reason)
 
     def _on_connected(self) -> None:
         sock = self.socket
@@ -680,6 +839,7 @@ class QtJoin(PeerLink):
         sock.errorOccurred.disconnect(self._on_error)
         try:
             conn = self.options.connection(Role.JOINER, _now())
+            conn.resuming = self._resuming
             conn.start()
         except Exception as error:
             self._stage = "open"
@@ -714,6 +874,9 @@ class QtRoom(QObject):
     wrong_password = Signal(str, int)
     """An address (its host part) and how many wrong passwords came from it so far."""
     closed = Signal()
+    suspended = Signal(float)
+    """The match's connection dropped: seconds left for its peer to come back (PeerLink)."""
+    resumed = Signal(int)
 
     def __init__(
         self,
@@ -736,6 +899,9 @@ class QtRoom(QObject):
         self._sweeper = QTimer(self)
         self._sweeper.setSingleShot(True)
         self._sweeper.timeout.connect(self._sweep)
+        self._expiry = QTimer(self)
+        self._expiry.setSingleShot(True)
+        self._expiry.timeout.connect(self._expire)
 
     # --- listening -----------------------------------------------------------------------
 
@@ -858,8 +1024,16 @@ class QtRoom(QObject):
             raise
         policy = self.policy  # not the room: the connection must not keep the room alive
         conn.busy = lambda: policy.busy
+        room = weakref.ref(self)
+
+        def candidate(key: bytes) -> Session | None:
+            alive = room()
+            return None if alive is None else alive._resume_candidate(key)
+
+        conn.resume_candidate = candidate
         link = self._new_link(ticket)
         link.on_handshake = self._on_handshake
+        link.on_resumed = self._on_resumed
         link.on_receive = self._on_receive
         link.failed.connect(self._on_link_failed)
         self._drop(self.policy.take_evicted(), "dropped to make room for a newer connection")
@@ -903,15 +1077,65 @@ class QtRoom(QObject):
         ticket = self.links.get(link)
         assert ticket is not None
         self.policy.established(ticket, _now())
+        self.policy.resumable = self.options.resume_window > 0
         self.match = link
         link.established.connect(self.established)
         link.cards_shown.connect(self.cards_shown)
+        self._follow(link)
+
+    def _follow(self, link: PeerLink) -> None:
+        """Forward the match's signals from ``link`` (the first, or one that resumed it)."""
         link.tossed.connect(self.tossed)
         link.moved.connect(self.moved)
         link.local_turn.connect(self.local_turn)
         link.out_of_time.connect(self.out_of_time)
         link.peer_overdue.connect(self.peer_overdue)
         link.ended.connect(self.ended)
+        link.ended.connect(self._on_match_ended)
+        link.suspended.connect(self._on_suspended)
+        link.resumed.connect(self.resumed)
+
+    # --- resume --------------------------------------------------------------------------
+
+    def _resume_candidate(self, key: bytes) -> Session | None:
+        """The room's match, when ``key`` is its peer's and it can be resumed; a link that
+        still holds it (the drop not noticed yet) lets go of it."""
+        link = self.match
+        session = None if link is None else link.session
+        if link is None or session is None or key != session.peer.public_key:
+            return None
+        if not (suspendable(session) or (finished(session) and link.is_suspended)):
+            return None
+        if not link.is_suspended:
+            link._guarded(lambda conn: conn.detach(_now(), "the peer dialled again"))
+        return session
+
+    def _on_resumed(self, link: PeerLink) -> None:
+        ticket = self.links.get(link)
+        if ticket is None or link is self.match:
+            return
+        self.policy.resumed(ticket, _now())
+        self._expiry.stop()
+        old, self.match = self.match, link
+        self._follow(link)
+        if old is not None:
+            for signal in (old.tossed, old.moved, old.local_turn, old.ended):
+                signal.disconnect()
+            old.suspended.disconnect()
+            old.resumed.disconnect()
+            old._finish()
+
+    def _on_suspended(self, seconds: float) -> None:
+        self._expiry.start(math.ceil(seconds * 1000))
+        emit(self.suspended, seconds)
+
+    def _expire(self) -> None:
+        if self.match is not None and self.match.is_suspended:
+            self.match.expire()
+
+    def _on_match_ended(self, _ending: object) -> None:
+        self.policy.resumable = False
+        self._expiry.stop()
 
     def _link(self) -> PeerLink | None:
         sender = self.sender()

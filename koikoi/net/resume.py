@@ -1,0 +1,317 @@
+"""Resuming a session over a new connection after the old one dropped (XEP-0198 style), sans-I/O.
+
+A connection that drops (or falls silent) after the coin toss, while the match is in play,
+*suspends* the session instead of ending it: the match, its log and its keys stay, and for
+:data:`RESUME_WINDOW` seconds the joiner dials again. The new connection runs a fresh
+handshake (new Noise keys) between the same two identities; then each side sends ``resume``
+with the session id, how many log entries it holds and the hash its next entry must chain
+to. Each side checks the other's claim against its own log and resends the entries the
+other does not hold, as ordinary ``move`` messages that go through every usual check. A
+claim that does not fit is refused with ``noresume`` and a code (:data:`REFUSALS`), and the
+suspended session waits on for a better connection. docs/protocol.md, "Resume", is the
+normative text; :class:`~koikoi.net.connection.Connection` calls this module at three places:
+the drop, the end of the new handshake, and the peer's ``resume``.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from koikoi.engine.match import Settings
+from koikoi.net.errors import HandshakeError, ProtocolError
+from koikoi.net.fair import TossPhase, TossResult
+from koikoi.net.handshake import Established, Peer
+from koikoi.net.identity import Identity, PinCheck, PinStatus
+from koikoi.net.lockstep import (
+    HASH_LEN,
+    MAX_SEQ,
+    Lockstep,
+    decode_entry,
+    entry_hash,
+    genesis_hash,
+)
+from koikoi.net.noise import CipherState
+from koikoi.net.roles import Role
+from koikoi.net.session import BYE, DEFAULT_SILENCE_TIMEOUT, Session, SessionEvent, Stage
+from koikoi.net.wire import Bytes, Fields, Int, OneOf, Record, decode_message, encode_message
+
+RESUME_WINDOW: Final = 180.0
+"""Seconds a suspended session waits for a new connection before it ends as ``dropped``."""
+
+REFUSALS: Final = {
+    "session": "there is no such session to resume here",
+    "key": "the session was played with another identity",
+    "future": "the peer claims log entries this side has not signed and cannot hold",
+    "chain": "the peer's head hash is not on this side's log",
+    "over": "the session is over",
+}
+"""The codes of ``noresume`` and what they mean."""
+
+RESUME: Final = Record(
+    {
+        "session": Bytes(HASH_LEN, HASH_LEN),
+        "seq": Int(0, MAX_SEQ),
+        "head": Bytes(HASH_LEN, HASH_LEN),
+    }
+)
+NORESUME: Final = Record({"reason": OneOf(tuple(REFUSALS))})
+
+
+class ResumeRefused(HandshakeError):
+    """A resume claim does not fit this side's log; ``code`` is one of :data:`REFUSALS`.
+
+    ``farewell`` (set by the connection) is the encrypted ``noresume`` to send.
+    """
+
+    def __init__(self, code: str, by_peer: bool = False) -> None:
+        meaning = REFUSALS[code]
+        text = f"the peer cannot resume: {meaning}" if by_peer else f"cannot resume: {meaning}"
+        super().__init__(text)
+        self.code = code
+        self.by_peer = by_peer
+
+
+@dataclass(frozen=True)
+class Suspended:
+    """The connection dropped mid-match: the session waits for a new one until ``deadline``
+    (a loop time); ``reason`` says what happened to the old one (``silent``: the peer sent
+    nothing for the silence timeout; ``detail``: the error the connection ended with)."""
+
+    deadline: float
+    reason: str
+    silent: bool = False
+    detail: str = ""
+
+
+def expire(session: Session, suspended: Suspended, now: float) -> list[SessionEvent]:
+    """The window passed without a resume: the session ends as it would have without one,
+    ``silent`` or ``dropped`` (nothing changes for a session that finished meanwhile)."""
+    if suspended.silent:
+        return session.tick(max(now, session.heard_at + session.silence_timeout))
+    detail = suspended.detail + "; " if suspended.detail else ""
+    return session.connection_lost(now, f"{detail}not resumed in time")
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A new connection carries the session on; ``resent`` entries went to the peer."""
+
+    resent: int
+
+
+def suspendable(session: Session | None) -> bool:
+    """A session that a dropped connection suspends rather than ends: its match is in play."""
+    return (
+        session is not None
+        and session.stage is Stage.PLAYING
+        and session.lockstep is not None
+        and not session.lockstep.match.finished
+    )
+
+
+def finished(session: Session | None) -> bool:
+    """The match is over here (its last move is in the log). Until the peer shows it holds
+    every entry too (its ``bye`` ``finished``, or a ``resume`` claiming them all), a
+    finished session can still be resumed: the peer may lack the last entries."""
+    return (
+        session is not None
+        and session.lockstep is not None
+        and session.ending is not None
+        and session.ending.finished
+    )
+
+
+def log_entries(lockstep: Lockstep) -> list[tuple[int, bytes, bytes]]:
+    """Every accepted entry in order: (mover's seat, entry bytes, signature)."""
+    out = []
+    for deal in lockstep.record.deals:
+        for action in deal.actions:
+            out.append(
+                (
+                    int(action["seat"]),
+                    base64.b64decode(action["entry"]),
+                    base64.b64decode(action["sig"]),
+                )
+            )
+    return out
+
+
+def head_at(lockstep: Lockstep, entries: list[tuple[int, bytes, bytes]], seq: int) -> bytes:
+    """The ``prev_hash`` the entry ``seq`` chains to: the genesis hash, or the hash of
+    entry ``seq - 1``."""
+    if seq == 0:
+        return genesis_hash(lockstep.session, lockstep.seed)
+    return entry_hash(entries[seq - 1][1])
+
+
+def resume_message(session: Session) -> bytes:
+    """This side's claim: ``resume`` with the session id, its entry count and its head."""
+    lockstep = session.lockstep
+    assert lockstep is not None, "only a session in play is resumed"
+    return encode_message(
+        "resume", session=session.session_id, seq=lockstep.seq, head=lockstep.prev_hash
+    )
+
+
+def fields_of(message: bytes) -> Fields:
+    """The checked fields of a ``resume`` message (tests and the doctest)."""
+    return decode_message(message, {"resume": RESUME}).fields
+
+
+def check_claim(session: Session, peer_key: bytes, claim: Fields) -> list[bytes]:
+    """Check the peer's ``resume`` against this side's log; return the ``move`` messages to
+    resend (the entries the peer does not hold). Raises :class:`ResumeRefused`.
+
+    In order: the session is still in play (``over``); the session id is this one
+    (``session``); the new handshake proved the identity the session was played with
+    (``key``); a claim of more entries than this side holds is only possible for entries the
+    peer signed itself, so the seat to move at this side's head must be the peer's
+    (``future``); a claim of at most as many must chain to this side's log (``chain``).
+    """
+    lockstep = session.lockstep
+    if not (suspendable(session) or finished(session)) or lockstep is None:
+        raise ResumeRefused("over")
+    if claim.get("session", bytes) != session.session_id:
+        raise ResumeRefused("session")
+    if peer_key != session.peer.public_key:
+        raise ResumeRefused("key")
+    seq = claim.get("seq", int)
+    head = claim.get("head", bytes)
+    if seq > lockstep.seq:
+        if session.closed or lockstep.match.current_seat() != session.role.peer.seat:
+            raise ResumeRefused("future")
+        return []
+    entries = log_entries(lockstep)
+    if head != head_at(lockstep, entries, seq):
+        raise ResumeRefused("chain")
+    return [encode_message("move", entry=raw, sig=sig) for _, raw, sig in entries[seq:]]
+
+
+def read_reply(plaintext: bytes, expected: str) -> Fields:
+    """The peer's first message on a resumed connection: its ``resume`` (returned), or a
+    ``noresume`` or ``bye`` (raised as :class:`ResumeRefused` / :class:`ProtocolError`)."""
+    message = decode_message(plaintext, {expected: RESUME, "noresume": NORESUME, "bye": BYE})
+    if message.kind == "noresume":
+        raise ResumeRefused(message.fields.get("reason", str), by_peer=True)
+    if message.kind == "bye":
+        detail = message.fields.maybe("detail", str)
+        raise ProtocolError(
+            "the peer ended the session instead of resuming it" + (f" ({detail})" if detail else "")
+        )
+    return message.fields
+
+
+__all__ = [
+    "NORESUME",
+    "REFUSALS",
+    "RESUME",
+    "RESUME_WINDOW",
+    "NotResumable",
+    "ResumeRefused",
+    "Resumed",
+    "Suspended",
+    "check_claim",
+    "expire",
+    "fields_of",
+    "log_entries",
+    "finished",
+    "read_reply",
+    "restore_session",
+    "resume_message",
+    "suspendable",
+    "unfinished_record",
+]
+
+
+# --- a side that crashed: the session again from its record ------------------------------
+
+
+class NotResumable(ValueError):
+    """The record is not an unfinished match of this identity in this role (one line)."""
+
+
+def unfinished_record(data: Mapping[str, Any]) -> bool:
+    """A signed network record of a match in play: its toss done, no ``end`` (a side that
+    crashed or was killed wrote the record after its last entry, never its end)."""
+    net = data.get("net")
+    return isinstance(net, dict) and "seed" in net and "toss" in net and "end" not in data
+
+
+def restore_session(
+    data: Mapping[str, Any],
+    identity: Identity,
+    nickname: str,
+    role: Role,
+    settings: Settings,
+    *,
+    now: float,
+    silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
+) -> Session:
+    """The session of an unfinished record, as it stood after its last entry, ready to be
+    resumed (:attr:`Connection.resuming`, or a room's :meth:`~koikoi.net.transport.Room.adopt`).
+
+    The record must verify (every entry, signature and state hash, :mod:`koikoi.net.verify`),
+    name this identity in ``role`` and hold ``settings``; raises :class:`NotResumable`
+    saying why not. Its transport keys are placeholders until a new handshake gives real ones.
+    """
+    from koikoi.net.verify import NotARecord, VerificationFailed, verify_record
+
+    if not unfinished_record(data):
+        raise NotResumable("it holds no match in play (its coin toss not done, or its end written)")
+    try:
+        verify_record(data)
+    except (NotARecord, VerificationFailed) as error:
+        raise NotResumable(f"it does not verify: {error}") from None
+    net = data["net"]
+    players = {p["role"]: p for p in net["players"]}
+    mine, theirs = players.get(role.value), players.get(role.peer.value)
+    if mine is None or theirs is None or base64.b64decode(mine["key"]) != identity.public_key:
+        raise NotResumable(f"this identity is not its {role.value}")
+    record_settings = data.get("settings", {})
+    if (record_settings.get("rounds"), record_settings.get("doubling")) != (
+        settings.rounds,
+        settings.doubling,
+    ):
+        raise NotResumable("its match settings differ from these")
+    session_id = base64.b64decode(net["session"])
+    toss = net["toss"]
+    result = TossResult(
+        first_oya=int(data["first_oya"]),
+        seed=base64.b64decode(net["seed"]),
+        commitment=base64.b64decode(toss["commit"]),
+        host_random=base64.b64decode(toss["host_random"]),
+        joiner_random=base64.b64decode(toss["joiner_random"]),
+    )
+    peer = Peer(str(theirs["nick"]), base64.b64decode(theirs["key"]))
+    established = Established(
+        role=role,
+        send=CipherState(),
+        recv=CipherState(),
+        handshake_hash=session_id,
+        settings=settings,
+        private=False,
+        peer=peer,
+        pin=PinCheck(PinStatus.KNOWN, peer.nickname, peer.public_key, ()),
+        sas=("", "", "", ""),
+        peer_settings_signature=b"",
+        peer_signed_hash=b"",
+    )
+    session = Session(established, identity, nickname, now=now, silence_timeout=silence_timeout)
+    session.toss.result = result
+    session.toss.phase = TossPhase.DONE
+    lockstep = Lockstep(settings, result.first_oya, result.seed, session_id)
+    for deal in data["deals"]:
+        for action in deal["actions"]:
+            raw = base64.b64decode(action["entry"])
+            entry = decode_entry(raw)
+            seat = int(action["seat"])
+            _, deals_before = lockstep.apply(seat, entry.action)
+            lockstep.commit(entry, base64.b64decode(action["sig"]), seat, deals_before)
+    session.lockstep = lockstep
+    session.stage = Stage.PLAYING
+    if lockstep.match.finished:
+        raise NotResumable("its match is over: nothing to resume")
+    return session

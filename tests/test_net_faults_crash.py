@@ -1,0 +1,133 @@
+"""kill -9 of either ``koikoi host`` or ``koikoi join`` mid-match, and a restart with the same
+KOIKOI_HOME and ``--record FILE``: the restarted side finds the match in play in its record,
+restores it and resumes it with the peer, who waited (docs/protocol.md, "Resume"). Both
+records end identical and verified.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+from tests.conftest import run_koikoi
+from tests.net_support import KoikoiProcess, Table, spawn
+
+LOOPBACK = ("--bind", "127.0.0.1")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def moves_in(path: Path) -> int:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return 0
+    return sum(len(deal["actions"]) for deal in data.get("deals", []))
+
+
+def wait_moves(path: Path, count: int, *procs: KoikoiProcess) -> None:
+    deadline = time.monotonic() + 60
+    while moves_in(path) < count:
+        assert time.monotonic() < deadline, [p.stderr[-2000:] for p in procs]
+        time.sleep(0.01)
+
+
+def kill_9(proc: KoikoiProcess) -> None:
+    proc.proc.kill()  # SIGKILL: no goodbye, no last write
+    proc.proc.wait(10)
+
+
+def host(tmp_path: Path, port: int, name: str = "host") -> KoikoiProcess:
+    return spawn(
+        tmp_path / "host",
+        "host", "--port", str(port), *LOOPBACK, "--bot", "normal", "--name", "hana",
+        "--record", str(tmp_path / "host.json"),
+        name=name,
+    )  # fmt: skip
+
+
+def join(tmp_path: Path, port: int, name: str = "join") -> KoikoiProcess:
+    return spawn(
+        tmp_path / "joiner",
+        "join", f"127.0.0.1:{port}", "--bot", "normal", "--name", "taro",
+        "--record", str(tmp_path / "joiner.json"),
+        name=name,
+    )  # fmt: skip
+
+
+def check(tmp_path: Path, h: KoikoiProcess, j: KoikoiProcess) -> None:
+    assert h.result() == j.result()
+    assert h.result()["finished"] is True and h.result()["resumed"] == 1
+    records = [json.loads((tmp_path / f"{side}.json").read_text()) for side in ("host", "joiner")]
+    assert records[0]["deals"] == records[1]["deals"] and records[0]["net"] == records[1]["net"]
+    for side in ("host", "joiner"):
+        assert run_koikoi("verify", str(tmp_path / f"{side}.json")).returncode == 0
+
+
+def test_the_joiner_killed_and_restarted_resumes_from_its_record(tmp_path: Path) -> None:
+    port = free_port()
+    h = host(tmp_path, port)
+    h.port()
+    j = join(tmp_path, port)
+    j2 = None
+    try:
+        wait_moves(tmp_path / "joiner.json", 6, h, j)
+        kill_9(j)
+        h.wait_for("waiting up to", timeout=30)
+        j2 = join(tmp_path, port, name="join-again")
+        assert j2.wait(180) == 0, j2.stderr
+        assert h.wait(60) == 0, h.stderr
+    finally:
+        for proc in (j, j2, h):
+            if proc is not None:
+                proc.kill()
+    assert "resuming the match in" in j2.stderr and "the match resumed" in h.stderr
+    check(tmp_path, h, j2)
+
+
+def test_the_host_killed_and_restarted_resumes_from_its_record(tmp_path: Path) -> None:
+    port = free_port()
+    h = host(tmp_path, port)
+    h.port()
+    j = join(tmp_path, port)
+    h2 = None
+    try:
+        wait_moves(tmp_path / "host.json", 6, h, j)
+        kill_9(h)
+        j.wait_for("waiting up to", timeout=30)
+        time.sleep(1.0)  # the joiner dials meanwhile, and finds nobody
+        h2 = host(tmp_path, port, name="host-again")
+        assert j.wait(180) == 0, j.stderr
+        assert h2.wait(60) == 0, h2.stderr
+    finally:
+        for proc in (j, h2, h):
+            if proc is not None:
+                proc.kill()
+    assert "resuming the match in" in h2.stderr and "the match resumed" in j.stderr
+    check(tmp_path, h2, j)
+
+
+def test_a_record_in_play_of_another_identity_is_refused_in_one_line(tmp_path: Path) -> None:
+    """``--record FILE`` holding someone else's match in play: nothing is written over, and
+    the command stops with one line (exit 2)."""
+    table = Table(seed=4)
+    for _ in range(4):
+        table.step()
+    record = table.joiner.record().to_json()
+    assert "end" not in record and record["deals"][0]["actions"]
+    path = tmp_path / "theirs.json"
+    text = json.dumps(record)
+    path.write_text(text)
+    proc = run_koikoi("join", "127.0.0.1:9", "--bot", "random", "--record", str(path))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        f"koikoi: --record {path} holds a match in play that cannot go on: "
+        "this identity is not its joiner"
+    ]
+    assert "Traceback" not in proc.stderr and path.read_text() == text
