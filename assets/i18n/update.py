@@ -45,6 +45,10 @@ FILE_CONTEXTS = {
     "help.py": "HelpDialog",
     "calculator.py": "ScoreCalculator",
     "neterrors.py": "NetErrors",
+    "display.py": "Display",
+    "gallery.py": "Gallery",
+    "glossary.py": "Glossary",
+    "rules_window.py": "Rules",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""
 
