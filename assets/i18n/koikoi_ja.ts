@@ -18,6 +18,30 @@
             <source>{kind} {ja} · {points}</source>
             <translation>{ja} · {points}</translation>
         </message>
+        <message>
+            <source>The number at the top: the card's month, 1 to 12 (here January). Under it, a red sun with rays: a light (光), 20 points.</source>
+            <translation>上の数字は札の月で、1〜12です（この札は1月）。その下の光を放つ赤い太陽は光札の印で、20点です。</translation>
+        </message>
+        <message>
+            <source>A black diamond: a tane (タネ, animals and things), 10 points.</source>
+            <translation>黒いひし形：タネ札（動物や道具の札）、10点。</translation>
+        </message>
+        <message>
+            <source>A red slip with a black line: a red poem ribbon (赤短), 5 points.</source>
+            <translation>黒い線の入った赤い短冊：赤短、5点。</translation>
+        </message>
+        <message>
+            <source>A blue slip with two light bands: a blue ribbon (青短), 5 points.</source>
+            <translation>明るい帯が2本入った青い短冊：青短、5点。</translation>
+        </message>
+        <message>
+            <source>A plain red slip: one of the other ribbons (短冊), 5 points.</source>
+            <translation>無地の赤い短冊：そのほかの短冊、5点。</translation>
+        </message>
+        <message>
+            <source>A ring: a plain (カス), 1 point.</source>
+            <translation>輪：カス札、1点。</translation>
+        </message>
     </context>
     <context>
         <name>CardPicture</name>
@@ -589,30 +613,6 @@ play on  (K)</source>
         <message>
             <source>{month}, {plant_name} · {n}月 {plant} ({reading})</source>
             <translation>{n}月 {plant}（{reading}）</translation>
-        </message>
-        <message>
-            <source>The number at the top: the card's month, 1 to 12 (here January). Under it, a red sun with rays: a light (光), 20 points.</source>
-            <translation>上の数字は札の月で、1〜12です（この札は1月）。その下の光を放つ赤い太陽は光札の印で、20点です。</translation>
-        </message>
-        <message>
-            <source>A black diamond: a tane (タネ, animals and things), 10 points.</source>
-            <translation>黒いひし形：タネ札（動物や道具の札）、10点。</translation>
-        </message>
-        <message>
-            <source>A red slip with a black line: a red poem ribbon (赤短), 5 points.</source>
-            <translation>黒い線の入った赤い短冊：赤短、5点。</translation>
-        </message>
-        <message>
-            <source>A blue slip with two light bands: a blue ribbon (青短), 5 points.</source>
-            <translation>明るい帯が2本入った青い短冊：青短、5点。</translation>
-        </message>
-        <message>
-            <source>A plain red slip: one of the other ribbons (短冊), 5 points.</source>
-            <translation>無地の赤い短冊：そのほかの短冊、5点。</translation>
-        </message>
-        <message>
-            <source>A ring: a plain (カス), 1 point.</source>
-            <translation>輪：カス札、1点。</translation>
         </message>
     </context>
     <context>
@@ -2471,6 +2471,157 @@ play on  (K)</source>
             <source>{0} or more</source>
             <translation>{0}以上</translation>
         </message>
+    </context>
+    <context>
+        <name>RulesPage</name>
+        <message>
+            <source>The yaku table (役, R6)</source>
+            <translation>役の一覧</translation>
+        </message>
+        <message>
+            <source>Teyaku (手役): a dealt hand</source>
+            <translation>手役：手四とくっつき</translation>
+        </message>
+        <message>
+            <source>Redeals (配り直し)</source>
+            <translation>配り直し：場札に同じ月が4枚</translation>
+        </message>
+        <message>
+            <source>Koikoi or shobu (こいこい・勝負)</source>
+            <translation>役ができたら「勝負」か「こいこい」か</translation>
+        </message>
+        <message>
+            <source>Round points and doubling</source>
+            <translation>点数計算のあらまし</translation>
+        </message>
+        <message>
+            <source>How these rules differ from Nintendo's</source>
+            <translation>任天堂のルールとの違い</translation>
+        </message>
+        <message>
+            <source>役</source>
+            <translation>役</translation>
+        </message>
+        <message>
+            <source>Reading</source>
+            <translation>読み</translation>
+        </message>
+        <message>
+            <source>Yaku</source>
+            <translation>役</translation>
+        </message>
+        <message>
+            <source>Points</source>
+            <translation>点数</translation>
+        </message>
+        <message>
+            <source>Condition</source>
+            <translation>条件</translation>
+        </message>
+        <message>
+            <source>~ : one more point for each extra card. Only the highest light yaku counts; all other yaku add up (a card may count in several).</source>
+            <translation>〜：札が1枚増えるごとに1点加わります。光札の役は一番高いものだけを数え、ほかの役はすべて足し算です（1枚の札を複数の役に数えられます）。</translation>
+        </message>
+        <message>
+            <source>The yaku table</source>
+            <translation>役の一覧</translation>
+        </message>
+        <message>
+            <source>{name} · {ja} ({reading}) · {points}</source>
+            <translation>{ja}（{reading}） · {points}</translation>
+        </message>
+        <message>
+            <source>For example:</source>
+            <translation>たとえば：</translation>
+        </message>
+        <message>
+            <source>All of these:</source>
+            <translation>次の札すべて：</translation>
+        </message>
+        <message>
+            <source>and any {0} of these:</source>
+            <translation>と、次の札のうち{0}枚：</translation>
+        </message>
+        <message>
+            <source>Any {0} of these:</source>
+            <translation>次の札のうち{0}枚：</translation>
+        </message>
+        <message>
+            <source>One more point for each of these with them:</source>
+            <translation>次の札が1枚加わるごとに＋1点：</translation>
+        </message>
+        <message>
+            <source>{condition}: {cards}</source>
+            <translation>{condition}：{cards}</translation>
+        </message>
+        <message>
+            <source>Checked right after the deal, before anyone plays: a hand of all 4 cards of a month (teshi) or of four pairs of months (kuttsuki) wins {0} points at once and ends the round.</source>
+            <translation>配られた直後、誰も札を出さないうちに確かめます。同じ月の札4枚がすべて手札にある「手四（てし）」か、同じ月の札2枚ずつの組が4組ある「くっつき」なら、すぐに{0}点で、その回は終わります。</translation>
+        </message>
+        <message>
+            <source>A hand with 4 of a month and two more pairs is teshi. A hand scores one teyaku at most.</source>
+            <translation>同じ月の4枚とほかの2組がそろった手札は、くっつきではなく手四として数えます。1つの手札で数える手役は1つだけです。</translation>
+        </message>
+        <message>
+            <source>When both hands have teyaku, the oya's counts.</source>
+            <translation>2人とも手役があるときは、親の手役を数えます。</translation>
+        </message>
+        <message>
+            <source>The points go through the usual calculation: 6 is below 8 and no koikoi has been called, so they stay 6. The holder is the next oya.</source>
+            <translation>手役の得点も、ふつうの回と同じように計算します。6点は8点に届かず、こいこいもまだ宣言されていないので、得点は6点のままです。次の回は手役のあった人が親になります。</translation>
+        </message>
+        <message>
+            <source>All 4 cards of one month on the field: nobody could take them, so the cards are shuffled and dealt again by the same oya. A redeal is not a round.</source>
+            <translation>場札に同じ月の札が4枚そろうと、それを取れる札はもう残っていません。同じ親が札を切り直して配り直します。配り直しは1回戦に数えません。</translation>
+        </message>
+        <message>
+            <source>Four pairs on the field, or three of a month: play goes on.</source>
+            <translation>場札が2枚ずつ4組のときや、同じ月の札が3枚のときは、そのまま始めます。</translation>
+        </message>
+        <message>
+            <source>A deal that must be dealt again never scores a teyaku (the field is checked first).</source>
+            <translation>配り直しになる配りでは、手役は数えません（先に場札を確かめます）。</translation>
+        </message>
+        <message>
+            <source>When your yaku total rose at the end of your turn, choose: shobu (勝負) ends the round and you win it; koikoi (こいこい) plays on for more.</source>
+            <translation>手番の終わりに役の合計点が上がっていたら、どちらかを選びます。勝負（しょうぶ）はその回を終わりにして自分の勝ちとし、こいこいはその回を続けてさらに高い点を狙います。</translation>
+        </message>
+        <message>
+            <source>Shobu wins even if the opponent has yaku: they score nothing.</source>
+            <translation>相手に役があっても、勝負すれば自分の勝ちです。相手は0点です。</translation>
+        </message>
+        <message>
+            <source>Both players may call koikoi any number of times. After a koikoi you are asked again only when your total rises (a new yaku or one more card in a ~ yaku).</source>
+            <translation>こいこいは2人とも何度でも宣言できます。こいこいのあとにまた選べるのは、合計点が上がったとき（新しい役ができたときか、〜の役の札が1枚増えたとき）だけです。</translation>
+        </message>
+        <message>
+            <source>On the last turn, with both hands empty, only shobu is possible.</source>
+            <translation>2人の手札がなくなる最後の手番では、勝負しか選べません。</translation>
+        </message>
+        <message>
+            <source>If nobody calls shobu before both hands are empty, the round is a nagare (流れ): no points, and the oya stays.</source>
+            <translation>誰も勝負しないまま2人の手札がなくなると、その回は流れ（ながれ）です。どちらにも点数は入らず、親はそのままです。</translation>
+        </message>
+        <message>
+            <source>Base: the sum of the winner's yaku.</source>
+            <translation>基本点：勝った人の役の点数の合計。</translation>
+        </message>
+        <message>
+            <source>×2 when the base is {0} or more and 「8点以上で2倍」 (double at 8 or more) is on (a setting of the room, on by default).</source>
+            <translation>基本点が{0}点以上で、「8点以上で2倍」がオンなら2倍（部屋の設定、初期設定はオン）。</translation>
+        </message>
+        <message>
+            <source>× (koikoi calls this round by both players + 1): the multiplier is shared and counts for whoever wins, also for the player who called; it is back to ×1 next round.</source>
+            <translation>×（その回の2人のこいこいの回数の合計＋1）：倍率は2人に共通で、こいこいした本人も含め、勝った方の得点に掛かります。次の回は×1に戻ります。</translation>
+        </message>
+        <message>
+            <source>The loser pays the points, at most what they have left. Both start with {0}; at 0 the match ends at once; else after the last of 6 or 12 rounds the one with more points wins.</source>
+            <translation>負けた人は、残りの持ち点を上限に得点を支払います。2人とも持ち点{0}点から始め、持ち点がなくなるとその時点で対戦は終わります。そうならなければ、6回戦か12回戦の最終回戦のあとで持ち点の多い人が勝ちです。</translation>
+        </message>
+        <message>
+            <source>Examples: moon viewing, koikoi, then cherry-blossom viewing, shobu: 10 → ×2 (8 or more) → ×2 (one koikoi) = 40. Three lights, koikoi, then four lights: 8 × 2 × 2 = 32 (16 with doubling off). Rainy four lights alone: 7.</source>
+            <translation>計算例：月見で一杯でこいこいし、花見で一杯もそろえて勝負：10点 → ×2（8点以上）→ ×2（こいこい1回）＝40点。三光でこいこいし、四光で勝負：8 × 2 × 2 ＝ 32点（2倍がオフなら16点）。雨四光だけなら7点です。</translation>
+        </message>
         <message>
             <source>fixed</source>
             <translation>固定</translation>
@@ -2625,7 +2776,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>redeal; or play on</source>
-            <translation>配り直し（Fuda Wiki、ウィキペディア英語版）／そのまま続行</translation>
+            <translation>配り直し／そのまま続行</translation>
         </message>
         <message>
             <source>play on</source>
@@ -2637,7 +2788,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>allowed; in English guides often not</source>
-            <translation>自由（Fuda Wikiなど）。英語圏には「必ず取る」とする解説も</translation>
+            <translation>自由。英語圏には「必ず取る」とする解説も</translation>
         </message>
         <message>
             <source>allowed (a matching card always captures)</source>
@@ -2769,157 +2920,6 @@ play on  (K)</source>
         </message>
     </context>
     <context>
-        <name>RulesPage</name>
-        <message>
-            <source>The yaku table (役, R6)</source>
-            <translation>役の一覧</translation>
-        </message>
-        <message>
-            <source>Teyaku (手役): a dealt hand</source>
-            <translation>手役：手四とくっつき</translation>
-        </message>
-        <message>
-            <source>Redeals (配り直し)</source>
-            <translation>配り直し：場札に同じ月が4枚</translation>
-        </message>
-        <message>
-            <source>Koikoi or shobu (こいこい・勝負)</source>
-            <translation>役ができたら「勝負」か「こいこい」か</translation>
-        </message>
-        <message>
-            <source>Round points and doubling</source>
-            <translation>点数計算のあらまし</translation>
-        </message>
-        <message>
-            <source>How these rules differ from Nintendo's</source>
-            <translation>任天堂のルールとの違い</translation>
-        </message>
-        <message>
-            <source>役</source>
-            <translation>役</translation>
-        </message>
-        <message>
-            <source>Reading</source>
-            <translation>読み</translation>
-        </message>
-        <message>
-            <source>Yaku</source>
-            <translation>役</translation>
-        </message>
-        <message>
-            <source>Points</source>
-            <translation>点数</translation>
-        </message>
-        <message>
-            <source>Condition</source>
-            <translation>条件</translation>
-        </message>
-        <message>
-            <source>~ : one more point for each extra card. Only the highest light yaku counts; all other yaku add up (a card may count in several).</source>
-            <translation>〜：札が1枚増えるごとに1点加わります。光札の役は一番高いものだけを数え、ほかの役はすべて足し算です（1枚の札を複数の役に数えられます）。</translation>
-        </message>
-        <message>
-            <source>The yaku table</source>
-            <translation>役の一覧</translation>
-        </message>
-        <message>
-            <source>{name} · {ja} ({reading}) · {points}</source>
-            <translation>{ja}（{reading}） · {points}</translation>
-        </message>
-        <message>
-            <source>For example:</source>
-            <translation>たとえば：</translation>
-        </message>
-        <message>
-            <source>All of these:</source>
-            <translation>次の札すべて：</translation>
-        </message>
-        <message>
-            <source>and any {0} of these:</source>
-            <translation>と、次の札のうち{0}枚：</translation>
-        </message>
-        <message>
-            <source>Any {0} of these:</source>
-            <translation>次の札のうち{0}枚：</translation>
-        </message>
-        <message>
-            <source>One more point for each of these with them:</source>
-            <translation>次の札が1枚加わるごとに＋1点：</translation>
-        </message>
-        <message>
-            <source>{condition}: {cards}</source>
-            <translation>{condition}：{cards}</translation>
-        </message>
-        <message>
-            <source>Checked right after the deal, before anyone plays: a hand of all 4 cards of a month (teshi) or of four pairs of months (kuttsuki) wins {0} points at once and ends the round.</source>
-            <translation>配られた直後、誰も札を出さないうちに確かめます。同じ月の札4枚がすべて手札にある「手四（てし）」か、同じ月の札2枚ずつの組が4組ある「くっつき」なら、すぐに{0}点で、その回は終わります。</translation>
-        </message>
-        <message>
-            <source>A hand with 4 of a month and two more pairs is teshi. A hand scores one teyaku at most.</source>
-            <translation>同じ月の4枚とほかの2組がそろった手札は、くっつきではなく手四として数えます。1つの手札で数える手役は1つだけです。</translation>
-        </message>
-        <message>
-            <source>When both hands have teyaku, the oya's counts.</source>
-            <translation>2人とも手役があるときは、親の手役を数えます。</translation>
-        </message>
-        <message>
-            <source>The points go through the usual calculation: 6 is below 8 and no koikoi has been called, so they stay 6. The holder is the next oya.</source>
-            <translation>手役の得点も、ふつうの回と同じように計算します。6点は8点に届かず、こいこいもまだ宣言されていないので、得点は6点のままです。次の回は手役のあった人が親になります。</translation>
-        </message>
-        <message>
-            <source>All 4 cards of one month on the field: nobody could take them, so the cards are shuffled and dealt again by the same oya. A redeal is not a round.</source>
-            <translation>場札に同じ月の札が4枚そろうと、それを取れる札はもう残っていません。同じ親が札を切り直して配り直します。配り直しは1回戦に数えません。</translation>
-        </message>
-        <message>
-            <source>Four pairs on the field, or three of a month: play goes on.</source>
-            <translation>場札が2枚ずつ4組のときや、同じ月の札が3枚のときは、そのまま始めます。</translation>
-        </message>
-        <message>
-            <source>A deal that must be dealt again never scores a teyaku (the field is checked first).</source>
-            <translation>配り直しになる配りでは、手役は数えません（先に場札を確かめます）。</translation>
-        </message>
-        <message>
-            <source>When your yaku total rose at the end of your turn, choose: shobu (勝負) ends the round and you win it; koikoi (こいこい) plays on for more.</source>
-            <translation>手番の終わりに役の合計点が上がっていたら、どちらかを選びます。勝負（しょうぶ）はその回を終わりにして自分の勝ちとし、こいこいはその回を続けてさらに高い点を狙います。</translation>
-        </message>
-        <message>
-            <source>Shobu wins even if the opponent has yaku: they score nothing.</source>
-            <translation>相手に役があっても、勝負すれば自分の勝ちです。相手は0点です。</translation>
-        </message>
-        <message>
-            <source>Both players may call koikoi any number of times. After a koikoi you are asked again only when your total rises (a new yaku or one more card in a ~ yaku).</source>
-            <translation>こいこいは2人とも何度でも宣言できます。こいこいのあとにまた選べるのは、合計点が上がったとき（新しい役ができたときか、〜の役の札が1枚増えたとき）だけです。</translation>
-        </message>
-        <message>
-            <source>On the last turn, with both hands empty, only shobu is possible.</source>
-            <translation>2人の手札がなくなる最後の手番では、勝負しか選べません。</translation>
-        </message>
-        <message>
-            <source>If nobody calls shobu before both hands are empty, the round is a nagare (流れ): no points, and the oya stays.</source>
-            <translation>誰も勝負しないまま2人の手札がなくなると、その回は流れ（ながれ）です。どちらにも点数は入らず、親はそのままです。</translation>
-        </message>
-        <message>
-            <source>Base: the sum of the winner's yaku.</source>
-            <translation>基本点：勝った人の役の点数の合計。</translation>
-        </message>
-        <message>
-            <source>×2 when the base is {0} or more and 「8点以上で2倍」 (double at 8 or more) is on (a setting of the room, on by default).</source>
-            <translation>基本点が{0}点以上で、「8点以上で2倍」がオンなら2倍（部屋の設定、初期設定はオン）。</translation>
-        </message>
-        <message>
-            <source>× (koikoi calls this round by both players + 1): the multiplier is shared and counts for whoever wins, also for the player who called; it is back to ×1 next round.</source>
-            <translation>×（その回の2人のこいこいの回数の合計＋1）：倍率は2人に共通で、こいこいした本人も含め、勝った方の得点に掛かります。次の回は×1に戻ります。</translation>
-        </message>
-        <message>
-            <source>The loser pays the points, at most what they have left. Both start with {0}; at 0 the match ends at once; else after the last of 6 or 12 rounds the one with more points wins.</source>
-            <translation>負けた人は、残りの持ち点を上限に得点を支払います。2人とも持ち点{0}点から始め、持ち点がなくなるとその時点で対戦は終わります。そうならなければ、6回戦か12回戦の最終回戦のあとで持ち点の多い人が勝ちです。</translation>
-        </message>
-        <message>
-            <source>Examples: moon viewing, koikoi, then cherry-blossom viewing, shobu: 10 → ×2 (8 or more) → ×2 (one koikoi) = 40. Three lights, koikoi, then four lights: 8 × 2 × 2 = 32 (16 with doubling off). Rainy four lights alone: 7.</source>
-            <translation>計算例：月見で一杯でこいこいし、花見で一杯もそろえて勝負：10点 → ×2（8点以上）→ ×2（こいこい1回）＝40点。三光でこいこいし、四光で勝負：8 × 2 × 2 ＝ 32点（2倍がオフなら16点）。雨四光だけなら7点です。</translation>
-        </message>
-    </context>
-    <context>
         <name>ScoreCalculator</name>
         <message>
             <source>Koi-Koi: score calculator</source>
@@ -2966,10 +2966,6 @@ play on  (K)</source>
             <translation>{0}、基本点{1}、この回の得点{2}</translation>
         </message>
         <message>
-            <source>{0} picked</source>
-            <translation>{0}を選択</translation>
-        </message>
-        <message>
             <source>No yaku: this pile scores nothing.</source>
             <translation>役がないので、この取り札は0点です。</translation>
         </message>
@@ -2988,6 +2984,10 @@ play on  (K)</source>
         <message>
             <source>Round points</source>
             <translation>この回の得点</translation>
+        </message>
+        <message>
+            <source>{0} picked</source>
+            <translation>{0}を選択</translation>
         </message>
     </context>
     <context>

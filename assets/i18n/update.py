@@ -59,8 +59,10 @@ def tool(name: str) -> str:
     return shutil.which(name) or str(Path(sys.executable).with_name(name))
 
 
-def _in_fstrings(path: Path) -> list[tuple[str, str]]:
-    """(context, source) of the ``tr`` calls inside f-strings, which lupdate does not see."""
+def _calls(path: Path) -> list[tuple[str, str, bool]]:
+    """(context, source, inside an f-string) of each helper call (``tr``, ``_tr``, ``t``) with
+    a literal message: ``_tr`` passes its module's context (:data:`FILE_CONTEXTS`); ``t``, the
+    shorthand ``t = self.tr``, and ``tr`` pass their class's."""
     found = []
     tree = ast.parse(path.read_text(encoding="utf-8"))
     classes: dict[int, str] = {}
@@ -68,24 +70,40 @@ def _in_fstrings(path: Path) -> list[tuple[str, str]]:
         if isinstance(node, ast.ClassDef):
             for inner in ast.walk(node):
                 classes.setdefault(id(inner), node.name)
+    in_fstring: set[int] = set()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.JoinedStr):
+        if isinstance(node, ast.JoinedStr):
+            in_fstring.update(id(inner) for inner in ast.walk(node))
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call) or not call.args:
             continue
-        for call in ast.walk(node):
-            if not isinstance(call, ast.Call) or not call.args:
-                continue
-            first = call.args[0]
-            if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
-                continue
-            func = call.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name not in ("tr", "_tr", "t"):
-                continue
-            context = FILE_CONTEXTS.get(path.name, "")
-            if name != "_tr" and id(call) in classes:
-                context = classes[id(call)]
-            found.append((context, first.value))
+        first = call.args[0]
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+            continue
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name not in ("tr", "_tr", "t"):
+            continue
+        context = FILE_CONTEXTS.get(path.name, "")
+        if name != "_tr" and id(call) in classes:
+            context = classes[id(call)]
+        found.append((context, first.value, id(call) in in_fstring))
     return found
+
+
+def _in_fstrings(path: Path) -> list[tuple[str, str]]:
+    """(context, source) of the ``tr`` calls inside f-strings, which lupdate does not see."""
+    return [(context, source) for context, source, inside in _calls(path) if inside]
+
+
+def _helper_contexts(path: Path) -> dict[str, set[str]]:
+    """The run-time contexts of each message lupdate left without one, by its source: a
+    module's ``_tr`` and a class's ``t = self.tr`` in one file pass different contexts."""
+    contexts: dict[str, set[str]] = {}
+    for context, source, _ in _calls(path):
+        if context:
+            contexts.setdefault(source, set()).add(context)
+    return contexts
 
 
 def extract(out: Path) -> ET.ElementTree[ET.Element]:
@@ -103,6 +121,7 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
     for context in root.findall("context"):
         contexts[context.findtext("name") or ""] = context
     empty = contexts.pop("", None)
+    helpers: dict[str, dict[str, set[str]]] = {}
     if empty is not None:
         root.remove(empty)
         for message in empty.findall("message"):
@@ -110,14 +129,16 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
             file = Path(where.get("filename", "") if where is not None else "").name
             if file not in FILE_CONTEXTS:
                 raise SystemExit(f"{file}: a message outside a class, with no known context")
-            name = FILE_CONTEXTS[file]
-            if name not in contexts:
-                contexts[name] = ET.SubElement(root, "context")
-                ET.SubElement(contexts[name], "name").text = name
-            target = contexts[name]
-            source = message.findtext("source")
-            if all(m.findtext("source") != source for m in target.findall("message")):
-                target.append(message)
+            if file not in helpers:
+                helpers[file] = _helper_contexts(SOURCES / file)
+            source = message.findtext("source") or ""
+            for name in sorted(helpers[file].get(source, {FILE_CONTEXTS[file]})):
+                if name not in contexts:
+                    contexts[name] = ET.SubElement(root, "context")
+                    ET.SubElement(contexts[name], "name").text = name
+                target = contexts[name]
+                if all(m.findtext("source") != source for m in target.findall("message")):
+                    target.append(copy.deepcopy(message))
     for path in sorted(SOURCES.glob("*.py")):
         for name, source in _in_fstrings(path):
             if name not in contexts:
