@@ -275,6 +275,10 @@ def test_no_english_in_the_learning_pages_and_the_display_options_in_japanese(
     assert seen == ["絵で見るルール", "札", "用語集"]
     rules = window._help.rules
     assert rules.findChild(QTableWidget, "nintendoTable").item(0, 0).text() == "高得点の倍付け"
+    r6 = rules.findChild(QTableWidget, "r6Table")  # the name is the Japanese: no column twice
+    head = [r6.horizontalHeaderItem(c).text() for c in range(r6.columnCount())]
+    assert head == ["役", "読み", "点数", "条件"]
+    assert [r6.item(0, c).text() for c in range(3)] == ["五光", "ごこう", "10"]
     window._help.close()
     click(qtbot, window.start.display_button)
     dialog = window._display_dialog

@@ -2480,23 +2480,23 @@ play on  (K)</source>
         </message>
         <message>
             <source>Teyaku (手役): a dealt hand</source>
-            <translation>手役：手四とくっつき</translation>
+            <translation>手役</translation>
         </message>
         <message>
             <source>Redeals (配り直し)</source>
-            <translation>配り直し：場札に同じ月が4枚</translation>
+            <translation>配り直し</translation>
         </message>
         <message>
             <source>Koikoi or shobu (こいこい・勝負)</source>
-            <translation>役ができたら「勝負」か「こいこい」か</translation>
+            <translation>こいこいか勝負か</translation>
         </message>
         <message>
             <source>Round points and doubling</source>
-            <translation>点数計算のあらまし</translation>
+            <translation>点数計算と2倍</translation>
         </message>
         <message>
             <source>How these rules differ from Nintendo's</source>
-            <translation>任天堂のルールとの違い</translation>
+            <translation>任天堂ルールとの違い</translation>
         </message>
         <message>
             <source>役</source>
@@ -2528,7 +2528,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>{name} · {ja} ({reading}) · {points}</source>
-            <translation>{ja}（{reading}） · {points}</translation>
+            <translation>{name}（{reading}） · {points}</translation>
         </message>
         <message>
             <source>For example:</source>
@@ -2900,7 +2900,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Local rules</source>
-            <translation>よくあるローカルルール</translation>
+            <translation>ローカルルール</translation>
         </message>
         <message>
             <source>This game</source>
