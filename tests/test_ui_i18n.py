@@ -293,6 +293,26 @@ def test_no_english_in_the_learning_pages_and_the_display_options_in_japanese(
     assert not problems, "\n".join(problems)
 
 
+def test_the_japanese_start_screen_fits_a_small_window(qtbot: QtBot, japanese: None) -> None:
+    """At 1024×640 with a match to resume and the learning buttons, no button of the start
+    screen is squeezed below its text (Japanese lines are taller than English ones)."""
+    window = open_window(qtbot, size=(1024, 640))
+    start_practice(window, seed=b"plain-takes-plain-00000000000029")
+    assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    window.go_home()
+    start = window.start
+    assert start.resume_button.isVisible()
+    buttons = [start.resume_button, start.practice_button, start.play_person_button]
+    buttons += [start.help_button, *start.learn_buttons.values(), start.display_button]
+    squeezed = [
+        f"{b.text()!r}: {b.height()} < {b.sizeHint().height()}"
+        for b in buttons
+        if b.height() < b.sizeHint().height()
+    ]
+    close_window(window)
+    assert not squeezed, squeezed
+
+
 def test_no_english_at_the_move_clock_of_a_network_match_in_japanese(
     qtbot: QtBot, tmp_path: Path, japanese: None
 ) -> None:

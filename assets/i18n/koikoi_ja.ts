@@ -3125,8 +3125,7 @@ play on  (K)</source>
         <message>
             <source>練習  Practice
 6 rounds against the computer</source>
-            <translation>練習
-コンピュータと6回戦</translation>
+            <translation>練習　コンピュータと6回戦</translation>
         </message>
         <message>
             <source>Practice: 6 rounds against the computer</source>
