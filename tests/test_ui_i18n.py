@@ -253,6 +253,15 @@ def test_the_same_walk_finds_english_in_english(qtbot: QtBot) -> None:
     close_window(window)
 
 
+def _row(table: QTableWidget, row: int) -> list[str]:
+    """The texts of a row of ``table`` (-1: its header)."""
+    items = [
+        table.horizontalHeaderItem(c) if row < 0 else table.item(row, c)
+        for c in range(table.columnCount())
+    ]
+    return [item.text() if item is not None else "" for item in items]
+
+
 def test_no_english_in_the_learning_pages_and_the_display_options_in_japanese(
     qtbot: QtBot, japanese: None
 ) -> None:
@@ -274,11 +283,16 @@ def test_no_english_in_the_learning_pages_and_the_display_options_in_japanese(
     problems += english_words(window._help)
     assert seen == ["絵で見るルール", "札", "用語集"]
     rules = window._help.rules
-    assert rules.findChild(QTableWidget, "nintendoTable").item(0, 0).text() == "高得点の倍付け"
-    r6 = rules.findChild(QTableWidget, "r6Table")  # the name is the Japanese: no column twice
-    head = [r6.horizontalHeaderItem(c).text() for c in range(r6.columnCount())]
-    assert head == ["役", "読み", "点数", "条件"]
-    assert [r6.item(0, c).text() for c in range(3)] == ["五光", "ごこう", "10"]
+    nintendo, r6 = (rules.findChild(QTableWidget, n) for n in ("nintendoTable", "r6Table"))
+    assert nintendo is not None and r6 is not None
+    assert _row(nintendo, 0)[0] == "高得点の倍付け"
+    assert _row(r6, -1) == [
+        "役",
+        "読み",
+        "点数",
+        "条件",
+    ]  # the name is the Japanese: no column twice
+    assert _row(r6, 0)[:3] == ["五光", "ごこう", "10"]
     window._help.close()
     click(qtbot, window.start.display_button)
     dialog = window._display_dialog

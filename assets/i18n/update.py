@@ -4,8 +4,9 @@ One command for everything under ``assets/i18n``:
 
 1. ``pyside6-lupdate`` reads ``koikoi/ui/*.py``. Its Python parser gives ``self.tr(...)`` the
    class's context, but puts a module's helper (``_tr("...")`` in lobby.py, the ``t``
-   shorthand of help.py) in the empty context; :data:`FILE_CONTEXTS` moves those messages
-   to the context the helper passes to Qt at run time.
+   shorthand of help.py) in the empty context; those messages move to the context the
+   helper passes to Qt at run time: the module's for ``_tr`` (:data:`FILE_CONTEXTS`, which
+   must name every module with such a helper), the class's for ``t = self.tr``.
 2. ``koikoi_ja.ts`` gets every message, keeping the translations it already has; a new
    message comes in ``type="unfinished"`` for a translator (Qt Linguist:
    ``pyside6-linguist assets/i18n/koikoi_ja.ts``), and one gone from the sources is dropped.
