@@ -342,7 +342,7 @@ def test_no_english_at_the_move_clock_of_a_network_match_in_japanese(
         assert "を待っています… 0:" in waiter.game.prompt.text(), waiter.game.prompt.text()
         problems = english_words(mover) + english_words(waiter)
         qtbot.waitUntil(lambda: "時間切れです" in log_text(mover), timeout=20_000)
-        assert "あと10秒で打ってください。" in log_text(mover)
+        assert "持ち時間はあと10秒です。" in log_text(mover)
         problems += english_words(mover) + english_words(waiter)
         assert not problems, "\n".join(problems)
     finally:
@@ -373,7 +373,9 @@ def test_no_english_when_a_peer_never_moves_in_japanese(
         button = joiner.game.side.abandon_button
         qtbot.waitUntil(button.isVisible, timeout=10_000)
         assert button.text() == "対戦を終わらせる"
-        assert joiner.game.prompt.text().startswith("はなさんが0:0"), joiner.game.prompt.text()
+        assert joiner.game.prompt.text().startswith("はなさんが打たないまま0:0"), (
+            joiner.game.prompt.text()
+        )
         problems = english_words(joiner)
         click(qtbot, button)
         box, told = ended_message(qtbot, joiner), ended_message(qtbot, host)

@@ -12,7 +12,7 @@
         </message>
         <message>
             <source>The marks differ in shape as well as colour. They are reading aids only: Display options can hide them. Card points (20, 10, 5, 1) only rank cards when the first oya is chosen; yaku make the score.</source>
-            <translation>目印は色だけでなく形でも見分けられます。読み取りの補助にすぎないので、表示設定で隠せます。札の点数（20点・10点・5点・1点）を使うのは最初の親を決めるときの札の比べ合いだけで、得点は役で決まります。</translation>
+            <translation>目印は色だけでなく形でも見分けられます。札を見分けやすくするための補助なので、表示設定で隠せます。札の点数（20点・10点・5点・1点）を使うのは最初の親を決めるときの札の比べ合いだけで、得点は役で決まります。</translation>
         </message>
         <message>
             <source>{kind} {ja} · {points}</source>
@@ -466,11 +466,11 @@ play on  (K)</source>
         </message>
         <message>
             <source>Reading aids: month number and kind mark on each card</source>
-            <translation>読み取りの補助：札ごとに月の数字と種類の目印を表示</translation>
+            <translation>札の目印：月の数字と種類の印を札に表示</translation>
         </message>
         <message>
             <source>Reading aids on the cards</source>
-            <translation>札の読み取り補助</translation>
+            <translation>札の目印</translation>
         </message>
         <message>
             <source>Card size</source>
@@ -624,19 +624,19 @@ play on  (K)</source>
         <message numerus="yes">
             <source>%n second(s) left to move.</source>
             <translation>
-                <numerusform>あと%n秒で打ってください。</numerusform>
+                <numerusform>持ち時間はあと%n秒です。</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>{0} has not moved for %n minute(s): you may end the match.</source>
             <translation>
-                <numerusform>{0}さんが%n分間打っていません。対戦を終わらせることができます。</numerusform>
+                <numerusform>{0}さんが打たないまま%n分たちました。対戦を終わらせることができます。</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>{0} has not moved for %n second(s): you may end the match.</source>
             <translation>
-                <numerusform>{0}さんが%n秒間打っていません。対戦を終わらせることができます。</numerusform>
+                <numerusform>{0}さんが打たないまま%n秒たちました。対戦を終わらせることができます。</numerusform>
             </translation>
         </message>
         <message>
@@ -914,7 +914,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>{0} has not moved for {1}: you may end the match.</source>
-            <translation>{0}さんが{1}打っていません。対戦を終わらせることができます。</translation>
+            <translation>{0}さんが打たないまま{1}たちました。対戦を終わらせることができます。</translation>
         </message>
         <message>
             <source>The computer is thinking…</source>
@@ -930,7 +930,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>{0} has not moved for {1}: end the match</source>
-            <translation>{0}さんが{1}打っていません：対戦を終わらせる</translation>
+            <translation>{0}さんが打たないまま{1}たちました：対戦を終わらせる</translation>
         </message>
     </context>
     <context>
@@ -941,7 +941,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>the game; also the call to play on for more points</source>
-            <translation>このゲーム。また、さらに点を狙って続けるときの宣言</translation>
+            <translation>この遊びの名前。また、さらに点を狙って続けるときの宣言</translation>
         </message>
         <message>
             <source>the call that ends the round and wins it</source>
@@ -1029,7 +1029,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>a round of the match (6 or 12)</source>
-            <translation>対戦の1回ごと（6回戦か12回戦）</translation>
+            <translation>対戦の中の1回（1回の対戦は6回戦か12回戦）</translation>
         </message>
         <message>
             <source>用語集 · Glossary</source>
