@@ -23,8 +23,12 @@ from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
     QComboBox,
+    QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QTabBar,
     QTableWidget,
     QTextEdit,
     QWidget,
@@ -38,21 +42,27 @@ from koikoi.paths import games_dir, koikoi_home
 from koikoi.ui import names
 from koikoi.ui.app import MainWindows
 from koikoi.ui.controller import Mode
+from koikoi.ui.glossary import GLOSSARY
+from koikoi.ui.help import PAGES
 from koikoi.ui.history import steps_of, verdict_of
 from koikoi.ui.main_window import MainWindow, ending_text
 from koikoi.ui.netlink import LinkError
 from koikoi.ui.prematch import failure_text
-from koikoi.ui.settings import LANGUAGE, AppSettings
+from koikoi.ui.settings import LANGUAGE, AppSettings, DisplayOptions
 from koikoi.ui.viewer import ReplayViewer
 from tests.conftest import REPO
+from tests.test_ui_clock import ClockPair, options
 from tests.test_ui_lobby import both_at_the_cards, close_lobby, make_lobby, open_room
+from tests.test_ui_network import ended_message, log_text
 from tests.test_ui_viewer import played_match
 from tests.ui_driver import (
+    actions_so_far,
     click,
     close_window,
     open_window,
     panel_button,
     play_by_clicks,
+    play_windows_by_clicks,
     start_practice,
     wait_for_input,
 )
@@ -61,9 +71,10 @@ I18N = REPO / "assets" / "i18n"
 
 ALLOWED = {
     "Koi", "Enter", "Space", "Esc", "Home", "End", "Page", "Up", "Down", "English",
-    "host", "local", "db", "hana", "F1",
+    "host", "local", "db", "hana", "F1", "OK",
 }  # fmt: skip
-"""Latin words a Japanese screen may show: key caps, the language's own name, example
+"""Latin words a Japanese screen may show: key caps, OK (a Japanese dialog's button too),
+the language's own name, example
 addresses (hana.local:4000, [2001:db8::20]:4000)."""
 
 
@@ -93,9 +104,15 @@ def _texts(widget: QWidget) -> Iterator[tuple[str, str]]:
             yield where, w.placeholderText()
         if isinstance(w, QTextEdit):
             yield where, w.toPlainText()
+        if isinstance(w, QPlainTextEdit):  # the game log
+            yield where, w.toPlainText()
+        if isinstance(w, QTabBar):
+            for i in range(w.count()):
+                yield where, w.tabText(i)
+                yield where, w.tabToolTip(i)
         if isinstance(w, QComboBox):
             yield from ((where, w.itemText(i)) for i in range(w.count()))
-        if isinstance(w, QAbstractItemView) and not isinstance(w, QTableWidget):
+        if isinstance(w, QAbstractItemView) and not isinstance(w, (QTableWidget, QHeaderView)):
             model = w.model()
             for row in range(model.rowCount() if model is not None else 0):
                 index = model.index(row, 0)
@@ -116,9 +133,15 @@ NOT_WORDS = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){1,3}|\S+\.json")
 """Key fingerprints (ab3d-…) and record file names, which no language translates."""
 
 
+ROMAJI = frozenset(romaji for _, _, romaji, _ in GLOSSARY)
+"""The glossary's romaji column, the same in every language (as a word's reading is)."""
+
+
 def english_words(widget: QWidget) -> list[str]:
     found = []
     for where, shown in _texts(widget):
+        if where == "QTableWidget#glossaryTable" and shown in ROMAJI:
+            continue
         text = NOT_WORDS.sub(" ", shown)
         words = set(re.findall(r"[A-Za-z]{2,}", text)) - ALLOWED
         if words:
@@ -228,6 +251,142 @@ def test_the_same_walk_finds_english_in_english(qtbot: QtBot) -> None:
     found = "\n".join(english_words(window))
     assert "Practice" in found and "Quit" in found
     close_window(window)
+
+
+def _row(table: QTableWidget, row: int) -> list[str]:
+    """The texts of a row of ``table`` (-1: its header)."""
+    items = [
+        table.horizontalHeaderItem(c) if row < 0 else table.item(row, c)
+        for c in range(table.columnCount())
+    ]
+    return [item.text() if item is not None else "" for item in items]
+
+
+def test_no_english_in_the_learning_pages_and_the_display_options_in_japanese(
+    qtbot: QtBot, japanese: None
+) -> None:
+    """Each help tab (the rules in short, the rules with pictures, the cards, the glossary),
+    reached from the start screen's buttons as a player does, the display options dialog
+    and its choices, and the start screen in high contrast."""
+    window = open_window(qtbot)
+    problems: list[str] = []
+    seen: list[str] = []
+    for page in PAGES[1:]:
+        click(qtbot, window.start.learn_buttons[page])
+        help_ = window._help
+        assert help_ is not None and help_.isVisible()
+        assert PAGES[help_.tabs.currentIndex()] == page
+        seen.append(help_.tabs.tabText(help_.tabs.currentIndex()))
+        problems += english_words(help_)
+    assert window._help is not None
+    window._help.show_page("short")
+    problems += english_words(window._help)
+    assert seen == ["絵で見るルール", "札", "用語集"]
+    rules = window._help.rules
+    nintendo, r6 = (rules.findChild(QTableWidget, n) for n in ("nintendoTable", "r6Table"))
+    assert nintendo is not None and r6 is not None
+    assert _row(nintendo, 0)[0] == "高得点の倍付け"
+    assert _row(r6, -1) == [
+        "役",
+        "読み",
+        "点数",
+        "条件",
+    ]  # the name is the Japanese: no column twice
+    assert _row(r6, 0)[:3] == ["五光", "ごこう", "10"]
+    window._help.close()
+    click(qtbot, window.start.display_button)
+    dialog = window._display_dialog
+    assert dialog is not None and dialog.isVisible()
+    problems += english_words(dialog)
+    dialog.set_options(DisplayOptions(high_contrast="on"))
+    dialog._changed()  # as choosing "On" in its high-contrast list does
+    assert window.high_contrast and window.start.high_contrast
+    dialog.close()
+    problems += english_words(window)  # the start screen in high contrast
+    close_window(window)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_japanese_start_screen_fits_a_small_window(qtbot: QtBot, japanese: None) -> None:
+    """At 1024×640 with a match to resume and the learning buttons, no button of the start
+    screen is squeezed below its text (Japanese lines are taller than English ones)."""
+    window = open_window(qtbot, size=(1024, 640))
+    start_practice(window, seed=b"plain-takes-plain-00000000000029")
+    assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    window.go_home()
+    start = window.start
+    assert start.resume_button.isVisible()
+    buttons = [start.resume_button, start.practice_button, start.play_person_button]
+    buttons += [start.help_button, *start.learn_buttons.values(), start.display_button]
+    squeezed = [
+        f"{b.text()!r}: {b.height()} < {b.sizeHint().height()}"
+        for b in buttons
+        if b.height() < b.sizeHint().height()
+    ]
+    close_window(window)
+    assert not squeezed, squeezed
+
+
+def test_no_english_at_the_move_clock_of_a_network_match_in_japanese(
+    qtbot: QtBot, tmp_path: Path, japanese: None
+) -> None:
+    """Both tables with the move clock ("your move — 0:11", "waiting for…"), the warning at
+    10 s left and the move the table makes for a player whose time ran out, in the log."""
+    pair = ClockPair(
+        qtbot, tmp_path, options("はな", 12.0, 3600.0), options("たろう", 12.0, 3600.0)
+    )
+    try:
+        pair.to_the_table()
+        mover, waiter = pair.mover()
+        assert mover.game.prompt.text().startswith("あなたの番 — 0:"), mover.game.prompt.text()
+        assert "を待っています… 0:" in waiter.game.prompt.text(), waiter.game.prompt.text()
+        problems = english_words(mover) + english_words(waiter)
+        qtbot.waitUntil(lambda: "時間切れです" in log_text(mover), timeout=20_000)
+        assert "持ち時間はあと10秒です。" in log_text(mover)
+        problems += english_words(mover) + english_words(waiter)
+        assert not problems, "\n".join(problems)
+    finally:
+        pair.close()
+
+
+def test_no_english_when_a_peer_never_moves_in_japanese(
+    qtbot: QtBot, tmp_path: Path, japanese: None
+) -> None:
+    """The prompt and button to end a match the peer abandoned, the log's line, and both
+    players' messages when it is ended."""
+    pair = ClockPair(
+        qtbot, tmp_path, options("はな", 3600.0, 3600.0), options("たろう", 3600.0, 3.0)
+    )
+    host, joiner = pair.windows
+    try:
+        pair.to_the_table()
+        play_windows_by_clicks(
+            qtbot,
+            pair.windows,
+            random.Random(5),
+            until=lambda: (
+                actions_so_far(host) >= 2
+                and host.controller.mode is Mode.PLAY
+                and joiner.controller.waiting_since is not None
+            ),
+        )
+        button = joiner.game.side.abandon_button
+        qtbot.waitUntil(button.isVisible, timeout=10_000)
+        assert button.text() == "対戦を終わらせる"
+        assert joiner.game.prompt.text().startswith("はなさんが打たないまま0:0"), (
+            joiner.game.prompt.text()
+        )
+        problems = english_words(joiner)
+        click(qtbot, button)
+        box, told = ended_message(qtbot, joiner), ended_message(qtbot, host)
+        assert box.text() == "はなさんが長い間打たなかったので、対戦を終わらせました。"
+        problems += english_words(box) + english_words(told)
+        for window, message in ((joiner, box), (host, told)):
+            click(qtbot, message.button(QMessageBox.StandardButton.Ok))
+            qtbot.waitUntil(lambda: window.stack.currentWidget() is window.start)  # noqa: B023
+        assert not problems, "\n".join(problems)
+    finally:
+        pair.close()
 
 
 def test_no_english_in_the_history_and_the_replay_viewer_in_japanese(

@@ -20,13 +20,6 @@
     <context>
         <name>GameController</name>
         <message numerus="yes">
-            <source>You hold {0}: %n point(s) in all.</source>
-            <translation>
-                <numerusform>You hold {0}: %n point in all.</numerusform>
-                <numerusform>You hold {0}: %n points in all.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
             <source>%n second(s) left to move.</source>
             <translation>
                 <numerusform>%n second left to move.</numerusform>
@@ -45,6 +38,13 @@
             <translation>
                 <numerusform>{0} has not moved for %n second: you may end the match.</numerusform>
                 <numerusform>{0} has not moved for %n seconds: you may end the match.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>You hold {0}: %n point(s) in all.</source>
+            <translation>
+                <numerusform>You hold {0}: %n point in all.</numerusform>
+                <numerusform>You hold {0}: %n points in all.</numerusform>
             </translation>
         </message>
         <message numerus="yes">

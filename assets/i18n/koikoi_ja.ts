@@ -1,6 +1,49 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ja" sourcelanguage="en">
     <context>
+        <name>CardGallery</name>
+        <message>
+            <source>What the marks on a card mean</source>
+            <translation>札の目印の見方</translation>
+        </message>
+        <message>
+            <source>The marks of {0}</source>
+            <translation>{0}の目印</translation>
+        </message>
+        <message>
+            <source>The marks differ in shape as well as colour. They are reading aids only: Display options can hide them. Card points (20, 10, 5, 1) only rank cards when the first oya is chosen; yaku make the score.</source>
+            <translation>目印は色だけでなく形でも見分けられます。札を見分けやすくするための補助なので、表示設定で隠せます。札の点数（20点・10点・5点・1点）を使うのは最初の親を決めるときの札の比べ合いだけで、得点は役で決まります。</translation>
+        </message>
+        <message>
+            <source>{kind} {ja} · {points}</source>
+            <translation>{ja} · {points}</translation>
+        </message>
+        <message>
+            <source>The number at the top: the card's month, 1 to 12 (here January). Under it, a red sun with rays: a light (光), 20 points.</source>
+            <translation>上の数字は札の月で、1〜12です（この札は1月）。その下の光を放つ赤い太陽は光札の印で、20点です。</translation>
+        </message>
+        <message>
+            <source>A black diamond: a tane (タネ, animals and things), 10 points.</source>
+            <translation>黒いひし形：タネ札（動物や道具の札）、10点。</translation>
+        </message>
+        <message>
+            <source>A red slip with a black line: a red poem ribbon (赤短), 5 points.</source>
+            <translation>黒い線の入った赤い短冊：赤短、5点。</translation>
+        </message>
+        <message>
+            <source>A blue slip with two light bands: a blue ribbon (青短), 5 points.</source>
+            <translation>明るい帯が2本入った青い短冊：青短、5点。</translation>
+        </message>
+        <message>
+            <source>A plain red slip: one of the other ribbons (短冊), 5 points.</source>
+            <translation>無地の赤い短冊：そのほかの短冊、5点。</translation>
+        </message>
+        <message>
+            <source>A ring: a plain (カス), 1 point.</source>
+            <translation>輪：カス札、1点。</translation>
+        </message>
+    </context>
+    <context>
         <name>CardPicture</name>
         <message>
             <source>Face-down card</source>
@@ -373,6 +416,92 @@ play on  (K)</source>
         </message>
     </context>
     <context>
+        <name>Display</name>
+        <message>
+            <source>Small</source>
+            <translation>小</translation>
+        </message>
+        <message>
+            <source>Normal</source>
+            <translation>標準</translation>
+        </message>
+        <message>
+            <source>Large</source>
+            <translation>大</translation>
+        </message>
+        <message>
+            <source>Slow</source>
+            <translation>遅い</translation>
+        </message>
+        <message>
+            <source>Fast</source>
+            <translation>速い</translation>
+        </message>
+        <message>
+            <source>As the system says</source>
+            <translation>システムの設定に従う</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>オン</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>オフ</translation>
+        </message>
+    </context>
+    <context>
+        <name>DisplayDialog</name>
+        <message>
+            <source>Koi-Koi: display</source>
+            <translation>こいこい：表示</translation>
+        </message>
+        <message>
+            <source>Display options</source>
+            <translation>表示設定</translation>
+        </message>
+        <message>
+            <source>表示 · Display</source>
+            <translation>表示</translation>
+        </message>
+        <message>
+            <source>Reading aids: month number and kind mark on each card</source>
+            <translation>札の目印：月の数字と種類の印を札に表示</translation>
+        </message>
+        <message>
+            <source>Reading aids on the cards</source>
+            <translation>札の目印</translation>
+        </message>
+        <message>
+            <source>Card size</source>
+            <translation>札の大きさ</translation>
+        </message>
+        <message>
+            <source>Animation speed</source>
+            <translation>アニメーションの速さ</translation>
+        </message>
+        <message>
+            <source>Reduced motion</source>
+            <translation>動きを減らす</translation>
+        </message>
+        <message>
+            <source>Reduced motion (cards move without flying)</source>
+            <translation>動きを減らす（札は飛ばずに移動）</translation>
+        </message>
+        <message>
+            <source>High contrast</source>
+            <translation>ハイコントラスト</translation>
+        </message>
+        <message>
+            <source>These change only how the game looks and moves, never the rules. They apply at once, also to a match in progress.</source>
+            <translation>ここで変わるのは見た目と動きだけで、ルールは変わりません。対戦の途中でもすぐに反映されます。</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>閉じる</translation>
+        </message>
+    </context>
+    <context>
         <name>FirstOyaPanel</name>
         <message>
             <source>Who deals first? 親決め</source>
@@ -432,10 +561,95 @@ play on  (K)</source>
         </message>
     </context>
     <context>
+        <name>Gallery</name>
+        <message>
+            <source>pine</source>
+            <translation>松</translation>
+        </message>
+        <message>
+            <source>plum</source>
+            <translation>梅</translation>
+        </message>
+        <message>
+            <source>cherry</source>
+            <translation>桜</translation>
+        </message>
+        <message>
+            <source>wisteria</source>
+            <translation>藤</translation>
+        </message>
+        <message>
+            <source>iris</source>
+            <translation>菖蒲</translation>
+        </message>
+        <message>
+            <source>peony</source>
+            <translation>牡丹</translation>
+        </message>
+        <message>
+            <source>bush clover</source>
+            <translation>萩</translation>
+        </message>
+        <message>
+            <source>pampas grass</source>
+            <translation>芒</translation>
+        </message>
+        <message>
+            <source>chrysanthemum</source>
+            <translation>菊</translation>
+        </message>
+        <message>
+            <source>maple</source>
+            <translation>紅葉</translation>
+        </message>
+        <message>
+            <source>willow</source>
+            <translation>柳</translation>
+        </message>
+        <message>
+            <source>paulownia</source>
+            <translation>桐</translation>
+        </message>
+        <message>
+            <source>{month}, {plant_name} · {n}月 {plant} ({reading})</source>
+            <translation>{n}月 {plant}（{reading}）</translation>
+        </message>
+    </context>
+    <context>
         <name>GameController</name>
         <message>
             <source>The saved match is resumed.</source>
             <translation>保存した対戦を再開しました。</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n second(s) left to move.</source>
+            <translation>
+                <numerusform>持ち時間はあと%n秒です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has not moved for %n minute(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0}さんが打たないまま%n分たちました。対戦を終わらせることができます。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has not moved for %n second(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0}さんが打たないまま%n秒たちました。対戦を終わらせることができます。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Your time ran out: the table called shobu for you.</source>
+            <translation>時間切れです。代わりに「勝負」しました。</translation>
+        </message>
+        <message>
+            <source>Your time ran out: the table took {0} for you.</source>
+            <translation>時間切れです。代わりに{0}を取りました。</translation>
+        </message>
+        <message>
+            <source>Your time ran out: the table played {0} for you.</source>
+            <translation>時間切れです。代わりに{0}を出しました。</translation>
         </message>
         <message>
             <source>Round {0}: you are oya (親) and play first.</source>
@@ -695,12 +909,151 @@ play on  (K)</source>
             <translation>{0}さんを待っています… {1}秒</translation>
         </message>
         <message>
+            <source>Waiting for {0}… {1}</source>
+            <translation>{0}さんを待っています… {1}</translation>
+        </message>
+        <message>
+            <source>{0} has not moved for {1}: you may end the match.</source>
+            <translation>{0}さんが打たないまま{1}たちました。対戦を終わらせることができます。</translation>
+        </message>
+        <message>
             <source>The computer is thinking…</source>
             <translation>コンピュータが考えています…</translation>
         </message>
         <message>
             <source>Koikoi or shobu? K or S.</source>
             <translation>こいこいか勝負か？ KかSを押してください。</translation>
+        </message>
+        <message>
+            <source>Your move — {0}</source>
+            <translation>あなたの番 — {0}</translation>
+        </message>
+        <message>
+            <source>{0} has not moved for {1}: end the match</source>
+            <translation>{0}さんが打たないまま{1}たちました：対戦を終わらせる</translation>
+        </message>
+    </context>
+    <context>
+        <name>Glossary</name>
+        <message>
+            <source>flower cards: the 48-card deck, 12 months of 4</source>
+            <translation>48枚の札。12か月×4枚</translation>
+        </message>
+        <message>
+            <source>the game; also the call to play on for more points</source>
+            <translation>この遊びの名前。また、さらに点を狙って続けるときの宣言</translation>
+        </message>
+        <message>
+            <source>the call that ends the round and wins it</source>
+            <translation>その回を終わらせて勝ちとする宣言</translation>
+        </message>
+        <message>
+            <source>the dealer, who plays first in a round; the last round's winner</source>
+            <translation>各回で先に打つ人。前の回の勝者</translation>
+        </message>
+        <message>
+            <source>the other player, who plays second</source>
+            <translation>親でない方の人。後から打つ</translation>
+        </message>
+        <message>
+            <source>a scoring set of captured cards</source>
+            <translation>点数になる取り札の組み合わせ</translation>
+        </message>
+        <message>
+            <source>a scoring dealt hand: teshi (4 of a month) or kuttsuki (4 pairs)</source>
+            <translation>点数になる配られた手札：手四（同じ月4枚）かくっつき（2枚ずつ4組）</translation>
+        </message>
+        <message>
+            <source>the field: the face-up cards between the players</source>
+            <translation>2人の間に表向きに並んだ札</translation>
+        </message>
+        <message>
+            <source>the stock: the face-down cards turned one a turn</source>
+            <translation>伏せて積んだ札。手番ごとに1枚めくる</translation>
+        </message>
+        <message>
+            <source>the cards in your hand</source>
+            <translation>手に持っている札</translation>
+        </message>
+        <message>
+            <source>the cards you have captured</source>
+            <translation>取った札</translation>
+        </message>
+        <message>
+            <source>a light: the five 20-point cards</source>
+            <translation>20点の札5枚</translation>
+        </message>
+        <message>
+            <source>a 10-point card with an animal or a thing (also 種)</source>
+            <translation>動物や道具が描かれた10点の札（「種」とも書く）</translation>
+        </message>
+        <message>
+            <source>a ribbon card, 5 points; tan (タン) is the yaku of five</source>
+            <translation>短冊の描かれた5点の札。5枚そろった役は「タン」</translation>
+        </message>
+        <message>
+            <source>a plain card, 1 point; also the yaku of ten</source>
+            <translation>1点の札。10枚そろった役の名前でもある</translation>
+        </message>
+        <message>
+            <source>the three red ribbons with poems (pine, plum, cherry)</source>
+            <translation>文字の入った赤い短冊3枚（松・梅・桜）</translation>
+        </message>
+        <message>
+            <source>the three blue ribbons (peony, chrysanthemum, maple)</source>
+            <translation>青い短冊3枚（牡丹・菊・紅葉）</translation>
+        </message>
+        <message>
+            <source>boar, deer and butterflies: a yaku</source>
+            <translation>猪・鹿・蝶の3枚がそろう役</translation>
+        </message>
+        <message>
+            <source>a card that stands for another (elsewhere the sake cup; not in this game)</source>
+            <translation>ほかの札の代わりになる札（ほかのルールでは菊に盃。このゲームにはない）</translation>
+        </message>
+        <message>
+            <source>the sake cup: a tane, and in both viewing yaku</source>
+            <translation>タネ札で、花見で一杯と月見で一杯の両方に入る</translation>
+        </message>
+        <message>
+            <source>a round that ends with no shobu: no points, the oya stays</source>
+            <translation>誰も勝負しないまま終わった回。点数なしで、親はそのまま</translation>
+        </message>
+        <message>
+            <source>a redeal: four of a month on the field</source>
+            <translation>場札に同じ月の札が4枚そろったときに配り直すこと</translation>
+        </message>
+        <message>
+            <source>the points each player has left (25 at the start)</source>
+            <translation>それぞれの残りの点数（最初は25点）</translation>
+        </message>
+        <message>
+            <source>a round of the match (6 or 12)</source>
+            <translation>対戦の中の1回（1回の対戦は6回戦か12回戦）</translation>
+        </message>
+        <message>
+            <source>用語集 · Glossary</source>
+            <translation>用語集</translation>
+        </message>
+        <message>
+            <source>Glossary</source>
+            <translation>用語集</translation>
+        </message>
+        <message>
+            <source>Word</source>
+            <translation>ローマ字</translation>
+        </message>
+        <message>
+            <source>Japanese</source>
+            <translation>用語</translation>
+        </message>
+        <message>
+            <source>Reading</source>
+            <translation>読み</translation>
+        </message>
+        <message>
+            <source>Meaning</source>
+            <translation>意味</translation>
         </message>
     </context>
     <context>
@@ -714,8 +1067,32 @@ play on  (K)</source>
             <translation>ルールと操作</translation>
         </message>
         <message>
+            <source>Help pages</source>
+            <translation>ヘルプのページ</translation>
+        </message>
+        <message>
+            <source>In short · keys</source>
+            <translation>早わかり・操作</translation>
+        </message>
+        <message>
+            <source>Rules with pictures</source>
+            <translation>絵で見るルール</translation>
+        </message>
+        <message>
+            <source>Cards</source>
+            <translation>札</translation>
+        </message>
+        <message>
+            <source>Glossary</source>
+            <translation>用語集</translation>
+        </message>
+        <message>
             <source>Score calculator</source>
             <translation>点数計算</translation>
+        </message>
+        <message>
+            <source>Display options</source>
+            <translation>表示設定</translation>
         </message>
         <message>
             <source>Close</source>
@@ -768,62 +1145,6 @@ play on  (K)</source>
         <message>
             <source>A drawn card with one way to go resolves by itself after 5 seconds (click to go on sooner); with two matches you choose.</source>
             <translation>山札からめくった札は、取り方が1通りなら5秒で自動で進みます（クリックですぐ進みます）。2枚から選べるときは自分で選びます。</translation>
-        </message>
-        <message>
-            <source>{0} + {1}</source>
-            <translation>{0}＋{1}</translation>
-        </message>
-        <message>
-            <source>all 5 lights</source>
-            <translation>光札5枚すべて</translation>
-        </message>
-        <message>
-            <source>4 lights without the rain man</source>
-            <translation>雨（柳に小野道風）を除く光札4枚</translation>
-        </message>
-        <message>
-            <source>4 lights with the rain man</source>
-            <translation>雨（柳に小野道風）を含む光札4枚</translation>
-        </message>
-        <message>
-            <source>3 lights without the rain man</source>
-            <translation>雨を除く光札3枚</translation>
-        </message>
-        <message>
-            <source>boar, deer, butterflies; +1 per other tane</source>
-            <translation>萩に猪・紅葉に鹿・牡丹に蝶。ほかのタネ札1枚ごとに＋1点</translation>
-        </message>
-        <message>
-            <source>the 3 red poem ribbons; +1 per other ribbon</source>
-            <translation>文字の入った赤い短冊3枚。ほかの短冊1枚ごとに＋1点</translation>
-        </message>
-        <message>
-            <source>the 3 blue ribbons; +1 per other ribbon</source>
-            <translation>青い短冊3枚。ほかの短冊1枚ごとに＋1点</translation>
-        </message>
-        <message>
-            <source>all 6; replaces both; +1 per other ribbon</source>
-            <translation>赤短と青短の6枚。2つの役の代わりに数え、ほかの短冊1枚ごとに＋1点</translation>
-        </message>
-        <message>
-            <source>5 tane (sake cup counts); +1 per card beyond 5</source>
-            <translation>タネ札5枚（菊に盃も数える）。5枚を超える1枚ごとに＋1点</translation>
-        </message>
-        <message>
-            <source>5 ribbons; +1 per card beyond 5</source>
-            <translation>短冊5枚。5枚を超える1枚ごとに＋1点</translation>
-        </message>
-        <message>
-            <source>10 plains (not the sake cup); +1 per card beyond 10</source>
-            <translation>カス札10枚（菊に盃は数えない）。10枚を超える1枚ごとに＋1点</translation>
-        </message>
-        <message>
-            <source>dealt hand: all 4 cards of a month</source>
-            <translation>配られた手札に同じ月の札4枚</translation>
-        </message>
-        <message>
-            <source>dealt hand: four pairs of months</source>
-            <translation>配られた手札に同じ月2枚ずつの組が4組</translation>
         </message>
         <message>
             <source>Only the highest light yaku counts; all other yaku add up.</source>
@@ -932,6 +1253,17 @@ play on  (K)</source>
         <message>
             <source>Keys</source>
             <translation>キー操作</translation>
+        </message>
+    </context>
+    <context>
+        <name>LearnPage</name>
+        <message>
+            <source>Contents</source>
+            <translation>目次</translation>
+        </message>
+        <message>
+            <source>Page</source>
+            <translation>ページ</translation>
         </message>
     </context>
     <context>
@@ -1308,6 +1640,14 @@ play on  (K)</source>
         <message>
             <source>{0} stopped answering: nothing arrived for too long.</source>
             <translation>{0}さんからの応答がありません。長い間何も届いていません。</translation>
+        </message>
+        <message>
+            <source>You did not move for too long: {0} ended the match.</source>
+            <translation>長い間打たなかったので、{0}さんが対戦を終わらせました。</translation>
+        </message>
+        <message>
+            <source>{0} did not move for too long: you ended the match.</source>
+            <translation>{0}さんが長い間打たなかったので、対戦を終わらせました。</translation>
         </message>
         <message>
             <source>The match was stopped: a move from {0} did not check ({1}).</source>
@@ -2070,6 +2410,516 @@ play on  (K)</source>
         </message>
     </context>
     <context>
+        <name>Rules</name>
+        <message>
+            <source>{0} + {1}</source>
+            <translation>{0}＋{1}</translation>
+        </message>
+        <message>
+            <source>all 5 lights</source>
+            <translation>光札5枚すべて</translation>
+        </message>
+        <message>
+            <source>4 lights without the rain man</source>
+            <translation>雨（柳に小野道風）を除く光札4枚</translation>
+        </message>
+        <message>
+            <source>4 lights with the rain man</source>
+            <translation>雨（柳に小野道風）を含む光札4枚</translation>
+        </message>
+        <message>
+            <source>3 lights without the rain man (rain man + 2 lights is nothing)</source>
+            <translation>雨を除く光札3枚（雨とほかの光札2枚では役にならない）</translation>
+        </message>
+        <message>
+            <source>boar, deer, butterflies; +1 per other tane</source>
+            <translation>萩に猪・紅葉に鹿・牡丹に蝶。ほかのタネ札1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>the 3 red poem ribbons; +1 per other ribbon</source>
+            <translation>文字の入った赤い短冊3枚。ほかの短冊1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>the 3 blue ribbons; +1 per other ribbon</source>
+            <translation>青い短冊3枚。ほかの短冊1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>all 6; replaces both; +1 per other ribbon</source>
+            <translation>赤短と青短の6枚。2つの役の代わりに数え、ほかの短冊1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>5 tane (the sake cup counts); +1 per card beyond 5</source>
+            <translation>タネ札5枚（菊に盃も数える）。5枚を超える1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>5 ribbons; +1 per card beyond 5</source>
+            <translation>短冊5枚。5枚を超える1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>10 plains (not the sake cup); +1 per card beyond 10</source>
+            <translation>カス札10枚（菊に盃は数えない）。10枚を超える1枚ごとに＋1点</translation>
+        </message>
+        <message>
+            <source>dealt hand: all 4 cards of a month</source>
+            <translation>配られた手札に同じ月の札4枚</translation>
+        </message>
+        <message>
+            <source>dealt hand: four pairs of months</source>
+            <translation>配られた手札に同じ月2枚ずつの組が4組</translation>
+        </message>
+        <message>
+            <source>{0} or more</source>
+            <translation>{0}以上</translation>
+        </message>
+    </context>
+    <context>
+        <name>RulesPage</name>
+        <message>
+            <source>The yaku table (役, R6)</source>
+            <translation>役の一覧</translation>
+        </message>
+        <message>
+            <source>Teyaku (手役): a dealt hand</source>
+            <translation>手役</translation>
+        </message>
+        <message>
+            <source>Redeals (配り直し)</source>
+            <translation>配り直し</translation>
+        </message>
+        <message>
+            <source>Koikoi or shobu (こいこい・勝負)</source>
+            <translation>こいこいか勝負か</translation>
+        </message>
+        <message>
+            <source>Round points and doubling</source>
+            <translation>点数計算と2倍</translation>
+        </message>
+        <message>
+            <source>How these rules differ from Nintendo's</source>
+            <translation>任天堂ルールとの違い</translation>
+        </message>
+        <message>
+            <source>役</source>
+            <translation>役</translation>
+        </message>
+        <message>
+            <source>Reading</source>
+            <translation>読み</translation>
+        </message>
+        <message>
+            <source>Yaku</source>
+            <translation>役</translation>
+        </message>
+        <message>
+            <source>Points</source>
+            <translation>点数</translation>
+        </message>
+        <message>
+            <source>Condition</source>
+            <translation>条件</translation>
+        </message>
+        <message>
+            <source>~ : one more point for each extra card. Only the highest light yaku counts; all other yaku add up (a card may count in several).</source>
+            <translation>〜：札が1枚増えるごとに1点加わります。光札の役は一番高いものだけを数え、ほかの役はすべて足し算です（1枚の札を複数の役に数えられます）。</translation>
+        </message>
+        <message>
+            <source>The yaku table</source>
+            <translation>役の一覧</translation>
+        </message>
+        <message>
+            <source>{name} · {ja} ({reading}) · {points}</source>
+            <translation>{name}（{reading}） · {points}</translation>
+        </message>
+        <message>
+            <source>For example:</source>
+            <translation>たとえば：</translation>
+        </message>
+        <message>
+            <source>All of these:</source>
+            <translation>次の札すべて：</translation>
+        </message>
+        <message>
+            <source>and any {0} of these:</source>
+            <translation>と、次の札のうち{0}枚：</translation>
+        </message>
+        <message>
+            <source>Any {0} of these:</source>
+            <translation>次の札のうち{0}枚：</translation>
+        </message>
+        <message>
+            <source>One more point for each of these with them:</source>
+            <translation>次の札が1枚加わるごとに＋1点：</translation>
+        </message>
+        <message>
+            <source>{condition}: {cards}</source>
+            <translation>{condition}：{cards}</translation>
+        </message>
+        <message>
+            <source>Checked right after the deal, before anyone plays: a hand of all 4 cards of a month (teshi) or of four pairs of months (kuttsuki) wins {0} points at once and ends the round.</source>
+            <translation>配られた直後、誰も札を出さないうちに確かめます。同じ月の札4枚がすべて手札にある「手四（てし）」か、同じ月の札2枚ずつの組が4組ある「くっつき」なら、すぐに{0}点で、その回は終わります。</translation>
+        </message>
+        <message>
+            <source>A hand with 4 of a month and two more pairs is teshi. A hand scores one teyaku at most.</source>
+            <translation>同じ月の4枚とほかの2組がそろった手札は、くっつきではなく手四として数えます。1つの手札で数える手役は1つだけです。</translation>
+        </message>
+        <message>
+            <source>When both hands have teyaku, the oya's counts.</source>
+            <translation>2人とも手役があるときは、親の手役を数えます。</translation>
+        </message>
+        <message>
+            <source>The points go through the usual calculation: 6 is below 8 and no koikoi has been called, so they stay 6. The holder is the next oya.</source>
+            <translation>手役の得点も、ふつうの回と同じように計算します。6点は8点に届かず、こいこいもまだ宣言されていないので、得点は6点のままです。次の回は手役のあった人が親になります。</translation>
+        </message>
+        <message>
+            <source>All 4 cards of one month on the field: nobody could take them, so the cards are shuffled and dealt again by the same oya. A redeal is not a round.</source>
+            <translation>場札に同じ月の札が4枚そろうと、それを取れる札はもう残っていません。同じ親が札を切り直して配り直します。配り直しは1回戦に数えません。</translation>
+        </message>
+        <message>
+            <source>Four pairs on the field, or three of a month: play goes on.</source>
+            <translation>場札が2枚ずつ4組のときや、同じ月の札が3枚のときは、そのまま始めます。</translation>
+        </message>
+        <message>
+            <source>A deal that must be dealt again never scores a teyaku (the field is checked first).</source>
+            <translation>配り直しになる配りでは、手役は数えません（先に場札を確かめます）。</translation>
+        </message>
+        <message>
+            <source>When your yaku total rose at the end of your turn, choose: shobu (勝負) ends the round and you win it; koikoi (こいこい) plays on for more.</source>
+            <translation>手番の終わりに役の合計点が上がっていたら、どちらかを選びます。勝負（しょうぶ）はその回を終わりにして自分の勝ちとし、こいこいはその回を続けてさらに高い点を狙います。</translation>
+        </message>
+        <message>
+            <source>Shobu wins even if the opponent has yaku: they score nothing.</source>
+            <translation>相手に役があっても、勝負すれば自分の勝ちです。相手は0点です。</translation>
+        </message>
+        <message>
+            <source>Both players may call koikoi any number of times. After a koikoi you are asked again only when your total rises (a new yaku or one more card in a ~ yaku).</source>
+            <translation>こいこいは2人とも何度でも宣言できます。こいこいのあとにまた選べるのは、合計点が上がったとき（新しい役ができたときか、〜の役の札が1枚増えたとき）だけです。</translation>
+        </message>
+        <message>
+            <source>On the last turn, with both hands empty, only shobu is possible.</source>
+            <translation>2人の手札がなくなる最後の手番では、勝負しか選べません。</translation>
+        </message>
+        <message>
+            <source>If nobody calls shobu before both hands are empty, the round is a nagare (流れ): no points, and the oya stays.</source>
+            <translation>誰も勝負しないまま2人の手札がなくなると、その回は流れ（ながれ）です。どちらにも点数は入らず、親はそのままです。</translation>
+        </message>
+        <message>
+            <source>Base: the sum of the winner's yaku.</source>
+            <translation>基本点：勝った人の役の点数の合計。</translation>
+        </message>
+        <message>
+            <source>×2 when the base is {0} or more and 「8点以上で2倍」 (double at 8 or more) is on (a setting of the room, on by default).</source>
+            <translation>基本点が{0}点以上で、「8点以上で2倍」がオンなら2倍（部屋の設定、初期設定はオン）。</translation>
+        </message>
+        <message>
+            <source>× (koikoi calls this round by both players + 1): the multiplier is shared and counts for whoever wins, also for the player who called; it is back to ×1 next round.</source>
+            <translation>×（その回の2人のこいこいの回数の合計＋1）：倍率は2人に共通で、こいこいした本人も含め、勝った方の得点に掛かります。次の回は×1に戻ります。</translation>
+        </message>
+        <message>
+            <source>The loser pays the points, at most what they have left. Both start with {0}; at 0 the match ends at once; else after the last of 6 or 12 rounds the one with more points wins.</source>
+            <translation>負けた人は、残りの持ち点を上限に得点を支払います。2人とも持ち点{0}点から始め、持ち点がなくなるとその時点で対戦は終わります。そうならなければ、6回戦か12回戦の最終回戦のあとで持ち点の多い人が勝ちです。</translation>
+        </message>
+        <message>
+            <source>Examples: moon viewing, koikoi, then cherry-blossom viewing, shobu: 10 → ×2 (8 or more) → ×2 (one koikoi) = 40. Three lights, koikoi, then four lights: 8 × 2 × 2 = 32 (16 with doubling off). Rainy four lights alone: 7.</source>
+            <translation>計算例：月見で一杯でこいこいし、花見で一杯もそろえて勝負：10点 → ×2（8点以上）→ ×2（こいこい1回）＝40点。三光でこいこいし、四光で勝負：8 × 2 × 2 ＝ 32点（2倍がオフなら16点）。雨四光だけなら7点です。</translation>
+        </message>
+        <message>
+            <source>fixed</source>
+            <translation>固定</translation>
+        </message>
+        <message>
+            <source>Doubling high scores</source>
+            <translation>高得点の倍付け</translation>
+        </message>
+        <message>
+            <source>×2 at 7 points or more</source>
+            <translation>合計7点以上で2倍</translation>
+        </message>
+        <message>
+            <source>×2 at 7 is usual; some play without</source>
+            <translation>7点以上で2倍が一般的。倍付けなしのルールも</translation>
+        </message>
+        <message>
+            <source>×2 at 8 points or more</source>
+            <translation>8点以上で2倍</translation>
+        </message>
+        <message>
+            <source>yes: on or off (on by default; 8 is fixed)</source>
+            <translation>あり：「8点以上で2倍」のオン・オフ（初期設定はオン、8点は固定）</translation>
+        </message>
+        <message>
+            <source>The koikoi multiplier</source>
+            <translation>こいこいの倍率</translation>
+        </message>
+        <message>
+            <source>if the other player wins after your koikoi, their points ×2</source>
+            <translation>こいこいの後に相手が上がると、相手の点数が2倍</translation>
+        </message>
+        <message>
+            <source>×2 once; ×2 for each koikoi (2, 4, 8); calls + 1</source>
+            <translation>1回だけ2倍／こいこいのたびに2倍（2倍・4倍・8倍）／回数＋1倍</translation>
+        </message>
+        <message>
+            <source>koikoi calls of both players + 1, for the round's winner</source>
+            <translation>2人の宣言回数の合計＋1倍を、その回の勝者に</translation>
+        </message>
+        <message>
+            <source>How many koikoi</source>
+            <translation>こいこいの回数</translation>
+        </message>
+        <message>
+            <source>after a koikoi the round ends at the next yaku of either player</source>
+            <translation>こいこいの後、どちらかに役ができた時点でその回は終了</translation>
+        </message>
+        <message>
+            <source>most let both call any number of times; some only once</source>
+            <translation>2人とも何度でも宣言できるルールが多い。1回までとするルールも</translation>
+        </message>
+        <message>
+            <source>both, any number of times</source>
+            <translation>2人とも何度でも</translation>
+        </message>
+        <message>
+            <source>The sake cup (菊に盃) as a plain</source>
+            <translation>菊に盃をカスにも数えるか</translation>
+        </message>
+        <message>
+            <source>counts (tane and plain)</source>
+            <translation>数える（タネ札でありカス札でもある）</translation>
+        </message>
+        <message>
+            <source>both; either one; tane only</source>
+            <translation>両方に数える／どちらか一方／タネのみ</translation>
+        </message>
+        <message>
+            <source>does not count (tane only)</source>
+            <translation>数えない（タネ札のみ）</translation>
+        </message>
+        <message>
+            <source>Cherry-blossom and moon viewing</source>
+            <translation>花見酒・月見酒</translation>
+        </message>
+        <message>
+            <source>5 points each</source>
+            <translation>各5点</translation>
+        </message>
+        <message>
+            <source>5 or 3; not played; only with another yaku; void by rain (雨流れ)</source>
+            <translation>5点または3点／採用しない／ほかの役があるときだけ／雨流れ・霧流れで無効</translation>
+        </message>
+        <message>
+            <source>5 points each, always</source>
+            <translation>各5点（いつでも有効）</translation>
+        </message>
+        <message>
+            <source>Boar-deer-butterflies and tane; red/blue ribbons and ribbons</source>
+            <translation>猪鹿蝶とタネ、赤短・青短とタン</translation>
+        </message>
+        <message>
+            <source>tane void with 猪鹿蝶; ribbons void with 赤短 or 青短</source>
+            <translation>猪鹿蝶ができるとタネは無効、赤短か青短ができるとタンは無効</translation>
+        </message>
+        <message>
+            <source>void, or both count</source>
+            <translation>無効とするルールと、両方数えるルール</translation>
+        </message>
+        <message>
+            <source>both count (with their extra-card points)</source>
+            <translation>両方数える（枚数による加点も）</translation>
+        </message>
+        <message>
+            <source>Teyaku (teshi, kuttsuki)</source>
+            <translation>手役（手四・くっつき）</translation>
+        </message>
+        <message>
+            <source>6 points, the round ends</source>
+            <translation>6点で、その回は終了</translation>
+        </message>
+        <message>
+            <source>the same; or no teyaku and a redeal</source>
+            <translation>同じ。手役を採用せずに配り直すルールも</translation>
+        </message>
+        <message>
+            <source>Both players have teyaku</source>
+            <translation>2人とも手役</translation>
+        </message>
+        <message>
+            <source>not stated</source>
+            <translation>記載なし</translation>
+        </message>
+        <message>
+            <source>nobody scores</source>
+            <translation>どちらにも点数は入らない</translation>
+        </message>
+        <message>
+            <source>the oya's teyaku counts</source>
+            <translation>親の手役を数える</translation>
+        </message>
+        <message>
+            <source>Four of a month on the field</source>
+            <translation>場に同じ月の札4枚</translation>
+        </message>
+        <message>
+            <source>redeal</source>
+            <translation>配り直し</translation>
+        </message>
+        <message>
+            <source>redeal; the oya takes the four; the oya wins 6</source>
+            <translation>配り直し／親が4枚を取る／親が6点で上がる</translation>
+        </message>
+        <message>
+            <source>Four pairs on the field</source>
+            <translation>場札が2枚ずつ4組</translation>
+        </message>
+        <message>
+            <source>redeal when the cards are lopsided (only four of a month is given)</source>
+            <translation>「札が偏っている場合」は配り直し（例に挙がるのは4枚そろいのみ）</translation>
+        </message>
+        <message>
+            <source>redeal; or play on</source>
+            <translation>配り直し／そのまま続行</translation>
+        </message>
+        <message>
+            <source>play on</source>
+            <translation>そのまま続行</translation>
+        </message>
+        <message>
+            <source>Playing a card that matches nothing when you could capture</source>
+            <translation>取れる札があるのに、合わない札を出す</translation>
+        </message>
+        <message>
+            <source>allowed; in English guides often not</source>
+            <translation>自由。英語圏には「必ず取る」とする解説も</translation>
+        </message>
+        <message>
+            <source>allowed (a matching card always captures)</source>
+            <translation>自由（合う札を出したら必ず取る）</translation>
+        </message>
+        <message>
+            <source>The first oya</source>
+            <translation>最初の親</translation>
+        </message>
+        <message>
+            <source>each turns a card: the earlier month</source>
+            <translation>札を1枚ずつめくり、月の早い方</translation>
+        </message>
+        <message>
+            <source>the same; same month: the higher card</source>
+            <translation>同じ。同じ月なら点数の高い札</translation>
+        </message>
+        <message>
+            <source>earlier month; same month: the higher card (online: a coin toss)</source>
+            <translation>月の早い方。同じ月なら点数の高い札（オンラインはコイントス）</translation>
+        </message>
+        <message>
+            <source>The next oya</source>
+            <translation>次の回の親</translation>
+        </message>
+        <message>
+            <source>the round's winner</source>
+            <translation>その回の勝者</translation>
+        </message>
+        <message>
+            <source>the winner, or in turn</source>
+            <translation>勝者、または交互</translation>
+        </message>
+        <message>
+            <source>A round without yaku</source>
+            <translation>役ができずに終わった回</translation>
+        </message>
+        <message>
+            <source>no game; the oya changes</source>
+            <translation>ノーゲームで、親を交代</translation>
+        </message>
+        <message>
+            <source>no points (the oya stays or changes); oya-ken; tsukazu</source>
+            <translation>点数なし（親は継続か交代）／親権で親が得点／つかずで子が得点</translation>
+        </message>
+        <message>
+            <source>no points; the oya stays</source>
+            <translation>点数なし。親はそのまま</translation>
+        </message>
+        <message>
+            <source>Rounds</source>
+            <translation>回戦数</translation>
+        </message>
+        <message>
+            <source>12</source>
+            <translation>12回戦</translation>
+        </message>
+        <message>
+            <source>12 (a year), 6 (han-don), 3 (a season), or to a target score</source>
+            <translation>12回戦（1年）・6回戦（半どん）・3回戦（1季）、または目標点まで</translation>
+        </message>
+        <message>
+            <source>6 or 12</source>
+            <translation>6回戦か12回戦</translation>
+        </message>
+        <message>
+            <source>yes: 6 (by default) or 12</source>
+            <translation>あり：6回戦（初期設定）か12回戦</translation>
+        </message>
+        <message>
+            <source>Keeping score</source>
+            <translation>点数の数え方</translation>
+        </message>
+        <message>
+            <source>add up each round; after 12 rounds the higher total wins</source>
+            <translation>各回の得点を合計し、12回戦後に多い方が勝ち</translation>
+        </message>
+        <message>
+            <source>add up; or the winner's points taken from the loser</source>
+            <translation>合計する方式／勝者の得点を敗者から差し引く方式</translation>
+        </message>
+        <message>
+            <source>25 points each; the loser pays (at most what is left); at 0 the match ends</source>
+            <translation>持ち点25点から負けた側が支払う（残りの持ち点まで）。0点で終了</translation>
+        </message>
+        <message>
+            <source>Yaku points</source>
+            <translation>役の点数</translation>
+        </message>
+        <message>
+            <source>five lights 10, four lights 8, rainy four lights 7, three lights 5 …</source>
+            <translation>五光10点・四光8点・雨四光7点・三光5点など</translation>
+        </message>
+        <message>
+            <source>five lights 15, three lights 6 …</source>
+            <translation>五光15点・三光6点など</translation>
+        </message>
+        <message>
+            <source>as Nintendo's</source>
+            <translation>任天堂と同じ</translation>
+        </message>
+        <message>
+            <source>Rule</source>
+            <translation>ルール</translation>
+        </message>
+        <message>
+            <source>Nintendo</source>
+            <translation>任天堂</translation>
+        </message>
+        <message>
+            <source>Local rules</source>
+            <translation>ローカルルール</translation>
+        </message>
+        <message>
+            <source>This game</source>
+            <translation>このゲーム</translation>
+        </message>
+        <message>
+            <source>Room setting</source>
+            <translation>部屋の設定</translation>
+        </message>
+        <message>
+            <source>Koi-Koi has no official rules; Nintendo's are the ones most often cited. In this game only the rounds and 「8点以上で2倍」 can be chosen, and both players of a network match always play by the same settings.</source>
+            <translation>こいこいには全国共通の公式ルールがなく、任天堂の遊び方がよく参照されます。このゲームで選べるのは回戦数と「8点以上で2倍」だけで、オンライン対戦の2人は必ず同じ設定で対戦します。</translation>
+        </message>
+        <message>
+            <source>The rules compared</source>
+            <translation>こいこいのルール比較：任天堂・ローカルルール・このゲーム</translation>
+        </message>
+    </context>
+    <context>
         <name>ScoreCalculator</name>
         <message>
             <source>Koi-Koi: score calculator</source>
@@ -2116,10 +2966,6 @@ play on  (K)</source>
             <translation>{0}、基本点{1}、この回の得点{2}</translation>
         </message>
         <message>
-            <source>{0} picked</source>
-            <translation>{0}を選択</translation>
-        </message>
-        <message>
             <source>No yaku: this pile scores nothing.</source>
             <translation>役がないので、この取り札は0点です。</translation>
         </message>
@@ -2138,6 +2984,10 @@ play on  (K)</source>
         <message>
             <source>Round points</source>
             <translation>この回の得点</translation>
+        </message>
+        <message>
+            <source>{0} picked</source>
+            <translation>{0}を選択</translation>
         </message>
     </context>
     <context>
@@ -2214,6 +3064,10 @@ play on  (K)</source>
             <translation>アシスト表示：取れる札を光らせる</translation>
         </message>
         <message>
+            <source>End the match</source>
+            <translation>対戦を終わらせる</translation>
+        </message>
+        <message>
             <source>Leave the match (asks first)</source>
             <translation>対戦をやめる（先に確認します）</translation>
         </message>
@@ -2271,8 +3125,7 @@ play on  (K)</source>
         <message>
             <source>練習  Practice
 6 rounds against the computer</source>
-            <translation>練習
-コンピュータと6回戦</translation>
+            <translation>練習　コンピュータと6回戦</translation>
         </message>
         <message>
             <source>Practice: 6 rounds against the computer</source>
@@ -2307,6 +3160,38 @@ on the local network or by address</source>
         <message>
             <source>System language</source>
             <translation>システムの言語</translation>
+        </message>
+        <message>
+            <source>Yaku</source>
+            <translation>役</translation>
+        </message>
+        <message>
+            <source>The rules with card pictures</source>
+            <translation>札の絵で見るルール</translation>
+        </message>
+        <message>
+            <source>Cards</source>
+            <translation>札</translation>
+        </message>
+        <message>
+            <source>The 48 cards by month</source>
+            <translation>月ごとの48枚の札</translation>
+        </message>
+        <message>
+            <source>Glossary</source>
+            <translation>用語集</translation>
+        </message>
+        <message>
+            <source>Glossary of Japanese terms</source>
+            <translation>こいこいの用語集</translation>
+        </message>
+        <message>
+            <source>Display</source>
+            <translation>表示</translation>
+        </message>
+        <message>
+            <source>Display options</source>
+            <translation>表示設定</translation>
         </message>
         <message>
             <source>Practice settings</source>

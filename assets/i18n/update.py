@@ -4,8 +4,9 @@ One command for everything under ``assets/i18n``:
 
 1. ``pyside6-lupdate`` reads ``koikoi/ui/*.py``. Its Python parser gives ``self.tr(...)`` the
    class's context, but puts a module's helper (``_tr("...")`` in lobby.py, the ``t``
-   shorthand of help.py) in the empty context; :data:`FILE_CONTEXTS` moves those messages
-   to the context the helper passes to Qt at run time.
+   shorthand of help.py) in the empty context; those messages move to the context the
+   helper passes to Qt at run time: the module's for ``_tr`` (:data:`FILE_CONTEXTS`, which
+   must name every module with such a helper), the class's for ``t = self.tr``.
 2. ``koikoi_ja.ts`` gets every message, keeping the translations it already has; a new
    message comes in ``type="unfinished"`` for a translator (Qt Linguist:
    ``pyside6-linguist assets/i18n/koikoi_ja.ts``), and one gone from the sources is dropped.
@@ -45,6 +46,10 @@ FILE_CONTEXTS = {
     "help.py": "HelpDialog",
     "calculator.py": "ScoreCalculator",
     "neterrors.py": "NetErrors",
+    "display.py": "Display",
+    "gallery.py": "Gallery",
+    "glossary.py": "Glossary",
+    "rules_window.py": "Rules",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""
 
@@ -55,8 +60,10 @@ def tool(name: str) -> str:
     return shutil.which(name) or str(Path(sys.executable).with_name(name))
 
 
-def _in_fstrings(path: Path) -> list[tuple[str, str]]:
-    """(context, source) of the ``tr`` calls inside f-strings, which lupdate does not see."""
+def _calls(path: Path) -> list[tuple[str, str, bool]]:
+    """(context, source, inside an f-string) of each helper call (``tr``, ``_tr``, ``t``) with
+    a literal message: ``_tr`` passes its module's context (:data:`FILE_CONTEXTS`); ``t``, the
+    shorthand ``t = self.tr``, and ``tr`` pass their class's."""
     found = []
     tree = ast.parse(path.read_text(encoding="utf-8"))
     classes: dict[int, str] = {}
@@ -64,24 +71,40 @@ def _in_fstrings(path: Path) -> list[tuple[str, str]]:
         if isinstance(node, ast.ClassDef):
             for inner in ast.walk(node):
                 classes.setdefault(id(inner), node.name)
+    in_fstring: set[int] = set()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.JoinedStr):
+        if isinstance(node, ast.JoinedStr):
+            in_fstring.update(id(inner) for inner in ast.walk(node))
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call) or not call.args:
             continue
-        for call in ast.walk(node):
-            if not isinstance(call, ast.Call) or not call.args:
-                continue
-            first = call.args[0]
-            if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
-                continue
-            func = call.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name not in ("tr", "_tr", "t"):
-                continue
-            context = FILE_CONTEXTS.get(path.name, "")
-            if name != "_tr" and id(call) in classes:
-                context = classes[id(call)]
-            found.append((context, first.value))
+        first = call.args[0]
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+            continue
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name not in ("tr", "_tr", "t"):
+            continue
+        context = FILE_CONTEXTS.get(path.name, "")
+        if name != "_tr" and id(call) in classes:
+            context = classes[id(call)]
+        found.append((context, first.value, id(call) in in_fstring))
     return found
+
+
+def _in_fstrings(path: Path) -> list[tuple[str, str]]:
+    """(context, source) of the ``tr`` calls inside f-strings, which lupdate does not see."""
+    return [(context, source) for context, source, inside in _calls(path) if inside]
+
+
+def _helper_contexts(path: Path) -> dict[str, set[str]]:
+    """The run-time contexts of each message lupdate left without one, by its source: a
+    module's ``_tr`` and a class's ``t = self.tr`` in one file pass different contexts."""
+    contexts: dict[str, set[str]] = {}
+    for context, source, _ in _calls(path):
+        if context:
+            contexts.setdefault(source, set()).add(context)
+    return contexts
 
 
 def extract(out: Path) -> ET.ElementTree[ET.Element]:
@@ -99,6 +122,7 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
     for context in root.findall("context"):
         contexts[context.findtext("name") or ""] = context
     empty = contexts.pop("", None)
+    helpers: dict[str, dict[str, set[str]]] = {}
     if empty is not None:
         root.remove(empty)
         for message in empty.findall("message"):
@@ -106,14 +130,16 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
             file = Path(where.get("filename", "") if where is not None else "").name
             if file not in FILE_CONTEXTS:
                 raise SystemExit(f"{file}: a message outside a class, with no known context")
-            name = FILE_CONTEXTS[file]
-            if name not in contexts:
-                contexts[name] = ET.SubElement(root, "context")
-                ET.SubElement(contexts[name], "name").text = name
-            target = contexts[name]
-            source = message.findtext("source")
-            if all(m.findtext("source") != source for m in target.findall("message")):
-                target.append(message)
+            if file not in helpers:
+                helpers[file] = _helper_contexts(SOURCES / file)
+            source = message.findtext("source") or ""
+            for name in sorted(helpers[file].get(source, {FILE_CONTEXTS[file]})):
+                if name not in contexts:
+                    contexts[name] = ET.SubElement(root, "context")
+                    ET.SubElement(contexts[name], "name").text = name
+                target = contexts[name]
+                if all(m.findtext("source") != source for m in target.findall("message")):
+                    target.append(copy.deepcopy(message))
     for path in sorted(SOURCES.glob("*.py")):
         for name, source in _in_fstrings(path):
             if name not in contexts:

@@ -1,6 +1,7 @@
 """Render the learning windows and the display options offscreen, as PNG files.
 
     python -m koikoi.ui.learn_screenshots docs/screenshots
+    python -m koikoi.ui.learn_screenshots docs/screenshots/ja --language ja
 
 The rules with pictures, the card gallery and the glossary at a small screen's size
 (960×640) and a large one (1920×1080); the display dialog; and high contrast on the start
@@ -23,27 +24,32 @@ MATCH = b"screenshots-match-0000000000000001"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("out", type=Path)
+    parser.add_argument(
+        "--language", choices=("en", "ja"), default="en", help="the windows' language (en)"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="koikoi-learn-shots-") as home:
         os.environ["KOIKOI_HOME"] = home
-        for path in _shoot(args.out):
+        for path in _shoot(args.out, args.language):
             print(path, file=sys.stderr)
     return 0
 
 
-def _shoot(out: Path) -> list[Path]:
+def _shoot(out: Path, language: str = "en") -> list[Path]:
     from PySide6.QtWidgets import QApplication, QWidget
 
     from koikoi.engine.match import Settings
     from koikoi.engine.yaku import Yaku
+    from koikoi.ui import names
     from koikoi.ui.app import make_app
     from koikoi.ui.controller import Mode, Timings
     from koikoi.ui.main_window import MainWindow
     from koikoi.ui.settings import DisplayOptions
 
     app = make_app()
+    names.install_translations(language)
     written: list[Path] = []
 
     def pump(ms: int = 80) -> None:

@@ -518,11 +518,14 @@ class RulesPage(LearnPage):
         ]
         head = [self.tr("役"), self.tr("Reading"), self.tr("Yaku"), self.tr("Points")]
         head.append(self.tr("Condition"))
+        if names.current_language() == "ja":  # the name is the Japanese itself: 役, 読み
+            rows = [[row[2], row[1], *row[3:]] for row in rows]
+            head = [head[0], head[1], *head[3:]]
         note = self.tr(
             "~ : one more point for each extra card. Only the highest light yaku counts; "
             "all other yaku add up (a card may count in several)."
         )
-        return noted_table(note, head, rows, self.tr("The yaku table"), "r6Table", fit=4)
+        return noted_table(note, head, rows, self.tr("The yaku table"), "r6Table", len(head) - 1)
 
     def _yaku_row(self, yaku: Yaku) -> None:
         spec = yaku_cards(yaku)

@@ -216,9 +216,10 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
         )
 
     host, joiner = new_window(), new_window()
-    room = QtRoom(options("Hana", NET_TOSS[0]))
+    hana, taro = ("はな", "たろう") if language == "ja" else ("Hana", "Taro")
+    room = QtRoom(options(hana, NET_TOSS[0]))
     room.listen("127.0.0.1", 0)
-    join = QtJoin(options("Taro", NET_TOSS[1]))
+    join = QtJoin(options(taro, NET_TOSS[1]))
 
     def host_tossed(toss: object) -> None:
         if room.match is not None and room.match.peer is not None:
