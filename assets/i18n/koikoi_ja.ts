@@ -861,6 +861,10 @@ play on  (K)</source>
             <translation>案内</translation>
         </message>
         <message>
+            <source>reconnecting… %1</source>
+            <translation>再接続中… %1</translation>
+        </message>
+        <message>
             <source>The computer calls koikoi: the round goes on at ×{0}.</source>
             <translation>コンピュータが「こいこい」！倍率×{0}で続けます。</translation>
         </message>
@@ -1906,6 +1910,10 @@ play on  (K)</source>
     <context>
         <name>Prematch</name>
         <message>
+            <source>That counts as abandoning the coin toss after seeing the result: {0} has done so %n time(s).</source>
+            <translation>結果を見てからコイントスを投げ出したものとして数えます。{0}さんはこれで%n回です。</translation>
+        </message>
+        <message>
             <source>That is not an address. Write HOST:PORT, for example 192.168.1.20:4000, [2001:db8::20]:4000 or hana.local:4000.</source>
             <translation>アドレスになっていません。ホスト:ポートの形で書いてください。例：192.168.1.20:4000、[2001:db8::20]:4000、hana.local:4000</translation>
         </message>
@@ -1982,6 +1990,10 @@ play on  (K)</source>
             <translation>このアプリで問題が起きました：{0}</translation>
         </message>
         <message>
+            <source>the other player</source>
+            <translation>相手</translation>
+        </message>
+        <message>
             <source>You said the four cards differ: the match did not start.</source>
             <translation>4枚の札が違うと答えたので、対戦は始まりませんでした。</translation>
         </message>
@@ -2002,6 +2014,14 @@ play on  (K)</source>
             <translation>対戦は始まりませんでした：{0}</translation>
         </message>
         <message>
+            <source>The coin is tossed: you are the first dealer (oya).</source>
+            <translation>コイントスの結果：あなたが最初の親です。</translation>
+        </message>
+        <message>
+            <source>The coin is tossed: {0} is the first dealer (oya).</source>
+            <translation>コイントスの結果：{0}さんが最初の親です。</translation>
+        </message>
+        <message>
             <source>Known player: {0}, the key you met before.</source>
             <translation>前に対戦した相手です：{0}、前と同じ鍵です。</translation>
         </message>
@@ -2020,6 +2040,14 @@ play on  (K)</source>
         <message>
             <source>The settings both signed</source>
             <translation>2人が署名した設定</translation>
+        </message>
+        <message>
+            <source>Warning about this player</source>
+            <translation>この相手についての注意</translation>
+        </message>
+        <message>
+            <source>The coin toss</source>
+            <translation>コイントス</translation>
         </message>
         <message>
             <source>Do you both see these four cards, in this order? Ask the other player.</source>
@@ -2070,8 +2098,21 @@ play on  (K)</source>
             <translation>2人の署名済み：{0}</translation>
         </message>
         <message>
+            <source>Tossing the coin for the first dealer…</source>
+            <translation>最初の親を決めるコイントス中…</translation>
+        </message>
+        <message>
             <source>Waiting for {0} to confirm the four cards…</source>
             <translation>{0}さんが4枚の札を確かめるのを待っています…</translation>
+        </message>
+    </context>
+    <context>
+        <name>PrematchPanel</name>
+        <message numerus="yes">
+            <source>Careful: {0} abandoned %n toss(es) after seeing the result.</source>
+            <translation>
+                <numerusform>注意：{0}さんは結果を見てからコイントスを%n回投げ出しています。</numerusform>
+            </translation>
         </message>
     </context>
     <context>
