@@ -52,6 +52,7 @@ from koikoi.ui.panels import (
     Overlay,
     RoundResultPanel,
     TossPanel,
+    panels_ahead,
     they,
 )
 from koikoi.ui.table import MIN_WIDTH as TABLE_MIN_WIDTH
@@ -273,6 +274,7 @@ class GameScreen(QWidget):
         self.controller = controller
         self.art = art if art is not None else CardArt()
         self.table = TableView(self.art, self)
+        self.table.more_ahead = lambda: panels_ahead(self.art)  # built once, unseen
         self.side = SidePanel(self)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
