@@ -91,8 +91,11 @@ TRAY_LABEL: Final = QColor(240, 222, 180, 255)
 TRAY_LABEL_EMPTY: Final = QColor(240, 222, 180, 215)
 
 SPARES: Final = 24
-"""Card widgets kept ready (hidden) for the next deal, so that a deal builds none: a deal
-shows 24, and those of the last round are kept when it ends."""
+"""Card widgets built ahead (hidden) for the first deal, so that a deal builds none: it
+shows 24."""
+KEPT: Final = 48
+"""Card widgets kept (hidden) when they leave the table, for the next cards it shows: a
+round's worth, so the next round builds none either."""
 BACKGROUNDS_KEPT: Final = 4
 """Table backgrounds kept, one per size (the koikoi panel's column narrows the table and
 gives it back)."""
@@ -356,9 +359,9 @@ class TableView(QWidget):
         return w
 
     def _retire(self, w: CardWidget) -> None:
-        """Take a card widget off the table: hidden, kept for a later card (up to a deal's
-        worth; the others are deleted)."""
-        if len(self._spare) < SPARES:
+        """Take a card widget off the table: hidden, kept for a later card (up to
+        :data:`KEPT`; the others are deleted)."""
+        if len(self._spare) < KEPT:
             w.hide()
             self._spare.append(w)
         else:
