@@ -124,7 +124,7 @@ def test_a_new_deal_builds_no_card_widget_and_draws_no_background(qtbot: QtBot) 
         drawn.append(args)
         return render(*args)
 
-    table._render_background = counted  # type: ignore[method-assign]
+    table._render_background = counted  # type: ignore[method-assign,assignment]
     click(qtbot, panel_button(window))  # the next round
     wait_for_input(qtbot, window)
     table.repaint()  # the new round's first paint
