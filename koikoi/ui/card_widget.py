@@ -60,8 +60,9 @@ WARM_SLICE: Final = 0.004
 """Seconds of drawing ahead per turn of the event loop: the work goes on while it takes
 less, so that a turn stays short (one picture's SVG takes a few milliseconds more at most)
 and a click or a message from the network waits at most that long."""
-WARM_INTERVAL: Final = 2
-"""Milliseconds between two turns' worth of drawing ahead: the rest of the loop runs between."""
+WARM_INTERVAL: Final = 0
+"""Milliseconds between two turns' worth of drawing ahead: none, as soon as the loop is idle
+(whatever else is due runs between two turns); the work ahead is done the sooner."""
 
 
 def card_pad(card_width: float) -> int:
