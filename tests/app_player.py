@@ -124,10 +124,11 @@ class PhaseMeter(GapMeter):
         self._collections: list[tuple[int, float]] = []
         """The garbage collector's runs in the gap being profiled: (generation, seconds)."""
         self._collecting = 0.0
+        self.collections: dict[int, list[float]] = {}
+        """Each generation's collections in the run: [how many, the longest in seconds]."""
         self.sampling = False
         self._sampling = False
-        if profile_over_ms:
-            gc.callbacks.append(self._collector)
+        gc.callbacks.append(self._collector)
 
     def start_sampling(self, every: float = 0.001) -> None:
         """``--sample-over``: a thread looks at the UI thread's stack every millisecond (a
@@ -180,8 +181,13 @@ class PhaseMeter(GapMeter):
     def _collector(self, what: str, info: dict[str, int]) -> None:
         if what == "start":
             self._collecting = time.perf_counter()
-        else:
-            self._collections.append((info["generation"], time.perf_counter() - self._collecting))
+            return
+        took = time.perf_counter() - self._collecting
+        seen = self.collections.setdefault(info["generation"], [0, 0.0])
+        seen[0] += 1
+        seen[1] = max(seen[1], took)
+        if self.profile_over:
+            self._collections.append((info["generation"], took))
 
     def _tick(self) -> None:
         """A gap counts in the phase the tick before it saw and in each phase the script
@@ -475,6 +481,10 @@ class Player:
             "record": str(window.net_record),
             "seconds": round(time.monotonic() - started, 1),
             "stalls": self.stalls(),
+            "collections": {
+                f"gen{g}": {"count": int(n), "longest_ms": round(t * 1000, 1)}
+                for g, (n, t) in sorted(self.meter.collections.items())
+            },
         }
         self.finish()
         return result
