@@ -60,9 +60,10 @@ WARM_SLICE: Final = 0.004
 """Seconds of drawing ahead per turn of the event loop: the work goes on while it takes
 less, so that a turn stays short (one picture's SVG takes a few milliseconds more at most)
 and a click or a message from the network waits at most that long."""
-WARM_INTERVAL: Final = 0
-"""Milliseconds between two turns' worth of drawing ahead: none, as soon as the loop is idle
-(whatever else is due runs between two turns); the work ahead is done the sooner."""
+WARM_INTERVAL: Final = 8
+"""Milliseconds between two turns' worth of drawing ahead, once what the next deal needs is
+ready; until then none (a turn as soon as the loop is idle, whatever else is due running
+between two), so that it is ready soon after the toss."""
 
 
 def card_pad(card_width: float) -> int:
@@ -92,6 +93,9 @@ class SpriteCache(QObject):
         self._unders: dict[tuple[int, int, str | None], QImage] = {}
         self._warm_jobs: list[Callable[[], object]] = []
         self._first: tuple[str, ...] = ()
+        self._calm_at = 0
+        """With this many jobs left or fewer, the work ahead goes at :data:`WARM_INTERVAL`;
+        above it (the next deal's needs, the player's new captures), as soon as idle."""
         self.also: Callable[[], list[Callable[[], object]]] = lambda: []
         """More work to do ahead, after the next deal's pictures (the table's background
         and spare card widgets): asked for at each :meth:`prewarm`."""
@@ -182,7 +186,8 @@ class SpriteCache(QObject):
         that drawing a picture later is only its rendering."""
         if not self._warm_jobs:
             self._warm_jobs = [partial(self.art.renderer, i) for i in reversed(ART_IDS)]
-            self._warm_timer.start(WARM_INTERVAL)
+            self._calm_at = len(self._warm_jobs)
+            self._pace()
 
     def prewarm(self) -> None:
         """Draw every card's picture at this size while the app is idle, so that no paint
@@ -195,12 +200,21 @@ class SpriteCache(QObject):
         order: list[Callable[[], object]] = [self._job(i, self.large) for i in first]
         order.append(self._job("back", self.small))  # the opponent's hand
         order += self.also()
-        order += [self._job(i, self.large) for i in (*CARD_IDS, "back") if i not in first]
-        order += [self._job(i, self.small) for i in CARD_IDS]
-        order += [self._panel_job(i) for i in CARD_IDS]
-        self._warm_jobs = order[::-1]  # popped from the end
-        if not self._warm_timer.isActive():
-            self._warm_timer.start(WARM_INTERVAL)
+        rest = [self._job(i, self.large) for i in (*CARD_IDS, "back") if i not in first]
+        rest += [self._job(i, self.small) for i in CARD_IDS]
+        rest += [self._panel_job(i) for i in CARD_IDS]
+        self._warm_jobs = (order + rest)[::-1]  # popped from the end
+        self._calm_at = len(rest)
+        self._pace()
+
+    def _pace(self) -> None:
+        """Run the work ahead: at once while the urgent part lasts, then calmly."""
+        if not self._warm_jobs:
+            self._warm_timer.stop()
+            return
+        interval = 0 if len(self._warm_jobs) > self._calm_at else WARM_INTERVAL
+        if not self._warm_timer.isActive() or self._warm_timer.interval() != interval:
+            self._warm_timer.start(interval)
 
     def _job(self, art_id: str, width: float) -> Callable[[], object]:
         return lambda: self.sprite(art_id, width, None)
@@ -220,9 +234,9 @@ class SpriteCache(QObject):
     def soon(self, art_ids: Sequence[str]) -> None:
         """Cards the koikoi-or-shobu panel may show next (the player's new captures): their
         panel pictures go to the head of the work ahead (nothing to do if drawn)."""
+        self._calm_at = min(self._calm_at, len(self._warm_jobs))  # these are urgent
         self._warm_jobs += [self._panel_job(i) for i in art_ids]
-        if not self._warm_timer.isActive():
-            self._warm_timer.start(WARM_INTERVAL)
+        self._pace()
 
     @property
     def warming(self) -> bool:
@@ -237,8 +251,7 @@ class SpriteCache(QObject):
             jobs.pop()()
             if time.perf_counter() >= end:
                 break
-        if not jobs:
-            self._warm_timer.stop()
+        self._pace()
 
 
 class CardWidget(QAbstractButton):
