@@ -10,9 +10,10 @@ from typing import Any
 
 from pytestqt.qtbot import QtBot
 
-from koikoi.engine.cards import CARD_IDS, card_id, iter_cards
+from koikoi.engine.cards import CARD_IDS, card_id, iter_cards, parse_card, to_set
+from koikoi.engine.yaku import Yaku, yaku_of
 from koikoi.ui.card_widget import PANEL_WIDTH, CardWidget, SpriteCache
-from koikoi.ui.controller import Mode
+from koikoi.ui.controller import HUMAN, DecisionInfo, Mode
 from koikoi.ui.panels import CardPicture
 from koikoi.ui.smoke import GapMeter
 from tests.test_ui_lan_processes import (  # noqa: F401  (the fixture: two lobbies, a match)
@@ -151,4 +152,36 @@ def test_the_work_done_ahead_comes_in_short_turns(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: not table.warming, timeout=20_000)
     meter.stop()
     assert meter.largest_cpu < 0.035, f"a turn took {meter.largest_cpu * 1000:.0f} ms"
+    close_window(window)
+
+
+def test_in_a_small_window_the_koikoi_panels_narrower_table_has_its_pictures_ready(
+    qtbot: QtBot,
+) -> None:
+    """In a small window the koikoi panel's column narrows the table enough to make its cards
+    smaller: every card on it was drawn again from its SVG in the turn the panel came up
+    (17-30 pictures, 40-75 ms), and again once the panel had gone. The pictures at the
+    narrower table's widths are drawn ahead, and those of both widths kept."""
+    window = open_window(qtbot, size=(1024, 700))
+    start_practice(window, seed=b"stall-small-window-0000000000001")
+    click(qtbot, panel_button(window))  # the first oya's panel: deal
+    wait_for_input(qtbot, window)
+    table = window.game.table
+    qtbot.waitUntil(lambda: not table.warming, timeout=30_000)
+    widths = table.sprites.large
+    pile = to_set(parse_card(c) for c in ("matsu_ribbon", "ume_ribbon", "sakura_ribbon"))
+    info = DecisionInfo(
+        seat=HUMAN, yaku=tuple(yaku_of(pile)), new_yaku=frozenset({Yaku.AKATAN}), total=5,
+        baseline=0, koikoi_count=0, doubling=True, doubled=False, points=5, opponent_stake=30,
+        pay=5, can_koikoi=True,
+    )  # fmt: skip
+    art = window.game.art
+    for _ in range(2):
+        drawn = len(art._images)
+        window.game._show_decision(info)  # as the controller's decision_needed signal does
+        window.grab()  # painted now
+        assert table.sprites.large != widths, "the table's cards did not get smaller"
+        window.game._clear_overlay()
+        window.grab()
+        assert len(art._images) == drawn, f"{len(art._images) - drawn} SVG pictures drawn"
     close_window(window)

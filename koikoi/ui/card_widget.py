@@ -96,6 +96,9 @@ class SpriteCache(QObject):
         self._calm_at = 0
         """With this many jobs left or fewer, the work ahead goes at :data:`WARM_INTERVAL`;
         above it (the next deal's needs, the player's new captures), as soon as idle."""
+        self.other_widths: Callable[[], list[tuple[float, float]]] = lambda: []
+        """Other (small, large) card widths the table will have soon (while the koikoi
+        panel's column narrows it): their pictures are drawn ahead too, last."""
         self.also: Callable[[], list[Callable[[], object]]] = lambda: []
         """More work to do ahead, after the next deal's pictures (the table's background
         and spare card widgets): asked for at each :meth:`prewarm`."""
@@ -104,10 +107,12 @@ class SpriteCache(QObject):
         self._warm_timer.timeout.connect(self._warm_some)
 
     def set_widths(self, small: float, large: float, dpr: float) -> None:
-        """The captured-card and the hand-card widths (logical pixels) of a new layout."""
-        if (small, large, dpr) != (self.small, self.large, self.dpr):
-            self.small, self.large, self.dpr = small, large, dpr
+        """The captured-card and the hand-card widths (logical pixels) of a new layout. The
+        pictures of other widths are kept (the least recently used go first): the koikoi
+        panel's column narrows the table, and gives its width back."""
+        if dpr != self.dpr:
             self.clear()
+        self.small, self.large, self.dpr = small, large, dpr
 
     def clear(self) -> None:
         self._sprites.clear()
@@ -117,7 +122,10 @@ class SpriteCache(QObject):
         """A picture at one of the two card widths: the smaller one that is not much below
         ``width``. A card between the two sizes, as while it flies to a pile, is drawn
         scaled from the larger."""
-        w = self._face_width(width)
+        return self._face(art_id, self._face_width(width))
+
+    def _face(self, art_id: str, w: int) -> QPixmap:
+        """The card ``w`` device pixels wide."""
         size = QSize(max(8, w), max(13, round(w * 1.6)))
         return self.art.pixmap(art_id, size, aids=True, dpr=1.0)
 
@@ -133,7 +141,10 @@ class SpriteCache(QObject):
     def sprite(self, art_id: str, card_width: float, glow: str | None) -> QPixmap:
         """A card with its shadow (and glow) in the widget's proportions: the card at
         (PAD, PAD) card widths from the corner."""
-        face = self.pixmap(art_id, card_width)
+        return self._sprite(art_id, self._face_width(card_width), glow)
+
+    def _sprite(self, art_id: str, w: int, glow: str | None) -> QPixmap:
+        face = self._face(art_id, w)
         key = (art_id, face.width(), glow)
         cached = self._sprites.get(key)
         if cached is not None:
@@ -203,6 +214,10 @@ class SpriteCache(QObject):
         rest = [self._job(i, self.large) for i in (*CARD_IDS, "back") if i not in first]
         rest += [self._job(i, self.small) for i in CARD_IDS]
         rest += [self._panel_job(i) for i in CARD_IDS]
+        for small, large in self.other_widths():
+            if (small, large) != (self.small, self.large):
+                rest += [self._other_job(i, large) for i in (*CARD_IDS, "back")]
+                rest += [self._other_job(i, small) for i in (*CARD_IDS, "back")]
         self._warm_jobs = (order + rest)[::-1]  # popped from the end
         self._calm_at = len(rest)
         self._pace()
@@ -218,6 +233,10 @@ class SpriteCache(QObject):
 
     def _job(self, art_id: str, width: float) -> Callable[[], object]:
         return lambda: self.sprite(art_id, width, None)
+
+    def _other_job(self, art_id: str, width: float) -> Callable[[], object]:
+        """A picture for another size of the table: ``width`` exactly."""
+        return lambda: self._sprite(art_id, round(width * self.dpr), None)
 
     def _panel_job(self, art_id: str) -> Callable[[], object]:
         """A picture as ``panels.CardPicture`` asks for it."""

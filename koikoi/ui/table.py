@@ -164,6 +164,12 @@ class TableView(QWidget):
         """Card widgets off the table, hidden, for the next ones it shows."""
         self.more_ahead: Callable[[], list[Callable[[], object]]] = lambda: []
         """The screen's own work ahead (its panels), done after the table's."""
+        self.other_sizes: Callable[[], list[QSize]] = lambda: []
+        """Sizes the screen will give the table soon (the koikoi panel's column narrows it):
+        their card pictures are drawn ahead too."""
+        self.sprites.other_widths = lambda: [
+            (lay.sw, lay.cw) for lay in map(self._compute_layout, self.other_sizes())
+        ]
         self.anim_scale = 1.0
         self.assist = True
         self.prompt_height = 0.0
@@ -195,8 +201,10 @@ class TableView(QWidget):
         self.sprites.set_widths(lay.sw, lay.cw, self.devicePixelRatioF())
         return lay
 
-    def _compute_layout(self) -> Layout:
-        W, H = float(max(self.width(), 320)), float(max(self.height(), 240))
+    def _compute_layout(self, size: QSize | None = None) -> Layout:
+        """The layout at this size, or at ``size``."""
+        size = size if size is not None else self.size()
+        W, H = float(max(size.width(), 320)), float(max(size.height(), 240))
         m = max(8.0, H * 0.016)
         # whole pixels, so that a card widget is exactly the size of its picture (a blit)
         cw = float(round(min(H * 0.098, (W - 2 * m) / 9.6)))
