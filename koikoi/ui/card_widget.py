@@ -309,6 +309,7 @@ class CardWidget(QAbstractButton):
         self.glow = None
         self.where = ""
         self.setDown(False)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the screen gives it back to playable cards
         self.update_names()
 
     def set_card(self, card: Card) -> None:
