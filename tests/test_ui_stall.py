@@ -155,13 +155,14 @@ def test_the_work_done_ahead_comes_in_short_turns(qtbot: QtBot) -> None:
     close_window(window)
 
 
-def test_in_a_small_window_the_koikoi_panels_narrower_table_has_its_pictures_ready(
+def test_the_koikoi_panels_narrower_table_has_its_pictures_and_felt_ready(
     qtbot: QtBot,
 ) -> None:
-    """In a small window the koikoi panel's column narrows the table enough to make its cards
-    smaller: every card on it was drawn again from its SVG in the turn the panel came up
-    (17-30 pictures, 40-75 ms), and again once the panel had gone. The pictures at the
-    narrower table's widths are drawn ahead, and those of both widths kept."""
+    """The koikoi panel's column narrows the table: its felt was drawn for the new size in
+    the turn the panel came up (5-10 ms), and in a small window, where the cards get smaller
+    too, every card on it was drawn again from its SVG (17-30 pictures, 40-75 ms), and again
+    once the panel had gone. The felt and the pictures of the narrower table are drawn
+    ahead, and those of both sizes kept."""
     window = open_window(qtbot, size=(1024, 700))
     start_practice(window, seed=b"stall-small-window-0000000000001")
     click(qtbot, panel_button(window))  # the first oya's panel: deal
@@ -176,6 +177,14 @@ def test_in_a_small_window_the_koikoi_panels_narrower_table_has_its_pictures_rea
         pay=5, can_koikoi=True,
     )  # fmt: skip
     art = window.game.art
+    felt: list[object] = []
+    render = table._render_background
+
+    def counted(*args: Any) -> Any:
+        felt.append(args)
+        return render(*args)
+
+    table._render_background = counted  # type: ignore[method-assign,assignment]
     for _ in range(2):
         drawn = len(art._images)
         window.game._show_decision(info)  # as the controller's decision_needed signal does
@@ -184,4 +193,5 @@ def test_in_a_small_window_the_koikoi_panels_narrower_table_has_its_pictures_rea
         window.game._clear_overlay()
         window.grab()
         assert len(art._images) == drawn, f"{len(art._images) - drawn} SVG pictures drawn"
+        assert not felt, f"the felt was drawn {len(felt)} times"
     close_window(window)

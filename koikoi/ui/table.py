@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 from PySide6.QtCore import (
@@ -391,7 +392,8 @@ class TableView(QWidget):
     def _work_ahead(self) -> list[Callable[[], object]]:
         """What the table prepares while the app is idle, after the next deal's pictures:
         its background with the trays at this size and the widgets of a deal."""
-        jobs: list[Callable[[], object]] = [self._background_ahead]
+        sizes = (self.size(), *self.other_sizes())
+        jobs: list[Callable[[], object]] = [partial(self._background_ahead, s) for s in sizes]
         jobs += [self._make_spare] * (SPARES - len(self._spare) - len(self.widgets))
         return jobs + self.more_ahead()
 
@@ -682,30 +684,39 @@ class TableView(QWidget):
             self._backgrounds.clear()
         super().changeEvent(event)
 
-    def _background_key(self, trays: bool) -> tuple[object, ...]:
+    def _background_key(self, trays: bool, size: QSize | None = None) -> tuple[object, ...]:
         """What the background depends on: the size (the layout follows from it and the
         prompt's height) and whether a round is on (the trays)."""
-        return (self.width(), self.height(), self.devicePixelRatioF(), self.prompt_height, trays)
+        size = size if size is not None else self.size()
+        dpr = self.devicePixelRatioF()
+        return (size.width(), size.height(), dpr, self.prompt_height, trays)
 
-    def background(self, trays: bool) -> QPixmap:
-        """The felt at this size, drawn once and kept (:data:`BACKGROUNDS_KEPT` sizes)."""
-        key = self._background_key(trays)
+    def background(self, trays: bool, size: QSize | None = None) -> QPixmap:
+        """The felt at this size (or at ``size``, for later), drawn once and kept
+        (:data:`BACKGROUNDS_KEPT` of them)."""
+        key = self._background_key(trays, size)
         pix = self._backgrounds.pop(key, None)
         if pix is None:
             dpr = self.devicePixelRatioF()
-            size = QSize(round(self.width() * dpr), round(self.height() * dpr))
-            pix = self._render_background(size, dpr, trays)
+            size = size if size is not None else self.size()
+            pixels = QSize(round(size.width() * dpr), round(size.height() * dpr))
+            now = self.layout_
+            self.layout_ = self._compute_layout(size)  # the same as now, or that size's
+            try:
+                pix = self._render_background(pixels, dpr, trays)
+            finally:
+                self.layout_ = now
         self._backgrounds[key] = pix  # the most recent last
         while len(self._backgrounds) > BACKGROUNDS_KEPT:
             del self._backgrounds[next(iter(self._backgrounds))]
         return pix
 
-    def _background_ahead(self) -> None:
-        """The background a round needs, drawn before the deal: the first deal lays out its
-        cards without drawing the felt too."""
-        if self._background_key(True) not in self._backgrounds:
-            self.layout_ = self._relayout()
-            self.background(True)
+    def _background_ahead(self, size: QSize) -> None:
+        """The background a round needs at ``size``, drawn ahead: this size's before the
+        deal (the first deal lays out its cards without drawing the felt too), and the
+        size the koikoi panel gives the table (:attr:`other_sizes`)."""
+        if self._background_key(True, size) not in self._backgrounds:
+            self.background(True, size)
 
     def paintEvent(self, event: object) -> None:
         p = QPainter(self)
