@@ -50,8 +50,12 @@ under X, the whole display beside it). ``docs/screenshots/lan-*.png`` were taken
 from __future__ import annotations
 
 import argparse
+import cProfile
+import gc
+import io
 import json
 import logging
+import pstats
 import random
 import sys
 import time
@@ -105,10 +109,87 @@ class PhaseMeter(GapMeter):
     the stall of the step it ended as much as of the one it began."""
 
     def __init__(
-        self, parent: QObject, phase: Callable[[], str], passed: Callable[[], list[str]]
+        self,
+        parent: QObject,
+        phase: Callable[[], str],
+        passed: Callable[[], list[str]],
+        profile_over_ms: float = 0.0,
     ) -> None:
         super().__init__(parent, phase)
         self.passed = passed
+        self.profile_over = profile_over_ms / 1000
+        """``--profile-over``: each gap in which the UI thread used more processor time than
+        this is profiled (cProfile between every two ticks; it slows the thread by about
+        half, so the figures of a profiled run are not the benchmark's)."""
+        self.profiles: list[str] = []
+        self._profile: cProfile.Profile | None = None
+        self._collections: list[tuple[int, float]] = []
+        """The garbage collector's runs in the gap being profiled: (generation, seconds)."""
+        self._collecting = 0.0
+        self.collections: dict[int, list[float]] = {}
+        """Each generation's collections in the run: [how many, the longest in seconds]."""
+        self.sampling = False
+        self._sampling = False
+        gc.callbacks.append(self._collector)
+
+    def start_sampling(self, every: float = 0.001) -> None:
+        """``--sample-over``: a thread looks at the UI thread's stack every millisecond (a
+        light profiler: the figures stay near the benchmark's); a gap over the threshold
+        keeps a summary of where the samples fell."""
+        import threading
+        from collections import deque
+
+        main = threading.main_thread().ident
+        self._samples: deque[tuple[float, tuple[str, ...]]] = deque(maxlen=20_000)
+
+        def sample() -> None:
+            while self._sampling:
+                frame = sys._current_frames().get(main or 0)
+                stack: list[str] = []
+                while frame is not None and len(stack) < 40:
+                    code = frame.f_code
+                    stack.append(f"{Path(code.co_filename).name}:{code.co_name}")
+                    frame = frame.f_back
+                self._samples.append((time.perf_counter(), tuple(stack)))
+                time.sleep(every)
+
+        self._sampling = True
+        threading.Thread(target=sample, daemon=True).start()
+
+    def _sampled(self, since: float, busy: float, gap: float, phases: list[str]) -> None:
+        if busy <= self.profile_over:
+            return
+        from collections import Counter
+
+        inner: Counter[str] = Counter()
+        ours: Counter[str] = Counter()
+        n = 0
+        for at, stack in list(self._samples):
+            if at < since:
+                continue
+            n += 1
+            inner[" < ".join(stack[:3])] += 1
+            for name in set(stack):
+                if not name.startswith(("ui_driver", "app_player", "threading")):
+                    ours[name] += 1
+        lines = [
+            f"=== {'+'.join(phases)}: busy {busy * 1000:.1f} ms, "
+            f"wall {gap * 1000:.1f} ms; {n} samples"
+        ]
+        lines += [f"  {c:4d} in  {name}" for name, c in ours.most_common(30)]
+        lines += [f"  {c:4d} top {name}" for name, c in inner.most_common(12)]
+        self.profiles.append("\n".join(lines))
+
+    def _collector(self, what: str, info: dict[str, int]) -> None:
+        if what == "start":
+            self._collecting = time.perf_counter()
+            return
+        took = time.perf_counter() - self._collecting
+        seen = self.collections.setdefault(info["generation"], [0, 0.0])
+        seen[0] += 1
+        seen[1] = max(seen[1], took)
+        if self.profile_over:
+            self._collections.append((info["generation"], took))
 
     def _tick(self) -> None:
         """A gap counts in the phase the tick before it saw and in each phase the script
@@ -120,10 +201,37 @@ class PhaseMeter(GapMeter):
         self.last, self.last_cpu = now, cpu
         self.largest_cpu = max(self.largest_cpu, busy)
         phase = self.phase()
-        for seen in {self._phase, *self.passed()}:
+        seen_phases = {self._phase, *self.passed()}
+        for seen in seen_phases:
             self.by_phase[seen] = max(self.by_phase.get(seen, 0.0), gap)
             self.busy_by_phase[seen] = max(self.busy_by_phase.get(seen, 0.0), busy)
         self._phase = phase
+        if self.profile_over and self.sampling:
+            self._sampled(time.perf_counter() - gap, busy, gap, sorted(seen_phases))
+        elif self.profile_over:
+            self._profiled(busy, gap, sorted(seen_phases))
+
+    def _profiled(self, busy: float, gap: float, phases: list[str]) -> None:
+        """Keep the profile of the gap just ended if it was long; profile the next one."""
+        profile = self._profile
+        if profile is not None:
+            profile.disable()
+            if busy > self.profile_over:
+                out = io.StringIO()
+                stats = pstats.Stats(profile, stream=out)
+                stats.sort_stats("cumulative").print_stats(40)
+                stats.sort_stats("tottime").print_stats(15)
+                collected = ", ".join(f"gen {g} {t * 1000:.1f} ms" for g, t in self._collections)
+                self.profiles.append(
+                    f"=== {'+'.join(phases)}: busy {busy * 1000:.1f} ms, "
+                    f"wall {gap * 1000:.1f} ms; gc: {collected or 'none'}\n{out.getvalue()}"
+                )
+        self._collections = []
+        if self.timer.isActive():
+            self._profile = cProfile.Profile()
+            self._profile.enable()
+        else:
+            self._profile = None
 
 
 class Player:
@@ -146,7 +254,12 @@ class Player:
         self.window.activateWindow()
         self.passed: list[str] = []
         self._phase = "start"
-        self.meter = PhaseMeter(self.window, self.current_phase, self.drain)
+        self.meter = PhaseMeter(
+            self.window, self.current_phase, self.drain, args.profile_over or args.sample_over
+        )
+        if args.sample_over:
+            self.meter.sampling = True
+            self.meter.start_sampling()
         self.window.controller.mode_changed.connect(self._mode_changed)
 
     @property
@@ -335,6 +448,8 @@ class Player:
         )
         self.bot.waitUntil(lambda: window.net_record is not None, timeout=20_000)
         self.meter.stop()
+        if args_profile := self.args.profile_out:
+            Path(args_profile).write_text("\n".join(self.meter.profiles), encoding="utf-8")
         self.shot("match-result")
 
     def finish(self) -> None:
@@ -368,6 +483,10 @@ class Player:
             "record": str(window.net_record),
             "seconds": round(time.monotonic() - started, 1),
             "stalls": self.stalls(),
+            "collections": {
+                f"gen{g}": {"count": int(n), "longest_ms": round(t * 1000, 1)}
+                for g, (n, t) in sorted(self.meter.collections.items())
+            },
         }
         self.finish()
         return result
@@ -388,6 +507,23 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         type=int,
         default=0,
         help="ms before each click, with the instant timings (a person's, for the stall monitor)",
+    )
+    parser.add_argument(
+        "--profile-over",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="profile each gap in which the UI thread used more than MS of processor time",
+    )
+    parser.add_argument(
+        "--sample-over",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="as --profile-over, by sampling the UI thread's stack every millisecond",
+    )
+    parser.add_argument(
+        "--profile-out", default="", metavar="FILE", help="where --profile-over writes"
     )
     parser.add_argument("--shots", type=Path, default=None, help="save screenshots here")
     parser.add_argument("--position", default=None, help="X,Y of the window on the screen")

@@ -4,19 +4,32 @@ monitor), and the work moved out of the way of the first deal."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
+from typing import Any
 
 from pytestqt.qtbot import QtBot
 
-from koikoi.engine.cards import CARD_IDS, card_id, iter_cards
-from koikoi.ui.card_widget import PANEL_WIDTH, SpriteCache
+from koikoi.engine.cards import CARD_IDS, card_id, iter_cards, parse_card, to_set
+from koikoi.engine.yaku import Yaku, yaku_of
+from koikoi.ui.card_widget import PANEL_WIDTH, CardWidget, SpriteCache
+from koikoi.ui.controller import HUMAN, DecisionInfo, Mode
 from koikoi.ui.panels import CardPicture
+from koikoi.ui.smoke import GapMeter
 from tests.test_ui_lan_processes import (  # noqa: F401  (the fixture: two lobbies, a match)
     LobbyPair,
     lobby_pair,
     start_player,
 )
-from tests.ui_driver import close_window, open_window, start_practice
+from tests.ui_driver import (
+    click,
+    close_window,
+    open_window,
+    panel_button,
+    play_by_clicks,
+    start_practice,
+    wait_for_input,
+)
 
 
 def test_the_first_deals_pictures_are_drawn_first_while_the_toss_is_read(
@@ -90,4 +103,95 @@ def test_the_koikoi_panels_card_pictures_are_drawn_ahead_with_the_tables(qtbot: 
     pictures = [CardPicture(art, card, PANEL_WIDTH) for card in range(48)]
     assert len(art._images) == drawn, f"{len(art._images) - drawn} SVG pictures drawn"
     assert len(pictures) == 48
+    close_window(window)
+
+
+def test_a_new_deal_builds_no_card_widget_and_draws_no_background(qtbot: QtBot) -> None:
+    """A deal lays out 24 cards at once (with the tests' instant timings, in one turn of the
+    loop): building their widgets and drawing the table's felt for the new round cost a
+    single window 25-35 ms there. The widgets of the last round (and spares built while the
+    app was idle) take the new cards, and the felt is kept for the table's size."""
+    window = open_window(qtbot)
+    start_practice(window, seed=b"stall-deal-widgets-00000000000001")
+    c = window.controller
+    play_by_clicks(qtbot, window, random.Random(11), until=lambda w: c.mode is Mode.ROUND_OVER)
+    table = window.game.table
+    qtbot.waitUntil(lambda: not table.warming, timeout=20_000)
+    kept = table.findChildren(CardWidget)  # alive, so no new widget can take an old id
+    drawn: list[object] = []
+    render = table._render_background
+
+    def counted(*args: Any) -> Any:
+        drawn.append(args)
+        return render(*args)
+
+    table._render_background = counted  # type: ignore[method-assign,assignment]
+    click(qtbot, panel_button(window))  # the next round
+    wait_for_input(qtbot, window)
+    table.repaint()  # the new round's first paint
+    shown = [w for w in table.findChildren(CardWidget) if w.isVisible()]
+    assert len(shown) >= 24, len(shown)
+    new = [w for w in shown if all(w is not old for old in kept)]
+    assert not new, f"{len(new)} card widgets built for the deal"
+    assert not drawn, "the felt was drawn again for the new round"
+    close_window(window)
+
+
+def test_the_work_done_ahead_comes_in_short_turns(qtbot: QtBot) -> None:
+    """The table draws every card picture ahead (about 170, and the panels', 0.25 s of the
+    UI thread's time), builds spare card widgets and the panels once: a few milliseconds in
+    each turn of the event loop, never at once. The app's own gap meter, while a new
+    practice table does all of it: no turn takes 35 ms of the UI thread's time (one is
+    4-10 ms; the margin is for a loaded machine)."""
+    window = open_window(qtbot)
+    meter = GapMeter(window)
+    start_practice(window, seed=b"stall-warm-slices-000000000000001")
+    table = window.game.table
+    qtbot.waitUntil(lambda: table.warming, timeout=5_000)
+    meter.start()
+    qtbot.waitUntil(lambda: not table.warming, timeout=20_000)
+    meter.stop()
+    assert meter.largest_cpu < 0.035, f"a turn took {meter.largest_cpu * 1000:.0f} ms"
+    close_window(window)
+
+
+def test_the_koikoi_panels_narrower_table_has_its_pictures_and_felt_ready(
+    qtbot: QtBot,
+) -> None:
+    """The koikoi panel's column narrows the table: its felt was drawn for the new size in
+    the turn the panel came up (5-10 ms), and in a small window, where the cards get smaller
+    too, every card on it was drawn again from its SVG (17-30 pictures, 40-75 ms), and again
+    once the panel had gone. The felt and the pictures of the narrower table are drawn
+    ahead, and those of both sizes kept."""
+    window = open_window(qtbot, size=(1024, 700))
+    start_practice(window, seed=b"stall-small-window-0000000000001")
+    click(qtbot, panel_button(window))  # the first oya's panel: deal
+    wait_for_input(qtbot, window)
+    table = window.game.table
+    qtbot.waitUntil(lambda: not table.warming, timeout=30_000)
+    widths = table.sprites.large
+    pile = to_set(parse_card(c) for c in ("matsu_ribbon", "ume_ribbon", "sakura_ribbon"))
+    info = DecisionInfo(
+        seat=HUMAN, yaku=tuple(yaku_of(pile)), new_yaku=frozenset({Yaku.AKATAN}), total=5,
+        baseline=0, koikoi_count=0, doubling=True, doubled=False, points=5, opponent_stake=30,
+        pay=5, can_koikoi=True,
+    )  # fmt: skip
+    art = window.game.art
+    felt: list[object] = []
+    render = table._render_background
+
+    def counted(*args: Any) -> Any:
+        felt.append(args)
+        return render(*args)
+
+    table._render_background = counted  # type: ignore[method-assign,assignment]
+    for _ in range(2):
+        drawn = len(art._images)
+        window.game._show_decision(info)  # as the controller's decision_needed signal does
+        window.grab()  # painted now
+        assert table.sprites.large != widths, "the table's cards did not get smaller"
+        window.game._clear_overlay()
+        window.grab()
+        assert len(art._images) == drawn, f"{len(art._images) - drawn} SVG pictures drawn"
+        assert not felt, f"the felt was drawn {len(felt)} times"
     close_window(window)

@@ -9,8 +9,10 @@ shows under the ring. Where a card goes is the table's business, not the widget'
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from PySide6.QtCore import Property, QObject, QRectF, QSize, Qt, QTimer
@@ -29,7 +31,7 @@ from PySide6.QtWidgets import QAbstractButton, QWidget
 
 from koikoi.engine.cards import CARD_IDS, Card
 from koikoi.ui import names
-from koikoi.ui.art import CardArt
+from koikoi.ui.art import ART_IDS, CardArt
 from koikoi.ui.table_model import Key
 
 if TYPE_CHECKING:
@@ -53,6 +55,15 @@ FOCUS_EDGE: Final = QColor(8, 24, 40)
 """A dark line inside the ring, between it and the glow, so the two never merge."""
 
 _SPRITES_KEPT: Final = 360
+
+WARM_SLICE: Final = 0.004
+"""Seconds of drawing ahead per turn of the event loop: the work goes on while it takes
+less, so that a turn stays short (one picture's SVG takes a few milliseconds more at most)
+and a click or a message from the network waits at most that long."""
+WARM_INTERVAL: Final = 8
+"""Milliseconds between two turns' worth of drawing ahead, once what the next deal needs is
+ready; until then none (a turn as soon as the loop is idle, whatever else is due running
+between two), so that it is ready soon after the toss."""
 
 
 def card_pad(card_width: float) -> int:
@@ -82,16 +93,28 @@ class SpriteCache(QObject):
         """Draw the cards' reading aids (a display option)."""
         self._sprites: OrderedDict[tuple[str, int, str | None], QPixmap] = OrderedDict()
         self._unders: dict[tuple[int, int, str | None], QImage] = {}
-        self._warm_jobs: list[tuple[str, float, bool]] = []
+        self._warm_jobs: list[Callable[[], object]] = []
         self._first: tuple[str, ...] = ()
+        self._calm_at = 0
+        """With this many jobs left or fewer, the work ahead goes at :data:`WARM_INTERVAL`;
+        above it (the next deal's needs, the player's new captures), as soon as idle."""
+        self.other_widths: Callable[[], list[tuple[float, float]]] = lambda: []
+        """Other (small, large) card widths the table will have soon (while the koikoi
+        panel's column narrows it): their pictures are drawn ahead too, last."""
+        self.also: Callable[[], list[Callable[[], object]]] = lambda: []
+        """More work to do ahead, after the next deal's pictures (the table's background
+        and spare card widgets): asked for at each :meth:`prewarm`."""
         self._warm_timer = QTimer(self)
+        self._warm_timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._warm_timer.timeout.connect(self._warm_some)
 
     def set_widths(self, small: float, large: float, dpr: float) -> None:
-        """The captured-card and the hand-card widths (logical pixels) of a new layout."""
-        if (small, large, dpr) != (self.small, self.large, self.dpr):
-            self.small, self.large, self.dpr = small, large, dpr
+        """The captured-card and the hand-card widths (logical pixels) of a new layout. The
+        pictures of other widths are kept (the least recently used go first): the koikoi
+        panel's column narrows the table, and gives its width back."""
+        if dpr != self.dpr:
             self.clear()
+        self.small, self.large, self.dpr = small, large, dpr
 
     def set_aids(self, on: bool) -> None:
         """Show or hide the cards' reading aids; the pictures are drawn again."""
@@ -107,7 +130,10 @@ class SpriteCache(QObject):
         """A picture at one of the two card widths: the smaller one that is not much below
         ``width``. A card between the two sizes, as while it flies to a pile, is drawn
         scaled from the larger."""
-        w = self._face_width(width)
+        return self._face(art_id, self._face_width(width))
+
+    def _face(self, art_id: str, w: int) -> QPixmap:
+        """The card ``w`` device pixels wide."""
         size = QSize(max(8, w), max(13, round(w * 1.6)))
         return self.art.pixmap(art_id, size, aids=self.aids, dpr=1.0)
 
@@ -123,7 +149,10 @@ class SpriteCache(QObject):
     def sprite(self, art_id: str, card_width: float, glow: str | None) -> QPixmap:
         """A card with its shadow (and glow) in the widget's proportions: the card at
         (PAD, PAD) card widths from the corner."""
-        face = self.pixmap(art_id, card_width)
+        return self._sprite(art_id, self._face_width(card_width), glow)
+
+    def _sprite(self, art_id: str, w: int, glow: str | None) -> QPixmap:
+        face = self._face(art_id, w)
         key = (art_id, face.width(), glow)
         cached = self._sprites.get(key)
         if cached is not None:
@@ -171,21 +200,57 @@ class SpriteCache(QObject):
         self._unders[key] = image
         return image
 
+    def parse_ahead(self) -> None:
+        """Read every card's SVG while the app is idle (before any table size is known), so
+        that drawing a picture later is only its rendering."""
+        if not self._warm_jobs:
+            self._warm_jobs = [partial(self.art.renderer, i) for i in reversed(ART_IDS)]
+            self._calm_at = len(self._warm_jobs)
+            self._pace()
+
     def prewarm(self) -> None:
-        """Draw every card's picture at this size a few at a time while the app is idle, so
-        that no paint has to render an SVG in the middle of play. The pictures the next deal
-        shows come first (:meth:`prefer`), then the table's larger size (hand and field),
-        then the smaller (captures), then the koikoi-or-shobu panel's (:data:`PANEL_WIDTH`)."""
+        """Draw every card's picture at this size while the app is idle, so that no paint
+        has to render an SVG in the middle of play: a few milliseconds' worth at each turn
+        of the event loop (:data:`WARM_SLICE`). The pictures the next deal shows come first
+        (:meth:`prefer`), then the work :attr:`also` gives, then the table's larger size
+        (hand and field), the smaller (captures), the koikoi-or-shobu panel's
+        (:data:`PANEL_WIDTH`)."""
         first = (*self._first, "back")
-        order = [(art_id, self.large, False) for art_id in first]
-        order += [
-            (art_id, self.large, False) for art_id in (*CARD_IDS, "back") if art_id not in first
-        ]
-        order += [(art_id, self.small, False) for art_id in ("back", *CARD_IDS)]
-        order += [(art_id, PANEL_WIDTH, True) for art_id in CARD_IDS]
-        self._warm_jobs = order[::-1]  # popped from the end
-        if not self._warm_timer.isActive():
-            self._warm_timer.start(8)
+        order: list[Callable[[], object]] = [self._job(i, self.large) for i in first]
+        order.append(self._job("back", self.small))  # the opponent's hand
+        order += self.also()
+        rest = [self._job(i, self.large) for i in (*CARD_IDS, "back") if i not in first]
+        rest += [self._job(i, self.small) for i in CARD_IDS]
+        rest += [self._panel_job(i) for i in CARD_IDS]
+        for small, large in self.other_widths():
+            if (small, large) != (self.small, self.large):
+                rest += [self._other_job(i, large) for i in (*CARD_IDS, "back")]
+                rest += [self._other_job(i, small) for i in (*CARD_IDS, "back")]
+        self._warm_jobs = (order + rest)[::-1]  # popped from the end
+        self._calm_at = len(rest)
+        self._pace()
+
+    def _pace(self) -> None:
+        """Run the work ahead: at once while the urgent part lasts, then calmly."""
+        if not self._warm_jobs:
+            self._warm_timer.stop()
+            return
+        interval = 0 if len(self._warm_jobs) > self._calm_at else WARM_INTERVAL
+        if not self._warm_timer.isActive() or self._warm_timer.interval() != interval:
+            self._warm_timer.start(interval)
+
+    def _job(self, art_id: str, width: float) -> Callable[[], object]:
+        return lambda: self.sprite(art_id, width, None)
+
+    def _other_job(self, art_id: str, width: float) -> Callable[[], object]:
+        """A picture for another size of the table: ``width`` exactly."""
+        return lambda: self._sprite(art_id, round(width * self.dpr), None)
+
+    def _panel_job(self, art_id: str) -> Callable[[], object]:
+        """A picture as ``panels.CardPicture`` asks for it."""
+        w, h = PANEL_WIDTH, round(PANEL_WIDTH * 1.6)
+        size = QSize(int(w * self.dpr), int(h * self.dpr))
+        return lambda: self.art.pixmap(art_id, size, True, self.dpr)
 
     def prefer(self, art_ids: Sequence[str]) -> None:
         """The next deal's cards are known (a network match has dealt before its toss is
@@ -193,22 +258,27 @@ class SpriteCache(QObject):
         self._first = tuple(art_ids)
         self.prewarm()
 
+    def soon(self, art_ids: Sequence[str]) -> None:
+        """Cards the koikoi-or-shobu panel may show next (the player's new captures): their
+        panel pictures go to the head of the work ahead (nothing to do if drawn)."""
+        self._calm_at = min(self._calm_at, len(self._warm_jobs))  # these are urgent
+        self._warm_jobs += [self._panel_job(i) for i in art_ids]
+        self._pace()
+
     @property
     def warming(self) -> bool:
         """Pictures are still being drawn ahead of play."""
         return bool(self._warm_jobs)
 
     def _warm_some(self) -> None:
-        if not self._warm_jobs:
-            self._warm_timer.stop()
-            return
-        art_id, width, panel = self._warm_jobs.pop()
-        if panel:  # as ``panels.CardPicture`` asks for it
-            w, h = int(width), round(width * 1.6)
-            size = QSize(int(w * self.dpr), int(h * self.dpr))
-            self.art.pixmap(art_id, size, True, self.dpr)
-        else:
-            self.sprite(art_id, width, None)
+        """One turn's worth of the work ahead (at least one job)."""
+        end = time.perf_counter() + WARM_SLICE
+        jobs = self._warm_jobs
+        while jobs:
+            jobs.pop()()
+            if time.perf_counter() >= end:
+                break
+        self._pace()
 
 
 class CardWidget(QAbstractButton):
@@ -237,6 +307,18 @@ class CardWidget(QAbstractButton):
         self.update()
 
     flip = Property(float, get_flip, set_flip)
+
+    def reuse(self, key: Key, face_up: bool) -> None:
+        """A spare widget (hidden) takes a card: as if new, without building one."""
+        self.key = key
+        self.card = key if isinstance(key, int) else None
+        self.face_up = face_up and self.card is not None
+        self._flip = 1.0
+        self.glow = None
+        self.where = ""
+        self.setDown(False)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the screen gives it back to playable cards
+        self.update_names()
 
     def set_card(self, card: Card) -> None:
         self.key = card

@@ -11,7 +11,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAccessible, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -52,6 +52,7 @@ from koikoi.ui.panels import (
     Overlay,
     RoundResultPanel,
     TossPanel,
+    panels_ahead,
     they,
 )
 from koikoi.ui.table import MIN_WIDTH as TABLE_MIN_WIDTH
@@ -289,6 +290,8 @@ class GameScreen(QWidget):
         self.controller = controller
         self.art = art if art is not None else CardArt()
         self.table = TableView(self.art, self)
+        self.table.more_ahead = lambda: panels_ahead(self.art)  # built once, unseen
+        self.table.other_sizes = lambda: [self._table_size_deciding()]
         self.side = SidePanel(self)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -897,6 +900,14 @@ class GameScreen(QWidget):
             want = max(panel.sizeHint().width(), DECISION_WIDTH) + 2 * OVERLAY_MARGIN
             width = max(normal, min(room, want))
         return QRect(self.width() - width, 0, width, self.height())
+
+    def _table_size_deciding(self) -> QSize:
+        """The table's size while the koikoi panel is up (at its usual width), for the card
+        pictures drawn ahead: in a small window its column makes the cards smaller."""
+        normal = max(260, min(360, round(self.width() * 0.22)))
+        want = DECISION_WIDTH + 2 * OVERLAY_MARGIN
+        column = max(normal, min(self.width() - TABLE_MIN_WIDTH, want))
+        return QSize(self.width() - column, self.table.height())
 
     def _clear_overlay(self) -> None:
         self.overlay.clear()

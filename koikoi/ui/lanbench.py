@@ -49,7 +49,9 @@ with its own home folder; the host opens a room (private with ``--password`` in 
 cards and play a whole match by clicks with the UI tests' instant timings, each click 100 ms
 after the window asked for it. Each process
 measures its own UI thread (``stalls`` in its output; the phases are in that script's
-docstring). Prints, for each kind of room and each side, each phase's longest wall-clock gap
+docstring). ``--pace MS`` plays the same matches with the app's real animations (as a player
+has them), each click MS after the window asked for it: a match then takes minutes. Prints,
+for each kind of room and each side, each phase's longest wall-clock gap
 and the UI thread's most processor time between two ticks, in milliseconds: the median and
 the largest over the runs.
 """
@@ -122,7 +124,7 @@ PLAYER_LIMIT = 240.0
 """Seconds one player process may take, start to match result."""
 
 
-def _player(home: Path, *args: str) -> subprocess.Popen[bytes]:
+def _player(home: Path, *args: str, pace: int = 0) -> subprocess.Popen[bytes]:
     home.mkdir(parents=True)
     env = dict(
         os.environ,
@@ -138,10 +140,9 @@ def _player(home: Path, *args: str) -> subprocess.Popen[bytes]:
                 sys.executable,
                 str(PLAYER),
                 *args,
-                "--think",
-                str(THINK_MS),
+                *(("--pace", str(pace)) if pace else ("--think", str(THINK_MS))),
                 "--timeout",
-                str(PLAYER_LIMIT - 20),
+                str(_limit(pace) - 20),
             ],  # fmt: skip
             stdout=out,
             stderr=err,
@@ -152,18 +153,29 @@ def _player(home: Path, *args: str) -> subprocess.Popen[bytes]:
         )
 
 
-def _one_match(folder: Path, password: str) -> dict[str, dict[str, dict[str, float]]]:
+def _limit(pace: int) -> float:
+    """Seconds a player process may take: a match with the real animations takes minutes."""
+    return PLAYER_LIMIT if not pace else PLAYER_LIMIT * 6
+
+
+def _one_match(
+    folder: Path, password: str, pace: int = 0
+) -> dict[str, dict[str, dict[str, float]]]:
     """A host and a joiner process play a whole match; each side's stalls by phase."""
     title = f"Stall {secrets.token_hex(3)}"
     extra = ["--password", password] if password else []
     procs = {
-        "host": _player(folder / "host", "--role", "host", "--room", title, "--seed", "1", *extra),
-        "join": _player(folder / "join", "--role", "join", "--room", title, "--seed", "2", *extra),
+        "host": _player(
+            folder / "host", "--role", "host", "--room", title, "--seed", "1", *extra, pace=pace
+        ),
+        "join": _player(
+            folder / "join", "--role", "join", "--room", title, "--seed", "2", *extra, pace=pace
+        ),
     }
     stalls: dict[str, dict[str, dict[str, float]]] = {}
     try:
         for role, proc in procs.items():
-            code = proc.wait(PLAYER_LIMIT)
+            code = proc.wait(_limit(pace))
             out = (folder / role / "out").read_text(encoding="utf-8").strip()
             if code != 0:
                 tails = "".join(
@@ -182,9 +194,10 @@ def _one_match(folder: Path, password: str) -> dict[str, dict[str, dict[str, flo
     return stalls
 
 
-def run_processes(runs: int = RUNS) -> dict[str, Any]:
+def run_processes(runs: int = RUNS, pace: int = 0) -> dict[str, Any]:
     """One window per process: each side's stalls by phase over ``runs`` matches of each
-    kind of room."""
+    kind of room; ``pace``: the app's real animations and that many milliseconds before
+    each click, instead of the instant timings."""
     if not PLAYER.is_file():
         raise RuntimeError(f"--processes needs a checkout of the repository ({PLAYER} missing)")
     seen: dict[str, dict[str, dict[str, dict[str, list[float]]]]] = {}
@@ -194,7 +207,7 @@ def run_processes(runs: int = RUNS) -> dict[str, Any]:
             for kind, password in (("open", ""), ("password", PASSWORD)):
                 began = time.monotonic()
                 try:
-                    stalls = _one_match(Path(tmp) / f"{kind}-{n}", password)
+                    stalls = _one_match(Path(tmp) / f"{kind}-{n}", password, pace)
                 except RuntimeError as error:  # counted and told, the other runs go on
                     print(f"lanbench: {kind} run {n + 1} failed: {error}", file=sys.stderr)
                     failed[kind] = failed.get(kind, 0) + 1
@@ -206,7 +219,12 @@ def run_processes(runs: int = RUNS) -> dict[str, Any]:
                         row = seen.setdefault(kind, {}).setdefault(role, {}).setdefault(phase, {})
                         for key, value in figures.items():
                             row.setdefault(key, []).append(value)
-    result: dict[str, Any] = {"runs": runs, "one_window_per_process": True, "failed": failed}
+    result: dict[str, Any] = {
+        "runs": runs,
+        "one_window_per_process": True,
+        "timings": f"real, {pace} ms before each click" if pace else "instant",
+        "failed": failed,
+    }
     for kind, roles in seen.items():
         result[kind] = {
             role: {
@@ -229,10 +247,18 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="one window per process: two app processes play whole matches (repository checkout)",
     )
+    parser.add_argument(
+        "--pace",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="with --processes: the app's real animations, MS before each click (minutes a match)",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
-        result = run_processes(max(1, args.runs)) if args.processes else run(max(1, args.runs))
+        runs = max(1, args.runs)
+        result = run_processes(runs, max(0, args.pace)) if args.processes else run(runs)
     except RuntimeError as error:
         print(f"lanbench: {error}", file=sys.stderr)
         return 1

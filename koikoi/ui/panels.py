@@ -37,8 +37,8 @@ from koikoi.engine.cards import (
     full_months,
     month_of,
 )
-from koikoi.engine.events import Outcome
-from koikoi.engine.match import FirstOya, first_oya_of
+from koikoi.engine.events import Outcome, RoundResult
+from koikoi.engine.match import DealOutcome, FirstOya, first_oya_of
 from koikoi.engine.yaku import Yaku, yaku_cards
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
@@ -788,3 +788,54 @@ def yaku_cards_of(pile: CardSet) -> CardSet:
     for _, made, _ in yaku_cards(pile):
         cards |= made
     return cards
+
+
+_built_ahead = False
+
+
+def panels_ahead(art: CardArt) -> list[Callable[[], object]]:
+    """Work for the app's idle turns (the table's :meth:`~koikoi.ui.table.TableView.prewarm`):
+    build one koikoi panel, one round's result and one match result, thrown away unseen. The
+    first panel of a kind built in a process costs about half as much again as the next (its
+    code's first run, Qt's first styling and text layout of its kinds of labels); this way
+    the ones a player sees are never the first. Once per process; no card pictures (those are
+    drawn ahead with the table's)."""
+    global _built_ahead
+    if _built_ahead:
+        return []
+    _built_ahead = True
+    result = RoundResult(Outcome.WIN, 1, ((Yaku.AKATAN, 6), (Yaku.TANE, 1)), 7, True, 1, 14)
+    outcome = DealOutcome(result, 14, True, (44, 16), 1)
+    info = DecisionInfo(
+        seat=HUMAN,
+        yaku=result.yaku,
+        new_yaku=frozenset({Yaku.TANE}),
+        total=7,
+        baseline=6,
+        koikoi_count=1,
+        doubling=True,
+        doubled=False,
+        points=14,
+        opponent_stake=16,
+        pay=14,
+        can_koikoi=True,
+    )
+    summary = RoundSummary(1, 6, outcome, (30, 30), (0, 1), True, False, None)
+    match = MatchSummary((44, 16), 1, 6, ((1, outcome),))
+
+    built: list[QWidget] = []
+
+    def lay_out() -> None:  # a turn of its own: each half takes a few milliseconds
+        panel = built.pop()
+        panel.ensurePolished()
+        panel.sizeHint()  # its layout, as the overlay asks for it
+        panel.deleteLater()
+
+    return [
+        lambda: built.append(DecisionPanel(art, info, 0, lambda: None, lambda: None, "-")),
+        lay_out,
+        lambda: built.append(RoundResultPanel(art, summary, lambda: None, HUMAN, "-")),
+        lay_out,
+        lambda: built.append(MatchResultPanel(match, lambda: None, lambda: None, HUMAN, "-")),
+        lay_out,
+    ]

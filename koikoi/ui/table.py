@@ -16,10 +16,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 from PySide6.QtCore import (
     QEasingCurve,
+    QEvent,
     QParallelAnimationGroup,
     QPointF,
     QPropertyAnimation,
@@ -42,7 +44,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from koikoi.engine.cards import Card, Kind, kind_of
+from koikoi.engine.cards import CARD_IDS, Card, Kind, kind_of
 from koikoi.engine.events import (
     Captured,
     CardPlayed,
@@ -88,6 +90,16 @@ MIN_HEIGHT: Final = 480
 FIELD_LABEL: Final = QColor(240, 226, 190, 225)
 TRAY_LABEL: Final = QColor(240, 222, 180, 255)
 TRAY_LABEL_EMPTY: Final = QColor(240, 222, 180, 215)
+
+SPARES: Final = 24
+"""Card widgets built ahead (hidden) for the first deal, so that a deal builds none: it
+shows 24."""
+KEPT: Final = 48
+"""Card widgets kept (hidden) when they leave the table, for the next cards it shows: a
+round's worth, so the next round builds none either."""
+BACKGROUNDS_KEPT: Final = 4
+"""Table backgrounds kept, one per size (the koikoi panel's column narrows the table and
+gives it back)."""
 
 _GROUP_WEIGHTS: Final = {Kind.LIGHT: 3.0, Kind.TANE: 4.2, Kind.RIBBON: 4.6, Kind.PLAIN: 7.6}
 
@@ -145,7 +157,20 @@ class TableView(QWidget):
         self.stock.set_count(0)
         self.stock.hide()
         self.sprites = SpriteCache(self.art, self)
-        self._background: QPixmap | None = None
+        self.sprites.also = self._work_ahead
+        self.sprites.parse_ahead()
+        self._backgrounds: dict[tuple[object, ...], QPixmap] = {}
+        """The felt by size (and whether the trays are drawn): see :meth:`_background_key`."""
+        self._spare: list[CardWidget] = []
+        """Card widgets off the table, hidden, for the next ones it shows."""
+        self.more_ahead: Callable[[], list[Callable[[], object]]] = lambda: []
+        """The screen's own work ahead (its panels), done after the table's."""
+        self.other_sizes: Callable[[], list[QSize]] = lambda: []
+        """Sizes the screen will give the table soon (the koikoi panel's column narrows it):
+        their card pictures are drawn ahead too."""
+        self.sprites.other_widths = lambda: [
+            (lay.sw, lay.cw) for lay in map(self._compute_layout, self.other_sizes())
+        ]
         self.anim_scale = 1.0
         self.assist = True
         self.card_scale = 1.0
@@ -181,8 +206,10 @@ class TableView(QWidget):
         self.sprites.set_widths(lay.sw, lay.cw, self.devicePixelRatioF())
         return lay
 
-    def _compute_layout(self) -> Layout:
-        W, H = float(max(self.width(), 320)), float(max(self.height(), 240))
+    def _compute_layout(self, size: QSize | None = None) -> Layout:
+        """The layout at this size, or at ``size``."""
+        size = size if size is not None else self.size()
+        W, H = float(max(size.width(), 320)), float(max(size.height(), 240))
         m = max(8.0, H * 0.016)
         # whole pixels, so that a card widget is exactly the size of its picture (a blit)
         label_h = max(14.0, H * 0.024)
@@ -353,11 +380,45 @@ class TableView(QWidget):
     def _widget(self, key: Key, face_up: bool, at: QRect) -> CardWidget:
         w = self.widgets.get(key)
         if w is None:
-            w = CardWidget(self, key, face_up)
+            if self._spare:
+                w = self._spare.pop()
+                w.reuse(key, face_up)
+            else:
+                w = CardWidget(self, key, face_up)
             w.setGeometry(at)
             w.show()
             self.widgets[key] = w
         return w
+
+    def _retire(self, w: CardWidget) -> None:
+        """Take a card widget off the table: hidden, kept for a later card (up to
+        :data:`KEPT`; the others are deleted)."""
+        if len(self._spare) < KEPT:
+            w.hide()
+            self._spare.append(w)
+        else:
+            discard(w)
+
+    def _retire_all(self) -> None:
+        for w in self.widgets.values():
+            self._retire(w)
+        self.widgets.clear()
+
+    def _make_spare(self) -> None:
+        """One more spare widget, while the app is idle (see :meth:`_work_ahead`): with the
+        widgets on the table, a deal's worth."""
+        if len(self._spare) + len(self.widgets) < SPARES:
+            w = CardWidget(self, "spare", False)
+            w.hide()
+            self._spare.append(w)
+
+    def _work_ahead(self) -> list[Callable[[], object]]:
+        """What the table prepares while the app is idle, after the next deal's pictures:
+        its background with the trays at this size and the widgets of a deal."""
+        sizes = (self.size(), *self.other_sizes())
+        jobs: list[Callable[[], object]] = [partial(self._background_ahead, s) for s in sizes]
+        jobs += [self._make_spare] * (SPARES - len(self._spare) - len(self.widgets))
+        return jobs + self.more_ahead()
 
     def _restack(self) -> None:
         """Raise widgets in table order: field, piles, hands, then cards in motion."""
@@ -401,7 +462,7 @@ class TableView(QWidget):
         live = set(self.targets())
         for key in list(self.widgets):
             if key not in live:
-                discard(self.widgets.pop(key))
+                self._retire(self.widgets.pop(key))
 
     def _animate(self, moves: list[_Move]) -> int:
         """Run moves together (each after its delay); returns the total milliseconds."""
@@ -526,10 +587,7 @@ class TableView(QWidget):
             w.raise_()
 
     def _present_deal(self, event: Dealt) -> int:
-        self._background = None
-        for w in self.widgets.values():
-            discard(w)
-        self.widgets.clear()
+        self._retire_all()
         self.lifted = None
         self.model.apply(event)
         self.stock.set_count(self.model.stock)
@@ -579,6 +637,8 @@ class TableView(QWidget):
                 first.append(_Move(w, r, 0, 220))
                 lead = 240
         model.capture(event.seat, event.card, event.taken)
+        if event.seat == model.me:  # the koikoi panel may show them soon
+            self.sprites.soon([CARD_IDS[c] for c in (event.card, *event.taken)])
         moves = self._moves_to_targets(duration=340)
         moving = {event.card, *event.taken}
         for mv in moves:
@@ -593,22 +653,16 @@ class TableView(QWidget):
     def restore(self, obs: Observation) -> None:
         """Show a round as the engine has it (a resumed match): no animation."""
         self.finish_animation()
-        for w in self.widgets.values():
-            discard(w)
-        self.widgets.clear()
+        self._retire_all()
         self.lifted = None
-        self._background = None
         self.model.restore(obs)
         self.snap()
         self.refresh_glows()
 
     def clear(self) -> None:
         self.finish_animation()
-        for w in self.widgets.values():
-            discard(w)
-        self.widgets.clear()
+        self._retire_all()
         self.model = TableModel(me=self.model.me)
-        self._background = None
         self.stock.hide()
         self.update()
 
@@ -645,24 +699,58 @@ class TableView(QWidget):
 
     def resizeEvent(self, event: object) -> None:
         self.finish_animation()
-        self._background = None
         self.snap()
         self.sprites.prewarm()
 
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.LanguageChange):
+            self._backgrounds.clear()
+        super().changeEvent(event)
+
+    def _background_key(self, trays: bool, size: QSize | None = None) -> tuple[object, ...]:
+        """What the background depends on: the size (the layout follows from it and the
+        prompt's height) and whether a round is on (the trays)."""
+        size = size if size is not None else self.size()
+        dpr = self.devicePixelRatioF()
+        return (size.width(), size.height(), dpr, self.prompt_height, trays)
+
+    def background(self, trays: bool, size: QSize | None = None) -> QPixmap:
+        """The felt at this size (or at ``size``, for later), drawn once and kept
+        (:data:`BACKGROUNDS_KEPT` of them)."""
+        key = self._background_key(trays, size)
+        pix = self._backgrounds.pop(key, None)
+        if pix is None:
+            dpr = self.devicePixelRatioF()
+            size = size if size is not None else self.size()
+            pixels = QSize(round(size.width() * dpr), round(size.height() * dpr))
+            now = self.layout_
+            self.layout_ = self._compute_layout(size)  # the same as now, or that size's
+            try:
+                pix = self._render_background(pixels, dpr, trays)
+            finally:
+                self.layout_ = now
+        self._backgrounds[key] = pix  # the most recent last
+        while len(self._backgrounds) > BACKGROUNDS_KEPT:
+            del self._backgrounds[next(iter(self._backgrounds))]
+        return pix
+
+    def _background_ahead(self, size: QSize) -> None:
+        """The background a round needs at ``size``, drawn ahead: this size's before the
+        deal (the first deal lays out its cards without drawing the felt too), and the
+        size the koikoi panel gives the table (:attr:`other_sizes`)."""
+        if self._background_key(True, size) not in self._backgrounds:
+            self.background(True, size)
+
     def paintEvent(self, event: object) -> None:
         p = QPainter(self)
-        dpr = self.devicePixelRatioF()
-        size = QSize(round(self.width() * dpr), round(self.height() * dpr))
-        if self._background is None or self._background.size() != size:
-            self._background = self._render_background(size, dpr)
-        p.drawPixmap(0, 0, self._background)
+        p.drawPixmap(0, 0, self.background(bool(self.model.round_no)))
         if self.model.round_no:
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
             for seat in (1 - self.model.me, self.model.me):
                 self._paint_tray_labels(p, seat)
         p.end()
 
-    def _render_background(self, size: QSize, dpr: float) -> QPixmap:
+    def _render_background(self, size: QSize, dpr: float, trays: bool) -> QPixmap:
         """The felt, the field mat and the capture trays: drawn once per size and round."""
         lay = self.layout_
         pix = QPixmap(size)
@@ -698,7 +786,7 @@ class TableView(QWidget):
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
             self.tr("場札 Field"),
         )
-        if self.model.round_no:
+        if trays:
             for seat in (1 - self.model.me, self.model.me):
                 for r in self.capture_group_rects(seat).values():
                     tray = QRectF(
