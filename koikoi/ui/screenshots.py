@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -229,23 +230,28 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
 NET_SIZES: Final = ((1280, 800), (1024, 640))
 """The network part's sizes: the lobby and the prematch page matter most on a small laptop."""
 PASSWORD: Final = "tsukimi"
+
+
+@dataclass(frozen=True)
+class NetWords:
+    """The players' nicknames and the rooms' titles: names, not the app's words."""
+
+    hana: str
+    taro: str
+    room: str
+    """hana's private room."""
+    open_room: tuple[str, str]
+    """Another room, open: (title, host)."""
+    playing_room: tuple[str, str]
+    """A room whose match is under way."""
+
+
 NET_WORDS: Final = {
-    "en": {
-        "hana": "hana",
-        "taro": "taro",
-        "room": "Tsukimi by the river",
-        "open": ("Friday hanafuda", "ken"),
-        "playing": ("Sakura club", "yuki"),
-    },
-    "ja": {
-        "hana": "はな",
-        "taro": "たろう",
-        "room": "川辺の月見",
-        "open": ("金曜の花札", "けん"),
-        "playing": ("桜の会", "ゆき"),
-    },
+    "en": NetWords(
+        "hana", "taro", "Tsukimi by the river", ("Friday hanafuda", "ken"), ("Sakura club", "yuki")
+    ),
+    "ja": NetWords("はな", "たろう", "川辺の月見", ("金曜の花札", "けん"), ("桜の会", "ゆき")),
 }
-"""The players' nicknames and the rooms' titles: names, not the app's words."""
 
 
 class ShotFailed(Exception):
@@ -264,7 +270,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from PySide6.QtCore import QModelIndex, QPoint, Qt
     from PySide6.QtGui import QPainter, QPixmap
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication, QDialog, QPushButton, QWidget
+    from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QPushButton, QWidget
 
     from koikoi.engine.match import Settings
     from koikoi.net.discovery import Advertisement, RoomStatus
@@ -273,7 +279,6 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from koikoi.ui.app import make_app
     from koikoi.ui.controller import Mode, Timings
     from koikoi.ui.lobby import Lobby
-    from koikoi.ui.main_window import MainWindow
     from koikoi.ui.rooms import RoomAnnouncer
     from koikoi.ui.smoke import LOOPBACK, click, open_window, type_into
     from koikoi.ui.viewer import ReplayViewer
@@ -312,7 +317,9 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
             over = dialog.grab()
             painter = QPainter(pixmap)
             painter.drawPixmap(
-                QPoint((pixmap.width() - over.width()) // 2, (pixmap.height() - over.height()) // 3),
+                QPoint(
+                    (pixmap.width() - over.width()) // 2, (pixmap.height() - over.height()) // 3
+                ),
                 over,
             )
             painter.end()
@@ -322,12 +329,21 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         pump(80)
         save(window.grab(), f"{name}-{w}x{h}")
 
-    ours = {words["room"], words["open"][0], words["playing"][0]}
+    ours = {words.room, words.open_room[0], words.playing_room[0]}
 
     def only_ours(lobby: Lobby) -> None:
         """Hide the rooms of other programs on this machine (tests announce rooms too)."""
         for r, room in enumerate(lobby.finder.model.rooms()):
             lobby.room_list.setRowHidden(r, QModelIndex(), room.title not in ours)
+
+    def type_text(field: QLineEdit, text: str) -> None:
+        """Keys as the player types them; Japanese as an input method commits it (the key
+        simulator knows no kana)."""
+        if text.isascii():
+            type_into(field, text)
+        else:
+            field.setFocus()
+            field.insert(text)
 
     def fixed_toss(lobby: Lobby, secret: bytes) -> None:
         """The lobby's link gets a fixed coin-toss number: the same four cards every run."""
@@ -364,7 +380,8 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         end = time.monotonic() + 60
         while not done():
             if time.monotonic() > end:
-                raise ShotFailed(f"no {what} after 60 s of play")
+                modes = ", ".join(str(window.controller.mode) for window in windows)
+                raise ShotFailed(f"no {what} after 60 s of play ({modes})")
             pump(10)
             if not done():
                 for window in windows:
@@ -389,8 +406,8 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         for window in windows:
             window.resize(w, h)
         for (title, nick), status, port in (
-            (words["open"], RoomStatus.OPEN, 4101),
-            (words["playing"], RoomStatus.PLAYING, 4102),
+            (words.open_room, RoomStatus.OPEN, 4101),
+            (words.playing_room, RoomStatus.PLAYING, 4102),
         ):
             ad = Advertisement(title, nick, port, rounds=12, doubling=False, status=status)
             announcer = RoomAnnouncer(ad, bind=LOOPBACK)
@@ -401,9 +418,9 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         click(host.start.play_person_button)
         lobby = host.lobby
         fixed_toss(lobby, NET_TOSS[0])
-        type_into(lobby.nickname, words["hana"])
+        type_text(lobby.nickname, words.hana)
         lobby.room_title.clear()
-        type_into(lobby.room_title, words["room"])
+        type_text(lobby.room_title, words.room)
         click(lobby.private)
         type_into(lobby.room_password, PASSWORD)
         wait(lambda: lobby.finder.model.rowCount() >= 2, "other rooms in hana's list")
@@ -413,20 +430,22 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         click(lobby.create_button)
         if lobby.room is None:
             raise ShotFailed(f"the room did not open: {lobby.message.text()}")
-        wait(lambda: lobby.announcer is not None and lobby.announcer.state == "published",
-             "announcement of hana's room")
+        wait(
+            lambda: lobby.announcer is not None and lobby.announcer.state == "published",
+            "announcement of hana's room",
+        )
         page(host, "room-waiting")
 
         # taro finds it among the others
         click(joiner.start.play_person_button)
         jlobby = joiner.lobby
         fixed_toss(jlobby, NET_TOSS[1])
-        type_into(jlobby.nickname, words["taro"])
+        type_text(jlobby.nickname, words.taro)
         model = jlobby.finder.model
 
         def row() -> int:
             rooms = model.rooms()
-            return next((r for r, room in enumerate(rooms) if room.title == words["room"]), -1)
+            return next((r for r, room in enumerate(rooms) if room.title == words.room), -1)
 
         wait(lambda: model.rowCount() >= 3 and row() >= 0, "three rooms in taro's list")
         jlobby.room_list.setCurrentIndex(model.index(row(), 0))
@@ -467,16 +486,21 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         page(joiner, "prematch-cards")
         # taro leaves, the toss seen: hana's pin counts it
         click(jlobby.prematch.cancel_button)
-        wait(lambda: lobby.pages.currentWidget() is lobby.rooms_page and lobby.message.isVisible(),
-             "hana's lobby telling the toss was abandoned")
+        wait(
+            lambda: lobby.pages.currentWidget() is lobby.rooms_page and lobby.message.isVisible(),
+            "hana's lobby telling the toss was abandoned",
+        )
         page(host, "prematch-left")
 
         # the second meeting: a known player, with the abandoned toss in the warning
         wait(lambda: row() < 0, "hana's closed room gone from taro's list")
         click(lobby.create_button)
         wait(lambda: lobby.room is not None, "hana's room again")
-        wait(lambda: row() >= 0 and model.rooms()[row()].status is RoomStatus.OPEN,
-             "hana's room open again in taro's list", 40)
+        wait(
+            lambda: row() >= 0 and model.rooms()[row()].status is RoomStatus.OPEN,
+            "hana's room open again in taro's list",
+            40,
+        )
         join(False)
         wait(lambda: jlobby.prematch.painted and lobby.prematch.painted, "four cards again")
         page(host, "prematch-known")
@@ -489,14 +513,26 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         button = joiner.game.overlay.findChild(QPushButton, "default")
         wait(lambda: button is None or button.isVisible(), "toss panel")
         table(joiner, "net-toss")
-        play_until(lambda: joiner.controller.mode is Mode.PLAY and not joiner.game.table._anim,
-                   "move of taro's", host, joiner)
+        play_until(
+            lambda: joiner.controller.mode is Mode.PLAY and not joiner.game.table._anim,
+            "move of taro's",
+            host,
+            joiner,
+        )
         set_clock(joiner, 18.3)
         table(joiner, "net-your-move")
         jc = joiner.controller
-        play_until(lambda: jc.waiting_since is not None and jc.clock() is not None
-                   and not jc.clock().local and host.controller.mode is Mode.PLAY,
-                   "wait for hana's move", host, joiner)
+        play_until(
+            lambda: (
+                jc.waiting_since is not None
+                and jc.clock() is not None
+                and not jc.clock().local
+                and host.controller.mode is Mode.PLAY
+            ),
+            "wait for hana's move",
+            host,
+            joiner,
+        )
         set_clock(joiner, 18.3)
         table(joiner, "net-joiner")
         set_clock(joiner, 200.0)  # hana has not moved for the abandon time
@@ -505,7 +541,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
 
         def moves() -> int:
             record = jc.record
-            return 0 if record is None or not record.deals else len(record.deals[-1].actions)
+            return 0 if record is None else sum(len(deal.actions) for deal in record.deals)
 
         play_until(lambda: moves() >= 12 and jc.mode is Mode.PLAY, "twelve moves", host, joiner)
 
