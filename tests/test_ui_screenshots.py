@@ -15,13 +15,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage, QRegion
 from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
+from koikoi.net.discovery import Room, RoomStatus
 from koikoi.paths import games_dir
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.rooms import BIND_ENV
 from tests.conftest import REPO
 from tests.test_ui_viewer import played_match
 from tests.ui_driver import click, close_window, open_window
@@ -104,4 +108,47 @@ def test_reconnecting_is_written_on_a_box_of_its_own(qtbot: QtBot) -> None:
     ground = image.pixelColor(5, label.height() // 2)
     assert ground.alpha() > 200, ground.name(QColor.NameFormat.HexArgb)
     game.hide_reconnecting()
+    close_window(window)
+
+
+def _lobby_at(qtbot: QtBot, size: tuple[int, int]) -> MainWindow:
+    window = open_window(qtbot, size=size)
+    click(qtbot, window.start.play_person_button)
+    qtbot.waitUntil(window.lobby.isVisible)
+    return window
+
+
+def test_a_private_rooms_password_prompt_has_a_dark_ground(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its question was light words on the platform's light grey."""
+    monkeypatch.setenv(BIND_ENV, "127.0.0.1")
+    window = _lobby_at(qtbot, (1024, 640))
+    lobby = window.lobby
+    lobby.nickname.setText("taro")
+    room = Room(
+        "tsukimi._koikoi._tcp.local.", "Tsukimi by the river", ("127.0.0.1:9",), 6, True,
+        True, RoomStatus.OPEN, 2,
+    )  # fmt: skip
+    lobby.join_room(room)  # as a double-click on its row does
+    prompt = lobby.password_prompt
+    assert prompt is not None
+    qtbot.waitUntil(prompt.isVisible)
+    picture = prompt.grab().toImage()
+    ground = picture.pixelColor(picture.width() - 4, picture.height() // 2)
+    assert _lightness(ground) < 80, ground.name()
+    prompt.reject()
+    close_window(window)
+
+
+def test_a_room_title_keeps_room_in_the_list_of_a_small_window(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 1024×640 the fixed columns (host, settings, state) left the title 48 pixels:
+    "F…". A title of 15 letters fits now."""
+    monkeypatch.setenv(BIND_ENV, "127.0.0.1")
+    window = _lobby_at(qtbot, (1024, 640))
+    view = window.lobby.room_list
+    title = view.header().sectionSize(0)
+    assert title >= view.fontMetrics().horizontalAdvance("Friday hanafuda"), title
     close_window(window)

@@ -300,8 +300,17 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         end = time.monotonic() + seconds
         while not done():
             if time.monotonic() > end:
-                raise ShotFailed(f"no {what} after {seconds:g} s")
+                raise ShotFailed(f"no {what} after {seconds:g} s{said()}")
             pump(10)
+
+    def said() -> str:
+        """What the lobbies say, if anything: often why a moment never came."""
+        texts = [
+            f"{window.lobby.nickname.text()}'s lobby says: {window.lobby.message.text()}"
+            for window in windows
+            if window.lobby.message.text()
+        ]
+        return f" ({'; '.join(texts)})" if texts else ""
 
     def save(pixmap: QPixmap, name: str) -> None:
         path = out / f"{name}.png"

@@ -143,7 +143,7 @@ QHeaderView::section { background: #2f231c; color: #ffe3a3; border: none;
   padding: 4px 8px; font-weight: 700; }
 
 QDialog#helpDialog, QDialog#calculatorDialog { background: #1c1411; }
-QMessageBox { background: #1c1411; }
+QMessageBox, QDialog#passwordPrompt { background: #1c1411; }
 QToolButton#calcCard { border: 3px solid transparent; border-radius: 7px; padding: 2px;
   background: transparent; }
 QToolButton#calcCard:checked { background: #d4a84b; border-color: #d4a84b; }
