@@ -152,3 +152,19 @@ def test_a_room_title_keeps_room_in_the_list_of_a_small_window(
     title = view.header().sectionSize(0)
     assert title >= view.fontMetrics().horizontalAdvance("Friday hanafuda"), title
     close_window(window)
+
+
+def test_the_start_screen_with_earlier_matches_fits_a_small_laptop(qtbot: QtBot) -> None:
+    """At 1024×640 with the list of earlier matches, the start screen's layout wanted 690
+    pixels: Qt squeezed its big buttons until their words were cut in half."""
+    games = games_dir()
+    games.mkdir(parents=True)
+    (games / "practice-20261201-101010.json").write_text(json.dumps(played_match()), "utf-8")
+    window = open_window(qtbot, size=(1024, 640))
+    start = window.start
+    qtbot.waitUntil(start.kept_card.isVisible)
+    for button in (start.practice_button, start.play_person_button, start.start_button):
+        assert button.height() >= button.minimumSizeHint().height(), button.text()
+    layout = start.layout()
+    assert layout is not None and layout.minimumSize().height() <= start.height()
+    close_window(window)

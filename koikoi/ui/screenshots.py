@@ -1,14 +1,24 @@
-"""Render the real window offscreen at set moments of a practice match, as PNG files.
+"""Render the real window offscreen at set moments of a match, as PNG files.
 
     python -m koikoi.ui.screenshots docs/screenshots [--size 1024x640] [--size 1920x1080]
     python -m koikoi.ui.screenshots docs/screenshots/ja --language ja
+    python -m koikoi.ui.screenshots docs/screenshots --network [--language ja]
 
-The moments come from fixed seeds, so the pictures are the same on every run (the
-computer's choices are seeded too): the start screen, the first oya, the deal, a choice
-between two field cards, the keyboard on a glowing hand card, the koikoi panel, a round's
-result, the match result, a teyaku, the rules and the score calculator. Without ``--size``
-the window is shot at 1024×640 (a small laptop), 1280×800 and 1920×1080. Used for the
-README and to look at the table while changing it.
+A practice match: the moments come from fixed seeds, so the pictures are the same on every
+run (the computer's choices are seeded too): the start screen, the first oya, the deal, a
+choice between two field cards, the keyboard on a glowing hand card, the koikoi panel, a
+round's result, the match result, a teyaku, the rules and the score calculator. Without
+``--size`` the window is shot at 1024×640 (a small laptop), 1280×800 and 1920×1080.
+
+``--network``: two windows in this process, each with its own home, meet through their
+lobbies on 127.0.0.1 (mDNS bound there, as ``koikoi --smoke-test lan``): the lobby with other
+rooms (one private, one in play), creating a room, the host waiting, the password prompt,
+the prematch page (the coin toss, then the four cards; a known player who abandoned a toss;
+waiting for the other to confirm), the table from the joiner's seat with the move clock,
+the peer overdue, reconnecting, the question before leaving, the history and the replay
+(:func:`_shoot_network`); at 1280×800 and 1024×640 unless ``--size``. The coin toss is
+fixed (:data:`NET_TOSS`); the deal depends on the session and changes from run to run.
+Used for the README and docs/screenshots, and to look at the screens while changing them.
 """
 
 from __future__ import annotations
