@@ -24,6 +24,7 @@ from pytestqt.qtbot import QtBot
 from koikoi.engine.match import Settings
 from koikoi.net.discovery import Room, RoomStatus
 from koikoi.paths import games_dir
+from koikoi.ui import names
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.rooms import BIND_ENV
 from tests.conftest import REPO
@@ -168,3 +169,26 @@ def test_the_start_screen_with_earlier_matches_fits_a_small_laptop(qtbot: QtBot)
     layout = start.layout()
     assert layout is not None and layout.minimumSize().height() <= start.height()
     close_window(window)
+
+
+def test_the_room_list_speaks_japanese(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Japanese lobby's list had English column heads and "in play", and its "open"
+    (a room waiting for a player) read 鍵なし, "unlocked": the room's words are in the
+    lobby's translations, not the list's."""
+    monkeypatch.setenv(BIND_ENV, "127.0.0.1")
+    assert names.install_translations("ja")
+    try:
+        window = _lobby_at(qtbot, (1024, 640))
+        model = window.lobby.finder.model
+        for title, status in (("金曜の花札", RoomStatus.OPEN), ("桜の会", RoomStatus.PLAYING)):
+            model.put(
+                Room(f"{title}._koikoi._tcp.local.", title, ("127.0.0.1:9",), 6, True, False,
+                     status, 2, "けん")
+            )  # fmt: skip
+        heads = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(4)]
+        states = [model.data(model.index(r, 3), Qt.ItemDataRole.DisplayRole) for r in range(2)]
+        assert heads == ["部屋", "ホスト", "設定", "状態"]
+        assert sorted(states) == sorted(["募集中", "対戦中"])
+        close_window(window)
+    finally:
+        names.install_translations("en")
