@@ -128,7 +128,8 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
         for message in empty.findall("message"):
             # the same words in two modules' helpers are one message with two locations:
             # each module's context gets it
-            for where in message.findall("location") or [None]:
+            wheres: list[ET.Element | None] = list(message.findall("location")) or [None]
+            for where in wheres:
                 file = Path(where.get("filename", "") if where is not None else "").name
                 if file not in FILE_CONTEXTS:
                     raise SystemExit(f"{file}: a message outside a class, with no known context")
