@@ -2293,8 +2293,28 @@ play on  (K)</source>
     <context>
         <name>Rooms</name>
         <message>
+            <source>in play</source>
+            <translation>対戦中</translation>
+        </message>
+        <message>
+            <source>Room</source>
+            <translation>部屋</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>状態</translation>
+        </message>
+        <message>
             <source>open</source>
-            <translation>鍵なし</translation>
+            <translation>募集中</translation>
+        </message>
+        <message>
+            <source>Host</source>
+            <translation>ホスト</translation>
+        </message>
+        <message>
+            <source>Settings</source>
+            <translation>設定</translation>
         </message>
         <message>
             <source>(untitled)</source>

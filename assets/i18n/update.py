@@ -126,20 +126,23 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
     if empty is not None:
         root.remove(empty)
         for message in empty.findall("message"):
-            where = message.find("location")
-            file = Path(where.get("filename", "") if where is not None else "").name
-            if file not in FILE_CONTEXTS:
-                raise SystemExit(f"{file}: a message outside a class, with no known context")
-            if file not in helpers:
-                helpers[file] = _helper_contexts(SOURCES / file)
-            source = message.findtext("source") or ""
-            for name in sorted(helpers[file].get(source, {FILE_CONTEXTS[file]})):
-                if name not in contexts:
-                    contexts[name] = ET.SubElement(root, "context")
-                    ET.SubElement(contexts[name], "name").text = name
-                target = contexts[name]
-                if all(m.findtext("source") != source for m in target.findall("message")):
-                    target.append(copy.deepcopy(message))
+            # the same words in two modules' helpers are one message with two locations:
+            # each module's context gets it
+            wheres: list[ET.Element | None] = list(message.findall("location")) or [None]
+            for where in wheres:
+                file = Path(where.get("filename", "") if where is not None else "").name
+                if file not in FILE_CONTEXTS:
+                    raise SystemExit(f"{file}: a message outside a class, with no known context")
+                if file not in helpers:
+                    helpers[file] = _helper_contexts(SOURCES / file)
+                source = message.findtext("source") or ""
+                for name in sorted(helpers[file].get(source, {FILE_CONTEXTS[file]})):
+                    if name not in contexts:
+                        contexts[name] = ET.SubElement(root, "context")
+                        ET.SubElement(contexts[name], "name").text = name
+                    target = contexts[name]
+                    if all(m.findtext("source") != source for m in target.findall("message")):
+                        target.append(copy.deepcopy(message))
     for path in sorted(SOURCES.glob("*.py")):
         for name, source in _in_fstrings(path):
             if name not in contexts:

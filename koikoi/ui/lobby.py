@@ -264,10 +264,11 @@ class Lobby(QWidget):
         # fixed widths, measured once: sizing to contents would re-measure every row each
         # time a room comes in (a flood of rooms would make that quadratic)
         metrics = self.room_list.fontMetrics()
-        widest = ("M" * 16, settings_text(12, False), _tr("in play"))
-        for column, text in enumerate(widest, start=1):
+        # (and the title gets the rest: a 1024-pixel window left it a few letters)
+        widest = (("M" * 6, 24), (settings_text(12, False), 48), (_tr("in play"), 24))
+        for column, (text, pad) in enumerate(widest, start=1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(column, metrics.horizontalAdvance(text) + 48)
+            header.resizeSection(column, metrics.horizontalAdvance(text) + pad)
         self.room_list.header().setStretchLastSection(False)
         # a double-click and Enter both "activate" a row (a double-click is not joined twice)
         self.room_list.activated.connect(self._on_activated)

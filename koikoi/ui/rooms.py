@@ -165,7 +165,8 @@ class RoomListModel(QAbstractTableModel):
             and role == Qt.ItemDataRole.DisplayRole
             and 0 <= section < len(COLUMNS)
         ):
-            return _tr(COLUMNS[section])
+            # written out, so that the translation tools see each one
+            return (_tr("Room"), _tr("Host"), _tr("Settings"), _tr("State"))[section]
         return None
 
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:

@@ -79,7 +79,7 @@ class StartScreen(QWidget):
         self.kept: list[KeptMatch] = []
 
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(40, 30, 40, 30)
+        outer.setContentsMargins(40, 12, 40, 12)  # 1024×640 with the earlier matches
         outer.addStretch(3)
         title = QLabel("花札こいこい")
         title.setObjectName("title")
@@ -90,7 +90,7 @@ class StartScreen(QWidget):
         sub.setObjectName("subtitle")
         sub.setAlignment(Qt.AlignmentFlag.AlignCenter)
         outer.addWidget(sub)
-        outer.addSpacing(26)
+        outer.addSpacing(14)
 
         self.notice = QLabel("")
         self.notice.setObjectName("notice")
@@ -165,7 +165,7 @@ class StartScreen(QWidget):
         row.addWidget(self._settings_card())
         row.addStretch(1)
         outer.addLayout(row)
-        outer.addSpacing(18)
+        outer.addSpacing(10)
         kept_row = QHBoxLayout()
         kept_row.addStretch(1)
         kept_row.addWidget(self._kept_card())

@@ -94,6 +94,8 @@ QCheckBox { color: #e9dcc0; }
 
 QLabel#prompt { background: rgba(18, 12, 10, 0.78); border: 1px solid rgba(212,168,75,0.7);
   border-radius: 14px; padding: 2px 18px; font-size: 15px; color: #fff1cf; }
+QLabel#reconnecting { background: rgba(120, 30, 30, 0.9); border: 1px solid #e0a0a0;
+  border-radius: 10px; padding: 4px 14px; font-size: 15px; color: #fff1cf; }
 QLabel#banner { background: rgba(20, 12, 10, 0.92); border: 2px solid #d4a84b;
   border-radius: 18px; padding: 10px 24px; }
 
@@ -141,6 +143,7 @@ QHeaderView::section { background: #2f231c; color: #ffe3a3; border: none;
   padding: 4px 8px; font-weight: 700; }
 
 QDialog#helpDialog, QDialog#calculatorDialog { background: #1c1411; }
+QMessageBox, QDialog#passwordPrompt { background: #1c1411; }
 QToolButton#calcCard { border: 3px solid transparent; border-radius: 7px; padding: 2px;
   background: transparent; }
 QToolButton#calcCard:checked { background: #d4a84b; border-color: #d4a84b; }
