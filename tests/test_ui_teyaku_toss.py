@@ -14,8 +14,10 @@ whoever is oya: the toss's randoms and the session id decide it otherwise.
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -38,8 +40,8 @@ from tests.test_ui_lobby import (
     make_lobby,
     open_room,
 )
-from tests.test_ui_network import open_window
-from tests.ui_driver import click, close_window, panel_button
+from tests.test_ui_network import LatePair, open_window
+from tests.ui_driver import click, close_window, panel_button, play_windows_by_clicks
 
 TESHI_SEED = hashlib.sha256(b"teyaku 6").digest()
 """A deck seed whose first deal ends at once with a teshi (checked below)."""
@@ -101,3 +103,45 @@ def deal_the_first_round(qtbot: QtBot, window: MainWindow) -> None:
     click(qtbot, panel_button(window))  # the next round
     qtbot.waitUntil(at(c, Mode.PLAY, Mode.BUSY), timeout=5_000)
     assert c.match is not None and len(c.match.history) == 1
+
+
+def test_a_window_taking_over_after_the_peer_moved_shows_the_toss_and_the_teyaku_first(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fair, "joint_seed", lambda *_args: TESHI_SEED)
+    pair = LatePair(qtbot, tmp_path)
+    host_link: Any = pair.held[0][1]
+    session = host_link.session
+    assert session is not None and session.lockstep is not None
+    second = session.lockstep.match.round
+    assert second is not None
+    quick, late = pair.windows[second.turn], pair.windows[1 - second.turn]
+    late_link: Any = pair.held[1 - second.turn][1]
+    pair.take_over(second.turn)
+    assert quick.controller.mode is Mode.FIRST_OYA
+    deal_the_first_round(qtbot, quick)
+    # the second deal's first turn, before the other window has taken its match over
+    late_seat = 1 - second.turn
+    play_windows_by_clicks(
+        qtbot, [quick], random.Random(3), until=lambda: to_move(late_link) == late_seat
+    )
+    qtbot.waitUntil(lambda: to_move(late_link) == late_seat, timeout=5_000)
+    pair.take_over(late_seat)
+    assert late.controller.mode is Mode.FIRST_OYA  # the toss first, then the teyaku's result
+    deal_the_first_round(qtbot, late)
+    # then the deal in play and the peer's move: the late side's turn, the table as it stands
+    qtbot.waitUntil(at(late.controller, Mode.PLAY), timeout=10_000)
+    obs = late.controller.observation()
+    model = late.game.table.model
+    assert obs is not None
+    assert sum(1 << card for card in model.hand) == obs.hand
+    assert sum(1 << c for c in model.field if c is not None) == obs.field
+    pair.close()
+
+
+def to_move(link: Any) -> int | None:
+    """The seat to move in the link's match (None before the deal or between deals)."""
+    session = link.session
+    if session is None or session.lockstep is None or session.lockstep.match.round is None:
+        return None
+    return int(session.lockstep.match.round.turn)
