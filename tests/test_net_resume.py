@@ -8,6 +8,7 @@ whatever was in flight, as a reset connection does.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 
@@ -17,7 +18,7 @@ from koikoi.engine.match import Settings
 from koikoi.net.connection import Connection, ConnectionEvent, HandshakeFailed
 from koikoi.net.errors import PeerRefused
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.lockstep import entry_hash
+from koikoi.net.lockstep import ack_signed_data, encode_ack, entry_hash
 from koikoi.net.resume import (
     REFUSALS,
     Resumed,
@@ -26,11 +27,12 @@ from koikoi.net.resume import (
     check_claim,
     fields_of,
     log_entries,
+    restore_session,
     resume_message,
 )
 from koikoi.net.roles import Role
 from koikoi.net.session import Ended, Session
-from koikoi.net.verify import verify_record
+from koikoi.net.verify import compare_records, verify_record
 from koikoi.net.wire import encode_message
 
 WINDOW = 180.0
@@ -149,6 +151,9 @@ class Match:
                 self.cuts += 1
                 self.cut()
             if self.link.host.closed or self.link.joiner.closed:
+                # a side that closed cleanly writes what it still holds (the last ack, bye)
+                if not any(self.conn(role).suspended for role in Role) and self.step():
+                    continue
                 for role in Role:  # the other end notices by silence (or a deadline)
                     if not self.conn(role).closed:
                         self.now += 16.0
@@ -409,3 +414,169 @@ def test_the_turns_clock_starts_again_when_the_match_resumes() -> None:
     for role in Role:
         clock = match.session[role].clock(match.now)
         assert clock is not None and clock.waited < 1.0, (role, clock)
+
+
+# --- acknowledgements across a resume (docs/protocol.md, "Sending again") ------------------
+
+
+def host_moved_and_joiner_accepted(seed: int, *, ack_arrives: bool) -> tuple[Match, int]:
+    """The host plays a move the joiner accepts and acknowledges; the acknowledgement reaches
+    the host or is lost with the connection, which is cut right after. Returns the move."""
+    match = playing(seed)
+    while match.conn(Role.HOST).local_turn is None:
+        match.step()
+    host = match.conn(Role.HOST)
+    turn = host.local_turn
+    assert turn is not None
+    match.record(Role.HOST, host.play(turn.legal_actions[0], match.now))
+    moved = match.session[Role.HOST].unacknowledged[-1]
+    match.record(Role.JOINER, match.link.joiner.receive_data(host.data_to_send(), match.now))
+    answer = match.link.joiner.data_to_send()  # the ack (and maybe a move)
+    if ack_arrives:
+        match.record(Role.HOST, host.receive_data(answer, match.now))
+    for role in Role:
+        match.record(role, match.conn(role).connection_lost(match.now, "connection reset"))
+    match.now += 1.0
+    return match, moved
+
+
+def resume_until_joiner_resent(match: Match) -> Session:
+    """Dial again and step until the joiner has read the host's ``resume``: its resent
+    messages wait in its session, not yet written."""
+    match.link = match.dial()
+    while not any(isinstance(e, Resumed) for e in match.sides[Role.JOINER].events):
+        match.step()
+    return match.session[Role.JOINER]
+
+
+def replace_resent(joiner: Session, messages: list[bytes]) -> None:
+    """A hostile joiner sends ``messages`` in place of what its client resends."""
+    unsent = joiner.outgoing()
+    joiner._tx.set_nonce(joiner._tx.n - len(unsent))
+    for message in messages:
+        joiner._send(message)
+
+
+def the_lost_ack(joiner: Session, seq: int) -> tuple[bytes, bytes]:
+    assert joiner.lockstep is not None
+    ack = joiner.lockstep.recorded_ack(seq)
+    assert ack is not None
+    return ack
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_ack_lost_with_the_connection_is_sent_again_before_the_moves(seed: int) -> None:
+    match, moved = host_moved_and_joiner_accepted(seed, ack_arrives=False)
+    assert match.session[Role.HOST].unacknowledged == (moved,)
+    joiner = resume_until_joiner_resent(match)
+    assert joiner.acks_to_resend(moved + 1)[-1:] == [
+        encode_message(
+            "ack", ack=the_lost_ack(joiner, moved)[0], sig=the_lost_ack(joiner, moved)[1]
+        )
+    ]
+    match.run()
+    assert_same_verified_records(match)
+
+
+def test_an_ack_that_arrived_before_the_drop_is_resent_and_ignored() -> None:
+    match, moved = host_moved_and_joiner_accepted(2, ack_arrives=True)
+    assert match.session[Role.HOST].unacknowledged == ()
+    joiner = resume_until_joiner_resent(match)
+    assert joiner.acks_to_resend(moved + 1), "the joiner resends what the host may lack"
+    match.run()
+    assert_same_verified_records(match)
+
+
+def ended_after_resent(match: Match, messages: list[bytes]) -> Ended:
+    joiner = resume_until_joiner_resent(match)
+    replace_resent(joiner, messages)
+    for _ in range(5):
+        match.step()
+    ended = [e for e in match.sides[Role.HOST].events if isinstance(e, Ended)]
+    assert ended, "the host took what the joiner sent"
+    return ended[0]
+
+
+def test_a_forged_ack_after_a_resume_is_a_cheat() -> None:
+    match, moved = host_moved_and_joiner_accepted(1, ack_arrives=False)
+    joiner = match.session[Role.JOINER]
+    ack, sig = the_lost_ack(joiner, moved)
+    forged = bytes([sig[0] ^ 1]) + sig[1:]
+    ending = ended_after_resent(match, [encode_message("ack", ack=ack, sig=forged)]).ending
+    assert ending.how == "cheat" and ending.by is Role.JOINER
+    assert f"acknowledgement of move {moved}" in ending.reason and "verify" in ending.reason
+
+
+def test_an_out_of_order_ack_after_a_resume_is_a_cheat() -> None:
+    match, moved = host_moved_and_joiner_accepted(1, ack_arrives=False)
+    joiner = match.session[Role.JOINER]
+    assert joiner.lockstep is not None
+    later = encode_ack(moved + 1, bytes(32))  # signed by the joiner's own key, but not due
+    sig = joiner.identity.sign(ack_signed_data(joiner.session_id, later))
+    ending = ended_after_resent(match, [encode_message("ack", ack=later, sig=sig)]).ending
+    assert ending.how == "cheat" and ending.by is Role.JOINER
+    assert f"it acknowledges move {moved + 1} where move {moved} is due" in ending.reason
+
+
+def test_a_duplicated_ack_after_a_resume_is_refused() -> None:
+    """Only a copy of an ack recorded before the resume, among the first messages of the
+    new connection, is let through; the same ack twice on it is not."""
+    match, moved = host_moved_and_joiner_accepted(1, ack_arrives=False)
+    ack, sig = the_lost_ack(match.session[Role.JOINER], moved)
+    message = encode_message("ack", ack=ack, sig=sig)
+    ending = ended_after_resent(match, [message, message]).ending
+    assert ending.how == "protocol" and ending.by is Role.JOINER
+    assert "acknowledged a move this side did not send" in ending.reason
+
+
+def test_an_old_ack_after_a_move_on_the_resumed_connection_is_refused() -> None:
+    match, moved = host_moved_and_joiner_accepted(2, ack_arrives=True)
+    joiner = resume_until_joiner_resent(match)
+    while match.session[Role.HOST].unacknowledged == ():  # play on until the host moved
+        match.step()
+    ack, sig = the_lost_ack(joiner, moved)
+    joiner._send(encode_message("ack", ack=ack, sig=sig))
+    for _ in range(3):
+        match.step()
+    ended = [e for e in match.sides[Role.HOST].events if isinstance(e, Ended)]
+    assert ended and ended[0].ending.how == "protocol" and ended[0].ending.by is Role.JOINER
+    assert "acknowledged a move this side did not send" in ended[0].ending.reason
+
+
+# --- a side restored from its record (docs/protocol.md, "A side that crashed") -------------
+
+
+@pytest.mark.parametrize("crashed", list(Role))
+def test_a_side_restored_from_its_record_resumes_and_both_records_agree(crashed: Role) -> None:
+    """The side that crashed right after its move (its record holds the move, not the ack
+    that came for it) is restored from that record: it owes the same entries, has both
+    handshake signatures and every ack, and its record after the match verifies and agrees
+    with the peer's, move by move."""
+    match = playing(seed=11)
+    while match.conn(crashed).local_turn is None:
+        match.step()
+    conn = match.conn(crashed)
+    turn = conn.local_turn
+    assert turn is not None
+    match.record(crashed, conn.play(turn.legal_actions[0], match.now))
+    on_disk = json.loads(json.dumps(match.session[crashed].record().to_json()))
+    before = match.session[crashed]
+    owed = before.unacknowledged
+    assert before.lockstep is not None and owed[-1:] == (before.lockstep.seq - 1,)
+    match.step()  # the peer accepts it and acknowledges; the crashed side never reads it
+    for role in Role:
+        match.record(role, match.conn(role).connection_lost(match.now, "connection reset"))
+    side = match.sides[crashed]
+    restored = restore_session(
+        on_disk, side.identity, side.nick or crashed.value, crashed, Settings(), now=match.now
+    )
+    assert restored.unacknowledged == owed
+    assert restored.cards == before.cards and restored.confirmed and restored.peer_confirmed
+    assert restored.record().to_json()["net"] == on_disk["net"]
+    assert restored.record().to_json()["deals"] == on_disk["deals"]
+    match.session[crashed] = restored
+    match.link = match.dial()
+    match.run()
+    assert_same_verified_records(match)
+    reports = [verify_record(s.record().to_json()) for s in match.session.values()]
+    assert compare_records(reports[0], reports[1]) == reports[0].moves

@@ -402,7 +402,8 @@ class Connection:
         if self.role is Role.HOST:
             own = resume_message(session)
             self._out += encode_frame(established.send.encrypt_with_ad(b"", own))
-        session.reconnect(established, now, resend)
+        acks = session.acks_to_resend(claim.get("seq", int))
+        session.reconnect(established, now, acks + resend)
         self._peer_holds = claim.get("seq", int)
         self.session = session
         self._resume = None

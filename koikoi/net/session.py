@@ -277,6 +277,9 @@ class _Acks:
     handshake: tuple[bytes, bytes]
     unacked: list[int] = field(default_factory=list)
     last_until: float | None = None
+    replayed: bool = False
+    """Right after a resume, until the peer's first message that is not one: the peer
+    resends acknowledgements, and an exact copy of one already recorded is let through."""
 
 
 @dataclass
@@ -521,6 +524,8 @@ class Session:
             return self._fail("protocol", self.role.peer, f"the peer sent {error}")
         if message.kind == "ping":
             return []
+        if message.kind != "ack":
+            self._acks.replayed = False
         if message.kind == "bye":
             reason = message.fields.get("reason", str)
             return self._on_bye(reason, message.fields.maybe("detail", str))
@@ -645,10 +650,44 @@ class Session:
         self._tx, self._rx = established.send, established.recv
         self._out = []
         self._clock = _Clock(now, now, now)
+        self._acks.replayed = True
         if self.lockstep is not None:  # the drop was nobody's move: the turn's clock restarts
             self._turn = _Turn(self.lockstep.seq, now)
         for message in resend:
             self._send(message)
+
+    def restored(self, lockstep: Lockstep) -> None:
+        """The session of a record (:func:`koikoi.net.resume.restore_session`) stands where
+        the record stops: both players confirmed the cards before the first deal, every
+        acknowledgement is in ``lockstep`` and this side's entries without one are still
+        owed, oldest first."""
+        self.confirmed = self.peer_confirmed = self._confirm_sent = True
+        self.lockstep = lockstep
+        self.stage = Stage.PLAYING
+        self._acks.unacked = [
+            seq
+            for seq, action in enumerate(lockstep.actions)
+            if int(str(action["seat"])) == self.seat and "ack" not in action
+        ]
+        self._turn = _Turn(lockstep.seq, self._clock.now)
+
+    def acks_to_resend(self, peer_holds: int) -> list[bytes]:
+        """The ``ack`` messages a resumed connection sends first (docs/protocol.md, "Sending
+        again"): this side's acknowledgements of the peer's entries after the last entry of
+        its own that the peer holds (``peer_holds``: the ``seq`` of the peer's ``resume``).
+        The peer read every earlier one before that entry of ours; these it may lack."""
+        lockstep = self.lockstep
+        if lockstep is None:
+            return []
+        held = min(peer_holds, lockstep.seq)
+        seats = [int(str(action["seat"])) for action in lockstep.actions]
+        start = next((n + 1 for n in range(held - 1, -1, -1) if seats[n] == self.seat), 0)
+        out = []
+        for seq in range(start, held):
+            ack = lockstep.recorded_ack(seq)
+            if seats[seq] != self.seat and ack is not None:
+                out.append(encode_message("ack", ack=ack[0], sig=ack[1]))
+        return out
 
     # --- the record ----------------------------------------------------------------------
 
@@ -815,6 +854,10 @@ class Session:
         """The peer's signed acknowledgement of this side's oldest unacknowledged move."""
         lockstep = self.lockstep
         assert lockstep is not None
+        if self._acks.replayed:
+            if lockstep.is_recorded_ack(raw, signature, self.seat):
+                return []  # resent after a resume, already here: nothing new
+            self._acks.replayed = False
         if not self._acks.unacked:
             return self._fail(
                 "protocol", self.role.peer, "the peer acknowledged a move this side did not send"
