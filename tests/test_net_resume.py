@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass, field
 
 import pytest
@@ -26,12 +27,13 @@ from koikoi.net.resume import (
     Suspended,
     check_claim,
     fields_of,
+    finished,
     log_entries,
     restore_session,
     resume_message,
 )
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, Session
+from koikoi.net.session import Ended, Ending, Session
 from koikoi.net.verify import compare_records, verify_record
 from koikoi.net.wire import encode_message
 
@@ -81,6 +83,8 @@ class Match:
         self.session: dict[Role, Session] = {}
         self.resumed = 0
         self.cuts = 0
+        self.waiting: set[Role] = set()
+        """The sides whose session waits to be resumed."""
         self.link = self.dial(resume=False)
 
     def conn(self, role: Role) -> Connection:
@@ -105,6 +109,10 @@ class Match:
         for event in events:
             if isinstance(event, Resumed) and role is Role.HOST:
                 self.resumed += 1
+            if isinstance(event, Suspended):
+                self.waiting.add(role)
+            elif isinstance(event, Resumed):
+                self.waiting.discard(role)
         conn = self.conn(role)
         if conn.session is not None:
             self.session[role] = conn.session
@@ -138,7 +146,11 @@ class Match:
         self.now += 1.0
 
     def over(self) -> bool:
-        return all(role in self.session and self.session[role].closed for role in Role)
+        """Both sessions closed, and neither waits to be resumed (a finished match whose
+        peer may lack the last entry, or whose mover may lack the last ack, still does)."""
+        closed = all(role in self.session and self.session[role].closed for role in Role)
+        gone = all(self.conn(role).closed for role in Role)
+        return closed and gone and not self.waiting
 
     def run(self, cut_chance: float = 0.0, max_steps: int = 20_000) -> None:
         for _ in range(max_steps):
@@ -160,7 +172,9 @@ class Match:
                         self.record(role, self.conn(role).tick(self.now))
                 if self.over():
                     return
-                assert not any(self.session[role].closed for role in Role), self.sides
+                assert not any(
+                    self.session[role].closed and not finished(self.session[role]) for role in Role
+                ), self.sides
                 self.link = self.dial()
                 continue
             self.now += 0.01
@@ -467,7 +481,7 @@ def the_lost_ack(joiner: Session, seq: int) -> tuple[bytes, bytes]:
 @pytest.mark.parametrize("seed", range(4))
 def test_an_ack_lost_with_the_connection_is_sent_again_before_the_moves(seed: int) -> None:
     match, moved = host_moved_and_joiner_accepted(seed, ack_arrives=False)
-    assert match.session[Role.HOST].unacknowledged == (moved,)
+    assert match.session[Role.HOST].unacknowledged[-1:] == (moved,)
     joiner = resume_until_joiner_resent(match)
     assert joiner.acks_to_resend(moved + 1)[-1:] == [
         encode_message(
@@ -497,50 +511,77 @@ def ended_after_resent(match: Match, messages: list[bytes]) -> Ended:
     return ended[0]
 
 
+def refused_ack(ending: Ending, sent: int) -> None:
+    """The host ended the match on the joiner's ack of move ``sent``: as not the one due
+    (cheat; the host may have moved meanwhile), or as acknowledging nothing owed (protocol)."""
+    assert ending.by is Role.JOINER and not ending.finished
+    if ending.how == "protocol":
+        assert ending.reason == "the peer acknowledged a move this side did not send"
+        return
+    assert ending.how == "cheat", ending
+    found = re.fullmatch(
+        rf"the peer's acknowledgement of move (\d+): it acknowledges move {sent} where move "
+        r"(\d+) is due",
+        ending.reason,
+    )
+    assert found and found[1] == found[2] != str(sent), ending.reason
+
+
 def test_a_forged_ack_after_a_resume_is_a_cheat() -> None:
-    match, moved = host_moved_and_joiner_accepted(1, ack_arrives=False)
-    joiner = match.session[Role.JOINER]
-    ack, sig = the_lost_ack(joiner, moved)
+    match, _ = host_moved_and_joiner_accepted(1, ack_arrives=False)
+    due = match.session[Role.HOST].unacknowledged[0]
+    ack, sig = the_lost_ack(match.session[Role.JOINER], due)
     forged = bytes([sig[0] ^ 1]) + sig[1:]
     ending = ended_after_resent(match, [encode_message("ack", ack=ack, sig=forged)]).ending
     assert ending.how == "cheat" and ending.by is Role.JOINER
-    assert f"acknowledgement of move {moved}" in ending.reason and "verify" in ending.reason
+    assert ending.reason == (
+        f"the peer's acknowledgement of move {due}: its signature over the acknowledgement of "
+        f"move {due} does not verify"
+    )
 
 
 def test_an_out_of_order_ack_after_a_resume_is_a_cheat() -> None:
     match, moved = host_moved_and_joiner_accepted(1, ack_arrives=False)
     joiner = match.session[Role.JOINER]
-    assert joiner.lockstep is not None
+    owed = match.session[Role.HOST].unacknowledged
     later = encode_ack(moved + 1, bytes(32))  # signed by the joiner's own key, but not due
     sig = joiner.identity.sign(ack_signed_data(joiner.session_id, later))
     ending = ended_after_resent(match, [encode_message("ack", ack=later, sig=sig)]).ending
-    assert ending.how == "cheat" and ending.by is Role.JOINER
-    assert f"it acknowledges move {moved + 1} where move {moved} is due" in ending.reason
+    refused_ack(ending, moved + 1)
+    assert owed and owed[0] <= moved
 
 
 def test_a_duplicated_ack_after_a_resume_is_refused() -> None:
     """Only a copy of an ack recorded before the resume, among the first messages of the
     new connection, is let through; the same ack twice on it is not."""
-    match, moved = host_moved_and_joiner_accepted(1, ack_arrives=False)
-    ack, sig = the_lost_ack(match.session[Role.JOINER], moved)
+    match, _ = host_moved_and_joiner_accepted(1, ack_arrives=False)
+    owed = match.session[Role.HOST].unacknowledged
+    ack, sig = the_lost_ack(match.session[Role.JOINER], owed[0])
     message = encode_message("ack", ack=ack, sig=sig)
     ending = ended_after_resent(match, [message, message]).ending
-    assert ending.how == "protocol" and ending.by is Role.JOINER
-    assert "acknowledged a move this side did not send" in ending.reason
+    refused_ack(ending, owed[0])
 
 
-def test_an_old_ack_after_a_move_on_the_resumed_connection_is_refused() -> None:
+def test_an_old_ack_after_play_went_on_is_refused() -> None:
+    """Once play went on over the resumed connection, a copy of an old ack is no longer let
+    through."""
     match, moved = host_moved_and_joiner_accepted(2, ack_arrives=True)
     joiner = resume_until_joiner_resent(match)
-    while match.session[Role.HOST].unacknowledged == ():  # play on until the host moved
+    host = match.session[Role.HOST]
+    assert host.lockstep is not None
+    resumed_at = host.lockstep.seq
+    for _ in range(2000):  # play on, until the host has nothing owed and the joiner sent all
+        if host.lockstep.seq >= resumed_at + 3 and not host.unacknowledged and not joiner._out:
+            break
         match.step()
+    assert not host.closed
     ack, sig = the_lost_ack(joiner, moved)
     joiner._send(encode_message("ack", ack=ack, sig=sig))
     for _ in range(3):
         match.step()
     ended = [e for e in match.sides[Role.HOST].events if isinstance(e, Ended)]
-    assert ended and ended[0].ending.how == "protocol" and ended[0].ending.by is Role.JOINER
-    assert "acknowledged a move this side did not send" in ended[0].ending.reason
+    assert ended
+    refused_ack(ended[0].ending, moved)
 
 
 # --- a side restored from its record (docs/protocol.md, "A side that crashed") -------------
@@ -563,7 +604,10 @@ def test_a_side_restored_from_its_record_resumes_and_both_records_agree(crashed:
     before = match.session[crashed]
     owed = before.unacknowledged
     assert before.lockstep is not None and owed[-1:] == (before.lockstep.seq - 1,)
-    match.step()  # the peer accepts it and acknowledges; the crashed side never reads it
+    # the peer accepts it and acknowledges it; the crashed side never reads the ack
+    peer = match.conn(crashed.peer)
+    match.record(crashed.peer, peer.receive_data(conn.data_to_send(), match.now))
+    assert peer.data_to_send()
     for role in Role:
         match.record(role, match.conn(role).connection_lost(match.now, "connection reset"))
     side = match.sides[crashed]
@@ -580,3 +624,70 @@ def test_a_side_restored_from_its_record_resumes_and_both_records_agree(crashed:
     assert_same_verified_records(match)
     reports = [verify_record(s.record().to_json()) for s in match.session.values()]
     assert compare_records(reports[0], reports[1]) == reports[0].moves
+
+
+# --- a drop right at the end ----------------------------------------------------------------
+
+
+def exchange(match: Match) -> None:
+    """Deliver everything both sides send until nothing moves (nobody plays)."""
+    moved = True
+    while moved:
+        moved = False
+        for role in Role:
+            data = match.conn(role).data_to_send()
+            if data:
+                moved = True
+                match.record(role.peer, match.conn(role.peer).receive_data(data, match.now))
+
+
+def last_move_played(seed: int) -> Role:
+    """Play until the match's last move is played (and not sent yet); returns its mover."""
+    match_rng = random.Random(seed)
+    match = LAST[seed] = Match(seed)
+    until_play(match)
+    while True:
+        exchange(match)
+        mover = next(r for r in Role if match.conn(r).local_turn is not None)
+        turn = match.conn(mover).local_turn
+        assert turn is not None
+        match.record(mover, match.conn(mover).play(match_rng.choice(turn.legal_actions), 0))
+        lockstep = match.session[mover].lockstep
+        assert lockstep is not None
+        if lockstep.match.finished:
+            return mover
+
+
+LAST: dict[int, Match] = {}
+
+
+@pytest.mark.parametrize("lost", ["the last entry", "its ack"])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_drop_right_after_the_last_move_loses_neither_the_move_nor_its_ack(
+    seed: int, lost: str
+) -> None:
+    """The mover of the last move waits up to LAST_ACK_GRACE for its ack; a drop in that
+    wait suspends the match on both sides, and the resume brings the peer the last entry
+    and the mover its ack: both records end the same, finished and verified."""
+    mover = last_move_played(seed)
+    match = LAST.pop(seed)
+    sent = match.conn(mover).data_to_send()
+    if lost == "its ack":
+        peer = match.conn(mover.peer)
+        match.record(mover.peer, peer.receive_data(sent, match.now))
+        peer.data_to_send()  # the ack and the goodbye, into a dead socket
+    for role in Role:
+        match.record(role, match.conn(role).connection_lost(match.now, "connection reset"))
+    mover_ended = [e for e in match.sides[mover].events if isinstance(e, Ended)]
+    assert len(mover_ended) == 1 and mover_ended[0].ending.finished  # the match is over
+    assert match.conn(mover).suspended is not None  # but resumable, for the peer's sake
+    # the peer waits too: for the last entry, or to resend its ack (no goodbye came)
+    assert match.conn(mover.peer).suspended is not None
+    match.now += 1.0
+    match.link = match.dial()
+    match.run()
+    assert_same_verified_records(match)
+    deals = match.session[mover].record().to_json()["deals"]
+    assert "ack" in [action for deal in deals for action in deal["actions"]][-1]
+    assert [type(e) for e in match.sides[mover].events].count(Ended) == 1
+    assert all(match.session[role].closed for role in Role)

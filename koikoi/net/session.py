@@ -277,6 +277,8 @@ class _Acks:
     handshake: tuple[bytes, bytes]
     unacked: list[int] = field(default_factory=list)
     last_until: float | None = None
+    told: bool = False
+    """:class:`Ended` went out for the finished match (it goes out once)."""
     replayed: bool = False
     """Right after a resume, until the peer's first message that is not one: the peer
     resends acknowledgements, and an exact copy of one already recorded is let through."""
@@ -655,6 +657,11 @@ class Session:
             self._turn = _Turn(self.lockstep.seq, now)
         for message in resend:
             self._send(message)
+        if self.ending is not None and self.ending.finished:
+            if self._acks.unacked:  # the peer resends the last move's ack if it has it
+                self._acks.last_until = now + LAST_ACK_GRACE  # the goodbye follows it
+            else:  # this side holds every entry and ack: it says so again
+                self._send(encode_message("bye", reason="finished"))
 
     def restored(self, lockstep: Lockstep) -> None:
         """The session of a record (:func:`koikoi.net.resume.restore_session`) stands where
@@ -886,6 +893,9 @@ class Session:
         if message.kind == "ack":
             due = self._acks.unacked[0]
             raw, signature = message.fields.get("ack", bytes), message.fields.get("sig", bytes)
+            if self._acks.replayed and lockstep.is_recorded_ack(raw, signature, self.seat):
+                return []  # resent after a resume, already here
+            self._acks.replayed = False
             if lockstep.check_ack(self.peer.public_key, raw, signature, due) is None:
                 self._acks.unacked.pop(0)
                 if self._acks.unacked:
@@ -894,12 +904,25 @@ class Session:
             return []
         return self._stop_waiting()
 
-    def _stop_waiting(self) -> list[SessionEvent]:
+    def _stop_waiting(self, goodbye: bool = True) -> list[SessionEvent]:
         """The wait for the last move's acknowledgement is over: the ending goes out now,
-        so a record saved on it holds that acknowledgement when it came."""
+        so a record saved on it holds that acknowledgement when it came, and so does the
+        goodbye (``bye`` ``finished`` after the ack says this side holds it too)."""
         self._acks.last_until = None
         assert self.ending is not None
+        if goodbye:
+            self._send(encode_message("bye", reason="finished"))
+        if self._acks.told:  # a wait again after a resume: the ending went out before
+            return []
+        self._acks.told = True
         return [Ended(self.ending)]
+
+    def stop_waiting(self) -> list[SessionEvent]:
+        """The connection dropped while the last move's acknowledgement was read: the
+        match is over, its ending goes out now (a resume may still bring the ack)."""
+        if self._acks.last_until is None:
+            return []
+        return self._stop_waiting(goodbye=False)
 
     def _on_bye(self, code: str, detail: str | None) -> list[SessionEvent]:
         said = f" ({detail})" if detail else ""
@@ -929,11 +952,13 @@ class Session:
         """The last move is played: the match is over here and now (protocol version 2).
 
         The goodbye is a courtesy: nothing the peer sends or withholds afterwards changes
-        the signed moves, so nobody waits for it.
+        the signed moves, so nobody waits for it. The mover of the last move sends it once
+        the acknowledgement of that move came (or the wait for it ran out), so that a peer
+        whose connection drops before the goodbye resumes and resends the acknowledgement.
         """
         ending = self._ending(True, "finished", None, "the match is over")
         if self._acks.unacked:  # this side moved last: its acknowledgement is on the way
-            self._close(ending, announce="finished")
+            self._close(ending)
             self._acks.last_until = self._clock.now + LAST_ACK_GRACE
             return []  # Ended comes with the acknowledgement, or when the wait runs out
         return self._close(ending, announce="finished")
