@@ -181,6 +181,8 @@ class Connection:
             return False
         if not finished(session) or session is None or session.lockstep is None:
             return False
+        if session.peer_said_goodbye:
+            return False
         lockstep = session.lockstep
         last_by_peer = (
             bool(lockstep.actions) and lockstep.actions[-1]["seat"] == self.role.peer.seat

@@ -277,6 +277,8 @@ class _Acks:
     handshake: tuple[bytes, bytes]
     unacked: list[int] = field(default_factory=list)
     last_until: float | None = None
+    bye: bool = False
+    """The peer's ``bye`` came while the last move's acknowledgement was read."""
     told: bool = False
     """:class:`Ended` went out for the finished match (it goes out once)."""
     replayed: bool = False
@@ -635,15 +637,23 @@ class Session:
         """When the peer's last message (or heartbeat) arrived."""
         return self._clock.last_rx
 
+    @property
+    def peer_said_goodbye(self) -> bool:
+        """The peer's ``bye`` ended the wait for the last move's acknowledgement (what
+        :meth:`is_goodbye` says of a ``bye`` after it)."""
+        return self._acks.bye
+
     def is_goodbye(self, payload: bytes) -> bool:
-        """After the match finished here: whether ``payload`` is the peer's ``bye``
-        ``finished``, which says it holds every entry. Anything else is ignored."""
+        """After the match finished here: whether ``payload`` is the peer's ``bye``: its
+        ``bye`` ``finished`` says it holds every entry; any other code says it will not
+        resume (nothing is resumed after a ``bye``), and changes nothing of the result.
+        Anything else is ignored."""
         try:
             plaintext = self._rx.decrypt_with_ad(b"", payload)
             message = decode_message(plaintext, {"move": MOVE, "ping": PING, "bye": BYE})
         except (DecryptError, ProtocolError):
             return False
-        return message.kind == "bye" and message.fields.get("reason", str) == "finished"
+        return message.kind == "bye"
 
     def reconnect(self, established: Established, now: float, resend: list[bytes]) -> None:
         """A new connection carries the suspended session on (docs/protocol.md, "Resume"):
@@ -902,6 +912,7 @@ class Session:
                     return []
         if message.kind == "ping":
             return []
+        self._acks.bye = message.kind == "bye"
         return self._stop_waiting()
 
     def _stop_waiting(self, goodbye: bool = True) -> list[SessionEvent]:
