@@ -691,3 +691,32 @@ def test_a_drop_right_after_the_last_move_loses_neither_the_move_nor_its_ack(
     assert "ack" in [action for deal in deals for action in deal["actions"]][-1]
     assert [type(e) for e in match.sides[mover].events].count(Ended) == 1
     assert all(match.session[role].closed for role in Role)
+
+
+# --- a drop before the first deal: no resume ------------------------------------------------
+
+
+@pytest.mark.parametrize("holder", list(Role))
+def test_a_drop_while_the_four_cards_are_compared_ends_the_match_as_in_the_toss(
+    holder: Role,
+) -> None:
+    """The toss is done and its four cards are shown, but one player has not confirmed them
+    yet: a drop now ends the session (never resumed, the toss is not repeated), as a drop
+    in the toss does, and counts as abandoning the toss after seeing the result."""
+    match = Match(12)
+    match.conn(holder).hold_for_confirmation = True
+    for _ in range(50):
+        match.step()
+    sessions = [match.session[role] for role in Role]
+    assert all(s.cards is not None and s.lockstep is None for s in sessions)
+    assert not match.session[holder].confirmed and match.session[holder.peer].confirmed
+    for role in Role:
+        events = match.conn(role).connection_lost(match.now, "connection reset")
+        assert not any(isinstance(e, Suspended) for e in events)
+        ended = [e for e in events if isinstance(e, Ended)]
+        assert ended and ended[0].ending.how == "dropped" and ended[0].ending.stage == "toss"
+        assert ended[0].ending.suspicious  # the cards were drawn: the outcome was known
+        assert match.conn(role).suspended is None and match.session[role].closed
+        record = match.session[role].record().to_json()
+        assert record["deals"] == [] and "toss" in record["net"]
+        verify_record(record)
