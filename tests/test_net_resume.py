@@ -619,7 +619,13 @@ def test_a_side_restored_from_its_record_resumes_and_both_records_agree(crashed:
     assert restored.record().to_json()["net"] == on_disk["net"]
     assert restored.record().to_json()["deals"] == on_disk["deals"]
     match.session[crashed] = restored
+    match.now += 100.0  # the restart took a while: the turn's clock starts again
     match.link = match.dial()
+    while not all(any(isinstance(e, Resumed) for e in match.sides[r].events) for r in Role):
+        match.step()
+    for role in Role:
+        clock = match.session[role].clock(match.now)
+        assert clock is not None and clock.waited < 1.0, (role, clock)
     match.run()
     assert_same_verified_records(match)
     reports = [verify_record(s.record().to_json()) for s in match.session.values()]
