@@ -51,15 +51,30 @@ def _qapplication() -> object:
 
 NETWORK_TIMING_MODULES = frozenset(
     {
+        "test_net_clock.py",
         "test_net_discovery.py",
         "test_net_discovery_cli.py",
         "test_net_discovery_netns.py",
+        "test_net_faults.py",
+        "test_net_faults_crash.py",
+        "test_net_faults_netns.py",
+        "test_net_guessing.py",
+        "test_net_hostile.py",
         "test_net_play.py",
+        "test_net_resume_app.py",
+        "test_net_toss_cli.py",
+        "test_ui_atspi.py",
+        "test_ui_clock.py",
         "test_ui_lan_processes.py",
         "test_ui_lobby.py",
+        "test_ui_lobby_join_wait.py",
+        "test_ui_netlink.py",
         "test_ui_network.py",
+        "test_ui_prematch_toss.py",
+        "test_ui_screenshots.py",
         "test_ui_smoke_lan.py",
         "test_ui_stall.py",
+        "test_ui_teyaku_toss.py",
     }
 )
 """Tests over real sockets, mDNS on the shared loopback and whole app processes. A wait bound
