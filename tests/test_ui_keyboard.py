@@ -35,8 +35,7 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
     if lang == "en":
         yield lang
         return
-    if not QM_JA.exists():
-        pytest.skip("the Japanese translation (assets/i18n/koikoi_ja.qm) is missing")
+    assert QM_JA.exists(), "assets/i18n/koikoi_ja.qm is shipped: it must exist"
     translator = QTranslator()
     assert translator.load(str(QM_JA)), f"{QM_JA} does not load"
     app = QCoreApplication.instance()
