@@ -34,6 +34,15 @@ Case = Callable[[asyncio.StreamReader, asyncio.StreamWriter, random.Random], Awa
 
 
 def mutate(rng: random.Random, data: bytes) -> bytes:
+    """``data`` changed in one to four places, and never changed back to itself (a byte set
+    to its own value, an insertion deleted again): an unchanged handshake message would
+    finish the handshake and start a match, which this test does not mean to do."""
+    while (changed := _mutate_once(rng, data)) == data:
+        pass
+    return changed
+
+
+def _mutate_once(rng: random.Random, data: bytes) -> bytes:
     out = bytearray(data)
     for _ in range(rng.randint(1, 4)):
         op = rng.randrange(4)
