@@ -281,9 +281,8 @@ class PeerLink(QObject):
         """The suspended session, while no connection carries it (see :meth:`session`)."""
         self.suspension: Suspended | None = None
         """How and until when the match was suspended (the last time)."""
-        self.on_resumed: Callable[[PeerLink, Resumed], None] | None = None
-        """Called as a new connection resumes the match, before any signal (the room): it
-        may move that connection into the link the match was handed over in (:meth:`adopt`)."""
+        self.on_resumed: Callable[[PeerLink], None] | None = None
+        """Called as a new connection resumes the match, before any signal (the room)."""
 
     # --- what the owner reads and does ----------------------------------------------------
 
@@ -536,12 +535,10 @@ class PeerLink(QObject):
         elif isinstance(event, Suspended):
             emit(self.suspended, max(0.0, event.deadline - now))
         elif isinstance(event, Resumed):
-            if self.on_resumed is not None:
-                self.on_resumed(self, event)
-                if self._stage == "done":
-                    return  # adopted: the match's own link carries it on and says so
             self.held = None
             self._announced = None
+            if self.on_resumed is not None:
+                self.on_resumed(self)
             emit(self.resumed, event.resent)
 
     def _turn_due(self) -> bool:
@@ -603,42 +600,6 @@ class PeerLink(QObject):
         self.held = None
         self._deliver()
         self._finish()
-
-    def adopt(self, other: PeerLink, resumed: Resumed) -> None:
-        """Carry this link's suspended match on over ``other``'s connection, which resumed it.
-
-        A room's match is handed to the window as its first link; a peer that dials again
-        comes in on a new one. Its socket, its connection and what it has not handed out
-        yet (``resumed`` first) move here, so whoever holds this link goes on with it and
-        hears ``resumed``; ``other`` closes without another word or timer.
-        """
-        sock, conn = other.socket, other.connection
-        if sock is None or conn is None or self._stage == "done":
-            return
-        other.socket = other.connection = None
-        sock.readyRead.disconnect(other._on_ready_read)
-        sock.disconnected.disconnect(other._on_disconnected)
-        sock.errorOccurred.disconnect(other._on_error)
-        sock.bytesWritten.disconnect(other._on_bytes_written)
-        pending = list(other._queue)
-        other._queue.clear()
-        other._finish()
-        self._timer.stop()
-        self._stage = "suspended"  # a socket still here (the drop not noticed) goes quietly
-        stale, self.socket = self.socket, None
-        if stale is not None:
-            stale.abort()
-            stale.deleteLater()
-        self.connection = conn
-        self.address = other.address
-        self.bytes_sent += other.bytes_sent
-        self.bytes_received += other.bytes_received
-        self._half_closed = False
-        self._wire(sock)
-        self._stage = "open"
-        self._queue.append(resumed)
-        self._queue.extend(pending)
-        self._process([])
 
     def _arm_timer(self, conn: Connection) -> None:
         deadline = conn.next_timer()
@@ -1149,23 +1110,20 @@ class QtRoom(QObject):
             link._guarded(lambda conn: conn.detach(_now(), "the peer dialled again"))
         return session
 
-    def _on_resumed(self, link: PeerLink, event: Resumed) -> None:
-        """``link``'s new connection resumed the match: the match's link takes it over
-        (:meth:`PeerLink.adopt`), so the link handed out at the toss stays the match's."""
+    def _on_resumed(self, link: PeerLink) -> None:
         ticket = self.links.get(link)
         if ticket is None or link is self.match:
             return
         self.policy.resumed(ticket, _now())
         self._expiry.stop()
-        match = self.match
-        if match is None or match.done:  # nothing to carry on in: the new link is the match
-            self.match = link
-            self._follow(link)
-            return
-        del self.links[link]
-        link.failed.disconnect(self._on_link_failed)
-        self.links[match] = ticket
-        match.adopt(link, event)
+        old, self.match = self.match, link
+        self._follow(link)
+        if old is not None:
+            for signal in (old.tossed, old.moved, old.local_turn, old.ended):
+                signal.disconnect()
+            old.suspended.disconnect()
+            old.resumed.disconnect()
+            old._finish()
 
     def _on_suspended(self, seconds: float) -> None:
         self._expiry.start(math.ceil(seconds * 1000))
