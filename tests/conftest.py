@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+collect_ignore = ["atspi_reader.py"]
+"""Run by Debian's python3 with pyatspi (tests/test_ui_atspi.py), not importable here."""
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 REPO = Path(__file__).resolve().parent.parent

@@ -68,6 +68,9 @@ def check(tmp_path: Path, h: KoikoiProcess, j: KoikoiProcess) -> None:
     assert records[0]["deals"] == records[1]["deals"] and records[0]["net"] == records[1]["net"]
     for side in ("host", "joiner"):
         assert run_koikoi("verify", str(tmp_path / f"{side}.json")).returncode == 0
+    both = run_koikoi("verify", str(tmp_path / "host.json"), str(tmp_path / "joiner.json"))
+    assert both.returncode == 0, both.stdout + both.stderr
+    assert json.loads(both.stdout)["agree"] is True
 
 
 def test_the_joiner_killed_and_restarted_resumes_from_its_record(tmp_path: Path) -> None:

@@ -136,8 +136,9 @@ def test_a_match_over_a_lossy_slow_link(namespaces: Namespaces, tmp_path: Path) 
 
 
 def test_the_link_down_for_20_s_and_up_again(namespaces: Namespaces, tmp_path: Path) -> None:
-    host, port = _host(namespaces, tmp_path, "normal")
-    joiner = _join(namespaces, tmp_path, f"{HOST_ADDRESS}:{port}", "normal")
+    # the strongest bots think longest: the match is still in play when the link goes down
+    host, port = _host(namespaces, tmp_path, "hard")
+    joiner = _join(namespaces, tmp_path, f"{HOST_ADDRESS}:{port}", "hard")
     veth = _veth(namespaces.joiner)
     try:
         joiner.wait_for("coin toss")

@@ -154,7 +154,11 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
         assert hosted.lockstep is not None and joined.lockstep is not None
         return hosted.lockstep.seq, joined.lockstep.seq
 
-    qtbot.waitUntil(lambda: seqs()[0] == seqs()[1])  # the last move has arrived
+    def settled() -> bool:  # the last move has arrived, and its ack too
+        assert hosted is not None and joined is not None
+        return seqs()[0] == seqs()[1] and not hosted.unacknowledged and not joined.unacknowledged
+
+    qtbot.waitUntil(settled)
     assert hosted.record().to_json()["deals"] == joined.record().to_json()["deals"]
     pair.close()
 

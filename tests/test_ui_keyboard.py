@@ -75,7 +75,10 @@ def test_a_whole_match_by_keyboard_alone(qtbot: object, language: str) -> None:
     window = open_window(qtbot)
     try:
         start = window.start.practice_button
-        qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)  # type: ignore[attr-defined]
+        window.activateWindow()  # a window left open by an earlier test may hold the focus
+        qtbot.waitUntil(  # type: ignore[attr-defined]
+            lambda: (w := QApplication.focusWidget()) is not None and w.window() is window
+        )
         assert focused(window) is start, "the start screen opens with Practice focused"
         key(qtbot, window, Qt.Key.Key_Space, lambda: window.stack.currentWidget() is window.game)
         rng = random.Random(f"keys-{language}")

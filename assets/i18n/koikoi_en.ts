@@ -105,6 +105,23 @@
         </message>
     </context>
     <context>
+        <name>Lobby</name>
+        <message numerus="yes">
+            <source>No answer from {0} for %n second(s): the join stops at {1} s.</source>
+            <translation>
+                <numerusform>No answer from {0} for %n second: the join stops at {1} s.</numerusform>
+                <numerusform>No answer from {0} for %n seconds: the join stops at {1} s.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Connected to {0}, but no answer for %n second(s): the join stops at {1} s.</source>
+            <translation>
+                <numerusform>Connected to {0}, but no answer for %n second: the join stops at {1} s.</numerusform>
+                <numerusform>Connected to {0}, but no answer for %n seconds: the join stops at {1} s.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>Prematch</name>
         <message numerus="yes">
             <source>That counts as abandoning the coin toss after seeing the result: {0} has done so %n time(s).</source>

@@ -1272,6 +1272,18 @@ play on  (K)</source>
     </context>
     <context>
         <name>Lobby</name>
+        <message numerus="yes">
+            <source>No answer from {0} for %n second(s): the join stops at {1} s.</source>
+            <translation>
+                <numerusform>{0}から%n秒応答がありません。{1}秒で参加をやめます。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Connected to {0}, but no answer for %n second(s): the join stops at {1} s.</source>
+            <translation>
+                <numerusform>{0}に接続しましたが、%n秒応答がありません。{1}秒で参加をやめます。</numerusform>
+            </translation>
+        </message>
         <message>
             <source>Private room</source>
             <translation>鍵付きの部屋</translation>
@@ -1489,12 +1501,16 @@ play on  (K)</source>
             <translation>{0}に入っています</translation>
         </message>
         <message>
-            <source>Connecting…</source>
-            <translation>接続しています…</translation>
+            <source>Connecting to {0}…</source>
+            <translation>{0}に接続しています…</translation>
         </message>
         <message>
             <source>Stop connecting</source>
             <translation>接続をやめる</translation>
+        </message>
+        <message>
+            <source>Connected to {0}: the room checks who you are…</source>
+            <translation>{0}に接続しました。部屋があなたを確認しています…</translation>
         </message>
         <message>
             <source>A private room needs a password.</source>

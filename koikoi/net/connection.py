@@ -177,15 +177,19 @@ class Connection:
         ``finished``: keep reading; a drop now suspends the session (resume may still owe
         the peer the last entry)."""
         session = self.session
-        return (
-            self.resume_window > 0
-            and self.suspended is None
-            and not self._goodbye
-            and finished(session)
-            and session is not None
-            and session.lockstep is not None
-            and self._peer_holds < session.lockstep.seq
+        if self.resume_window <= 0 or self.suspended is not None or self._goodbye:
+            return False
+        if not finished(session) or session is None or session.lockstep is None:
+            return False
+        if session.peer_said_goodbye:
+            return False
+        lockstep = session.lockstep
+        last_by_peer = (
+            bool(lockstep.actions) and lockstep.actions[-1]["seat"] == self.role.peer.seat
         )
+        # the peer may lack entries, or this side's ack of its last one; or this side lacks
+        # the ack of its own last one: a resume brings each (docs/protocol.md, "Resume")
+        return self._peer_holds < lockstep.seq or last_by_peer or bool(session.unacknowledged)
 
     def unclean_end(self, now: float) -> list[ConnectionEvent]:
         """A joiner whose finished match's connection ended in an error rather than the
@@ -267,8 +271,12 @@ class Connection:
         return list(self.session.abandon(now))
 
     def connection_lost(self, now: float, detail: str = "") -> list[ConnectionEvent]:
-        if self.closed and self.awaiting_goodbye:
-            return self._suspend(now, "the connection dropped before the peer had the last move")
+        # also while the last move's ack is still read: the peer may lack the move or the
+        # mover its ack, and the resume brings both (docs/protocol.md, "Resume")
+        if self.awaiting_goodbye and self.session is not None:
+            events: list[ConnectionEvent] = list(self.session.stop_waiting())
+            reason = "the connection dropped before the peer had the last move"
+            return events + self._suspend(now, reason)
         if self.closed:
             return []
         try:
@@ -402,7 +410,8 @@ class Connection:
         if self.role is Role.HOST:
             own = resume_message(session)
             self._out += encode_frame(established.send.encrypt_with_ad(b"", own))
-        session.reconnect(established, now, resend)
+        acks = session.acks_to_resend(claim.get("seq", int))
+        session.reconnect(established, now, acks + resend)
         self._peer_holds = claim.get("seq", int)
         self.session = session
         self._resume = None

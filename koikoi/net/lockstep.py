@@ -300,6 +300,24 @@ class Lockstep:
     def record_ack(self, seq: int, raw: bytes, signature: bytes) -> None:
         self.actions[seq].update(ack=b64(raw), ack_sig=b64(signature))
 
+    def recorded_ack(self, seq: int) -> tuple[bytes, bytes] | None:
+        """The acknowledgement of entry ``seq`` and its signature, once recorded."""
+        action = self.actions[seq]
+        if "ack" not in action or "ack_sig" not in action:
+            return None
+        return base64.b64decode(str(action["ack"])), base64.b64decode(str(action["ack_sig"]))
+
+    def is_recorded_ack(self, raw: bytes, signature: bytes, seat: int) -> bool:
+        """Whether ``raw`` and ``signature`` are, byte for byte, an acknowledgement of an
+        entry of ``seat`` already recorded (one resent after a resume)."""
+        try:
+            seq, _ = decode_ack(raw)
+        except ProtocolError:
+            return False
+        if seq >= self.seq or self.actions[seq].get("seat") != seat:
+            return False
+        return self.recorded_ack(seq) == (raw, signature)
+
     def sign_move(
         self, identity: Identity, seat: int, action: Action
     ) -> tuple[LogEntry, bytes, list[Event]]:

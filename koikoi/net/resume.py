@@ -23,7 +23,7 @@ from typing import Any, Final
 from koikoi.engine.match import Settings
 from koikoi.net.errors import HandshakeError, ProtocolError
 from koikoi.net.fair import TossPhase, TossResult
-from koikoi.net.handshake import Established, Peer
+from koikoi.net.handshake import PROTOCOL_NAME, Established, Peer
 from koikoi.net.identity import Identity, PinCheck, PinStatus
 from koikoi.net.lockstep import (
     HASH_LEN,
@@ -35,6 +35,7 @@ from koikoi.net.lockstep import (
 )
 from koikoi.net.noise import CipherState
 from koikoi.net.roles import Role
+from koikoi.net.sas import sas_cards
 from koikoi.net.session import BYE, DEFAULT_SILENCE_TIMEOUT, Session, SessionEvent, Stage
 from koikoi.net.wire import Bytes, Fields, Int, OneOf, Record, decode_message, encode_message
 
@@ -240,6 +241,13 @@ def unfinished_record(data: Mapping[str, Any]) -> bool:
     return isinstance(net, dict) and "seed" in net and "toss" in net and "end" not in data
 
 
+def _handshake_signatures(net: Mapping[str, Any]) -> tuple[bytes, bytes]:
+    """The host's and the joiner's session signatures of a record's ``net.handshake`` (the
+    record verified, so both are there and sound)."""
+    signatures = {block["role"]: base64.b64decode(block["sig"]) for block in net["handshake"]}
+    return signatures[Role.HOST.value], signatures[Role.JOINER.value]
+
+
 def restore_session(
     data: Mapping[str, Any],
     identity: Identity,
@@ -266,6 +274,8 @@ def restore_session(
     except (NotARecord, VerificationFailed) as error:
         raise NotResumable(f"it does not verify: {error}") from None
     net = data["net"]
+    if net.get("protocol") != PROTOCOL_NAME:
+        raise NotResumable(f"it is a record of {net.get('protocol')}, not of {PROTOCOL_NAME}")
     players = {p["role"]: p for p in net["players"]}
     mine, theirs = players.get(role.value), players.get(role.peer.value)
     if mine is None or theirs is None or base64.b64decode(mine["key"]) != identity.public_key:
@@ -278,12 +288,15 @@ def restore_session(
         raise NotResumable("its match settings differ from these")
     session_id = base64.b64decode(net["session"])
     toss = net["toss"]
+    host_random = base64.b64decode(toss["host_random"])
+    joiner_random = base64.b64decode(toss["joiner_random"])
     result = TossResult(
         first_oya=int(data["first_oya"]),
         seed=base64.b64decode(net["seed"]),
         commitment=base64.b64decode(toss["commit"]),
-        host_random=base64.b64decode(toss["host_random"]),
-        joiner_random=base64.b64decode(toss["joiner_random"]),
+        host_random=host_random,
+        joiner_random=joiner_random,
+        cards=sas_cards(session_id, host_random, joiner_random),
     )
     peer = Peer(str(theirs["nick"]), base64.b64decode(theirs["key"]))
     established = Established(
@@ -295,9 +308,9 @@ def restore_session(
         private=False,
         peer=peer,
         pin=PinCheck(PinStatus.KNOWN, peer.nickname, peer.public_key, ()),
-        sas=("", "", "", ""),
         peer_settings_signature=b"",
         peer_signed_hash=b"",
+        session_signatures=_handshake_signatures(net),
     )
     session = Session(established, identity, nickname, now=now, silence_timeout=silence_timeout)
     session.toss.result = result
@@ -310,8 +323,10 @@ def restore_session(
             seat = int(action["seat"])
             _, deals_before = lockstep.apply(seat, entry.action)
             lockstep.commit(entry, base64.b64decode(action["sig"]), seat, deals_before)
-    session.lockstep = lockstep
-    session.stage = Stage.PLAYING
+            if "ack" in action:
+                ack = base64.b64decode(action["ack"])
+                lockstep.record_ack(entry.seq, ack, base64.b64decode(action["ack_sig"]))
+    session.restored(lockstep)
     if lockstep.match.finished:
         raise NotResumable("its match is over: nothing to resume")
     return session

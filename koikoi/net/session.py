@@ -277,6 +277,13 @@ class _Acks:
     handshake: tuple[bytes, bytes]
     unacked: list[int] = field(default_factory=list)
     last_until: float | None = None
+    bye: bool = False
+    """The peer's ``bye`` came while the last move's acknowledgement was read."""
+    told: bool = False
+    """:class:`Ended` went out for the finished match (it goes out once)."""
+    replayed: bool = False
+    """Right after a resume, until the peer's first message that is not one: the peer
+    resends acknowledgements, and an exact copy of one already recorded is let through."""
 
 
 @dataclass
@@ -521,6 +528,8 @@ class Session:
             return self._fail("protocol", self.role.peer, f"the peer sent {error}")
         if message.kind == "ping":
             return []
+        if message.kind != "ack":
+            self._acks.replayed = False
         if message.kind == "bye":
             reason = message.fields.get("reason", str)
             return self._on_bye(reason, message.fields.maybe("detail", str))
@@ -628,15 +637,23 @@ class Session:
         """When the peer's last message (or heartbeat) arrived."""
         return self._clock.last_rx
 
+    @property
+    def peer_said_goodbye(self) -> bool:
+        """The peer's ``bye`` ended the wait for the last move's acknowledgement (what
+        :meth:`is_goodbye` says of a ``bye`` after it)."""
+        return self._acks.bye
+
     def is_goodbye(self, payload: bytes) -> bool:
-        """After the match finished here: whether ``payload`` is the peer's ``bye``
-        ``finished``, which says it holds every entry. Anything else is ignored."""
+        """After the match finished here: whether ``payload`` is the peer's ``bye``: its
+        ``bye`` ``finished`` says it holds every entry; any other code says it will not
+        resume (nothing is resumed after a ``bye``), and changes nothing of the result.
+        Anything else is ignored."""
         try:
             plaintext = self._rx.decrypt_with_ad(b"", payload)
             message = decode_message(plaintext, {"move": MOVE, "ping": PING, "bye": BYE})
         except (DecryptError, ProtocolError):
             return False
-        return message.kind == "bye" and message.fields.get("reason", str) == "finished"
+        return message.kind == "bye"
 
     def reconnect(self, established: Established, now: float, resend: list[bytes]) -> None:
         """A new connection carries the suspended session on (docs/protocol.md, "Resume"):
@@ -645,10 +662,49 @@ class Session:
         self._tx, self._rx = established.send, established.recv
         self._out = []
         self._clock = _Clock(now, now, now)
+        self._acks.replayed = True
         if self.lockstep is not None:  # the drop was nobody's move: the turn's clock restarts
             self._turn = _Turn(self.lockstep.seq, now)
         for message in resend:
             self._send(message)
+        if self.ending is not None and self.ending.finished:
+            if self._acks.unacked:  # the peer resends the last move's ack if it has it
+                self._acks.last_until = now + LAST_ACK_GRACE  # the goodbye follows it
+            else:  # this side holds every entry and ack: it says so again
+                self._send(encode_message("bye", reason="finished"))
+
+    def restored(self, lockstep: Lockstep) -> None:
+        """The session of a record (:func:`koikoi.net.resume.restore_session`) stands where
+        the record stops: both players confirmed the cards before the first deal, every
+        acknowledgement is in ``lockstep`` and this side's entries without one are still
+        owed, oldest first."""
+        self.confirmed = self.peer_confirmed = self._confirm_sent = True
+        self.lockstep = lockstep
+        self.stage = Stage.PLAYING
+        self._acks.unacked = [
+            seq
+            for seq, action in enumerate(lockstep.actions)
+            if int(str(action["seat"])) == self.seat and "ack" not in action
+        ]
+        self._turn = _Turn(lockstep.seq, self._clock.now)
+
+    def acks_to_resend(self, peer_holds: int) -> list[bytes]:
+        """The ``ack`` messages a resumed connection sends first (docs/protocol.md, "Sending
+        again"): this side's acknowledgements of the peer's entries after the last entry of
+        its own that the peer holds (``peer_holds``: the ``seq`` of the peer's ``resume``).
+        The peer read every earlier one before that entry of ours; these it may lack."""
+        lockstep = self.lockstep
+        if lockstep is None:
+            return []
+        held = min(peer_holds, lockstep.seq)
+        seats = [int(str(action["seat"])) for action in lockstep.actions]
+        start = next((n + 1 for n in range(held - 1, -1, -1) if seats[n] == self.seat), 0)
+        out = []
+        for seq in range(start, held):
+            ack = lockstep.recorded_ack(seq)
+            if seats[seq] != self.seat and ack is not None:
+                out.append(encode_message("ack", ack=ack[0], sig=ack[1]))
+        return out
 
     # --- the record ----------------------------------------------------------------------
 
@@ -815,6 +871,10 @@ class Session:
         """The peer's signed acknowledgement of this side's oldest unacknowledged move."""
         lockstep = self.lockstep
         assert lockstep is not None
+        if self._acks.replayed:
+            if lockstep.is_recorded_ack(raw, signature, self.seat):
+                return []  # resent after a resume, already here: nothing new
+            self._acks.replayed = False
         if not self._acks.unacked:
             return self._fail(
                 "protocol", self.role.peer, "the peer acknowledged a move this side did not send"
@@ -843,20 +903,37 @@ class Session:
         if message.kind == "ack":
             due = self._acks.unacked[0]
             raw, signature = message.fields.get("ack", bytes), message.fields.get("sig", bytes)
+            if self._acks.replayed and lockstep.is_recorded_ack(raw, signature, self.seat):
+                return []  # resent after a resume, already here
+            self._acks.replayed = False
             if lockstep.check_ack(self.peer.public_key, raw, signature, due) is None:
                 self._acks.unacked.pop(0)
                 if self._acks.unacked:
                     return []
         if message.kind == "ping":
             return []
+        self._acks.bye = message.kind == "bye"
         return self._stop_waiting()
 
-    def _stop_waiting(self) -> list[SessionEvent]:
+    def _stop_waiting(self, goodbye: bool = True) -> list[SessionEvent]:
         """The wait for the last move's acknowledgement is over: the ending goes out now,
-        so a record saved on it holds that acknowledgement when it came."""
+        so a record saved on it holds that acknowledgement when it came, and so does the
+        goodbye (``bye`` ``finished`` after the ack says this side holds it too)."""
         self._acks.last_until = None
         assert self.ending is not None
+        if goodbye:
+            self._send(encode_message("bye", reason="finished"))
+        if self._acks.told:  # a wait again after a resume: the ending went out before
+            return []
+        self._acks.told = True
         return [Ended(self.ending)]
+
+    def stop_waiting(self) -> list[SessionEvent]:
+        """The connection dropped while the last move's acknowledgement was read: the
+        match is over, its ending goes out now (a resume may still bring the ack)."""
+        if self._acks.last_until is None:
+            return []
+        return self._stop_waiting(goodbye=False)
 
     def _on_bye(self, code: str, detail: str | None) -> list[SessionEvent]:
         said = f" ({detail})" if detail else ""
@@ -886,11 +963,13 @@ class Session:
         """The last move is played: the match is over here and now (protocol version 2).
 
         The goodbye is a courtesy: nothing the peer sends or withholds afterwards changes
-        the signed moves, so nobody waits for it.
+        the signed moves, so nobody waits for it. The mover of the last move sends it once
+        the acknowledgement of that move came (or the wait for it ran out), so that a peer
+        whose connection drops before the goodbye resumes and resends the acknowledgement.
         """
         ending = self._ending(True, "finished", None, "the match is over")
         if self._acks.unacked:  # this side moved last: its acknowledgement is on the way
-            self._close(ending, announce="finished")
+            self._close(ending)
             self._acks.last_until = self._clock.now + LAST_ACK_GRACE
             return []  # Ended comes with the acknowledgement, or when the wait runs out
         return self._close(ending, announce="finished")

@@ -539,7 +539,10 @@ class GameController(QObject):
         self.seed = lockstep.seed
         self.first = FirstOya((), toss.result.first_oya)
         emit(self.state_changed)
-        if self.match.history == []:  # the toss, then its deal
+        # Taken over at the toss while no deal has been played out: a deal that ended as it
+        # was dealt (a teyaku, R8) is scored and the next one dealt before anyone moves, so
+        # the toss is shown, then those deals' results, then the deal in play.
+        if not any(deal.actions for deal in self.record.deals[:-1]):  # the toss, its deal
             if lockstep.seq == 0:
                 self._queue.extend(toss.events)
             else:
@@ -547,6 +550,8 @@ class GameController(QObject):
                 # the toss is still shown first, then the deal and those moves, which the
                 # engine tells again from the record
                 self.remote.seen = lockstep.seq
+                dealt = [i for i, event in enumerate(toss.events) if isinstance(event, Dealt)]
+                self._queue.extend(toss.events[: max(dealt, default=0)])
                 self._queue.extend(_last_deal_events(self.record.to_json()))
             self._set_mode(Mode.FIRST_OYA)
             emit(self.tossed, toss)

@@ -23,12 +23,21 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, Signal, SignalInstance
+from PySide6.QtCore import (
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    Qt,
+    QTimer,
+    Signal,
+    SignalInstance,
+)
 from PySide6.QtGui import QCloseEvent, QHideEvent, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -99,6 +108,11 @@ QPushButton:disabled, QPushButton#sameCards:disabled { background: #2a211c; colo
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("Lobby", text)
+
+
+SILENT_JOIN: Final = 3.0
+"""Seconds a join waits for the room in silence; after them the waiting page counts the
+seconds without an answer and says when the join gives up (the handshake's time limit)."""
 
 
 class PasswordPrompt(QDialog):
@@ -184,6 +198,10 @@ class Lobby(QWidget):
         self._settings_wanted = Settings()
         self._changed_key: IdentityChanged | None = None
         self._retry: tuple[list[str], str, Settings] | None = None
+        self._join_clock = QTimer(self)
+        """While a join has no answer: the waiting page says how long it has waited."""
+        self._join_clock.setInterval(1000)
+        self._join_clock.timeout.connect(self._tell_join_progress)
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(40, 24, 40, 24)
@@ -587,7 +605,7 @@ class Lobby(QWidget):
         join.failed.connect(self._on_join_failed)
         join.ended.connect(self._on_ended)
         self.waiting_title.setText(_tr("Joining {0}").format(address))
-        self.waiting_state.setText(_tr("Connecting…"))
+        self.waiting_state.setText(_tr("Connecting to {0}…").format(address))
         self.addresses.setText("")
         self.turned_away.setText("")
         self.cancel_button.setText(_tr("Cancel"))
@@ -599,6 +617,38 @@ class Lobby(QWidget):
         except ValueError as error:
             self._drop_join()
             self._fail(LinkError("address", str(error), address))
+            return
+        self._join_clock.start()
+
+    def _tell_join_progress(self) -> None:
+        """The waiting page of a join says what it waits for: the connection, then the room's
+        answer; after :data:`SILENT_JOIN` seconds without one, for how long, and when the join
+        gives up (the handshake's time limit, after which the lobby says why)."""
+        join = self.join
+        if join is None or join.done or self.peer is not None:
+            self._join_clock.stop()
+            return
+        now = time.monotonic()
+        limit = f"{join.options.silence_timeout:g}"
+        connected = join.times.get("connected")
+        waited = now - (join.times.get("connect", now) if connected is None else connected)
+        n = int(waited)
+        if connected is None and waited < SILENT_JOIN:
+            text = _tr("Connecting to {0}…")
+        elif connected is None:
+            text = QCoreApplication.translate(
+                "Lobby", "No answer from {0} for %n second(s): the join stops at {1} s.", None, n
+            )
+        elif waited < SILENT_JOIN:
+            text = _tr("Connected to {0}: the room checks who you are…")
+        else:
+            text = QCoreApplication.translate(
+                "Lobby",
+                "Connected to {0}, but no answer for %n second(s): the join stops at {1} s.",
+                None,
+                n,
+            )
+        self.waiting_state.setText(text.format(join.address, limit))
 
     def _on_join_failed(self, failure: LinkError) -> None:
         join = self.join
@@ -611,6 +661,7 @@ class Lobby(QWidget):
         self._fail(failure)
 
     def _drop_join(self) -> None:
+        self._join_clock.stop()
         join, self.join = self.join, None
         if join is not None:
             _disconnect(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
@@ -713,6 +764,7 @@ class Lobby(QWidget):
     # --- before the match ----------------------------------------------------------------
 
     def _on_established(self, peer: PeerInfo) -> None:
+        self._join_clock.stop()
         self.peer = peer
         if self.announcer is not None:
             self.announcer.set_status(RoomStatus.PLAYING)
