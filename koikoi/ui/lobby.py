@@ -185,8 +185,9 @@ class Lobby(QWidget):
         self.peer: PeerInfo | None = None
         self.failure: LinkError | None = None
         """The last failure shown (tests read its ``kind``)."""
-        self.handed: PeerLink | None = None
-        """The link handed over by :attr:`match_ready`, until it closes."""
+        self.handed: PeerLink | QtRoom | None = None
+        """The link handed over by :attr:`match_ready` (a host's room itself), until it
+        closes."""
         self._identity: Identity | None = None
         self._known: KnownPeers | None = None
         self._loading: Future[tuple[Identity, KnownPeers]] | None = None
@@ -807,15 +808,18 @@ class Lobby(QWidget):
         peer = self.peer
         if link is None or peer is None:
             return
+        handed: PeerLink | QtRoom = link
         if self.join is not None:
             self._drop_join_signals()
         elif self.room is not None:
             room = self.room
             _disconnect(room.established, room.cards_shown, room.tossed, room.ended, room.refused)
-        self.handed = link
-        link.closed.connect(self._on_handed_closed)
+            # the room, not its link: a resumed match goes on over another link of the room
+            handed = room
+        self.handed = handed
+        handed.closed.connect(self._on_handed_closed)
         self.peer = None
-        emit(self.match_ready, link, peer, toss)
+        emit(self.match_ready, handed, peer, toss)
 
     def _drop_join_signals(self) -> None:
         join = self.join
