@@ -149,10 +149,12 @@ def confirm_both(qtbot: QtBot, host: Lobby, guest: Lobby) -> tuple[Ready, Ready]
 
 
 def check_ready(ready: tuple[Ready, Ready], host: Lobby, guest: Lobby) -> None:
-    for mine, other in ((ready[0], guest), (ready[1], host)):
+    # The host hands over its room (which follows the match across a resume), the guest
+    # its link.
+    for mine, other, kind in ((ready[0], guest, QtRoom), (ready[1], host, PeerLink)):
         assert mine.args is not None
         link, peer, toss = mine.args
-        assert isinstance(link, PeerLink) and isinstance(peer, PeerInfo)
+        assert isinstance(link, kind) and isinstance(peer, PeerInfo)
         assert isinstance(toss, TossDone)
         assert peer.nickname == other.nickname_text()
         assert link.session is not None and link.session.lockstep is not None

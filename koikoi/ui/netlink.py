@@ -962,6 +962,17 @@ class QtRoom(QObject):
     def session(self) -> Session | None:
         return None if self.match is None else self.match.session
 
+    @property
+    def is_suspended(self) -> bool:
+        """The match waits for its peer to dial again (see :attr:`PeerLink.is_suspended`)."""
+        return self.match is not None and self.match.is_suspended
+
+    @property
+    def done(self) -> bool:
+        """The room has stopped listening and every connection is closed: nothing more
+        will be emitted (``closed`` came)."""
+        return self._closed
+
     def play(self, action: Action) -> None:
         """The local seat's move (see :meth:`PeerLink.play`)."""
         if self.match is None:
