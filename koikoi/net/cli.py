@@ -17,6 +17,7 @@ import json
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,34 +72,26 @@ def _port(text: str) -> int:
     return port
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--timeout takes seconds, not {text!r}") from None
-    if not 0.1 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"--timeout takes 0.1 to 3600 seconds, not {text}")
-    return value
+def _seconds_between(option: str, low: float, high: float) -> Callable[[str], float]:
+    """An argument type: seconds from ``low`` to ``high``; errors name ``option``."""
+    takes = f"{option} takes" if option else "takes"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{takes} seconds, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{takes} {low:g} to {high:g} seconds, not {text}")
+        return value
+
+    return parse
 
 
-def _window(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--resume-window takes seconds, not {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"--resume-window takes 0 to 3600 seconds, not {text}")
-    return value
-
-
-def _clock_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"takes seconds, not {text!r}") from None
-    if not 0.1 <= value <= 86400:
-        raise argparse.ArgumentTypeError(f"takes 0.1 to 86400 seconds, not {text}")
-    return value
+_seconds = _seconds_between("--timeout", 0.1, 3600)
+_window = _seconds_between("--resume-window", 0, 3600)
+_clock_seconds = _seconds_between("", 0.1, 86400)
+"""--move-clock and --abandon-after (argparse names the option before the message)."""
 
 
 def parse_address(text: str) -> tuple[str, int]:
