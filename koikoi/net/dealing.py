@@ -498,44 +498,66 @@ def audit(transcript: DealTranscript) -> tuple[int, ...]:
 # --- A whole deal, and what it costs ---------------------------------------------------------
 
 
-def exchange(first: Dealer, second: Dealer) -> None:
-    """Run the dealing between two honest sides up to the deal in play (hands and field)."""
+def exchange(first: Dealer, second: Dealer, sent: list[int] | None = None) -> None:
+    """Run the dealing between two honest sides up to the deal in play (hands and field);
+    the size of every message goes to ``sent``, if given."""
     host, joiner = (first, second) if first.role is Role.HOST else (second, first)
     queue: list[tuple[Dealer, bytes]] = [(joiner, message) for message in host.start()]
     while queue:
         receiver, payload = queue.pop(0)
+        if sent is not None:
+            sent.append(len(payload))
         other = joiner if receiver is host else host
         queue.extend((other, reply) for reply in receiver.receive(payload))
 
 
-def play_deal(host_seed: bytes, joiner_seed: bytes, oya: Role = Role.HOST) -> tuple[Dealer, Dealer]:
+def play_deal(
+    host_seed: bytes, joiner_seed: bytes, oya: Role = Role.HOST, sent: list[int] | None = None
+) -> tuple[Dealer, Dealer]:
     """One whole deal's dealing between two honest sides: the hands and the field, the 24
     draws, the 16 plays (each side's whole hand), the seeds revealed (no audit)."""
+    wire = sent if sent is not None else []
     context = deal_context(bytes(32), 1, 0)
     host = Dealer(Role.HOST, context, oya, seed=host_seed)
     joiner = Dealer(Role.JOINER, context, oya, seed=joiner_seed)
-    exchange(host, joiner)
+    exchange(host, joiner, wire)
+
+    def deliver(receiver: Dealer, payload: bytes) -> None:
+        wire.append(len(payload))
+        receiver.receive(payload)
+
     for _ in STOCK:
         from_host, from_joiner = host.draw(), joiner.draw()
-        joiner.receive(from_host)
-        host.receive(from_joiner)
+        deliver(joiner, from_host)
+        deliver(host, from_joiner)
     for side, other in ((host, joiner), (joiner, host)):
         for position in hand_positions(side.role, oya):
-            other.receive(side.play(position))
-    joiner.receive(host.reveal())
-    host.receive(joiner.reveal())
+            deliver(other, side.play(position))
+    deliver(joiner, host.reveal())
+    deliver(host, joiner.reveal())
     return host, joiner
 
 
 def bench(runs: int = 21) -> dict[str, float]:
-    """Median milliseconds of a whole deal's dealing, both sides' work together
-    (:func:`play_deal`), and of one side's audit of it."""
-    deal_times, audit_times = [], []
+    """Medians over ``runs`` deals, both sides' work together: ``deal_ms`` a whole deal
+    (:func:`play_deal`), ``deal_setup_ms`` its part up to the deal in play (both shuffles
+    and locks, the hands and the field opened), ``deal_audit_ms`` one side's audit of it;
+    ``deal_bytes`` the dealing messages of one deal, both directions, unframed."""
+    deal_times, setup_times, audit_times = [], [], []
+    sent: list[int] = []
     for run in range(runs):
         host_seed = hashlib.sha256(b"bench host" + run.to_bytes(4, "big")).digest()
         joiner_seed = hashlib.sha256(b"bench joiner" + run.to_bytes(4, "big")).digest()
+        context = deal_context(bytes(32), 1, 0)
         start = time.perf_counter()
-        host, _ = play_deal(host_seed, joiner_seed)
+        exchange(
+            Dealer(Role.HOST, context, Role.HOST, seed=host_seed),
+            Dealer(Role.JOINER, context, Role.HOST, seed=joiner_seed),
+        )
+        setup_times.append((time.perf_counter() - start) * 1000)
+        sent.clear()
+        start = time.perf_counter()
+        host, _ = play_deal(host_seed, joiner_seed, sent=sent)
         middle = time.perf_counter()
         host.audit()
         end = time.perf_counter()
@@ -543,7 +565,9 @@ def bench(runs: int = 21) -> dict[str, float]:
         audit_times.append((end - middle) * 1000)
     return {
         "deal_ms": round(statistics.median(deal_times), 2),
+        "deal_setup_ms": round(statistics.median(setup_times), 2),
         "deal_audit_ms": round(statistics.median(audit_times), 2),
+        "deal_bytes": sum(sent),
     }
 
 
