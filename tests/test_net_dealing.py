@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from enum import Enum
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +22,7 @@ from koikoi.net.dealing import (
     STOCK,
     Dealer,
     DealingCheat,
+    DealTranscript,
     Phase,
     audit,
     deal_context,
@@ -517,3 +521,52 @@ def test_the_audit_needs_both_seeds() -> None:
     host.reveal()
     with pytest.raises(ValueError, match="joiner's seed is not revealed"):
         host.audit()
+
+
+# --- The transcript as a record keeps it ------------------------------------------------------
+
+
+def test_a_transcript_goes_through_json_and_still_audits() -> None:
+    host, _ = play_deal(seed("host"), seed("joiner"), oya=JOINER)
+    kept = json.loads(json.dumps(host.transcript.to_json()))
+    again = DealTranscript.from_json(kept)
+    assert again == host.transcript
+    assert audit(again) == host.audit()
+
+
+def test_a_record_whose_dealing_was_tampered_names_who_the_change_blames() -> None:
+    host, _ = play_deal(seed("host"), seed("joiner"))
+    kept = host.transcript.to_json()
+    locked = kept["locked"]
+    assert isinstance(locked, dict)
+    points = list(split_points(base64.b64decode(locked["host"])))
+    points[2], points[9] = points[9], points[2]  # two cards of the oya's hand swapped
+    locked["host"] = base64.b64encode(join_points(points)).decode()
+    with caught(HOST) as info:
+        audit(DealTranscript.from_json(kept))
+    check_named(info, HOST, "replay")
+    assert "locked deck" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda kept: kept.pop("seeds"),
+        lambda kept: kept.update(context="not base64!"),
+        lambda kept: kept.update(oya="dealer"),
+        lambda kept: kept["commitments"].update(host=base64.b64encode(b"short").decode()),
+        lambda kept: kept["keys"]["joiner"].append([99, kept["keys"]["joiner"][0][1]]),
+        lambda kept: kept["keys"]["joiner"].append(kept["keys"]["joiner"][0]),
+        lambda kept: kept.update(keys=[]),
+    ],
+    ids=["no seeds", "bad base64", "bad oya", "short", "position 99", "twice", "keys list"],
+)
+def test_a_malformed_dealing_in_a_record_is_one_clear_line(
+    damage: Callable[[dict[str, Any]], object],
+) -> None:
+    host, _ = play_deal(seed("host"), seed("joiner"))
+    kept: dict[str, Any] = json.loads(json.dumps(host.transcript.to_json()))
+    damage(kept)
+    with pytest.raises(ValueError, match="^the dealing in the record is malformed") as info:
+        DealTranscript.from_json(kept)
+    assert "\n" not in str(info.value)

@@ -33,12 +33,14 @@ True
 from __future__ import annotations
 
 import argparse
+import base64
+import binascii
 import hashlib
 import hmac
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
@@ -125,6 +127,81 @@ class DealTranscript:
     )
     """The per-card keys each side sent, by position."""
     seeds: dict[Role, bytes] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        """The transcript as a record keeps it (JSON; bytes in base64, decks as one string of
+        48 points, keys as ``[position, key]`` pairs by position)."""
+        roles = (Role.HOST, Role.JOINER)
+
+        def by_role(items: Mapping[Role, bytes]) -> dict[str, str]:
+            return {role.value: _b64(items[role]) for role in roles if role in items}
+
+        return {
+            "context": _b64(self.context),
+            "oya": self.oya.value,
+            "commitments": by_role(self.commitments),
+            "shuffled": by_role({r: join_points(d) for r, d in self.shuffled.items()}),
+            "locked": by_role({r: join_points(d) for r, d in self.locked.items()}),
+            "keys": {
+                role.value: [[p, _b64(k)] for p, k in sorted(self.keys[role].items())]
+                for role in roles
+            },
+            "seeds": by_role(self.seeds),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> DealTranscript:
+        """Read :meth:`to_json` back; raises ``ValueError`` with one line on bad input.
+
+        Only the shapes are checked here: :func:`audit` checks the contents.
+        """
+        try:
+            return cls._from_json(data)
+        except (KeyError, TypeError, ValueError, binascii.Error) as error:
+            raise ValueError(f"the dealing in the record is malformed ({error})") from None
+
+    @classmethod
+    def _from_json(cls, data: object) -> DealTranscript:
+        if not isinstance(data, dict):
+            raise TypeError("not an object")
+
+        def by_role(name: str, size: int) -> dict[Role, bytes]:
+            items = data[name]
+            if not isinstance(items, dict) or not set(items) <= {"host", "joiner"}:
+                raise ValueError(f"{name} is not an object of host and joiner")
+            decoded = {Role(role): _unb64(value, size) for role, value in items.items()}
+            return decoded
+
+        transcript = cls(_unb64(data["context"], 32), Role(data["oya"]))
+        transcript.commitments = by_role("commitments", 32)
+        transcript.shuffled = {
+            r: split_points(d) for r, d in by_role("shuffled", DECK_BYTES).items()
+        }
+        transcript.locked = {r: split_points(d) for r, d in by_role("locked", DECK_BYTES).items()}
+        transcript.seeds = by_role("seeds", SEED_LEN)
+        keys = data["keys"]
+        if not isinstance(keys, dict) or set(keys) != {"host", "joiner"}:
+            raise ValueError("keys is not an object of host and joiner")
+        for role, pairs in keys.items():
+            sent = transcript.keys[Role(role)]
+            for position, key in pairs:
+                if not isinstance(position, int) or not 0 <= position < CARDS or position in sent:
+                    raise ValueError(f"a key of the {role} has a bad position")
+                sent[position] = _unb64(key, 32)
+        return transcript
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _unb64(text: object, size: int) -> bytes:
+    if not isinstance(text, str):
+        raise TypeError("expected base64 text")
+    data = base64.b64decode(text, validate=True)
+    if len(data) != size:
+        raise ValueError(f"expected {size} bytes, got {len(data)}")
+    return data
 
 
 class _Keys:
