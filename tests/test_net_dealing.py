@@ -570,3 +570,38 @@ def test_a_malformed_dealing_in_a_record_is_one_clear_line(
     with pytest.raises(ValueError, match="^the dealing in the record is malformed") as info:
         DealTranscript.from_json(kept)
     assert "\n" not in str(info.value)
+
+
+def test_the_documented_vector() -> None:
+    """docs/protocol.md, "Private dealing (koikoi-net/3)": the vector other programs check."""
+    context = deal_context(bytes(32), 1, 0)
+    host = Dealer(HOST, context, HOST, seed=bytes(32))
+    joiner = Dealer(JOINER, context, HOST, seed=bytes([1]) * 32)
+    assert context.hex() == "8ba22a85af596d0691342fabd07a6b53628593915d3f8d6b3011f6cb71e87406"
+    assert host.commitment.hex() == (
+        "582a05954522e1b24ab4ce4ad084fb3fa79548faa60f0edd4cc92b7edcc91fbe"
+    )
+    assert joiner.commitment.hex() == (
+        "f9c77ea394e330edc36b08051971713f327677a0e70db3e41f86d31d552d9f05"
+    )
+    assert host._keys.single.hex() == (
+        "efcc34b45ae479867c8da87aadc07c46433e3781d84632f6149634d81f6d8b0a"
+    )
+    assert host._keys.card[0].hex() == (
+        "d55dbddf4277919da50269623f9e3e89c0e7e7da1a8a44c24a24ae47f4e6a900"
+    )
+    assert host._keys.permutation[:8] == (46, 34, 18, 4, 30, 9, 28, 39)
+    exchange(host, joiner)
+    assert host.transcript.shuffled[HOST][0].hex() == (
+        "ace55dd5f37778f041007671fd5aad56dee429b201034ebd3adb1ba1cacfa48e"
+    )
+    assert host.transcript.locked[JOINER][0].hex() == (
+        "36a274af7d8645e48f152f5c86b78ed31ee165c3053deb732654a25734d23ad1"
+    )
+    joiner.receive(host.reveal())
+    host.receive(joiner.reveal())
+    deck = " ".join(str(card) for card in host.audit())
+    assert deck == (
+        "36 11 31 9 41 6 0 44 30 3 17 15 16 20 5 12 4 42 32 13 27 29 46 38 "
+        "39 22 33 2 25 23 37 1 45 28 40 24 14 18 19 43 8 26 7 35 10 21 34 47"
+    )
