@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nacl.bindings import crypto_core_ed25519_add
 
+from koikoi.engine.deck import deal_from_order
 from koikoi.net import mental
 from koikoi.net.dealing import (
     FIELD,
@@ -29,6 +30,7 @@ from koikoi.net.dealing import (
     exchange,
     hand_positions,
     play_deal,
+    sealed_hash,
 )
 from koikoi.net.errors import CheatDetected
 from koikoi.net.mental import CARD_POINTS, join_points, split_points
@@ -605,3 +607,39 @@ def test_the_documented_vector() -> None:
         "36 11 31 9 41 6 0 44 30 3 17 15 16 20 5 12 4 42 32 13 27 29 46 38 "
         "39 22 33 2 25 23 37 1 45 28 40 24 14 18 19 43 8 26 7 35 10 21 34 47"
     )
+
+
+def test_the_audited_deck_is_the_order_the_engine_lays_out() -> None:
+    """The positions are those of docs/protocol.md "Deals": ``deal_from_order`` with the
+    audited deck gives each seat the hand its side opened, the field, and the stock in the
+    order it was drawn."""
+    for oya in (HOST, JOINER):
+        host, joiner = play_deal(seed("host"), seed(f"joiner {oya.value}"), oya=oya)
+        deal = deal_from_order(list(host.audit()), oya.seat)
+        for side in (host, joiner):
+            assert deal.hands[side.role.seat] == sum(1 << card for card in side.hand)
+            assert deal.field == sum(1 << card for card in side.field)
+            assert deal.stock == tuple(side.card_at(p) for p in STOCK)
+
+
+def test_the_sealed_hash_binds_every_deck_and_commitment() -> None:
+    host, joiner = pair()
+    with pytest.raises(ValueError, match="final deck"):
+        sealed_hash(host.transcript)
+    exchange(host, joiner)
+    first = sealed_hash(host.transcript)
+    assert first == sealed_hash(joiner.transcript)
+    assert sealed_hash(host.transcript, first) != first  # chained to the deal before
+    parts = [
+        b"koikoi-net/3 dealing\0",
+        bytes(32),
+        host.commitment,
+        joiner.commitment,
+        *(join_points(host.transcript.shuffled[role]) for role in (HOST, JOINER)),
+        *(join_points(host.transcript.locked[role]) for role in (HOST, JOINER)),
+    ]
+    assert first == hashlib.sha256(b"".join(parts)).digest()
+    swapped = list(host.transcript.locked[JOINER])
+    swapped[30], swapped[31] = swapped[31], swapped[30]
+    host.transcript.locked[JOINER] = tuple(swapped)
+    assert sealed_hash(host.transcript) != first

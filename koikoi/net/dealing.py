@@ -72,6 +72,7 @@ DECK_BYTES: Final = 32 * CARDS
 
 CONTEXT_LABEL: Final = b"koikoi-net/3 deal\0"
 COMMIT_LABEL: Final = b"koikoi-net/3 deal commit\0"
+DEALING_LABEL: Final = b"koikoi-net/3 dealing\0"
 SHUFFLE_KEY: Final = b"shuffle key"
 CARD_KEY: Final = b"card key"
 
@@ -94,6 +95,24 @@ def deal_context(session: bytes, round_number: int, deal: int) -> bytes:
 def seed_commitment(context: bytes, role: Role, seed: bytes) -> bytes:
     """``H("koikoi-net/3 deal commit\\0" ‖ context ‖ role ‖ "\\0" ‖ seed)``."""
     return hashlib.sha256(COMMIT_LABEL + context + role.label + b"\0" + seed).digest()
+
+
+def sealed_hash(transcript: DealTranscript, previous: bytes = bytes(32)) -> bytes:
+    """What a signed log can cover of a deal whose cards are hidden: the commitments and the
+    four decks, chained to the value of the deal before (32 zero bytes for the first),
+    ``H("koikoi-net/3 dealing\0" ‖ previous ‖ cA ‖ cB ‖ X1 ‖ X2 ‖ Y ‖ Z)``. Every card of
+    the deal is bound by it in sealed form; the seeds are checked against the commitments.
+    """
+    if len(previous) != 32:
+        raise ValueError("previous is a 32-byte dealing hash")
+    parts = [DEALING_LABEL, previous]
+    try:
+        parts += [transcript.commitments[Role.HOST], transcript.commitments[Role.JOINER]]
+        for decks in (transcript.shuffled, transcript.locked):
+            parts += [join_points(decks[Role.HOST]), join_points(decks[Role.JOINER])]
+    except KeyError:
+        raise ValueError("the dealing has not reached the final deck") from None
+    return hashlib.sha256(b"".join(parts)).digest()
 
 
 def hand_positions(role: Role, oya: Role) -> range:
