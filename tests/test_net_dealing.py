@@ -643,3 +643,75 @@ def test_the_sealed_hash_binds_every_deck_and_commitment() -> None:
     swapped[30], swapped[31] = swapped[31], swapped[30]
     host.transcript.locked[JOINER] = tuple(swapped)
     assert sealed_hash(host.transcript) != first
+
+
+def _honest_deal(deliver: Callable[[Dealer, bytes], list[bytes]]) -> None:
+    """An honest deal up to three draws and a play, every message through ``deliver``."""
+    host, joiner = pair()
+    queue = [(joiner, m) for m in host.start()]
+    while queue:
+        receiver, payload = queue.pop(0)
+        sender = joiner if receiver is host else host
+        queue.extend((sender, reply) for reply in deliver(receiver, payload))
+    for _ in range(3):
+        to_joiner, to_host = host.draw(), joiner.draw()
+        deliver(joiner, to_joiner)
+        deliver(host, to_host)
+    deliver(joiner, host.play(2))
+
+
+MESSAGES = 6 + 6 + 1  # two shuffles, two locks, two deals; 6 draw keys; a play
+
+
+def test_the_honest_deal_that_the_damage_test_walks_has_its_messages() -> None:
+    seen: list[str] = []
+
+    def deliver(receiver: Dealer, payload: bytes) -> list[bytes]:
+        seen.append(f"{msg(payload)['t']!s}>{receiver.role.value}")
+        return receiver.receive(payload)
+
+    _honest_deal(deliver)
+    assert len(seen) == MESSAGES
+    assert seen[:6] == [
+        "shuffle>joiner",
+        "shuffle>host",
+        "lock>joiner",
+        "lock>host",
+        "deal>host",
+        "deal>joiner",
+    ]
+
+
+class _Damaged(Exception):
+    pass
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    which=st.integers(0, MESSAGES - 1),
+    flips=st.lists(st.tuples(st.integers(0, 2000), st.integers(1, 255)), min_size=1, max_size=3),
+    cut=st.integers(1, 2000),
+)
+def test_a_damaged_message_ends_the_dealing_with_one_named_line_never_a_traceback(
+    which: int, flips: list[tuple[int, int]], cut: int
+) -> None:
+    count = 0
+
+    def deliver(receiver: Dealer, payload: bytes) -> list[bytes]:
+        nonlocal count
+        count += 1
+        if count - 1 != which:
+            return receiver.receive(payload)
+        damaged = bytearray(payload)
+        for offset, mask in flips:
+            damaged[offset % len(damaged)] ^= mask
+        try:
+            receiver.receive(bytes(damaged[:cut]))
+        except DealingCheat as error:
+            assert error.culprit is receiver.peer and "\n" not in str(error)
+            assert receiver.phase is Phase.FAILED
+            raise _Damaged from error
+        raise _Damaged  # a flip the checks cannot see (none so far): still no traceback
+
+    with pytest.raises(_Damaged):
+        _honest_deal(deliver)
