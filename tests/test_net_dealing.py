@@ -560,8 +560,26 @@ def test_a_record_whose_dealing_was_tampered_names_who_the_change_blames() -> No
         lambda kept: kept["keys"]["joiner"].append([99, kept["keys"]["joiner"][0][1]]),
         lambda kept: kept["keys"]["joiner"].append(kept["keys"]["joiner"][0]),
         lambda kept: kept.update(keys=[]),
+        lambda kept: kept["keys"].update(
+            host=[[True if p == 1 else p, k] for p, k in kept["keys"]["host"]]
+        ),
+        lambda kept: kept["keys"]["host"].append("AAAA"),
+        lambda kept: kept.update(shuffled={"dealer": ""}),
+        lambda kept: kept.update(locked=None),
     ],
-    ids=["no seeds", "bad base64", "bad oya", "short", "position 99", "twice", "keys list"],
+    ids=[
+        "no seeds",
+        "bad base64",
+        "bad oya",
+        "short",
+        "position 99",
+        "twice",
+        "keys list",
+        "position true",
+        "no pair",
+        "no such role",
+        "null",
+    ],
 )
 def test_a_malformed_dealing_in_a_record_is_one_clear_line(
     damage: Callable[[dict[str, Any]], object],

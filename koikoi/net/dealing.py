@@ -204,7 +204,12 @@ class DealTranscript:
         for role, pairs in keys.items():
             sent = transcript.keys[Role(role)]
             for position, key in pairs:
-                if not isinstance(position, int) or not 0 <= position < CARDS or position in sent:
+                if (
+                    isinstance(position, bool)
+                    or not isinstance(position, int)
+                    or not 0 <= position < CARDS
+                    or position in sent
+                ):
                     raise ValueError(f"a key of the {role} has a bad position")
                 sent[position] = _unb64(key, 32)
         return transcript
