@@ -129,10 +129,14 @@ def test_an_honest_deal_gives_each_side_its_hand_and_the_field_and_audits() -> N
     joiner_seed=st.binary(min_size=32, max_size=32),
     oya=st.sampled_from([HOST, JOINER]),
     draws=st.integers(0, 24),
-    plays=st.integers(0, 8),
+    plays=st.tuples(st.sets(st.integers(0, 7), max_size=8), st.sets(st.integers(0, 7))),
 )
 def test_each_side_sees_its_hand_the_field_and_the_stock_only_as_drawn(
-    host_seed: bytes, joiner_seed: bytes, oya: Role, draws: int, plays: int
+    host_seed: bytes,
+    joiner_seed: bytes,
+    oya: Role,
+    draws: int,
+    plays: tuple[set[int], set[int]],
 ) -> None:
     host = Dealer(HOST, CONTEXT, oya, seed=host_seed)
     joiner = Dealer(JOINER, CONTEXT, oya, seed=joiner_seed)
@@ -141,9 +145,14 @@ def test_each_side_sees_its_hand_the_field_and_the_stock_only_as_drawn(
         to_joiner, to_host = host.draw(), joiner.draw()
         host.receive(to_host)
         joiner.receive(to_joiner)
-    played = {HOST: list(hand_positions(HOST, oya))[:plays], JOINER: []}
+    played = {
+        role: [hand_positions(role, oya)[i] for i in sorted(chosen)]
+        for role, chosen in zip((HOST, JOINER), plays, strict=True)
+    }
     for position in played[HOST]:
         joiner.receive(host.play(position))
+    for position in played[JOINER]:
+        host.receive(joiner.play(position))
     joiner.receive(host.reveal())
     host.receive(joiner.reveal())
     deck = audit(host.transcript)
