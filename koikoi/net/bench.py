@@ -12,6 +12,12 @@
   ``normal`` versus ``hard`` with their thinking, played in one process.
 - ``bytes_per_match``: bytes on the wire for a whole session, both directions, framing
   included (handshake, toss, every move, heartbeats if any, goodbyes).
+- ``deal_ms``: private dealing (koikoi-net/3, :mod:`koikoi.net.dealing`), both sides' work
+  for one whole deal in one process, median: both shuffles and locks, the hands and the
+  field opened, the 24 draws and the 16 plays opened, the seeds revealed;
+  ``deal_setup_ms`` its part up to the deal in play, ``deal_audit_ms`` one side's replay of
+  the deal from both seeds, ``deal_bytes`` the dealing's messages of one deal. The sessions
+  above do not deal privately yet.
 """
 
 from __future__ import annotations
@@ -27,11 +33,13 @@ from koikoi.engine.events import Event
 from koikoi.engine.match import Observation, Settings
 from koikoi.engine.record import GameRecord
 from koikoi.engine.round import Action
+from koikoi.net import dealing
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 
 HANDSHAKES = 15
 MATCHES = 10
+DEALS = 21
 
 
 class _TimedBot:
@@ -164,7 +172,10 @@ def _real_levels_pct(net_us_per_move: float) -> float:
 
 
 def run(
-    handshakes: int = HANDSHAKES, matches: int = MATCHES, real_levels: bool = True
+    handshakes: int = HANDSHAKES,
+    matches: int = MATCHES,
+    real_levels: bool = True,
+    deals: int = DEALS,
 ) -> dict[str, Any]:
     """The network figures of ``koikoi bench --net``."""
     result: dict[str, Any] = {
@@ -174,4 +185,5 @@ def run(
     result.update(_overhead(matches))
     if real_levels:
         result["match_overhead_pct_normal_vs_hard"] = _real_levels_pct(result["net_us_per_move"])
+    result.update(dealing.bench(deals))
     return result

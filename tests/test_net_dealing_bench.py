@@ -1,0 +1,61 @@
+"""What private dealing costs: ``deal_ms`` in ``koikoi bench --net`` and
+``python -m koikoi.net.dealing --bench`` (kept short)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from koikoi.net import bench, dealing
+from tests.conftest import REPO
+
+
+def test_a_whole_deal_is_dealt_within_the_goal() -> None:
+    figures = dealing.bench(runs=5)
+    # The goal is 150 ms for both peers together; measured here about 50 ms (docs/benchmarks.md).
+    assert 0 < figures["deal_ms"] < 150
+    assert 0 < figures["deal_setup_ms"] < figures["deal_ms"]
+    assert 0 < figures["deal_audit_ms"] < 150
+    # 4 decks of 48 points, 2 × 16 keys, 48 draw keys, 16 play keys, 2 seeds, and their maps.
+    assert 4 * 48 * 32 + (32 + 48 + 16) * 32 + 2 * 32 < figures["deal_bytes"] < 12_000
+
+
+def test_the_module_prints_the_figures_as_json() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "koikoi.net.dealing", "--bench", "--runs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    assert {"deal_ms", "deal_setup_ms", "deal_audit_ms", "deal_bytes"} == set(
+        json.loads(done.stdout)
+    )
+    bad = subprocess.run(
+        [sys.executable, "-m", "koikoi.net.dealing", "--bench", "--runs", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().splitlines()[-1].endswith("--runs must be at least 1")
+
+
+def test_bench_net_reports_deal_ms(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from koikoi import cli
+
+    quick = bench.run
+
+    monkeypatch.setattr(
+        bench, "run", lambda: quick(handshakes=1, matches=1, real_levels=False, deals=2)
+    )
+    assert cli.main(["bench", "--net", "--seconds", "0.1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deal_ms"] > 0 and out["deal_bytes"] > 0
