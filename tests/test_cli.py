@@ -166,7 +166,7 @@ def test_replay_names_deal_action_and_rule():
     assert_usage_error(run_koikoi("replay", "-", stdin=json.dumps(data)), "deal 0 action -: R1.1")
 
 
-HEAVY = ("asyncio", "spake2", "cryptography", "zeroconf", "PySide6", "msgpack")
+HEAVY = ("asyncio", "spake2", "cryptography", "zeroconf", "PySide6", "msgpack", "nacl")
 """The network stack and the window: what the engine's subcommands must not load."""
 
 
