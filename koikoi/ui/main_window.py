@@ -44,7 +44,7 @@ from koikoi.ui.display import (
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
-from koikoi.ui.neterrors import bye_detail
+from koikoi.ui.neterrors import bye_detail, move_problem
 from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
 from koikoi.ui.settings import (
     AI_LEVEL,
@@ -657,7 +657,7 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
         return tr("{0} did not move for too long: you ended the match.").format(name)
     if how == "cheat":
         return tr("The match was stopped: a move from {0} did not check ({1}).").format(
-            name, reason
+            name, move_problem(reason)
         )
     if how == "protocol":
         return tr("The match was stopped: {0}'s app sent something malformed ({1}).").format(

@@ -47,6 +47,7 @@ from koikoi.ui.art import CardArt
 from koikoi.ui.controller import GameController
 from koikoi.ui.game_screen import SeatBox, announce
 from koikoi.ui.history import Replayed, Step, Verdict
+from koikoi.ui.neterrors import move_problem
 from koikoi.ui.table import TableView
 from koikoi.ui.table_model import Key, TableModel
 
@@ -217,7 +218,7 @@ class ReplayViewer(QWidget):
             return ""
         if v.ok:
             return self.tr("Signed record: signatures, hashes and moves check.")
-        return self.tr("Signed record does not check: {0}").format(v.reason)
+        return self.tr("Signed record does not check: {0}").format(move_problem(v.reason))
 
     def _column(self) -> QFrame:
         side = QFrame()
