@@ -146,7 +146,7 @@ class SeatBox(QFrame):
         self.calls.setVisible(bool(calls))
         held = yaku_of(pile)
         if held:
-            lines = [f"{names.yaku_japanese(y)}  {names.yaku_name(y)}  {p}" for y, p in held]
+            lines = [f"{names.yaku_name(y)}  {names.yaku_japanese(y)}  {p}" for y, p in held]
             total = sum(p for _, p in held)
             lines.append(self.tr("Total {0}").format(total))
             self.yaku.setText("\n".join(lines))

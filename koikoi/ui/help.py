@@ -172,8 +172,8 @@ class HelpDialog(QDialog):
         ]
 
         rows = "".join(
-            f"<tr><td><b>{escape(names.yaku_japanese(y))}</b></td>"
-            f"<td>{escape(names.yaku_name(y))}</td><td align='right'>{YAKU_POINTS[y]}</td>"
+            f"<tr><td><b>{escape(names.yaku_name(y))}</b></td>"
+            f"<td>{escape(names.yaku_japanese(y))}</td><td align='right'>{YAKU_POINTS[y]}</td>"
             f"<td>{escape(yaku_condition(y))}</td></tr>"
             for y in Yaku
         )

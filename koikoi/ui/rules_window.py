@@ -507,20 +507,20 @@ class RulesPage(LearnPage):
     def _r6_table(self) -> QWidget:
         rows = [
             [
+                names.yaku_name(y),
                 names.yaku_japanese(y),
                 YAKU_READINGS[y],
-                names.yaku_name(y),
                 YAKU_POINTS[y],
                 yaku_condition(y),
             ]
             for y in Yaku
             if y not in (Yaku.TESHI, Yaku.KUTTSUKI)
         ]
-        head = [self.tr("役"), self.tr("Reading"), self.tr("Yaku"), self.tr("Points")]
+        head = [self.tr("Yaku"), self.tr("役"), self.tr("Reading"), self.tr("Points")]
         head.append(self.tr("Condition"))
         if names.current_language() == "ja":  # the name is the Japanese itself: 役, 読み
-            rows = [[row[2], row[1], *row[3:]] for row in rows]
-            head = [head[0], head[1], *head[3:]]
+            rows = [[row[0], row[2], *row[3:]] for row in rows]
+            head = [head[1], head[2], *head[3:]]
         note = self.tr(
             "~ : one more point for each extra card. Only the highest light yaku counts; "
             "all other yaku add up (a card may count in several)."
