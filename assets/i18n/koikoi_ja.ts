@@ -2792,16 +2792,16 @@ play on  (K)</source>
             <translation>任天堂ルールとの違い</translation>
         </message>
         <message>
+            <source>Yaku</source>
+            <translation>役</translation>
+        </message>
+        <message>
             <source>役</source>
             <translation>役</translation>
         </message>
         <message>
             <source>Reading</source>
             <translation>読み</translation>
-        </message>
-        <message>
-            <source>Yaku</source>
-            <translation>役</translation>
         </message>
         <message>
             <source>Points</source>
