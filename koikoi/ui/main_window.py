@@ -552,7 +552,8 @@ class MainWindow(QMainWindow):
         """The help window at one of its pages: the rules in short and the keys ("short"),
         the rules with pictures ("rules"), the card gallery ("cards"), the glossary."""
         if self._help is None:
-            self._help = HelpDialog(self, self.art, self.display.reading_aids)
+            display = self.display
+            self._help = HelpDialog(self, self.art, display.reading_aids, display.card_scale)
             self._help.on_calculator = self.show_calculator
             self._help.on_display = self.show_display
         self._help.show()
@@ -598,6 +599,7 @@ class MainWindow(QMainWindow):
         self.controller.timings = dataclasses.replace(self.timings, anim_scale=self.anim_scale())
         if self._help is not None:
             self._help.set_aids(options.reading_aids)
+            self._help.set_card_scale(options.card_scale)
         if high != self.high_contrast:
             self.high_contrast = high
             self._restyle(high)

@@ -28,6 +28,9 @@ QToolTip { color: #1c1411; background: #f3e9d2; border: 1px solid #d4a84b; }
 QLabel#title { font-size: 64px; font-weight: 700; color: #ffe3a3;
   font-family: "Noto Serif CJK JP", "Noto Sans CJK JP", serif; }
 QLabel#subtitle { font-size: 20px; color: #e8d9b8; letter-spacing: 1px; }
+QComboBox#languageChoice { color: #f3e9d2; background: #1d1c18; border: 1px solid #a08a55;
+  border-radius: 8px; padding: 6px 12px; }
+QComboBox#languageChoice QAbstractItemView { color: #f3e9d2; background: #1d1c18; }
 QLabel#notice { background: rgba(120, 30, 30, 0.85); border: 1px solid #e0a0a0;
   border-radius: 10px; padding: 8px 14px; font-size: 14px; }
 
