@@ -2008,14 +2008,6 @@ play on  (K)</source>
             <translation>最後の手番では勝負しかできません</translation>
         </message>
         <message>
-            <source>a move the rules do not allow (rule {0})</source>
-            <translation>ルールで許されない手（ルール{0}）</translation>
-        </message>
-        <message>
-            <source>a move the rules do not allow (rule {0}: {1})</source>
-            <translation>ルールで許されない手（ルール{0}：{1}）</translation>
-        </message>
-        <message>
             <source>it moved before acknowledging move {0}</source>
             <translation>{0}手目の確認を返さないまま次の手を打ちました</translation>
         </message>
@@ -2100,16 +2092,24 @@ play on  (K)</source>
             <translation>このアプリでは読めない通信方式の記録です</translation>
         </message>
         <message>
+            <source>a move the rules do not allow (rule {0})</source>
+            <translation>ルールで許されない手（ルール{0}）</translation>
+        </message>
+        <message>
+            <source>a move the rules do not allow (rule {0}: {1})</source>
+            <translation>ルールで許されない手（ルール{0}：{1}）</translation>
+        </message>
+        <message>
+            <source>the record is damaged, or it was changed</source>
+            <translation>記録が壊れているか、書き換えられています</translation>
+        </message>
+        <message>
             <source>deal {0}</source>
             <translation>{0}回目の配り</translation>
         </message>
         <message>
             <source>move {0} (deal {1})</source>
             <translation>{1}回目の配りの{0}手目</translation>
-        </message>
-        <message>
-            <source>the record is damaged, or it was changed</source>
-            <translation>記録が壊れているか、書き換えられています</translation>
         </message>
         <message>
             <source>{0}: {1}</source>

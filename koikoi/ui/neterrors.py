@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
 from typing import Final
 
 from PySide6.QtCore import QCoreApplication
@@ -217,78 +216,61 @@ def _rule_meanings() -> dict[str, str]:
     }
 
 
-def _move_phrases() -> list[tuple[str, Callable[[re.Match[str]], str]]]:
-    def rule(found: re.Match[str]) -> str:
-        meaning = _rule_meanings().get(found["rule"])
+def _move_phrases() -> dict[str, str]:
+    """What a problem of a move or a record (its pattern) says to a player; ``{0}``, ``{1}``:
+    the moves it names, counted from 1."""
+    return {
+        r"the peer moved without acknowledging move (\d+)": _tr(
+            "it moved before acknowledging move {0}"
+        ),
+        r"sequence number (\d+) where (\d+) is due": _tr(
+            "it is numbered {0} where {1} is due (replayed, reordered or dropped)"
+        ),
+        r"the entry does not chain": _tr("it does not follow on from the move before"),
+        r"the acknowledgement's signature": _tr("its acknowledgement's signature does not verify"),
+        r".*signature.* does not verify": _tr("its signature does not verify"),
+        r"the state hash differs": _tr("after it, the two games' states differ"),
+        r"the signed entry holds": _tr("the signed move is not the move the record shows"),
+        r"the action has no signed log entry": _tr("it is not signed"),
+        r"the acknowledgement is malformed": _tr("its acknowledgement cannot be read"),
+        r"the acknowledgement does not name": _tr("its acknowledgement is of another move"),
+        r"the deal's round had already ended": _tr("the round had already ended"),
+        r"a deal the moves before it do not": _tr("the moves before it do not lead to this deal"),
+        r"the cards are not the deal the joint": _tr(
+            "its cards are not the ones the coin toss dealt"
+        ),
+        r"the peer's acknowledgement of move (\d+)": _tr(
+            "the acknowledgement of move {0} does not check"
+        ),
+        r"(?:cheat: )?the host's coin-toss reveal|coin toss: the host's random": _tr(
+            "the host's coin toss reveal does not match its commitment"
+        ),
+        r"coin toss:": _tr("the coin toss gives another deal than the record"),
+        r"the record carries no handshake": _tr("the record has no handshake signatures"),
+        r"handshake:": _tr("a player's key did not sign this session"),
+        r"the record has deals but no coin toss": _tr("the record has no coin toss"),
+        r"the record says the match finished": _tr(
+            "the record says the match finished, but its moves do not end it"
+        ),
+        r"the record carries no network signatures": _tr("the record has no network signatures"),
+        r"net\.protocol is": _tr("the record's protocol is not one this koikoi reads"),
+    }
+
+
+def _what(english: str) -> str:
+    """A move's or a record's problem (after where it is), in the current language."""
+    illegal = re.match(r"illegal move: (R\d+(?:\.\d+)?)", english)
+    if illegal is not None:
+        rule = illegal[1]
+        meaning = _rule_meanings().get(rule)
         if meaning is None:
-            return _tr("a move the rules do not allow (rule {0})").format(found["rule"])
-        return _tr("a move the rules do not allow (rule {0}: {1})").format(found["rule"], meaning)
-
-    def said(text: str) -> Callable[[re.Match[str]], str]:
-        return lambda found: text.format(*(_number(g) for g in found.groups()))
-
-    return [
-        (r"illegal move: (?P<rule>R\d+(?:\.\d+)?)", rule),
-        (
-            r"the peer moved without acknowledging move (\d+)",
-            said(_tr("it moved before acknowledging move {0}")),
-        ),
-        (
-            r"sequence number (\d+) where (\d+) is due",
-            said(_tr("it is numbered {0} where {1} is due (replayed, reordered or dropped)")),
-        ),
-        (r"the entry does not chain", said(_tr("it does not follow on from the move before"))),
-        (
-            r"the acknowledgement's signature",
-            said(_tr("its acknowledgement's signature does not verify")),
-        ),
-        (r".*signature.* does not verify", said(_tr("its signature does not verify"))),
-        (r"the state hash differs", said(_tr("after it, the two games' states differ"))),
-        (r"the signed entry holds", said(_tr("the signed move is not the move the record shows"))),
-        (r"the action has no signed log entry", said(_tr("it is not signed"))),
-        (r"the acknowledgement is malformed", said(_tr("its acknowledgement cannot be read"))),
-        (
-            r"the acknowledgement does not name this entry",
-            said(_tr("its acknowledgement is of another move")),
-        ),
-        (r"the deal's round had already ended", said(_tr("the round had already ended"))),
-        (
-            r"a deal the moves before it do not reach",
-            said(_tr("the moves before it do not lead to this deal")),
-        ),
-        (
-            r"the cards are not the deal the joint seed gives",
-            said(_tr("its cards are not the ones the coin toss dealt")),
-        ),
-        (
-            r"the peer's acknowledgement of move (\d+)",
-            said(_tr("the acknowledgement of move {0} does not check")),
-        ),
-        (
-            r"(?:cheat: )?the host's coin-toss reveal",
-            said(_tr("the host's coin toss reveal does not match its commitment")),
-        ),
-        (
-            r"coin toss: the host's random",
-            said(_tr("the host's coin toss reveal does not match its commitment")),
-        ),
-        (r"coin toss:", said(_tr("the coin toss gives another deal than the record"))),
-        (r"the record carries no handshake", said(_tr("the record has no handshake signatures"))),
-        (r"handshake:", said(_tr("a player's key did not sign this session"))),
-        (r"the record has deals but no coin toss", said(_tr("the record has no coin toss"))),
-        (
-            r"the record says the match finished",
-            said(_tr("the record says the match finished, but its moves do not end it")),
-        ),
-        (
-            r"the record carries no network signatures",
-            said(_tr("the record has no network signatures")),
-        ),
-        (
-            r"net\.protocol is",
-            said(_tr("the record's protocol is not one this koikoi reads")),
-        ),
-    ]
+            return _tr("a move the rules do not allow (rule {0})").format(rule)
+        return _tr("a move the rules do not allow (rule {0}: {1})").format(rule, meaning)
+    for pattern, phrase in _move_phrases().items():
+        found = re.match(pattern, english)
+        if found is not None:
+            return phrase.format(*(_number(g) for g in found.groups()))
+    return _tr("the record is damaged, or it was changed")
 
 
 def _number(text: str | None) -> str:
@@ -313,9 +295,5 @@ def move_problem(english: str) -> str:
             where = _tr("deal {0}").format(deal)
         else:
             where = _tr("move {0} (deal {1})").format(_number(move), deal)
-    said = next(
-        (say(m) for pattern, say in _move_phrases() if (m := re.match(pattern, what))), None
-    )
-    if said is None:
-        said = _tr("the record is damaged, or it was changed")
+    said = _what(what)
     return _tr("{0}: {1}").format(where, said) if where else said
