@@ -52,8 +52,9 @@ def test_the_rules_and_the_calculator_name_each_yaku_in_the_players_language_fir
     help_.show_page("rules")
     r6 = help_.rules.findChild(QTableWidget, "r6Table")
     assert r6 is not None
-    head = [r6.horizontalHeaderItem(c).text() for c in range(r6.columnCount())]
-    first_row = [r6.item(0, c).text() for c in range(r6.columnCount())]
+    cells = [(r6.horizontalHeaderItem(c), r6.item(0, c)) for c in range(r6.columnCount())]
+    head = [h.text() if h is not None else "" for h, _ in cells]
+    first_row = [i.text() if i is not None else "" for _, i in cells]
     if language == "en":
         assert head[:3] == ["Yaku", "役", "Reading"]
         assert first_row[:3] == ["Five lights", "五光", "ごこう"]
