@@ -71,9 +71,10 @@ I18N = REPO / "assets" / "i18n"
 
 ALLOWED = {
     "Koi", "Enter", "Space", "Esc", "Home", "End", "Page", "Up", "Down", "English",
-    "host", "local", "db", "hana", "F1", "OK",
+    "host", "local", "db", "hana", "F1", "OK", "IP",
 }  # fmt: skip
-"""Latin words a Japanese screen may show: key caps, OK (a Japanese dialog's button too),
+"""Latin words a Japanese screen may show: key caps, OK (a Japanese dialog's button too), IP
+(an IPアドレス),
 the language's own name, example
 addresses (hana.local:4000, [2001:db8::20]:4000)."""
 

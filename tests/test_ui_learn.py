@@ -116,8 +116,8 @@ def test_every_yaku_appears_with_the_cards_the_engine_counts(qtbot):
 
     r6 = cells("r6Table")
     r6_yaku = [y for y in Yaku if y not in TEYAKU]
-    assert [row[0] for row in r6[1:]] == [names.yaku_japanese(y) for y in r6_yaku]
-    assert [row[2] for row in r6[1:]] == [names.yaku_name(y) for y in r6_yaku]
+    assert [row[0] for row in r6[1:]] == [names.yaku_name(y) for y in r6_yaku]  # English first
+    assert [row[1] for row in r6[1:]] == [names.yaku_japanese(y) for y in r6_yaku]
     points = {Yaku.GOKO: "10", Yaku.SANKO: "5", Yaku.AKATAN_AOTAN: "10~", Yaku.KASU: "1~"}
     for yaku, shown in points.items():
         assert r6[1 + r6_yaku.index(yaku)][3] == shown

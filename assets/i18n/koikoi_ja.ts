@@ -1872,6 +1872,42 @@ play on  (K)</source>
             <translation>このアドレスからのパスワードの間違いが多すぎます。少し待ってください</translation>
         </message>
         <message>
+            <source>nothing listens at that address and port: the room is closed, or the port is wrong</source>
+            <translation>そのアドレスとポートで待っている部屋がありません。部屋が閉じているか、ポート番号が違います</translation>
+        </message>
+        <message>
+            <source>no computer of that name was found: check it, or use the IP address</source>
+            <translation>その名前のコンピュータが見つかりません。名前を確かめるか、IPアドレスで入ってください</translation>
+        </message>
+        <message>
+            <source>that address cannot be reached from this network (another network, or a firewall)</source>
+            <translation>このネットワークからはそのアドレスに届きません（別のネットワークか、ファイアウォールで止められています）</translation>
+        </message>
+        <message>
+            <source>nobody answered within {seconds} s</source>
+            <translation>{seconds}秒待っても応答がありませんでした</translation>
+        </message>
+        <message>
+            <source>this computer could not open the connection</source>
+            <translation>このコンピュータで接続を開けませんでした</translation>
+        </message>
+        <message>
+            <source>too many wrong passwords from there: the room refuses it for a while</source>
+            <translation>そこからのパスワードの間違いが多いため、しばらく受け付けません</translation>
+        </message>
+        <message>
+            <source>a newer connection took its place</source>
+            <translation>後から来た接続に場所を譲りました</translation>
+        </message>
+        <message>
+            <source>the room limits password attempts</source>
+            <translation>パスワードを試せる回数を制限しています</translation>
+        </message>
+        <message>
+            <source>it did not finish the handshake in time</source>
+            <translation>時間内に接続の準備が終わりませんでした</translation>
+        </message>
+        <message>
             <source>the connection failed: {0}</source>
             <translation>接続に失敗しました：{0}</translation>
         </message>
@@ -1898,6 +1934,186 @@ play on  (K)</source>
         <message>
             <source>it failed</source>
             <translation>エラーが起きました</translation>
+        </message>
+        <message>
+            <source>this computer has no network address</source>
+            <translation>このコンピュータにネットワークのアドレスがありません</translation>
+        </message>
+        <message>
+            <source>the network of {bind} cannot send multicast</source>
+            <translation>{bind}のネットワークはマルチキャストを送れません</translation>
+        </message>
+        <message>
+            <source>no network of this computer can send multicast</source>
+            <translation>このコンピュータにはマルチキャストを送れるネットワークがありません</translation>
+        </message>
+        <message>
+            <source>this computer has no network with the address {bind}</source>
+            <translation>このコンピュータには{bind}というアドレスのネットワークがありません</translation>
+        </message>
+        <message>
+            <source>{bind} is not an IP address</source>
+            <translation>{bind}はIPアドレスではありません</translation>
+        </message>
+        <message>
+            <source>the search for rooms on the network could not start</source>
+            <translation>ネットワーク上の部屋探しを始められませんでした</translation>
+        </message>
+        <message>
+            <source>the search for rooms on the network stopped</source>
+            <translation>ネットワーク上の部屋探しが止まりました</translation>
+        </message>
+        <message>
+            <source>the room could not be announced on the network</source>
+            <translation>部屋をネットワークに知らせられませんでした</translation>
+        </message>
+        <message>
+            <source>announcing the room took too long</source>
+            <translation>部屋を知らせるのに時間がかかりすぎました</translation>
+        </message>
+        <message>
+            <source>this computer has no address to announce</source>
+            <translation>このコンピュータに知らせるアドレスがありません</translation>
+        </message>
+        <message>
+            <source>the search for rooms on the network does not work here</source>
+            <translation>このコンピュータではネットワーク上の部屋探しが使えません</translation>
+        </message>
+        <message>
+            <source>the round had already ended</source>
+            <translation>その回はもう終わっていました</translation>
+        </message>
+        <message>
+            <source>a card from the hand must be played</source>
+            <translation>手札から札を1枚出さなければなりません</translation>
+        </message>
+        <message>
+            <source>only a field card of the same month can be taken, and only when one is due</source>
+            <translation>取れるのは同じ月の場札だけで、取る番のときだけです</translation>
+        </message>
+        <message>
+            <source>with two matches on the field, one of them must be taken</source>
+            <translation>場に同じ月の札が2枚あれば、どちらかを取らなければなりません</translation>
+        </message>
+        <message>
+            <source>the players move in turn</source>
+            <translation>手番は交互です</translation>
+        </message>
+        <message>
+            <source>koikoi or shobu is decided when a player's total rose, and only then</source>
+            <translation>こいこいか勝負かは、役の点が上がったときにだけ決めます</translation>
+        </message>
+        <message>
+            <source>on the last turn only shobu is allowed</source>
+            <translation>最後の手番では勝負しかできません</translation>
+        </message>
+        <message>
+            <source>it moved before acknowledging move {0}</source>
+            <translation>{0}手目の確認を返さないまま次の手を打ちました</translation>
+        </message>
+        <message>
+            <source>it is numbered {0} where {1} is due (replayed, reordered or dropped)</source>
+            <translation>{1}番目の手のところに{0}番目の手が来ました（繰り返し・入れ替え・抜け）</translation>
+        </message>
+        <message>
+            <source>it does not follow on from the move before</source>
+            <translation>前の手とつながっていません</translation>
+        </message>
+        <message>
+            <source>its acknowledgement's signature does not verify</source>
+            <translation>確認の署名が正しくありません</translation>
+        </message>
+        <message>
+            <source>its signature does not verify</source>
+            <translation>署名が正しくありません</translation>
+        </message>
+        <message>
+            <source>after it, the two games' states differ</source>
+            <translation>この手のあと、両方のゲームの状態が食い違いました</translation>
+        </message>
+        <message>
+            <source>the signed move is not the move the record shows</source>
+            <translation>署名された手が記録に書かれた手と違います</translation>
+        </message>
+        <message>
+            <source>it is not signed</source>
+            <translation>署名がありません</translation>
+        </message>
+        <message>
+            <source>its acknowledgement cannot be read</source>
+            <translation>確認のデータが読めません</translation>
+        </message>
+        <message>
+            <source>its acknowledgement is of another move</source>
+            <translation>確認が別の手に対するものです</translation>
+        </message>
+        <message>
+            <source>the moves before it do not lead to this deal</source>
+            <translation>それまでの手からはこの配りになりません</translation>
+        </message>
+        <message>
+            <source>its cards are not the ones the coin toss dealt</source>
+            <translation>札が、コイントスで決まる配りと違います</translation>
+        </message>
+        <message>
+            <source>the acknowledgement of move {0} does not check</source>
+            <translation>{0}手目の確認が正しくありません</translation>
+        </message>
+        <message>
+            <source>the host's coin toss reveal does not match its commitment</source>
+            <translation>部屋を作った側がコイントスで明かした値が、先に約束した値と合いません</translation>
+        </message>
+        <message>
+            <source>the coin toss gives another deal than the record</source>
+            <translation>コイントスの結果が記録と合いません</translation>
+        </message>
+        <message>
+            <source>the record has no handshake signatures</source>
+            <translation>記録に接続時の署名がありません</translation>
+        </message>
+        <message>
+            <source>a player's key did not sign this session</source>
+            <translation>この対戦に一方のプレイヤーの鍵の署名がありません</translation>
+        </message>
+        <message>
+            <source>the record has no coin toss</source>
+            <translation>記録にコイントスがありません</translation>
+        </message>
+        <message>
+            <source>the record says the match finished, but its moves do not end it</source>
+            <translation>記録は対戦が終わったとしていますが、手はそこまで進んでいません</translation>
+        </message>
+        <message>
+            <source>the record has no network signatures</source>
+            <translation>記録にネットワーク対戦の署名がありません</translation>
+        </message>
+        <message>
+            <source>the record's protocol is not one this koikoi reads</source>
+            <translation>このアプリでは読めない通信方式の記録です</translation>
+        </message>
+        <message>
+            <source>a move the rules do not allow (rule {0})</source>
+            <translation>ルールで許されない手（ルール{0}）</translation>
+        </message>
+        <message>
+            <source>a move the rules do not allow (rule {0}: {1})</source>
+            <translation>ルールで許されない手（ルール{0}：{1}）</translation>
+        </message>
+        <message>
+            <source>the record is damaged, or it was changed</source>
+            <translation>記録が壊れているか、書き換えられています</translation>
+        </message>
+        <message>
+            <source>deal {0}</source>
+            <translation>{0}回目の配り</translation>
+        </message>
+        <message>
+            <source>move {0} (deal {1})</source>
+            <translation>{1}回目の配りの{0}手目</translation>
+        </message>
+        <message>
+            <source>{0}: {1}</source>
+            <translation>{0}：{1}</translation>
         </message>
     </context>
     <context>
@@ -2576,16 +2792,16 @@ play on  (K)</source>
             <translation>任天堂ルールとの違い</translation>
         </message>
         <message>
+            <source>Yaku</source>
+            <translation>役</translation>
+        </message>
+        <message>
             <source>役</source>
             <translation>役</translation>
         </message>
         <message>
             <source>Reading</source>
             <translation>読み</translation>
-        </message>
-        <message>
-            <source>Yaku</source>
-            <translation>役</translation>
         </message>
         <message>
             <source>Points</source>

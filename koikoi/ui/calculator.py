@@ -191,7 +191,7 @@ class ScoreCalculator(QDialog):
         t = self.tr
         count = self.pile().bit_count()
         rows = "".join(
-            f"<tr><td>{escape(names.yaku_japanese(y))}</td><td>{escape(names.yaku_name(y))}"
+            f"<tr><td>{escape(names.yaku_name(y))}</td><td>{escape(names.yaku_japanese(y))}"
             f"</td><td align='right'>{p}</td></tr>"
             for y, p in s.yaku
         )

@@ -151,7 +151,12 @@ QCheckBox::indicator, QRadioButton::indicator {{ border: 2px solid {HC_TEXT};
   background: {HC_GROUND}; }}
 QCheckBox::indicator:checked, QRadioButton::indicator:checked {{ background: {HC_ACCENT}; }}
 QRadioButton:focus, QCheckBox:focus, QComboBox:focus {{ border-color: {HC_FOCUS}; }}
-QComboBox {{ background: {HC_GROUND}; color: {HC_TEXT}; border: 2px solid {HC_TEXT}; }}
+QComboBox, QComboBox#languageChoice {{ background: {HC_GROUND}; color: {HC_TEXT};
+  border: 2px solid {HC_TEXT}; }}
+QComboBox#languageChoice:focus {{ border: 3px solid {HC_FOCUS}; }}
+QComboBox QAbstractItemView, QComboBox#languageChoice QAbstractItemView {{
+  background: {HC_GROUND}; color: {HC_TEXT}; selection-background-color: {HC_ACCENT};
+  selection-color: {HC_GROUND}; }}
 QTabBar::tab {{ background: {HC_GROUND}; color: {HC_TEXT}; border: 2px solid {HC_TEXT}; }}
 QTabBar::tab:selected {{ color: {HC_ACCENT}; border-color: {HC_ACCENT}; }}
 QHeaderView::section {{ background: {HC_GROUND}; color: {HC_ACCENT}; }}

@@ -86,13 +86,26 @@ class CardGallery(LearnPage):
     """The reading aids explained, then each month's four cards with names, kinds and
     points."""
 
-    def __init__(self, art: CardArt, aids: bool = True) -> None:
+    def __init__(self, art: CardArt, aids: bool = True, card_scale: float = 1.0) -> None:
         super().__init__(art, aids, "cardGallery")
+        self.card_scale = card_scale
+        """The card-size display option's scale (``DisplayOptions.card_scale``)."""
         self.cells: dict[int, QLabel] = {}
         self.add_section(self.tr("What the marks on a card mean"), self._aids_legend())
         for month in range(12):
             self._month_row(month)
         self.finish()
+
+    @property
+    def card_width(self) -> int:
+        return round(GALLERY_WIDTH * self.card_scale)
+
+    def set_card_scale(self, scale: float) -> None:
+        """The cards follow the card-size display option."""
+        self.card_scale = scale
+        for picture in self.pictures:
+            if isinstance(picture, CardPicture):
+                picture.set_width(self.card_width)
 
     def _aids_legend(self) -> QWidget:
         box = QWidget()
@@ -158,7 +171,7 @@ class CardGallery(LearnPage):
         grid.setHorizontalSpacing(12)
         spoken = []
         for i, card in enumerate(iter_cards(MONTH_MASKS[month])):
-            picture = CardPicture(self.art, card, GALLERY_WIDTH, self.aids)
+            picture = CardPicture(self.art, card, self.card_width, self.aids)
             self.pictures.append(picture)
             grid.addWidget(picture, 0, i, Qt.AlignmentFlag.AlignHCenter)
             kind = kind_of(card)

@@ -146,13 +146,56 @@ class SeatBox(QFrame):
         self.calls.setVisible(bool(calls))
         held = yaku_of(pile)
         if held:
-            lines = [f"{names.yaku_japanese(y)}  {names.yaku_name(y)}  {p}" for y, p in held]
+            lines = [f"{names.yaku_name(y)}  {names.yaku_japanese(y)}  {p}" for y, p in held]
             total = sum(p for _, p in held)
             lines.append(self.tr("Total {0}").format(total))
             self.yaku.setText("\n".join(lines))
         else:
             self.yaku.setText(self.tr("No yaku yet"))
         self.yaku.setAccessibleName(self.tr("Yaku held: {0}").format(self.yaku.text()))
+
+
+def rules_line(wrap: bool = False) -> QLabel:
+    """A small line of the round box (the rules played, where a replay is)."""
+    line = QLabel("")
+    line.setObjectName("rulesLine")
+    line.setWordWrap(wrap)
+    return line
+
+
+def round_box(*lines: QLabel) -> tuple[QFrame, QLabel, QLabel]:
+    """The box between the two seats of a score column: the round, the multiplier, then
+    ``lines``; returns the box and its round and multiplier labels."""
+    box = QFrame()
+    box.setObjectName("roundBox")
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(14, 10, 14, 10)
+    lay.setSpacing(2)
+    round_ = QLabel("")
+    round_.setObjectName("roundLabel")
+    multiplier = QLabel("")
+    multiplier.setObjectName("multiplier")
+    for w in (round_, multiplier, *lines):
+        lay.addWidget(w)
+    return box, round_, multiplier
+
+
+def game_log(name: str, max_lines: int = 0) -> QPlainTextEdit:
+    """A score column's log, named ``name`` for a screen reader (``max_lines``: 0 keeps all).
+    It scrolls, its newest line always in sight however short the column; Tab reaches it, so
+    that a screen reader can read it back, while a click leaves the keys to the table."""
+    log = QPlainTextEdit()
+    log.setObjectName("log")
+    log.setReadOnly(True)
+    log.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+    log.setMaximumBlockCount(max_lines)
+    log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+    log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    log.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+    log.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+    log.setMinimumHeight(log.fontMetrics().lineSpacing() * 2 + 16)
+    log.setAccessibleName(name)
+    return log
 
 
 class SidePanel(QFrame):
@@ -167,35 +210,11 @@ class SidePanel(QFrame):
         lay.setSpacing(10)
         self.them = SeatBox(self.tr("コンピュータ Computer"), 1)
         lay.addWidget(self.them)
-        mid = QFrame()
-        mid.setObjectName("roundBox")
-        ml = QVBoxLayout(mid)
-        ml.setContentsMargins(14, 10, 14, 10)
-        ml.setSpacing(2)
-        self.round = QLabel("")
-        self.round.setObjectName("roundLabel")
-        self.multiplier = QLabel("")
-        self.multiplier.setObjectName("multiplier")
-        self.rules = QLabel("")
-        self.rules.setObjectName("rulesLine")
-        self.rules.setWordWrap(True)
-        for w in (self.round, self.multiplier, self.rules):
-            ml.addWidget(w)
+        self.rules = rules_line(wrap=True)
+        mid, self.round, self.multiplier = round_box(self.rules)
         lay.addWidget(mid)
-        # the log scrolls: its newest line is always in sight, however short the column
-        self.log = QPlainTextEdit()
-        self.log.setObjectName("log")
-        self.log.setReadOnly(True)
-        # Tab reaches it, so that a screen reader can read it back; a click leaves the keys
-        # to the table, and the game's keys it does not use go on to the screen
-        self.log.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.log.setMaximumBlockCount(LOG_LINES)
-        self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.log.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.log.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
-        self.log.setMinimumHeight(self.log.fontMetrics().lineSpacing() * 2 + 16)
-        self.log.setAccessibleName(self.tr("What happened"))
+        # the game's keys the log does not use go on to the screen
+        self.log = game_log(self.tr("What happened"), LOG_LINES)
         lay.addWidget(self.log, 1)
         self.me = SeatBox(self.tr("あなた You"), 0)
         lay.addWidget(self.me)

@@ -35,7 +35,11 @@ PAGES: Final = ("short", "rules", "cards", "glossary")
 
 class HelpDialog(QDialog):
     def __init__(
-        self, parent: QWidget | None = None, art: CardArt | None = None, aids: bool = True
+        self,
+        parent: QWidget | None = None,
+        art: CardArt | None = None,
+        aids: bool = True,
+        card_scale: float = 1.0,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("helpDialog")
@@ -55,6 +59,7 @@ class HelpDialog(QDialog):
         self.text.setHtml(self.html())
         self.art = art
         self.aids = aids
+        self.card_scale = card_scale
         self._rules: RulesPage | None = None
         self._gallery: CardGallery | None = None
         self._glossary: Glossary | None = None
@@ -92,7 +97,7 @@ class HelpDialog(QDialog):
     @property
     def gallery(self) -> CardGallery:
         if self._gallery is None:
-            self._gallery = CardGallery(self.art, self.aids)
+            self._gallery = CardGallery(self.art, self.aids, self.card_scale)
             self._hold(1, self._gallery)
         return self._gallery
 
@@ -133,6 +138,12 @@ class HelpDialog(QDialog):
         else:
             self.text.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    def set_card_scale(self, scale: float) -> None:
+        """The card gallery follows the card-size display option."""
+        self.card_scale = scale
+        if self._gallery is not None:
+            self._gallery.set_card_scale(scale)
+
     def set_aids(self, aids: bool) -> None:
         """The pictures follow the reading-aids display option."""
         self.aids = aids
@@ -172,8 +183,8 @@ class HelpDialog(QDialog):
         ]
 
         rows = "".join(
-            f"<tr><td><b>{escape(names.yaku_japanese(y))}</b></td>"
-            f"<td>{escape(names.yaku_name(y))}</td><td align='right'>{YAKU_POINTS[y]}</td>"
+            f"<tr><td><b>{escape(names.yaku_name(y))}</b></td>"
+            f"<td>{escape(names.yaku_japanese(y))}</td><td align='right'>{YAKU_POINTS[y]}</td>"
             f"<td>{escape(yaku_condition(y))}</td></tr>"
             for y in Yaku
         )

@@ -68,6 +68,7 @@ from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
 from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session import CardsShown, Ending, TossDone
 from koikoi.ui.art import CardArt
+from koikoi.ui.neterrors import discovery_detail
 from koikoi.ui.netlink import (
     LinkError,
     PeerInfo,
@@ -478,7 +479,7 @@ class Lobby(QWidget):
             text = _tr(
                 "No rooms can be listed: {0}. Joining by address still works: ask the host "
                 "for the address its screen shows."
-            ).format(self.finder.failure)
+            ).format(discovery_detail(self.finder.failure))
         elif self.finder.model.rowCount() == 0:
             text = _tr(
                 "Looking for rooms on the local network… None yet: create one, or join by address."
@@ -745,7 +746,7 @@ class Lobby(QWidget):
                 _tr(
                     "Waiting for a player… The room is not listed on the network ({0}): "
                     "give your friend an address below."
-                ).format(reason)
+                ).format(discovery_detail(reason))
             )
 
     def _on_refused(self, failure: LinkError) -> None:

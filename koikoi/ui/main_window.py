@@ -44,7 +44,7 @@ from koikoi.ui.display import (
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
-from koikoi.ui.neterrors import bye_detail
+from koikoi.ui.neterrors import bye_detail, move_problem
 from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
 from koikoi.ui.settings import (
     AI_LEVEL,
@@ -552,7 +552,8 @@ class MainWindow(QMainWindow):
         """The help window at one of its pages: the rules in short and the keys ("short"),
         the rules with pictures ("rules"), the card gallery ("cards"), the glossary."""
         if self._help is None:
-            self._help = HelpDialog(self, self.art, self.display.reading_aids)
+            display = self.display
+            self._help = HelpDialog(self, self.art, display.reading_aids, display.card_scale)
             self._help.on_calculator = self.show_calculator
             self._help.on_display = self.show_display
         self._help.show()
@@ -598,6 +599,7 @@ class MainWindow(QMainWindow):
         self.controller.timings = dataclasses.replace(self.timings, anim_scale=self.anim_scale())
         if self._help is not None:
             self._help.set_aids(options.reading_aids)
+            self._help.set_card_scale(options.card_scale)
         if high != self.high_contrast:
             self.high_contrast = high
             self._restyle(high)
@@ -657,7 +659,7 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
         return tr("{0} did not move for too long: you ended the match.").format(name)
     if how == "cheat":
         return tr("The match was stopped: a move from {0} did not check ({1}).").format(
-            name, reason
+            name, move_problem(reason)
         )
     if how == "protocol":
         return tr("The match was stopped: {0}'s app sent something malformed ({1}).").format(

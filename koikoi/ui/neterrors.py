@@ -9,14 +9,65 @@ the CLI and the logs), an :attr:`~koikoi.net.errors.ProtocolError.error_code` an
 
 from __future__ import annotations
 
+import logging
+import re
+from typing import Final
+
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtNetwork import QAbstractSocket
 
 from koikoi.net.session import BYE_REASONS
 from koikoi.ui.names import current_language
 
+logger = logging.getLogger(__name__)
+
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("NetErrors", text)
+
+
+class ConnectFailed(Exception):
+    """Dialling a room failed before any byte was exchanged. ``str()`` is the English line
+    (with the system's own words, for the log); :attr:`error_code` says how, for the window:
+    ``connect.refused``, ``connect.dns``, ``connect.unreachable``, ``connect.timeout`` (with
+    ``seconds``) or ``connect.other``."""
+
+    def __init__(self, text: str, how: str, **params: object) -> None:
+        super().__init__(text)
+        self.error_code = f"connect.{how}"
+        self.params = params
+
+
+_SOCKET_ERRORS: Final = {
+    QAbstractSocket.SocketError.ConnectionRefusedError: "refused",
+    QAbstractSocket.SocketError.HostNotFoundError: "dns",
+    QAbstractSocket.SocketError.SocketTimeoutError: "timeout",
+    QAbstractSocket.SocketError.NetworkError: "unreachable",
+    QAbstractSocket.SocketError.UnknownSocketError: "unreachable",  # Qt's word for no route
+}
+
+
+def connect_failure(
+    error: QAbstractSocket.SocketError | None, text: str, seconds: float | None = None
+) -> ConnectFailed:
+    """The typed failure of a dial that ended in the socket ``error`` (None: nobody answered
+    within ``seconds``); ``text`` is the English line, which goes to the log as it is."""
+    logger.info("%s", text)
+    if error is None:
+        return ConnectFailed(text, "timeout", seconds=f"{seconds or 0:g}")
+    return ConnectFailed(text, _SOCKET_ERRORS.get(error, "other"))
+
+
+class TurnedAway(Exception):
+    """Why this room turned a connection away: :attr:`error_code` is ``away.busy``,
+    ``away.wait`` (too many wrong passwords from there), ``away.evicted`` (a newer connection
+    took its place), ``away.attempts`` (password attempts limited) or ``away.overdue`` (the
+    handshake took too long); ``str()`` is the English line."""
+
+    def __init__(self, text: str, why: str) -> None:
+        super().__init__(text)
+        self.error_code = f"away.{why}"
+        self.params: dict[str, object] = {}
 
 
 def _phrases() -> dict[str, str]:
@@ -40,6 +91,20 @@ def _phrases() -> dict[str, str]:
         "refused.protocol": _tr("the room received a malformed or unexpected message"),
         "refused.busy": _tr("the room is already playing"),
         "refused.wait": _tr("too many wrong passwords from this address: wait a little"),
+        "connect.refused": _tr(
+            "nothing listens at that address and port: the room is closed, or the port is wrong"
+        ),
+        "connect.dns": _tr("no computer of that name was found: check it, or use the IP address"),
+        "connect.unreachable": _tr(
+            "that address cannot be reached from this network (another network, or a firewall)"
+        ),
+        "connect.timeout": _tr("nobody answered within {seconds} s"),
+        "connect.other": _tr("this computer could not open the connection"),
+        "away.busy": _tr("the room is already playing"),
+        "away.wait": _tr("too many wrong passwords from there: the room refuses it for a while"),
+        "away.evicted": _tr("a newer connection took its place"),
+        "away.attempts": _tr("the room limits password attempts"),
+        "away.overdue": _tr("it did not finish the handshake in time"),
     }
 
 
@@ -77,3 +142,158 @@ def bye_detail(english: str) -> str:
         if english.startswith(meaning) and code in phrases:
             return phrases[code] + english.removeprefix(meaning)
     return english
+
+
+# --- mDNS: why the rooms cannot be listed or announced -----------------------------------------
+
+
+def _discovery_phrases() -> list[tuple[str, str]]:
+    """The lines of :mod:`koikoi.net.discovery` (and of the room's announcer), as patterns, and
+    what each says to a player."""
+    return [
+        (r"no network interface has an address", _tr("this computer has no network address")),
+        (
+            r"no network interface with the address (?P<bind>\S+) can send multicast",
+            _tr("the network of {bind} cannot send multicast"),
+        ),
+        (
+            r"no network interface can send multicast",
+            _tr("no network of this computer can send multicast"),
+        ),
+        (
+            r"no network interface of this machine has the address (?P<bind>\S+)",
+            _tr("this computer has no network with the address {bind}"),
+        ),
+        (r"--bind takes an IP address, not (?P<bind>.+)", _tr("{bind} is not an IP address")),
+        (r"mDNS cannot start", _tr("the search for rooms on the network could not start")),
+        (r"mDNS browsing failed", _tr("the search for rooms on the network stopped")),
+        (r"mDNS cannot announce the room", _tr("the room could not be announced on the network")),
+        (r"mDNS did not announce the room in time", _tr("announcing the room took too long")),
+        (
+            r"this machine has no address to announce",
+            _tr("this computer has no address to announce"),
+        ),
+    ]
+
+
+def discovery_detail(english: str) -> str:
+    """Why mDNS does not work here (a line of :mod:`koikoi.net.discovery`), in the current
+    language; in another than English the system's own words go to the log only."""
+    if current_language() == "en":
+        return english
+    logger.info("mDNS: %s", english)
+    for pattern, phrase in _discovery_phrases():
+        found = re.match(pattern, english)
+        if found is not None:
+            return phrase.format(**found.groupdict())
+    return _tr("the search for rooms on the network does not work here")
+
+
+# --- a move (or a record) that does not check ----------------------------------------------------
+
+_WHERE: Final = re.compile(
+    r"deal (?P<deal>\d+) action (?:\d+|-)(?: \(move (?P<move>\d+), seat \d+[^)]*\))?: (?P<what>.*)",
+    re.DOTALL,
+)
+"""``Lockstep.where``'s words before a move's problem: ``deal 2 action 5 (move 17, seat 1
+play matsu_crane): ...`` (deal and move counted from 0)."""
+
+
+def _rule_meanings() -> dict[str, str]:
+    """What the rule a rejected move broke says (RULES.md's ids, as the engine names them)."""
+    over = _tr("the round had already ended")
+    return {
+        "R5.1": _tr("a card from the hand must be played"),
+        "R5.2": _tr("only a field card of the same month can be taken, and only when one is due"),
+        "R5.3": _tr("with two matches on the field, one of them must be taken"),
+        "R5.7": _tr("the players move in turn"),
+        "R7.1": _tr("koikoi or shobu is decided when a player's total rose, and only then"),
+        "R7.3": _tr("on the last turn only shobu is allowed"),
+        "R7.4": over,
+        "R7.5": over,
+        "R8.2": over,
+        "R4.2": over,
+    }
+
+
+def _move_phrases() -> dict[str, str]:
+    """What a problem of a move or a record (its pattern) says to a player; ``{0}``, ``{1}``:
+    the moves it names, counted from 1."""
+    return {
+        r"the peer moved without acknowledging move (\d+)": _tr(
+            "it moved before acknowledging move {0}"
+        ),
+        r"sequence number (\d+) where (\d+) is due": _tr(
+            "it is numbered {0} where {1} is due (replayed, reordered or dropped)"
+        ),
+        r"the entry does not chain": _tr("it does not follow on from the move before"),
+        r"the acknowledgement's signature": _tr("its acknowledgement's signature does not verify"),
+        r".*signature.* does not verify": _tr("its signature does not verify"),
+        r"the state hash differs": _tr("after it, the two games' states differ"),
+        r"the signed entry holds": _tr("the signed move is not the move the record shows"),
+        r"the action has no signed log entry": _tr("it is not signed"),
+        r"the acknowledgement is malformed": _tr("its acknowledgement cannot be read"),
+        r"the acknowledgement does not name": _tr("its acknowledgement is of another move"),
+        r"the deal's round had already ended": _tr("the round had already ended"),
+        r"a deal the moves before it do not": _tr("the moves before it do not lead to this deal"),
+        r"the cards are not the deal the joint": _tr(
+            "its cards are not the ones the coin toss dealt"
+        ),
+        r"the peer's acknowledgement of move (\d+)": _tr(
+            "the acknowledgement of move {0} does not check"
+        ),
+        r"(?:cheat: )?the host's coin-toss reveal|coin toss: the host's random": _tr(
+            "the host's coin toss reveal does not match its commitment"
+        ),
+        r"coin toss:": _tr("the coin toss gives another deal than the record"),
+        r"the record carries no handshake": _tr("the record has no handshake signatures"),
+        r"handshake:": _tr("a player's key did not sign this session"),
+        r"the record has deals but no coin toss": _tr("the record has no coin toss"),
+        r"the record says the match finished": _tr(
+            "the record says the match finished, but its moves do not end it"
+        ),
+        r"the record carries no network signatures": _tr("the record has no network signatures"),
+        r"net\.protocol is": _tr("the record's protocol is not one this koikoi reads"),
+    }
+
+
+def _what(english: str) -> str:
+    """A move's or a record's problem (after where it is), in the current language."""
+    illegal = re.match(r"illegal move: (R\d+(?:\.\d+)?)", english)
+    if illegal is not None:
+        rule = illegal[1]
+        meaning = _rule_meanings().get(rule)
+        if meaning is None:
+            return _tr("a move the rules do not allow (rule {0})").format(rule)
+        return _tr("a move the rules do not allow (rule {0}: {1})").format(rule, meaning)
+    for pattern, phrase in _move_phrases().items():
+        found = re.match(pattern, english)
+        if found is not None:
+            return phrase.format(*(_number(g) for g in found.groups()))
+    return _tr("the record is damaged, or it was changed")
+
+
+def _number(text: str | None) -> str:
+    """A move counted from 0 in the network's words, counted from 1 for a player."""
+    return str(int(text) + 1) if text is not None and text.isdigit() else text or ""
+
+
+def move_problem(english: str) -> str:
+    """Why a move, an acknowledgement or a signed record does not check (the words of
+    :mod:`koikoi.net.session` and ``koikoi verify``), in the current language: where (the move
+    and deal, counted from 1) and what; in another language than English the network's own
+    words go to the log only."""
+    if current_language() == "en":
+        return english
+    logger.info("does not check: %s", english)
+    where = ""
+    what = english
+    found = _WHERE.match(english)
+    if found is not None:
+        deal, move, what = _number(found["deal"]), found["move"], found["what"]
+        if move is None:
+            where = _tr("deal {0}").format(deal)
+        else:
+            where = _tr("move {0} (deal {1})").format(_number(move), deal)
+    said = _what(what)
+    return _tr("{0}: {1}").format(where, said) if where else said

@@ -87,6 +87,7 @@ from koikoi.net.session import (
 )
 from koikoi.net.transport import PeerOptions
 from koikoi.net.wire import encode_frame
+from koikoi.ui.neterrors import TurnedAway, connect_failure
 from koikoi.ui.signals import emit
 
 logger = logging.getLogger(__name__)
@@ -408,9 +409,8 @@ class PeerLink(QObject):
         else:
             detail = _lower_first(sock.errorString())
         if self._stage == "connecting":
-            self._give_up(
-                LinkError("connect", f"cannot connect to {self.address}: {detail}", self.address)
-            )
+            text = f"cannot connect to {self.address}: {detail}"
+            self._give_up(LinkError("connect", text, self.address, connect_failure(error, text)))
             return
         self._lost(detail)
 
@@ -420,14 +420,10 @@ class PeerLink(QObject):
 
     def _on_timer(self) -> None:
         if self._stage == "connecting":
-            seconds = f"{self.options.silence_timeout:g}"
-            self._give_up(
-                LinkError(
-                    "connect",
-                    f"cannot connect to {self.address}: no answer within {seconds} s",
-                    self.address,
-                )
-            )
+            seconds = self.options.silence_timeout
+            text = f"cannot connect to {self.address}: no answer within {seconds:g} s"
+            failure = connect_failure(None, text, seconds)
+            self._give_up(LinkError("connect", text, self.address, failure))
         elif self._stage == "closing":
             self._finish()
         elif self._stage == "open":
@@ -1025,7 +1021,8 @@ class QtRoom(QObject):
         ticket = self.policy.admit(address, now)
         if isinstance(ticket, Refusal):
             link = self._new_link(None)
-            self._tell_refused(LinkError("busy", ticket.reason, address))
+            away = TurnedAway(ticket.reason, ticket.code)
+            self._tell_refused(LinkError("busy", ticket.reason, address, away))
             link.refuse(sock, encode_frame(refuse_message(ticket.code)))
             return
         try:
@@ -1047,7 +1044,9 @@ class QtRoom(QObject):
         link.on_resumed = self._on_resumed
         link.on_receive = self._on_receive
         link.failed.connect(self._on_link_failed)
-        self._drop(self.policy.take_evicted(), "dropped to make room for a newer connection")
+        self._drop(
+            self.policy.take_evicted(), "dropped to make room for a newer connection", "evicted"
+        )
         self._sweep()
         link.attach(sock, conn)
 
@@ -1055,21 +1054,22 @@ class QtRoom(QObject):
         ticket = self.links.get(link)
         if ticket is not None and ticket.number not in self.policy.spoken:
             self.policy.heard(ticket, _now())
-            self._drop(self.policy.take_evicted(), "dropped to limit password attempts")
+            self._drop(self.policy.take_evicted(), "dropped to limit password attempts", "attempts")
             self._sweep()
 
-    def _drop(self, tickets: Sequence[Ticket], reason: str) -> None:
+    def _drop(self, tickets: Sequence[Ticket], reason: str, why: str) -> None:
         """Close pending connections at once (evicted or overdue): no farewell is owed."""
         numbers = {ticket.number for ticket in tickets}
         for link, ticket in list(self.links.items()):
             if ticket is not None and ticket.number in numbers:
-                self._tell_refused(LinkError("dropped", reason, link.address))
+                away = TurnedAway(reason, why)
+                self._tell_refused(LinkError("dropped", reason, link.address, away))
                 link.drop()
 
     def _sweep(self) -> None:
         """Drop the overdue pending connections; wake up again at the next deadline."""
         now = _now()
-        self._drop(self.policy.overdue(now), "did not finish the handshake in time")
+        self._drop(self.policy.overdue(now), "did not finish the handshake in time", "overdue")
         deadline = self.policy.next_deadline()
         if deadline is None:
             self._sweeper.stop()

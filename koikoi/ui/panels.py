@@ -217,8 +217,8 @@ def _yaku_grid(rows: Sequence[tuple[Yaku, int]], new: Iterable[Yaku] = ()) -> QW
         pts = QLabel(_points(points))
         pts.setObjectName("yakuPoints")
         pts.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        grid.addWidget(ja, i, 0)
-        grid.addWidget(en, i, 1)
+        grid.addWidget(en, i, 0)  # the name in the player's language first, large
+        grid.addWidget(ja, i, 1)  # then the Japanese (in Japanese: its reading), smaller
         if yaku in new:
             tag = QLabel(QCoreApplication.translate("Panels", "new"))
             tag.setObjectName("newTag")

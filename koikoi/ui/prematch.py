@@ -56,7 +56,7 @@ def failure_text(failure: LinkError) -> str:
             return _tr("Nobody answered at {0} in time: is the room still open?").format(where)
         return _tr(
             "Could not reach {0}: is the room still open, and is the address right? ({1})"
-        ).format(where, failure.text)
+        ).format(where, _detail(failure))
     if kind == "auth":
         return _tr(
             "Wrong password: the room did not accept it (or someone changed the messages "

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QListView,
     QListWidget,
     QScrollArea,
     QSizePolicy,
@@ -217,6 +218,13 @@ class CardPicture(QLabel):
             self._picture = None
             self.update()
 
+    def set_width(self, width: int) -> None:
+        """Show the card ``width`` pixels wide (the card-size display option)."""
+        if width != self.picture_width:
+            self.picture_width = width
+            self._picture = None
+            self.setFixedSize(card_size(width))
+
     def pixmap(self) -> QPixmap:
         """The card's picture as it is shown (drawn now if it has not been yet)."""
         if self._picture is None:
@@ -396,6 +404,46 @@ def noted_table(
     return box
 
 
+class ContentsList(QListWidget):
+    """A learning page's list of contents: an entry too long for the list's width
+    ("Cherry-blossom viewing 花見で一杯" in a 960 px window) takes two lines, never cut off.
+
+    Each entry's height is measured for the width the list has (Qt's own measure of wrapped
+    items leaves out the style sheet's padding, and cuts their last line off)."""
+
+    PADDING: Final = 2 * 4 + 8  # the style sheet's item padding, and the text's margins
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.model().rowsInserted.connect(self.fit)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.fit()
+
+    def fit(self) -> None:
+        """Give each entry the lines its text needs at the list's width."""
+        width = self.viewport().width()
+        metrics = self.fontMetrics()
+        text_width = max(40, width - self.PADDING)
+        for row in range(self.count()):
+            item = self.item(row)
+            if item is None:
+                continue
+            lines = metrics.boundingRect(
+                QRect(0, 0, text_width, 100_000), Qt.TextFlag.TextWordWrap, item.text()
+            )
+            item.setSizeHint(QSize(width, lines.height() + 8))
+
+
 class LearnPage(QWidget):
     """A scrolling page of sections with a list of contents: choosing an entry (arrows,
     Enter) shows its section; Tab goes through the sections, each scrolled into view."""
@@ -409,12 +457,11 @@ class LearnPage(QWidget):
         self.sections: list[Section] = []
         outer = QHBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        self.contents = QListWidget()
+        self.contents = ContentsList()
         self.contents.setObjectName("learnContents")
         self.contents.setAccessibleName(self.tr("Contents"))
         self.contents.setMaximumWidth(240)
         self.contents.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.contents.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
         self.contents.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         self.contents.currentRowChanged.connect(self.show_section)
@@ -507,20 +554,20 @@ class RulesPage(LearnPage):
     def _r6_table(self) -> QWidget:
         rows = [
             [
+                names.yaku_name(y),
                 names.yaku_japanese(y),
                 YAKU_READINGS[y],
-                names.yaku_name(y),
                 YAKU_POINTS[y],
                 yaku_condition(y),
             ]
             for y in Yaku
             if y not in (Yaku.TESHI, Yaku.KUTTSUKI)
         ]
-        head = [self.tr("役"), self.tr("Reading"), self.tr("Yaku"), self.tr("Points")]
+        head = [self.tr("Yaku"), self.tr("役"), self.tr("Reading"), self.tr("Points")]
         head.append(self.tr("Condition"))
         if names.current_language() == "ja":  # the name is the Japanese itself: 役, 読み
-            rows = [[row[2], row[1], *row[3:]] for row in rows]
-            head = [head[0], head[1], *head[3:]]
+            rows = [[row[0], row[2], *row[3:]] for row in rows]
+            head = [head[1], head[2], *head[3:]]
         note = self.tr(
             "~ : one more point for each extra card. Only the highest light yaku counts; "
             "all other yaku add up (a card may count in several)."

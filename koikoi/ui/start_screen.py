@@ -146,12 +146,7 @@ class StartScreen(QWidget):
         left.addLayout(small)
         left.addLayout(self._learn_row())
         self.language = QComboBox()
-        self.language.setObjectName("languageChoice")
-        self.language.setStyleSheet(
-            "QComboBox { color: #f3e9d2; background: #1d1c18; border: 1px solid #a08a55;"
-            " border-radius: 8px; padding: 6px 12px; }"
-            "QComboBox QAbstractItemView { color: #f3e9d2; background: #1d1c18; }"
-        )
+        self.language.setObjectName("languageChoice")  # its look: the window's style sheet
         self.language.setAccessibleName(self.tr("Language of the app"))
         self.language.addItem(self.tr("System language"), "")
         self.language.addItem("English", "en")

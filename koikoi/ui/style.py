@@ -28,6 +28,9 @@ QToolTip { color: #1c1411; background: #f3e9d2; border: 1px solid #d4a84b; }
 QLabel#title { font-size: 64px; font-weight: 700; color: #ffe3a3;
   font-family: "Noto Serif CJK JP", "Noto Sans CJK JP", serif; }
 QLabel#subtitle { font-size: 20px; color: #e8d9b8; letter-spacing: 1px; }
+QComboBox#languageChoice { color: #f3e9d2; background: #1d1c18; border: 1px solid #a08a55;
+  border-radius: 8px; padding: 6px 12px; }
+QComboBox#languageChoice QAbstractItemView { color: #f3e9d2; background: #1d1c18; }
 QLabel#notice { background: rgba(120, 30, 30, 0.85); border: 1px solid #e0a0a0;
   border-radius: 10px; padding: 8px 14px; font-size: 14px; }
 
@@ -108,8 +111,8 @@ QLabel#panelStrong { font-size: 17px; font-weight: 700; color: #fff1cf; }
 QLabel#panelNote { font-size: 13px; color: #c7b797; }
 QLabel#seatLabel { font-size: 15px; font-weight: 700; color: #ffe3a3; }
 QLabel#cardCaption { font-size: 13px; color: #d8c8a6; }
-QLabel#yakuJa { font-size: 20px; font-weight: 700; color: #ffe3a3; }
-QLabel#yakuEn { font-size: 15px; color: #e6d6b3; }
+QLabel#yakuEn { font-size: 20px; font-weight: 700; color: #ffe3a3; }
+QLabel#yakuJa { font-size: 15px; color: #e6d6b3; }
 QLabel#yakuPoints { font-size: 17px; font-weight: 700; }
 QLabel#newTag { background: #b8272d; color: white; border-radius: 7px; padding: 0 6px;
   font-size: 12px; font-weight: 700; }
@@ -129,8 +132,8 @@ QPushButton#koikoi { background: qlineargradient(x1:0,y1:0,x2:0,y2:1, stop:0 #e1
   font-weight: 700; }
 QPushButton#koikoi:focus { border: 4px solid #1c1411; padding: 6px 16px; }
 QFrame#panel[compact="true"] QLabel#panelTitle { font-size: 19px; }
-QFrame#panel[compact="true"] QLabel#yakuJa { font-size: 16px; }
-QFrame#panel[compact="true"] QLabel#yakuEn { font-size: 13px; }
+QFrame#panel[compact="true"] QLabel#yakuEn { font-size: 16px; }
+QFrame#panel[compact="true"] QLabel#yakuJa { font-size: 13px; }
 QFrame#panel[compact="true"] QLabel#yakuPoints { font-size: 15px; }
 QFrame#panel[compact="true"] QLabel#panelStrong { font-size: 15px; }
 QFrame#panel[compact="true"] QLabel#calcTotal { font-size: 17px; }

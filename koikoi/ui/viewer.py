@@ -32,9 +32,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -45,8 +43,9 @@ from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import GameController
-from koikoi.ui.game_screen import SeatBox, announce
+from koikoi.ui.game_screen import SeatBox, announce, game_log, round_box, rules_line
 from koikoi.ui.history import Replayed, Step, Verdict
+from koikoi.ui.neterrors import move_problem
 from koikoi.ui.table import TableView
 from koikoi.ui.table_model import Key, TableModel
 
@@ -217,7 +216,7 @@ class ReplayViewer(QWidget):
             return ""
         if v.ok:
             return self.tr("Signed record: signatures, hashes and moves check.")
-        return self.tr("Signed record does not check: {0}").format(v.reason)
+        return self.tr("Signed record does not check: {0}").format(move_problem(v.reason))
 
     def _column(self) -> QFrame:
         side = QFrame()
@@ -228,31 +227,11 @@ class ReplayViewer(QWidget):
         lay.setSpacing(10)
         self.them_box = SeatBox("", 1 - self.seat)
         lay.addWidget(self.them_box)
-        mid = QFrame()
-        mid.setObjectName("roundBox")
-        ml = QVBoxLayout(mid)
-        ml.setContentsMargins(14, 10, 14, 10)
-        ml.setSpacing(2)
-        self.round = QLabel("")
-        self.round.setObjectName("roundLabel")
-        self.multiplier = QLabel("")
-        self.multiplier.setObjectName("multiplier")
-        self.position = QLabel("")
-        self.position.setObjectName("rulesLine")
-        self.where = QLabel("")
-        self.where.setObjectName("rulesLine")
-        self.where.setWordWrap(True)
-        for w in (self.round, self.multiplier, self.position, self.where):
-            ml.addWidget(w)
+        self.position = rules_line()
+        self.where = rules_line(wrap=True)
+        mid, self.round, self.multiplier = round_box(self.position, self.where)
         lay.addWidget(mid)
-        self.log = QPlainTextEdit()
-        self.log.setObjectName("log")
-        self.log.setReadOnly(True)
-        self.log.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a screen reader can read it back
-        self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.log.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
-        self.log.setAccessibleName(self.tr("What happened"))
+        self.log = game_log(self.tr("What happened"))
         lay.addWidget(self.log, 1)
         self.me_box = SeatBox("", self.seat)
         lay.addWidget(self.me_box)
