@@ -8,17 +8,29 @@ leaving on request.
 from __future__ import annotations
 
 import asyncio
+import errno
+import logging
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import fields
+
+import pytest
 
 from koikoi.engine.events import Event
 from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import Action
-from koikoi.net.connection import HandshakeDone
+from koikoi.net.connection import Connection, HandshakeDone
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
+from koikoi.net.transport import (
+    OUT_OF_DESCRIPTORS,
+    Outcome,
+    PeerOptions,
+    Room,
+    ThreadedSeat,
+    join,
+)
 from koikoi.net.wire import encode_frame
 
 
@@ -233,3 +245,42 @@ def test_nobody_at_the_address() -> None:
     outcome = asyncio.run(main())
     assert outcome.session is None
     assert outcome.failure is not None and outcome.failure.startswith("cannot connect to")
+
+
+class _OutOfDescriptors(PeerOptions):
+    """Options whose first connections meet EMFILE, as in a flood under a low ``ulimit -n``."""
+
+    failures = 3
+
+    def connection(self, role: Role, now: float) -> Connection:
+        if self.failures:
+            self.failures -= 1
+            raise OSError(errno.EMFILE, "Too many open files")
+        return super().connection(role, now)
+
+
+def test_a_connection_that_meets_emfile_is_turned_away_quietly_and_the_room_plays_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    turned: list[tuple[str, str]] = []
+
+    async def main() -> tuple[Outcome, list[Outcome], Outcome]:
+        base = options("hana")
+        short = _OutOfDescriptors(**{f.name: getattr(base, f.name) for f in fields(base)})
+        r = Room(short, Bot(1), on_refused=lambda a, why: turned.append((a, why)))
+        _, port = await r.open("127.0.0.1", 0)
+        try:
+            failed = [await join("127.0.0.1", port, options("taro"), Bot(2)) for _ in range(3)]
+            joined = await join("127.0.0.1", port, options("taro"), Bot(2))
+            return await r.outcome(), failed, joined
+        finally:
+            await r.close()
+
+    with caplog.at_level(logging.INFO, logger="koikoi.net.transport"):
+        hosted, failed, joined = asyncio.run(main())
+    assert all(f.session is None and f.failure for f in failed)
+    assert turned == [("a connection", OUT_OF_DESCRIPTORS)] * 3
+    said = [r.getMessage() for r in caplog.records if "file descriptors" in r.getMessage()]
+    assert said == [f"turned connections away: {OUT_OF_DESCRIPTORS}"]  # once, not three times
+    assert not any("Too many open files" in r.getMessage() for r in caplog.records)
+    assert hosted.finished and joined.finished

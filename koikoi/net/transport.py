@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import math
 import threading
@@ -618,6 +619,7 @@ def _recording(conn: Connection, options: PeerOptions, on_event: EventHook | Non
 
 _RECORDED: Final = (TossDone, MovePlayed, Ended)
 _OUT_OF_RESOURCES: Final = "socket.accept() out of system resource"
+OUT_OF_DESCRIPTORS: Final = "this machine is out of file descriptors (a connection flood?)"
 
 
 def _quiet_when_out_of_descriptors(loop: asyncio.AbstractEventLoop) -> None:
@@ -694,6 +696,7 @@ class Room:
         self._stop_watch: asyncio.Task[None] | None = None
         self._match_writer: asyncio.StreamWriter | None = None
         self._suspension: Suspended | None = None
+        self._out_of_descriptors_said = -math.inf
 
     async def open(self, bind: str, port: int) -> tuple[str, int]:
         """Start listening; returns the address and port actually bound."""
@@ -835,6 +838,21 @@ class Room:
             # The room closed (close() cancels what is still running). End quietly: asyncio's
             # stream callback would print a cancelled handler's CancelledError as a traceback.
             writer.transport.abort()
+        except OSError as error:
+            writer.transport.abort()
+            if error.errno in (errno.EMFILE, errno.ENFILE):
+                # A connection flood took the last descriptors while this one was served: it
+                # is turned away, said once a minute like the paused accepting.
+                self.refused += 1
+                if self.on_refused is not None:
+                    self.on_refused("a connection", OUT_OF_DESCRIPTORS)
+                now = asyncio.get_running_loop().time()
+                if now - self._out_of_descriptors_said >= 60.0:
+                    self._out_of_descriptors_said = now
+                    logger.info("turned connections away: %s", OUT_OF_DESCRIPTORS)
+            else:
+                logger.debug("connection handler failed", exc_info=True)
+                self._refuse("a connection", f"internal error: {error!r}")
         except Exception as error:  # never let one connection take the room down
             logger.debug("connection handler failed", exc_info=True)
             self._refuse("a connection", f"internal error: {error!r}")

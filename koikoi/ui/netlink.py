@@ -959,6 +959,11 @@ class QtRoom(QObject):
         return None if self.match is None else self.match.session
 
     @property
+    def address(self) -> str:
+        """The match's peer, ``host:port`` (see :attr:`PeerLink.address`); empty before."""
+        return "" if self.match is None else self.match.address
+
+    @property
     def is_suspended(self) -> bool:
         """The match waits for its peer to dial again (see :attr:`PeerLink.is_suspended`)."""
         return self.match is not None and self.match.is_suspended
