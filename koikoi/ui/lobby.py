@@ -819,6 +819,8 @@ class Lobby(QWidget):
             handed = room
         self.handed = handed
         handed.closed.connect(self._on_handed_closed)
+        if isinstance(handed, QtRoom):  # a room closes when its owner leaves it: here, once
+            handed.match_closed.connect(self._on_handed_closed)  # its match's connection closed
         self.peer = None
         emit(self.match_ready, handed, peer, toss)
 
@@ -832,7 +834,9 @@ class Lobby(QWidget):
         """The match handed over is over: close the room, withdraw its announcement."""
         self.handed = None
         room, self.room = self.room, None
-        if room is not None:
+        if room is not None and room.done:  # the window left it
+            room.deleteLater()
+        elif room is not None:
             room.closed.connect(room.deleteLater)
             room.leave("the match is over")
         announcer, self.announcer = self.announcer, None

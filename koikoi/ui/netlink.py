@@ -870,6 +870,9 @@ class QtRoom(QObject):
     wrong_password = Signal(str, int)
     """An address (its host part) and how many wrong passwords came from it so far."""
     closed = Signal()
+    match_closed = Signal()
+    """The room's match is over and its connection closed; the room still listens (a late
+    joiner is told it is busy) until :meth:`leave`."""
     suspended = Signal(float)
     """The match's connection dropped: seconds left for its peer to come back (PeerLink)."""
     resumed = Signal(int)
@@ -1185,6 +1188,10 @@ class QtRoom(QObject):
         if link is not self.match:  # the match's link stays: its session holds the record
             self._retired.append(link)  # freed on the next turn of the loop, outside its signals
             QTimer.singleShot(0, self._retired.clear)
+        elif not self._leaving:
+            # The match is over and its connection closed (a dropped one waits, suspended,
+            # and does not close): the owner may close the room now.
+            emit(self.match_closed)
         self._maybe_closed()
 
     def _maybe_closed(self) -> None:
