@@ -1,0 +1,201 @@
+"""The app crashes mid-match and, started again, resumes the network match (docs/protocol.md,
+"A side that crashed").
+
+Two real windows offscreen over loopback: hana opens a room in her lobby, taro joins it by
+address, both confirm the four cards and play by clicks. Then one window goes at once, as a
+crash would take it (the window and everything in it deleted: nothing said to the peer,
+nothing saved at its end); the other shows "reconnecting…". A new window is started on the
+crashed side's home folder: its start screen offers the match ("Resume the match with … —
+reconnect"), the player clicks it, the match resumes with the window that waited, and both play
+on by clicks to the end. Both records verify and hold the same moves. Both roles crash in turn.
+
+A separate test kills a real app process (``kill -9``) mid-match and finds its record on disk
+holding every move played so far, with what it takes to resume it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import shiboken6
+from pytestqt.qtbot import QtBot
+
+from koikoi.net.verify import verify_record
+from koikoi.ui.controller import Mode
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.netlink import QtJoin, QtRoom
+from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
+from koikoi.ui.smoke import LOOPBACK, open_window
+from tests.conftest import run_koikoi
+from tests.test_ui_lobby import both_at_the_cards, open_room
+from tests.ui_driver import FAST, actions_so_far, click, close_window, play_windows_by_clicks
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def lobby_window(qtbot: QtBot, home: Path, nickname: str, *, keep: bool = True) -> MainWindow:
+    window = open_window(home, FAST, LOOPBACK)
+    if keep:
+        qtbot.addWidget(window)
+    qtbot.waitExposed(window)
+    window.show_lobby()
+    window.lobby.nickname.setText(nickname)
+    return window
+
+
+def net_records(home: Path) -> list[Path]:
+    return sorted((home / "games").glob("net-*.json"))
+
+
+def moves(record: dict[str, object]) -> list[object]:
+    deals = record["deals"]
+    assert isinstance(deals, list)
+    return [action for deal in deals for action in deal["actions"]]
+
+
+def crash(qtbot: QtBot, window: MainWindow) -> None:
+    """The window and all it holds (links, sockets, the room) go at once: no ``bye``, no
+    closing, no last write; the kernel closes the sockets as a dead process's. A room keeps
+    its connections in Python, not as Qt children: they go first."""
+    rooms = {id(r): r for r in (window.link, window.lobby.room) if isinstance(r, QtRoom)}
+    for room in rooms.values():
+        for link in list(room.links):
+            shiboken6.delete(link)
+    shiboken6.delete(window)
+    qtbot.wait(50)
+
+
+def start_match(qtbot: QtBot, tmp_path: Path, crashing: str) -> tuple[MainWindow, MainWindow]:
+    host = lobby_window(qtbot, tmp_path / "hana", "hana", keep=crashing != "host")
+    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", keep=crashing != "joiner")
+    open_room(host.lobby, "crash")
+    room = host.lobby.room
+    assert isinstance(room, QtRoom)
+    joiner.lobby.address.setText(f"{LOOPBACK}:{room.port}")
+    click(qtbot, joiner.lobby.address_button)
+    both_at_the_cards(qtbot, host.lobby, joiner.lobby)
+    click(qtbot, joiner.lobby.prematch.same_button)
+    click(qtbot, host.lobby.prematch.same_button)
+    qtbot.waitUntil(
+        lambda: all(w.controller.remote is not None for w in (host, joiner)), timeout=15_000
+    )
+    return host, joiner
+
+
+@pytest.mark.parametrize("crashing", ["joiner", "host"])
+def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
+    qtbot: QtBot, tmp_path: Path, crashing: str
+) -> None:
+    host, joiner = start_match(qtbot, tmp_path, crashing)
+    windows = [host, joiner]
+    crashed, waiting = (joiner, host) if crashing == "joiner" else (host, joiner)
+    home = tmp_path / ("taro" if crashing == "joiner" else "hana")
+    play_windows_by_clicks(  # a few moves in, the crashing side to move
+        qtbot,
+        windows,
+        random.Random(11),
+        until=lambda: actions_so_far(crashed) >= 7 and crashed.controller.mode is Mode.PLAY,
+    )
+    qtbot.wait(300)  # nothing in flight
+    played = actions_so_far(waiting)
+    assert isinstance(waiting.link, QtRoom | QtJoin)
+    crash(qtbot, crashed)
+    qtbot.waitUntil(waiting.game.reconnecting.isVisible, timeout=15_000)
+    assert "reconnecting" in waiting.game.reconnecting.text()
+
+    # on disk: the record of the match in play, every move in it, and how to reconnect
+    (path,) = net_records(home)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert "end" not in record and RESUME_KEY in record
+    assert record[RESUME_KEY]["role"] == crashing
+    assert len(moves(record)) + len(record["deals"]) == played
+
+    # the app again, on the same home: its start screen offers the match
+    again = lobby_window(qtbot, home, "", keep=True)
+    again.go_home()
+    start = again.start
+    assert start.reconnect_button.isVisible()
+    peer = "hana" if crashing == "joiner" else "taro"
+    assert f"Resume the match with {peer} — reconnect" in start.reconnect_button.text()
+    click(qtbot, start.reconnect_button)
+    assert again.stack.currentWidget() is again.game
+    windows = [again, waiting]
+    qtbot.waitUntil(
+        lambda: again.restored_link is None and not waiting.game.reconnecting.isVisible(),
+        timeout=30_000,
+    )
+    assert again.controller.remote is not None and again.net_message is None
+    assert actions_so_far(again) == played
+
+    play_windows_by_clicks(
+        qtbot,
+        windows,
+        random.Random(13),
+        until=lambda: all(w.controller.mode is Mode.MATCH_OVER for w in windows),
+    )
+    assert actions_so_far(again) > played
+    qtbot.waitUntil(lambda: all(w.net_record is not None for w in windows), timeout=10_000)
+    assert again.net_record == path  # the same file, written on
+    records = [
+        json.loads(w.net_record.read_text(encoding="utf-8")) for w in windows if w.net_record
+    ]
+    for rec in records:
+        report = verify_record(rec)
+        assert report.to_json()["valid"] is True and report.result["finished"] is True
+        assert RESUME_KEY not in rec
+    assert records[0]["deals"] == records[1]["deals"]
+    files = [str(w.net_record) for w in windows if w.net_record]
+    done = run_koikoi("verify", *files)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["agree"] is True
+    assert not any(k.reconnect for k in kept_matches(SaveStore(home)))
+    for window in windows:
+        window.go_home()
+        close_window(window)
+
+
+def test_when_the_peer_no_longer_waits_the_app_says_so_and_keeps_the_record(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    host, joiner = start_match(qtbot, tmp_path, "joiner")
+    play_windows_by_clicks(
+        qtbot,
+        [host, joiner],
+        random.Random(17),
+        until=lambda: actions_so_far(joiner) >= 4 and joiner.controller.mode is Mode.PLAY,
+    )
+    qtbot.wait(300)
+    played = actions_so_far(host)
+    crash(qtbot, joiner)
+    qtbot.waitUntil(host.game.reconnecting.isVisible, timeout=15_000)
+    host.go_home()  # hana stops waiting: her room closes
+    close_window(host)
+    home = tmp_path / "taro"
+    (path,) = net_records(home)
+
+    again = lobby_window(qtbot, home, "", keep=True)
+    again.go_home()
+    assert again.start.reconnect_button.isVisible()
+    again.resume_window = 2.0  # the rest of the window, shortened for the test
+    click(qtbot, again.start.reconnect_button)
+    assert again.game.reconnecting.isVisible()
+    qtbot.waitUntil(lambda: again.net_message is not None, timeout=20_000)
+    message = again.net_message
+    assert message is not None
+    assert message.text() == "hana did not answer: the match could not be resumed."
+    assert "\n" not in message.text()
+    click(qtbot, message.button(message.StandardButton.Ok))
+    qtbot.waitUntil(lambda: again.stack.currentWidget() is again.start, timeout=5_000)
+    record = json.loads(path.read_text(encoding="utf-8"))  # kept, with its end written
+    assert len(moves(record)) + len(record["deals"]) == played
+    assert record["end"]["how"] == "dropped" and verify_record(record).to_json()["valid"]
+    assert not again.start.reconnect_button.isVisible()
+    close_window(again)
