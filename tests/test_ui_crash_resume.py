@@ -19,8 +19,6 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -199,3 +197,58 @@ def test_when_the_peer_no_longer_waits_the_app_says_so_and_keeps_the_record(
     assert record["end"]["how"] == "dropped" and verify_record(record).to_json()["valid"]
     assert not again.start.reconnect_button.isVisible()
     close_window(again)
+
+
+def test_an_app_killed_mid_match_has_every_move_on_disk(tmp_path: Path) -> None:
+    """Two real app processes play; the joiner's is killed (SIGKILL) mid-match: its record
+    on disk holds every move it played and every one it accepted (the host's record has at
+    most the host's own moves more), verifies, has no end, and says how to reconnect."""
+    from tests.test_ui_lan_processes import start_player
+
+    title = "Crash " + os.urandom(3).hex()
+    host = start_player(tmp_path / "hana", "--role", "host", "--room", title, "--think", "30")
+    try:
+        port = host.port(60)
+        joiner = start_player(
+            tmp_path / "taro", "--role", "join", "--address", f"127.0.0.1:{port}", "--think", "30"
+        )
+        try:
+            deadline = time.monotonic() + 90
+            mine: list[Path] = []
+            while True:
+                assert time.monotonic() < deadline, joiner.stderr[-2000:]
+                mine = net_records(tmp_path / "taro")
+                if mine and len(moves(json.loads(mine[0].read_text()))) >= 9:
+                    break
+                time.sleep(0.01)
+            joiner.proc.send_signal(signal.SIGKILL)  # no goodbye, no last write
+            joiner.proc.wait(10)
+        finally:
+            joiner.kill()
+        time.sleep(1.0)  # the host has taken in whatever reached it
+        (theirs,) = net_records(tmp_path / "hana")
+        host_record = json.loads(theirs.read_text(encoding="utf-8"))
+    finally:
+        host.kill()
+    (path,) = mine
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert "end" not in record and "end" not in host_record  # the host waits to resume
+    info = record[RESUME_KEY]
+    assert info == {"role": "joiner", "address": f"127.0.0.1:{port}"}
+    seat = next(p["seat"] for p in record["net"]["players"] if p["role"] == "joiner")
+    kept, held = moves(record), moves(host_record)
+    signed = [(a["seat"], a["entry"], a["sig"]) for a in kept]
+    assert signed == [(a["seat"], a["entry"], a["sig"]) for a in held[: len(kept)]]
+    # an acknowledgement the host holds the joiner holds too (the joiner's last may have
+    # been written, then killed on its way)
+    assert all(
+        a.get("ack") == b.get("ack")
+        for a, b in zip(kept, held[: len(kept)], strict=True)
+        if "ack" in b
+    )
+    assert all(action["seat"] != seat for action in held[len(kept) :])  # only the host's more
+    done = run_koikoi("verify", str(path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["proven"]["moves"] == len(kept)
+    (offered,) = kept_matches(SaveStore(tmp_path / "taro"))
+    assert offered.reconnect and offered.resumable and offered.opponent == "hana"
