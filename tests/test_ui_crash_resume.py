@@ -21,6 +21,7 @@ import random
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import shiboken6
@@ -53,10 +54,8 @@ def net_records(home: Path) -> list[Path]:
     return sorted((home / "games").glob("net-*.json"))
 
 
-def moves(record: dict[str, object]) -> list[object]:
-    deals = record["deals"]
-    assert isinstance(deals, list)
-    return [action for deal in deals for action in deal["actions"]]
+def moves(record: dict[str, Any]) -> list[dict[str, Any]]:
+    return [action for deal in record["deals"] for action in deal["actions"]]
 
 
 def crash(qtbot: QtBot, window: MainWindow) -> None:
