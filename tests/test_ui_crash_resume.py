@@ -200,8 +200,9 @@ def test_when_the_peer_no_longer_waits_the_app_says_so_and_keeps_the_record(
 
 def test_an_app_killed_mid_match_has_every_move_on_disk(tmp_path: Path) -> None:
     """Two real app processes play; the joiner's is killed (SIGKILL) mid-match: its record
-    on disk holds every move it played and every one it accepted (the host's record has at
-    most the host's own moves more), verifies, has no end, and says how to reconnect."""
+    on disk holds every move it played and every one it accepted (beyond what both records
+    hold: at most its own last move, written before it was sent, or the host's own moves that
+    never reached it), verifies, has no end, and says how to reconnect."""
     from tests.test_ui_lan_processes import start_player
 
     title = "Crash " + os.urandom(3).hex()
@@ -236,16 +237,19 @@ def test_an_app_killed_mid_match_has_every_move_on_disk(tmp_path: Path) -> None:
     assert info == {"role": "joiner", "address": f"127.0.0.1:{port}"}
     seat = next(p["seat"] for p in record["net"]["players"] if p["role"] == "joiner")
     kept, held = moves(record), moves(host_record)
-    signed = [(a["seat"], a["entry"], a["sig"]) for a in kept]
-    assert signed == [(a["seat"], a["entry"], a["sig"]) for a in held[: len(kept)]]
-    # an acknowledgement the host holds the joiner holds too (the joiner's last may have
-    # been written, then killed on its way)
-    assert all(
-        a.get("ack") == b.get("ack")
-        for a, b in zip(kept, held[: len(kept)], strict=True)
-        if "ack" in b
-    )
-    assert all(action["seat"] != seat for action in held[len(kept) :])  # only the host's more
+    common = min(len(kept), len(held))
+    signed = [(a["seat"], a["entry"], a["sig"]) for a in kept[:common]]
+    assert signed == [(a["seat"], a["entry"], a["sig"]) for a in held[:common]]
+    # the acknowledgements both hold are the same; the joiner may lack the host's ack of its
+    # own last move (an ack arriving writes no record; the host sends it again on resume)
+    pairs = list(zip(kept[:common], held[:common], strict=True))
+    assert all(x["ack"] == y["ack"] for x, y in pairs if "ack" in x and "ack" in y)
+    assert len([x for x, y in pairs if "ack" in y and "ack" not in x]) <= 1
+    # beyond what both hold: the joiner's own entry, written before it was sent and killed
+    # on its way, or the host's, sent as the joiner was killed; never the peer's lost
+    assert len(kept) - common <= 1
+    assert all(action["seat"] == seat for action in kept[common:])
+    assert all(action["seat"] != seat for action in held[common:])
     done = run_koikoi("verify", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["proven"]["moves"] == len(kept)
