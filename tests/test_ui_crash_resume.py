@@ -255,3 +255,65 @@ def test_an_app_killed_mid_match_has_every_move_on_disk(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["proven"]["moves"] == len(kept)
     (offered,) = kept_matches(SaveStore(tmp_path / "taro"))
     assert offered.reconnect and offered.resumable and offered.opponent == "hana"
+
+
+def test_a_record_that_cannot_be_taken_up_again_is_said_in_one_line(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    host, joiner = start_match(qtbot, tmp_path, "joiner")
+    play_windows_by_clicks(
+        qtbot,
+        [host, joiner],
+        random.Random(19),
+        until=lambda: actions_so_far(joiner) >= 3 and joiner.controller.mode is Mode.PLAY,
+    )
+    qtbot.wait(300)
+    crash(qtbot, joiner)
+    home = tmp_path / "taro"
+    (path,) = net_records(home)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record[RESUME_KEY]["address"] = "nowhere"  # a hand-edited note: no port
+    path.write_text(json.dumps(record), encoding="utf-8")
+    again = lobby_window(qtbot, home, "", keep=True)
+    again.go_home()
+    click(qtbot, again.start.reconnect_button)
+    assert again.stack.currentWidget() is again.start and again.controller.remote is None
+    notice = again.start.notice.text()
+    assert notice.startswith("That match could not be resumed: an address is HOST:PORT")
+    assert "\n" not in notice and "Traceback" not in notice
+    assert again.start.reconnect_button.isVisible()  # the record stays, as it was
+    assert json.loads(path.read_text(encoding="utf-8")) == record
+    host.go_home()
+    for window in (host, again):
+        close_window(window)
+
+
+def test_a_kept_practice_match_that_cannot_be_taken_back_says_why(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The same line for a practice match set aside (its file gone meanwhile): the start
+    screen is refreshed first, then says why, and the line stays."""
+    games = tmp_path / "home" / "games"
+    games.mkdir(parents=True)
+    path = games / "practice-20261130-101010.json"
+    record = {
+        "format": "koikoi-record/1",
+        "settings": {"rounds": 6, "doubling": True},
+        "first_oya": 0,
+        "deals": [],
+        "seed": "00" * 16,
+        "ai_level": "easy",
+    }
+    path.write_text(json.dumps(record), encoding="utf-8")
+    window = open_window(tmp_path / "home", FAST, LOOPBACK)
+    qtbot.addWidget(window)
+    start = window.start
+    assert start.kept_list.count() == 1 and start.kept[0].resumable
+    start.kept_list.setCurrentRow(0)
+    path.unlink()  # gone between the listing and the click
+    click(qtbot, start.take_back_button)
+    assert window.stack.currentWidget() is start
+    assert start.notice.isVisible()
+    assert start.notice.text().startswith("That match could not be resumed: ")
+    assert start.kept_list.count() == 0
+    close_window(window)

@@ -200,8 +200,8 @@ class MainWindow(QMainWindow):
                 take_back(self.saves, kept)
             except (OSError, ValueError) as exc:
                 logger.warning("could not resume %s: %s", kept.path.name, exc)
+                self.refresh_start()  # first: it says what it finds, and would clear this
                 self.start.set_notice(self.tr("That match could not be resumed: {0}").format(exc))
-                self.refresh_start()
                 return
             self.resume()
 
@@ -484,10 +484,10 @@ class MainWindow(QMainWindow):
         be done is said in one line on the start screen; the record stays."""
         try:
             link, peer, toss = self._restore(kept)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:  # one line
             logger.warning("could not resume %s: %s", kept.path.name, exc)
+            self.refresh_start()  # first: it says what it finds, and would clear this
             self.start.set_notice(self.tr("That match could not be resumed: {0}").format(exc))
-            self.refresh_start()
             return
         session = link.session
         self._records[session.session_id] = (kept.path, link)
@@ -567,7 +567,11 @@ class MainWindow(QMainWindow):
             link = join
         else:
             listening = QtRoom(options, parent=self)
-            listening.listen(str(info.get("bind", "")), int(info.get("port", 0)))
+            try:  # where the peer dials again
+                listening.listen(str(info.get("bind", "")), int(info.get("port", 0)))
+            except ValueError:
+                listening.deleteLater()
+                raise
             listening.adopt(session, self.resume_window)
             link = listening
         lockstep = session.lockstep
