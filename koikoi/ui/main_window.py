@@ -189,8 +189,8 @@ class MainWindow(QMainWindow):
         )
 
     def take_back_requested(self, kept: KeptMatch) -> None:
-        """Resume a match set aside earlier; the one in progress, if any, is set aside."""
-
+        """Resume a match set aside earlier; the one in progress, if any, is set aside (a
+        network match cut off by a crash is reconnected instead)."""
         if kept.network:
             self.reconnect_requested(kept)
             return

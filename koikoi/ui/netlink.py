@@ -112,6 +112,7 @@ REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
 _RECORDED: Final = (TossDone, MovePlayed, Ended)
 """The events after which a session's record has grown (``PeerOptions.on_record``)."""
 RESTARTED: Final = "restarted from the record"
+"""Why a match restored from its record waits (``Suspended.reason``), as the CLI says it."""
 
 
 def _now() -> float:
@@ -744,8 +745,9 @@ class QtJoin(PeerLink):
         """The mDNS room the match was joined in (service name, title, host fingerprint)."""
         self._room_bind: str | None = None
         self._finder: Any = None
-        self._trying: tuple[str, int] | None = None
         """A ``RoomFinder`` looking for :attr:`room` while the match is suspended."""
+        self._trying: tuple[str, int] | None = None
+        """The address the redial in progress dials."""
 
     def resume_restored(self, session: Session, host: str, port: int, window: float) -> None:
         """This side crashed mid-match and was started again: dial ``host:port`` (or the
