@@ -122,3 +122,76 @@ def test_the_joiner_finds_the_moved_room_by_mdns_and_resumes(qtbot: QtBot, tmp_p
             deadline = time.monotonic() + 5
             while time.monotonic() < deadline and window.lobby.finder.running:
                 qtbot.wait(50)
+
+
+def test_a_crashed_joiner_restarted_finds_the_moved_room_by_mdns(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Both sides go down mid-match: the app's window (deleted at once, as a crash) and the
+    host process (killed), which comes back from its record on another port. The app, started
+    again on its home, offers the match; its record says which room it was, so it looks the
+    room up by mDNS and resumes there, though the address in the record is dead."""
+    from tests.test_ui_crash_resume import crash, net_records
+
+    title = f"Moving {secrets.token_hex(3)}"
+    first_port, second_port = free_port(), free_port()
+    first = host(tmp_path, title, first_port, "host")
+    again: KoikoiProcess | None = None
+    window: MainWindow | None = None
+    try:
+        first.wait_for("advertising the room", timeout=60)
+        crashing = open_window(tmp_path / "taro", FAST, LOOPBACK)
+        qtbot.waitExposed(crashing)
+        crashing.show_lobby()
+        lobby = crashing.lobby
+        lobby.nickname.setText("taro")
+        qtbot.waitUntil(lambda: room_row(lobby, title) >= 0, timeout=30_000)
+        double_click_room(lobby, title)
+        qtbot.waitUntil(lambda: at_the_cards(lobby), timeout=30_000)
+        click(qtbot, lobby.prematch.same_button)
+        qtbot.waitUntil(lambda: crashing.controller.remote is not None, timeout=30_000)
+        play_windows_by_clicks(
+            qtbot,
+            [crashing],
+            random.Random(21),
+            until=lambda: actions_so_far(crashing) >= 6 and crashing.controller.mode is Mode.PLAY,
+        )
+        qtbot.wait(300)
+        (path,) = net_records(tmp_path / "taro")
+        note = json.loads(path.read_text(encoding="utf-8"))["resume"]
+        assert note["address"] == format_address("127.0.0.1", first_port)
+        assert note["room"]["title"] == title and note["room"]["name"]
+        crash(qtbot, crashing)
+        first.proc.kill()
+        first.proc.wait(10)
+        again = host(tmp_path, title, second_port, "host-again")
+        again.wait_for("advertising the room", timeout=60)
+
+        window = open_window(tmp_path / "taro", FAST, LOOPBACK)
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        assert window.start.reconnect_button.isVisible()
+        click(qtbot, window.start.reconnect_button)
+        join = window.link
+        assert isinstance(join, QtJoin) and join.room is not None and join.room[1] == title
+        qtbot.waitUntil(lambda: window.restored_link is None, timeout=60_000)
+        assert join.address == format_address("127.0.0.1", second_port)
+        play_windows_by_clicks(
+            qtbot,
+            [window],
+            random.Random(23),
+            until=lambda: window.controller.mode is Mode.MATCH_OVER,
+        )
+        assert again.wait(60) == 0, again.stderr
+        assert again.result()["finished"] is True and again.result()["resumed"] == 1
+        qtbot.waitUntil(lambda: window.net_record == path, timeout=10_000)
+        done = run_koikoi("verify", str(path), str(tmp_path / "host.json"))
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert json.loads(done.stdout)["agree"] is True
+    finally:
+        for proc in (first, again):
+            if proc is not None:
+                proc.kill()
+        if window is not None:
+            window.go_home()
+            close_window(window)
