@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import os
 import random
 import signal
 import time
@@ -283,6 +284,13 @@ def test_a_record_that_cannot_be_taken_up_again_is_said_in_one_line(
     assert "\n" not in notice and "Traceback" not in notice
     assert again.start.reconnect_button.isVisible()  # the record stays, as it was
     assert json.loads(path.read_text(encoding="utf-8")) == record
+    # the offer goes when the peer has stopped waiting (the window shortened for the test)
+    again.resume_window = 1.5
+    os.utime(path)
+    again.refresh_start()
+    assert again.start.reconnect_button.isVisible()
+    qtbot.waitUntil(lambda: not again.start.reconnect_button.isVisible(), timeout=5_000)
+    assert "ended early" in again.start.kept_list.item(0).text()
     host.go_home()
     for window in (host, again):
         close_window(window)

@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -136,6 +137,9 @@ class MainWindow(QMainWindow):
         """Seconds a match cut off by a crash can still be resumed (docs/protocol.md)."""
         self.restored_link: Any = None
         """The link of a match restored from its record, until it resumes or ends."""
+        self._offer_timer = QTimer(self)
+        self._offer_timer.setSingleShot(True)
+        self._offer_timer.timeout.connect(self._offer_expired)
 
         self.start.on_practice = self.practice_requested
         self.start.on_play_person = self.show_lobby
@@ -180,6 +184,17 @@ class MainWindow(QMainWindow):
         else:
             self.start.set_resume(None)
         self.start.set_kept(kept_matches(self.saves, KEPT_SHOWN, self.resume_window))
+        offered = self.start.reconnectable
+        if offered is None:
+            self._offer_timer.stop()
+        else:  # the offer goes when the peer has stopped waiting
+            left = offered.played + self.resume_window - time.time()
+            self._offer_timer.start(max(0, math.ceil(left * 1000)))
+
+    def _offer_expired(self) -> None:
+        """The resume window of the match offered has passed: the start screen drops it."""
+        if self.stack.currentWidget() is self.start:
+            self.refresh_start()
 
     def practice_requested(self, settings: Settings, level: str, assist: bool) -> None:
         """The start screen's practice buttons: ask first when a match is in progress."""
