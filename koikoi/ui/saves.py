@@ -173,12 +173,14 @@ host ``bind`` and ``port`` (where its room listened). Nothing signs it (docs/pro
 def reconnectable(data: dict[str, Any], written: float, window: float, now: float) -> bool:
     """A network record of a match in play (toss done, no end), written less than ``window``
     seconds before ``now``, that says how to reconnect (a public room: a password is never
-    kept, so a private room's match is not offered)."""
-    from koikoi.net.resume import unfinished_record
-
-    info = data.get(RESUME_KEY)
+    kept, so a private room's match is not offered). As ``koikoi.net.resume.unfinished_record``
+    says, without loading the network for the start screen."""
+    info, net = data.get(RESUME_KEY), data.get("net")
     return (
-        unfinished_record(data)
+        isinstance(net, dict)
+        and "seed" in net
+        and "toss" in net
+        and "end" not in data
         and isinstance(info, dict)
         and info.get("role") in ("host", "joiner")
         and not info.get("private", False)
