@@ -1614,6 +1614,10 @@ play on  (K)</source>
             <translation>やめる</translation>
         </message>
         <message>
+            <source>{0} did not answer: the match could not be resumed.</source>
+            <translation>{0} さんから応答がなく、対局を再開できませんでした。</translation>
+        </message>
+        <message>
             <source>The match is over</source>
             <translation>対戦終了</translation>
         </message>
@@ -1624,6 +1628,18 @@ play on  (K)</source>
         <message>
             <source>The signed record could not be saved.</source>
             <translation>署名付きの記録を保存できませんでした。</translation>
+        </message>
+        <message>
+            <source>Reconnecting to {0}…</source>
+            <translation>{0} さんに再接続しています…</translation>
+        </message>
+        <message>
+            <source>{0} is back: the match goes on.</source>
+            <translation>{0} さんが戻りました。対局を続けます。</translation>
+        </message>
+        <message>
+            <source>the record does not say how to reconnect</source>
+            <translation>記録に再接続先が書かれていません</translation>
         </message>
         <message>
             <source>Rematch: waiting for {0} to click Rematch too…</source>
@@ -3567,6 +3583,10 @@ on the local network or by address</source>
             <translation>選んだ対局を再開する</translation>
         </message>
         <message>
+            <source>Cut off mid-match: select it and resume it</source>
+            <translation>対局の途中で切れました。選んで再開できます</translation>
+        </message>
+        <message>
             <source>Set aside: select it and resume it</source>
             <translation>中断中：選んで再開できます</translation>
         </message>
@@ -3575,6 +3595,12 @@ on the local network or by address</source>
 round {0} of {1} · you {2} : {3} computer</source>
             <translation>続きから
 第{0}回戦／{1}回戦 · あなた {2} : {3} コンピュータ</translation>
+        </message>
+        <message>
+            <source>続きから  Resume the match with {0} — reconnect
+round {1} of {2} · you {3} : {4}</source>
+            <translation>続きから（{0} さんに再接続）
+第{1}回戦／{2}回戦 · あなた {3} : {4}</translation>
         </message>
         <message>
             <source>easy</source>
@@ -3599,6 +3625,10 @@ round {0} of {1} · you {2} : {3} computer</source>
         <message>
             <source>set aside in round {0} of {1}</source>
             <translation>第{0}回戦／{1}回戦で中断</translation>
+        </message>
+        <message>
+            <source>cut off: can be resumed</source>
+            <translation>中断（再開できます）</translation>
         </message>
         <message>
             <source>ended early</source>

@@ -515,14 +515,15 @@ class GameController(QObject):
         for event in _last_deal_events(data):
             self.said_event(event)
 
-    def start_network(self, link: Any, name: str, toss: Any) -> None:
+    def start_network(self, link: Any, name: str, toss: Any, restored: bool = False) -> None:
         """Take over a network match (``link``: a ``QtRoom`` or ``QtJoin`` past the toss;
         ``name``: the peer's nickname; ``toss``: the link's ``TossDone``).
 
         The link's session holds the match: its engine applies and checks both seats'
         moves and keeps the signed record; this controller shows its events and sends the
         local seat's actions. The state is read from the session, not from signals already
-        emitted; the ones after this come from the link's zero-delay timer.
+        emitted; the ones after this come from the link's zero-delay timer. ``restored``:
+        the session was restored from its record after a crash; the table opens as it stands.
         """
         session = link.session
         if session is None or session.lockstep is None:
@@ -542,7 +543,7 @@ class GameController(QObject):
         # Taken over at the toss while no deal has been played out: a deal that ended as it
         # was dealt (a teyaku, R8) is scored and the next one dealt before anyone moves, so
         # the toss is shown, then those deals' results, then the deal in play.
-        if not any(deal.actions for deal in self.record.deals[:-1]):  # the toss, its deal
+        if not restored and not any(deal.actions for deal in self.record.deals[:-1]):
             if lockstep.seq == 0:
                 self._queue.extend(toss.events)
             else:

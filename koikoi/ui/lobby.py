@@ -199,6 +199,8 @@ class Lobby(QWidget):
         self._settings_wanted = Settings()
         self._changed_key: IdentityChanged | None = None
         self._retry: tuple[list[str], str, Settings] | None = None
+        self._joined_room: Room | None = None
+        """The room being joined from the list (None: by address)."""
         self._join_clock = QTimer(self)
         """While a join has no answer: the waiting page says how long it has waited."""
         self._join_clock.setInterval(1000)
@@ -557,6 +559,7 @@ class Lobby(QWidget):
             self._show_message(_tr("That room is already playing."))
             return
         settings = Settings(rounds=room.rounds, doubling=room.doubling)
+        self._joined_room = room  # a drop mid-match finds it again by mDNS (it may move)
         if not room.private:
             self._dial(list(room.addresses), "", settings)
             return
@@ -577,6 +580,7 @@ class Lobby(QWidget):
         """Join the address typed (HOST:PORT, [IPv6]:PORT, a host name) with the form's
         settings and the password typed beside it (for a private room)."""
         text = self.address.text().strip()
+        self._joined_room = None
         try:
             parse_address(text)
         except ValueError as error:
@@ -600,6 +604,9 @@ class Lobby(QWidget):
         address = self._targets.pop(0)
         join = QtJoin(options, self)
         self.join = join
+        room = self._joined_room
+        if room is not None:
+            join.follow_room(room.name, room.title, room.fingerprint, self.bind)
         join.established.connect(self._on_established)
         join.cards_shown.connect(self._on_cards)
         join.tossed.connect(self._on_tossed)

@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,7 +46,14 @@ from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.neterrors import bye_detail, move_problem
-from koikoi.ui.saves import KeptMatch, SaveStore, kept_matches, net_record_name, take_back
+from koikoi.ui.saves import (
+    RESUME_KEY,
+    KeptMatch,
+    SaveStore,
+    kept_matches,
+    net_record_name,
+    take_back,
+)
 from koikoi.ui.settings import (
     AI_LEVEL,
     ASSIST,
@@ -63,6 +71,8 @@ logger = logging.getLogger(__name__)
 
 KEPT_SHOWN = 20
 """How many earlier matches the start screen lists."""
+RESUME_WINDOW = 180.0
+"""Seconds a network match cut off by a crash can be resumed (``koikoi.net.resume``)."""
 
 
 class MainWindow(QMainWindow):
@@ -120,6 +130,16 @@ class MainWindow(QMainWindow):
         self._redial_until = 0.0
         self._room_at: tuple[str, int] | None = None
         """Where the host's room of the network match listened, for a rematch."""
+        self._records: dict[bytes, tuple[Path, Any]] = {}
+        """Per session id: the file its record is written to (after every entry) and the
+        link that plays it (what the record's resume key says comes from it)."""
+        self.resume_window = RESUME_WINDOW
+        """Seconds a match cut off by a crash can still be resumed (docs/protocol.md)."""
+        self.restored_link: Any = None
+        """The link of a match restored from its record, until it resumes or ends."""
+        self._offer_timer = QTimer(self)
+        self._offer_timer.setSingleShot(True)
+        self._offer_timer.timeout.connect(self._offer_expired)
 
         self.start.on_practice = self.practice_requested
         self.start.on_play_person = self.show_lobby
@@ -127,6 +147,7 @@ class MainWindow(QMainWindow):
         self.lobby.practice.connect(self._lobby_practice)
         connect_match_ready(self.lobby, self)  # the table's network match, where it exists
         self.start.on_take_back = self.take_back_requested
+        self.start.on_reconnect = self.reconnect_requested
         self.start.on_view = self.view_kept
         self.start.on_resume = lambda: None if self.resume() else None
         self.start.on_help = self.show_help
@@ -162,7 +183,18 @@ class MainWindow(QMainWindow):
             self.start.set_resume(resume_text(m.round_no, m.settings.rounds, m.scores))
         else:
             self.start.set_resume(None)
-        self.start.set_kept(kept_matches(self.saves, KEPT_SHOWN))
+        self.start.set_kept(kept_matches(self.saves, KEPT_SHOWN, self.resume_window))
+        offered = self.start.reconnectable
+        if offered is None:
+            self._offer_timer.stop()
+        else:  # the offer goes when the peer has stopped waiting
+            left = offered.played + self.resume_window - time.time()
+            self._offer_timer.start(max(0, math.ceil(left * 1000)))
+
+    def _offer_expired(self) -> None:
+        """The resume window of the match offered has passed: the start screen drops it."""
+        if self.stack.currentWidget() is self.start:
+            self.refresh_start()
 
     def practice_requested(self, settings: Settings, level: str, assist: bool) -> None:
         """The start screen's practice buttons: ask first when a match is in progress."""
@@ -172,15 +204,19 @@ class MainWindow(QMainWindow):
         )
 
     def take_back_requested(self, kept: KeptMatch) -> None:
-        """Resume a match set aside earlier; the one in progress, if any, is set aside."""
+        """Resume a match set aside earlier; the one in progress, if any, is set aside (a
+        network match cut off by a crash is reconnected instead)."""
+        if kept.network:
+            self.reconnect_requested(kept)
+            return
 
         def resume_kept() -> None:
             try:
                 take_back(self.saves, kept)
             except (OSError, ValueError) as exc:
                 logger.warning("could not resume %s: %s", kept.path.name, exc)
+                self.refresh_start()  # first: it says what it finds, and would clear this
                 self.start.set_notice(self.tr("That match could not be resumed: {0}").format(exc))
-                self.refresh_start()
                 return
             self.resume()
 
@@ -281,10 +317,11 @@ class MainWindow(QMainWindow):
 
     # -- a network match ---------------------------------------------------------------------
 
-    def start_network_match(self, link: Any, peer: Any, toss: Any) -> None:
+    def start_network_match(self, link: Any, peer: Any, toss: Any, restored: bool = False) -> None:
         """Play the match of ``link`` (a ``QtRoom`` or ``QtJoin`` past the handshake, the
         four-card check and the toss) against ``peer`` (its ``PeerInfo``); ``toss`` is the
-        ``TossDone``. Called from the slot of the link's ``tossed`` signal."""
+        ``TossDone``. Called from the slot of the link's ``tossed`` signal; ``restored``: the
+        match was restored from its record (:meth:`reconnect_requested`)."""
         self.controller.shutdown()
         self.link, self.peer = link, peer
         self.net_record = None
@@ -292,10 +329,16 @@ class MainWindow(QMainWindow):
         self.game.set_assist(self.settings.get(ASSIST))
         self.stack.setCurrentWidget(self.game)
         self.game.setFocus()
-        self.controller.start_network(link, peer.nickname, toss)
+        self.controller.start_network(link, peer.nickname, toss, restored)
         self._room_at = self._listening_at(link)
         # the record is kept even if the table has let go of the link (went home early)
         link.ended.connect(lambda _ending, link=link: self._keep_record(link))
+        # and written after every entry, so that a crash loses nothing (docs/protocol.md)
+        link.options.on_record = self._write_record
+        session = link.session
+        if session is not None:
+            self._records.setdefault(session.session_id, (self._record_target(session), link))
+            self._write_record(session)
 
     def _keep_record(self, link: Any) -> None:
         if self._saved_link is not link:
@@ -345,6 +388,11 @@ class MainWindow(QMainWindow):
             return  # the match result panel comes with the last events
         mine = ending.by is not None and ending.by.seat == self.controller.me
         text = ending_text(ending, self.peer.nickname if self.peer else "", mine)
+        restored, self.restored_link = self.restored_link, None
+        if restored is not None and restored is self.link and ending.how in ("dropped", "silent"):
+            text = self.tr("{0} did not answer: the match could not be resumed.").format(
+                self.peer.nickname if self.peer else ""
+            )
         if ending.how == "left" and mine:
             self.go_home()
             self.start.set_notice(self._saved_note(text))
@@ -380,26 +428,181 @@ class MainWindow(QMainWindow):
         return f"{text} {saved}".strip()
 
     def _save_net_record(self, link: Any) -> Path | None:
-        """The session's signed record into ``games/`` as ``net-<time>-seat<n>.json``."""
+        """The session's signed record into ``games/`` as ``net-<time>-seat<n>.json`` (the
+        file it was written to during the match)."""
         session = link.session if link is not None else None
         if session is None:
             return None
+        if session.session_id not in self._records:
+            self._records[session.session_id] = (self._record_target(session), link)
+        return self._write_record(session)
+
+    def _record_target(self, session: Any) -> Path:
+        """A new file in ``games/`` for the record of ``session``."""
         games = games_dir(self.saves.directory)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        seat = self.controller.me
         n = 1
-        target = games / net_record_name(stamp, seat)
-        while target.exists():
+        target = games / net_record_name(stamp, session.seat)
+        taken = {path for path, _link in self._records.values()}
+        while target.exists() or target in taken:
             n += 1
-            target = games / net_record_name(stamp, seat, n)
+            target = games / net_record_name(stamp, session.seat, n)
+        return target
+
+    def _write_record(self, session: Any) -> Path | None:
+        """Write the session's record (atomically) to its file, with what it takes to resume
+        the match after a crash (``saves.RESUME_KEY``): ``PeerOptions.on_record``, called
+        after the toss, after every entry (before it is sent) and at the end."""
+        known = self._records.get(session.session_id)
+        if known is None:
+            return None
+        target, link = known
+        data = session.record().to_json()
+        if session.ending is None:  # what a restart needs to dial again or listen again
+            data[RESUME_KEY] = self._resume_info(session, link)
         try:
-            games.mkdir(parents=True, exist_ok=True)
-            text = json.dumps(session.record().to_json(), ensure_ascii=False, indent=1) + "\n"
-            atomic_write(target, text.encode("utf-8"))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+            atomic_write(target, text.encode("utf-8"), mode=0o600)
         except (OSError, ValueError) as exc:
             logger.error("could not save the network record to %s: %s", target, exc)
             return None
         return target
+
+    def _resume_info(self, session: Any, link: Any) -> dict[str, Any]:
+        from koikoi.net.roles import Role
+        from koikoi.ui.netlink import QtJoin as QtJoinType
+
+        info: dict[str, Any] = {"role": session.role.value}
+        if link is not None and link.options.password:
+            info["private"] = True  # no password is written: not offered after a crash
+        if session.role is Role.HOST:
+            at = self._listening_at(link) if link is not None else None
+            if at is not None:
+                info["bind"], info["port"] = at
+            return info
+        address = link.address if isinstance(link, QtJoinType) else ""
+        if address:
+            info["address"] = address
+        room = getattr(link, "room", None)
+        if room is not None:
+            info["room"] = {"name": room[0], "title": room[1], "fingerprint": room[2]}
+        return info
+
+    # -- a network match cut off by a crash --------------------------------------------------
+
+    def reconnect_requested(self, kept: KeptMatch) -> None:
+        """Take up a network match this app was playing when it stopped (docs/protocol.md,
+        "A side that crashed"): its session restored from the record, the joiner dials the
+        peer (or its room) again, the host listens again where it did; the table opens at
+        the restored position and shows "reconnecting…" until the peer is back. What cannot
+        be done is said in one line on the start screen; the record stays."""
+        try:
+            link, peer, toss = self._restore(kept)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:  # one line
+            logger.warning("could not resume %s: %s", kept.path.name, exc)
+            self.refresh_start()  # first: it says what it finds, and would clear this
+            self.start.set_notice(self.tr("That match could not be resumed: {0}").format(exc))
+            return
+        session = link.session
+        self._records[session.session_id] = (kept.path, link)
+        self.restored_link = link
+        link.resumed.connect(lambda _resent, link=link: self._restored_resumed(link))
+        self.start_network_match(link, peer, toss, restored=True)
+        self.game.show_reconnecting(self.resume_window)
+        text = self.tr("Reconnecting to {0}…").format(peer.nickname)
+        self.game.side.add_line(text)
+
+    def _restored_resumed(self, link: Any) -> None:
+        if self.restored_link is link:
+            self.restored_link = None
+            self.game.side.add_line(
+                self.tr("{0} is back: the match goes on.").format(
+                    self.peer.nickname if self.peer is not None else ""
+                )
+            )
+
+    def _restore(self, kept: KeptMatch) -> tuple[Any, Any, Any]:
+        """The link (a ``QtJoin`` dialling, or a ``QtRoom`` listening), the peer's
+        ``PeerInfo`` and a ``TossDone`` of the match in ``kept``; ValueError (one line)."""
+        from koikoi.engine.record import RecordError, loads
+        from koikoi.net.identity import KnownPeers, PinStatus, load_or_create_identity
+        from koikoi.net.lockstep import Lockstep
+        from koikoi.net.resume import restore_session
+        from koikoi.net.roles import Role
+        from koikoi.net.session import TossDone
+        from koikoi.net.transport import PeerOptions
+        from koikoi.ui.netlink import PeerInfo, QtJoin, QtRoom, parse_address
+
+        try:
+            data = loads(kept.path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, RecordError) as exc:
+            raise ValueError(str(exc)) from None
+        info = data.get(RESUME_KEY)
+        if not isinstance(info, dict) or info.get("role") not in ("host", "joiner"):
+            raise ValueError(self.tr("the record does not say how to reconnect"))
+        role = Role(info["role"])
+        players = {p.get("role"): p for p in data.get("net", {}).get("players", [])}
+        mine = players.get(role.value, {})
+        nickname = str(mine.get("nick", "")) or self.lobby.nickname_text()
+        raw = data.get("settings", {})
+        settings = Settings(rounds=int(raw.get("rounds", 6)), doubling=bool(raw.get("doubling")))
+        identity = load_or_create_identity(self.lobby.home)
+        options = PeerOptions(
+            identity=identity,
+            nickname=nickname,
+            settings=settings,
+            known_peers=KnownPeers.load(self.lobby.home),
+            hold_for_confirmation=True,
+            resume_window=self.resume_window,
+        )
+        session = restore_session(
+            data,
+            identity,
+            nickname,
+            role,
+            settings,
+            now=time.monotonic(),
+            silence_timeout=options.silence_timeout,
+        )
+        link: Any
+        if role is Role.JOINER:
+            host, port = parse_address(str(info.get("address", "")))
+            join = QtJoin(options, self)
+            room = info.get("room")
+            if isinstance(room, dict) and room.get("name"):
+                fingerprint = room.get("fingerprint")
+                join.follow_room(
+                    str(room["name"]),
+                    str(room.get("title", "")),
+                    str(fingerprint) if fingerprint else None,
+                    self.lobby.bind,
+                )
+            join.resume_restored(session, host, port, self.resume_window)
+            link = join
+        else:
+            listening = QtRoom(options, parent=self)
+            try:  # where the peer dials again
+                listening.listen(str(info.get("bind", "")), int(info.get("port", 0)))
+            except ValueError:
+                listening.deleteLater()
+                raise
+            listening.adopt(session, self.resume_window)
+            link = listening
+        lockstep = session.lockstep
+        assert lockstep is not None and session.toss.result is not None
+        result = session.toss.result
+        first = Lockstep(settings, result.first_oya, result.seed, session.session_id)
+        toss = TossDone(result, tuple(first.events))
+        peer = PeerInfo(
+            session.peer.nickname,
+            session.peer.fingerprint,
+            PinStatus.KNOWN,
+            settings,
+            False,
+            str(info.get("address", "")),
+        )
+        return link, peer, toss
 
     # -- a network rematch -------------------------------------------------------------------
 

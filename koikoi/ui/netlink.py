@@ -38,6 +38,7 @@ network"), well under the 50 ms that would call for a worker thread.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import socket
@@ -46,7 +47,7 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtNetwork import (
@@ -109,6 +110,10 @@ REFUSE_GRACE: Final = 0.5
 """The same for a connection the room turns away."""
 REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
 """Seconds between a joiner's redials of a suspended match (the last one repeats)."""
+_RECORDED: Final = (TossDone, MovePlayed, Ended)
+"""The events after which a session's record has grown (``PeerOptions.on_record``)."""
+RESTARTED: Final = "restarted from the record"
+"""Why a match restored from its record waits (``Suspended.reason``), as the CLI says it."""
 
 
 def _now() -> float:
@@ -349,7 +354,7 @@ class PeerLink(QObject):
         elif self._stage == "open" and self.connection is not None:
             self._guarded(lambda conn: conn.leave(_now(), reason))
         elif self._stage == "suspended" and self.held is not None:
-            self._queue.extend(self.held.leave(_now(), reason))
+            self._enqueue(self.held.leave(_now(), reason))
             self.held = None
             self._deliver()
             self._finish()
@@ -462,6 +467,7 @@ class PeerLink(QObject):
         :meth:`leave`: their events join the queue being handed out.
         """
         self._queue.extend(events)
+        self._record(events)
         self._flush()
         conn = self.connection
         if self._stage == "open" and conn is not None and not conn.closed:
@@ -470,6 +476,23 @@ class PeerLink(QObject):
             self._deliver_timer.start(0)
         else:
             self._settle()
+
+    def _enqueue(self, events: Sequence[ConnectionEvent]) -> None:
+        """Events of a session no connection holds (it left or expired while suspended)."""
+        self._queue.extend(events)
+        self._record(events)
+
+    def _record(self, events: Sequence[ConnectionEvent]) -> None:
+        """The options' ``on_record`` once the record grew (the toss, a move, the end),
+        before the entry is sent: a crash after this loses nothing the peer may hold."""
+        record = self.options.on_record
+        session = self.session
+        if record is None or session is None or not any(isinstance(e, _RECORDED) for e in events):
+            return
+        try:
+            record(session)
+        except Exception:
+            logger.warning("the record could not be written", exc_info=True)
 
     def _deliver(self) -> None:
         if self._pumping:
@@ -592,7 +615,7 @@ class PeerLink(QObject):
         if self._stage != "suspended" or session is None:
             return
         if suspended is not None:
-            self._queue.extend(expire(session, suspended, _now()))
+            self._enqueue(expire(session, suspended, _now()))
         self.held = None
         self._deliver()
         self._finish()
@@ -714,6 +737,82 @@ class QtJoin(PeerLink):
         self._redial = QTimer(self)
         self._redial.setSingleShot(True)
         self._redial.timeout.connect(self._dial_again)
+        self.room: tuple[str, str, str | None] | None = None
+        """The mDNS room the match was joined in (service name, title, host fingerprint)."""
+        self._room_bind: str | None = None
+        self._finder: Any = None
+        """A ``RoomFinder`` looking for :attr:`room` while the match is suspended."""
+        self._trying: tuple[str, int] | None = None
+        """The address the redial in progress dials."""
+
+    def resume_restored(self, session: Session, host: str, port: int, window: float) -> None:
+        """This side crashed mid-match and was started again: dial ``host:port`` (or the
+        room it follows, :meth:`follow_room`) again and again for ``window`` seconds, to
+        resume ``session`` (restored from its record,
+        :func:`~koikoi.net.resume.restore_session`) with the peer, who waits for it.
+        ``resumed`` follows, or ``ended`` when the window runs out."""
+        if self._stage != "new":
+            raise ValueError("this link has already been used")
+        self.address = format_address(host, port)
+        self.times["connect"] = _now()
+        self._dialled = (host, port)
+        self.held = self._resuming = session
+        self.suspension = Suspended(_now() + window, RESTARTED)
+        self._stage = "suspended"
+        self._attempts = 0
+        self._start_looking()
+        self._schedule()
+
+    def follow_room(self, name: str, title: str, fingerprint: str | None, bind: str | None) -> None:
+        """The match was joined in a room found by mDNS (its service ``name``, ``title`` and
+        host ``fingerprint``, browsed on ``bind``): while the match is suspended, each redial
+        dials the address the room advertises then (the host may have moved), else the last
+        one. docs/protocol.md, "Dialling again"."""
+        self.room = (name, title, fingerprint)
+        self._room_bind = bind
+
+    def _start_looking(self) -> None:
+        """Browse for the followed room while the match waits to be resumed."""
+        if self.room is None or self._finder is not None:
+            return
+        from koikoi.ui.rooms import RoomFinder  # mDNS only when a room is followed
+
+        self._finder = RoomFinder(self._room_bind, self)
+        self._finder.start()
+
+    def _stop_looking(self) -> None:
+        finder, self._finder = self._finder, None
+        if finder is not None:
+            finder.stop()
+            finder.deleteLater()
+
+    def redial_targets(self) -> list[tuple[str, int]]:
+        """Where the next redial may dial: the followed room's addresses as advertised now
+        (the same service name first, then the same title and host identity), then the
+        address dialled last."""
+        out: list[tuple[str, int]] = []
+        finder, room = self._finder, self.room
+        if finder is not None and room is not None:
+            name, title, fingerprint = room
+            found = [
+                r
+                for r in finder.model.rooms()
+                if r.name == name
+                or (
+                    r.title.casefold() == title.casefold()
+                    and (not fingerprint or r.fingerprint == fingerprint)
+                )
+            ]
+            found.sort(key=lambda r: r.name != name)
+            for r in found:
+                for text in r.addresses:
+                    with contextlib.suppress(ValueError):
+                        target = parse_address(text)
+                        if target not in out:
+                            out.append(target)
+        if self._dialled is not None and self._dialled not in out:
+            out.append(self._dialled)
+        return out
 
     def connect_to_address(self, text: str) -> None:
         """``HOST:PORT`` or ``[v6]:PORT``; raises :class:`ValueError` (one line) otherwise."""
@@ -745,6 +844,7 @@ class QtJoin(PeerLink):
             super()._go_suspended(conn)
             self._resuming = self.held
             self._attempts = 0
+            self._start_looking()
         else:  # an attempt to resume failed: drop its socket, dial again
             self._stage = "suspended"
             self._drop_socket()
@@ -774,9 +874,14 @@ class QtJoin(PeerLink):
         if left <= 0:
             self.held = self._resuming
             self._resuming = None
+            self._stop_looking()
             self.expire()
             return
-        self._dial(*self._dialled, min(self.options.silence_timeout, left))
+        targets = self.redial_targets()
+        host, port = targets[(self._attempts - 1) % len(targets)]
+        self.address = format_address(host, port)
+        self._trying = (host, port)
+        self._dial(host, port, min(self.options.silence_timeout, left))
 
     def _settle(self) -> None:
         conn = self.connection
@@ -807,11 +912,16 @@ class QtJoin(PeerLink):
             error = event.error
             if isinstance(error, ResumeRefused) and error.by_peer:  # nothing to resume there
                 self._resuming = None
-                self._queue.extend(session.connection_lost(_now(), str(error)))
+                self._enqueue(session.connection_lost(_now(), str(error)))
             return
         if isinstance(event, Resumed):
             self._resuming = None
             self._attempts = 0
+            if self._trying is not None:  # where the room is now, for the next drop
+                self._dialled = self._trying
+            self._stop_looking()
+        elif isinstance(event, Ended):
+            self._stop_looking()
         super()._dispatch(event)
 
     def leave(self, reason: str = "the player left") -> None:
@@ -820,11 +930,15 @@ class QtJoin(PeerLink):
             self._redial.stop()
             self._resuming = None
             self._drop_socket()
-            self._queue.extend(session.leave(_now(), reason))
+            self._enqueue(session.leave(_now(), reason))
             self._deliver()
             self._finish()
             return
         super().leave(reason)
+
+    def _finish(self) -> None:
+        self._stop_looking()
+        super()._finish()
 
     def _on_connected(self) -> None:
         sock = self.socket
@@ -1115,6 +1229,26 @@ class QtRoom(QObject):
         link.resumed.connect(self.resumed)
 
     # --- resume --------------------------------------------------------------------------
+
+    def adopt(self, session: Session, window: float) -> None:
+        """Take back a match restored from its record (this side crashed and was started
+        again, :func:`~koikoi.net.resume.restore_session`): listening (:meth:`listen`), the
+        room waits ``window`` seconds for its peer to resume it, as after a drop
+        (``resumed``, or ``ended`` when the window runs out). The asyncio twin is
+        :meth:`koikoi.net.transport.Room.adopt`."""
+        if self.match is not None:
+            raise ValueError("the room has a match already")
+        link = PeerLink(self.options, Role.HOST)
+        link.held = session
+        link.suspension = Suspended(_now() + window, RESTARTED)
+        link._stage = "suspended"
+        link.closed.connect(self._on_link_closed)
+        self.links[link] = None
+        self.match = link
+        self.policy.match_over = True  # nobody else may start a match here
+        self.policy.resumable = True
+        self._follow(link)
+        self._expiry.start(math.ceil(window * 1000))
 
     def _resume_candidate(self, key: bytes) -> Session | None:
         """The room's match, when ``key`` is its peer's and it can be resumed; a link that

@@ -14,7 +14,7 @@ import logging
 import os
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -147,6 +147,10 @@ class KeptMatch:
     that ended early."""
     opponent: str = ""
     """The peer's nickname of a network game (``net-*.json``); empty for practice."""
+    reconnect: bool = False
+    """A network match this app was playing when it stopped (crashed, killed): in play, its
+    record written less than the resume window ago, with what it takes to dial again (its
+    :data:`RESUME_KEY`); the peer may still wait for it (docs/protocol.md, "Resume")."""
 
     @property
     def network(self) -> bool:
@@ -154,8 +158,34 @@ class KeptMatch:
 
     @property
     def resumable(self) -> bool:
-        """A practice match set aside (a network game is never resumed)."""
-        return not self.finished and not self.network
+        """A practice match set aside, or a network match to reconnect."""
+        return not self.finished and (not self.network or self.reconnect)
+
+
+RESUME_KEY: Final = "resume"
+"""The key of a network record that says how to take its match up again after a crash:
+``role`` (``host``/``joiner``), for the joiner ``address`` (``host:port`` dialled last) and,
+when it joined a room found by mDNS, ``room`` (``name``, ``title``, ``fingerprint``); for the
+host ``bind`` and ``port`` (where its room listened). Nothing signs it (docs/protocol.md,
+"A side that crashed")."""
+
+
+def reconnectable(data: dict[str, Any], written: float, window: float, now: float) -> bool:
+    """A network record of a match in play (toss done, no end), written less than ``window``
+    seconds before ``now``, that says how to reconnect (a public room: a password is never
+    kept, so a private room's match is not offered). As ``koikoi.net.resume.unfinished_record``
+    says, without loading the network for the start screen."""
+    info, net = data.get(RESUME_KEY), data.get("net")
+    return (
+        isinstance(net, dict)
+        and "seed" in net
+        and "toss" in net
+        and "end" not in data
+        and isinstance(info, dict)
+        and info.get("role") in ("host", "joiner")
+        and not info.get("private", False)
+        and 0 <= now - written < window
+    )
 
 
 NET_SEAT = re.compile(r"-seat([01])\.json$")
@@ -168,11 +198,13 @@ def net_record_name(stamp: str, seat: int, n: int = 1) -> str:
     return f"net-{stamp}{extra}-seat{seat}.json"
 
 
-def kept_matches(store: SaveStore, limit: int = 20) -> list[KeptMatch]:
+def kept_matches(store: SaveStore, limit: int = 20, window: float = 180.0) -> list[KeptMatch]:
     """The newest ``limit`` readable practice records in ``games/``, newest first.
 
     A file that does not replay is skipped with one log line: the list only shows, and a
-    broken file stays where it is for the player to look at.
+    broken file stays where it is for the player to look at. A network match in play that
+    was written less than ``window`` seconds ago (the resume window) is marked
+    :attr:`KeptMatch.reconnect`.
     """
     games = games_dir(store.directory)
     try:
@@ -194,7 +226,10 @@ def kept_matches(store: SaveStore, limit: int = 20) -> list[KeptMatch]:
             continue
         level = data.get("ai_level")
         if path.name.startswith("net-"):
-            out.append(_net_kept(path, played, data, match))
+            kept = _net_kept(path, played, data, match)
+            if reconnectable(data, played, window, time.time()):
+                kept = replace(kept, reconnect=True)
+            out.append(kept)
             continue
         out.append(
             KeptMatch(

@@ -76,7 +76,11 @@ class StartScreen(QWidget):
         """The language was chosen (saved in the settings already): the app speaks it now."""
         self.on_take_back: Callable[[KeptMatch], None] = lambda kept: None
         self.on_view: Callable[[KeptMatch], None] = lambda kept: None
+        self.on_reconnect: Callable[[KeptMatch], None] = lambda kept: None
+        """The player chose to resume a network match this app was cut off from."""
         self.kept: list[KeptMatch] = []
+        self.reconnectable: KeptMatch | None = None
+        """The network match offered by :attr:`reconnect_button`."""
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(40, 12, 40, 12)  # 1024×640 with the earlier matches
@@ -118,6 +122,11 @@ class StartScreen(QWidget):
         self.resume_button.clicked.connect(lambda: self.on_resume())
         self.resume_button.hide()
         left.addWidget(self.resume_button)
+        self.reconnect_button = QPushButton("")
+        self.reconnect_button.setObjectName("reconnectButton")
+        self.reconnect_button.clicked.connect(self._reconnect)
+        self.reconnect_button.hide()
+        left.addWidget(self.reconnect_button)
         self.practice_button = QPushButton(self.tr("練習  Practice\n6 rounds against the computer"))
         self.practice_button.setObjectName("practiceButton")
         self.practice_button.setAccessibleName(self.tr("Practice: 6 rounds against the computer"))
@@ -287,7 +296,9 @@ class StartScreen(QWidget):
         for entry in self.kept:
             item = QListWidgetItem(kept_title(entry))
             item.setData(Qt.ItemDataRole.AccessibleTextRole, kept_title(entry))
-            if entry.resumable:
+            if entry.reconnect:
+                item.setToolTip(self.tr("Cut off mid-match: select it and resume it"))
+            elif entry.resumable:
                 item.setToolTip(self.tr("Set aside: select it and resume it"))
             self.kept_list.addItem(item)
         rows = max(1, min(len(self.kept), KEPT_ROWS_SHOWN))
@@ -295,6 +306,16 @@ class StartScreen(QWidget):
         self.take_back_button.setVisible(any(k.resumable for k in self.kept))
         self.kept_card.setVisible(bool(self.kept))
         self._kept_selected(self.kept_list.currentRow())
+        self.reconnectable = next((k for k in self.kept if k.reconnect), None)
+        if self.reconnectable is not None:
+            text = reconnect_text(self.reconnectable)
+            self.reconnect_button.setText(text)
+            self.reconnect_button.setAccessibleName(text.replace("\n", " "))
+        self.reconnect_button.setVisible(self.reconnectable is not None)
+
+    def _reconnect(self) -> None:
+        if self.reconnectable is not None:
+            self.on_reconnect(self.reconnectable)
 
     def _kept_selected(self, row: int) -> None:
         ok = 0 <= row < len(self.kept) and self.kept[row].resumable
@@ -421,6 +442,13 @@ def resume_text(round_no: int, rounds: int, scores: tuple[int, int]) -> str:
     )
 
 
+def reconnect_text(kept: KeptMatch) -> str:
+    """The offer of a network match this app was cut off from (it crashed, was killed)."""
+    return _tr(
+        "続きから  Resume the match with {0} — reconnect\nround {1} of {2} · you {3} : {4}"
+    ).format(kept.opponent, kept.round_no, kept.rounds, kept.scores[0], kept.scores[1])
+
+
 def kept_title(kept: KeptMatch) -> str:
     """'Practice vs hard · 3 Dec 2026 · 32–18 · finished' (the player's points first)."""
     levels = {
@@ -436,7 +464,13 @@ def kept_title(kept: KeptMatch) -> str:
         else _tr("set aside in round {0} of {1}").format(kept.round_no, kept.rounds)
     )
     if kept.network:
-        state = _tr("finished") if kept.finished else _tr("ended early")
+        state = (
+            _tr("finished")
+            if kept.finished
+            else _tr("cut off: can be resumed")
+            if kept.reconnect
+            else _tr("ended early")
+        )
         return _tr("Network game vs {0} · {1} · {2}–{3} · {4}").format(
             kept.opponent, when, kept.scores[0], kept.scores[1], state
         )
