@@ -62,6 +62,12 @@ def crash(qtbot: QtBot, window: MainWindow) -> None:
     """The window and all it holds (links, sockets, the room) go at once: no ``bye``, no
     closing, no last write; the kernel closes the sockets as a dead process's. A room keeps
     its connections in Python, not as Qt children: they go first."""
+    # A dead process's mDNS announcement ends with it; in this process the announcer's
+    # thread would outlive the window and show the room to every later test's lobby.
+    announcer = window.lobby.announcer
+    if announcer is not None:
+        announcer.withdraw()
+        announcer.wait()
     rooms = {id(r): r for r in (window.link, window.lobby.room) if isinstance(r, QtRoom)}
     for room in rooms.values():
         for link in list(room.links):

@@ -3432,6 +3432,10 @@ play on  (K)</source>
             <translation>保存した対戦を再開する</translation>
         </message>
         <message>
+            <source>Resume the network match</source>
+            <translation>通信対局を再開する</translation>
+        </message>
+        <message>
             <source>練習  Practice
 6 rounds against the computer</source>
             <translation>練習　コンピュータと6回戦</translation>

@@ -124,6 +124,7 @@ class StartScreen(QWidget):
         left.addWidget(self.resume_button)
         self.reconnect_button = QPushButton("")
         self.reconnect_button.setObjectName("reconnectButton")
+        self.reconnect_button.setAccessibleName(self.tr("Resume the network match"))
         self.reconnect_button.clicked.connect(self._reconnect)
         self.reconnect_button.hide()
         left.addWidget(self.reconnect_button)
