@@ -300,7 +300,8 @@ def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Rec
 
 
 DEALING = "seed"
-"""How this version deals (CLI.md's ``dealing``): from the players' joint seed."""
+"""How a session that never started deals (CLI.md's ``dealing``): the joint seed, which every
+peer supports; a session says its own (:attr:`Session.dealing`)."""
 
 ENDED = {"silent": "dropped"}
 """CLI.md's ``ended`` is how an unfinished match ended, as the record's ``end.how`` says it,
@@ -315,7 +316,7 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
         result = session.result_json()
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
-    result["dealing"] = DEALING
+    result["dealing"] = session.dealing if session is not None else DEALING
     if outcome.resumed:
         result["resumed"] = outcome.resumed
     if outcome.finished:

@@ -52,7 +52,7 @@ from koikoi.engine.record import GameRecord, replay_record
 from koikoi.engine.round import Action, IllegalAction
 from koikoi.net.errors import CheatDetected, DecryptError, ProtocolError
 from koikoi.net.fair import ANSWER, COMMIT, REVEAL, CoinToss, TossPhase, TossResult
-from koikoi.net.handshake import PROTOCOL_NAME, Established, session_statement
+from koikoi.net.handshake import Established, protocol_name, session_statement
 from koikoi.net.identity import Identity, verify_signature
 from koikoi.net.lockstep import (
     MAX_ACK,
@@ -332,6 +332,13 @@ class Session:
         self.move_clock = move_clock
         self.abandon_after = abandon_after
         self._turn = _Turn()
+        if established.dealing != "seed":
+            raise ValueError(
+                f"this session deals only from the joint seed, not {established.dealing!r}"
+            )
+        self.dealing = established.dealing
+        """How the deals are made (CLI.md's ``dealing``): ``seed``, the joint seed."""
+        self.protocol = protocol_name(established.version)
         self.role = established.role
         self.seat = self.role.seat
         self.settings = established.settings
@@ -755,11 +762,13 @@ class Session:
                 }
             )
         net: dict[str, Any] = {
-            "protocol": PROTOCOL_NAME,
+            "protocol": self.protocol,
             "session": b64(self.session_id),
             "players": players,
             "handshake": self._handshake_json(),
         }
+        if self.protocol != protocol_name(2):  # version 3 names the dealing agreed
+            net["dealing"] = self.dealing
         result = self.toss.result
         if result is not None:
             net["toss"] = {

@@ -39,14 +39,20 @@ from koikoi.engine.record import FORMAT, RecordError, parse
 from koikoi.engine.round import IllegalAction, action_str
 from koikoi.net.errors import ProtocolError
 from koikoi.net.fair import commitment, first_oya, joint_seed
-from koikoi.net.handshake import PROTOCOL_NAME, session_statement
+from koikoi.net.handshake import (
+    PRIVATE_VERSION,
+    PROTOCOL_NAME,
+    protocol_name,
+    session_statement,
+)
 from koikoi.net.identity import fingerprint, verify_signature
 from koikoi.net.lockstep import Lockstep, ack_signed_data, decode_ack, decode_entry, signed_data
 from koikoi.net.roles import Role
 
-RECORD_PROTOCOLS: Final = ("koikoi-net/1", PROTOCOL_NAME)
-"""Records of both versions verify: their entries, signatures and chains are the same;
-version 1 records carry no handshake signatures (the handshake is "not proven")."""
+RECORD_PROTOCOLS: Final = ("koikoi-net/1", PROTOCOL_NAME, protocol_name(PRIVATE_VERSION))
+"""Records of these versions verify: their entries, signatures and chains are the same;
+version 1 records carry no handshake signatures (the handshake is "not proven"); version 3
+records name their dealing (``net.dealing``), and only the joint seed's replays here yet."""
 OLD_PROTOCOL: Final = "koikoi-net/1"
 
 PROVEN_NOTE: Final = "what the signatures in the record prove"
@@ -203,6 +209,18 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     protocol = net.get("protocol")
     if protocol not in RECORD_PROTOCOLS:
         raise VerificationFailed(f"net.protocol is {protocol!r}, not {PROTOCOL_NAME!r}")
+    dealing = net.get("dealing", "seed")
+    if (protocol == protocol_name(PRIVATE_VERSION)) != ("dealing" in net):
+        raise VerificationFailed(
+            f"net.dealing in a record of {protocol}, which deals by the seed"
+            if "dealing" in net
+            else f"net.dealing is missing in a record of {protocol}"
+        )
+    if dealing != "seed":
+        raise VerificationFailed(
+            f"net.dealing is {dealing!r}: this koikoi verifies only records dealt from the "
+            "joint seed"
+        )
     session = _bytes(net.get("session"), "net.session")
     keys, nicks = _players(net)
     try:
