@@ -13,10 +13,9 @@ from koikoi.net.errors import UnexpectedMessage, VersionMismatch
 from koikoi.net.handshake import Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.session import Session
 from koikoi.net.verify import VerificationFailed, verify_record
 from koikoi.net.wire import encode_message, unpack
-from tests.net_support import Table, handshake_pair
+from tests.net_support import Table
 from tests.test_net_handshake import run
 
 BOTH = ("private", "seed")
@@ -168,12 +167,3 @@ def test_verify_names_a_dealing_it_cannot_check(protocol: str, dealing: str, wor
     record["net"].update(protocol=protocol, dealing=dealing)
     with pytest.raises(VerificationFailed, match=words):
         verify_record(record)
-
-
-def test_a_session_refuses_a_dealing_it_cannot_play() -> None:
-    """Until the lockstep deals privately, a session agreed on private dealing does not
-    quietly deal from the seed."""
-    identities, established = handshake_pair(dealings={role: BOTH for role in Role})
-    assert established[Role.HOST].dealing == "private"
-    with pytest.raises(ValueError, match="deals only from the joint seed"):
-        Session(established[Role.HOST], identities[Role.HOST], "host", now=0.0)
