@@ -11,6 +11,7 @@ from koikoi.engine.record import replay
 from koikoi.net.private import PrivateLockstep
 from koikoi.net.roles import Role
 from koikoi.net.session import DealLaidOut, MovePlayed, TossDone
+from koikoi.net.wire import encode_message, unpack
 from tests.net_support import Table
 
 BOTH = ("private", "seed")
@@ -66,3 +67,174 @@ def test_a_live_session_holds_only_what_the_rules_show() -> None:
         opened = {p for p in range(48) if dealer.card_at(p) is not None}
         assert lockstep.known == opened
         assert len(opened) < 48
+
+
+# --- attacks: each ends the session with the culprit named ---------------------------------
+
+
+def _kind(message: bytes) -> object:
+    value = unpack(message)
+    return value.get("t") if isinstance(value, dict) else None
+
+
+class DealingTap:
+    """Lets the match run, then changes the ``nth`` message of ``kind`` that ``cheater``
+    sends (``change`` gets and returns its decoded map)."""
+
+    def __init__(self, cheater: Role, kind: str, nth: int, change) -> None:  # type: ignore[no-untyped-def]
+        self.cheater, self.kind, self.nth, self.change = cheater, kind, nth, change
+        self.count = 0
+
+    def __call__(self, sender: Role, messages: list[bytes]) -> list[bytes]:
+        if sender is not self.cheater:
+            return messages
+        out = []
+        for message in messages:
+            if _kind(message) == self.kind:
+                if self.count == self.nth:
+                    value = unpack(message)
+                    assert isinstance(value, dict)
+                    fields = dict(value)
+                    kind = str(fields.pop("t"))
+                    message = encode_message(kind, **self.change(fields))
+                self.count += 1
+            out.append(message)
+        return out
+
+
+def _cheat_caught(table: Table, victim: Role) -> str:
+    ending = table.sessions[victim].ending
+    assert ending is not None, "the cheat went unnoticed"
+    assert not ending.finished and ending.how == "cheat", ending
+    assert ending.by is victim.peer, ending
+    assert table.sessions[victim.peer].closed  # told by the victim's bye
+    return ending.reason
+
+
+def _other_key(key: bytes) -> bytes:
+    from koikoi.net.mental import multiply
+
+    return multiply(key, (2).to_bytes(32, "little"))
+
+
+@pytest.mark.parametrize("cheater", list(Role))
+def test_a_wrong_key_for_a_played_card_is_named(cheater: Role) -> None:
+    tap = DealingTap(cheater, "play", 2, lambda f: {**f, "k": _other_key(f["k"])})
+    table = private_table(seed=5, tap=tap)
+    table.run()
+    reason = _cheat_caught(table, cheater.peer)
+    assert f"the {cheater.value} sent a key of position" in reason
+    assert "opens no card" in reason
+
+
+@pytest.mark.parametrize("cheater", list(Role))
+def test_a_wrong_key_for_a_drawn_card_is_named(cheater: Role) -> None:
+    tap = DealingTap(cheater, "draw", 3, lambda f: {**f, "k": _other_key(f["k"])})
+    table = private_table(seed=6, tap=tap)
+    table.run()
+    reason = _cheat_caught(table, cheater.peer)
+    assert f"the {cheater.value} sent a key of position" in reason
+
+
+def test_a_substituted_card_in_the_final_deck_is_named() -> None:
+    """The joiner swaps two points of its locked deck (the host's hand): the host opens no
+    card there and names the joiner."""
+
+    def swap(fields: dict[str, bytes]) -> dict[str, bytes]:
+        deck = fields["deck"]
+        return {"deck": deck[32:64] + deck[0:32] + deck[64:]}
+
+    table = private_table(seed=7, tap=DealingTap(Role.JOINER, "lock", 0, swap))
+    table.run()
+    reason = _cheat_caught(table, Role.HOST)
+    assert (
+        "the joiner sent a key of position" in reason
+        or "the peer's sealed deck is not the one of the decks it sent" in reason
+    ), reason
+
+
+@pytest.mark.parametrize("cheater", list(Role))
+def test_a_seed_that_is_not_the_committed_one_is_named(cheater: Role) -> None:
+    tap = DealingTap(cheater, "seed", 0, lambda f: {"s": bytes(32)})
+    table = private_table(seed=8, tap=tap)
+    table.run()
+    reason = _cheat_caught(table, cheater.peer)
+    assert f"the {cheater.value} revealed a seed that is not the one it committed to" in reason
+
+
+def test_a_deck_its_seed_does_not_give_is_named_at_the_audit() -> None:
+    """The joiner commits to one seed and shuffles with another: everything opens, and the
+    audit at the deal's end names it."""
+    from koikoi.net import dealing
+
+    table = private_table(seed=9)
+    joiner = table.joiner
+    real_start = joiner._start_deal
+
+    def lying_start() -> None:
+        real_start()
+        dealer = joiner._private.dealer  # type: ignore[union-attr]
+        dealer._keys = dealing._Keys(bytes(range(32)), dealer.transcript.context, Role.JOINER)
+
+    joiner._start_deal = lying_start  # type: ignore[method-assign]
+    table.run()
+    reason = _cheat_caught(table, Role.HOST)
+    assert "the joiner sent a shuffled deck that its seed does not give" in reason
+
+
+def test_a_move_that_plays_another_card_than_the_one_opened_is_named() -> None:
+    from koikoi.net.session import MOVE
+    from tests.net_support import resign
+
+    table = private_table(seed=10)
+    cheater = Role.JOINER
+
+    def change(sender: Role, messages: list[bytes]) -> list[bytes]:
+        if sender is not cheater or tap_state["done"]:
+            return messages
+        out = []
+        for message in messages:
+            value = unpack(message)
+            if isinstance(value, dict) and value.get("t") == "move" and not tap_state["done"]:
+                from koikoi.net.lockstep import decode_entry
+
+                entry = decode_entry(value["entry"])  # type: ignore[arg-type]
+                rnd = table.sessions[cheater].lockstep.match.round  # type: ignore[union-attr]
+                hand = [c for c in range(48) if rnd.hands[cheater.seat] >> c & 1]  # type: ignore[union-attr]
+                if entry.action < 48 and hand:
+                    tap_state["done"] = True
+                    message = resign(message, table.identities[cheater], action=hand[0])
+            out.append(message)
+        return out
+
+    tap_state = {"done": False}
+    assert MOVE is not None
+    table.tap = change
+    table.run()
+    reason = _cheat_caught(table, Role.HOST)
+    assert "but the peer's play opened card" in reason
+
+
+def test_a_withheld_draw_key_runs_out_the_move_clock_of_the_withholder() -> None:
+    """The joiner never answers the host's draw: the host's clock waits for the joiner, and
+    after the abandon time the host ends the match as abandoned by the joiner."""
+    from koikoi.net.session import PeerOverdue
+
+    def withhold(sender: Role, messages: list[bytes]) -> list[bytes]:
+        if sender is Role.JOINER:
+            return [m for m in messages if _kind(m) != "draw"]
+        return messages
+
+    table = private_table(seed=11, tap=withhold)
+    table.run()
+    host = table.host
+    assert host.ending is None
+    clock = host.clock(table.now)
+    assert clock is not None and not clock.local and clock.seat == Role.JOINER.seat
+    table.now = 181.0
+    host._clock.last_rx = table.now  # heartbeats kept coming
+    events = host.tick(table.now)
+    assert any(isinstance(e, PeerOverdue) for e in events), events
+    host.abandon(table.now)
+    assert host.ending is not None and host.ending.how == "abandoned"
+    assert host.ending.by is Role.JOINER

@@ -61,6 +61,7 @@ from koikoi.net.dealing import (
     Dealer,
     DealingCheat,
     hand_positions,
+    sealed_hash,
 )
 from koikoi.net.dealing import Phase as DealPhase
 from koikoi.net.errors import CheatDetected, DecryptError, ProtocolError
@@ -78,7 +79,16 @@ from koikoi.net.lockstep import (
 )
 from koikoi.net.private import PrivateLockstep
 from koikoi.net.roles import Role
-from koikoi.net.wire import Bool, Bytes, OneOf, Record, Str, decode_message, encode_message
+from koikoi.net.wire import (
+    Bool,
+    Bytes,
+    Fields,
+    OneOf,
+    Record,
+    Str,
+    decode_message,
+    encode_message,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -117,9 +127,10 @@ of it (for the record only: the result is already final)."""
 PING = Record({})
 CONFIRM = Record({})
 """The local player sees the same four cards as the peer (after the toss, once a side)."""
-HAND = Record({"teyaku": Bool()})
-"""Private dealing: once a side's hand is open, whether it holds a teyaku (R8); a teyaku is
-declared by the ``play`` keys of the whole hand, sent just before (docs/protocol.md)."""
+HAND = Record({"teyaku": Bool(), "dealing": Bytes(32, 32)})
+"""Private dealing: once a side's hand is open, whether it holds a teyaku (R8), declared by
+the ``play`` keys of the whole hand sent just before, and the sealed hash of the deal as the
+side sent and received its decks (docs/protocol.md)."""
 DEALING: Final = {
     "shuffle": SHUFFLE,
     "lock": LOCK,
@@ -518,11 +529,27 @@ class Session:
     def _clock_seat(self) -> int | None:
         if self.stage is not Stage.PLAYING or self.lockstep is None:
             return None
-        if self.lockstep.match.finished:
-            return None
         if self._turn.seq != self.lockstep.seq:  # a move went into the log: a new turn
             self._turn = _Turn(self.lockstep.seq, self._clock.now)
+        private = self._private
+        if (
+            isinstance(self.lockstep, PrivateLockstep)
+            and private is not None
+            and (not private.laid or private.pending is not None or self.lockstep.deal_over)
+        ):  # a dealing message is owed: the clock waits for the side that owes it
+            return self.role.peer.seat if self._owed_by_peer(private) else None
+        if self.lockstep.match.finished:
+            return None
         return self.lockstep.match.current_seat()
+
+    def _owed_by_peer(self, private: _Private) -> bool:
+        """Whether this side waits for a dealing message of the peer (a deck, a key, its
+        ``hand`` or its seed): the withholder is the one the clock waits for."""
+        if private.dealer.waiting_for is not None or private.pending is not None:
+            return True
+        if not private.laid:
+            return private.declared and private.peer_teyaku is None
+        return private.seed_sent and len(private.dealer.transcript.seeds) < 2
 
     def _clock_due(self) -> float | None:
         """When the move clock next has something to say (once per turn)."""
@@ -611,7 +638,7 @@ class Session:
         if message.kind == "ack":
             return self._on_ack(message.fields.get("ack", bytes), message.fields.get("sig", bytes))
         if message.kind in DEALING:
-            return self._on_dealing(message.kind, plaintext, message.fields.maybe("teyaku", bool))
+            return self._on_dealing(message.kind, plaintext, message.fields)
         return self._on_toss(plaintext)
 
     def play(self, action: Action, now: float) -> list[SessionEvent]:
@@ -634,6 +661,7 @@ class Session:
             if lockstep.draws(action):  # the card drawn shows once both keys crossed
                 self._send(private.dealer.draw())
                 private.pending = action
+                self._turn = _Turn(lockstep.seq, now)  # the peer's key is owed from now
                 return []  # the move goes out with the peer's key (see _on_dealing)
         return self._sign_and_send(action)
 
@@ -984,12 +1012,12 @@ class Session:
         for message in self._private.dealer.start():
             self._send(message)
 
-    def _on_dealing(self, kind: str, plaintext: bytes, teyaku: bool | None) -> list[SessionEvent]:
+    def _on_dealing(self, kind: str, plaintext: bytes, fields: Fields) -> list[SessionEvent]:
         private, lockstep = self._private, self.lockstep
         assert private is not None and isinstance(lockstep, PrivateLockstep)
         dealer, peer = private.dealer, self.role.peer
         if kind == "hand":
-            return self._on_hand(bool(teyaku))
+            return self._on_hand(fields.get("teyaku", bool), fields.get("dealing", bytes))
         if kind == "draw" and private.pending is None and not self._peer_may_draw():
             return self._fail(
                 "cheat", peer, "the peer asked for the key of a draw its move does not make"
@@ -1050,15 +1078,25 @@ class Session:
         if teyaku:
             for position in hand_positions(dealer.role, dealer.oya):
                 self._send(dealer.play(position))
-        self._send(encode_message("hand", teyaku=teyaku))
+        lockstep = self.lockstep
+        assert isinstance(lockstep, PrivateLockstep)
+        sealed = sealed_hash(dealer.transcript, lockstep.dealing_hash)
+        self._send(encode_message("hand", teyaku=teyaku, dealing=sealed))
         private.declared = True
 
-    def _on_hand(self, teyaku: bool) -> list[SessionEvent]:
-        private = self._private
-        assert private is not None
+    def _on_hand(self, teyaku: bool, sealed: bytes) -> list[SessionEvent]:
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
         dealer, peer = private.dealer, self.role.peer
         if private.peer_teyaku is not None or dealer.phase is not DealPhase.PLAYING:
             return self._fail("protocol", peer, "the peer sent an unexpected hand message")
+        if sealed != sealed_hash(dealer.transcript, lockstep.dealing_hash):
+            return self._fail(
+                "cheat",
+                peer,
+                "the peer's sealed deck is not the one of the decks it sent and this side"
+                " received (a deck it sent is not the one it keeps)",
+            )
         if teyaku:
             cards = [dealer.card_at(p) for p in hand_positions(peer, dealer.oya)]
             if None in cards or teyaku_of(sum(1 << c for c in cards if c is not None)) is None:
@@ -1105,7 +1143,10 @@ class Session:
         assert private is not None and isinstance(lockstep, PrivateLockstep)
         position = lockstep.next_draw
         if private.pending is None:
-            self._send(private.dealer.draw())  # opens it here (the peer's key came first)
+            try:  # opens it here (the peer's key came first)
+                self._send(private.dealer.draw())
+            except DealingCheat as error:
+                return self._fail("cheat", error.culprit, str(error))
             private.peer_drew = True
         card = private.dealer.card_at(position)
         assert card is not None
