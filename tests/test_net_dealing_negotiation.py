@@ -156,11 +156,12 @@ def test_a_version_2_record_keeps_its_released_shape() -> None:
 @pytest.mark.parametrize(
     ("protocol", "dealing", "words"),
     [
-        ("koikoi-net/3", "private", "verifies only records dealt from the joint seed"),
+        ("koikoi-net/3", "private", "deal 0 action -: the dealing is missing"),
+        ("koikoi-net/3", "cards", "net.dealing is 'cards', not 'private' or 'seed'"),
         ("koikoi-net/2", "seed", "net.dealing in a record of koikoi-net/2"),
     ],
 )
-def test_verify_names_a_dealing_it_cannot_check(protocol: str, dealing: str, words: str) -> None:
+def test_verify_names_a_dealing_that_does_not_fit(protocol: str, dealing: str, words: str) -> None:
     table = Table(seed=4)
     table.run()
     record = table.host.record().to_json()

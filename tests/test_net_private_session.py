@@ -238,3 +238,74 @@ def test_a_withheld_draw_key_runs_out_the_move_clock_of_the_withholder() -> None
     host.abandon(table.now)
     assert host.ending is not None and host.ending.how == "abandoned"
     assert host.ending.by is Role.JOINER
+
+
+# --- the records verify, dealing included ---------------------------------------------------
+
+
+def _finished_records(seed: int) -> list[dict[str, object]]:
+    table = private_table(seed=seed)
+    table.run()
+    return [table.sessions[role].record().to_json() for role in Role]
+
+
+@pytest.mark.parametrize("seed", [12, 13])
+def test_both_records_of_a_private_match_verify_dealing_included(seed: int) -> None:
+    from koikoi.net.verify import verify_record
+
+    records = _finished_records(seed)
+    reports = [verify_record(record) for record in records]
+    assert reports[0].result == reports[1].result
+    assert reports[0].result["finished"] is True
+    deals = records[0]["deals"]
+    assert isinstance(deals, list)
+    assert reports[0].moves == sum(len(deal["actions"]) for deal in deals)
+
+
+def _tampered(change) -> str:  # type: ignore[no-untyped-def]
+    import copy
+
+    from koikoi.net.verify import VerificationFailed, verify_record
+
+    record = copy.deepcopy(_finished_records(14)[0])
+    change(record)
+    with pytest.raises(VerificationFailed) as caught:
+        verify_record(record)
+    return str(caught.value)
+
+
+def test_verify_names_a_seed_changed_in_the_record() -> None:
+    def change(record: dict) -> None:  # type: ignore[type-arg]
+        record["deals"][0]["dealing"]["seeds"]["joiner"] = "A" * 43 + "="
+
+    reason = _tampered(change)
+    assert reason.startswith("deal 0 action -: the dealing")
+    assert "the joiner revealed a seed that is not the one it committed to" in reason
+
+
+def test_verify_names_a_card_changed_in_a_dealt_deal() -> None:
+    def change(record: dict) -> None:  # type: ignore[type-arg]
+        deal = record["deals"][0]
+        deal["stock"][0], deal["stock"][1] = deal["stock"][1], deal["stock"][0]
+
+    assert "the cards are not the deal its dealing gives" in _tampered(change)
+
+
+def test_verify_names_a_missing_dealing() -> None:
+    def change(record: dict) -> None:  # type: ignore[type-arg]
+        del record["deals"][0]["dealing"]
+
+    assert "deal 0 action -: the dealing is missing" in _tampered(change)
+
+
+def test_verify_names_a_deck_changed_in_the_record() -> None:
+    """A locked deck changed in the record: the audit charges it to its sender."""
+
+    def change(record: dict) -> None:  # type: ignore[type-arg]
+        import base64
+
+        locked = record["deals"][0]["dealing"]["locked"]
+        deck = base64.b64decode(locked["host"])
+        locked["host"] = base64.b64encode(deck[32:64] + deck[0:32] + deck[64:]).decode()
+
+    assert "the host sent a locked deck that its seed does not give" in _tampered(change)

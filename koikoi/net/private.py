@@ -46,6 +46,7 @@ from koikoi.net.dealing import (
     Dealer,
     DealingCheat,
     DealTranscript,
+    audit,
     deal_context,
     hand_positions,
     sealed_hash,
@@ -342,3 +343,39 @@ def _no_teyaku_hand(cards: list[int]) -> list[int]:
     bits = sum(_bit(card) for card in chosen)
     assert teyaku_of(bits) is None
     return chosen
+
+
+class AuditedLockstep(Lockstep):
+    """``koikoi verify``'s copy of a privately dealt match: each deal laid out from the deck
+    its dealing's audit gives (both seeds revealed), every move checked with full
+    information, and the hashes computed as the players did (:func:`public_state_hash`)."""
+
+    def __init__(self, settings: Settings, first_oya: int, seed: bytes, session: bytes) -> None:
+        self.dealing_hash = bytes(32)
+        super().__init__(settings, first_oya, seed, session)
+
+    def _advance(self) -> list[Event]:
+        return []  # each deal comes from its dealing (lay_out)
+
+    def lay_out(self, transcript: DealTranscript) -> list[Event]:
+        """Audit ``transcript`` (the next deal's dealing) and lay out the deck it gives.
+
+        Raises :class:`~koikoi.net.dealing.DealingCheat` naming a side whose dealing its seed
+        does not give, and ``ValueError`` for a dealing of another deal or without seeds."""
+        match = self.match
+        if not match.needs_deal:
+            raise ValueError("a dealing where no deal is due")
+        if transcript.context != deal_context(self.session, match.round_no, match.deal_no):
+            raise ValueError("the dealing is bound to another deal of another session")
+        if transcript.oya is not role_of(match.oya):
+            raise ValueError(f"the dealing names the {transcript.oya.value} as the oya")
+        deck = audit(transcript)
+        self.dealing_hash = sealed_hash(transcript, self.dealing_hash)
+        events = match.deal(deck)
+        rnd = match.round
+        assert rnd is not None
+        self.record.add_deal(rnd.dealt_hands, rnd.field, rnd.stock)
+        return events
+
+    def state_hash(self) -> bytes:
+        return public_state_hash(self.match, self.dealing_hash)

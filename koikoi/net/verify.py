@@ -37,6 +37,7 @@ from typing import Any, Final
 
 from koikoi.engine.record import FORMAT, RecordError, parse
 from koikoi.engine.round import IllegalAction, action_str
+from koikoi.net.dealing import DealingCheat, DealTranscript
 from koikoi.net.errors import ProtocolError
 from koikoi.net.fair import commitment, first_oya, joint_seed
 from koikoi.net.handshake import (
@@ -47,6 +48,7 @@ from koikoi.net.handshake import (
 )
 from koikoi.net.identity import fingerprint, verify_signature
 from koikoi.net.lockstep import Lockstep, ack_signed_data, decode_ack, decode_entry, signed_data
+from koikoi.net.private import AuditedLockstep
 from koikoi.net.roles import Role
 
 RECORD_PROTOCOLS: Final = ("koikoi-net/1", PROTOCOL_NAME, protocol_name(PRIVATE_VERSION))
@@ -216,11 +218,8 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
             if "dealing" in net
             else f"net.dealing is missing in a record of {protocol}"
         )
-    if dealing != "seed":
-        raise VerificationFailed(
-            f"net.dealing is {dealing!r}: this koikoi verifies only records dealt from the "
-            "joint seed"
-        )
+    if dealing not in ("seed", "private"):
+        raise VerificationFailed(f"net.dealing is {dealing!r}, not 'private' or 'seed'")
     session = _bytes(net.get("session"), "net.session")
     keys, nicks = _players(net)
     try:
@@ -265,7 +264,12 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
             f"coin toss: first_oya is {record.first_oya}, the toss gives {oya}"
         )
 
-    lockstep = Lockstep(record.settings, oya, seed, session)
+    private = dealing == "private"
+    lockstep: Lockstep = (
+        AuditedLockstep(record.settings, oya, seed, session)
+        if private
+        else Lockstep(record.settings, oya, seed, session)
+    )
     raw_deals = data["deals"]
     moved = [0, 0]
     reach = [-1, -1]
@@ -273,13 +277,16 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     movers: list[int] = []
     acks: list[bool] = []
     for i, deal in enumerate(record.deals):
+        if isinstance(lockstep, AuditedLockstep) and lockstep.match.needs_deal:
+            _lay_out(lockstep, raw_deals[i], i)
         dealt = lockstep.record.deals
         if len(dealt) <= i:
             raise VerificationFailed(f"deal {i} action -: a deal the moves before it do not reach")
         expected = dealt[i]
         if (deal.hands, deal.field, deal.stock) != (expected.hands, expected.field, expected.stock):
             raise VerificationFailed(
-                f"deal {i} action -: the cards are not the deal the joint seed gives"
+                f"deal {i} action -: the cards are not the deal "
+                + ("its dealing gives" if private else "the joint seed gives")
             )
         for j, act in enumerate(deal.actions):
             if len(lockstep.record.deals) != i + 1:
@@ -385,6 +392,19 @@ def _shown(
         }
         for seat, role in enumerate((Role.HOST, Role.JOINER))
     ]
+
+
+def _lay_out(lockstep: AuditedLockstep, raw: Mapping[str, Any], index: int) -> None:
+    """Lay out deal ``index`` of a privately dealt record from its audited dealing."""
+    where = f"deal {index} action -: the dealing"
+    if not isinstance(raw, Mapping) or "dealing" not in raw:
+        raise VerificationFailed(f"{where} is missing (a privately dealt deal keeps it)")
+    try:
+        lockstep.lay_out(DealTranscript.from_json(raw["dealing"]))
+    except DealingCheat as error:
+        raise VerificationFailed(f"{where}: {error}") from None
+    except ValueError as error:
+        raise VerificationFailed(f"{where}: {error}") from None
 
 
 def _check_action(
