@@ -189,6 +189,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         move_clock=args.move_clock,
         abandon_after=args.abandon_after,
         resume_window=args.resume_window,
+        dealings=("private", "seed") if args.dealing == "private" else ("seed",),
     )
 
 
@@ -729,6 +730,9 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
         default=DEFAULT_ABANDON_AFTER,
         help=argparse.SUPPRESS,
     )
+    # Private dealing (docs/protocol.md, "Version 3"): offered on request until a resume
+    # carries a privately dealt match too; not in CLI.md yet.
+    p.add_argument("--dealing", choices=("private", "seed"), default="seed", help=argparse.SUPPRESS)
     if not silence:
         return
     p.add_argument(
