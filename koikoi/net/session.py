@@ -404,6 +404,10 @@ class Session:
         self.dealing = established.dealing
         """How the deals are made (CLI.md's ``dealing``): ``private`` or ``seed``."""
         self._private: _Private | None = None
+        self.deal_seconds: list[float] = []
+        """Private dealing: for each deal, the seconds from its dealer's start to the deal
+        laid out (both peers' work and the messages; ``koikoi bench --net``)."""
+        self._deal_started = 0.0
         self.dealer_seeds: list[bytes] = []
         """Private dealing: this side's seeds for the coming deals, first used first (tests
         only; else each is random)."""
@@ -1008,6 +1012,7 @@ class Session:
         lockstep = self.lockstep
         assert isinstance(lockstep, PrivateLockstep)
         seed = self.dealer_seeds.pop(0) if self.dealer_seeds else None
+        self._deal_started = self._clock.now
         self._private = _Private(lockstep.new_dealer(seed))
         for message in self._private.dealer.start():
             self._send(message)
@@ -1118,6 +1123,7 @@ class Session:
             other = sum(1 << (dealer.card_at(p) or 0) for p in positions)
         events = tuple(lockstep.lay_out(dealer, other))
         private.laid = True
+        self.deal_seconds.append(self._clock.now - self._deal_started)
         self._turn = _Turn(lockstep.seq, self._clock.now)
         result = self.toss.result
         assert result is not None
