@@ -309,3 +309,48 @@ def test_verify_names_a_deck_changed_in_the_record() -> None:
         locked["host"] = base64.b64encode(deck[32:64] + deck[0:32] + deck[64:]).decode()
 
     assert "the host sent a locked deck that its seed does not give" in _tampered(change)
+
+
+def test_the_records_of_a_match_cut_short_verify_up_to_the_cut() -> None:
+    """A match that ends mid-deal (here a wrong key, caught): the last deal has no seeds, so
+    verify replays its signed entries on the writer's view of its cards (marked ``sealed``),
+    and the deals before it from their audits."""
+    from koikoi.net.verify import verify_record
+
+    tap = DealingTap(Role.JOINER, "draw", 9, lambda f: {**f, "k": _other_key(f["k"])})
+    table = private_table(seed=15, tap=tap)
+    table.run()
+    _cheat_caught(table, Role.HOST)
+    record = table.host.record().to_json()
+    deals = record["deals"]
+    assert deals[-1]["sealed"] is True and "seeds" in deals[-1]["dealing"]
+    assert len(deals[-1]["dealing"]["seeds"]) < 2
+    assert all("sealed" not in deal for deal in deals[:-1])
+    report = verify_record(record)
+    assert report.moves == table.host.lockstep.seq  # type: ignore[union-attr]
+    assert report.result["finished"] is False
+
+
+def test_a_record_saved_mid_deal_verifies_and_shows_only_what_its_side_knew() -> None:
+    from koikoi.engine.cards import CARD_IDS
+    from koikoi.net.verify import verify_record
+
+    table = private_table(seed=16)
+    for _ in range(10):
+        table.step()
+    joiner = table.joiner
+    lockstep = joiner.lockstep
+    assert isinstance(lockstep, PrivateLockstep) and not lockstep.deal_over
+    record = joiner.record().to_json()
+    deal = record["deals"][-1]
+    assert deal["sealed"] is True
+    # The positions this side knows are the true cards; verify replays the entries so far.
+    from koikoi.net.dealing import hand_positions
+    from koikoi.net.private import role_of
+
+    positions = hand_positions(joiner.role, role_of(lockstep.match.oya))
+    assert set(positions) <= lockstep.known
+    assert sorted(deal["hands"][joiner.seat]) == sorted(
+        CARD_IDS[lockstep.shadow[p]] for p in positions
+    )
+    assert verify_record(record).moves == lockstep.seq

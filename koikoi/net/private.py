@@ -55,6 +55,8 @@ from koikoi.net.lockstep import Lockstep
 from koikoi.net.roles import Role
 
 PUBLIC_STATE_LABEL: Final = b"koikoi-net/3 state\0"
+SEALED_KEY: Final = "sealed"
+"""A record's deal not audited yet: its cards are the writer's view (stand-ins where sealed)."""
 CARDS: Final = 48
 
 
@@ -210,7 +212,24 @@ class PrivateLockstep(Lockstep):
         rnd = match.round
         assert rnd is not None
         self.record.add_deal(rnd.dealt_hands, rnd.field, rnd.stock)
+        self.record.deals[-1].extra.update(
+            {SEALED_KEY: True, "dealing": dealer.transcript.to_json()}
+        )
         return events
+
+    def refresh_record(self) -> None:
+        """The record's current deal, until audited, keeps its dealing as it stands (keys
+        opened so far); its cards are this side's view (``sealed``: the cards it does not
+        know are stand-ins)."""
+        if not self.transcripts or len(self.record.deals) < len(self.transcripts):
+            return
+        index = len(self.transcripts) - 1
+        deal, rnd = self.record.deals[index], self.match.round
+        if deal.extra.get(SEALED_KEY) and rnd is not None:  # the cards as the engine has them
+            extra = {**deal.extra, "dealing": self.transcripts[-1].to_json()}
+            self.record.deals[index] = RecordedDeal(
+                rnd.dealt_hands, deal.field, tuple(rnd.stock), deal.actions, extra
+            )
 
     def open(self, position: int, card: int) -> None:
         """The rules showed ``card`` at ``position`` (a play of the other side, or a draw):
@@ -320,8 +339,10 @@ class PrivateLockstep(Lockstep):
                 "teyaku",
             )
         recorded = self.record.deals[index]
+        extra = {key: value for key, value in recorded.extra.items() if key != SEALED_KEY}
+        extra["dealing"] = self.transcripts[index].to_json()
         self.record.deals[index] = RecordedDeal(
-            dealt.hands, dealt.field, dealt.stock, recorded.actions, recorded.extra
+            dealt.hands, dealt.field, dealt.stock, recorded.actions, extra
         )
 
 
@@ -352,16 +373,23 @@ class AuditedLockstep(Lockstep):
 
     def __init__(self, settings: Settings, first_oya: int, seed: bytes, session: bytes) -> None:
         self.dealing_hash = bytes(32)
+        self.unaudited = 0
+        """Deals laid out from the record's cards (cut short before the seeds)."""
         super().__init__(settings, first_oya, seed, session)
 
     def _advance(self) -> list[Event]:
         return []  # each deal comes from its dealing (lay_out)
 
-    def lay_out(self, transcript: DealTranscript) -> list[Event]:
+    def lay_out(
+        self, transcript: DealTranscript, sealed: Sequence[int] | None = None
+    ) -> list[Event]:
         """Audit ``transcript`` (the next deal's dealing) and lay out the deck it gives.
 
-        Raises :class:`~koikoi.net.dealing.DealingCheat` naming a side whose dealing its seed
-        does not give, and ``ValueError`` for a dealing of another deal or without seeds."""
+        A deal cut short (no seeds) is laid out from ``sealed``, the writer's view of it (the
+        record's cards): its signed entries and public hashes check, its hidden cards are not
+        vouched for (:attr:`unaudited`). Raises :class:`~koikoi.net.dealing.DealingCheat`
+        naming a side whose dealing its seed does not give, and ``ValueError`` for a dealing
+        of another deal, or without seeds and without ``sealed``."""
         match = self.match
         if not match.needs_deal:
             raise ValueError("a dealing where no deal is due")
@@ -369,7 +397,11 @@ class AuditedLockstep(Lockstep):
             raise ValueError("the dealing is bound to another deal of another session")
         if transcript.oya is not role_of(match.oya):
             raise ValueError(f"the dealing names the {transcript.oya.value} as the oya")
-        deck = audit(transcript)
+        if len(transcript.seeds) < 2 and sealed is not None:
+            deck: Sequence[int] = sealed
+            self.unaudited += 1
+        else:
+            deck = audit(transcript)
         self.dealing_hash = sealed_hash(transcript, self.dealing_hash)
         events = match.deal(deck)
         rnd = match.round

@@ -831,6 +831,8 @@ class Session:
         """The signed record so far (``koikoi-record/1`` with the ``net`` and ``end`` keys)."""
         toss = self.toss.result
         if self.lockstep is not None:
+            if isinstance(self.lockstep, PrivateLockstep):
+                self.lockstep.refresh_record()
             record = self.lockstep.record
         elif toss is not None:  # ended while the four cards were compared: the toss, no deal
             record = GameRecord(self.settings, first_oya=toss.first_oya)

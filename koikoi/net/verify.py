@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from koikoi.engine.record import FORMAT, RecordError, parse
+from koikoi.engine.record import FORMAT, ParsedDeal, RecordError, parse
 from koikoi.engine.round import IllegalAction, action_str
 from koikoi.net.dealing import DealingCheat, DealTranscript
 from koikoi.net.errors import ProtocolError
@@ -278,7 +278,8 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     acks: list[bool] = []
     for i, deal in enumerate(record.deals):
         if isinstance(lockstep, AuditedLockstep) and lockstep.match.needs_deal:
-            _lay_out(lockstep, raw_deals[i], i)
+            last = i == len(record.deals) - 1
+            _lay_out(lockstep, raw_deals[i], i, deal if last else None)
         dealt = lockstep.record.deals
         if len(dealt) <= i:
             raise VerificationFailed(f"deal {i} action -: a deal the moves before it do not reach")
@@ -394,13 +395,25 @@ def _shown(
     ]
 
 
-def _lay_out(lockstep: AuditedLockstep, raw: Mapping[str, Any], index: int) -> None:
-    """Lay out deal ``index`` of a privately dealt record from its audited dealing."""
+def _cards(cards: int) -> list[int]:
+    return [card for card in range(48) if cards >> card & 1]
+
+
+def _lay_out(
+    lockstep: AuditedLockstep, raw: Mapping[str, Any], index: int, last: ParsedDeal | None
+) -> None:
+    """Lay out deal ``index`` of a privately dealt record from its audited dealing; the last
+    deal, cut short before the seeds, from its recorded cards (the writer's view)."""
     where = f"deal {index} action -: the dealing"
     if not isinstance(raw, Mapping) or "dealing" not in raw:
         raise VerificationFailed(f"{where} is missing (a privately dealt deal keeps it)")
+    sealed = None
+    if last is not None:
+        hands, field_cards = last.hands, last.field
+        first, second = (hands[0], hands[1]) if lockstep.match.oya == 0 else (hands[1], hands[0])
+        sealed = [*_cards(first), *_cards(second), *_cards(field_cards), *last.stock]
     try:
-        lockstep.lay_out(DealTranscript.from_json(raw["dealing"]))
+        lockstep.lay_out(DealTranscript.from_json(raw["dealing"]), sealed)
     except DealingCheat as error:
         raise VerificationFailed(f"{where}: {error}") from None
     except ValueError as error:
