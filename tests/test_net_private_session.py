@@ -238,6 +238,8 @@ def test_a_withheld_draw_key_runs_out_the_move_clock_of_the_withholder() -> None
     host.abandon(table.now)
     assert host.ending is not None and host.ending.how == "abandoned"
     assert host.ending.by is Role.JOINER
+    assert host.ending.reason.startswith("the peer sent no key of the draw at position ")
+    assert host.ending.reason.endswith(": it abandoned the match")
 
 
 # --- the records verify, dealing included ---------------------------------------------------

@@ -526,6 +526,11 @@ class Session:
                 f"{self.abandon_after:g} s without a move"
             )
         reason = f"the peer sent no move for {_duration(state.waited)}: it abandoned the match"
+        owed = self._owed_message()
+        if owed is not None:
+            reason = (
+                f"the peer sent no {owed} for {_duration(state.waited)}: it abandoned the match"
+            )
         return self._close(
             self._ending(False, "abandoned", self.role.peer, reason), announce="abandoned"
         )
@@ -545,6 +550,18 @@ class Session:
         if self.lockstep.match.finished:
             return None
         return self.lockstep.match.current_seat()
+
+    def _owed_message(self) -> str | None:
+        """What dealing message the peer owes, in words (None: none, or joint-seed dealing)."""
+        private = self._private
+        if private is None or not self._owed_by_peer(private):
+            return None
+        waiting = private.dealer.waiting_for
+        if waiting is None and private.pending is not None:
+            waiting = f"the {self.role.peer.value}'s key of the draw"
+        if waiting is None:
+            waiting = f"the {self.role.peer.value}'s " + ("hand" if not private.laid else "seed")
+        return waiting.replace(f"the {self.role.peer.value}'s ", "", 1)
 
     def _owed_by_peer(self, private: _Private) -> bool:
         """Whether this side waits for a dealing message of the peer (a deck, a key, its
