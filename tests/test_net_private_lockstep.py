@@ -256,3 +256,30 @@ def test_a_move_the_dealt_cards_do_not_allow_is_named() -> None:
     with pytest.raises(DealingCheat, match=r"played play \w+ in move 0 of the deal") as caught:
         side.check_deal(deck)
     assert caught.value.culprit is role_of(first.seat)
+
+
+def _first_deck(game: int) -> list[int]:
+    """The first deal's deck of ``game``, from the seeds alone (the audit's formula)."""
+    from koikoi.net.dealing import deal_context
+    from koikoi.net.mental import derive_permutation
+
+    context = deal_context(SESSION, 1, 0)
+    host, joiner = (
+        derive_permutation(_seed(game, role.seat, 0), context + b"\0" + role.label) for role in Role
+    )
+    return [host[joiner[j]] for j in range(48)]
+
+
+def test_four_of_a_month_on_the_field_redeals_on_both_sides() -> None:
+    """R4.2: the field is open to both, so both engines end the deal at once; the same oya
+    deals again, and the match goes on to its end."""
+    from koikoi.engine.cards import full_months
+
+    game = next(g for g in range(20_000) if full_months(sum(1 << c for c in _first_deck(g)[16:24])))
+    table = PrivateMatch(game)
+    table.deal()
+    for side in table.sides.values():
+        assert side.deal_over and side.match.deal_no == 1 and side.match.rounds_played == 0
+    table.end_deal()
+    table.run()
+    assert table.sides[0].match.scores == table.sides[1].match.scores

@@ -356,3 +356,39 @@ def test_a_record_saved_mid_deal_verifies_and_shows_only_what_its_side_knew() ->
         CARD_IDS[lockstep.shadow[p]] for p in positions
     )
     assert verify_record(record).moves == lockstep.seq
+
+
+def test_a_teyaku_is_declared_by_opening_the_hand_and_ends_the_deal_on_both_sides() -> None:
+    """The first deal gives a hand a teyaku (the seeds chosen for it): its holder opens the
+    hand with its keys and says so in ``hand``; both engines end the deal at once, the audit
+    agrees, and the match plays on to its end with both records verifying."""
+    from koikoi.engine.yaku import teyaku_of
+    from koikoi.net.dealing import deal_context
+    from koikoi.net.mental import derive_permutation
+    from koikoi.net.verify import verify_record
+
+    table = private_table(seed=17)
+    context = deal_context(table.host.session_id, 1, 0)
+    host_seed = bytes(32)
+    host_perm = derive_permutation(host_seed, context + b"\0" + Role.HOST.label)
+    for n in range(5000):
+        joiner_seed = n.to_bytes(32, "big")
+        joiner_perm = derive_permutation(joiner_seed, context + b"\0" + Role.JOINER.label)
+        deck = [host_perm[joiner_perm[j]] for j in range(48)]
+        hands = [sum(1 << c for c in deck[a : a + 8]) for a in (0, 8)]
+        if any(teyaku_of(hand) is not None for hand in hands):
+            break
+    else:
+        raise AssertionError("no teyaku in 5000 first deals")
+    table.host.dealer_seeds.append(host_seed)
+    table.joiner.dealer_seeds.append(joiner_seed)
+    table.run()
+    for role in Role:
+        session = table.sessions[role]
+        assert session.ending is not None and session.ending.finished
+        first = session.lockstep.match.history[0].result  # type: ignore[union-attr]
+        assert first.outcome.name == "TEYAKU"
+        record = session.record().to_json()
+        assert record["deals"][0]["actions"] == []
+        assert verify_record(record).result == session.result_json()
+    assert table.host.result_json() == table.joiner.result_json()
