@@ -10,7 +10,7 @@ import pytest
 from koikoi.engine.record import replay
 from koikoi.net.private import PrivateLockstep
 from koikoi.net.roles import Role
-from koikoi.net.session import DealLaidOut, MovePlayed, TossDone
+from koikoi.net.session import DEALING, DealLaidOut, MovePlayed, TossDone
 from koikoi.net.wire import encode_message, unpack
 from tests.net_support import Table
 
@@ -392,3 +392,37 @@ def test_a_teyaku_is_declared_by_opening_the_hand_and_ends_the_deal_on_both_side
         assert record["deals"][0]["actions"] == []
         assert verify_record(record).result == session.result_json()
     assert table.host.result_json() == table.joiner.result_json()
+
+
+@pytest.mark.parametrize("trial", range(20))
+def test_a_flipped_bit_in_any_dealing_message_names_its_sender(trial: int) -> None:
+    """One bit of one dealing message (a deck, a key, a seed, a hand) changed by its sender:
+    the receiver ends the session naming that sender, and nothing raises."""
+    import random
+
+    rng = random.Random(trial)
+    cheater = rng.choice(list(Role))
+    target = rng.randrange(1, 60)
+    seen = [0]
+
+    def flip(sender: Role, messages: list[bytes]) -> list[bytes]:
+        if sender is not cheater:
+            return messages
+        out = []
+        for message in messages:
+            if _kind(message) in DEALING:
+                seen[0] += 1
+                if seen[0] == target:
+                    changed = bytearray(message)
+                    changed[rng.randrange(len(changed))] ^= 1 << rng.randrange(8)
+                    message = bytes(changed)
+            out.append(message)
+        return out
+
+    table = private_table(seed=100 + trial, tap=flip)
+    table.run()
+    ending = table.sessions[cheater.peer].ending
+    assert ending is not None
+    if seen[0] >= target:  # the match lasted long enough for the change
+        assert not ending.finished and ending.by is cheater, ending
+        assert ending.how in ("cheat", "protocol")
