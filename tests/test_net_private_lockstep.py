@@ -283,3 +283,23 @@ def test_four_of_a_month_on_the_field_redeals_on_both_sides() -> None:
     table.end_deal()
     table.run()
     assert table.sides[0].match.scores == table.sides[1].match.scores
+
+
+@pytest.mark.parametrize("game", range(4))
+def test_the_stand_ins_depend_only_on_the_cards_a_side_knows(game: int) -> None:
+    """At the lay-out, what a side's engine holds at the sealed positions (the other hand,
+    the stock) is a function of the cards it knows: it tells nothing of the sealed cards."""
+    from koikoi.net.private import _no_teyaku_hand
+
+    table = PrivateMatch(game)
+    table.deal()
+    for seat, side in table.sides.items():
+        if side.deal_over:
+            continue
+        oya = role_of(side.match.oya)
+        theirs = list(hand_positions(role_of(seat).peer, oya))
+        known_cards = {side.shadow[p] for p in side.known}
+        unknown = sorted(set(range(48)) - known_cards)
+        stand_ins = _no_teyaku_hand(unknown)
+        assert [side.shadow[p] for p in theirs] == stand_ins
+        assert [side.shadow[p] for p in STOCK] == [c for c in unknown if c not in stand_ins]
