@@ -426,3 +426,22 @@ def test_a_flipped_bit_in_any_dealing_message_names_its_sender(trial: int) -> No
     if seen[0] >= target:  # the match lasted long enough for the change
         assert not ending.finished and ending.by is cheater, ending
         assert ending.how in ("cheat", "protocol")
+
+
+def test_verify_names_a_public_card_changed_in_a_deal_cut_short() -> None:
+    """A deal without seeds still binds its public cards: a field card swapped with a sealed
+    stock card in the record opens, by the keys both sides sent, to a card the record does
+    not show there."""
+    from koikoi.net.verify import VerificationFailed, verify_record
+
+    table = private_table(seed=16)
+    for _ in range(6):
+        table.step()
+    record = table.joiner.record().to_json()
+    deal = record["deals"][-1]
+    assert deal["sealed"] is True
+    deal["field"][0], deal["stock"][-1] = deal["stock"][-1], deal["field"][0]
+    with pytest.raises(
+        VerificationFailed, match=r"the dealing: position (1[6-9]|2[0-3]) opens card"
+    ):
+        verify_record(record)

@@ -52,6 +52,15 @@ from koikoi.net.dealing import (
     sealed_hash,
 )
 from koikoi.net.lockstep import Lockstep
+from koikoi.net.mental import (
+    GroupError,
+    card_of,
+    check_point,
+    check_scalar,
+    encrypt,
+    invert,
+    multiply,
+)
 from koikoi.net.roles import Role
 
 PUBLIC_STATE_LABEL: Final = b"koikoi-net/3 state\0"
@@ -398,6 +407,7 @@ class AuditedLockstep(Lockstep):
         if transcript.oya is not role_of(match.oya):
             raise ValueError(f"the dealing names the {transcript.oya.value} as the oya")
         if len(transcript.seeds) < 2 and sealed is not None:
+            check_opened(transcript, sealed)
             deck: Sequence[int] = sealed
             self.unaudited += 1
         else:
@@ -411,3 +421,31 @@ class AuditedLockstep(Lockstep):
 
     def state_hash(self) -> bytes:
         return public_state_hash(self.match, self.dealing_hash)
+
+
+def check_opened(transcript: DealTranscript, sealed: Sequence[int]) -> None:
+    """For a deal cut short: every position both sides sent a key of opens, in the final deck
+    ``Z``, to the card the record shows there (``sealed``: a deck order whose hands and field
+    count as sets, its stock in order). Raises ``ValueError`` naming the position."""
+    keys = transcript.keys
+    final = transcript.locked.get(Role.JOINER)
+    if final is None:
+        raise ValueError("the dealing did not reach the final deck")
+    for position in sorted(set(keys[Role.HOST]) & set(keys[Role.JOINER])):
+        try:
+            host, joiner = keys[Role.HOST][position], keys[Role.JOINER][position]
+            both = multiply(check_scalar(host), check_scalar(joiner))
+            card = card_of(encrypt(check_point(final[position]), invert(check_scalar(both))))
+        except GroupError as error:
+            raise ValueError(f"position {position} does not open: {error}") from None
+        if position in STOCK:
+            shown: Sequence[int] = (sealed[position],)
+        else:
+            start = position - position % 8
+            shown = sealed[start : start + 8]
+        if card is None or card not in shown:
+            raise ValueError(
+                f"position {position} opens "
+                + ("no card" if card is None else f"card {card}")
+                + ", not a card the record shows there"
+            )
