@@ -221,11 +221,13 @@ def test_a_withheld_draw_key_runs_out_the_move_clock_of_the_withholder() -> None
     from koikoi.net.session import PeerOverdue
 
     def withhold(sender: Role, messages: list[bytes]) -> list[bytes]:
-        if sender is Role.JOINER:
-            return [m for m in messages if _kind(m) != "draw"]
+        private = table.host._private
+        if sender is Role.JOINER and private is not None and private.pending is not None:
+            return [m for m in messages if _kind(m) != "draw"]  # the answer to the host's
         return messages
 
-    table = private_table(seed=11, tap=withhold)
+    table = private_table(seed=11)
+    table.tap = withhold
     table.run()
     host = table.host
     assert host.ending is None

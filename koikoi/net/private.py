@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Sequence
 from typing import Final
 
@@ -407,8 +408,7 @@ class AuditedLockstep(Lockstep):
         if transcript.oya is not role_of(match.oya):
             raise ValueError(f"the dealing names the {transcript.oya.value} as the oya")
         if len(transcript.seeds) < 2 and sealed is not None:
-            check_opened(transcript, sealed)
-            deck: Sequence[int] = sealed
+            deck: Sequence[int] = _without_teyaku(sealed, check_opened(transcript, sealed))
             self.unaudited += 1
         else:
             deck = audit(transcript)
@@ -423,10 +423,12 @@ class AuditedLockstep(Lockstep):
         return public_state_hash(self.match, self.dealing_hash)
 
 
-def check_opened(transcript: DealTranscript, sealed: Sequence[int]) -> None:
+def check_opened(transcript: DealTranscript, sealed: Sequence[int]) -> dict[int, int]:
     """For a deal cut short: every position both sides sent a key of opens, in the final deck
     ``Z``, to the card the record shows there (``sealed``: a deck order whose hands and field
-    count as sets, its stock in order). Raises ``ValueError`` naming the position."""
+    count as sets, its stock in order). Returns the opened cards by position; raises
+    ``ValueError`` naming a position that does not open so."""
+    opened: dict[int, int] = {}
     keys = transcript.keys
     final = transcript.locked.get(Role.JOINER)
     if final is None:
@@ -449,3 +451,27 @@ def check_opened(transcript: DealTranscript, sealed: Sequence[int]) -> None:
                 + ("no card" if card is None else f"card {card}")
                 + ", not a card the record shows there"
             )
+        opened[position] = card
+    return opened
+
+
+def _without_teyaku(sealed: Sequence[int], opened: dict[int, int]) -> list[int]:
+    """The record's view of a deal cut short, laid out so that the engine plays it: each
+    opened card at its position, the cards nobody opened at the other positions, spread so
+    that neither hand is a teyaku (a writer's stand-ins, with the cards opened since swapped
+    in, could make one; no recorded move uses a card nobody opened, and the public hash does
+    not see them)."""
+    deck = [-1] * CARDS
+    for position, card in opened.items():
+        deck[position] = card
+    free = [p for p in range(CARDS) if deck[p] < 0]
+    rest = sorted(set(sealed) - set(opened.values()))
+    rng = random.Random(0)
+    for _ in range(100):
+        for position, card in zip(free, rest, strict=True):
+            deck[position] = card
+        hands = (sum(_bit(c) for c in deck[0:8]), sum(_bit(c) for c in deck[8:16]))
+        if all(teyaku_of(hand) is None for hand in hands):
+            break
+        rng.shuffle(rest)
+    return deck
