@@ -58,8 +58,7 @@ def test_a_live_session_holds_only_what_the_rules_show() -> None:
     """Mid-deal, each side's engine knows its hand, the field and the cards opened, and the
     positions of the other hand and the stock stay unknown."""
     table = private_table(seed=4)
-    for _ in range(12):
-        table.step()
+    _mid_deal(table, 2)
     for role in Role:
         lockstep = table.sessions[role].lockstep
         assert isinstance(lockstep, PrivateLockstep)
@@ -340,8 +339,7 @@ def test_a_record_saved_mid_deal_verifies_and_shows_only_what_its_side_knew() ->
     from koikoi.net.verify import verify_record
 
     table = private_table(seed=16)
-    for _ in range(10):
-        table.step()
+    _mid_deal(table, 3)
     joiner = table.joiner
     lockstep = joiner.lockstep
     assert isinstance(lockstep, PrivateLockstep) and not lockstep.deal_over
@@ -437,8 +435,7 @@ def test_verify_names_a_public_card_changed_in_a_deal_cut_short() -> None:
     from koikoi.net.verify import VerificationFailed, verify_record
 
     table = private_table(seed=16)
-    for _ in range(6):
-        table.step()
+    _mid_deal(table, 1)
     record = table.joiner.record().to_json()
     deal = record["deals"][-1]
     assert deal["sealed"] is True
@@ -447,3 +444,20 @@ def test_verify_names_a_public_card_changed_in_a_deal_cut_short() -> None:
         VerificationFailed, match=r"the dealing: position (1[6-9]|2[0-3]) opens card"
     ):
         verify_record(record)
+
+
+def _mid_deal(table: Table, draws: int) -> None:
+    """Step the table until a deal is in play with at least ``draws`` cards drawn."""
+    for _ in range(500):
+        lockstep, private = table.joiner.lockstep, table.joiner._private
+        if (
+            isinstance(lockstep, PrivateLockstep)
+            and private is not None
+            and private.laid
+            and not lockstep.deal_over
+            and lockstep.match.round is not None
+            and lockstep.match.round.stock_pos >= draws
+        ):
+            return
+        table.step()
+    raise AssertionError("no deal in play reached")
