@@ -37,7 +37,7 @@ Tap = Callable[[Role, list[bytes]], list[bytes]]
 
 
 def handshake_pair(
-    settings: Settings | None = None,
+    settings: Settings | None = None, dealings: dict[Role, tuple[str, ...]] | None = None
 ) -> tuple[dict[Role, Identity], dict[Role, Established]]:
     identities = {role: Identity.generate() for role in Role}
     shakes = {
@@ -48,6 +48,7 @@ def handshake_pair(
             settings=settings or Settings(),
             password="",
             known_peers=KnownPeers(None),
+            dealings=(dealings or {}).get(role, ("seed",)),
         )
         for role in Role
     }
@@ -77,9 +78,10 @@ class Table:
     silence_timeout: float = 15.0
     seed: int = 1
     secrets: dict[Role, bytes | None] = field(default_factory=dict)
+    dealings: dict[Role, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.identities, self.established = handshake_pair(self.settings)
+        self.identities, self.established = handshake_pair(self.settings, self.dealings)
         self.now = 0.0
         self._wires = {
             role: _Wire(

@@ -17,6 +17,9 @@ def test_the_network_figures() -> None:
     assert figures["bytes_per_match"] > 1000
     assert figures["moves_per_match"] > 0 and figures["net_us_per_move"] > 0
     assert isinstance(figures["match_overhead_pct"], float)
+    # Privately dealt matches over loopback: each deal's dealing timed in the session.
+    assert figures["deal_ms_loopback"] > 0
+    assert figures["bytes_per_match_private"] > figures["bytes_per_match"]
 
 
 def test_bench_net_adds_the_keys_of_cli_md(

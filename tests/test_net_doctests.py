@@ -13,6 +13,7 @@ MODULES = [
     "koikoi.net.identity",
     "koikoi.net.noise",
     "koikoi.net.pake",
+    "koikoi.net.private",
     "koikoi.net.sas",
     "koikoi.net.wire",
 ]

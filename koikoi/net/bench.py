@@ -16,8 +16,10 @@
   for one whole deal in one process, median: both shuffles and locks, the hands and the
   field opened, the 24 draws and the 16 plays opened, the seeds revealed;
   ``deal_setup_ms`` its part up to the deal in play, ``deal_audit_ms`` one side's replay of
-  the deal from both seeds, ``deal_bytes`` the dealing's messages of one deal. The sessions
-  above do not deal privately yet.
+  the deal from both seeds, ``deal_bytes`` the dealing's messages of one deal.
+- ``deal_ms_loopback``: the same over loopback in privately dealt sessions (``--dealing
+  private``): from a deal's dealing started to the deal laid out, both peers and the messages,
+  median over the deals of whole matches; ``bytes_per_match_private`` such a session's bytes.
 """
 
 from __future__ import annotations
@@ -79,23 +81,24 @@ class _SyncSeat:
         pass
 
 
-def _options(name: str, password: str = "") -> PeerOptions:
+def _options(name: str, password: str = "", private: bool = False) -> PeerOptions:
     return PeerOptions(
         identity=Identity.generate(),
         nickname=name,
         settings=Settings(),
         known_peers=KnownPeers(None),
         password=password,
+        dealings=("private", "seed") if private else ("seed",),
     )
 
 
 async def _session(
-    bots: tuple[_TimedBot, _TimedBot], password: str = ""
+    bots: tuple[_TimedBot, _TimedBot], password: str = "", private: bool = False
 ) -> tuple[Outcome, Outcome]:
-    room = Room(_options("host", password), bots[0])
+    room = Room(_options("host", password, private), bots[0])
     _, port = await room.open("127.0.0.1", 0)
     try:
-        joined = await join("127.0.0.1", port, _options("joiner", password), bots[1])
+        joined = await join("127.0.0.1", port, _options("joiner", password, private), bots[1])
         return await room.outcome(), joined
     finally:
         await room.close()
@@ -158,6 +161,25 @@ def _overhead(matches: int, bot: str = "random") -> dict[str, Any]:
     }
 
 
+def _private_matches(matches: int) -> dict[str, Any]:
+    """Privately dealt ``random``-bot matches over loopback: ``deal_ms_loopback`` the median
+    time from a deal's dealing started to the deal laid out on the joiner (both peers' work
+    and the messages), ``bytes_per_match_private`` the bytes of a whole session."""
+    seconds: list[float] = []
+    total_bytes = 0
+    for i in range(matches):
+        bots = (_TimedBot("random", 300 + 2 * i), _TimedBot("random", 301 + 2 * i))
+        _, joined = asyncio.run(_session(bots, private=True))
+        session = joined.session
+        assert session is not None and session.dealing == "private" and joined.finished
+        seconds += session.deal_seconds
+        total_bytes += joined.bytes_sent + joined.bytes_received
+    return {
+        "deal_ms_loopback": round(statistics.median(seconds) * 1000, 2),
+        "bytes_per_match_private": round(total_bytes / matches),
+    }
+
+
 def _real_levels_pct(net_us_per_move: float) -> float:
     """What the network adds to a ``normal``-versus-``hard`` match, thinking included.
 
@@ -186,4 +208,5 @@ def run(
     if real_levels:
         result["match_overhead_pct_normal_vs_hard"] = _real_levels_pct(result["net_us_per_move"])
     result.update(dealing.bench(deals))
+    result.update(_private_matches(matches))
     return result

@@ -189,6 +189,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         move_clock=args.move_clock,
         abandon_after=args.abandon_after,
         resume_window=args.resume_window,
+        dealings=("private", "seed") if args.dealing == "private" else ("seed",),
     )
 
 
@@ -300,7 +301,8 @@ def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Rec
 
 
 DEALING = "seed"
-"""How this version deals (CLI.md's ``dealing``): from the players' joint seed."""
+"""How a session that never started deals (CLI.md's ``dealing``): the joint seed, which every
+peer supports; a session says its own (:attr:`Session.dealing`)."""
 
 ENDED = {"silent": "dropped"}
 """CLI.md's ``ended`` is how an unfinished match ended, as the record's ``end.how`` says it,
@@ -315,7 +317,7 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
         result = session.result_json()
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
-    result["dealing"] = DEALING
+    result["dealing"] = session.dealing if session is not None else DEALING
     if outcome.resumed:
         result["resumed"] = outcome.resumed
     if outcome.finished:
@@ -728,6 +730,9 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
         default=DEFAULT_ABANDON_AFTER,
         help=argparse.SUPPRESS,
     )
+    # Private dealing (docs/protocol.md, "Version 3"): offered on request until a resume
+    # carries a privately dealt match too; not in CLI.md yet.
+    p.add_argument("--dealing", choices=("private", "seed"), default="seed", help=argparse.SUPPRESS)
     if not silence:
         return
     p.add_argument(

@@ -94,6 +94,7 @@ class Connection:
         hold_for_confirmation: bool = False,
         move_clock: float = DEFAULT_MOVE_CLOCK,
         abandon_after: float = DEFAULT_ABANDON_AFTER,
+        dealings: tuple[str, ...] = ("seed",),
     ) -> None:
         self.role = role
         self.move_clock = move_clock
@@ -109,6 +110,7 @@ class Connection:
             settings=settings,
             password=password,
             known_peers=known_peers,
+            dealings=dealings,
         )
         self.session: Session | None = None
         self.failure: ProtocolError | None = None

@@ -483,7 +483,6 @@ class Dealer:
             raise DealingCheat(
                 self.peer, f"sent a bad key of position {position}: {error}", "key"
             ) from error
-        self.transcript.keys[self.peer][position] = key
         both = multiply(self._keys.card[position], key)
         card = card_of(encrypt(self.transcript.locked[Role.JOINER][position], invert(both)))
         if card is None:
@@ -499,6 +498,7 @@ class Dealer:
                 f"dealt card {card} twice (position {position} opens a card already seen)",
                 "duplicate",
             )
+        self.transcript.keys[self.peer][position] = key  # only a key that opened a new card
         self._cards[position] = card
         self.opened.append((position, card))
         return card

@@ -76,6 +76,7 @@ from koikoi.net.wire import (
     Bytes,
     Fields,
     Int,
+    ListOf,
     Message,
     OneOf,
     Record,
@@ -92,6 +93,34 @@ PROTOCOL_VERSION: Final = 2
 """2: one canonical encoding, rooms that idle sockets cannot lock, password guesses limited,
 the match over at its last move (docs/protocol.md, "Version 2")."""
 PROTOCOL_NAME: Final = f"koikoi-net/{PROTOCOL_VERSION}"
+PRIVATE_VERSION: Final = 3
+"""3: version 2 with the dealing negotiated in the hello (``deal``); private dealing when
+both sides offer it (docs/protocol.md, "Version 3: the dealing negotiated")."""
+VERSIONS: Final = (PROTOCOL_VERSION, PRIVATE_VERSION)
+"""The versions a host accepts: a version-2 joiner gets a version-2 session (joint seed)."""
+DEALINGS: Final = ("private", "seed")
+"""The dealing kinds, in the order of preference: private dealing, or the joint seed."""
+
+
+def protocol_name(version: int) -> str:
+    """``koikoi-net/2`` or ``koikoi-net/3``: what a session's record names."""
+    return f"koikoi-net/{version}"
+
+
+def agreed_dealing(mine: tuple[str, ...], theirs: tuple[str, ...]) -> str:
+    """The dealing of a session: the first kind of :data:`DEALINGS` both sides offer.
+
+    >>> agreed_dealing(("private", "seed"), ("seed", "private"))
+    'private'
+    >>> agreed_dealing(("seed",), DEALINGS)
+    'seed'
+    """
+    for kind in DEALINGS:
+        if kind in mine and kind in theirs:
+            return kind
+    raise ProtocolError("hello.deal: no dealing kind both sides support")
+
+
 NOISE_PROTOCOL: Final = "Noise_XXpsk3_25519_ChaChaPoly_SHA256"
 MAX_NICKNAME: Final = 32
 
@@ -110,7 +139,7 @@ REFUSE_REASONS: Final = {
 """Codes of the ``refuse`` message and what they mean to the side that receives them."""
 
 
-def version_mismatch_text(version: int) -> str:
+def version_mismatch_text(version: int, mine: int = PROTOCOL_VERSION) -> str:
     """One line for a peer speaking another protocol version: who has to update koikoi.
 
     >>> version_mismatch_text(1)
@@ -118,10 +147,12 @@ def version_mismatch_text(version: int) -> str:
     """  # noqa: E501
     where = (
         "the peer's koikoi is older, it needs to update koikoi"
-        if version < PROTOCOL_VERSION
+        if version < mine
         else "the peer's koikoi is newer: update koikoi here"
     )
-    return f"the peer speaks koikoi-net/{version}, this koikoi speaks {PROTOCOL_NAME}: {where}"
+    return (
+        f"the peer speaks koikoi-net/{version}, this koikoi speaks {protocol_name(mine)}: {where}"
+    )
 
 
 def normal_nickname(nickname: str, what: str) -> str:
@@ -205,6 +236,10 @@ class Established:
     """The host's and the joiner's signatures of their settings statement over the session id
     (:func:`session_statement`): the joiner's from ``noise3``, the host's from ``ready``. The
     signed record keeps both, so anyone can check that both keys signed this session."""
+    version: int = PROTOCOL_VERSION
+    """The protocol version both hellos carry (2 or 3)."""
+    dealing: str = "seed"
+    """How the session's deals are made: ``private`` (both offered it, version 3) or ``seed``."""
 
 
 class Phase(Enum):
@@ -228,6 +263,14 @@ HELLO = Record(
         "pake": Bytes(0, PAKE_MESSAGE_LEN),
     }
 )
+HELLO_3 = Record(
+    {
+        **HELLO.fields,
+        "v": Int(PRIVATE_VERSION, PRIVATE_VERSION),
+        "deal": ListOf(OneOf(DEALINGS), max_len=len(DEALINGS), min_len=1),
+    }
+)
+"""A version-3 hello: version 2's and ``deal``, the dealing kinds the side supports."""
 REFUSE = Record({"reason": OneOf(tuple(REFUSE_REASONS))})
 NOISE = Record({"m": Bytes(1, 65535)})
 AUTH = Record({"id": Bytes(32, 32), "key_sig": Bytes(64, 64), "settings_sig": Bytes(64, 64)})
@@ -292,7 +335,12 @@ class Handshake:
         settings: Settings,
         password: str,
         known_peers: KnownPeers,
+        dealings: tuple[str, ...] = ("seed",),
     ) -> None:
+        if not dealings or any(kind not in DEALINGS for kind in dealings):
+            raise ValueError(f"dealings must be some of {', '.join(DEALINGS)}")
+        if len(set(dealings)) != len(dealings):
+            raise ValueError("dealings must not repeat a kind")
         try:
             nickname = normal_nickname(nickname, "nickname")
         except ProtocolError as error:
@@ -305,14 +353,13 @@ class Handshake:
         self.phase = Phase.START if role is Role.JOINER else Phase.AWAIT_HELLO
         self.result: Established | None = None
         self._pake = Pake(role, password)
-        self._hello = encode_message(
-            "hello",
-            v=PROTOCOL_VERSION,
-            nick="" if self._pake.private else nickname,
-            settings=settings_wire(settings),
-            private=self._pake.private,
-            pake=self._pake.message,
-        )
+        self.dealings = tuple(kind for kind in DEALINGS if kind in dealings)
+        self.version = PRIVATE_VERSION if "private" in self.dealings else PROTOCOL_VERSION
+        """The newest version this side speaks: 3 only when it offers private dealing (a
+        side that offers only the joint seed speaks version 2 exactly as it was released)."""
+        self.dealing = "seed"
+        """The dealing agreed, once the hellos crossed."""
+        self._hello = self._make_hello(self.version)
         self._static = X25519PrivateKey.generate()
         self._noise: HandshakeState | None = None
         self._peer_nickname = ""
@@ -326,6 +373,18 @@ class Handshake:
         self._session_id = b""
         self._own_signature = b""
         """This side's last settings signature: over the session id once that is known."""
+
+    def _make_hello(self, version: int) -> bytes:
+        fields: dict[str, Value] = {
+            "v": version,
+            "nick": "" if self._pake.private else self.nickname,
+            "settings": settings_wire(self.settings),
+            "private": self._pake.private,
+            "pake": self._pake.message,
+        }
+        if version >= PRIVATE_VERSION:
+            fields["deal"] = list(self.dealings)
+        return encode_message("hello", **fields)
 
     # --- driving -------------------------------------------------------------------------
 
@@ -380,17 +439,21 @@ class Handshake:
         raw = unpack(payload, canonical=False)
         # The version is read before the schema (another version may carry other fields)
         # and before the canonical encoding is required (version 1 did not require it).
+        schema = HELLO
         if isinstance(raw, dict) and raw.get("t") == "hello":
             version = raw.get("v")
-            if isinstance(version, int) and version != PROTOCOL_VERSION:
-                raise VersionMismatch(
-                    version_mismatch_text(version),
-                    self._hello if self.role is Role.HOST else None,
-                )
-        message = decode_message(payload, {"hello": HELLO, "refuse": REFUSE})
+            if isinstance(version, int):
+                self._meet(version)
+                schema = HELLO_3 if version == PRIVATE_VERSION else HELLO
+        message = decode_message(payload, {"hello": schema, "refuse": REFUSE})
         if message.kind == "refuse":
             raise _refused(message)
         fields = message.fields
+        if self.version == PRIVATE_VERSION:
+            theirs_deal = tuple(str(kind) for kind in fields.get("deal", list))
+            if len(set(theirs_deal)) != len(theirs_deal):
+                raise ProtocolError("hello.deal: a dealing kind twice")
+            self.dealing = agreed_dealing(self.dealings, theirs_deal)
         settings_fields = fields.get("settings", Fields)
         theirs = Settings(
             rounds=settings_fields.get("rounds", int),
@@ -447,6 +510,21 @@ class Handshake:
             return [self._hello]
         self.phase = Phase.AWAIT_NOISE2
         return [encode_message("noise1", m=self._noise.write_message(b""))]
+
+    def _meet(self, version: int) -> None:
+        """Settle the version on the peer's hello, or :class:`VersionMismatch` when none
+        meets. A host answers in the joiner's version when it knows it (version 2: the joint
+        seed, whatever it offers); a joiner takes only the version it sent: a version-2
+        answer to its version-3 hello is an older host's farewell (a host that knows version
+        3 answers in it)."""
+        if self.role is Role.HOST and version in VERSIONS and version != self.version:
+            self.version = version
+            self._hello = self._make_hello(version)
+        if version != self.version:
+            raise VersionMismatch(
+                version_mismatch_text(version, self.version),
+                self._hello if self.role is Role.HOST else None,
+            )
 
     # --- Noise messages ------------------------------------------------------------------
 
@@ -625,6 +703,8 @@ class Handshake:
             peer_settings_signature=self._peer_signature,
             peer_signed_hash=self._peer_signed_hash,
             session_signatures=signatures,
+            version=self.version,
+            dealing=self.dealing,
         )
         self.phase = Phase.ESTABLISHED
         logger.info(

@@ -110,6 +110,7 @@ def suspendable(session: Session | None) -> bool:
         and session.stage is Stage.PLAYING
         and session.lockstep is not None
         and not session.lockstep.match.finished
+        and session.dealing == "seed"  # a private deal's messages are not sent again (yet)
     )
 
 

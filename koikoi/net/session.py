@@ -49,10 +49,24 @@ from typing import Any, Final
 from koikoi.engine.events import Event
 from koikoi.engine.match import Observation
 from koikoi.engine.record import GameRecord, replay_record
-from koikoi.engine.round import Action, IllegalAction
+from koikoi.engine.round import PICK_BASE, Action, IllegalAction
+from koikoi.engine.yaku import teyaku_of
+from koikoi.net.dealing import (
+    DEAL,
+    DRAW,
+    LOCK,
+    PLAY,
+    SEED,
+    SHUFFLE,
+    Dealer,
+    DealingCheat,
+    hand_positions,
+    sealed_hash,
+)
+from koikoi.net.dealing import Phase as DealPhase
 from koikoi.net.errors import CheatDetected, DecryptError, ProtocolError
 from koikoi.net.fair import ANSWER, COMMIT, REVEAL, CoinToss, TossPhase, TossResult
-from koikoi.net.handshake import PROTOCOL_NAME, Established, session_statement
+from koikoi.net.handshake import Established, protocol_name, session_statement
 from koikoi.net.identity import Identity, verify_signature
 from koikoi.net.lockstep import (
     MAX_ACK,
@@ -63,8 +77,18 @@ from koikoi.net.lockstep import (
     decode_entry,
     signed_data,
 )
+from koikoi.net.private import PrivateLockstep
 from koikoi.net.roles import Role
-from koikoi.net.wire import Bytes, OneOf, Record, Str, decode_message, encode_message
+from koikoi.net.wire import (
+    Bool,
+    Bytes,
+    Fields,
+    OneOf,
+    Record,
+    Str,
+    decode_message,
+    encode_message,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +127,21 @@ of it (for the record only: the result is already final)."""
 PING = Record({})
 CONFIRM = Record({})
 """The local player sees the same four cards as the peer (after the toss, once a side)."""
+HAND = Record({"teyaku": Bool(), "dealing": Bytes(32, 32)})
+"""Private dealing: once a side's hand is open, whether it holds a teyaku (R8), declared by
+the ``play`` keys of the whole hand sent just before, and the sealed hash of the deal as the
+side sent and received its decks (docs/protocol.md)."""
+DEALING: Final = {
+    "shuffle": SHUFFLE,
+    "lock": LOCK,
+    "deal": DEAL,
+    "draw": DRAW,
+    "play": PLAY,
+    "seed": SEED,
+    "hand": HAND,
+}
+"""The messages of private dealing a session in play takes (koikoi.net.dealing's, and
+``hand``)."""
 BYE = Record(
     {"reason": OneOf(tuple(BYE_REASONS)), "detail": Str(MAX_DETAIL)}, optional=frozenset({"detail"})
 )
@@ -186,6 +225,14 @@ class MovePlayed:
 
 
 @dataclass(frozen=True)
+class DealLaidOut:
+    """Private dealing: the next deal is dealt and laid out (``events``, its ``Dealt``
+    first); with the joint seed a deal comes in the events of the move before it."""
+
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
 class Ended:
     ending: Ending
 
@@ -224,7 +271,7 @@ class MoveClock:
     """The peer's turn has lasted the abandon time: the match may be ended as abandoned."""
 
 
-SessionEvent = CardsShown | TossDone | MovePlayed | Ended | OutOfTime | PeerOverdue
+SessionEvent = CardsShown | TossDone | MovePlayed | DealLaidOut | Ended | OutOfTime | PeerOverdue
 
 
 def _now_text() -> str:
@@ -287,6 +334,26 @@ class _Acks:
 
 
 @dataclass
+class _Private:
+    """Where the private dealing of the current deal stands (docs/protocol.md, "The
+    lockstep with hidden cards")."""
+
+    dealer: Dealer
+    declared: bool = False
+    """This side's ``hand`` went out."""
+    peer_teyaku: bool | None = None
+    """The peer's ``hand``: None until it came."""
+    laid: bool = False
+    pending: Action | None = None
+    """A local move that waits for the peer's key of the card it draws."""
+    peer_card: int | None = None
+    """The card the peer's ``play`` opened for its next move."""
+    peer_drew: bool = False
+    """The card the peer's next move draws is open (both keys crossed)."""
+    seed_sent: bool = False
+
+
+@dataclass
 class _Names:
     mine: str
     peer: str
@@ -332,6 +399,19 @@ class Session:
         self.move_clock = move_clock
         self.abandon_after = abandon_after
         self._turn = _Turn()
+        if established.dealing not in ("seed", "private"):
+            raise ValueError(f"unknown dealing {established.dealing!r}")
+        self.dealing = established.dealing
+        """How the deals are made (CLI.md's ``dealing``): ``private`` or ``seed``."""
+        self._private: _Private | None = None
+        self.deal_seconds: list[float] = []
+        """Private dealing: for each deal, the seconds from its dealer's start to the deal
+        laid out (both peers' work and the messages; ``koikoi bench --net``)."""
+        self._deal_started = 0.0
+        self.dealer_seeds: list[bytes] = []
+        """Private dealing: this side's seeds for the coming deals, first used first (tests
+        only; else each is random)."""
+        self.protocol = protocol_name(established.version)
         self.role = established.role
         self.seat = self.role.seat
         self.settings = established.settings
@@ -375,6 +455,9 @@ class Session:
             return None
         match = self.lockstep.match
         if match.current_seat() != self.seat:
+            return None
+        private = self._private
+        if private is not None and (not private.laid or private.pending is not None):
             return None
         return match.observation(self.seat)
 
@@ -443,6 +526,11 @@ class Session:
                 f"{self.abandon_after:g} s without a move"
             )
         reason = f"the peer sent no move for {_duration(state.waited)}: it abandoned the match"
+        owed = self._owed_message()
+        if owed is not None:
+            reason = (
+                f"the peer sent no {owed} for {_duration(state.waited)}: it abandoned the match"
+            )
         return self._close(
             self._ending(False, "abandoned", self.role.peer, reason), announce="abandoned"
         )
@@ -450,11 +538,39 @@ class Session:
     def _clock_seat(self) -> int | None:
         if self.stage is not Stage.PLAYING or self.lockstep is None:
             return None
-        if self.lockstep.match.finished:
-            return None
         if self._turn.seq != self.lockstep.seq:  # a move went into the log: a new turn
             self._turn = _Turn(self.lockstep.seq, self._clock.now)
+        private = self._private
+        if (
+            isinstance(self.lockstep, PrivateLockstep)
+            and private is not None
+            and (not private.laid or private.pending is not None or self.lockstep.deal_over)
+        ):  # a dealing message is owed: the clock waits for the side that owes it
+            return self.role.peer.seat if self._owed_by_peer(private) else None
+        if self.lockstep.match.finished:
+            return None
         return self.lockstep.match.current_seat()
+
+    def _owed_message(self) -> str | None:
+        """What dealing message the peer owes, in words (None: none, or joint-seed dealing)."""
+        private = self._private
+        if private is None or not self._owed_by_peer(private):
+            return None
+        waiting = private.dealer.waiting_for
+        if waiting is None and private.pending is not None:
+            waiting = f"the {self.role.peer.value}'s key of the draw"
+        if waiting is None:
+            waiting = f"the {self.role.peer.value}'s " + ("hand" if not private.laid else "seed")
+        return waiting.replace(f"the {self.role.peer.value}'s ", "", 1)
+
+    def _owed_by_peer(self, private: _Private) -> bool:
+        """Whether this side waits for a dealing message of the peer (a deck, a key, its
+        ``hand`` or its seed): the withholder is the one the clock waits for."""
+        if private.dealer.waiting_for is not None or private.pending is not None:
+            return True
+        if not private.laid:
+            return private.declared and private.peer_teyaku is None
+        return private.seed_sent and len(private.dealer.transcript.seeds) < 2
 
     def _clock_due(self) -> float | None:
         """When the move clock next has something to say (once per turn)."""
@@ -542,6 +658,8 @@ class Session:
             return self._confirm_and_deal()
         if message.kind == "ack":
             return self._on_ack(message.fields.get("ack", bytes), message.fields.get("sig", bytes))
+        if message.kind in DEALING:
+            return self._on_dealing(message.kind, plaintext, message.fields)
         return self._on_toss(plaintext)
 
     def play(self, action: Action, now: float) -> list[SessionEvent]:
@@ -554,14 +672,32 @@ class Session:
         if self.local_turn is None:
             raise ValueError("it is not this seat's move")
         self._clock.now = now
+        private = self._private
+        if private is not None:
+            lockstep = self.lockstep
+            assert isinstance(lockstep, PrivateLockstep)
+            lockstep.match.round.check(action, self.seat)  # type: ignore[union-attr]
+            if action < PICK_BASE:  # the card played shows: this side's key of it
+                self._send(private.dealer.play(lockstep.position_of(action)))
+            if lockstep.draws(action):  # the card drawn shows once both keys crossed
+                self._send(private.dealer.draw())
+                private.pending = action
+                self._turn = _Turn(lockstep.seq, now)  # the peer's key is owed from now
+                return []  # the move goes out with the peer's key (see _on_dealing)
+        return self._sign_and_send(action)
+
+    def _sign_and_send(self, action: Action) -> list[SessionEvent]:
         lockstep = self.lockstep
         assert lockstep is not None
+        now = self._clock.now
         seq = lockstep.seq
         entry, signature, events = lockstep.sign_move(self.identity, self.seat, action)
         self._turn = _Turn(lockstep.seq, now)  # the peer's clock starts with this move
         self._send(encode_message("move", entry=entry.raw, sig=signature))
         self._acks.unacked.append(seq)
         out: list[SessionEvent] = [MovePlayed(seq, self.seat, action, tuple(events))]
+        if self._private is not None:
+            return out + self._after_private_move()
         if lockstep.match.finished:
             out += self._finish_locally()
         return out
@@ -712,6 +848,8 @@ class Session:
         """The signed record so far (``koikoi-record/1`` with the ``net`` and ``end`` keys)."""
         toss = self.toss.result
         if self.lockstep is not None:
+            if isinstance(self.lockstep, PrivateLockstep):
+                self.lockstep.refresh_record()
             record = self.lockstep.record
         elif toss is not None:  # ended while the four cards were compared: the toss, no deal
             record = GameRecord(self.settings, first_oya=toss.first_oya)
@@ -755,11 +893,13 @@ class Session:
                 }
             )
         net: dict[str, Any] = {
-            "protocol": PROTOCOL_NAME,
+            "protocol": self.protocol,
             "session": b64(self.session_id),
             "players": players,
             "handshake": self._handshake_json(),
         }
+        if self.protocol != protocol_name(2):  # version 3 names the dealing agreed
+            net["dealing"] = self.dealing
         result = self.toss.result
         if result is not None:
             net["toss"] = {
@@ -775,6 +915,8 @@ class Session:
     def _expected(self) -> dict[str, Record]:
         base = {"ping": PING, "bye": BYE}
         if self.stage is Stage.PLAYING:
+            if self._private is not None:
+                return {"move": MOVE, "ack": ACK, **DEALING, **base}
             return {"move": MOVE, "ack": ACK, **base}
         if self.stage is Stage.TOSS:
             phase = self.toss.phase
@@ -814,6 +956,14 @@ class Session:
             self._send(encode_message("confirm"))
         if not self.peer_confirmed:
             return []
+        if self.dealing == "private":
+            self.lockstep = PrivateLockstep(
+                self.settings, result.first_oya, result.seed, self.session_id, self.seat
+            )
+            self.stage = Stage.PLAYING
+            self._turn = _Turn(self.lockstep.seq, self._clock.now)
+            self._start_deal()
+            return []  # TossDone comes with the first deal laid out
         lockstep = Lockstep(self.settings, result.first_oya, result.seed, self.session_id)
         self.lockstep = lockstep
         self.stage = Stage.PLAYING
@@ -851,6 +1001,10 @@ class Session:
             return cheat("the entry does not chain to the previous one (prev_hash differs)", where)
         if not verify_signature(self.peer.public_key, signature, signed_data(raw)):
             return cheat("the peer's signature over the entry does not verify", where)
+        if self._private is not None:
+            refused = self._check_private_move(entry.action)
+            if refused is not None:
+                return cheat(refused, where)
         try:
             events, deals_before = lockstep.apply(seat, entry.action)
         except IllegalAction as error:
@@ -863,9 +1017,228 @@ class Session:
         ack, ack_sig = lockstep.acknowledge(self.identity, entry.seq)
         self._send(encode_message("ack", ack=ack, sig=ack_sig))
         out: list[SessionEvent] = [MovePlayed(entry.seq, seat, entry.action, tuple(events))]
+        if self._private is not None:
+            self._private.peer_card, self._private.peer_drew = None, False
+            return out + self._after_private_move()
         if lockstep.match.finished:
             out += self._finish_locally()
         return out
+
+    # --- private dealing (docs/protocol.md, "The lockstep with hidden cards") -------------
+
+    def _start_deal(self) -> None:
+        """The next deal's dealing: a new dealer; the host sends its shuffled deck."""
+        lockstep = self.lockstep
+        assert isinstance(lockstep, PrivateLockstep)
+        seed = self.dealer_seeds.pop(0) if self.dealer_seeds else None
+        self._deal_started = self._clock.now
+        self._private = _Private(lockstep.new_dealer(seed))
+        for message in self._private.dealer.start():
+            self._send(message)
+
+    def _on_dealing(self, kind: str, plaintext: bytes, fields: Fields) -> list[SessionEvent]:
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        dealer, peer = private.dealer, self.role.peer
+        if kind == "hand":
+            return self._on_hand(fields.get("teyaku", bool), fields.get("dealing", bytes))
+        if kind == "draw" and private.pending is None and not self._peer_may_draw():
+            return self._fail(
+                "cheat", peer, "the peer asked for the key of a draw its move does not make"
+            )
+        if kind == "play" and private.laid and not self._peer_may_play():
+            return self._fail("cheat", peer, "the peer opened a card out of its turn")
+        try:
+            replies = dealer.receive(plaintext)
+        except DealingCheat as error:
+            return self._fail("cheat", error.culprit, str(error))
+        except ProtocolError as error:
+            return self._fail("protocol", peer, f"the peer sent {error}")
+        for reply in replies:
+            self._send(reply)
+        if kind in ("shuffle", "lock", "deal"):
+            if dealer.phase is DealPhase.PLAYING and not private.declared:
+                self._declare()
+            return self._maybe_lay_out()
+        if kind == "play" and private.laid:
+            return self._opened_peer_card()
+        if kind == "draw":
+            return self._opened_draw()
+        if kind == "seed":
+            return self._maybe_audit()
+        return []
+
+    def _peer_may_play(self) -> bool:
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and lockstep is not None
+        rnd = lockstep.match.round
+        return (
+            rnd is not None
+            and not rnd.over
+            and rnd.turn == self.role.peer.seat
+            and int(rnd.phase) == 0
+            and private.peer_card is None
+        )
+
+    def _peer_may_draw(self) -> bool:
+        """The peer, to move, asks for this side's key of the next draw: only when the move it
+        opened (a play) or owes (the pick of a played card) turns a stock card."""
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        rnd = lockstep.match.round
+        if rnd is None or rnd.over or rnd.turn != self.role.peer.seat or private.peer_drew:
+            return False
+        if int(rnd.phase) == 0:
+            return private.peer_card is not None and lockstep.draws(private.peer_card)
+        return int(rnd.phase) == 1  # a pick of the played card: every pick draws
+
+    def _declare(self) -> None:
+        """This side's hand is open: a teyaku is declared with the keys of the whole hand."""
+        private = self._private
+        assert private is not None
+        dealer = private.dealer
+        hand = sum(1 << card for card in dealer.hand)
+        teyaku = teyaku_of(hand) is not None
+        if teyaku:
+            for position in hand_positions(dealer.role, dealer.oya):
+                self._send(dealer.play(position))
+        lockstep = self.lockstep
+        assert isinstance(lockstep, PrivateLockstep)
+        sealed = sealed_hash(dealer.transcript, lockstep.dealing_hash)
+        self._send(encode_message("hand", teyaku=teyaku, dealing=sealed))
+        private.declared = True
+
+    def _on_hand(self, teyaku: bool, sealed: bytes) -> list[SessionEvent]:
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        dealer, peer = private.dealer, self.role.peer
+        if private.peer_teyaku is not None or dealer.phase is not DealPhase.PLAYING:
+            return self._fail("protocol", peer, "the peer sent an unexpected hand message")
+        if sealed != sealed_hash(dealer.transcript, lockstep.dealing_hash):
+            return self._fail(
+                "cheat",
+                peer,
+                "the peer's sealed deck is not the one of the decks it sent and this side"
+                " received (a deck it sent is not the one it keeps)",
+            )
+        if teyaku:
+            cards = [dealer.card_at(p) for p in hand_positions(peer, dealer.oya)]
+            if None in cards or teyaku_of(sum(1 << c for c in cards if c is not None)) is None:
+                return self._fail(
+                    "cheat", peer, "the peer declared a teyaku its opened hand does not hold"
+                )
+        private.peer_teyaku = teyaku
+        return self._maybe_lay_out()
+
+    def _maybe_lay_out(self) -> list[SessionEvent]:
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        if private.laid or not private.declared or private.peer_teyaku is None:
+            return []
+        dealer = private.dealer
+        other = None
+        if private.peer_teyaku:
+            positions = hand_positions(self.role.peer, dealer.oya)
+            other = sum(1 << (dealer.card_at(p) or 0) for p in positions)
+        events = tuple(lockstep.lay_out(dealer, other))
+        private.laid = True
+        self.deal_seconds.append(self._clock.now - self._deal_started)
+        self._turn = _Turn(lockstep.seq, self._clock.now)
+        result = self.toss.result
+        assert result is not None
+        out: list[SessionEvent] = [
+            TossDone(result, events) if len(lockstep.transcripts) == 1 else DealLaidOut(events)
+        ]
+        if lockstep.deal_over:  # a teyaku or four of a month: over at once
+            out += self._end_deal()
+        return out
+
+    def _opened_peer_card(self) -> list[SessionEvent]:
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        position, card = private.dealer.opened[-1]
+        lockstep.open(position, card)
+        private.peer_card = card
+        return []
+
+    def _opened_draw(self) -> list[SessionEvent]:
+        """A draw's keys crossed: the peer answered this side's move, or this side answers
+        the peer's (its key goes out now)."""
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        position = lockstep.next_draw
+        if private.pending is None:
+            try:  # opens it here (the peer's key came first)
+                self._send(private.dealer.draw())
+            except DealingCheat as error:
+                return self._fail("cheat", error.culprit, str(error))
+            private.peer_drew = True
+        card = private.dealer.card_at(position)
+        assert card is not None
+        lockstep.open(position, card)
+        if private.pending is not None:
+            action, private.pending = private.pending, None
+            return self._sign_and_send(action)
+        return []
+
+    def _check_private_move(self, action: Action) -> str | None:
+        """Why the peer's move does not fit the cards it opened (None: it does)."""
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        if not private.laid or lockstep.deal_over:
+            return "a move while no deal is in play"
+        rnd = lockstep.match.round
+        assert rnd is not None
+        if int(rnd.phase) == 0 and action < PICK_BASE and action != private.peer_card:
+            opened = "no card" if private.peer_card is None else f"card {private.peer_card}"
+            return f"the move plays card {action}, but the peer's play opened {opened}"
+        try:
+            rnd.check(action, self.role.peer.seat)
+        except IllegalAction:
+            return None  # the engine names it
+        if lockstep.draws(action) != private.peer_drew:
+            return (
+                "the move draws a card whose keys did not cross"
+                if not private.peer_drew
+                else "the move draws no card, yet the peer asked for the key of one"
+            )
+        return None
+
+    def _after_private_move(self) -> list[SessionEvent]:
+        lockstep = self.lockstep
+        assert isinstance(lockstep, PrivateLockstep)
+        return self._end_deal() if lockstep.deal_over else []
+
+    def _end_deal(self) -> list[SessionEvent]:
+        """The deal is over: this side reveals its seed; the audit follows the peer's."""
+        private = self._private
+        assert private is not None
+        if not private.seed_sent:
+            private.seed_sent = True
+            self._send(private.dealer.reveal())
+        return self._maybe_audit()
+
+    def _maybe_audit(self) -> list[SessionEvent]:
+        """Both seeds are in: audit the dealing, replay the deal with every card, record it,
+        then deal the next one (or finish the match)."""
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        transcript = private.dealer.transcript
+        if not private.seed_sent or len(transcript.seeds) < 2:
+            return []
+        if not lockstep.deal_over:
+            return self._fail("cheat", self.role.peer, "the peer revealed its seed mid-deal")
+        try:
+            deck = private.dealer.audit()
+            lockstep.check_deal(deck)
+        except DealingCheat as error:
+            return self._fail("cheat", error.culprit, str(error))
+        index = len(lockstep.transcripts) - 1
+        lockstep.record.deals[index].extra["dealing"] = transcript.to_json()
+        if lockstep.match.finished:
+            return self._finish_locally()
+        self._start_deal()
+        return []
 
     def _on_ack(self, raw: bytes, signature: bytes) -> list[SessionEvent]:
         """The peer's signed acknowledgement of this side's oldest unacknowledged move."""

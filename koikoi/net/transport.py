@@ -129,6 +129,9 @@ class PeerOptions:
     """Seconds a match whose connection dropped waits to be resumed (docs/protocol.md,
     "Resume"): the joiner dials again, the host's room takes its peer back; 0: a drop ends
     the match at once."""
+    dealings: tuple[str, ...] = ("seed",)
+    """The dealing kinds this side offers (docs/protocol.md, "Version 3"): ``("private",
+    "seed")`` deals privately with a peer that offers it too."""
 
     def connection(self, role: Role, now: float) -> Connection:
         conn = Connection(
@@ -144,6 +147,7 @@ class PeerOptions:
             hold_for_confirmation=self.hold_for_confirmation,
             move_clock=self.move_clock,
             abandon_after=self.abandon_after,
+            dealings=self.dealings,
         )
         conn.resume_window = self.resume_window
         return conn

@@ -35,18 +35,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from koikoi.engine.record import FORMAT, RecordError, parse
+from koikoi.engine.record import FORMAT, ParsedDeal, RecordError, parse
 from koikoi.engine.round import IllegalAction, action_str
+from koikoi.net.dealing import DealingCheat, DealTranscript
 from koikoi.net.errors import ProtocolError
 from koikoi.net.fair import commitment, first_oya, joint_seed
-from koikoi.net.handshake import PROTOCOL_NAME, session_statement
+from koikoi.net.handshake import (
+    PRIVATE_VERSION,
+    PROTOCOL_NAME,
+    protocol_name,
+    session_statement,
+)
 from koikoi.net.identity import fingerprint, verify_signature
 from koikoi.net.lockstep import Lockstep, ack_signed_data, decode_ack, decode_entry, signed_data
+from koikoi.net.private import AuditedLockstep
 from koikoi.net.roles import Role
 
-RECORD_PROTOCOLS: Final = ("koikoi-net/1", PROTOCOL_NAME)
-"""Records of both versions verify: their entries, signatures and chains are the same;
-version 1 records carry no handshake signatures (the handshake is "not proven")."""
+RECORD_PROTOCOLS: Final = ("koikoi-net/1", PROTOCOL_NAME, protocol_name(PRIVATE_VERSION))
+"""Records of these versions verify: their entries, signatures and chains are the same;
+version 1 records carry no handshake signatures (the handshake is "not proven"); version 3
+records name their dealing (``net.dealing``), and only the joint seed's replays here yet."""
 OLD_PROTOCOL: Final = "koikoi-net/1"
 
 PROVEN_NOTE: Final = "what the signatures in the record prove"
@@ -203,6 +211,15 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     protocol = net.get("protocol")
     if protocol not in RECORD_PROTOCOLS:
         raise VerificationFailed(f"net.protocol is {protocol!r}, not {PROTOCOL_NAME!r}")
+    dealing = net.get("dealing", "seed")
+    if (protocol == protocol_name(PRIVATE_VERSION)) != ("dealing" in net):
+        raise VerificationFailed(
+            f"net.dealing in a record of {protocol}, which deals by the seed"
+            if "dealing" in net
+            else f"net.dealing is missing in a record of {protocol}"
+        )
+    if dealing not in ("seed", "private"):
+        raise VerificationFailed(f"net.dealing is {dealing!r}, not 'private' or 'seed'")
     session = _bytes(net.get("session"), "net.session")
     keys, nicks = _players(net)
     try:
@@ -247,7 +264,12 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
             f"coin toss: first_oya is {record.first_oya}, the toss gives {oya}"
         )
 
-    lockstep = Lockstep(record.settings, oya, seed, session)
+    private = dealing == "private"
+    lockstep: Lockstep = (
+        AuditedLockstep(record.settings, oya, seed, session)
+        if private
+        else Lockstep(record.settings, oya, seed, session)
+    )
     raw_deals = data["deals"]
     moved = [0, 0]
     reach = [-1, -1]
@@ -255,13 +277,24 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     movers: list[int] = []
     acks: list[bool] = []
     for i, deal in enumerate(record.deals):
+        if isinstance(lockstep, AuditedLockstep) and lockstep.match.needs_deal:
+            last = i == len(record.deals) - 1
+            _lay_out(lockstep, raw_deals[i], i, deal if last else None)
         dealt = lockstep.record.deals
         if len(dealt) <= i:
             raise VerificationFailed(f"deal {i} action -: a deal the moves before it do not reach")
         expected = dealt[i]
-        if (deal.hands, deal.field, deal.stock) != (expected.hands, expected.field, expected.stock):
+        cut_short = isinstance(lockstep, AuditedLockstep) and lockstep.unaudited > 0
+        if cut_short:  # the writer's view: its opened cards were checked against the keys
+            pass
+        elif (deal.hands, deal.field, deal.stock) != (
+            expected.hands,
+            expected.field,
+            expected.stock,
+        ):
             raise VerificationFailed(
-                f"deal {i} action -: the cards are not the deal the joint seed gives"
+                f"deal {i} action -: the cards are not the deal "
+                + ("its dealing gives" if private else "the joint seed gives")
             )
         for j, act in enumerate(deal.actions):
             if len(lockstep.record.deals) != i + 1:
@@ -367,6 +400,31 @@ def _shown(
         }
         for seat, role in enumerate((Role.HOST, Role.JOINER))
     ]
+
+
+def _cards(cards: int) -> list[int]:
+    return [card for card in range(48) if cards >> card & 1]
+
+
+def _lay_out(
+    lockstep: AuditedLockstep, raw: Mapping[str, Any], index: int, last: ParsedDeal | None
+) -> None:
+    """Lay out deal ``index`` of a privately dealt record from its audited dealing; the last
+    deal, cut short before the seeds, from its recorded cards (the writer's view)."""
+    where = f"deal {index} action -: the dealing"
+    if not isinstance(raw, Mapping) or "dealing" not in raw:
+        raise VerificationFailed(f"{where} is missing (a privately dealt deal keeps it)")
+    sealed = None
+    if last is not None:
+        hands, field_cards = last.hands, last.field
+        first, second = (hands[0], hands[1]) if lockstep.match.oya == 0 else (hands[1], hands[0])
+        sealed = [*_cards(first), *_cards(second), *_cards(field_cards), *last.stock]
+    try:
+        lockstep.lay_out(DealTranscript.from_json(raw["dealing"]), sealed)
+    except DealingCheat as error:
+        raise VerificationFailed(f"{where}: {error}") from None
+    except ValueError as error:
+        raise VerificationFailed(f"{where}: {error}") from None
 
 
 def _check_action(

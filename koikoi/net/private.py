@@ -1,0 +1,477 @@
+"""The lockstep with hidden cards: one side's engine of a privately dealt match.
+
+With private dealing (:mod:`koikoi.net.dealing`) a side knows its own hand, the field, and the
+cards drawn or played so far; the other hand and the stock stay sealed. The rules engine still
+needs a whole deck, so each side lays out a *shadow* deck: the cards it knows at their
+positions, and the cards it does not know, in an order of its own, at the sealed positions
+(never one that would give the other hand a teyaku it did not declare). When a card is opened
+(the other side plays it, or both open a draw), it is swapped into its position, so the
+engine plays exactly the cards the rules showed. The two sides' shadows differ, so the hash
+of each move covers only what both know (:func:`public_state`), and the sealed deck in the
+form both hold (:func:`~koikoi.net.dealing.sealed_hash`, chained over the deals).
+
+At a deal's end, once both seeds are revealed and the dealing audited, :meth:`PrivateLockstep.
+check_deal` replays the deal with the whole deck and full information, move by move, and
+names the seat whose move the rules did not allow (a card it did not hold, a teyaku kept
+quiet). docs/protocol.md, "Private dealing", "The lockstep with hidden cards", is normative.
+
+>>> from koikoi.engine.match import Settings
+>>> from koikoi.net.dealing import Dealer, deal_context, exchange
+>>> game = {seat: PrivateLockstep(Settings(), 0, bytes(32), bytes(32), seat) for seat in (0, 1)}
+>>> dealers = {seat: game[seat].new_dealer(seed=bytes([seat]) * 32) for seat in (0, 1)}
+>>> exchange(dealers[0], dealers[1])
+>>> _ = [game[seat].lay_out(dealers[seat], teyaku_hand=None) for seat in (0, 1)]
+>>> game[0].state_hash() == game[1].state_hash()
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from typing import Final
+
+import msgpack  # type: ignore[import-untyped]
+
+from koikoi.engine.cards import CardSet
+from koikoi.engine.deck import deal_from_order
+from koikoi.engine.events import Event
+from koikoi.engine.match import Match, Settings
+from koikoi.engine.record import RecordedDeal
+from koikoi.engine.round import Action, IllegalAction, Round, action_str
+from koikoi.engine.yaku import teyaku_of
+from koikoi.net.dealing import (
+    FIELD,
+    STOCK,
+    Dealer,
+    DealingCheat,
+    DealTranscript,
+    audit,
+    deal_context,
+    hand_positions,
+    sealed_hash,
+)
+from koikoi.net.lockstep import Lockstep
+from koikoi.net.mental import (
+    GroupError,
+    card_of,
+    check_point,
+    check_scalar,
+    encrypt,
+    invert,
+    multiply,
+)
+from koikoi.net.roles import Role
+
+PUBLIC_STATE_LABEL: Final = b"koikoi-net/3 state\0"
+SEALED_KEY: Final = "sealed"
+"""A record's deal not audited yet: its cards are the writer's view (stand-ins where sealed)."""
+CARDS: Final = 48
+
+
+def role_of(seat: int) -> Role:
+    return Role.HOST if seat == Role.HOST.seat else Role.JOINER
+
+
+def public_state(match: Match, dealing: bytes) -> bytes:
+    """What both sides know of the match, as msgpack bytes both compute identically.
+
+    :func:`koikoi.net.lockstep.canonical_state` with three changes: the two hands are their
+    numbers of cards, the stock is the cards drawn so far (bin, one byte each, in draw order),
+    and a tenth top-level item, ``dealing``, the sealed hash of the deals so far.
+    """
+    rnd = match.round
+    deal: list[object] | None = None
+    if rnd is not None:
+        deal = [
+            rnd.oya,
+            rnd.turn,
+            int(rnd.phase),
+            rnd.hands[0].bit_count(),
+            rnd.hands[1].bit_count(),
+            rnd.field,
+            rnd.captured[0],
+            rnd.captured[1],
+            bytes(rnd.stock[: rnd.stock_pos]),
+            rnd.stock_pos,
+            rnd.pending,
+            rnd.baselines[0],
+            rnd.baselines[1],
+            rnd.totals[0],
+            rnd.totals[1],
+            rnd.koikoi_count,
+            rnd.koikoi_calls[0],
+            rnd.koikoi_calls[1],
+        ]
+    state = [
+        match.settings.rounds,
+        match.settings.doubling,
+        match.scores[0],
+        match.scores[1],
+        match.rounds_played,
+        match.deal_no,
+        match.oya,
+        match.finished,
+        deal,
+        dealing,
+    ]
+    packed: bytes = msgpack.packb(state, use_bin_type=True)
+    return packed
+
+
+def public_state_hash(match: Match, dealing: bytes) -> bytes:
+    """``SHA-256("koikoi-net/3 state\\0" ‖ public_state)``."""
+    return hashlib.sha256(PUBLIC_STATE_LABEL + public_state(match, dealing)).digest()
+
+
+def _bit(card: int) -> int:
+    return 1 << card
+
+
+class PrivateLockstep(Lockstep):
+    """One side's (``seat``'s) copy of a privately dealt match.
+
+    No deal is laid out by itself: when one is due (:attr:`deal_due`), the session runs a
+    :class:`~koikoi.net.dealing.Dealer` from :meth:`new_dealer` and lays the deal out with
+    :meth:`lay_out` once the hands and the field are open. During the deal, :meth:`open`
+    swaps each card the rules show into the engine; at its end :meth:`check_deal` replays it
+    with the audited deck. The ``seed`` is the coin toss's: it chains the log, it deals
+    nothing.
+    """
+
+    def __init__(
+        self, settings: Settings, first_oya: int, seed: bytes, session: bytes, seat: int
+    ) -> None:
+        self.seat = seat
+        self.dealing_hash = bytes(32)
+        """The sealed hash of the deals laid out so far (32 zero bytes before the first)."""
+        self.shadow: list[int] = []
+        """Position → card of the deck the engine plays (true where known)."""
+        self.known: set[int] = set()
+        """The positions whose card this side knows."""
+        self.oya_role = Role.HOST
+        self.transcripts: list[DealTranscript] = []
+        self.deal_first_move: list[int] = []
+        """``deal_first_move[n]``: the sequence number of deal ``n``'s first move."""
+        super().__init__(settings, first_oya, seed, session)
+
+    # --- deals ---------------------------------------------------------------------------
+
+    def _advance(self) -> list[Event]:
+        return []  # a private deal is laid out by lay_out, once dealt
+
+    @property
+    def deal_due(self) -> bool:
+        """A deal is to be dealt (the match goes on and no deal is in play)."""
+        return self.match.needs_deal
+
+    @property
+    def deal_over(self) -> bool:
+        """The deal laid out last is over (the match may be over too)."""
+        rnd = self.match.round
+        return rnd is not None and rnd.over
+
+    def new_dealer(self, seed: bytes | None = None) -> Dealer:
+        """This side's dealer of the next deal (``seed`` fixed: tests and replays)."""
+        match = self.match
+        if not match.needs_deal:
+            raise ValueError("no deal is due")
+        context = deal_context(self.session, match.round_no, match.deal_no)
+        return Dealer(role_of(self.seat), context, role_of(match.oya), seed=seed)
+
+    def lay_out(self, dealer: Dealer, teyaku_hand: CardSet | None) -> list[Event]:
+        """Lay out the deal ``dealer`` opened (this side's hand and the field known).
+
+        ``teyaku_hand`` is the other hand when the other side declared a teyaku with it
+        (opened by its keys), else None: the shadow then gives the other hand no teyaku.
+        """
+        if len(dealer.hand) != 8 or len(dealer.field) != 8:
+            raise ValueError("the dealing has not opened this side's hand and the field")
+        match = self.match
+        oya = role_of(match.oya)
+        mine = hand_positions(role_of(self.seat), oya)
+        theirs = hand_positions(role_of(self.seat).peer, oya)
+        shadow = [-1] * CARDS
+        known = set()
+        for position in (*mine, *FIELD):
+            card = dealer.card_at(position)
+            assert card is not None
+            shadow[position] = card
+            known.add(position)
+        if teyaku_hand is not None:
+            for position, card in zip(theirs, _cards_of(teyaku_hand), strict=True):
+                shadow[position] = card
+                known.add(position)
+        unknown = sorted(set(range(CARDS)) - set(shadow))
+        other = [shadow[p] for p in theirs if shadow[p] >= 0]
+        if not other:  # a sealed hand: pick 8 of the unknown cards that make no teyaku
+            other = _no_teyaku_hand(unknown)
+            for position, card in zip(theirs, other, strict=True):
+                shadow[position] = card
+        rest = iter(card for card in unknown if card not in other)
+        for position in range(CARDS):
+            if shadow[position] < 0:
+                shadow[position] = next(rest)
+        self.shadow, self.known = shadow, known
+        self.oya_role = oya
+        self.transcripts.append(dealer.transcript)
+        self.dealing_hash = sealed_hash(dealer.transcript, self.dealing_hash)
+        self.deal_first_move.append(self.seq)
+        events = match.deal(shadow)
+        rnd = match.round
+        assert rnd is not None
+        self.record.add_deal(rnd.dealt_hands, rnd.field, rnd.stock)
+        self.record.deals[-1].extra.update(
+            {SEALED_KEY: True, "dealing": dealer.transcript.to_json()}
+        )
+        return events
+
+    def refresh_record(self) -> None:
+        """The record's current deal, until audited, keeps its dealing as it stands (keys
+        opened so far); its cards are this side's view (``sealed``: the cards it does not
+        know are stand-ins)."""
+        if not self.transcripts or len(self.record.deals) < len(self.transcripts):
+            return
+        index = len(self.transcripts) - 1
+        deal, rnd = self.record.deals[index], self.match.round
+        if deal.extra.get(SEALED_KEY) and rnd is not None:  # the cards as the engine has them
+            extra = {**deal.extra, "dealing": self.transcripts[-1].to_json()}
+            self.record.deals[index] = RecordedDeal(
+                rnd.dealt_hands, deal.field, tuple(rnd.stock), deal.actions, extra
+            )
+
+    def open(self, position: int, card: int) -> None:
+        """The rules showed ``card`` at ``position`` (a play of the other side, or a draw):
+        swap it into the engine's deck there."""
+        if position in self.known:
+            if self.shadow[position] != card:
+                raise ValueError(f"position {position} is known to hold another card")
+            return
+        other = self.shadow.index(card)
+        if other in self.known:
+            raise ValueError(f"card {card} is known to lie at position {other}")
+        placeholder = self.shadow[position]
+        if position in STOCK or other in STOCK:  # both in the other hand: a set, unchanged
+            self._swap_in_engine(position, placeholder, card)
+            self._swap_in_engine(other, card, placeholder)
+        self.shadow[position], self.shadow[other] = card, placeholder
+        self.known.add(position)
+
+    def _swap_in_engine(self, position: int, old: int, new: int) -> None:
+        """Put ``new`` where the engine holds ``old``, which lies sealed at ``position``."""
+        rnd = self.match.round
+        assert rnd is not None
+        if position in STOCK:
+            index = position - STOCK.start
+            if index < rnd.stock_pos:
+                raise ValueError(f"position {position} was drawn already")
+            stock = list(rnd.stock)
+            stock[index] = new
+            rnd.stock = tuple(stock)
+            return
+        seat = role_of(self.seat).peer.seat
+        if not rnd.hands[seat] & _bit(old):
+            raise ValueError(f"position {position} was played already")
+        rnd.hands[seat] = rnd.hands[seat] & ~_bit(old) | _bit(new)
+        dealt = list(rnd.dealt_hands)
+        dealt[seat] = dealt[seat] & ~_bit(old) | _bit(new)
+        rnd.dealt_hands = (dealt[0], dealt[1])
+
+    def position_of(self, card: int) -> int:
+        """Where a card of this side's hand lies (its ``play`` opens that position)."""
+        position = self.shadow.index(card)
+        if position not in hand_positions(role_of(self.seat), self.oya_role):
+            raise ValueError(f"card {card} is not in this side's hand")
+        return position
+
+    def draws(self, action: Action) -> bool:
+        """Whether ``action`` (legal, of the seat to move) turns a stock card: a play whose
+        card does not leave a pick due, or the pick of a played card. Public knowledge: it
+        depends on the field and the card played, not on the card drawn."""
+        rnd = self.match.round
+        assert rnd is not None
+        trial = rnd.copy()
+        trial.push(action)
+        return trial.stock_pos > rnd.stock_pos
+
+    @property
+    def next_draw(self) -> int:
+        """The deck position of the next stock card."""
+        rnd = self.match.round
+        assert rnd is not None
+        return STOCK.start + rnd.stock_pos
+
+    def state_hash(self) -> bytes:
+        return public_state_hash(self.match, self.dealing_hash)
+
+    # --- the end of a deal -----------------------------------------------------------------
+
+    def check_deal(self, deck: Sequence[int]) -> None:
+        """Replay the deal just over with the audited ``deck`` and full information.
+
+        Raises :class:`~koikoi.net.dealing.DealingCheat` naming the side whose move the
+        rules did not allow (a card it did not hold), or who kept a teyaku quiet; on success
+        the record holds the deal as it was dealt (both hands and the stock)."""
+        match = self.match
+        if not self.deal_over or not self.transcripts:
+            raise ValueError("no deal is over to check")
+        index = len(self.transcripts) - 1
+        oya = self.transcripts[index].oya
+        dealt = deal_from_order(deck, oya.seat)
+        truth = Round(dealt, oya.seat, match.settings.doubling)
+        for number, move in enumerate(match.moves):
+            if truth.over:
+                holder = truth.result.winner if truth.result is not None else None
+                raise DealingCheat(
+                    role_of(oya.seat if holder is None else holder),
+                    f"kept quiet a hand that ended the deal at once (a teyaku, R8), yet move"
+                    f" {number} of the deal was played",
+                    "teyaku",
+                )
+            try:
+                truth.apply(move.action, move.seat)
+            except IllegalAction as error:
+                raise DealingCheat(
+                    role_of(move.seat),
+                    f"played {action_str(move.action)} in move {number} of the deal, which its"
+                    f" dealt cards do not allow ({error})",
+                    "replay",
+                ) from None
+        played = match.history[-1].result
+        if truth.result != played:
+            holder = truth.result.winner if truth.result is not None else None
+            raise DealingCheat(
+                role_of(oya.seat if holder is None else holder),
+                "kept quiet a hand that ended the deal at once (a teyaku, R8)"
+                if not match.moves
+                else "played a deal whose replay with every card ends otherwise",
+                "teyaku",
+            )
+        recorded = self.record.deals[index]
+        extra = {key: value for key, value in recorded.extra.items() if key != SEALED_KEY}
+        extra["dealing"] = self.transcripts[index].to_json()
+        self.record.deals[index] = RecordedDeal(
+            dealt.hands, dealt.field, dealt.stock, recorded.actions, extra
+        )
+
+
+def _cards_of(hand: CardSet) -> list[int]:
+    return [card for card in range(CARDS) if hand >> card & 1]
+
+
+def _no_teyaku_hand(cards: list[int]) -> list[int]:
+    """8 of ``cards`` (24 sorted card ids) whose hand is no teyaku: the first 8 months' worth
+    taken one card per month as far as it goes, so at most two of a month."""
+    by_month: dict[int, list[int]] = {}
+    for card in cards:
+        by_month.setdefault(card // 4, []).append(card)
+    chosen: list[int] = []
+    while len(chosen) < 8:
+        for month in sorted(by_month):
+            if by_month[month] and len(chosen) < 8:
+                chosen.append(by_month[month].pop(0))
+    bits = sum(_bit(card) for card in chosen)
+    assert teyaku_of(bits) is None
+    return chosen
+
+
+class AuditedLockstep(Lockstep):
+    """``koikoi verify``'s copy of a privately dealt match: each deal laid out from the deck
+    its dealing's audit gives (both seeds revealed), every move checked with full
+    information, and the hashes computed as the players did (:func:`public_state_hash`)."""
+
+    def __init__(self, settings: Settings, first_oya: int, seed: bytes, session: bytes) -> None:
+        self.dealing_hash = bytes(32)
+        self.unaudited = 0
+        """Deals laid out from the record's cards (cut short before the seeds)."""
+        super().__init__(settings, first_oya, seed, session)
+
+    def _advance(self) -> list[Event]:
+        return []  # each deal comes from its dealing (lay_out)
+
+    def lay_out(
+        self, transcript: DealTranscript, sealed: Sequence[int] | None = None
+    ) -> list[Event]:
+        """Audit ``transcript`` (the next deal's dealing) and lay out the deck it gives.
+
+        A deal cut short (no seeds) is laid out from ``sealed``, the writer's view of it (the
+        record's cards): its signed entries and public hashes check, its hidden cards are not
+        vouched for (:attr:`unaudited`). Raises :class:`~koikoi.net.dealing.DealingCheat`
+        naming a side whose dealing its seed does not give, and ``ValueError`` for a dealing
+        of another deal, or without seeds and without ``sealed``."""
+        match = self.match
+        if not match.needs_deal:
+            raise ValueError("a dealing where no deal is due")
+        if transcript.context != deal_context(self.session, match.round_no, match.deal_no):
+            raise ValueError("the dealing is bound to another deal of another session")
+        if transcript.oya is not role_of(match.oya):
+            raise ValueError(f"the dealing names the {transcript.oya.value} as the oya")
+        if len(transcript.seeds) < 2 and sealed is not None:
+            deck: Sequence[int] = _without_teyaku(sealed, check_opened(transcript, sealed))
+            self.unaudited += 1
+        else:
+            deck = audit(transcript)
+        self.dealing_hash = sealed_hash(transcript, self.dealing_hash)
+        events = match.deal(deck)
+        rnd = match.round
+        assert rnd is not None
+        self.record.add_deal(rnd.dealt_hands, rnd.field, rnd.stock)
+        return events
+
+    def state_hash(self) -> bytes:
+        return public_state_hash(self.match, self.dealing_hash)
+
+
+def check_opened(transcript: DealTranscript, sealed: Sequence[int]) -> dict[int, int]:
+    """For a deal cut short: every position both sides sent a key of opens, in the final deck
+    ``Z``, to the card the record shows there (``sealed``: a deck order whose hands and field
+    count as sets, its stock in order). Returns the opened cards by position; raises
+    ``ValueError`` naming a position that does not open so."""
+    opened: dict[int, int] = {}
+    keys = transcript.keys
+    final = transcript.locked.get(Role.JOINER)
+    if final is None:
+        raise ValueError("the dealing did not reach the final deck")
+    for position in sorted(set(keys[Role.HOST]) & set(keys[Role.JOINER])):
+        try:
+            host, joiner = keys[Role.HOST][position], keys[Role.JOINER][position]
+            both = multiply(check_scalar(host), check_scalar(joiner))
+            card = card_of(encrypt(check_point(final[position]), invert(check_scalar(both))))
+        except GroupError as error:
+            raise ValueError(f"position {position} does not open: {error}") from None
+        if position in STOCK:
+            shown: Sequence[int] = (sealed[position],)
+        else:
+            start = position - position % 8
+            shown = sealed[start : start + 8]
+        if card is None or card not in shown:
+            raise ValueError(
+                f"position {position} opens "
+                + ("no card" if card is None else f"card {card}")
+                + ", not a card the record shows there"
+            )
+        opened[position] = card
+    return opened
+
+
+def _without_teyaku(sealed: Sequence[int], opened: dict[int, int]) -> list[int]:
+    """The record's view of a deal cut short, laid out so that the engine plays it: each
+    opened card at its position, the cards nobody opened at the other positions, spread so
+    that neither hand is a teyaku (a writer's stand-ins, with the cards opened since swapped
+    in, could make one; no recorded move uses a card nobody opened, and the public hash does
+    not see them)."""
+    deck = [-1] * CARDS
+    for position, card in opened.items():
+        deck[position] = card
+    free = [p for p in range(CARDS) if deck[p] < 0]
+    rest = sorted(set(sealed) - set(opened.values()))
+    rng = random.Random(0)
+    for _ in range(100):
+        for position, card in zip(free, rest, strict=True):
+            deck[position] = card
+        hands = (sum(_bit(c) for c in deck[0:8]), sum(_bit(c) for c in deck[8:16]))
+        if all(teyaku_of(hand) is None for hand in hands):
+            break
+        rng.shuffle(rest)
+    return deck
