@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import time
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton
 
 from koikoi.engine.cards import CARD_IDS, CARD_MONTH_MASK, parse_card
@@ -19,6 +19,7 @@ from koikoi.ui.names import card_accessible_name, yaku_japanese
 from koikoi.ui.panels import DecisionPanel, FirstOyaPanel, RoundResultPanel
 from tests.ui_driver import (
     FAST,
+    StallMeter,
     click,
     close_window,
     find_card,
@@ -277,31 +278,28 @@ def test_the_window_stays_live_while_the_hard_computer_thinks(qtbot):
     # as while a player reads the first-oya panel, the card pictures are drawn ahead
     qtbot.waitUntil(lambda: not window.game.table.warming, timeout=10_000)
     c = window.controller
-    gaps: list[float] = []
-    thinking = [0.0]
-    last = [time.monotonic(), 0]
+    last = [0]
 
-    def tick() -> None:
-        now = time.monotonic()
+    def same_move() -> bool:  # two ticks while the computer thinks about one move
         busy = c.ai.thinking_about if c.ai is not None else 0
-        if busy and busy == last[1]:  # two ticks while the computer thinks about one move
-            gaps.append(now - last[0])
-        last[0], last[1] = now, busy
+        counts = bool(busy) and busy == last[0]
+        last[0] = busy
+        return counts
 
-    timer = QTimer(window)
-    timer.timeout.connect(tick)
-    timer.start(10)
+    meter = StallMeter(same_move)
+    meter.start()
     started = time.monotonic()
 
     def enough(w) -> bool:
-        thinking[0] = len(gaps) * 0.01
-        return thinking[0] >= 1.5 or time.monotonic() - started > 40
+        return len(meter.gaps) * 0.01 >= 1.5 or time.monotonic() - started > 40
 
     play_by_clicks(qtbot, window, random.Random(2), until=enough, koikoi_rate=0.0)
-    timer.stop()
-    print(f"hard computer: {len(gaps)} ticks, longest gap {max(gaps) * 1000:.0f} ms")
-    assert len(gaps) > 50, "the hard computer hardly thought"
-    assert max(gaps) < 0.1, f"the UI thread stalled {max(gaps) * 1000:.0f} ms"
+    meter.stop()
+    print(f"hard computer: {meter.summary()}")
+    assert len(meter.gaps) > 50, "the hard computer hardly thought"
+    # the search runs in another process: this one only waits for its answer, whatever
+    # the machine's load stretches a gap to in wall time (StallMeter)
+    assert meter.largest_busy < 0.1, f"the UI thread stalled: {meter.summary()}"
     close_window(window)
 
 
