@@ -108,6 +108,8 @@ REFUSE_GRACE: Final = 0.5
 """The same for a connection the room turns away."""
 REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
 """Seconds between a joiner's redials of a suspended match (the last one repeats)."""
+ACCEPT_BATCH: Final = 30
+"""Connections a room accepts in one turn of the event loop (the rest wait in the kernel)."""
 
 
 def _now() -> float:
@@ -888,11 +890,18 @@ class QtRoom(QObject):
         super().__init__(parent)
         self.options = options
         self.policy = RoomPolicy(max_pending, private=bool(options.password))
+        # Connections are taken on a later turn of the loop, not in Qt's signal: Qt accepts
+        # until none is left or ACCEPT_BATCH wait, so a room that took (and refused) each one
+        # inside the signal never left it while a flood dialled again as fast as refused.
+        self._accepter = QTimer(self)
+        self._accepter.setSingleShot(True)
+        self._accepter.timeout.connect(self._on_new_connection)
         self.match: PeerLink | None = None
         """The link playing the room's match, from its handshake on."""
         self.links: dict[PeerLink, Ticket | None] = {}
         self._server = QTcpServer(self)
-        self._server.newConnection.connect(self._on_new_connection)
+        self._server.setMaxPendingConnections(ACCEPT_BATCH)
+        self._server.newConnection.connect(self._accepter.start)
         self._leaving = False
         self._closed = False
         self._retired: list[PeerLink] = []
