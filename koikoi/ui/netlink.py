@@ -364,6 +364,11 @@ class PeerLink(QObject):
         self._wire(sock)
         self._stage = "open"
         self._process([])
+        # a room's socket may have read, or seen the end, while it waited to be taken
+        if sock.state() is not QAbstractSocket.SocketState.ConnectedState:
+            self._lost("")
+        elif sock.bytesAvailable():
+            self._on_ready_read()
 
     def drop(self) -> None:
         """Close at once, saying nothing (the room dropped this pending handshake)."""
