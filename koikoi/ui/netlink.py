@@ -106,10 +106,10 @@ CLOSE_GRACE: Final = 2.0
 """Seconds to wait for the peer's end of the stream after our last bytes, before closing."""
 REFUSE_GRACE: Final = 0.5
 """The same for a connection the room turns away."""
-REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
-"""Seconds between a joiner's redials of a suspended match (the last one repeats)."""
 ACCEPT_BATCH: Final = 30
 """Connections a room accepts in one turn of the event loop (the rest wait in the kernel)."""
+REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
+"""Seconds between a joiner's redials of a suspended match (the last one repeats)."""
 
 
 def _now() -> float:
