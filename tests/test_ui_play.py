@@ -9,6 +9,7 @@ import time
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton
+from pytestqt.qtbot import QtBot
 
 from koikoi.engine.cards import CARD_IDS, CARD_MONTH_MASK, parse_card
 from koikoi.engine.events import Outcome
@@ -272,7 +273,7 @@ def test_decision_panel_says_when_the_opponents_stakes_cap_the_win(qtbot):
 # -- the computer thinks off the UI thread ---------------------------------------------------
 
 
-def test_the_window_stays_live_while_the_hard_computer_thinks(qtbot):
+def test_the_window_stays_live_while_the_hard_computer_thinks(qtbot: QtBot) -> None:
     window = open_window(qtbot, Timings.instant(auto_take_ms=10))
     start_practice(window, level="hard", seed=b"live-while-thinking-0000000000001")
     # as while a player reads the first-oya panel, the card pictures are drawn ahead
@@ -290,7 +291,7 @@ def test_the_window_stays_live_while_the_hard_computer_thinks(qtbot):
     meter.start()
     started = time.monotonic()
 
-    def enough(w) -> bool:
+    def enough(w: object) -> bool:
         return len(meter.gaps) * 0.01 >= 1.5 or time.monotonic() - started > 40
 
     play_by_clicks(qtbot, window, random.Random(2), until=enough, koikoi_rate=0.0)
@@ -303,7 +304,7 @@ def test_the_window_stays_live_while_the_hard_computer_thinks(qtbot):
     close_window(window)
 
 
-def test_months_match_for_the_two_candidates():
+def test_months_match_for_the_two_candidates() -> None:
     # a guard for the seeds above: they still mean what their docstrings say
     assert CARD_MONTH_MASK[parse_card("kiku_sake_cup")] >> parse_card("kiku_plain_2") & 1
     assert FAST.auto_take_ms == 60_000
