@@ -294,7 +294,7 @@ def test_a_flood_of_refused_dials_never_freezes_the_qt_rooms_match(qtbot: QtBot)
         meter.stop()
         out, _ = churn.communicate()
         print(f"\nrefused dials: {out.strip()}; {meter.summary()}")
-        assert int(out) > 1000, "the flood hardly dialled"
+        assert int(out) > 200, "the flood hardly dialled"  # 1,979-5,524 measured
         assert meter.largest < 1.0, f"the room's loop froze: {meter.summary()}"
         host.stop_after = None  # the match goes on to its end
         observation = (
