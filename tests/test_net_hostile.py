@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +25,7 @@ from koikoi.net.wire import unpack
 from koikoi.ui.netlink import QtJoin
 from tests.net_support import spawn
 from tests.test_net_transport import Bot
+from tests.ui_driver import StallMeter
 
 
 def options(name: str, timeout: float = 15.0, password: str = "") -> PeerOptions:
@@ -229,3 +232,82 @@ def test_idle_connections_never_lock_koikoi_host(tmp_path: Path) -> None:
         assert "Traceback" not in host.stderr
     finally:
         host.kill()
+
+
+CHURN = """
+import asyncio, sys, time
+
+port, seconds = int(sys.argv[1]), float(sys.argv[2])
+made = [0]
+
+
+async def one(until: float) -> None:
+    while time.monotonic() < until:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.001)
+            continue
+        made[0] += 1
+        try:
+            # the refusal, then the room's end: dial again
+            while await asyncio.wait_for(reader.read(4096), max(0.1, until - time.monotonic())):
+                pass
+        except (OSError, asyncio.TimeoutError):
+            pass
+        writer.close()
+
+
+async def main() -> None:
+    until = time.monotonic() + seconds
+    await asyncio.gather(*(one(until) for _ in range(64)))
+
+
+asyncio.run(main())
+print(made[0], flush=True)
+"""
+"""Another machine dialling a busy room again the moment it is turned away, on 64 sockets."""
+
+
+def test_a_flood_of_refused_dials_never_freezes_the_qt_rooms_match(qtbot: QtBot) -> None:
+    """A room in play refuses every newcomer and closes at once, so an attacker can dial
+    again as fast as it is refused. Qt's server accepted every connection the kernel had
+    ready in one turn of the event loop; refused ones were answered and closed inside that
+    turn, so a dialler on another core kept the queue full and the turn never ended: the
+    match's bytes and timers waited (seen as a match that stopped for a minute, under load)."""
+    from tests.test_ui_netlink import Seat, close_room, open_room
+    from tests.test_ui_netlink import options as qt_options
+
+    room = open_room(qtbot, qt_options("hana"))
+    host = Seat(room, stop_after=2)  # the match waits for the host's third move
+    join = QtJoin(qt_options("taro"))
+    joiner = Seat(join, seed=2)
+    join.connect_to("127.0.0.1", room.port)
+    qtbot.waitUntil(lambda: host.waiting, timeout=20_000)
+    churn = subprocess.Popen(
+        [sys.executable, "-c", CHURN, str(room.port), "4"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        meter = StallMeter()
+        meter.start()
+        qtbot.waitUntil(lambda: churn.poll() is not None, timeout=30_000)
+        meter.stop()
+        out, _ = churn.communicate()
+        print(f"\nrefused dials: {out.strip()}; {meter.summary()}")
+        assert int(out) > 200, "the flood hardly dialled"  # 1,979-5,524 measured
+        assert meter.largest < 1.0, f"the room's loop froze: {meter.summary()}"
+        host.stop_after = None  # the match goes on to its end
+        observation = (
+            room.match.connection.local_turn if room.match and room.match.connection else None
+        )
+        assert observation is not None
+        host._move(observation)
+        qtbot.waitUntil(
+            lambda: joiner.ending is not None and host.ending is not None, timeout=30_000
+        )
+        assert joiner.ending is not None and joiner.ending.finished, joiner.ending
+        assert any(r.kind == "busy" for r in host.refused)
+    finally:
+        churn.kill()
+        churn.wait()
+        close_room(qtbot, room)

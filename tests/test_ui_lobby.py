@@ -38,6 +38,7 @@ from koikoi.ui.netlink import PeerInfo, PeerLink, QtRoom
 from koikoi.ui.rooms import RoomFinder
 from koikoi.ui.settings import NICKNAME, AppSettings, open_qsettings
 from tests.test_ui_netlink import GapMeter, close_room, options
+from tests.ui_driver import StallMeter
 
 LOOPBACK = "127.0.0.1"
 PASSWORD = "matsu ni tsuru"
@@ -317,7 +318,7 @@ def test_a_hostile_advertiser_leaves_the_lobby_responsive(qtbot: QtBot, tmp_path
     try:
         qtbot.waitUntil(lambda: "ready\n" in said, timeout=20_000)
         with settled_heap():
-            meter = GapMeter()
+            meter = StallMeter()
             meter.start()
             forger.stdin.write("go\n")
             forger.stdin.flush()
@@ -327,9 +328,11 @@ def test_a_hostile_advertiser_leaves_the_lobby_responsive(qtbot: QtBot, tmp_path
             )
             qtbot.waitUntil(lambda: "sent\n" in said, timeout=10_000)
             qtbot.wait(1500)
-            largest = meter.stop()
-        print(f"\nhostile advertiser: largest UI-thread gap {largest * 1000:.0f} ms")
-        assert largest < 0.100, f"the UI thread stalled {largest * 1000:.0f} ms"
+            meter.stop()
+        print(f"\nhostile advertiser: {meter.summary()}")
+        # What the lobby does with a flood is the time this process runs in a gap; the rest
+        # of a gap's wall time the machine ran other programs (StallMeter)
+        assert meter.largest_busy < 0.100, f"the UI thread stalled: {meter.summary()}"
         assert lobby.finder.model.rowCount() <= MAX_ROOMS
         shown = [room.title for room in lobby.finder.model.rooms() if tag in room.title]
         if not crowded(lobby, tag):

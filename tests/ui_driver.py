@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QObject, QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton, QWidget
 
@@ -36,6 +36,61 @@ Bot = Any
 
 FAST = Timings.instant(auto_take_ms=60_000)
 """No animation, no computer delay; the drawn card waits for a click (or a test's timer)."""
+
+
+class StallMeter(QObject):
+    """A 10 ms timer on the UI thread that tells a stall of this process from a busy machine.
+
+    Between two ticks the wall clock may run far longer than 10 ms for two reasons: this
+    process kept the UI thread from its loop (the UI thread at work, or another thread holding
+    the interpreter lock), or the operating system ran other programs instead of this one (a
+    loaded machine: with four busy programs on two cores this process gets about half a core,
+    and 20 ms of work takes 60-120 ms of wall time). Only the first is the window's doing. So
+    each gap is also measured in the CPU time this process used during it (all its threads):
+    :attr:`largest_busy` is the largest gap counted that way (never more than its wall
+    time), :attr:`largest` the largest in wall time, reported alongside.
+
+    ``counting`` decides, at each tick, whether the gap just ended counts (the default: all).
+    """
+
+    def __init__(self, counting: Callable[[], bool] | None = None) -> None:
+        super().__init__()
+        self.counting = counting
+        self.timer = QTimer(self)
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(self._tick)
+        self.gaps: list[tuple[float, float]] = []
+        """(wall, process CPU) seconds of each counted gap."""
+        self._last = (0.0, 0.0)
+
+    def start(self) -> None:
+        self._last = (time.perf_counter(), time.process_time())
+        self.timer.start()
+
+    def _tick(self) -> None:
+        now = (time.perf_counter(), time.process_time())
+        if self.counting is None or self.counting():
+            wall, cpu = now[0] - self._last[0], now[1] - self._last[1]
+            self.gaps.append((wall, min(wall, cpu)))
+        self._last = now
+
+    def stop(self) -> None:
+        self._tick()
+        self.timer.stop()
+
+    @property
+    def largest(self) -> float:
+        return max((wall for wall, _ in self.gaps), default=0.0)
+
+    @property
+    def largest_busy(self) -> float:
+        return max((busy for _, busy in self.gaps), default=0.0)
+
+    def summary(self) -> str:
+        return (
+            f"largest UI-thread gap {self.largest * 1000:.0f} ms wall, of which this process "
+            f"ran at most {self.largest_busy * 1000:.0f} ms; {len(self.gaps)} gaps"
+        )
 
 
 def open_window(

@@ -108,6 +108,8 @@ CLOSE_GRACE: Final = 2.0
 """Seconds to wait for the peer's end of the stream after our last bytes, before closing."""
 REFUSE_GRACE: Final = 0.5
 """The same for a connection the room turns away."""
+ACCEPT_BATCH: Final = 30
+"""Connections a room accepts in one turn of the event loop (the rest wait in the kernel)."""
 REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
 """Seconds between a joiner's redials of a suspended match (the last one repeats)."""
 _RECORDED: Final = (TossDone, MovePlayed, Ended)
@@ -368,6 +370,11 @@ class PeerLink(QObject):
         self._wire(sock)
         self._stage = "open"
         self._process([])
+        # a room's socket may have read, or seen the end, while it waited to be taken
+        if sock.state() is not QAbstractSocket.SocketState.ConnectedState:
+            self._lost("")
+        elif sock.bytesAvailable():
+            self._on_ready_read()
 
     def drop(self) -> None:
         """Close at once, saying nothing (the room dropped this pending handshake)."""
@@ -1001,11 +1008,18 @@ class QtRoom(QObject):
         super().__init__(parent)
         self.options = options
         self.policy = RoomPolicy(max_pending, private=bool(options.password))
+        # Connections are taken on a later turn of the loop, not in Qt's signal: Qt accepts
+        # until none is left or ACCEPT_BATCH wait, so a room that took (and refused) each one
+        # inside the signal never left it while a flood dialled again as fast as refused.
+        self._accepter = QTimer(self)
+        self._accepter.setSingleShot(True)
+        self._accepter.timeout.connect(self._on_new_connection)
         self.match: PeerLink | None = None
         """The link playing the room's match, from its handshake on."""
         self.links: dict[PeerLink, Ticket | None] = {}
         self._server = QTcpServer(self)
-        self._server.newConnection.connect(self._on_new_connection)
+        self._server.setMaxPendingConnections(ACCEPT_BATCH)
+        self._server.newConnection.connect(self._accepter.start)
         self._leaving = False
         self._closed = False
         self._retired: list[PeerLink] = []
