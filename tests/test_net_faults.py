@@ -315,7 +315,11 @@ def test_join_by_room_title_finds_the_room_again_and_resumes(tmp_path: Path) -> 
     finally:
         host.kill()
     h, j = host.result(), joiner.result()
-    assert h == j and h["finished"] is True and h["resumed"] == 1
+    assert h == j and h["finished"] is True and h.get("resumed") == 1, (
+        h,
+        joiner.stderr[-2000:],
+        host.stderr[-2000:],
+    )
     assert "waiting up to" in joiner.stderr and "the match resumed" in joiner.stderr
     records = [json.loads((tmp_path / f"{side}.json").read_text()) for side in ("host", "joiner")]
     assert records[0]["deals"] == records[1]["deals"]
