@@ -12,14 +12,15 @@
   ``normal`` versus ``hard`` with their thinking, played in one process.
 - ``bytes_per_match``: bytes on the wire for a whole session, both directions, framing
   included (handshake, toss, every move, heartbeats if any, goodbyes).
-- ``deal_ms``: private dealing (koikoi-net/3, :mod:`koikoi.net.dealing`), both sides' work
-  for one whole deal in one process, median: both shuffles and locks, the hands and the
-  field opened, the 24 draws and the 16 plays opened, the seeds revealed;
-  ``deal_setup_ms`` its part up to the deal in play, ``deal_audit_ms`` one side's replay of
-  the deal from both seeds, ``deal_bytes`` the dealing's messages of one deal.
-- ``deal_ms_loopback``: the same over loopback in privately dealt sessions (``--dealing
-  private``): from a deal's dealing started to the deal laid out, both peers and the messages,
-  median over the deals of whole matches; ``bytes_per_match_private`` such a session's bytes.
+- ``deal_ms``: private dealing (koikoi-net/3) over loopback, in privately dealt sessions
+  (``--dealing private``): from a deal's dealing started to the deal laid out, both peers'
+  work and the messages together, median over the deals of whole matches (CLI.md);
+  ``bytes_per_match_private`` such a session's bytes.
+- ``deal_ms_in_process``: both sides' work for one whole deal of :mod:`koikoi.net.dealing` in
+  one process, without sockets, median: both shuffles and locks, the hands and the field
+  opened, the 24 draws and the 16 plays opened, the seeds revealed; ``deal_setup_ms`` its part
+  up to the deal in play, ``deal_audit_ms`` one side's replay of the deal from both seeds,
+  ``deal_bytes`` the dealing's messages of one deal.
 """
 
 from __future__ import annotations
@@ -162,7 +163,7 @@ def _overhead(matches: int, bot: str = "random") -> dict[str, Any]:
 
 
 def _private_matches(matches: int) -> dict[str, Any]:
-    """Privately dealt ``random``-bot matches over loopback: ``deal_ms_loopback`` the median
+    """Privately dealt ``random``-bot matches over loopback: ``deal_ms`` the median
     time from a deal's dealing started to the deal laid out on the joiner (both peers' work
     and the messages), ``bytes_per_match_private`` the bytes of a whole session."""
     seconds: list[float] = []
@@ -175,7 +176,7 @@ def _private_matches(matches: int) -> dict[str, Any]:
         seconds += session.deal_seconds
         total_bytes += joined.bytes_sent + joined.bytes_received
     return {
-        "deal_ms_loopback": round(statistics.median(seconds) * 1000, 2),
+        "deal_ms": round(statistics.median(seconds) * 1000, 2),
         "bytes_per_match_private": round(total_bytes / matches),
     }
 
@@ -207,6 +208,8 @@ def run(
     result.update(_overhead(matches))
     if real_levels:
         result["match_overhead_pct_normal_vs_hard"] = _real_levels_pct(result["net_us_per_move"])
-    result.update(dealing.bench(deals))
+    in_process = dealing.bench(deals)
+    result["deal_ms_in_process"] = in_process.pop("deal_ms")
+    result.update(in_process)
     result.update(_private_matches(matches))
     return result
