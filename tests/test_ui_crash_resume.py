@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 import shiboken6
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
@@ -175,7 +176,7 @@ def type_password(qtbot: QtBot, window: MainWindow, password: str) -> None:
     qtbot.waitUntil(lambda: window.resume_prompt is not None, timeout=5_000)
     prompt = window.resume_prompt
     assert isinstance(prompt, PasswordPrompt) and prompt.isVisible()
-    qtbot.keyClicks(prompt.password, password)
+    QTest.keyClicks(prompt.password, password)
     buttons = prompt.findChild(QDialogButtonBox)
     assert buttons is not None
     ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -221,7 +222,9 @@ def test_a_password_room_s_match_is_resumed_with_its_password_typed_again(
     qtbot.waitUntil(lambda: again.resume_prompt is not None, timeout=5_000)
     prompt = again.resume_prompt
     assert isinstance(prompt, PasswordPrompt)
-    click(qtbot, prompt.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Cancel))
+    buttons = prompt.findChild(QDialogButtonBox)
+    assert buttons is not None
+    click(qtbot, buttons.button(QDialogButtonBox.StandardButton.Cancel))
     qtbot.waitUntil(lambda: again.resume_prompt is None, timeout=5_000)
     assert again.stack.currentWidget() is start and start.reconnect_button.isVisible()
 
