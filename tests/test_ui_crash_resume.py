@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import shiboken6
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDialogButtonBox, QLabel
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.verify import verify_record
@@ -222,6 +222,11 @@ def test_a_password_room_s_match_is_resumed_with_its_password_typed_again(
     qtbot.waitUntil(lambda: again.resume_prompt is not None, timeout=5_000)
     prompt = again.resume_prompt
     assert isinstance(prompt, PasswordPrompt)
+    (label,) = prompt.findChildren(QLabel)  # the lobby's words: the room's title, or its address
+    named = "crash" if crashing == "host" else f"{LOOPBACK}:"
+    assert label.text().startswith(f"「{named}") and label.text().endswith(
+        " is private. Its password:"
+    )
     buttons = prompt.findChild(QDialogButtonBox)
     assert buttons is not None
     click(qtbot, buttons.button(QDialogButtonBox.StandardButton.Cancel))
