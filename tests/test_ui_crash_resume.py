@@ -25,10 +25,13 @@ from typing import Any
 
 import pytest
 import shiboken6
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDialogButtonBox, QLabel
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.verify import verify_record
 from koikoi.ui.controller import Mode
+from koikoi.ui.lobby import PasswordPrompt
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import QtJoin, QtRoom
 from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
@@ -76,13 +79,16 @@ def crash(qtbot: QtBot, window: MainWindow) -> None:
     qtbot.wait(50)
 
 
-def start_match(qtbot: QtBot, tmp_path: Path, crashing: str) -> tuple[MainWindow, MainWindow]:
+def start_match(
+    qtbot: QtBot, tmp_path: Path, crashing: str, password: str = ""
+) -> tuple[MainWindow, MainWindow]:
     host = lobby_window(qtbot, tmp_path / "hana", "hana", keep=crashing != "host")
     joiner = lobby_window(qtbot, tmp_path / "taro", "taro", keep=crashing != "joiner")
-    open_room(host.lobby, "crash")
+    open_room(host.lobby, "crash", password=password)
     room = host.lobby.room
     assert isinstance(room, QtRoom)
     joiner.lobby.address.setText(f"{LOOPBACK}:{room.port}")
+    joiner.lobby.address_password.setText(password)
     click(qtbot, joiner.lobby.address_button)
     both_at_the_cards(qtbot, host.lobby, joiner.lobby)
     click(qtbot, joiner.lobby.prematch.same_button)
@@ -160,6 +166,116 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["agree"] is True
     assert not any(k.reconnect for k in kept_matches(SaveStore(home)))
+    for window in windows:
+        window.go_home()
+        close_window(window)
+
+
+def type_password(qtbot: QtBot, window: MainWindow, password: str) -> None:
+    """The lobby's password prompt, opened by the offer: the password typed, Join clicked."""
+    qtbot.waitUntil(lambda: window.resume_prompt is not None, timeout=5_000)
+    prompt = window.resume_prompt
+    assert isinstance(prompt, PasswordPrompt) and prompt.isVisible()
+    QTest.keyClicks(prompt.password, password)
+    buttons = prompt.findChild(QDialogButtonBox)
+    assert buttons is not None
+    ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert ok.text() == "Join"
+    click(qtbot, ok)
+
+
+@pytest.mark.parametrize("crashing", ["joiner", "host"])
+def test_a_password_room_s_match_is_resumed_with_its_password_typed_again(
+    qtbot: QtBot, tmp_path: Path, crashing: str
+) -> None:
+    """A password room: the crashed side's start screen offers the match too; its click asks
+    for the room's password (the lobby's prompt). Cancel keeps the offer; a wrong password
+    is said in one line and the offer stays, the peer still waiting; the right one resumes
+    the match, played on by clicks to the end. The password is nowhere on disk."""
+    secret = "kiku-" + os.urandom(3).hex()
+    host, joiner = start_match(qtbot, tmp_path, crashing, password=secret)
+    windows = [host, joiner]
+    crashed, waiting = (joiner, host) if crashing == "joiner" else (host, joiner)
+    home = tmp_path / ("taro" if crashing == "joiner" else "hana")
+    play_windows_by_clicks(
+        qtbot,
+        windows,
+        random.Random(23),
+        until=lambda: actions_so_far(crashed) >= 5 and crashed.controller.mode is Mode.PLAY,
+    )
+    qtbot.wait(300)
+    played = actions_so_far(waiting)
+    crash(qtbot, crashed)
+    qtbot.waitUntil(waiting.game.reconnecting.isVisible, timeout=15_000)
+    (path,) = net_records(home)
+    before = path.read_text(encoding="utf-8")
+    assert json.loads(before)[RESUME_KEY]["private"] is True
+
+    again = lobby_window(qtbot, home, "", keep=True)
+    again.go_home()
+    start = again.start
+    assert start.reconnect_button.isVisible()
+    peer = "hana" if crashing == "joiner" else "taro"
+    assert f"Resume the match with {peer} — reconnect" in start.reconnect_button.text()
+
+    click(qtbot, start.reconnect_button)  # Cancel: nothing happens, the offer stays
+    qtbot.waitUntil(lambda: again.resume_prompt is not None, timeout=5_000)
+    prompt = again.resume_prompt
+    assert isinstance(prompt, PasswordPrompt)
+    (label,) = prompt.findChildren(QLabel)  # the lobby's words: the room's title, or its address
+    named = "crash" if crashing == "host" else f"{LOOPBACK}:"
+    assert label.text().startswith(f"「{named}") and label.text().endswith(
+        " is private. Its password:"
+    )
+    buttons = prompt.findChild(QDialogButtonBox)
+    assert buttons is not None
+    click(qtbot, buttons.button(QDialogButtonBox.StandardButton.Cancel))
+    qtbot.waitUntil(lambda: again.resume_prompt is None, timeout=5_000)
+    assert again.stack.currentWidget() is start and start.reconnect_button.isVisible()
+
+    click(qtbot, start.reconnect_button)  # a wrong password: one line, the offer stays
+    type_password(qtbot, again, secret + "x")
+    qtbot.waitUntil(lambda: again.stack.currentWidget() is start, timeout=30_000)
+    notice = start.notice.text()
+    assert notice.startswith("That match could not be resumed: "), notice
+    assert "password" in notice and "\n" not in notice and "Traceback" not in notice
+    assert start.reconnect_button.isVisible() and again.link is None
+    assert path.read_text(encoding="utf-8") == before  # the record as it was
+    assert waiting.game.reconnecting.isVisible()  # the peer still waits
+
+    click(qtbot, start.reconnect_button)  # the right one
+    type_password(qtbot, again, secret)
+    assert again.stack.currentWidget() is again.game
+    windows = [again, waiting]
+    qtbot.waitUntil(
+        lambda: again.restored_link is None and not waiting.game.reconnecting.isVisible(),
+        timeout=30_000,
+    )
+    assert again.controller.remote is not None and again.net_message is None
+    assert actions_so_far(again) == played
+    play_windows_by_clicks(
+        qtbot,
+        windows,
+        random.Random(29),
+        until=lambda: all(w.controller.mode is Mode.MATCH_OVER for w in windows),
+    )
+    qtbot.waitUntil(lambda: all(w.net_record is not None for w in windows), timeout=10_000)
+    assert again.net_record == path
+    records = [
+        json.loads(w.net_record.read_text(encoding="utf-8")) for w in windows if w.net_record
+    ]
+    for rec in records:
+        report = verify_record(rec)
+        assert report.to_json()["valid"] is True and report.result["finished"] is True
+    assert records[0]["deals"] == records[1]["deals"]
+    files = [str(w.net_record) for w in windows if w.net_record]
+    done = run_koikoi("verify", *files)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["agree"] is True
+    for folder in (tmp_path / "hana", tmp_path / "taro"):  # the password is never written
+        for file in folder.rglob("*"):
+            if file.is_file():
+                assert secret.encode() not in file.read_bytes(), file
     for window in windows:
         window.go_home()
         close_window(window)

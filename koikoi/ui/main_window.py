@@ -22,6 +22,7 @@ from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QFont, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QDialog,
     QMainWindow,
     QMessageBox,
     QPushButton,
@@ -45,7 +46,7 @@ from koikoi.ui.display import (
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
-from koikoi.ui.neterrors import bye_detail, move_problem
+from koikoi.ui.neterrors import bye_detail, error_detail, move_problem
 from koikoi.ui.saves import (
     RESUME_KEY,
     KeptMatch,
@@ -137,6 +138,8 @@ class MainWindow(QMainWindow):
         """Seconds a match cut off by a crash can still be resumed (docs/protocol.md)."""
         self.restored_link: Any = None
         """The link of a match restored from its record, until it resumes or ends."""
+        self.resume_prompt: QDialog | None = None
+        """The password prompt of a password room's match offered for resume, while open."""
         self._offer_timer = QTimer(self)
         self._offer_timer.setSingleShot(True)
         self._offer_timer.timeout.connect(self._offer_expired)
@@ -475,8 +478,10 @@ class MainWindow(QMainWindow):
 
         info: dict[str, Any] = {"role": session.role.value}
         if link is not None and link.options.password:
-            info["private"] = True  # no password is written: not offered after a crash
+            info["private"] = True  # no password is written: it is asked again
         if session.role is Role.HOST:
+            if info.get("private") and self.lobby.room_title.text():
+                info["title"] = self.lobby.room_title.text()
             at = self._listening_at(link) if link is not None else None
             if at is not None:
                 info["bind"], info["port"] = at
@@ -491,14 +496,19 @@ class MainWindow(QMainWindow):
 
     # -- a network match cut off by a crash --------------------------------------------------
 
-    def reconnect_requested(self, kept: KeptMatch) -> None:
+    def reconnect_requested(self, kept: KeptMatch, password: str | None = None) -> None:
         """Take up a network match this app was playing when it stopped (docs/protocol.md,
         "A side that crashed"): its session restored from the record, the joiner dials the
         peer (or its room) again, the host listens again where it did; the table opens at
         the restored position and shows "reconnecting…" until the peer is back. What cannot
-        be done is said in one line on the start screen; the record stays."""
+        be done is said in one line on the start screen; the record stays. A password
+        room's match asks for its password first (the lobby's prompt); a wrong one is said
+        in one line and the offer stays."""
+        if kept.private and password is None:
+            self._ask_resume_password(kept)
+            return
         try:
-            link, peer, toss = self._restore(kept)
+            link, peer, toss = self._restore(kept, password or "")
         except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:  # one line
             logger.warning("could not resume %s: %s", kept.path.name, exc)
             self.refresh_start()  # first: it says what it finds, and would clear this
@@ -508,10 +518,57 @@ class MainWindow(QMainWindow):
         self._records[session.session_id] = (kept.path, link)
         self.restored_link = link
         link.resumed.connect(lambda _resent, link=link: self._restored_resumed(link))
+        if kept.private:
+            from koikoi.ui.netlink import QtJoin
+
+            if isinstance(link, QtJoin):
+                link.wrong_password.connect(lambda failure: self._resume_refused(link, failure))
+            else:
+                link.refused.connect(
+                    lambda failure: (
+                        self._resume_refused(link, failure) if failure.kind == "auth" else None
+                    )
+                )
         self.start_network_match(link, peer, toss, restored=True)
         self.game.show_reconnecting(self.resume_window)
         text = self.tr("Reconnecting to {0}…").format(peer.nickname)
         self.game.side.add_line(text)
+
+    def _ask_resume_password(self, kept: KeptMatch) -> None:
+        """The lobby's password prompt for the match of a password room; Cancel keeps the
+        offer."""
+        from koikoi.ui.lobby import PasswordPrompt
+
+        prompt = PasswordPrompt(kept.title or kept.opponent, self)
+        self.resume_prompt = prompt
+
+        def answered(result: int) -> None:
+            self.resume_prompt = None
+            password = prompt.password.text()
+            prompt.deleteLater()
+            if result == QDialog.DialogCode.Accepted and password:
+                self.reconnect_requested(kept, password)
+
+        prompt.finished.connect(answered)
+        prompt.open()
+
+    def _resume_refused(self, link: Any, failure: Any) -> None:
+        """The password typed to resume a password room's match was not the room's: the
+        restored match is let go of without a word (its record as it was, the peer still
+        waits), the start screen says so in one line and offers the match again."""
+        if self.restored_link is not link:
+            return
+
+        self.restored_link = None
+        for key, (_path, held) in list(self._records.items()):
+            if held is link:
+                del self._records[key]
+        if self.link is link:
+            self.link = None
+        link.forsake()
+        self.go_home()
+        detail = error_detail(failure.error, failure.text)
+        self.start.set_notice(self.tr("That match could not be resumed: {0}").format(detail))
 
     def _restored_resumed(self, link: Any) -> None:
         if self.restored_link is link:
@@ -522,7 +579,7 @@ class MainWindow(QMainWindow):
                 )
             )
 
-    def _restore(self, kept: KeptMatch) -> tuple[Any, Any, Any]:
+    def _restore(self, kept: KeptMatch, password: str = "") -> tuple[Any, Any, Any]:
         """The link (a ``QtJoin`` dialling, or a ``QtRoom`` listening), the peer's
         ``PeerInfo`` and a ``TossDone`` of the match in ``kept``; ValueError (one line)."""
         from koikoi.engine.record import RecordError, loads
@@ -555,6 +612,7 @@ class MainWindow(QMainWindow):
             known_peers=KnownPeers.load(self.lobby.home),
             hold_for_confirmation=True,
             resume_window=self.resume_window,
+            password=password,
         )
         session = restore_session(
             data,

@@ -735,6 +735,10 @@ class QtJoin(PeerLink):
     (nobody answers, a wrong password, other settings), else the match's signals.
     """
 
+    wrong_password = Signal(object)
+    """``LinkError``: a resume of a restored match was refused for its password (the
+    redials go on; :meth:`forsake` stops them)."""
+
     def __init__(self, options: PeerOptions, parent: QObject | None = None) -> None:
         super().__init__(options, Role.JOINER, parent)
         self._dialled: tuple[str, int] | None = None
@@ -920,6 +924,8 @@ class QtJoin(PeerLink):
             if isinstance(error, ResumeRefused) and error.by_peer:  # nothing to resume there
                 self._resuming = None
                 self._enqueue(session.connection_lost(_now(), str(error)))
+            elif isinstance(error, AuthenticationFailed):
+                emit(self.wrong_password, LinkError.from_protocol(error, self.address))
             return
         if isinstance(event, Resumed):
             self._resuming = None
@@ -942,6 +948,14 @@ class QtJoin(PeerLink):
             self._finish()
             return
         super().leave(reason)
+
+    def forsake(self) -> None:
+        """Let go of a restored match without a word: nothing is sent and nothing ends
+        (its record stays as it is, the peer still waits); the link is done."""
+        self._redial.stop()
+        self._resuming = self.held = None
+        self._drop_socket()
+        self._finish()
 
     def _finish(self) -> None:
         self._stop_looking()
@@ -1263,6 +1277,16 @@ class QtRoom(QObject):
         self.policy.resumable = True
         self._follow(link)
         self._expiry.start(math.ceil(window * 1000))
+
+    def forsake(self) -> None:
+        """Let go of a match restored by :meth:`adopt` without a word (nothing sent,
+        nothing ended: its record stays as it is) and stop listening."""
+        self._expiry.stop()
+        match = self.match
+        if match is not None:
+            match.held = None
+            match._finish()
+        self.leave("the room was closed")
 
     def _resume_candidate(self, key: bytes) -> Session | None:
         """The room's match, when ``key`` is its peer's and it can be resumed; a link that

@@ -151,6 +151,10 @@ class KeptMatch:
     """A network match this app was playing when it stopped (crashed, killed): in play, its
     record written less than the resume window ago, with what it takes to dial again (its
     :data:`RESUME_KEY`); the peer may still wait for it (docs/protocol.md, "Resume")."""
+    private: bool = False
+    """The match of a password room: its password (never written) is asked again."""
+    title: str = ""
+    """The room's title, or the address dialled, for the password prompt."""
 
     @property
     def network(self) -> bool:
@@ -172,8 +176,8 @@ host ``bind`` and ``port`` (where its room listened). Nothing signs it (docs/pro
 
 def reconnectable(data: dict[str, Any], written: float, window: float, now: float) -> bool:
     """A network record of a match in play (toss done, no end), written less than ``window``
-    seconds before ``now``, that says how to reconnect (a public room: a password is never
-    kept, so a private room's match is not offered). As ``koikoi.net.resume.unfinished_record``
+    seconds before ``now``, that says how to reconnect (a password room's too: its
+    password is never kept, the player types it again). As ``koikoi.net.resume.unfinished_record``
     says, without loading the network for the start screen."""
     info, net = data.get(RESUME_KEY), data.get("net")
     return (
@@ -183,7 +187,6 @@ def reconnectable(data: dict[str, Any], written: float, window: float, now: floa
         and "end" not in data
         and isinstance(info, dict)
         and info.get("role") in ("host", "joiner")
-        and not info.get("private", False)
         and 0 <= now - written < window
     )
 
@@ -228,7 +231,7 @@ def kept_matches(store: SaveStore, limit: int = 20, window: float = 180.0) -> li
         if path.name.startswith("net-"):
             kept = _net_kept(path, played, data, match)
             if reconnectable(data, played, window, time.time()):
-                kept = replace(kept, reconnect=True)
+                kept = replace(kept, reconnect=True, **_room_of(data[RESUME_KEY]))
             out.append(kept)
             continue
         out.append(
@@ -243,6 +246,15 @@ def kept_matches(store: SaveStore, limit: int = 20, window: float = 180.0) -> li
             )
         )
     return out
+
+
+def _room_of(info: dict[str, Any]) -> dict[str, Any]:
+    """A resume key's password room (``private``) and what names it to the player."""
+    room = info.get("room")
+    title = room.get("title") if isinstance(room, dict) else None
+    title = title or info.get("title") or info.get("address") or ""
+    title = "".join(ch for ch in str(title) if ch.isprintable())[:60]
+    return {"private": bool(info.get("private", False)), "title": title}
 
 
 def _net_kept(path: Path, played: float, data: dict[str, Any], match: Any) -> KeptMatch:
