@@ -10,6 +10,7 @@ import random
 from datetime import datetime
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
@@ -179,3 +180,32 @@ def _finished_record(level: str) -> dict:
             match.apply(action, seat)
             record.add_action(seat, action)
     return record.to_json()
+
+
+def test_at_1024_by_640_an_offer_and_earlier_matches_squeeze_no_button(qtbot) -> None:
+    """The tallest start screen: a match to resume above the buttons and a match set aside
+    below them, in the smallest window. Every button keeps the height its lines of text need
+    (its padding may shrink)."""
+    window = _match_in_progress_then_home(qtbot, b"the-tallest-start-screen-0000001")
+    click(qtbot, window.start.practice_button)
+    click(qtbot, _question(window).findChild(QPushButton, "setAside"))
+    assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    click(qtbot, panel_button(window))
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    click(qtbot, window.game.side.menu_button)
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: window.start.height() <= 640, timeout=5_000)
+    qtbot.wait(100)
+    start = window.start
+    assert start.resume_button.isVisible() and start.kept_list.isVisible()
+
+    def needs(button: QPushButton) -> int:  # its lines and a 4 px border above and below
+        return QFontMetrics(button.font()).lineSpacing() * (button.text().count("\n") + 1) + 8
+
+    squeezed = [
+        (button.objectName(), button.height(), needs(button))
+        for button in start.findChildren(QPushButton)
+        if button.isVisible() and button.height() < needs(button)
+    ]
+    assert not squeezed, squeezed
+    close_window(window)

@@ -115,7 +115,7 @@ class StartScreen(QWidget):
         row.addStretch(1)
 
         left = QVBoxLayout()
-        left.setSpacing(12)
+        left.setSpacing(8)
         self.resume_button = QPushButton("")
         self.resume_button.setObjectName("resumeButton")
         self.resume_button.setAccessibleName(self.tr("Resume the saved match"))
@@ -163,11 +163,15 @@ class StartScreen(QWidget):
         self.language.addItem("日本語", "ja")
         self.language.setCurrentIndex(max(0, self.language.findData(settings.get(LANGUAGE))))
         self.language.currentIndexChanged.connect(self._language_chosen)
-        left.addWidget(self.language)
         left.addStretch(1)
         row.addLayout(left)
 
-        row.addWidget(self._settings_card())
+        right = QVBoxLayout()  # the language under the settings: the left column is the tallest
+        right.setSpacing(12)
+        right.addWidget(self._settings_card())
+        right.addWidget(self.language)
+        right.addStretch(1)
+        row.addLayout(right)
         row.addStretch(1)
         outer.addLayout(row)
         outer.addSpacing(10)
