@@ -408,6 +408,10 @@ class Session:
         """Private dealing: for each deal, the seconds from its dealer's start to the deal
         laid out (both peers' work and the messages; ``koikoi bench --net``)."""
         self._deal_started = 0.0
+        self.play_seconds: list[float] = []
+        """Private dealing: for each deal, the seconds from the deal laid out to its last
+        move (the moves alone: no dealing setup, no seeds, no audit; ``koikoi bench --net``)."""
+        self._deal_laid = 0.0
         self.dealer_seeds: list[bytes] = []
         """Private dealing: this side's seeds for the coming deals, first used first (tests
         only; else each is random)."""
@@ -1143,6 +1147,7 @@ class Session:
         events = tuple(lockstep.lay_out(dealer, other))
         private.laid = True
         self.deal_seconds.append(self._clock.now - self._deal_started)
+        self._deal_laid = self._clock.now
         self._turn = _Turn(lockstep.seq, self._clock.now)
         result = self.toss.result
         assert result is not None
@@ -1215,6 +1220,7 @@ class Session:
         assert private is not None
         if not private.seed_sent:
             private.seed_sent = True
+            self.play_seconds.append(self._clock.now - self._deal_laid)
             self._send(private.dealer.reveal())
         return self._maybe_audit()
 
