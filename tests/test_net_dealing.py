@@ -526,6 +526,50 @@ def test_a_tampered_commitment_in_a_transcript_is_named_by_the_audit() -> None:
     check_named(info, HOST, "seed")
 
 
+@pytest.mark.parametrize("oya", [HOST, JOINER])
+def test_a_side_audits_by_replaying_only_the_peers_steps(
+    oya: Role, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dealer's own decks and keys are what it computed from its own seed: its audit
+    replays the peer's shuffle and lock alone (96 multiplications, not 192), same deck."""
+    from koikoi.net import dealing
+
+    host, joiner = play_deal(seed("host"), seed("joiner"), oya=oya)
+    calls: list[int] = []
+    real = dealing.encrypt
+
+    def counted(point: bytes, key: bytes) -> bytes:
+        calls.append(1)
+        return real(point, key)
+
+    monkeypatch.setattr(dealing, "encrypt", counted)
+    full = audit(host.transcript)
+    assert len(calls) == 4 * 48
+    for side in (host, joiner):
+        calls.clear()
+        assert side.audit() == full
+        assert len(calls) == 2 * 48
+
+
+@pytest.mark.parametrize("liar", [HOST, JOINER])
+def test_a_side_s_short_audit_names_the_same_cheat_as_the_whole_one(liar: Role) -> None:
+    """The peer's lie in each step and in a key: the honest side's audit (its own steps not
+    replayed) gives the very verdict :func:`audit` gives on the same transcript."""
+    for step in ("shuffle", "lock"):
+        honest = _lying_deal(liar, step)
+        with caught(liar) as whole:
+            audit(honest.transcript)
+        with caught(liar) as short:
+            honest.audit()
+        assert str(short.value) == str(whole.value) and short.value.what == whole.value.what
+    host, joiner = play_deal(seed("host"), seed("joiner"))
+    honest = host if liar is JOINER else joiner
+    honest.transcript.keys[liar][30] = honest.transcript.keys[liar][31]
+    with caught(liar) as short:
+        honest.audit()
+    assert "position 30" in str(short.value)
+
+
 def test_the_audit_needs_both_seeds() -> None:
     host, joiner = pair()
     exchange(host, joiner)

@@ -439,8 +439,10 @@ class Dealer:
         return encode_message("seed", s=self._seed)
 
     def audit(self) -> tuple[int, ...]:
-        """Replay the deal from both seeds (both revealed); see :func:`audit`."""
-        return audit(self.transcript)
+        """Replay the deal from both seeds (both revealed); see :func:`audit`. This side's
+        own decks and keys are what it computed from its seed, so only the peer's steps are
+        replayed: 96 scalar multiplications instead of 192, the same verdict."""
+        return _audit(self.transcript, (self.role, self._keys))
 
     # --- Checks of what the peer sent ---------------------------------------------------
 
@@ -550,6 +552,13 @@ def audit(transcript: DealTranscript) -> tuple[int, ...]:
     the step's author: a seed that does not match its commitment, a deck, or a key sent that
     the seed does not give. Raises :class:`DealingCheat` naming that side.
     """
+    return _audit(transcript, None)
+
+
+def _audit(transcript: DealTranscript, mine: tuple[Role, _Keys] | None) -> tuple[int, ...]:
+    """:func:`audit`; ``mine``, a side's role and keys, says that the steps and keys of that
+    side are the ones it computed itself from those keys (a :class:`Dealer`'s own): they are
+    not replayed (half the scalar multiplications), and the verdict is the same."""
     keys: dict[Role, _Keys] = {}
     for role in (Role.HOST, Role.JOINER):
         seed = transcript.seeds.get(role)
@@ -557,7 +566,10 @@ def audit(transcript: DealTranscript) -> tuple[int, ...]:
             raise ValueError(f"the {role.value}'s seed is not revealed")
         if seed_commitment(transcript.context, role, seed) != transcript.commitments.get(role):
             raise DealingCheat(role, "revealed a seed that is not the one it committed to", "seed")
-        keys[role] = _Keys(seed, transcript.context, role)
+        if mine is not None and mine[0] is role:
+            keys[role] = mine[1]
+        else:
+            keys[role] = _Keys(seed, transcript.context, role)
     host, joiner = keys[Role.HOST], keys[Role.JOINER]
     steps: list[
         tuple[Role, str, dict[Role, tuple[bytes, ...]], Callable[[], tuple[bytes, ...]]]
@@ -582,12 +594,15 @@ def audit(transcript: DealTranscript) -> tuple[int, ...]:
             lambda: joiner.lock(transcript.locked[Role.HOST]),
         ),
     ]
+    own = mine[0] if mine is not None else None
     for role, what, sent, replay in steps:
         if role not in sent:
             break
-        if sent[role] != replay():
+        if role is not own and sent[role] != replay():
             raise DealingCheat(role, f"sent a {what} that its seed does not give", "replay")
     for role in (Role.HOST, Role.JOINER):
+        if role is own:
+            continue
         for position, key in sorted(transcript.keys[role].items()):
             if key != keys[role].card[position]:
                 raise DealingCheat(
