@@ -364,6 +364,30 @@ def test_a_point_outside_the_subgroup_is_caught_on_arrival(
     assert "position 11" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "step", [(HOST, "shuffle"), (JOINER, "shuffle"), (HOST, "lock"), (JOINER, "lock")]
+)
+@pytest.mark.parametrize("first", ["point", "duplicate"])
+def test_of_a_bad_point_and_a_duplicate_the_first_by_position_is_named(
+    step: tuple[Role, str], first: str
+) -> None:
+    """Whether the receiver checks the deck point by point or by multiplying it whole, the
+    fault it names is the one at the lowest position."""
+    host, joiner = pair()
+    bad, dup = (3, 8) if first == "point" else (9, 6)
+
+    def spoil(_: Dealer, message: dict[str, Value]) -> None:
+        points = list(split_points(blob(message, "deck")))
+        points[bad] = LOW_ORDER
+        points[dup] = points[1]
+        message["deck"] = join_points(points)
+
+    with caught(step[0]) as info:
+        run(host, joiner, {step: spoil})
+    check_named(info, step[0], first)
+    assert (f"position {bad}" if first == "point" else f"1 and {dup}") in str(info.value)
+
+
 def test_the_final_deck_from_the_joiner_is_checked_too() -> None:
     host, joiner = pair()
     with caught(JOINER) as info:

@@ -241,12 +241,22 @@ class _Keys:
 
     def shuffle(self, points: tuple[bytes, ...]) -> tuple[bytes, ...]:
         """Position ``i`` of the result is ``single·points[π(i)]``."""
-        return tuple(encrypt(points[self.permutation[i]], self.single) for i in range(CARDS))
+        return self.permute(tuple(encrypt(point, self.single) for point in points))
+
+    def permute(self, points: tuple[bytes, ...]) -> tuple[bytes, ...]:
+        """Position ``i`` of the result is ``points[π(i)]``."""
+        return tuple(points[self.permutation[i]] for i in range(CARDS))
+
+    def lock_keys(self) -> tuple[bytes, ...]:
+        """The key of each position in :meth:`lock`: ``card[j]·single⁻¹``."""
+        strip = invert(self.single)
+        return tuple(multiply(self.card[j], strip) for j in range(CARDS))
 
     def lock(self, points: tuple[bytes, ...]) -> tuple[bytes, ...]:
         """Position ``j`` of the result is ``card[j]·single⁻¹·points[j]``."""
-        strip = invert(self.single)
-        return tuple(encrypt(points[j], multiply(self.card[j], strip)) for j in range(CARDS))
+        return tuple(
+            encrypt(point, key) for point, key in zip(points, self.lock_keys(), strict=True)
+        )
 
 
 class Phase(Enum):
@@ -358,25 +368,31 @@ class Dealer:
     def _step(self, payload: bytes) -> list[bytes]:
         if self.phase is Phase.AWAIT_SHUFFLE:
             fields = decode_message(payload, {"shuffle": SHUFFLE}).fields
-            deck = self._deck(fields.get("deck", bytes), "shuffled deck")
+            data = fields.get("deck", bytes)
+            if self.role is Role.JOINER:  # X2: X1 times the single key, then shuffled
+                deck, mine = self._deck(data, "shuffled deck", (self._keys.single,) * CARDS)
+                mine = self._keys.permute(mine)
+            else:  # Y: X2 locked
+                deck, mine = self._deck(data, "shuffled deck", self._keys.lock_keys())
             self.transcript.commitments[self.peer] = fields.get("c", bytes)
             self.transcript.shuffled[self.peer] = deck
             if self.role is Role.JOINER:
-                mine = self._keys.shuffle(deck)
                 self.transcript.shuffled[self.role] = mine
                 self.phase = Phase.AWAIT_LOCK
                 return [encode_message("shuffle", c=self.commitment, deck=join_points(mine))]
-            locked = self._keys.lock(deck)
-            self.transcript.locked[self.role] = locked
+            self.transcript.locked[self.role] = mine
             self.phase = Phase.AWAIT_LOCK
-            return [encode_message("lock", deck=join_points(locked))]
+            return [encode_message("lock", deck=join_points(mine))]
         if self.phase is Phase.AWAIT_LOCK:
             fields = decode_message(payload, {"lock": LOCK}).fields
-            deck = self._deck(fields.get("deck", bytes), "locked deck")
+            data = fields.get("deck", bytes)
+            if self.role is Role.JOINER:  # Z: Y locked
+                deck, final = self._deck(data, "locked deck", self._keys.lock_keys())
+            else:
+                deck, final = self._deck(data, "locked deck", None)
             self.transcript.locked[self.peer] = deck
             replies = []
             if self.role is Role.JOINER:
-                final = self._keys.lock(deck)
                 self.transcript.locked[self.role] = final
                 replies.append(encode_message("lock", deck=join_points(final)))
             self.phase = Phase.AWAIT_DEAL
@@ -452,12 +468,25 @@ class Dealer:
         if self._revealed:
             raise ValueError("this side revealed its seed: the deal is over")
 
-    def _deck(self, data: bytes, what: str) -> tuple[bytes, ...]:
+    def _deck(
+        self, data: bytes, what: str, keys: tuple[bytes, ...] | None
+    ) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+        """The peer's deck, every point checked and no two the same, and (``keys`` given)
+        each point times its key, position by position.
+
+        Multiplying checks the point as :func:`~koikoi.net.mental.check_point` does
+        (libsodium refuses a point that is not of the prime-order subgroup, not canonical,
+        or the identity): a deck this side multiplies whole is not checked twice. The first
+        bad position is named as before: a bad point, or a duplicate, in position order."""
         points = split_points(data)
+        products: list[bytes] = []
         seen: dict[bytes, int] = {}
         for position, point in enumerate(points):
             try:
-                check_point(point)
+                if keys is None:
+                    check_point(point)
+                else:
+                    products.append(encrypt(point, keys[position]))
             except GroupError as error:
                 raise DealingCheat(
                     self.peer, f"sent a {what} whose position {position} is {error}", "point"
@@ -470,7 +499,7 @@ class Dealer:
                     "duplicate",
                 )
             seen[point] = position
-        return points
+        return points, tuple(products)
 
     def _send_key(self, position: int) -> bytes:
         key = self._keys.card[position]
