@@ -35,7 +35,7 @@ from koikoi.net.dealing import (
 from koikoi.net.errors import CheatDetected
 from koikoi.net.mental import CARD_POINTS, join_points, split_points
 from koikoi.net.roles import Role
-from koikoi.net.wire import Value, pack, unpack
+from koikoi.net.wire import Value, encode_message, pack, unpack
 
 HOST, JOINER = Role.HOST, Role.JOINER
 CONTEXT = deal_context(bytes(32), 1, 0)
@@ -810,3 +810,33 @@ def test_a_damaged_message_ends_the_dealing_with_one_named_line_never_a_tracebac
 
     with pytest.raises(_Damaged):
         _honest_deal(deliver)
+
+
+def test_a_message_the_session_decoded_is_not_decoded_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A session decodes each message with the dealing's schemas before the dealer sees it:
+    the dealer takes that decoding; one of a type its phase does not take is refused as if
+    it were decoded here."""
+    from koikoi.net import dealing
+    from koikoi.net.wire import decode_message
+
+    schemas = {"shuffle": dealing.SHUFFLE, "lock": dealing.LOCK, "draw": dealing.DRAW}
+    host, joiner = pair()
+    shuffle = host.start()[0]
+    calls: list[bytes] = []
+
+    def counted(payload: bytes, expected: Any) -> Any:
+        calls.append(payload)
+        return decode_message(payload, expected)
+
+    monkeypatch.setattr(dealing, "decode_message", counted)
+    replies = joiner.receive(shuffle, decode_message(shuffle, schemas))
+    assert calls == [] and joiner.phase is Phase.AWAIT_LOCK
+    draw = encode_message("draw", pos=24, k=bytes(32))
+    with caught(JOINER) as info:  # the host waits for a shuffle: a draw is out of place
+        host.receive(draw, decode_message(draw, schemas))
+    assert calls == [draw] and "unexpected message 'draw'" in str(info.value)
+    host, joiner = pair()
+    host.start()
+    assert joiner.receive(shuffle) == replies  # without it: decoded here, the same replies

@@ -62,7 +62,7 @@ from koikoi.net.mental import (
     split_points,
 )
 from koikoi.net.roles import Role
-from koikoi.net.wire import Bytes, Int, Record, decode_message, encode_message
+from koikoi.net.wire import Bytes, Int, Message, Record, decode_message, encode_message
 
 SEED_LEN: Final = 32
 HAND: Final = 8
@@ -296,6 +296,8 @@ class Dealer:
         self._draw_keys: dict[int, bytes] = {}
         self._played: set[int] = set()
         self._revealed = False
+        self._message: Message | None = None
+        """The message :meth:`receive` is given, already decoded (see there)."""
 
     # --- What this side knows -----------------------------------------------------------
 
@@ -347,13 +349,17 @@ class Dealer:
         self.phase = Phase.AWAIT_SHUFFLE
         return [encode_message("shuffle", c=self.commitment, deck=join_points(deck))]
 
-    def receive(self, payload: bytes) -> list[bytes]:
+    def receive(self, payload: bytes, message: Message | None = None) -> list[bytes]:
         """Process the peer's next message; returns what to send back.
 
-        Raises :class:`DealingCheat` naming the peer for anything the dealing does not allow.
+        ``message`` is ``payload`` as the caller (a session) already decoded it, with this
+        module's schema of its type: it is not decoded again (a message of a type this
+        phase does not take is still refused as before). Raises :class:`DealingCheat`
+        naming the peer for anything the dealing does not allow.
         """
         if self.phase in (Phase.START, Phase.FAILED):
             raise ProtocolError(f"no dealing message is expected now ({self.phase.value})")
+        self._message = message
         try:
             return self._step(payload)
         except DealingCheat:
@@ -364,10 +370,20 @@ class Dealer:
             raise DealingCheat(
                 self.peer, f"sent a bad dealing message: {error}", "message"
             ) from error
+        finally:
+            self._message = None
+
+    def _decode(self, payload: bytes, schemas: Mapping[str, Record]) -> Message:
+        """``payload`` checked against ``schemas`` (the types this phase takes), or the
+        caller's decoding of it when it is of one of them."""
+        message = self._message
+        if message is not None and message.kind in schemas:
+            return message
+        return decode_message(payload, schemas)
 
     def _step(self, payload: bytes) -> list[bytes]:
         if self.phase is Phase.AWAIT_SHUFFLE:
-            fields = decode_message(payload, {"shuffle": SHUFFLE}).fields
+            fields = self._decode(payload, {"shuffle": SHUFFLE}).fields
             data = fields.get("deck", bytes)
             if self.role is Role.JOINER:  # X2: X1 times the single key, then shuffled
                 deck, mine = self._deck(data, "shuffled deck", (self._keys.single,) * CARDS)
@@ -384,7 +400,7 @@ class Dealer:
             self.phase = Phase.AWAIT_LOCK
             return [encode_message("lock", deck=join_points(mine))]
         if self.phase is Phase.AWAIT_LOCK:
-            fields = decode_message(payload, {"lock": LOCK}).fields
+            fields = self._decode(payload, {"lock": LOCK}).fields
             data = fields.get("deck", bytes)
             if self.role is Role.JOINER:  # Z: Y locked
                 deck, final = self._deck(data, "locked deck", self._keys.lock_keys())
@@ -398,13 +414,13 @@ class Dealer:
             self.phase = Phase.AWAIT_DEAL
             return [*replies, self._deal()]
         if self.phase is Phase.AWAIT_DEAL:
-            keys = split_points(decode_message(payload, {"deal": DEAL}).fields.get("keys", bytes))
+            keys = split_points(self._decode(payload, {"deal": DEAL}).fields.get("keys", bytes))
             positions = [*hand_positions(self.role, self.oya), *FIELD]
             for position, key in zip(positions, keys, strict=True):
                 self._open(position, key)
             self.phase = Phase.PLAYING
             return []
-        message = decode_message(payload, {"draw": DRAW, "play": PLAY, "seed": SEED})
+        message = self._decode(payload, {"draw": DRAW, "play": PLAY, "seed": SEED})
         if self.peer in self.transcript.seeds:
             raise DealingCheat(self.peer, f"sent {message.kind!r} after its seed", "order")
         if message.kind == "seed":

@@ -82,7 +82,7 @@ from koikoi.net.roles import Role
 from koikoi.net.wire import (
     Bool,
     Bytes,
-    Fields,
+    Message,
     OneOf,
     Record,
     Str,
@@ -663,7 +663,7 @@ class Session:
         if message.kind == "ack":
             return self._on_ack(message.fields.get("ack", bytes), message.fields.get("sig", bytes))
         if message.kind in DEALING:
-            return self._on_dealing(message.kind, plaintext, message.fields)
+            return self._on_dealing(plaintext, message)
         return self._on_toss(plaintext)
 
     def play(self, action: Action, now: float) -> list[SessionEvent]:
@@ -1040,7 +1040,8 @@ class Session:
         for message in self._private.dealer.start():
             self._send(message)
 
-    def _on_dealing(self, kind: str, plaintext: bytes, fields: Fields) -> list[SessionEvent]:
+    def _on_dealing(self, plaintext: bytes, message: Message) -> list[SessionEvent]:
+        kind, fields = message.kind, message.fields
         private, lockstep = self._private, self.lockstep
         assert private is not None and isinstance(lockstep, PrivateLockstep)
         dealer, peer = private.dealer, self.role.peer
@@ -1053,7 +1054,7 @@ class Session:
         if kind == "play" and private.laid and not self._peer_may_play():
             return self._fail("cheat", peer, "the peer opened a card out of its turn")
         try:
-            replies = dealer.receive(plaintext)
+            replies = dealer.receive(plaintext, message)  # decoded once, with its schema
         except DealingCheat as error:
             return self._fail("cheat", error.culprit, str(error))
         except ProtocolError as error:
