@@ -26,6 +26,7 @@ def test_the_network_figures() -> None:
     assert extra == round(figures["move_ms_private"] - figures["move_ms_seed"], 3)
     moves = figures["move_ms_private"] * figures["moves_per_match_private"]
     assert figures["match_ms_private"] > moves  # the dealing and the audits come on top
+    assert figures["deal_all_ms_private"] > 0 and figures["deals_per_match_private"] >= 1
 
 
 def test_a_private_session_times_each_deal_in_play_apart() -> None:

@@ -22,7 +22,9 @@
   of ``match_ms_net`` over its moves: the engine's work is in both), and
   ``move_ms_private_extra`` the difference (issue 15's goal: at most 2 ms).
   ``match_ms_private`` a whole privately dealt match, handshake done to the end, thinking
-  out.
+  out, over ``deals_per_match_private`` deals and ``moves_per_match_private`` moves;
+  ``deal_all_ms_private`` what such a match spends per deal besides the moves (the dealing,
+  the seeds, the audit, the replay with every card, and the toss's share).
 - ``deal_ms_in_process``: both sides' work for one whole deal of :mod:`koikoi.net.dealing` in
   one process, without sockets, median: both shuffles and locks, the hands and the field
   opened, the 24 draws and the 16 plays opened, the seeds revealed; ``deal_setup_ms`` its part
@@ -179,12 +181,13 @@ def _private_matches(matches: int) -> dict[str, Any]:
     the bots' thinking taken out: the time from each deal laid out to its last move (on
     the joiner), summed over the deals, over the moves. It leaves out each deal's dealing
     (before) and its seeds and audit (after); ``match_ms_private`` is the whole match, from
-    the handshake done to the end, thinking taken out.
+    the handshake done to the end, thinking taken out, and ``deal_all_ms_private`` the rest
+    of it per deal.
     """
     seconds: list[float] = []
     total_bytes = 0
     play_seconds = match_seconds = 0.0
-    moves = 0
+    moves = deals = 0
     for i in range(matches):
         bots = (_TimedBot("random", 300 + 2 * i), _TimedBot("random", 301 + 2 * i))
         hosted, joined = asyncio.run(_session(bots, private=True))
@@ -199,12 +202,15 @@ def _private_matches(matches: int) -> dict[str, Any]:
         end = max(hosted.times["ended"], joined.times["ended"])
         match_seconds += end - start - thinking
         moves += session.lockstep.seq
+        deals += len(session.deal_seconds)
     return {
         "deal_ms": round(statistics.median(seconds) * 1000, 2),
+        "deal_all_ms_private": round((match_seconds - play_seconds) / deals * 1000, 2),
         "bytes_per_match_private": round(total_bytes / matches),
         "move_ms_private": round(play_seconds / moves * 1000, 3),
         "moves_per_match_private": round(moves / matches, 1),
         "match_ms_private": round(match_seconds / matches * 1000, 2),
+        "deals_per_match_private": round(deals / matches, 1),
     }
 
 
