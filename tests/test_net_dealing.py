@@ -35,7 +35,7 @@ from koikoi.net.dealing import (
 from koikoi.net.errors import CheatDetected
 from koikoi.net.mental import CARD_POINTS, join_points, split_points
 from koikoi.net.roles import Role
-from koikoi.net.wire import Value, pack, unpack
+from koikoi.net.wire import Value, encode_message, pack, unpack
 
 HOST, JOINER = Role.HOST, Role.JOINER
 CONTEXT = deal_context(bytes(32), 1, 0)
@@ -364,6 +364,30 @@ def test_a_point_outside_the_subgroup_is_caught_on_arrival(
     assert "position 11" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "step", [(HOST, "shuffle"), (JOINER, "shuffle"), (HOST, "lock"), (JOINER, "lock")]
+)
+@pytest.mark.parametrize("first", ["point", "duplicate"])
+def test_of_a_bad_point_and_a_duplicate_the_first_by_position_is_named(
+    step: tuple[Role, str], first: str
+) -> None:
+    """Whether the receiver checks the deck point by point or by multiplying it whole, the
+    fault it names is the one at the lowest position."""
+    host, joiner = pair()
+    bad, dup = (3, 8) if first == "point" else (9, 6)
+
+    def spoil(_: Dealer, message: dict[str, Value]) -> None:
+        points = list(split_points(blob(message, "deck")))
+        points[bad] = LOW_ORDER
+        points[dup] = points[1]
+        message["deck"] = join_points(points)
+
+    with caught(step[0]) as info:
+        run(host, joiner, {step: spoil})
+    check_named(info, step[0], first)
+    assert (f"position {bad}" if first == "point" else f"1 and {dup}") in str(info.value)
+
+
 def test_the_final_deck_from_the_joiner_is_checked_too() -> None:
     host, joiner = pair()
     with caught(JOINER) as info:
@@ -524,6 +548,50 @@ def test_a_tampered_commitment_in_a_transcript_is_named_by_the_audit() -> None:
     with caught(HOST) as info:
         audit(host.transcript)
     check_named(info, HOST, "seed")
+
+
+@pytest.mark.parametrize("oya", [HOST, JOINER])
+def test_a_side_audits_by_replaying_only_the_peers_steps(
+    oya: Role, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dealer's own decks and keys are what it computed from its own seed: its audit
+    replays the peer's shuffle and lock alone (96 multiplications, not 192), same deck."""
+    from koikoi.net import dealing
+
+    host, joiner = play_deal(seed("host"), seed("joiner"), oya=oya)
+    calls: list[int] = []
+    real = dealing.encrypt
+
+    def counted(point: bytes, key: bytes) -> bytes:
+        calls.append(1)
+        return real(point, key)
+
+    monkeypatch.setattr(dealing, "encrypt", counted)
+    full = audit(host.transcript)
+    assert len(calls) == 4 * 48
+    for side in (host, joiner):
+        calls.clear()
+        assert side.audit() == full
+        assert len(calls) == 2 * 48
+
+
+@pytest.mark.parametrize("liar", [HOST, JOINER])
+def test_a_side_s_short_audit_names_the_same_cheat_as_the_whole_one(liar: Role) -> None:
+    """The peer's lie in each step and in a key: the honest side's audit (its own steps not
+    replayed) gives the very verdict :func:`audit` gives on the same transcript."""
+    for step in ("shuffle", "lock"):
+        honest = _lying_deal(liar, step)
+        with caught(liar) as whole:
+            audit(honest.transcript)
+        with caught(liar) as short:
+            honest.audit()
+        assert str(short.value) == str(whole.value) and short.value.what == whole.value.what
+    host, joiner = play_deal(seed("host"), seed("joiner"))
+    honest = host if liar is JOINER else joiner
+    honest.transcript.keys[liar][30] = honest.transcript.keys[liar][31]
+    with caught(liar) as short:
+        honest.audit()
+    assert "position 30" in str(short.value)
 
 
 def test_the_audit_needs_both_seeds() -> None:
@@ -742,3 +810,33 @@ def test_a_damaged_message_ends_the_dealing_with_one_named_line_never_a_tracebac
 
     with pytest.raises(_Damaged):
         _honest_deal(deliver)
+
+
+def test_a_message_the_session_decoded_is_not_decoded_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A session decodes each message with the dealing's schemas before the dealer sees it:
+    the dealer takes that decoding; one of a type its phase does not take is refused as if
+    it were decoded here."""
+    from koikoi.net import dealing
+    from koikoi.net.wire import decode_message
+
+    schemas = {"shuffle": dealing.SHUFFLE, "lock": dealing.LOCK, "draw": dealing.DRAW}
+    host, joiner = pair()
+    shuffle = host.start()[0]
+    calls: list[bytes] = []
+
+    def counted(payload: bytes, expected: Any) -> Any:
+        calls.append(payload)
+        return decode_message(payload, expected)
+
+    monkeypatch.setattr(dealing, "decode_message", counted)
+    replies = joiner.receive(shuffle, decode_message(shuffle, schemas))
+    assert calls == [] and joiner.phase is Phase.AWAIT_LOCK
+    draw = encode_message("draw", pos=24, k=bytes(32))
+    with caught(JOINER) as info:  # the host waits for a shuffle: a draw is out of place
+        host.receive(draw, decode_message(draw, schemas))
+    assert calls == [draw] and "unexpected message 'draw'" in str(info.value)
+    host, joiner = pair()
+    host.start()
+    assert joiner.receive(shuffle) == replies  # without it: decoded here, the same replies

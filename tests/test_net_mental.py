@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import hashlib
+from collections.abc import Callable
 
 import pytest
 from nacl import bindings
@@ -130,3 +131,37 @@ def test_the_shuffle_is_not_biased() -> None:
     expected = runs / 48
     chi2 = sum((c - expected) ** 2 / expected for c in counts)
     assert chi2 < 100  # 47 degrees of freedom: p < 1e-5 above 100
+
+
+def _refused(call: Callable[[], object]) -> bool:
+    try:
+        call()
+    except GroupError:
+        return True
+    return False
+
+
+def test_multiplying_refuses_exactly_the_points_the_check_refuses() -> None:
+    """A dealer does not check a deck it multiplies whole (koikoi.net.dealing ``_deck``): the
+    multiplication must refuse exactly what :func:`check_point` refuses. Every family of bad
+    point of 32 bytes (a deck's are: its length is checked first) — small order, torsion
+    added to a card, non-canonical, off the curve — and good ones, and 300 arbitrary byte
+    strings (about half of them on the curve)."""
+    key = mental.derive_scalar(bytes(32), b"", b"k", 0)
+    candidates = [*SMALL_ORDER, *CARD_POINTS[:4]]
+    candidates += [bindings.crypto_core_ed25519_add(CARD_POINTS[5], t) for t in SMALL_ORDER[1:]]
+    candidates += [y.to_bytes(32, "little") for y in (P, P + 1, P + 5, 2**255 - 1)]
+    candidates += [mental.ORDER.to_bytes(32, "little")]
+    candidates += [mental.encrypt(CARD_POINTS[i], key) for i in range(4)]
+    for i in range(300):
+        candidates.append(hashlib.sha256(b"candidate %d" % i).digest())
+    flipped = bytearray(CARD_POINTS[1])
+    flipped[31] ^= 0x80
+    candidates.append(bytes(flipped))
+    good = bad = 0
+    for point in candidates:
+        checked = _refused(lambda point=point: check_point(point))
+        multiplied = _refused(lambda point=point: mental.encrypt(point, key))
+        assert checked == multiplied, point.hex()
+        good, bad = good + (not checked), bad + checked
+    assert good > 20 and bad > 100

@@ -16,6 +16,15 @@
   (``--dealing private``): from a deal's dealing started to the deal laid out, both peers'
   work and the messages together, median over the deals of whole matches (CLI.md);
   ``bytes_per_match_private`` such a session's bytes.
+- ``move_ms_private``: one move of such a session, both peers' work, thinking out, from each
+  deal laid out to its last move (the dealing before and the seeds and audit after left
+  out); ``move_ms_seed`` one move of a joint-seed session measured the same way (the span
+  of ``match_ms_net`` over its moves: the engine's work is in both), and
+  ``move_ms_private_extra`` the difference (issue 15's goal: at most 2 ms).
+  ``match_ms_private`` a whole privately dealt match, handshake done to the end, thinking
+  out, over ``deals_per_match_private`` deals and ``moves_per_match_private`` moves;
+  ``deal_all_ms_private`` what such a match spends per deal besides the moves (the dealing,
+  the seeds, the audit, the replay with every card, and the toss's share).
 - ``deal_ms_in_process``: both sides' work for one whole deal of :mod:`koikoi.net.dealing` in
   one process, without sockets, median: both shuffles and locks, the hands and the field
   opened, the 24 draws and the 16 plays opened, the seeds revealed; ``deal_setup_ms`` its part
@@ -157,6 +166,7 @@ def _overhead(matches: int, bot: str = "random") -> dict[str, Any]:
         "match_ms_net": round(net_seconds / matches * 1000, 2),
         "match_ms_local": round(local_seconds / matches * 1000, 2),
         "net_us_per_move": round((net_seconds - local_seconds) / moves * 1e6, 1),
+        "move_ms_seed": round(net_seconds / moves * 1000, 3),
         "moves_per_match": round(moves / matches, 1),
         "bytes_per_match": round(total_bytes / matches),
     }
@@ -165,19 +175,42 @@ def _overhead(matches: int, bot: str = "random") -> dict[str, Any]:
 def _private_matches(matches: int) -> dict[str, Any]:
     """Privately dealt ``random``-bot matches over loopback: ``deal_ms`` the median
     time from a deal's dealing started to the deal laid out on the joiner (both peers' work
-    and the messages), ``bytes_per_match_private`` the bytes of a whole session."""
+    and the messages), ``bytes_per_match_private`` the bytes of a whole session.
+
+    ``move_ms_private`` is what one move of such a session costs, both peers' work together,
+    the bots' thinking taken out: the time from each deal laid out to its last move (on
+    the joiner), summed over the deals, over the moves. It leaves out each deal's dealing
+    (before) and its seeds and audit (after); ``match_ms_private`` is the whole match, from
+    the handshake done to the end, thinking taken out, and ``deal_all_ms_private`` the rest
+    of it per deal.
+    """
     seconds: list[float] = []
     total_bytes = 0
+    play_seconds = match_seconds = 0.0
+    moves = deals = 0
     for i in range(matches):
         bots = (_TimedBot("random", 300 + 2 * i), _TimedBot("random", 301 + 2 * i))
-        _, joined = asyncio.run(_session(bots, private=True))
+        hosted, joined = asyncio.run(_session(bots, private=True))
         session = joined.session
         assert session is not None and session.dealing == "private" and joined.finished
+        assert session.lockstep is not None
         seconds += session.deal_seconds
         total_bytes += joined.bytes_sent + joined.bytes_received
+        thinking = bots[0].seconds + bots[1].seconds
+        play_seconds += sum(session.play_seconds) - thinking
+        start = min(hosted.times["established"], joined.times["established"])
+        end = max(hosted.times["ended"], joined.times["ended"])
+        match_seconds += end - start - thinking
+        moves += session.lockstep.seq
+        deals += len(session.deal_seconds)
     return {
         "deal_ms": round(statistics.median(seconds) * 1000, 2),
+        "deal_all_ms_private": round((match_seconds - play_seconds) / deals * 1000, 2),
         "bytes_per_match_private": round(total_bytes / matches),
+        "move_ms_private": round(play_seconds / moves * 1000, 3),
+        "moves_per_match_private": round(moves / matches, 1),
+        "match_ms_private": round(match_seconds / matches * 1000, 2),
+        "deals_per_match_private": round(deals / matches, 1),
     }
 
 
@@ -212,4 +245,5 @@ def run(
     result["deal_ms_in_process"] = in_process.pop("deal_ms")
     result.update(in_process)
     result.update(_private_matches(matches))
+    result["move_ms_private_extra"] = round(result["move_ms_private"] - result["move_ms_seed"], 3)
     return result

@@ -58,8 +58,8 @@ def _sha256(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def canonical_state(match: Match) -> bytes:
-    """The whole match state as msgpack bytes both peers compute identically.
+def round_state(match: Match, sealed: bool = False) -> list[object]:
+    """The match state both peers hash, as the list :func:`canonical_state` packs.
 
     An array of 9: rounds, doubling, score of seat 0, score of seat 1, rounds played, deal
     number in the round, the match's oya, finished, and the deal (nil before the first deal):
@@ -69,20 +69,29 @@ def canonical_state(match: Match) -> bytes:
     for card ``c``), the stock order (bin, one byte per card), cards drawn from the stock,
     the card waiting for a pick (-1 for none), baseline of seat 0, baseline of seat 1, yaku
     total of seat 0, of seat 1, koikoi declared in the deal, koikoi by seat 0, by seat 1.
+
+    ``sealed`` gives what both sides of a privately dealt match know (koikoi-net/3,
+    :func:`koikoi.net.private.public_state`): each hand is its number of cards and the stock
+    the cards drawn so far. One builder for both, so the two states cannot drift apart.
     """
     rnd = match.round
     deal: list[object] | None = None
     if rnd is not None:
+        hands: tuple[int, int] = rnd.hands[0], rnd.hands[1]
+        stock = bytes(rnd.stock)
+        if sealed:
+            hands = hands[0].bit_count(), hands[1].bit_count()
+            stock = stock[: rnd.stock_pos]
         deal = [
             rnd.oya,
             rnd.turn,
             int(rnd.phase),
-            rnd.hands[0],
-            rnd.hands[1],
+            hands[0],
+            hands[1],
             rnd.field,
             rnd.captured[0],
             rnd.captured[1],
-            bytes(rnd.stock),
+            stock,
             rnd.stock_pos,
             rnd.pending,
             rnd.baselines[0],
@@ -93,7 +102,7 @@ def canonical_state(match: Match) -> bytes:
             rnd.koikoi_calls[0],
             rnd.koikoi_calls[1],
         ]
-    state = [
+    return [
         match.settings.rounds,
         match.settings.doubling,
         match.scores[0],
@@ -104,7 +113,12 @@ def canonical_state(match: Match) -> bytes:
         match.finished,
         deal,
     ]
-    packed: bytes = msgpack.packb(state, use_bin_type=True)
+
+
+def canonical_state(match: Match) -> bytes:
+    """The whole match state as msgpack bytes both peers compute identically: the array of
+    :func:`round_state`."""
+    packed: bytes = msgpack.packb(round_state(match), use_bin_type=True)
     return packed
 
 

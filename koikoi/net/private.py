@@ -52,7 +52,7 @@ from koikoi.net.dealing import (
     hand_positions,
     sealed_hash,
 )
-from koikoi.net.lockstep import Lockstep
+from koikoi.net.lockstep import Lockstep, round_state
 from koikoi.net.mental import (
     GroupError,
     card_of,
@@ -77,45 +77,13 @@ def role_of(seat: int) -> Role:
 def public_state(match: Match, dealing: bytes) -> bytes:
     """What both sides know of the match, as msgpack bytes both compute identically.
 
-    :func:`koikoi.net.lockstep.canonical_state` with three changes: the two hands are their
-    numbers of cards, the stock is the cards drawn so far (bin, one byte each, in draw order),
-    and a tenth top-level item, ``dealing``, the sealed hash of the deals so far.
+    :func:`koikoi.net.lockstep.canonical_state` with three changes (:func:`~koikoi.net.
+    lockstep.round_state` with ``sealed``): the two hands are their numbers of cards, the
+    stock is the cards drawn so far (bin, one byte each, in draw order), and a tenth
+    top-level item, ``dealing``, the sealed hash of the deals so far.
     """
-    rnd = match.round
-    deal: list[object] | None = None
-    if rnd is not None:
-        deal = [
-            rnd.oya,
-            rnd.turn,
-            int(rnd.phase),
-            rnd.hands[0].bit_count(),
-            rnd.hands[1].bit_count(),
-            rnd.field,
-            rnd.captured[0],
-            rnd.captured[1],
-            bytes(rnd.stock[: rnd.stock_pos]),
-            rnd.stock_pos,
-            rnd.pending,
-            rnd.baselines[0],
-            rnd.baselines[1],
-            rnd.totals[0],
-            rnd.totals[1],
-            rnd.koikoi_count,
-            rnd.koikoi_calls[0],
-            rnd.koikoi_calls[1],
-        ]
-    state = [
-        match.settings.rounds,
-        match.settings.doubling,
-        match.scores[0],
-        match.scores[1],
-        match.rounds_played,
-        match.deal_no,
-        match.oya,
-        match.finished,
-        deal,
-        dealing,
-    ]
+    state = round_state(match, sealed=True)
+    state.append(dealing)
     packed: bytes = msgpack.packb(state, use_bin_type=True)
     return packed
 

@@ -82,7 +82,7 @@ from koikoi.net.roles import Role
 from koikoi.net.wire import (
     Bool,
     Bytes,
-    Fields,
+    Message,
     OneOf,
     Record,
     Str,
@@ -408,6 +408,10 @@ class Session:
         """Private dealing: for each deal, the seconds from its dealer's start to the deal
         laid out (both peers' work and the messages; ``koikoi bench --net``)."""
         self._deal_started = 0.0
+        self.play_seconds: list[float] = []
+        """Private dealing: for each deal, the seconds from the deal laid out to its last
+        move (the moves alone: no dealing setup, no seeds, no audit; ``koikoi bench --net``)."""
+        self._deal_laid = 0.0
         self.dealer_seeds: list[bytes] = []
         """Private dealing: this side's seeds for the coming deals, first used first (tests
         only; else each is random)."""
@@ -659,7 +663,7 @@ class Session:
         if message.kind == "ack":
             return self._on_ack(message.fields.get("ack", bytes), message.fields.get("sig", bytes))
         if message.kind in DEALING:
-            return self._on_dealing(message.kind, plaintext, message.fields)
+            return self._on_dealing(plaintext, message)
         return self._on_toss(plaintext)
 
     def play(self, action: Action, now: float) -> list[SessionEvent]:
@@ -1036,7 +1040,8 @@ class Session:
         for message in self._private.dealer.start():
             self._send(message)
 
-    def _on_dealing(self, kind: str, plaintext: bytes, fields: Fields) -> list[SessionEvent]:
+    def _on_dealing(self, plaintext: bytes, message: Message) -> list[SessionEvent]:
+        kind, fields = message.kind, message.fields
         private, lockstep = self._private, self.lockstep
         assert private is not None and isinstance(lockstep, PrivateLockstep)
         dealer, peer = private.dealer, self.role.peer
@@ -1049,7 +1054,7 @@ class Session:
         if kind == "play" and private.laid and not self._peer_may_play():
             return self._fail("cheat", peer, "the peer opened a card out of its turn")
         try:
-            replies = dealer.receive(plaintext)
+            replies = dealer.receive(plaintext, message)  # decoded once, with its schema
         except DealingCheat as error:
             return self._fail("cheat", error.culprit, str(error))
         except ProtocolError as error:
@@ -1143,6 +1148,7 @@ class Session:
         events = tuple(lockstep.lay_out(dealer, other))
         private.laid = True
         self.deal_seconds.append(self._clock.now - self._deal_started)
+        self._deal_laid = self._clock.now
         self._turn = _Turn(lockstep.seq, self._clock.now)
         result = self.toss.result
         assert result is not None
@@ -1215,6 +1221,7 @@ class Session:
         assert private is not None
         if not private.seed_sent:
             private.seed_sent = True
+            self.play_seconds.append(self._clock.now - self._deal_laid)
             self._send(private.dealer.reveal())
         return self._maybe_audit()
 
