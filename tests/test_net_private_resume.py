@@ -1,0 +1,273 @@
+"""Resume of a privately dealt match (docs/protocol.md, "Resume" and "Private dealing"):
+a connection cut anywhere in the dealing — the shuffle and lock exchange, between the two
+keys of a draw, right after a ``play`` key, during the seeds' reveal, at the last move —
+is resumed, the dealing messages lost in flight are sent again in their places, and the
+match finishes with both records verified (dealing included) and alike.
+
+The same sans-I/O harness as tests/test_net_resume.py (two real :class:`Connection` objects
+per connection, real handshakes and keys, bytes moved by the test), with both sides
+offering private dealing. The attacks are a peer built from the same modules that sends
+something else than its client would after the resume.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from koikoi.engine.match import Settings
+from koikoi.engine.round import PICK_BASE, SHOBU
+from koikoi.net.connection import Connection
+from koikoi.net.dealing import Phase as DealPhase
+from koikoi.net.lockstep import entry_hash
+from koikoi.net.resume import (
+    REFUSALS,
+    Resumed,
+    ResumeRefused,
+    check_claim,
+    fields_of,
+    resume_message,
+    suspendable,
+)
+from koikoi.net.roles import Role
+from koikoi.net.session import Ended, Session
+from koikoi.net.verify import compare_records, verify_record
+from koikoi.net.wire import FrameDecoder, decode_message, encode_message
+from tests.test_net_resume import WINDOW, Match, Side, assert_same_verified_records
+
+PRIVATE = ("private", "seed")
+
+
+@dataclass
+class PrivateSide(Side):
+    def connection(self, now: float) -> Connection:
+        conn = Connection(
+            self.role,
+            identity=self.identity,
+            nickname=self.nick or self.role.value,
+            settings=Settings(),
+            password="",
+            known_peers=self.known,
+            now=now,
+            dealings=PRIVATE,
+        )
+        conn.resume_window = WINDOW
+        return conn
+
+
+class PrivateMatch(Match):
+    """A match dealt privately, over as many connections as it takes."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.now = 0.0
+        self.sides = {role: PrivateSide(role) for role in Role}
+        self.session = {}
+        self.resumed = 0
+        self.cuts = 0
+        self.waiting = set()
+        self.link = self.dial(resume=False)
+
+    def fill(self) -> None:
+        """The first half of a step: each side moves if it can; what it sends is in flight.
+        ``marks[role]`` is how many frames were in flight before its move, ``played[role]``
+        the move (or None)."""
+        self.marks: dict[Role, int] = {}
+        self.played: dict[Role, int | None] = {}
+        for role in Role:
+            conn = self.conn(role)
+            self.link.flight[role] += conn.data_to_send()
+            self.marks[role] = len(payloads(bytes(self.link.flight[role])))
+            self.played[role] = None
+            turn = conn.local_turn
+            if turn is not None and not conn.closed:
+                legal = turn.legal_actions  # shobu at once: longer matches, more deals
+                action = SHOBU if SHOBU in legal else self.rng.choice(legal)
+                self.played[role] = action
+                self.record(role, conn.play(action, self.now))
+            self.link.flight[role] += conn.data_to_send()
+
+    def deliver(self, frames: dict[Role, int] | None = None) -> bool:
+        """The second half: what is in flight arrives (only the first ``frames[role]`` whole
+        frames of a side, when given; the rest stays in flight)."""
+        moved = False
+        for role in Role:
+            data = bytes(self.link.flight[role])
+            if frames is not None:
+                data = data[: frame_bytes(data, frames.get(role, 0))]
+            del self.link.flight[role][: len(data)]
+            if data:
+                moved = True
+                self.record(role.peer, self.conn(role.peer).receive_data(data, self.now))
+        return moved
+
+    def drop(self) -> None:
+        """The connection resets: what is still in flight is lost."""
+        for role in Role:
+            self.link.flight[role].clear()
+        for role in Role:
+            self.record(role, self.conn(role).connection_lost(self.now, "connection reset"))
+        assert all(self.conn(role).suspended is not None for role in Role), self.sides
+        self.now += 1.0
+
+
+def frame_bytes(data: bytes, frames: int) -> int:
+    """How many bytes the first ``frames`` whole frames of ``data`` take (``frames`` < 0:
+    all but the last ``-frames``)."""
+    if frames < 0:
+        frames = max(0, len(payloads(data)) + frames)
+    at = 0
+    for _ in range(frames):
+        if at + 4 > len(data):
+            break
+        at += 4 + int.from_bytes(data[at : at + 4], "big")
+    return min(at, len(data))
+
+
+def payloads(data: bytes) -> list[bytes]:
+    return FrameDecoder().feed(data)
+
+
+def in_play(match: PrivateMatch) -> bool:
+    return all(
+        role in match.session and match.session[role].lockstep is not None for role in Role
+    )
+
+
+def cut_when(
+    match: PrivateMatch,
+    point: Callable[[PrivateMatch], dict[Role, int] | None],
+    max_steps: int = 20_000,
+) -> bool:
+    """Step until ``point`` says the connection is cut now (after the sides sent, before
+    it arrives); it gives how many whole frames of each side still get through. False:
+    the match ended before the point came."""
+    for _ in range(max_steps):
+        match.now += 0.01
+        match.fill()
+        if in_play(match):
+            through = point(match)
+            if through is not None:
+                match.deliver(through)
+                match.drop()
+                return True
+        if not match.deliver():
+            if all(role in match.session and match.session[role].closed for role in Role):
+                return False  # the match ended first (a player lost every point)
+            for role in Role:
+                match.record(role, match.conn(role).tick(match.now))
+    raise AssertionError("the match stalled")
+
+
+def dealer_phase(session: Session) -> DealPhase | None:
+    private = session._private
+    return None if private is None else private.dealer.phase
+
+
+def during_the_exchange(deal: int, lost: Role) -> Callable[[PrivateMatch], dict[Role, int] | None]:
+    """The ``deal``-th deal's shuffle/lock exchange, with ``lost``'s messages in flight."""
+
+    def point(match: PrivateMatch) -> dict[Role, int] | None:
+        session = match.session[lost]
+        lockstep = session.lockstep
+        assert lockstep is not None
+        if len(lockstep.record.deals) != deal or not match.link.flight[lost]:
+            return None
+        if dealer_phase(session) in (DealPhase.AWAIT_SHUFFLE, DealPhase.AWAIT_LOCK):
+            return {}
+        return None
+
+    return point
+
+
+def between_the_draw_keys(match: PrivateMatch) -> dict[Role, int] | None:
+    """A mover sent its key of a draw; the other's key has not come (the mover's arrives)."""
+    for role in Role:
+        private = match.session[role]._private
+        if private is not None and private.pending is not None and match.link.flight[role]:
+            lockstep = match.session[role].lockstep
+            if lockstep is not None and lockstep.seq >= 6:
+                return {role: 99}  # the mover's keys arrive; the answer is lost
+    return None
+
+
+def right_after_a_play_key(match: PrivateMatch) -> dict[Role, int] | None:
+    """A mover plays a card of its hand: only its key of the card (its first message of
+    the move) gets through."""
+    for role in Role:
+        action = match.played[role]
+        lockstep = match.session[role].lockstep
+        if action is not None and action < PICK_BASE and lockstep is not None:
+            if lockstep.seq >= 4:
+                return {role: match.marks[role] + 1, role.peer: 99}
+    return None
+
+
+def during_the_seed_reveal(match: PrivateMatch) -> dict[Role, int] | None:
+    """A deal is over; a side revealed its seed, which is lost (the other's is not)."""
+    for role in Role:
+        private = match.session[role]._private
+        if private is not None and private.seed_sent and match.link.flight[role]:
+            if len(private.dealer.transcript.seeds) < 2:
+                return {role.peer: 99}
+    return None
+
+
+def at_the_last_move(match: PrivateMatch) -> dict[Role, int] | None:
+    """The match's last move is played: the move gets through, its mover's seed does not."""
+    for role in Role:
+        lockstep = match.session[role].lockstep
+        if lockstep is not None and lockstep.match.finished and match.link.flight[role]:
+            return {role: -1, role.peer: 99}
+    return None
+
+
+POINTS: dict[str, Callable[[PrivateMatch], dict[Role, int] | None]] = {
+    "the first deal's shuffle": during_the_exchange(0, Role.HOST),
+    "the second deal's lock": during_the_exchange(1, Role.JOINER),
+    "between the draw keys": between_the_draw_keys,
+    "right after a play key": right_after_a_play_key,
+    "the seed reveal": during_the_seed_reveal,
+    "the last move": at_the_last_move,
+}
+
+
+def assert_verified_and_alike(match: PrivateMatch) -> None:
+    assert_same_verified_records(match)
+    records = [match.session[role].record().to_json() for role in Role]
+    assert all(record["net"]["dealing"] == "private" for record in records)
+    assert all("dealing" in deal and "sealed" not in deal for deal in records[0]["deals"])
+    reports = [verify_record(record) for record in records]
+    assert compare_records(reports[0], reports[1]) == reports[0].moves
+
+
+def cut_match(point: Callable[[PrivateMatch], dict[Role, int] | None]) -> PrivateMatch:
+    """A match cut at ``point`` (the cards are random: a match may end before it comes)."""
+    for seed in range(21, 31):
+        match = PrivateMatch(seed)
+        if cut_when(match, point):
+            return match
+    raise AssertionError("ten matches ended before the cut point")
+
+
+@pytest.mark.parametrize("point", list(POINTS))
+def test_a_private_match_cut_in_its_dealing_resumes_and_finishes(point: str) -> None:
+    match = cut_match(POINTS[point])
+    match.link = match.dial()
+    match.run()
+    assert match.resumed >= 1
+    # what the cut lost was sent again (a dealing message at least)
+    resent = [e.resent for side in match.sides.values() for e in side.events if isinstance(e, Resumed)]
+    assert sum(resent) >= 1, resent
+    assert_verified_and_alike(match)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_private_match_goes_on_after_random_resets(seed: int) -> None:
+    match = PrivateMatch(seed)
+    match.run(cut_chance=0.02)
+    assert match.resumed >= 1 and match.cuts >= 1
+    assert_verified_and_alike(match)
