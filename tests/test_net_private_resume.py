@@ -22,20 +22,23 @@ from koikoi.engine.match import Settings
 from koikoi.engine.round import PICK_BASE, SHOBU
 from koikoi.net.connection import Connection
 from koikoi.net.dealing import Phase as DealPhase
-from koikoi.net.lockstep import entry_hash
+from koikoi.net.errors import ProtocolError
 from koikoi.net.resume import (
     REFUSALS,
     Resumed,
     ResumeRefused,
     check_claim,
     fields_of,
+    read_reply,
     resume_message,
+    resume_schema,
     suspendable,
 )
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, Session
+from koikoi.net.session import ACK, MOVE, Session
+from koikoi.net.session import DEALING as DEALING_SCHEMAS
 from koikoi.net.verify import compare_records, verify_record
-from koikoi.net.wire import FrameDecoder, decode_message, encode_message
+from koikoi.net.wire import FrameDecoder, Record, decode_message, encode_message
 from tests.test_net_resume import WINDOW, Match, Side, assert_same_verified_records
 
 PRIVATE = ("private", "seed")
@@ -132,9 +135,7 @@ def payloads(data: bytes) -> list[bytes]:
 
 
 def in_play(match: PrivateMatch) -> bool:
-    return all(
-        role in match.session and match.session[role].lockstep is not None for role in Role
-    )
+    return all(role in match.session and match.session[role].lockstep is not None for role in Role)
 
 
 def cut_when(
@@ -167,8 +168,11 @@ def dealer_phase(session: Session) -> DealPhase | None:
     return None if private is None else private.dealer.phase
 
 
-def during_the_exchange(deal: int, lost: Role) -> Callable[[PrivateMatch], dict[Role, int] | None]:
-    """The ``deal``-th deal's shuffle/lock exchange, with ``lost``'s messages in flight."""
+def during_the_exchange(
+    deal: int, lost: Role, phases: tuple[DealPhase, ...]
+) -> Callable[[PrivateMatch], dict[Role, int] | None]:
+    """The ``deal``-th deal's shuffle/lock exchange: ``lost``'s messages are in flight (and
+    lost), sent as it went on to one of ``phases``."""
 
     def point(match: PrivateMatch) -> dict[Role, int] | None:
         session = match.session[lost]
@@ -176,7 +180,7 @@ def during_the_exchange(deal: int, lost: Role) -> Callable[[PrivateMatch], dict[
         assert lockstep is not None
         if len(lockstep.record.deals) != deal or not match.link.flight[lost]:
             return None
-        if dealer_phase(session) in (DealPhase.AWAIT_SHUFFLE, DealPhase.AWAIT_LOCK):
+        if dealer_phase(session) in phases:
             return {}
         return None
 
@@ -200,9 +204,8 @@ def right_after_a_play_key(match: PrivateMatch) -> dict[Role, int] | None:
     for role in Role:
         action = match.played[role]
         lockstep = match.session[role].lockstep
-        if action is not None and action < PICK_BASE and lockstep is not None:
-            if lockstep.seq >= 4:
-                return {role: match.marks[role] + 1, role.peer: 99}
+        if action is not None and action < PICK_BASE and lockstep is not None and lockstep.seq >= 4:
+            return {role: match.marks[role] + 1, role.peer: 99}
     return None
 
 
@@ -210,9 +213,9 @@ def during_the_seed_reveal(match: PrivateMatch) -> dict[Role, int] | None:
     """A deal is over; a side revealed its seed, which is lost (the other's is not)."""
     for role in Role:
         private = match.session[role]._private
-        if private is not None and private.seed_sent and match.link.flight[role]:
-            if len(private.dealer.transcript.seeds) < 2:
-                return {role.peer: 99}
+        seeds = 0 if private is None else len(private.dealer.transcript.seeds)
+        if private is not None and private.seed_sent and match.link.flight[role] and seeds < 2:
+            return {role.peer: 99}  # the peer's seed is not in: this side's is lost
     return None
 
 
@@ -225,9 +228,14 @@ def at_the_last_move(match: PrivateMatch) -> dict[Role, int] | None:
     return None
 
 
+SHUFFLED, LOCKED = DealPhase.AWAIT_SHUFFLE, DealPhase.AWAIT_DEAL
+"""The host waits for the joiner's shuffle (its own went); the joiner waits for the host's
+keys (its lock and its ``deal`` went)."""
+
 POINTS: dict[str, Callable[[PrivateMatch], dict[Role, int] | None]] = {
-    "the first deal's shuffle": during_the_exchange(0, Role.HOST),
-    "the second deal's lock": during_the_exchange(1, Role.JOINER),
+    "the first deal's shuffle": during_the_exchange(0, Role.HOST, (SHUFFLED,)),
+    "the second deal's shuffle": during_the_exchange(1, Role.HOST, (SHUFFLED,)),
+    "the second deal's lock": during_the_exchange(1, Role.JOINER, (LOCKED,)),
     "between the draw keys": between_the_draw_keys,
     "right after a play key": right_after_a_play_key,
     "the seed reveal": during_the_seed_reveal,
@@ -260,7 +268,8 @@ def test_a_private_match_cut_in_its_dealing_resumes_and_finishes(point: str) -> 
     match.run()
     assert match.resumed >= 1
     # what the cut lost was sent again (a dealing message at least)
-    resent = [e.resent for side in match.sides.values() for e in side.events if isinstance(e, Resumed)]
+    events = [event for side in match.sides.values() for event in side.events]
+    resent = [event.resent for event in events if isinstance(event, Resumed)]
     assert sum(resent) >= 1, resent
     assert_verified_and_alike(match)
 
@@ -271,3 +280,170 @@ def test_a_private_match_goes_on_after_random_resets(seed: int) -> None:
     match.run(cut_chance=0.02)
     assert match.resumed >= 1 and match.cuts >= 1
     assert_verified_and_alike(match)
+
+
+# --- attacks: claims that do not fit, and resent dealing that is not the dealing ----------
+
+
+def refused(code: str, call: Callable[[], object]) -> None:
+    with pytest.raises(ResumeRefused) as caught:
+        call()
+    assert caught.value.code == code and REFUSALS[code] in str(caught.value)
+
+
+def test_a_claim_of_dealing_messages_never_sent_is_refused() -> None:
+    match = cut_match(between_the_draw_keys)
+    host, joiner = match.session[Role.HOST], match.session[Role.JOINER]
+    assert host.lockstep is not None
+    honest = fields_of(resume_message(joiner))
+    assert honest.get("dealt", int) == joiner.dealing_received <= host.dealing_sent
+    check_claim(host, joiner.identity.public_key, honest)  # the honest claim fits
+    inflated = fields_of(
+        encode_message(
+            "resume",
+            session=host.session_id,
+            seq=host.lockstep.seq,
+            head=host.lockstep.prev_hash,
+            dealt=host.dealing_sent + 1,
+        )
+    )
+    refused("dealt", lambda: check_claim(host, joiner.identity.public_key, inflated))
+
+
+def test_a_version_3_resume_must_say_how_many_dealing_messages_it_took() -> None:
+    match = cut_match(between_the_draw_keys)
+    host, joiner = match.session[Role.HOST], match.session[Role.JOINER]
+    assert joiner.lockstep is not None
+    bare = encode_message(
+        "resume", session=host.session_id, seq=joiner.lockstep.seq, head=joiner.lockstep.prev_hash
+    )
+    with pytest.raises(ProtocolError, match="missing key 'dealt'"):
+        read_reply(bare, "resume", resume_schema(host))
+
+
+def test_the_refusal_reaches_the_joiner_and_the_suspended_host_waits_on() -> None:
+    """Over real connections: a joiner that claims one dealing message more than the host
+    sent is refused ``dealt``; the host's match is still suspended, and resumes honestly."""
+    match = cut_match(POINTS["the first deal's shuffle"])
+    joiner = match.session[Role.JOINER]
+    joiner.dealing_received += 5  # the joiner's claim now says it took more than was sent
+    match.link = match.dial()
+    for _ in range(10):
+        match.step()
+    failure = match.link.host.failure
+    assert isinstance(failure, ResumeRefused) and failure.code == "dealt"
+    assert isinstance(match.link.joiner.failure, ResumeRefused)
+    assert match.link.joiner.failure.by_peer and match.link.joiner.failure.code == "dealt"
+    assert suspendable(match.session[Role.HOST]) and not match.session[Role.HOST].closed
+    joiner.dealing_received -= 5
+    match.link = match.dial()
+    match.run()
+    assert_verified_and_alike(match)
+
+
+def resumed_until(match: PrivateMatch, role: Role) -> Session:
+    """Dial again and step until ``role`` read the peer's ``resume``: what it resends waits
+    in its session, not yet written."""
+    match.link = match.dial()
+    for _ in range(50):
+        if any(isinstance(e, Resumed) for e in match.sides[role].events):
+            return match.session[role]
+        match.step()
+    raise AssertionError("no resume")
+
+
+def resend_instead(
+    match: PrivateMatch, cheat: Role, change: Callable[[list[bytes], Session], list[bytes]]
+) -> None:
+    """``cheat`` sends ``change(what its client resends)`` in place of what it resends."""
+    session = resumed_until(match, cheat)
+    peer = match.session[cheat.peer]
+    assert peer.lockstep is not None
+    honest = check_claim(session, peer.identity.public_key, fields_of(resume_message(peer)))
+    acks = session.acks_to_resend(peer.lockstep.seq)
+    unsent = session.outgoing()
+    assert len(unsent) == len(acks) + len(honest)
+    session._tx.set_nonce(session._tx.n - len(unsent))
+    for message in acks + change(honest, session):
+        session._send(message)
+
+
+def caught(match: PrivateMatch, cheat: Role) -> str:
+    """Play on until the honest side ends the match; it must name ``cheat``."""
+    honest = match.session[cheat.peer]
+    for _ in range(5_000):
+        if honest.closed:
+            break
+        match.now += 0.01
+        match.step()
+    ending = honest.ending
+    assert ending is not None and ending.how == "cheat" and ending.by is cheat, ending
+    return ending.reason
+
+
+def kind_of(message: bytes) -> str:
+    schemas: dict[str, Record] = {"move": MOVE, "ack": ACK, **DEALING_SCHEMAS}
+    return decode_message(message, schemas).kind
+
+
+def test_a_resent_key_that_is_not_the_one_sent_is_caught_and_named() -> None:
+    """The joiner's ``deal`` was lost; after the resume it sends keys its seed does not
+    give (one key swapped for another position's)."""
+    match = cut_match(during_the_exchange(0, Role.JOINER, (LOCKED,)))
+
+    def other_keys(resent: list[bytes], session: Session) -> list[bytes]:
+        out = []
+        for message in resent:
+            if kind_of(message) == "deal":
+                keys = decode_message(message, DEALING_SCHEMAS).fields.get("keys", bytes)
+                keys = keys[32:64] + keys[:32] + keys[64:]
+                message = encode_message("deal", keys=keys)
+            out.append(message)
+        assert out != resent
+        return out
+
+    resend_instead(match, Role.JOINER, other_keys)
+    assert "the joiner sent a key of position" in caught(match, Role.JOINER)
+
+
+def test_a_resent_deck_that_is_not_the_one_sent_is_caught_and_named() -> None:
+    """The joiner's ``lock`` (the final deck) was lost; after the resume it sends another
+    deck: two of its points swapped."""
+    match = cut_match(during_the_exchange(0, Role.JOINER, (LOCKED,)))
+
+    def other_deck(resent: list[bytes], session: Session) -> list[bytes]:
+        out = []
+        for message in resent:
+            if kind_of(message) == "lock":
+                deck = decode_message(message, DEALING_SCHEMAS).fields.get("deck", bytes)
+                deck = deck[32:64] + deck[:32] + deck[64:]  # the host's first two cards
+                message = encode_message("lock", deck=deck)
+            out.append(message)
+        assert out != resent
+        return out
+
+    resend_instead(match, Role.JOINER, other_deck)
+    # the host opens a swapped position of its hand (the host is oya), or the joiner's hand
+    # message seals the deck it keeps, not the one the host received (the joiner is oya)
+    reason = caught(match, Role.JOINER)
+    assert (
+        "the joiner sent a key of position" in reason
+        or "the peer's sealed deck is not the one" in reason
+    ), reason
+
+
+def test_an_old_deals_message_resent_in_place_of_the_lost_one_is_caught() -> None:
+    """The host's ``shuffle`` of the second deal was lost; after the resume it sends its
+    first deal's ``shuffle`` again instead: the deal it leads to does not open."""
+    match = cut_match(POINTS["the second deal's shuffle"])
+
+    def replayed(resent: list[bytes], session: Session) -> list[bytes]:
+        old = session._dealing_sent[0][1]
+        assert kind_of(old) == "shuffle"
+        out = [old if kind_of(m) == "shuffle" else m for m in resent]
+        assert out != resent
+        return out
+
+    resend_instead(match, Role.HOST, replayed)
+    # its keys open the old deck's points, which are no cards under this deal's keys
+    assert "the host sent a key of position" in caught(match, Role.HOST)

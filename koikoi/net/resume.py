@@ -163,10 +163,17 @@ def resume_message(session: Session) -> bytes:
     in version 3 how many dealing messages it took)."""
     lockstep = session.lockstep
     assert lockstep is not None, "only a session in play is resumed"
-    claim = {"session": session.session_id, "seq": lockstep.seq, "head": lockstep.prev_hash}
     if versioned(session):
-        claim["dealt"] = session.dealing_received
-    return encode_message("resume", **claim)
+        return encode_message(
+            "resume",
+            session=session.session_id,
+            seq=lockstep.seq,
+            head=lockstep.prev_hash,
+            dealt=session.dealing_received,
+        )
+    return encode_message(
+        "resume", session=session.session_id, seq=lockstep.seq, head=lockstep.prev_hash
+    )
 
 
 def resume_schema(session: Session) -> Record:
