@@ -25,11 +25,13 @@ from koikoi.net.dealing import Phase as DealPhase
 from koikoi.net.errors import ProtocolError
 from koikoi.net.resume import (
     REFUSALS,
+    NotResumable,
     Resumed,
     ResumeRefused,
     check_claim,
     fields_of,
     read_reply,
+    restore_session,
     resume_message,
     resume_schema,
     suspendable,
@@ -39,7 +41,13 @@ from koikoi.net.session import ACK, MOVE, Session
 from koikoi.net.session import DEALING as DEALING_SCHEMAS
 from koikoi.net.verify import compare_records, verify_record
 from koikoi.net.wire import FrameDecoder, Record, decode_message, encode_message
-from tests.test_net_resume import WINDOW, Match, Side, assert_same_verified_records
+from tests.test_net_resume import (
+    WINDOW,
+    Match,
+    Side,
+    assert_same_verified_records,
+    until_play,
+)
 
 PRIVATE = ("private", "seed")
 
@@ -447,3 +455,48 @@ def test_an_old_deals_message_resent_in_place_of_the_lost_one_is_caught() -> Non
     resend_instead(match, Role.HOST, replayed)
     # its keys open the old deck's points, which are no cards under this deal's keys
     assert "the host sent a key of position" in caught(match, Role.HOST)
+
+
+# --- a side that crashed (docs/protocol.md, "A side that crashed") ------------------------
+
+
+def test_a_privately_dealt_record_is_not_restored_after_a_crash_yet() -> None:
+    """Its deal in play needs the crashed side's secret seed and the dealing messages it
+    sent after its last entry, which no record keeps: one line says so, nothing else."""
+    match = cut_match(between_the_draw_keys)
+    side = match.sides[Role.JOINER]
+    data = match.session[Role.JOINER].record().to_json()
+    assert data["net"]["protocol"] == "koikoi-net/3" and "end" not in data
+    with pytest.raises(NotResumable, match="^it was dealt privately: .*not yet after a crash$"):
+        restore_session(data, side.identity, "joiner", Role.JOINER, Settings(), now=match.now)
+
+
+@pytest.mark.parametrize("crashed", list(Role))
+def test_a_version_3_match_dealt_from_the_seed_is_restored_after_a_crash(crashed: Role) -> None:
+    """A joiner that offers private dealing to a host that offers only the joint seed plays
+    version 3 with the seed: its record is restored like a version-2 one, and resumes."""
+    for seed in range(13, 23):  # the cards are random: a match may be over within 3 moves
+        match = Match(seed)
+        match.sides[Role.JOINER] = PrivateSide(Role.JOINER)
+        match.session = {}
+        match.link = match.dial(resume=False)
+        until_play(match)
+        session = match.session[crashed]
+        while session.lockstep is not None and session.lockstep.seq < 3 and not session.closed:
+            match.step()
+        if not session.closed:
+            break
+    assert not session.closed
+    assert session.protocol == "koikoi-net/3" and session.dealing == "seed"
+    on_disk = session.record().to_json()
+    match.cut()
+    side = match.sides[crashed]
+    restored = restore_session(
+        on_disk, side.identity, crashed.value, crashed, Settings(), now=match.now
+    )
+    assert restored.protocol == "koikoi-net/3"
+    assert restored.record().to_json()["net"] == on_disk["net"]
+    match.session[crashed] = restored
+    match.link = match.dial()
+    match.run()
+    assert_same_verified_records(match)

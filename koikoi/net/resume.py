@@ -23,7 +23,7 @@ from typing import Any, Final
 from koikoi.engine.match import Settings
 from koikoi.net.errors import HandshakeError, ProtocolError
 from koikoi.net.fair import TossPhase, TossResult
-from koikoi.net.handshake import PROTOCOL_NAME, Established, Peer, protocol_name
+from koikoi.net.handshake import PROTOCOL_NAME, VERSIONS, Established, Peer, protocol_name
 from koikoi.net.identity import Identity, PinCheck, PinStatus
 from koikoi.net.lockstep import (
     HASH_LEN,
@@ -324,8 +324,17 @@ def restore_session(
     except (NotARecord, VerificationFailed) as error:
         raise NotResumable(f"it does not verify: {error}") from None
     net = data["net"]
-    if net.get("protocol") != PROTOCOL_NAME:
+    versions = {protocol_name(version): version for version in VERSIONS}
+    version = versions.get(str(net.get("protocol")))
+    if version is None:
         raise NotResumable(f"it is a record of {net.get('protocol')}, not of {PROTOCOL_NAME}")
+    if net.get("dealing", "seed") != "seed":
+        # its deal in play needs this side's secret seed and the dealing messages it sent
+        # after its last entry, which the record does not keep (docs/protocol.md)
+        raise NotResumable(
+            "it was dealt privately: a privately dealt match resumes after a dropped"
+            " connection, not yet after a crash"
+        )
     players = {p["role"]: p for p in net["players"]}
     mine, theirs = players.get(role.value), players.get(role.peer.value)
     if mine is None or theirs is None or base64.b64decode(mine["key"]) != identity.public_key:
@@ -361,6 +370,7 @@ def restore_session(
         peer_settings_signature=b"",
         peer_signed_hash=b"",
         session_signatures=_handshake_signatures(net),
+        version=version,
     )
     session = Session(established, identity, nickname, now=now, silence_timeout=silence_timeout)
     session.toss.result = result
