@@ -5,8 +5,10 @@ A connection that drops (or falls silent) after the coin toss, while the match i
 :data:`RESUME_WINDOW` seconds the joiner dials again. The new connection runs a fresh
 handshake (new Noise keys) between the same two identities; then each side sends ``resume``
 with the session id, how many log entries it holds and the hash its next entry must chain
-to. Each side checks the other's claim against its own log and resends the entries the
-other does not hold, as ordinary ``move`` messages that go through every usual check. A
+to (in version 3 also how many of the peer's dealing messages it took). Each side checks
+the other's claim against its own log and resends the entries the other does not hold, as
+ordinary ``move`` messages that go through every usual check, and, privately dealt, the
+dealing messages it lacks, each in its place among those entries. A
 claim that does not fit is refused with ``noresume`` and a code (:data:`REFUSALS`), and the
 suspended session waits on for a better connection. docs/protocol.md, "Resume", is the
 normative text; :class:`~koikoi.net.connection.Connection` calls this module at three places:
@@ -102,7 +104,8 @@ def expire(session: Session, suspended: Suspended, now: float) -> list[SessionEv
 
 @dataclass(frozen=True)
 class Resumed:
-    """A new connection carries the session on; ``resent`` entries went to the peer."""
+    """A new connection carries the session on; ``resent`` messages went to the peer again
+    (its missing entries, and with private dealing its missing dealing messages)."""
 
     resent: int
 
