@@ -151,7 +151,7 @@ class Relay:
             self.tasks.discard(task)
 
 
-def options(name: str, identity: Identity) -> PeerOptions:
+def options(name: str, identity: Identity, dealing: str = "seed") -> PeerOptions:
     return PeerOptions(
         identity=identity,
         nickname=name,
@@ -159,6 +159,7 @@ def options(name: str, identity: Identity) -> PeerOptions:
         known_peers=KnownPeers(None),
         silence_timeout=5.0,
         resume_window=60.0,
+        dealings=("private", "seed") if dealing == "private" else ("seed",),
     )
 
 
@@ -174,19 +175,29 @@ def assert_same_verified(host: Session | None, joiner: Session | None) -> dict[s
     return h
 
 
-def test_matches_through_a_relay_that_resets_connections_at_random_points() -> None:
+@pytest.mark.parametrize("dealing", ["seed", "private"])
+def test_matches_through_a_relay_that_resets_connections_at_random_points(dealing: str) -> None:
+    """Privately dealt matches too (half as many: each deal's dealing messages are about
+    10 kB, so each match meets more resets)."""
+    matches = MATCHES if dealing == "seed" else max(1, MATCHES // 2)
+
     async def main() -> tuple[int, int, int]:
         rng = random.Random(2026)
         ids = (Identity.generate(), Identity.generate())
         resumed = cuts = 0
-        for number in range(MATCHES):
-            room = Room(options("hana", ids[0]), Bot(2 * number))
+        for number in range(matches):
+            room = Room(options("hana", ids[0], dealing), Bot(2 * number))
             _, port = await room.open("127.0.0.1", 0)
             relay = Relay(("127.0.0.1", port), random.Random(rng.random()))
             relay_port = await relay.open()
             try:
                 joined: Outcome = await asyncio.wait_for(
-                    join("127.0.0.1", relay_port, options("taro", ids[1]), Bot(2 * number + 1)),
+                    join(
+                        "127.0.0.1",
+                        relay_port,
+                        options("taro", ids[1], dealing),
+                        Bot(2 * number + 1),
+                    ),
                     120,
                 )
                 hosted = await asyncio.wait_for(room.outcome(), 30)
@@ -194,11 +205,12 @@ def test_matches_through_a_relay_that_resets_connections_at_random_points() -> N
                 await relay.close()
                 await room.close()
             assert joined.failure is None, joined.failure
-            assert_same_verified(hosted.session, joined.session)
+            net = assert_same_verified(hosted.session, joined.session)["net"]
+            assert isinstance(net, dict) and net.get("dealing", "seed") == dealing
             assert hosted.resumed == joined.resumed
             resumed += joined.resumed
             cuts += relay.cuts
-        return MATCHES, cuts, resumed
+        return matches, cuts, resumed
 
     matches, cuts, resumed = asyncio.run(main())
     print(f"{matches} matches, {cuts} resets, {resumed} resumes")
@@ -206,9 +218,13 @@ def test_matches_through_a_relay_that_resets_connections_at_random_points() -> N
     assert cuts >= matches // 2 and resumed >= matches // 2, (cuts, resumed)
 
 
-def test_koikoi_host_and_join_resume_through_a_resetting_relay(tmp_path: Path) -> None:
+@pytest.mark.parametrize("dealing", ["seed", "private"])
+def test_koikoi_host_and_join_resume_through_a_resetting_relay(
+    tmp_path: Path, dealing: str
+) -> None:
     """The command-line peers: the joiner dials the relay again after each reset, the host
-    keeps its room; both print ``"resumed": N`` and write identical, verified records."""
+    keeps its room; both print ``"resumed": N`` and write identical, verified records (a
+    privately dealt match too: its dealing messages lost in a reset are sent again)."""
     host = spawn(
         tmp_path / "host",
         "host",
@@ -220,6 +236,8 @@ def test_koikoi_host_and_join_resume_through_a_resetting_relay(tmp_path: Path) -
         "hana",
         "--record",
         str(tmp_path / "host.json"),
+        "--dealing",
+        dealing,
     )
     port = host.port()
     ready = threading.Event()
@@ -254,6 +272,8 @@ def test_koikoi_host_and_join_resume_through_a_resetting_relay(tmp_path: Path) -
         "taro",
         "--record",
         str(tmp_path / "joiner.json"),
+        "--dealing",
+        dealing,
     )
     try:
         assert joiner.wait(120) == 0, joiner.stderr
@@ -269,7 +289,7 @@ def test_koikoi_host_and_join_resume_through_a_resetting_relay(tmp_path: Path) -
     relay = holder["relay"]
     assert isinstance(relay, Relay) and relay.cuts >= 1
     h, j = host.result(), joiner.result()
-    assert h == j and h["finished"] is True
+    assert h == j and h["finished"] is True and h["dealing"] == dealing
     assert isinstance(h["resumed"], int) and h["resumed"] >= 1
     assert "the match resumed" in joiner.stderr and "the match resumed" in host.stderr
     records = [json.loads((tmp_path / f"{side}.json").read_text()) for side in ("host", "joiner")]

@@ -34,6 +34,7 @@ from koikoi.net.resume import (
     finished,
     read_reply,
     resume_message,
+    resume_schema,
     suspendable,
 )
 from koikoi.net.roles import Role
@@ -401,7 +402,8 @@ class Connection:
         session, established = self._resume
         expected = "resume"
         try:
-            claim = read_reply(established.recv.decrypt_with_ad(b"", frame), expected)
+            plaintext = established.recv.decrypt_with_ad(b"", frame)
+            claim = read_reply(plaintext, expected, resume_schema(session))
             resend = check_claim(session, established.peer.public_key, claim)
         except ResumeRefused as error:
             return self._refuse_resume(error, established)
@@ -418,7 +420,7 @@ class Connection:
         self.session = session
         self._resume = None
         self.resuming = None
-        logger.info("session resumed: %d entries resent", len(resend))
+        logger.info("session resumed: %d entries and dealing messages resent", len(resend))
         return [Resumed(len(resend))]
 
     def _refuse_resume(

@@ -5,8 +5,10 @@ A connection that drops (or falls silent) after the coin toss, while the match i
 :data:`RESUME_WINDOW` seconds the joiner dials again. The new connection runs a fresh
 handshake (new Noise keys) between the same two identities; then each side sends ``resume``
 with the session id, how many log entries it holds and the hash its next entry must chain
-to. Each side checks the other's claim against its own log and resends the entries the
-other does not hold, as ordinary ``move`` messages that go through every usual check. A
+to (in version 3 also how many of the peer's dealing messages it took). Each side checks
+the other's claim against its own log and resends the entries the other does not hold, as
+ordinary ``move`` messages that go through every usual check, and, privately dealt, the
+dealing messages it lacks, each in its place among those entries. A
 claim that does not fit is refused with ``noresume`` and a code (:data:`REFUSALS`), and the
 suspended session waits on for a better connection. docs/protocol.md, "Resume", is the
 normative text; :class:`~koikoi.net.connection.Connection` calls this module at three places:
@@ -23,7 +25,7 @@ from typing import Any, Final
 from koikoi.engine.match import Settings
 from koikoi.net.errors import HandshakeError, ProtocolError
 from koikoi.net.fair import TossPhase, TossResult
-from koikoi.net.handshake import PROTOCOL_NAME, Established, Peer
+from koikoi.net.handshake import PROTOCOL_NAME, VERSIONS, Established, Peer, protocol_name
 from koikoi.net.identity import Identity, PinCheck, PinStatus
 from koikoi.net.lockstep import (
     HASH_LEN,
@@ -46,6 +48,7 @@ REFUSALS: Final = {
     "session": "there is no such session to resume here",
     "key": "the session was played with another identity",
     "future": "the peer claims log entries this side has not signed and cannot hold",
+    "dealt": "the peer claims dealing messages this side has not sent",
     "chain": "the peer's head hash is not on this side's log",
     "over": "the session is over",
 }
@@ -58,6 +61,9 @@ RESUME: Final = Record(
         "head": Bytes(HASH_LEN, HASH_LEN),
     }
 )
+RESUME_V3: Final = Record({**RESUME.fields, "dealt": Int(0, MAX_SEQ)})
+"""Version 3's ``resume``: also how many dealing messages the sender took (0 with the
+joint seed)."""
 NORESUME: Final = Record({"reason": OneOf(tuple(REFUSALS))})
 
 
@@ -98,19 +104,20 @@ def expire(session: Session, suspended: Suspended, now: float) -> list[SessionEv
 
 @dataclass(frozen=True)
 class Resumed:
-    """A new connection carries the session on; ``resent`` entries went to the peer."""
+    """A new connection carries the session on; ``resent`` messages went to the peer again
+    (its missing entries, and with private dealing its missing dealing messages)."""
 
     resent: int
 
 
 def suspendable(session: Session | None) -> bool:
-    """A session that a dropped connection suspends rather than ends: its match is in play."""
+    """A session that a dropped connection suspends rather than ends: its match is in play
+    (privately dealt, also after its last move, until its last deal's seeds are audited)."""
     return (
         session is not None
         and session.stage is Stage.PLAYING
         and session.lockstep is not None
-        and not session.lockstep.match.finished
-        and session.dealing == "seed"  # a private deal's messages are not sent again (yet)
+        and (session.dealing == "private" or not session.lockstep.match.finished)
     )
 
 
@@ -149,18 +156,49 @@ def head_at(lockstep: Lockstep, entries: list[tuple[int, bytes, bytes]], seq: in
     return entry_hash(entries[seq - 1][1])
 
 
+def versioned(session: Session) -> bool:
+    """Whether the session speaks version 3, whose ``resume`` says ``dealt``."""
+    return session.protocol != protocol_name(2)
+
+
 def resume_message(session: Session) -> bytes:
-    """This side's claim: ``resume`` with the session id, its entry count and its head."""
+    """This side's claim: ``resume`` with the session id, its entry count and its head (and
+    in version 3 how many dealing messages it took)."""
     lockstep = session.lockstep
     assert lockstep is not None, "only a session in play is resumed"
+    if versioned(session):
+        return encode_message(
+            "resume",
+            session=session.session_id,
+            seq=lockstep.seq,
+            head=lockstep.prev_hash,
+            dealt=session.dealing_received,
+        )
     return encode_message(
         "resume", session=session.session_id, seq=lockstep.seq, head=lockstep.prev_hash
     )
 
 
+def resume_schema(session: Session) -> Record:
+    """The ``resume`` a peer of this session sends: with ``dealt`` in version 3 only."""
+    return RESUME_V3 if versioned(session) else RESUME
+
+
 def fields_of(message: bytes) -> Fields:
     """The checked fields of a ``resume`` message (tests and the doctest)."""
-    return decode_message(message, {"resume": RESUME}).fields
+    schema = RESUME_V3 if b"dealt" in message else RESUME
+    return decode_message(message, {"resume": schema}).fields
+
+
+def _seat_to_move(session: Session) -> int | None:
+    """The seat whose entry comes next: the seat to move, or between two privately dealt
+    deals the next deal's oya (the peer may have laid it out and moved already)."""
+    lockstep = session.lockstep
+    assert lockstep is not None
+    seat = lockstep.match.current_seat()
+    if seat is None and session.dealing == "private" and lockstep.match.needs_deal:
+        return lockstep.match.oya
+    return seat
 
 
 def check_claim(session: Session, peer_key: bytes, claim: Fields) -> list[bytes]:
@@ -182,20 +220,32 @@ def check_claim(session: Session, peer_key: bytes, claim: Fields) -> list[bytes]
         raise ResumeRefused("key")
     seq = claim.get("seq", int)
     head = claim.get("head", bytes)
+    dealt = claim.maybe("dealt", int) or 0
+    if dealt > session.dealing_sent:
+        raise ResumeRefused("dealt")
+    dealing = session.dealing_to_resend(dealt)
     if seq > lockstep.seq:
-        if session.closed or lockstep.match.current_seat() != session.role.peer.seat:
+        if session.closed or _seat_to_move(session) != session.role.peer.seat:
             raise ResumeRefused("future")
-        return []
+        return [message for _, message in dealing]
     entries = log_entries(lockstep)
     if head != head_at(lockstep, entries, seq):
         raise ResumeRefused("chain")
-    return [encode_message("move", entry=raw, sig=sig) for _, raw, sig in entries[seq:]]
+    # one order, as they first went: a dealing message sent while this side held n entries
+    # goes before its entry n (docs/protocol.md, "Sending again")
+    moves = [
+        (n, 1, encode_message("move", entry=raw, sig=sig))
+        for n, (_, raw, sig) in enumerate(entries[seq:], start=seq)
+    ]
+    ordered = sorted([(n, 0, message) for n, message in dealing] + moves, key=lambda m: m[:2])
+    return [message for _, _, message in ordered]
 
 
-def read_reply(plaintext: bytes, expected: str) -> Fields:
-    """The peer's first message on a resumed connection: its ``resume`` (returned), or a
-    ``noresume`` or ``bye`` (raised as :class:`ResumeRefused` / :class:`ProtocolError`)."""
-    message = decode_message(plaintext, {expected: RESUME, "noresume": NORESUME, "bye": BYE})
+def read_reply(plaintext: bytes, expected: str, schema: Record = RESUME) -> Fields:
+    """The peer's first message on a resumed connection: its ``resume`` (returned, checked
+    against ``schema``, :func:`resume_schema`), or a ``noresume`` or ``bye`` (raised as
+    :class:`ResumeRefused` / :class:`ProtocolError`)."""
+    message = decode_message(plaintext, {expected: schema, "noresume": NORESUME, "bye": BYE})
     if message.kind == "noresume":
         raise ResumeRefused(message.fields.get("reason", str), by_peer=True)
     if message.kind == "bye":
@@ -210,6 +260,7 @@ __all__ = [
     "NORESUME",
     "REFUSALS",
     "RESUME",
+    "RESUME_V3",
     "RESUME_WINDOW",
     "NotResumable",
     "ResumeRefused",
@@ -223,6 +274,7 @@ __all__ = [
     "read_reply",
     "restore_session",
     "resume_message",
+    "resume_schema",
     "suspendable",
     "unfinished_record",
 ]
@@ -275,8 +327,17 @@ def restore_session(
     except (NotARecord, VerificationFailed) as error:
         raise NotResumable(f"it does not verify: {error}") from None
     net = data["net"]
-    if net.get("protocol") != PROTOCOL_NAME:
+    versions = {protocol_name(version): version for version in VERSIONS}
+    version = versions.get(str(net.get("protocol")))
+    if version is None:
         raise NotResumable(f"it is a record of {net.get('protocol')}, not of {PROTOCOL_NAME}")
+    if net.get("dealing", "seed") != "seed":
+        # its deal in play needs this side's secret seed and the dealing messages it sent
+        # after its last entry, which the record does not keep (docs/protocol.md)
+        raise NotResumable(
+            "it was dealt privately: a privately dealt match resumes after a dropped"
+            " connection, not yet after a crash"
+        )
     players = {p["role"]: p for p in net["players"]}
     mine, theirs = players.get(role.value), players.get(role.peer.value)
     if mine is None or theirs is None or base64.b64decode(mine["key"]) != identity.public_key:
@@ -312,6 +373,7 @@ def restore_session(
         peer_settings_signature=b"",
         peer_signed_hash=b"",
         session_signatures=_handshake_signatures(net),
+        version=version,
     )
     session = Session(established, identity, nickname, now=now, silence_timeout=silence_timeout)
     session.toss.result = result

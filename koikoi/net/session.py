@@ -415,6 +415,13 @@ class Session:
         self.dealer_seeds: list[bytes] = []
         """Private dealing: this side's seeds for the coming deals, first used first (tests
         only; else each is random)."""
+        self._dealing_sent: list[tuple[int, bytes]] = []
+        """Private dealing: every dealing message this side sent in the match, in order, each
+        with the number of log entries this side held as it went (its place among this
+        side's entries): what a resumed connection sends again (docs/protocol.md, "Resume")."""
+        self.dealing_received = 0
+        """Private dealing: how many of the peer's dealing messages this side took in the
+        match (the ``dealt`` of its ``resume``)."""
         self.protocol = protocol_name(established.version)
         self.role = established.role
         self.seat = self.role.seat
@@ -682,9 +689,9 @@ class Session:
             assert isinstance(lockstep, PrivateLockstep)
             lockstep.match.round.check(action, self.seat)  # type: ignore[union-attr]
             if action < PICK_BASE:  # the card played shows: this side's key of it
-                self._send(private.dealer.play(lockstep.position_of(action)))
+                self._send_dealing(private.dealer.play(lockstep.position_of(action)))
             if lockstep.draws(action):  # the card drawn shows once both keys crossed
-                self._send(private.dealer.draw())
+                self._send_dealing(private.dealer.draw())
                 private.pending = action
                 self._turn = _Turn(lockstep.seq, now)  # the peer's key is owed from now
                 return []  # the move goes out with the peer's key (see _on_dealing)
@@ -827,6 +834,20 @@ class Session:
             if int(str(action["seat"])) == self.seat and "ack" not in action
         ]
         self._turn = _Turn(lockstep.seq, self._clock.now)
+
+    @property
+    def dealing_sent(self) -> int:
+        """How many dealing messages this side sent in the match (private dealing)."""
+        return len(self._dealing_sent)
+
+    def dealing_to_resend(self, peer_dealt: int) -> list[tuple[int, bytes]]:
+        """The dealing messages the peer lacks, having taken ``peer_dealt`` of them (the
+        ``dealt`` of its ``resume``), in the order they went, each with the number of log
+        entries this side held as it went: a resumed connection sends each just before
+        this side's entry of that number (docs/protocol.md, "Sending again")."""
+        if not 0 <= peer_dealt <= len(self._dealing_sent):
+            raise ValueError(f"this side sent {len(self._dealing_sent)} dealing messages")
+        return self._dealing_sent[peer_dealt:]
 
     def acks_to_resend(self, peer_holds: int) -> list[bytes]:
         """The ``ack`` messages a resumed connection sends first (docs/protocol.md, "Sending
@@ -1038,13 +1059,14 @@ class Session:
         self._deal_started = self._clock.now
         self._private = _Private(lockstep.new_dealer(seed))
         for message in self._private.dealer.start():
-            self._send(message)
+            self._send_dealing(message)
 
     def _on_dealing(self, plaintext: bytes, message: Message) -> list[SessionEvent]:
         kind, fields = message.kind, message.fields
         private, lockstep = self._private, self.lockstep
         assert private is not None and isinstance(lockstep, PrivateLockstep)
         dealer, peer = private.dealer, self.role.peer
+        self.dealing_received += 1
         if kind == "hand":
             return self._on_hand(fields.get("teyaku", bool), fields.get("dealing", bytes))
         if kind == "draw" and private.pending is None and not self._peer_may_draw():
@@ -1060,7 +1082,7 @@ class Session:
         except ProtocolError as error:
             return self._fail("protocol", peer, f"the peer sent {error}")
         for reply in replies:
-            self._send(reply)
+            self._send_dealing(reply)
         if kind in ("shuffle", "lock", "deal"):
             if dealer.phase is DealPhase.PLAYING and not private.declared:
                 self._declare()
@@ -1106,11 +1128,11 @@ class Session:
         teyaku = teyaku_of(hand) is not None
         if teyaku:
             for position in hand_positions(dealer.role, dealer.oya):
-                self._send(dealer.play(position))
+                self._send_dealing(dealer.play(position))
         lockstep = self.lockstep
         assert isinstance(lockstep, PrivateLockstep)
         sealed = sealed_hash(dealer.transcript, lockstep.dealing_hash)
-        self._send(encode_message("hand", teyaku=teyaku, dealing=sealed))
+        self._send_dealing(encode_message("hand", teyaku=teyaku, dealing=sealed))
         private.declared = True
 
     def _on_hand(self, teyaku: bool, sealed: bytes) -> list[SessionEvent]:
@@ -1175,7 +1197,7 @@ class Session:
         position = lockstep.next_draw
         if private.pending is None:
             try:  # opens it here (the peer's key came first)
-                self._send(private.dealer.draw())
+                self._send_dealing(private.dealer.draw())
             except DealingCheat as error:
                 return self._fail("cheat", error.culprit, str(error))
             private.peer_drew = True
@@ -1222,7 +1244,7 @@ class Session:
         if not private.seed_sent:
             private.seed_sent = True
             self.play_seconds.append(self._clock.now - self._deal_laid)
-            self._send(private.dealer.reveal())
+            self._send_dealing(private.dealer.reveal())
         return self._maybe_audit()
 
     def _maybe_audit(self) -> list[SessionEvent]:
@@ -1359,6 +1381,12 @@ class Session:
     def _send(self, message: bytes) -> None:
         self._out.append(self._tx.encrypt_with_ad(b"", message))
         self._clock.last_tx = self._clock.now
+
+    def _send_dealing(self, message: bytes) -> None:
+        """A dealing message goes out, and into the list a resume sends again from."""
+        seq = 0 if self.lockstep is None else self.lockstep.seq
+        self._dealing_sent.append((seq, message))
+        self._send(message)
 
     def _ending(
         self,

@@ -785,6 +785,9 @@ class Room:
         elif isinstance(event, Ended) and not event.ending.finished:
             self.policy.resumable = False  # a finished match stays resumable: see resume.py
         elif isinstance(event, Suspended):
+            # a suspended match is resumable, also one dropped before its first deal was
+            # laid out (privately dealt: its TossDone comes with that deal)
+            self.policy.resumable = True
             loop = asyncio.get_running_loop()
             if self._expiry is not None:
                 self._expiry.cancel()
