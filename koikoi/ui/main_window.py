@@ -456,12 +456,16 @@ class MainWindow(QMainWindow):
         """Write the session's record (atomically) to its file, with what it takes to resume
         the match after a crash (``saves.RESUME_KEY``): ``PeerOptions.on_record``, called
         after the toss, after every entry (before it is sent) and at the end."""
+        from koikoi.net.resume import suspendable
+
         known = self._records.get(session.session_id)
         if known is None:
             return None
         target, link = known
         data = session.record().to_json()
-        if session.ending is None:  # what a restart needs to dial again or listen again
+        if session.ending is None and suspendable(session):
+            # what a restart needs to dial again or listen again; a match that a dropped
+            # connection would not suspend (a privately dealt one, for now) is not offered
             data[RESUME_KEY] = self._resume_info(session, link)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -589,7 +593,7 @@ class MainWindow(QMainWindow):
         from koikoi.net.roles import Role
         from koikoi.net.session import TossDone
         from koikoi.net.transport import PeerOptions
-        from koikoi.ui.netlink import PeerInfo, QtJoin, QtRoom, parse_address
+        from koikoi.ui.netlink import APP_DEALINGS, PeerInfo, QtJoin, QtRoom, parse_address
 
         try:
             data = loads(kept.path.read_text(encoding="utf-8"))
@@ -613,6 +617,7 @@ class MainWindow(QMainWindow):
             hold_for_confirmation=True,
             resume_window=self.resume_window,
             password=password,
+            dealings=APP_DEALINGS,
         )
         session = restore_session(
             data,
