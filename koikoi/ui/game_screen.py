@@ -212,7 +212,6 @@ class SidePanel(QFrame):
         lay.addWidget(self.them)
         self.rules = rules_line(wrap=True)
         self.dealing = rules_line(wrap=True)  # a network match: how its deals are made
-        self.dealing.setObjectName("dealingLine")
         self.dealing.hide()
         mid, self.round, self.multiplier = round_box(self.rules, self.dealing)
         lay.addWidget(mid)
