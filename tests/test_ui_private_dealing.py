@@ -159,6 +159,10 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
                 assert sorted(_ids(dealt.hands[me])) == sorted(deal["hands"][me])
                 assert sorted(_ids(dealt.field)) == sorted(deal["field"])
         assert host.controller.match.scores == joiner.controller.match.scores  # type: ignore[union-attr]
+        seconds = host.controller.remote.session.deal_seconds  # type: ignore[union-attr]
+        print(
+            f"\nprivately dealt: {len(deals)} deals, ms each: {[round(t * 1000) for t in seconds]}"
+        )
         # the games are listed, finished, nothing to reconnect
         for window in (host, joiner):
             (kept,) = kept_matches(window.saves)
