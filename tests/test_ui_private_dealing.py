@@ -11,12 +11,15 @@ match cut off by a crash is not offered for reconnecting (it is not resumed yet)
 
 from __future__ import annotations
 
+import base64
+import copy
 import dataclasses
 import json
 import random
 import secrets
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -25,7 +28,7 @@ from koikoi.engine.match import Settings
 from koikoi.net.discovery import Advertisement, RoomAdvertiser, announced_version, room_txt
 from koikoi.net.handshake import PRIVATE_VERSION, PROTOCOL_VERSION
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.verify import verify_record
+from koikoi.net.verify import VerificationFailed, verify_record
 from koikoi.ui.controller import GameController, Mode
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
@@ -147,7 +150,14 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
             assert all("dealing" in deal and "sealed" not in deal for deal in record["deals"])
             report = verify_record(record)
             assert report.to_json()["valid"] is True and report.result["finished"] is True
+            assert report.to_json()["proven"]["deals"] == len(record["deals"])
         assert records[0]["deals"] == records[1]["deals"]
+        # the dealing is checked: a seed changed in the record is caught, its sender named
+        tampered = copy.deepcopy(records[1])
+        seeds = tampered["deals"][-1]["dealing"]["seeds"]
+        seeds["joiner"] = base64.b64encode(bytes(32)).decode()
+        with pytest.raises(VerificationFailed, match="joiner"):
+            verify_record(tampered)
         # each table showed every deal of the match, its own hand as dealt
         deals = records[0]["deals"]
         assert len(deals) == len(host.controller.match.history)  # type: ignore[union-attr]
