@@ -34,11 +34,13 @@ from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
 from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
 from koikoi.ui.smoke import LOOPBACK, open_window
+from koikoi.ui.viewer import OpenTableModel
 from tests.test_ui_clock import ClockPair
 from tests.test_ui_clock import options as clock_options
 from tests.test_ui_crash_resume import crash, net_records
 from tests.test_ui_lobby import both_at_the_cards, open_room, row_of, wait_listed
 from tests.test_ui_network import ended_message, log_text, saved_record
+from tests.test_ui_viewer import open_viewer
 from tests.ui_driver import (
     FAST,
     actions_so_far,
@@ -324,5 +326,20 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_not_offered_for_reconnecting(
         assert again.start.reconnectable is None
         assert not again.start.reconnect_button.isVisible()
         close_window(again)
+        # the replay viewer shows the deal cut short only as taro saw it: the record holds
+        # stand-ins for hana's cards he never saw, never to be shown as her hand
+        data = json.loads(path.read_text(encoding="utf-8"))
+        last = len(data["deals"]) - 1
+        assert data["deals"][last]["sealed"] is True
+        viewer = open_viewer(qtbot, data, path)
+        assert viewer.open and last in viewer.replayed.sealed
+        viewer.go(viewer.last)
+        assert viewer.view(last) == (1, False) and viewer.check() == []
+        assert viewer.where.text().startswith("Dealt privately, never shown")
+        model = viewer.table.model
+        assert isinstance(model, OpenTableModel) and not model.show_open and model.me == 1
+        backs = [w for w in viewer.table.widgets.values() if w.isVisible() and not w.face_up]
+        assert len(backs) == viewer.step.observations[1].opponent_hand_size > 0
+        viewer.close()
     finally:
         close_lobby_windows(qtbot, host)
