@@ -29,6 +29,7 @@ from koikoi.net.discovery import Advertisement, RoomAdvertiser, announced_versio
 from koikoi.net.handshake import PRIVATE_VERSION, PROTOCOL_VERSION
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.verify import VerificationFailed, verify_record
+from koikoi.ui import game_screen
 from koikoi.ui.controller import GameController, Mode
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
@@ -104,8 +105,10 @@ def close_lobby_windows(qtbot: QtBot, *windows: MainWindow) -> None:
 
 
 def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
-    qtbot: QtBot, tmp_path: Path
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    announced: list[str] = []
+    monkeypatch.setattr(game_screen, "announce", lambda _widget, text: announced.append(text))
     host = lobby_window(qtbot, tmp_path / "hana", "hana")
     joiner = lobby_window(qtbot, tmp_path / "taro", "taro")
     title = f"Private {secrets.token_hex(3)}"
@@ -136,6 +139,7 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
             line = window.game.side.dealing
             assert line.isVisible() and line.text() == PRIVATE_TEXT
             assert PRIVATE_TEXT in log_text(window)
+        assert announced.count(PRIVATE_TEXT) == 2  # to a screen reader, at each table
         play_windows_by_clicks(
             qtbot,
             [host, joiner],
