@@ -587,13 +587,21 @@ class MainWindow(QMainWindow):
         """The link (a ``QtJoin`` dialling, or a ``QtRoom`` listening), the peer's
         ``PeerInfo`` and a ``TossDone`` of the match in ``kept``; ValueError (one line)."""
         from koikoi.engine.record import RecordError, loads
+        from koikoi.net.handshake import PROTOCOL_VERSION, protocol_name
         from koikoi.net.identity import KnownPeers, PinStatus, load_or_create_identity
         from koikoi.net.lockstep import Lockstep
         from koikoi.net.resume import restore_session
         from koikoi.net.roles import Role
         from koikoi.net.session import TossDone
         from koikoi.net.transport import PeerOptions
-        from koikoi.ui.netlink import APP_DEALINGS, PeerInfo, QtJoin, QtRoom, parse_address
+        from koikoi.ui.netlink import (
+            APP_DEALINGS,
+            SEED_ONLY,
+            PeerInfo,
+            QtJoin,
+            QtRoom,
+            parse_address,
+        )
 
         try:
             data = loads(kept.path.read_text(encoding="utf-8"))
@@ -609,6 +617,11 @@ class MainWindow(QMainWindow):
         raw = data.get("settings", {})
         settings = Settings(rounds=int(raw.get("rounds", 6)), doubling=bool(raw.get("doubling")))
         identity = load_or_create_identity(self.lobby.home)
+        # The app's offer; but a joiner redials a match first played in version 2 as it
+        # joined it, with the joint seed only: its host may be a released koikoi-net/2
+        # program, which refuses a version-3 hello (a host answers either version).
+        protocol = data.get("net", {}).get("protocol")
+        v2 = role is Role.JOINER and protocol == protocol_name(PROTOCOL_VERSION)
         options = PeerOptions(
             identity=identity,
             nickname=nickname,
@@ -617,7 +630,7 @@ class MainWindow(QMainWindow):
             hold_for_confirmation=True,
             resume_window=self.resume_window,
             password=password,
-            dealings=APP_DEALINGS,
+            dealings=SEED_ONLY if v2 else APP_DEALINGS,
         )
         session = restore_session(
             data,
