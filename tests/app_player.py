@@ -337,6 +337,8 @@ class Player:
         self.bot.waitUntil(lambda: window.stack.currentWidget() is window.lobby)
         type_into(window.lobby.nickname, self.args.name or NAMES[self.role])
         QTest.keyClick(window.lobby.nickname, Qt.Key.Key_Tab)  # the nickname is remembered
+        if self.args.dealing == "seed":
+            window.lobby.dealings = ("seed",)
         self.pause()
 
     def open_room(self) -> None:
@@ -524,6 +526,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--profile-out", default="", metavar="FILE", help="where --profile-over writes"
+    )
+    parser.add_argument(
+        "--dealing",
+        choices=("app", "seed"),
+        default="app",
+        help="what the lobby offers: the app's default (private dealing first) or the joint seed",
     )
     parser.add_argument("--shots", type=Path, default=None, help="save screenshots here")
     parser.add_argument("--position", default=None, help="X,Y of the window on the screen")

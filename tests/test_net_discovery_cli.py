@@ -221,3 +221,16 @@ def test_a_room_announced_with_another_identity_is_joined_with_a_warning(tmp_pat
         f"koikoi: WARNING: the room {title!r} was announced with the host identity aaaa, but "
         "the peer is "
     )
+
+
+def test_a_host_that_offers_private_dealing_announces_version_3(tmp_path: Path) -> None:
+    """The TXT ``v`` is the newest version the host speaks: 3 for a host that offers private
+    dealing (it answers a version-3 hello), so a joiner knows it may offer it; a host of the
+    joint seed only says 2 (above)."""
+    title = f"Hanabi {secrets.token_hex(3)}"
+    host = _advertise(tmp_path, title, "--dealing", "private", "--bot", "random")
+    try:
+        (listed,) = _titled(title, "--timeout", "2")
+        assert listed["version"] == 3
+    finally:
+        host.kill()

@@ -31,6 +31,7 @@ from koikoi.net.lockstep import Lockstep
 from koikoi.ui.controller import GameController, Mode
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.netlink import SEED_ONLY
 from tests.test_ui_lobby import (
     LOOPBACK,
     PASSWORD,
@@ -64,6 +65,8 @@ def test_a_first_deal_that_ends_at_once_shows_the_toss_then_its_result(
         open_window(qtbot, tmp_path / "table-tsuki"),
     ]
     lobbies: list[Lobby] = [host, guest]
+    for lobby in lobbies:  # the joint seed, fixed above; a private deal is random
+        lobby.dealings = SEED_ONLY
     try:
         for lobby, window in zip(lobbies, windows, strict=True):
             assert connect_match_ready(lobby, window)

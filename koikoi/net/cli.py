@@ -354,7 +354,12 @@ class _Announcer:
         self.advertiser: RoomAdvertiser | None = None
 
     async def publish(self, host: str, port: int) -> None:
-        from koikoi.net.discovery import Advertisement, DiscoveryError, RoomAdvertiser
+        from koikoi.net.discovery import (
+            Advertisement,
+            DiscoveryError,
+            RoomAdvertiser,
+            announced_version,
+        )
 
         settings = self.options.settings
         ad = Advertisement(
@@ -365,6 +370,7 @@ class _Announcer:
             doubling=settings.doubling,
             private=bool(self.options.password),
             fingerprint=self.options.identity.fingerprint,
+            version=announced_version(self.options.dealings),
         )
         advertiser = RoomAdvertiser(ad, bind=host)
         try:

@@ -33,7 +33,7 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
@@ -52,7 +52,7 @@ from zeroconf import (
 from zeroconf._dns import DNSPointer  # (zeroconf uses it without listing it in __all__)
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from koikoi.net.handshake import MAX_NICKNAME, PROTOCOL_VERSION
+from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
 
@@ -144,6 +144,19 @@ class Advertisement:
     """The host identity's fingerprint (its first group is published; not for a private room)."""
     status: RoomStatus = RoomStatus.OPEN
     version: int = PROTOCOL_VERSION
+    """The TXT ``v``: the newest protocol version the host speaks
+    (:func:`announced_version`)."""
+
+
+def announced_version(dealings: Sequence[str]) -> int:
+    """The TXT ``v`` of a host that offers ``dealings`` (``PeerOptions.dealings``): 3 when it
+    offers private dealing (it answers a version-3 hello, and a version-2 one too), else 2.
+    A joiner reads it to know whether a version-3 hello is welcome (docs/protocol.md).
+
+    >>> announced_version(("private", "seed")), announced_version(("seed",))
+    (3, 2)
+    """
+    return PRIVATE_VERSION if "private" in dealings else PROTOCOL_VERSION
 
 
 def room_txt(ad: Advertisement) -> dict[str, str]:
@@ -948,6 +961,7 @@ __all__ = [
     "MAX_ROOMS",
     "SERVICE_TYPE",
     "Advertisement",
+    "announced_version",
     "BrowseFailed",
     "DiscoveryError",
     "DiscoveryEvent",

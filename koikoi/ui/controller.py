@@ -271,10 +271,14 @@ class RemoteOpponent(QObject):
         self.controller = controller
         self.seen = 0
         """Moves of the log the controller has taken into its queue."""
+        self.deals_heard = 0
+        """Private dealing: deals laid out that the controller has taken into its queue (the
+        toss's first deal, then each ``DealLaidOut``)."""
         self.ended: Any = None
         self.spoken_seq = -1
         """The move whose clock was said at 10 s left (said once a move)."""
         link.moved.connect(self._on_moved)
+        link.dealt.connect(self._on_dealt)
         link.ended.connect(self._on_ended)
         link.out_of_time.connect(self._on_out_of_time)
         link.peer_overdue.connect(self._on_peer_overdue)
@@ -289,10 +293,31 @@ class RemoteOpponent(QObject):
         return self.link.session
 
     def behind(self) -> bool:
-        """Moves are in the session's log that the controller has not heard of yet."""
+        """Moves are in the session's log that the controller has not heard of yet, or one
+        is on its way: a deal laid out (private dealing lays one out between moves) or the
+        local seat's move, which waits for the peer's key of the card it draws."""
         session = self.session
         lockstep = None if session is None else session.lockstep
-        return lockstep is not None and self.seen < lockstep.seq
+        if session is None or lockstep is None:
+            return False
+        laid = len(getattr(lockstep, "transcripts", ()))
+        if self.seen < lockstep.seq or self.deals_heard < laid:
+            return True
+        rnd = lockstep.match.round
+        return (
+            session.dealing == "private"
+            and session.ending is None
+            and rnd is not None
+            and not rnd.over
+            and rnd.turn == session.seat
+            and session.local_turn is None
+        )
+
+    @property
+    def dealing(self) -> str:
+        """How the match deals: ``private`` or ``seed`` (the joint seed)."""
+        session = self.session
+        return "seed" if session is None else str(session.dealing)
 
     def ask(self, obs: Observation) -> None:
         """The peer is to move: its answer comes as the link's ``moved``."""
@@ -316,6 +341,7 @@ class RemoteOpponent(QObject):
         self._ticker.stop()
         for signal, slot in (
             (self.link.moved, self._on_moved),
+            (self.link.dealt, self._on_dealt),
             (self.link.ended, self._on_ended),
             (self.link.out_of_time, self._on_out_of_time),
             (self.link.peer_overdue, self._on_peer_overdue),
@@ -334,6 +360,10 @@ class RemoteOpponent(QObject):
             return
         self.seen = move.seq + 1
         self.controller._remote_moved(move)
+
+    def _on_dealt(self, deal: Any) -> None:
+        self.deals_heard += 1
+        self.controller._remote_dealt(deal)
 
     def _on_ended(self, ending: Any) -> None:
         self.ended = ending
@@ -539,6 +569,8 @@ class GameController(QObject):
         self.record = lockstep.record
         self.seed = lockstep.seed
         self.first = FirstOya((), toss.result.first_oya)
+        # the toss's first deal is heard; a restored match stands where its record stops
+        self.remote.deals_heard = len(getattr(lockstep, "transcripts", ())) if restored else 1
         emit(self.state_changed)
         # Taken over at the toss while no deal has been played out: a deal that ended as it
         # was dealt (a teyaku, R8) is scored and the next one dealt before anyone moves, so
@@ -556,13 +588,40 @@ class GameController(QObject):
                 self._queue.extend(_last_deal_events(self.record.to_json()))
             self._set_mode(Mode.FIRST_OYA)
             emit(self.tossed, toss)
+            emit(self.said, self.dealing_text())  # the log and screen readers
             return
         # taken over later: the table as it stands
         self.remote.seen = lockstep.seq
         self._shown = _shown_of(self.match)
         self.presenter.restore(self.match.observation(self.me), self)
+        emit(self.said, self.dealing_text())
         self._set_mode(Mode.BUSY)
         self._after_queue()
+
+    def dealing_text(self) -> str:
+        """How a network match deals, in a short line (the score column, the log and screen
+        readers at the start); empty in practice."""
+        if self.remote is None:
+            return ""
+        if self.remote.dealing == "private":
+            return self.tr("Private dealing: neither side can see the other's hand or the stock")
+        return self.tr("Deals from a joint seed")
+
+    def peer_dealing(self) -> bool:
+        """Private dealing: the move clock waits for a dealing message of the peer (its part
+        of the next deal, its key of the card this side draws, or its seed at a deal's end),
+        not for a move of its own."""
+        remote = self.remote
+        clock = self.clock()
+        if remote is None or clock is None or clock.local or remote.dealing != "private":
+            return False
+        session = remote.session
+        lockstep = None if session is None else session.lockstep
+        if lockstep is None:
+            return False
+        match = lockstep.match
+        rnd = match.round
+        return match.needs_deal or rnd is None or rnd.over or match.current_seat() == self.me
 
     def leave(self) -> None:
         """Leave the network match (the peer is told; the session ends unfinished)."""
@@ -603,7 +662,19 @@ class GameController(QObject):
         """The peer has not moved for the abandon time: said once (the log and screen
         readers); the table offers to end the match."""
         name = self.opponent_name or ""
-        if seconds >= 60:
+        if self.peer_dealing() and seconds >= 60:
+            text = self.tr(
+                "{0} has sent nothing of the deal for %n minute(s): you may end the match.",
+                "",
+                int(seconds // 60),
+            )
+        elif self.peer_dealing():
+            text = self.tr(
+                "{0} has sent nothing of the deal for %n second(s): you may end the match.",
+                "",
+                int(seconds),
+            )
+        elif seconds >= 60:
             text = self.tr(
                 "{0} has not moved for %n minute(s): you may end the match.", "", int(seconds // 60)
             )
@@ -650,6 +721,14 @@ class GameController(QObject):
             self._skip_choice = False
             events = [e for e in events if not isinstance(e, ChoiceNeeded)]
         self._queue.extend(events)
+        if self.mode is Mode.BUSY:
+            self._pump()
+
+    def _remote_dealt(self, deal: Any) -> None:
+        """Private dealing: the session dealt and laid out the next deal (a ``DealLaidOut``);
+        it is shown as a deal that came with the move before it (joint seed) is: after the
+        round's result, once the player asked for the next round."""
+        self._queue.extend(deal.events)
         if self.mode is Mode.BUSY:
             self._pump()
 

@@ -211,7 +211,9 @@ class SidePanel(QFrame):
         self.them = SeatBox(self.tr("コンピュータ Computer"), 1)
         lay.addWidget(self.them)
         self.rules = rules_line(wrap=True)
-        mid, self.round, self.multiplier = round_box(self.rules)
+        self.dealing = rules_line(wrap=True)  # a network match: how its deals are made
+        self.dealing.hide()
+        mid, self.round, self.multiplier = round_box(self.rules, self.dealing)
         lay.addWidget(mid)
         # the game's keys the log does not use go on to the screen
         self.log = game_log(self.tr("What happened"), LOG_LINES)
@@ -286,6 +288,10 @@ class SidePanel(QFrame):
         )
         level = {"easy": self.tr("easy"), "normal": self.tr("normal"), "hard": self.tr("hard")}
         doubling = self.tr("on") if m.settings.doubling else self.tr("off")
+        dealing = controller.dealing_text()
+        self.dealing.setText(dealing)
+        self.dealing.setAccessibleName(dealing)
+        self.dealing.setVisible(bool(dealing))
         if name is not None:
             self.rules.setText(
                 self.tr("Double at 8 or more: {0} · a network match with {1}").format(
@@ -643,6 +649,28 @@ class GameScreen(QWidget):
         self.banner.raise_()
         self._banner_timer.start(ms)
 
+    def dealing_prompt(self) -> str:
+        """The prompt while a privately dealt match waits for the peer's part of the deal:
+        the next deal, or the key that turns the card this side draws."""
+        c = self.controller
+        clock = c.clock()
+        if clock is None:
+            return ""
+        name = c.opponent_name or ""
+        if clock.overdue:
+            return self.tr(
+                "{0} has sent nothing of the deal for {1}: you may end the match."
+            ).format(name, _clock(clock.waited))
+        match = c.match
+        rnd = None if match is None else match.round
+        if rnd is not None and not rnd.over and not (match is not None and match.needs_deal):
+            return self.tr("Waiting for {0} to unlock the card you draw… {1}").format(
+                name, _clock(clock.left)
+            )
+        return self.tr("Waiting for {0} to deal the cards with you… {1}").format(
+            name, _clock(clock.left)
+        )
+
     def update_prompt(self) -> None:
         c = self.controller
         mode = c.mode
@@ -676,6 +704,8 @@ class GameScreen(QWidget):
                 text = self.tr(
                     "You turned {0}: no match, it stays on the field — in {1} s, or click."
                 ).format(names.card_name(wait.card), secs)
+        elif mode is Mode.BUSY and c.peer_dealing():
+            text = self.dealing_prompt()
         elif mode is Mode.BUSY and c.waiting_since is not None:
             secs = int(time.monotonic() - c.waiting_since)
             text = self.tr("Waiting for {0}… {1} s").format(c.opponent_name, secs)

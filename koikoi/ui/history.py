@@ -59,6 +59,9 @@ class Replayed:
     """The computer's level of a practice match (None when the record does not say)."""
     finished: bool
     scores: tuple[int, int]
+    sealed: frozenset[int] = frozenset()
+    """The deals a privately dealt record keeps ``sealed`` (never audited: the match ended
+    mid-deal): the cards its writer never saw are stand-ins, so only its view is true."""
 
     def deal_of(self, index: int) -> int:
         """The deal a step belongs to."""
@@ -112,6 +115,11 @@ def steps_of(
         level=level if isinstance(level := data.get("ai_level"), str) else None,
         finished=match.finished,
         scores=match.scores,
+        sealed=frozenset(
+            i
+            for i, deal in enumerate(data.get("deals", ()))
+            if isinstance(deal, Mapping) and deal.get("sealed") is True
+        ),
     )
 
 

@@ -61,15 +61,17 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
-from koikoi.net.discovery import Advertisement, Room, RoomStatus, clean_text
+from koikoi.net.discovery import Advertisement, Room, RoomStatus, announced_version, clean_text
 from koikoi.net.errors import IdentityChanged, IdentityFileError
-from koikoi.net.handshake import MAX_NICKNAME
+from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
 from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session import CardsShown, Ending, TossDone
 from koikoi.ui.art import CardArt
 from koikoi.ui.neterrors import discovery_detail
 from koikoi.ui.netlink import (
+    APP_DEALINGS,
+    SEED_ONLY,
     LinkError,
     PeerInfo,
     PeerLink,
@@ -178,6 +180,10 @@ class Lobby(QWidget):
         self.art = art if art is not None else CardArt()
         self.home = home
         self.bind = bind if bind is not None else mdns_bind()
+        self.dealings: tuple[str, ...] = APP_DEALINGS
+        """The dealing kinds the lobby's rooms and joins offer: private dealing first
+        (docs/protocol.md, "Version 3"); a room announced as version 2 is joined with the
+        joint seed only."""
         self.finder = RoomFinder(self.bind, self)
         self.room: QtRoom | None = None
         self.join: QtJoin | None = None
@@ -198,7 +204,7 @@ class Lobby(QWidget):
         self._password = ""
         self._settings_wanted = Settings()
         self._changed_key: IdentityChanged | None = None
-        self._retry: tuple[list[str], str, Settings] | None = None
+        self._retry: tuple[list[str], str, Settings, tuple[str, ...]] | None = None
         self._joined_room: Room | None = None
         """The room being joined from the list (None: by address)."""
         self._join_clock = QTimer(self)
@@ -530,6 +536,7 @@ class Lobby(QWidget):
             password=password,
             hold_for_confirmation=True,
             resume_window=RESUME_WINDOW,  # a dropped connection is dialled again (netlink.py)
+            dealings=self.dealings,
         )
 
     # --- joining -------------------------------------------------------------------------
@@ -560,8 +567,11 @@ class Lobby(QWidget):
             return
         settings = Settings(rounds=room.rounds, doubling=room.doubling)
         self._joined_room = room  # a drop mid-match finds it again by mDNS (it may move)
+        # A room announced as version 2 is a released koikoi-net/2 host: it refuses a
+        # version-3 hello, so it is joined with the joint seed only (its version-2 hello).
+        dealings = self.dealings if room.version >= PRIVATE_VERSION else SEED_ONLY
         if not room.private:
-            self._dial(list(room.addresses), "", settings)
+            self._dial(list(room.addresses), "", settings, dealings)
             return
         prompt = PasswordPrompt(room.title, self)
         self.password_prompt = prompt
@@ -571,7 +581,7 @@ class Lobby(QWidget):
             password = prompt.password.text()
             prompt.deleteLater()
             if result == QDialog.DialogCode.Accepted and password:
-                self._dial(list(room.addresses), password, settings)
+                self._dial(list(room.addresses), password, settings, dealings)
 
         prompt.finished.connect(answered)
         prompt.open()
@@ -588,15 +598,23 @@ class Lobby(QWidget):
             return
         self._dial([text], self.address_password.text(), self.form_settings())
 
-    def _dial(self, targets: list[str], password: str, settings: Settings) -> None:
+    def _dial(
+        self,
+        targets: list[str],
+        password: str,
+        settings: Settings,
+        dealings: tuple[str, ...] | None = None,
+    ) -> None:
         if self.join is not None or self.room is not None:
             return
         options = self._options(settings, password)
         if options is None or not targets:
             return
+        if dealings is not None:
+            options.dealings = dealings
         self._changed_key = None
         self._show_message(None)
-        self._retry = (list(targets), password, settings)
+        self._retry = (list(targets), password, settings, options.dealings)
         self._targets = list(targets)
         self._next_target(options)
 
@@ -716,6 +734,7 @@ class Lobby(QWidget):
             doubling=options.settings.doubling,
             private=private,
             fingerprint=options.identity.fingerprint,
+            version=announced_version(options.dealings),
         )
         announcer = RoomAnnouncer(ad, bind=self.bind, parent=self)
         announcer.published.connect(self._on_published)
@@ -869,8 +888,8 @@ class Lobby(QWidget):
         if changed is None or retry is None or self._known is None:
             return
         self._known.forget(changed.name)
-        targets, password, settings = retry
-        self._dial(targets, password, settings)
+        targets, password, settings, dealings = retry
+        self._dial(targets, password, settings, dealings)
 
     def cancel(self) -> None:
         """Stop connecting, leave before the match, or close the room."""

@@ -456,12 +456,16 @@ class MainWindow(QMainWindow):
         """Write the session's record (atomically) to its file, with what it takes to resume
         the match after a crash (``saves.RESUME_KEY``): ``PeerOptions.on_record``, called
         after the toss, after every entry (before it is sent) and at the end."""
+        from koikoi.net.resume import suspendable
+
         known = self._records.get(session.session_id)
         if known is None:
             return None
         target, link = known
         data = session.record().to_json()
-        if session.ending is None:  # what a restart needs to dial again or listen again
+        if session.ending is None and suspendable(session):
+            # what a restart needs to dial again or listen again; a match that a dropped
+            # connection would not suspend (a privately dealt one, for now) is not offered
             data[RESUME_KEY] = self._resume_info(session, link)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -583,13 +587,21 @@ class MainWindow(QMainWindow):
         """The link (a ``QtJoin`` dialling, or a ``QtRoom`` listening), the peer's
         ``PeerInfo`` and a ``TossDone`` of the match in ``kept``; ValueError (one line)."""
         from koikoi.engine.record import RecordError, loads
+        from koikoi.net.handshake import PROTOCOL_VERSION, protocol_name
         from koikoi.net.identity import KnownPeers, PinStatus, load_or_create_identity
         from koikoi.net.lockstep import Lockstep
         from koikoi.net.resume import restore_session
         from koikoi.net.roles import Role
         from koikoi.net.session import TossDone
         from koikoi.net.transport import PeerOptions
-        from koikoi.ui.netlink import PeerInfo, QtJoin, QtRoom, parse_address
+        from koikoi.ui.netlink import (
+            APP_DEALINGS,
+            SEED_ONLY,
+            PeerInfo,
+            QtJoin,
+            QtRoom,
+            parse_address,
+        )
 
         try:
             data = loads(kept.path.read_text(encoding="utf-8"))
@@ -605,6 +617,11 @@ class MainWindow(QMainWindow):
         raw = data.get("settings", {})
         settings = Settings(rounds=int(raw.get("rounds", 6)), doubling=bool(raw.get("doubling")))
         identity = load_or_create_identity(self.lobby.home)
+        # The app's offer; but a joiner redials a match first played in version 2 as it
+        # joined it, with the joint seed only: its host may be a released koikoi-net/2
+        # program, which refuses a version-3 hello (a host answers either version).
+        protocol = data.get("net", {}).get("protocol")
+        v2 = role is Role.JOINER and protocol == protocol_name(PROTOCOL_VERSION)
         options = PeerOptions(
             identity=identity,
             nickname=nickname,
@@ -613,6 +630,7 @@ class MainWindow(QMainWindow):
             hold_for_confirmation=True,
             resume_window=self.resume_window,
             password=password,
+            dealings=SEED_ONLY if v2 else APP_DEALINGS,
         )
         session = restore_session(
             data,

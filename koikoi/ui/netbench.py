@@ -14,6 +14,10 @@ from the joiner's connect to both sides' first deal, open room and password room
   process (not counted above), which pays for first uses: the password room runs first, so
   its cold run is the process's first handshake of all (the worst case of a window).
 
+``--dealing private`` offers what the app offers (:data:`~koikoi.ui.netlink.APP_DEALINGS`):
+the first deal is then dealt privately (SRA, both ends' shuffles and keys on this thread)
+before it is laid out; the default, ``seed``, deals it from the joint seed.
+
 Prints one JSON object.
 """
 
@@ -30,7 +34,7 @@ from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, QObject,
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
+from koikoi.ui.netlink import APP_DEALINGS, SEED_ONLY, PeerOptions, QtJoin, QtRoom
 
 PASSWORD = "matsu ni tsuru"
 RUNS = 15
@@ -62,13 +66,14 @@ class _Meter(QObject):
         return self.largest / 1e6
 
 
-def _options(name: str, password: str) -> PeerOptions:
+def _options(name: str, password: str, dealings: tuple[str, ...] = SEED_ONLY) -> PeerOptions:
     return PeerOptions(
         identity=Identity.generate(),
         nickname=name,
         settings=Settings(),
         known_peers=KnownPeers(None),
         password=password,
+        dealings=dealings,
     )
 
 
@@ -80,12 +85,12 @@ def _wait(loop: QEventLoop, done: Any, seconds: float) -> None:
         loop.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
 
 
-def one_run(password: str) -> tuple[float, float]:
+def one_run(password: str, dealings: tuple[str, ...] = SEED_ONLY) -> tuple[float, float]:
     """(connect → first deal on the joiner, largest timer gap), in milliseconds."""
     loop = QEventLoop()
-    room = QtRoom(_options("hana", password))
+    room = QtRoom(_options("hana", password, dealings))
     room.listen("127.0.0.1", 0)
-    join = QtJoin(_options("taro", password))
+    join = QtJoin(_options("taro", password, dealings))
     tossed: list[object] = []
     room.tossed.connect(tossed.append)
     join.tossed.connect(tossed.append)
@@ -105,11 +110,14 @@ def one_run(password: str) -> tuple[float, float]:
     return first_deal, gap
 
 
-def run(runs: int = RUNS) -> dict[str, Any]:
-    result: dict[str, Any] = {"runs": runs}
+def run(runs: int = RUNS, dealings: tuple[str, ...] = SEED_ONLY) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "runs": runs,
+        "dealing": "private" if "private" in dealings else "seed",
+    }
     for label, password in (("password", PASSWORD), ("open", "")):
-        cold = one_run(password)  # the first of its kind in this process: first-use costs
-        figures = [one_run(password) for _ in range(runs)]
+        cold = one_run(password, dealings)  # the first of its kind here: first-use costs
+        figures = [one_run(password, dealings) for _ in range(runs)]
         result[label] = {
             "cold_first_deal_ms": round(cold[0], 1),
             "cold_gap_ms": round(cold[1], 1),
@@ -123,11 +131,12 @@ def run(runs: int = RUNS) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m koikoi.ui.netbench")
     parser.add_argument("--runs", type=int, default=RUNS, metavar="N")
+    parser.add_argument("--dealing", choices=("seed", "private"), default="seed")
     args = parser.parse_args(argv)
     import koikoi.ui  # noqa: F401  (its guard for PySide6 6.12 first)
 
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
-    result = run(max(1, args.runs))
+    result = run(max(1, args.runs), APP_DEALINGS if args.dealing == "private" else SEED_ONLY)
     del app
     print(json.dumps(result))
     return 0

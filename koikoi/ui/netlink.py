@@ -10,6 +10,8 @@ at ``Connection.next_timer()``), and hands what happened to the owner as signals
 - ``cards_shown(CardsShown)``: the toss is over (``event.result.first_oya``); the four cards
   drawn from it (``event.cards``) are to be compared and confirmed (:meth:`PeerLink.confirm_sas`);
 - ``tossed(TossDone)``: both players confirmed the four cards; the first deal is laid out;
+- ``dealt(DealLaidOut)``: private dealing only: the next deal is dealt and laid out (with the
+  joint seed a deal comes in the ``moved`` of the move that ended the deal before it);
 - ``moved(MovePlayed)``: a move went into the log, the opponent's or the local seat's
   (``event.seat`` says whose; the local seat's come from :meth:`PeerLink.play`);
 - ``local_turn(Observation)``: the local seat is to move; answer with :meth:`PeerLink.play`;
@@ -78,6 +80,7 @@ from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
     CardsShown,
+    DealLaidOut,
     Ended,
     MoveClock,
     MovePlayed,
@@ -94,12 +97,14 @@ from koikoi.ui.signals import emit
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "APP_DEALINGS",
     "LinkError",
     "PeerInfo",
     "PeerLink",
     "PeerOptions",
     "QtJoin",
     "QtRoom",
+    "SEED_ONLY",
     "format_address",
     "parse_address",
 ]
@@ -112,8 +117,14 @@ ACCEPT_BATCH: Final = 30
 """Connections a room accepts in one turn of the event loop (the rest wait in the kernel)."""
 REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
 """Seconds between a joiner's redials of a suspended match (the last one repeats)."""
-_RECORDED: Final = (TossDone, MovePlayed, Ended)
+_RECORDED: Final = (TossDone, MovePlayed, DealLaidOut, Ended)
 """The events after which a session's record has grown (``PeerOptions.on_record``)."""
+APP_DEALINGS: Final = ("private", "seed")
+"""The dealing kinds the app offers (``PeerOptions.dealings``, docs/protocol.md "Version 3"):
+private dealing with a peer that offers it, else the joint seed. A room announced as version 2
+(mDNS ``v``) is joined offering only ``("seed",)``, as a released koikoi-net/2 host takes."""
+SEED_ONLY: Final = ("seed",)
+"""The offer of a joiner that plays a koikoi-net/2 host: the joint seed, a version-2 hello."""
 RESTARTED: Final = "restarted from the record"
 """Why a match restored from its record waits (``Suspended.reason``), as the CLI says it."""
 
@@ -174,6 +185,8 @@ class PeerInfo:
     """Pinned names it looks like but is not (for a new peer: a likely impostor)."""
     toss_aborts: int = 0
     """Coin tosses this (known) peer abandoned after seeing the result, as its pin counts."""
+    dealing: str = "seed"
+    """How the match deals, as the hellos agreed: ``private`` or ``seed`` (the joint seed)."""
 
 
 @dataclass(frozen=True)
@@ -242,6 +255,7 @@ class PeerLink(QObject):
     cards_shown = Signal(object)
     tossed = Signal(object)
     moved = Signal(object)
+    dealt = Signal(object)
     local_turn = Signal(object)
     out_of_time = Signal(object)
     peer_overdue = Signal(object)
@@ -535,6 +549,7 @@ class PeerLink(QObject):
                 est.peer.mixed_scripts,
                 est.pin.resembles,
                 est.pin.toss_aborts,
+                est.dealing,
             )
             if self.on_handshake is not None:
                 self.on_handshake(self)
@@ -551,6 +566,8 @@ class PeerLink(QObject):
             emit(self.tossed, event)
         elif isinstance(event, MovePlayed):
             emit(self.moved, event)
+        elif isinstance(event, DealLaidOut):
+            emit(self.dealt, event)
         elif isinstance(event, OutOfTime):
             emit(self.out_of_time, event)
         elif isinstance(event, PeerOverdue):
@@ -997,6 +1014,7 @@ class QtRoom(QObject):
     cards_shown = Signal(object)
     tossed = Signal(object)
     moved = Signal(object)
+    dealt = Signal(object)
     local_turn = Signal(object)
     out_of_time = Signal(object)
     peer_overdue = Signal(object)
@@ -1248,6 +1266,7 @@ class QtRoom(QObject):
         """Forward the match's signals from ``link`` (the first, or one that resumed it)."""
         link.tossed.connect(self.tossed)
         link.moved.connect(self.moved)
+        link.dealt.connect(self.dealt)
         link.local_turn.connect(self.local_turn)
         link.out_of_time.connect(self.out_of_time)
         link.peer_overdue.connect(self.peer_overdue)
@@ -1310,7 +1329,7 @@ class QtRoom(QObject):
         old, self.match = self.match, link
         self._follow(link)
         if old is not None:
-            for signal in (old.tossed, old.moved, old.local_turn, old.ended):
+            for signal in (old.tossed, old.moved, old.dealt, old.local_turn, old.ended):
                 signal.disconnect()
             old.suspended.disconnect()
             old.resumed.disconnect()

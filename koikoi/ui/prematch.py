@@ -139,6 +139,13 @@ def _ending_reason(ending: Ending) -> str:
     return _tr("The match did not start: {0}").format(ending.reason)
 
 
+def dealing_text(dealing: str) -> str:
+    """How the match the hellos agreed on deals (``PeerInfo.dealing``), in one short line."""
+    if dealing == "private":
+        return _tr("Private dealing: neither side can see the other's hand or the stock")
+    return _tr("Deals from a joint seed")
+
+
 def toss_text(event: CardsShown, local_seat: int, peer_name: str) -> str:
     """The coin toss's outcome, as the player reads it before the four cards."""
     if event.result.first_oya == local_seat:
@@ -188,6 +195,11 @@ class PrematchPanel(QFrame):
         self.settings.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.settings.setAccessibleName(_tr("The settings both signed"))
         layout.addWidget(self.settings)
+        self.dealing = QLabel("")
+        self.dealing.setObjectName("prematchDealing")
+        self.dealing.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.dealing.setWordWrap(True)
+        layout.addWidget(self.dealing)
         self.warning = QLabel("")
         self.warning.setObjectName("prematchWarning")
         self.warning.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -271,6 +283,8 @@ class PrematchPanel(QFrame):
                 settings_text(peer.settings.rounds, peer.settings.doubling)
             )
         )
+        self.dealing.setText(dealing_text(peer.dealing))
+        self.dealing.setAccessibleName(self.dealing.text())
         warning = self.toss_aborts_text(peer)
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
@@ -360,6 +374,7 @@ class PrematchPanel(QFrame):
 
 __all__ = [
     "PrematchPanel",
+    "dealing_text",
     "ending_text",
     "failure_text",
     "pin_text",

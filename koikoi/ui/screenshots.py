@@ -372,6 +372,9 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
             made = make(settings, password)
             if made is not None:
                 made.toss_secret = secret
+                # the joint seed: the same deals every run, and a dropped connection resumed
+                # (a privately dealt match draws fresh seeds and is not resumed yet)
+                made.dealings = ("seed",)
             return made
 
         lobby._options = options  # type: ignore[method-assign]

@@ -416,6 +416,15 @@ class ReplayViewer(QWidget):
             self.view_choice.setCurrentIndex(i)
         self.go(self.index)
 
+    def view(self, deal: int) -> tuple[int, bool]:
+        """The seat shown at the bottom and whether both hands are open, for ``deal``: the
+        view chosen, but a deal the record keeps sealed (private dealing, never audited) is
+        shown only as its writer saw it, the other hand face down: the record holds
+        stand-ins for the cards its writer never saw."""
+        if deal in self.replayed.sealed:
+            return self.replayed.owner, False
+        return self.seat, self.open
+
     def go(self, index: int, animate: bool = False) -> None:
         """Show step ``index`` (clamped); ``animate`` plays a single step forward as the live
         table plays it."""
@@ -429,6 +438,7 @@ class ReplayViewer(QWidget):
             self._queue.clear()
             self.table.show_model(self.model_at(before))
         step = self.replayed.steps[index]
+        seat, both = self.view(step.deal)
         moving = (
             animate
             and index == before + 1
@@ -436,8 +446,8 @@ class ReplayViewer(QWidget):
             and self.isVisible()
             and step.action is not None
             and isinstance(self.table.model, OpenTableModel)
-            and self.table.model.me == self.seat
-            and self.table.model.show_open == self.open
+            and self.table.model.me == seat
+            and self.table.model.show_open == both
         )
         self.index = index
         if moving:
@@ -453,7 +463,8 @@ class ReplayViewer(QWidget):
     def model_at(self, index: int) -> OpenTableModel:
         """The table at step ``index``, from the events of its deal up to there."""
         deal = self.replayed.steps[index].deal
-        model = OpenTableModel(me=self.seat, show_open=self.open)
+        seat, both = self.view(deal)
+        model = OpenTableModel(me=seat, show_open=both)
         for step in self.replayed.steps[self.replayed.deal_starts[deal] : index + 1]:
             for event in step.events:
                 model.apply(event)
@@ -475,8 +486,9 @@ class ReplayViewer(QWidget):
     def _refresh(self) -> None:
         r = self.replayed
         step = self.step
-        obs = step.observations[self.seat]
-        me, them = self.seat, 1 - self.seat
+        seat, _both = self.view(step.deal)
+        obs = step.observations[seat]
+        me, them = seat, 1 - seat
         owner = r.owner
         names = {
             owner: self.tr("あなた You"),
@@ -497,7 +509,11 @@ class ReplayViewer(QWidget):
                 obs.koikoi_count + 1, obs.koikoi_count
             )
         )
-        self.where.setText(self._outcome_text(step))
+        where = self._outcome_text(step)
+        if step.deal in r.sealed:
+            sealed = self.tr("Dealt privately, never shown: only your view of this deal is known.")
+            where = f"{sealed} {where}".strip()
+        self.where.setText(where)
         deal_start = r.deal_starts[step.deal]
         self.position.setText(
             self.tr("Deal {0} of {1} · move {2} of {3}").format(
@@ -559,12 +575,13 @@ class ReplayViewer(QWidget):
         """Differences between the table shown and the engine's observation for the seat
         shown (and the other seat's hand, when both are open); empty when right."""
         step = self.step
-        obs = step.observations[self.seat]
+        seat, both = self.view(step.deal)
+        obs = step.observations[seat]
         model = self.table.model
         problems = model.check_against(obs)
         hidden = [w for w in self.table.widgets.values() if w.isVisible() and not w.face_up]
-        if self.open:
-            other = step.observations[1 - self.seat].hand
+        if both:
+            other = step.observations[1 - seat].hand
             if (
                 not isinstance(model, OpenTableModel)
                 or sum(1 << c for c in model.open_hand) != other
@@ -577,7 +594,7 @@ class ReplayViewer(QWidget):
                 problems.append("face-down cards while both hands are open")
         elif len(hidden) != obs.opponent_hand_size:
             problems.append("face-down cards")
-        if self.me_box.stake.text() != str(obs.scores[self.seat]):
+        if self.me_box.stake.text() != str(obs.scores[seat]):
             problems.append("score")
         return problems
 
