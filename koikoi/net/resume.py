@@ -121,6 +121,14 @@ def suspendable(session: Session | None) -> bool:
     )
 
 
+def restorable(session: Session | None) -> bool:
+    """A session whose record lets a side that crashed take the match back
+    (:func:`restore_session`): a suspendable one dealt from the joint seed. A privately dealt
+    deal in play needs this side's seed and the keys it sent after its last entry, which no
+    record keeps yet ("A side that crashed" in docs/protocol.md)."""
+    return suspendable(session) and session is not None and session.dealing != "private"
+
+
 def finished(session: Session | None) -> bool:
     """The match is over here (its last move is in the log). Until the peer shows it holds
     every entry too (its ``bye`` ``finished``, or a ``resume`` claiming them all), a
@@ -272,6 +280,7 @@ __all__ = [
     "log_entries",
     "finished",
     "read_reply",
+    "restorable",
     "restore_session",
     "resume_message",
     "resume_schema",

@@ -456,16 +456,16 @@ class MainWindow(QMainWindow):
         """Write the session's record (atomically) to its file, with what it takes to resume
         the match after a crash (``saves.RESUME_KEY``): ``PeerOptions.on_record``, called
         after the toss, after every entry (before it is sent) and at the end."""
-        from koikoi.net.resume import suspendable
+        from koikoi.net.resume import restorable
 
         known = self._records.get(session.session_id)
         if known is None:
             return None
         target, link = known
         data = session.record().to_json()
-        if session.ending is None and suspendable(session):
-            # what a restart needs to dial again or listen again; a match that a dropped
-            # connection would not suspend (a privately dealt one, for now) is not offered
+        if session.ending is None and restorable(session):
+            # what a restart needs to dial again or listen again; a match its record cannot
+            # restore (a privately dealt one, for now) is not offered
             data[RESUME_KEY] = self._resume_info(session, link)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
