@@ -27,6 +27,18 @@
             </translation>
         </message>
         <message numerus="yes">
+            <source>{0} has sent nothing of the deal for %n minute(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0} has sent nothing of the deal for %n minute: you may end the match.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has sent nothing of the deal for %n second(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0} has sent nothing of the deal for %n second: you may end the match.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>{0} has not moved for %n minute(s): you may end the match.</source>
             <translation>
                 <numerusform>{0} has not moved for %n minute: you may end the match.</numerusform>

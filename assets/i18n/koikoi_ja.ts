@@ -621,10 +621,30 @@ play on  (K)</source>
             <source>The saved match is resumed.</source>
             <translation>保存した対戦を再開しました。</translation>
         </message>
+        <message>
+            <source>Private dealing: neither side can see the other's hand or the stock</source>
+            <translation>非公開の配り：相手の手札も山札も、どちらからも見えません</translation>
+        </message>
+        <message>
+            <source>Deals from a joint seed</source>
+            <translation>両者のシードから配ります</translation>
+        </message>
         <message numerus="yes">
             <source>%n second(s) left to move.</source>
             <translation>
                 <numerusform>持ち時間はあと%n秒です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has sent nothing of the deal for %n minute(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0}さんから配り札の知らせがないまま%n分たちました。対戦を終わらせることができます。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has sent nothing of the deal for %n second(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0}さんから配り札の知らせがないまま%n秒たちました。対戦を終わらせることができます。</numerusform>
             </translation>
         </message>
         <message numerus="yes">
@@ -887,6 +907,18 @@ play on  (K)</source>
         <message>
             <source>You call shobu!</source>
             <translation>「勝負」！</translation>
+        </message>
+        <message>
+            <source>{0} has sent nothing of the deal for {1}: you may end the match.</source>
+            <translation>{0}さんから配り札の知らせがないまま{1}たちました。対戦を終わらせることができます。</translation>
+        </message>
+        <message>
+            <source>Waiting for {0} to unlock the card you draw… {1}</source>
+            <translation>{0}さんがめくる札の鍵を開けるのを待っています… {1}</translation>
+        </message>
+        <message>
+            <source>Waiting for {0} to deal the cards with you… {1}</source>
+            <translation>{0}さんと札を配っています… {1}</translation>
         </message>
         <message>
             <source>Your turn: click a card to play it (or 1–8 and Enter).</source>
@@ -2262,6 +2294,14 @@ play on  (K)</source>
             <translation>対戦は始まりませんでした：{0}</translation>
         </message>
         <message>
+            <source>Private dealing: neither side can see the other's hand or the stock</source>
+            <translation>非公開の配り：相手の手札も山札も、どちらからも見えません</translation>
+        </message>
+        <message>
+            <source>Deals from a joint seed</source>
+            <translation>両者のシードから配ります</translation>
+        </message>
+        <message>
             <source>The coin is tossed: you are the first dealer (oya).</source>
             <translation>コイントスの結果：あなたが最初の親です。</translation>
         </message>
@@ -2508,6 +2548,10 @@ play on  (K)</source>
         <message>
             <source>Multiplier ×{0} · koikoi calls: {1}</source>
             <translation>倍率 ×{0} · こいこい：{1}回</translation>
+        </message>
+        <message>
+            <source>Dealt privately, never shown: only your view of this deal is known.</source>
+            <translation>非公開で配られ、最後まで開かれなかった配りです。分かっているのはあなたから見えた札だけです。</translation>
         </message>
         <message>
             <source>Deal {0} of {1} · move {2} of {3}</source>
