@@ -10,10 +10,13 @@ from __future__ import annotations
 import doctest
 import secrets
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import pytest
 from zeroconf import IPVersion, Zeroconf
@@ -482,3 +485,40 @@ def test_a_browser_stopped_as_soon_as_started_stops_at_once() -> None:
     browser.start()
     browser.stop()
     assert time.monotonic() - started < 2
+
+
+OUT_OF_DESCRIPTORS_SCRIPT = """
+import resource, socket
+from koikoi.net.discovery import RoomBrowser
+events = []
+browser = RoomBrowser(events.append, bind="127.0.0.1")
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, hard))
+held = []
+try:
+    while True:
+        held.append(socket.socket())
+except OSError:
+    pass
+browser.start()  # EMFILE: said as a failure, not raised
+print(repr(events))
+print(browser.failure)
+"""
+
+
+def test_a_browser_started_out_of_file_descriptors_says_why_and_does_not_raise(
+    tmp_path: Path,
+) -> None:
+    """A connection flood can use up the process's file descriptors; the room list started
+    then (on the window's thread) reports that mDNS cannot work, it does not raise."""
+    done = subprocess.run(
+        [sys.executable, "-c", OUT_OF_DESCRIPTORS_SCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    events, failure = done.stdout.splitlines()
+    assert events.startswith("[BrowseFailed(reason='cannot start mDNS: ")
+    assert failure.startswith("cannot start mDNS: ")

@@ -411,9 +411,19 @@ class _LoopThread:
     """A daemon thread running an asyncio loop, for zeroconf to live on."""
 
     def __init__(self, name: str) -> None:
-        self.loop = asyncio.new_event_loop()
+        """DiscoveryError when no loop or thread can be made (out of file descriptors, as in
+        a connection flood, or of threads): said as the reason mDNS cannot work, not raised
+        into the window."""
+        try:
+            self.loop = asyncio.new_event_loop()
+        except OSError as error:
+            raise DiscoveryError(f"cannot start mDNS: {error.strerror or error}") from None
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
+        try:
+            self._thread.start()
+        except RuntimeError as error:
+            self.loop.close()
+            raise DiscoveryError(f"cannot start mDNS: {error}") from None
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -699,7 +709,11 @@ class RoomBrowser:
         """Start browsing; returns at once (a failure comes as :class:`BrowseFailed`)."""
         if self._thread is not None:
             return
-        self._thread = _LoopThread("koikoi-browser")
+        try:
+            self._thread = _LoopThread("koikoi-browser")
+        except DiscoveryError as error:
+            self._fail(str(error))
+            return
         self._main = self._thread.submit(self._run())
 
     def stop(self, timeout: float = STOP_TIMEOUT) -> None:
