@@ -59,7 +59,7 @@ def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) 
         assert listed["address"] == f"127.0.0.1:{port}"
         assert listed["host"] == "hana" and listed["status"] == "open"
         assert listed["rounds"] == 12 and listed["doubling"] is True
-        assert listed["private"] is False and listed["version"] == 2
+        assert listed["private"] is False and listed["version"] == 3
         assert isinstance(listed["fingerprint"], str) and len(listed["fingerprint"]) == 4
 
         joiner = spawn(
@@ -76,12 +76,45 @@ def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) 
         host.kill()
     result = host.result()
     assert joiner.result() == result and result["finished"] is True
+    assert result["dealing"] == "private"  # the default, both sides
     assert f"found the room {title!r} at 127.0.0.1:{port}" in joiner.stderr
     assert f"playing 'hana' ({listed['fingerprint']}" in joiner.stderr
     assert "Traceback" not in host.stderr + joiner.stderr
     for record in records:
         assert run_koikoi("verify", str(record)).returncode == 0
     assert _titled(title, "--timeout", "1") == []  # withdrawn at exit
+
+
+def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed_alone(
+    tmp_path: Path,
+) -> None:
+    """A host that offers the joint seed alone announces ``v`` 2, as a released koikoi-net/2
+    host does; ``join --room`` then sends the version-2 hello such a host takes (a version-3
+    one would be refused by it), and the match is dealt from the joint seed."""
+    title = f"Hanami {secrets.token_hex(3)}"
+    records = tmp_path / "host.json", tmp_path / "joiner.json"
+    host = _advertise(
+        tmp_path, title, "--bot", "random", "--dealing", "seed", "--record", str(records[0])
+    )
+    try:
+        (listed,) = _titled(title, "--timeout", "2")
+        assert listed["version"] == 2
+        joiner = spawn(
+            tmp_path / "joiner",
+            "join", "--room", title, *LOOPBACK, "--bot", "random", "--name", "taro",
+            "--record", str(records[1]),
+        )  # fmt: skip
+        try:
+            assert joiner.wait(90) == 0, joiner.stderr
+            assert host.wait(90) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert joiner.result()["dealing"] == host.result()["dealing"] == "seed"
+    for record in records:
+        assert json.loads(record.read_text(encoding="utf-8"))["net"]["protocol"] == "koikoi-net/2"
+        assert run_koikoi("verify", str(record)).returncode == 0
 
 
 def test_the_room_says_playing_once_the_match_starts(tmp_path: Path) -> None:

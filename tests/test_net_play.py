@@ -54,7 +54,7 @@ def check_match(h: KoikoiProcess, j: KoikoiProcess, host_record: Path, joiner_re
     result = h.result()
     assert j.result() == result
     assert set(result) == {"rounds", "scores", "winner", "finished", "dealing"}
-    assert result["finished"] is True and result["dealing"] == "seed"
+    assert result["finished"] is True and result["dealing"] == "private"  # the default
     assert sum(result["scores"]) == 50  # type: ignore[call-overload]
     assert "Traceback" not in h.stderr + j.stderr
     records = [json.loads(p.read_text()) for p in (host_record, joiner_record)]
@@ -235,7 +235,7 @@ def test_nobody_listening(tmp_path: Path) -> None:
         "scores": [25, 25],
         "winner": None,
         "finished": False,
-        "dealing": "seed",
+        "dealing": "private",  # what it offered first: no session said otherwise
         "ended": "dropped",
     }
 

@@ -1,4 +1,4 @@
-"""Two ``koikoi`` processes on loopback deal privately (``--dealing private`` on both sides):
+"""Two ``koikoi`` processes on loopback deal privately (by default, or ``--dealing private``):
 the result says ``"dealing": "private"`` (CLI.md), both records verify, dealing included, and
 a side that offers only the joint seed still plays with one that offers private dealing.
 
@@ -16,6 +16,7 @@ from tests.conftest import run_koikoi
 from tests.test_net_play import host, join
 
 PRIVATE = ("--dealing", "private")
+SEED = ("--dealing", "seed")
 
 
 def _match(
@@ -36,8 +37,9 @@ def _match(
     return result, records
 
 
-def test_a_match_dealt_privately_over_loopback(tmp_path: Path) -> None:
-    result, records = _match(tmp_path, PRIVATE, PRIVATE)
+@pytest.mark.parametrize("args", [PRIVATE, ()], ids=["asked", "by default"])
+def test_a_match_dealt_privately_over_loopback(tmp_path: Path, args: tuple[str, ...]) -> None:
+    result, records = _match(tmp_path, args, args)
     assert result["dealing"] == "private" and result["finished"] is True
     data = [json.loads(path.read_text()) for path in records]
     assert data[0]["net"]["protocol"] == "koikoi-net/3"
@@ -57,8 +59,8 @@ def test_a_match_dealt_privately_over_loopback(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("private_side", ["host", "joiner"])
 def test_a_side_offering_only_the_seed_still_plays(tmp_path: Path, private_side: str) -> None:
-    host_args = PRIVATE if private_side == "host" else ()
-    joiner_args = PRIVATE if private_side == "joiner" else ()
+    host_args = PRIVATE if private_side == "host" else SEED
+    joiner_args = PRIVATE if private_side == "joiner" else SEED
     result, records = _match(tmp_path, host_args, joiner_args)
     assert result["dealing"] == "seed" and result["finished"] is True
     protocol = json.loads(records[0].read_text())["net"]["protocol"]

@@ -20,12 +20,12 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.handshake import MAX_NICKNAME
+from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION, protocol_name
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session import (
@@ -270,9 +270,12 @@ class _Recorder:
     """Writes the session's record (atomically) after every entry and at the end: to
     ``--record`` and to KOIKOI_HOME/games, under a name fixed at the first write."""
 
-    def __init__(self, role: Role, record_path: str | None) -> None:
+    def __init__(self, role: Role, record_path: str | None, dealing: str) -> None:
         self.role = role
         self.record_path = record_path
+        self.dealing = dealing
+        """The dealing this side offered first: the result's ``dealing`` when no session
+        started (a session says its own, :attr:`Session.dealing`)."""
         self.targets: list[Path] | None = None
         self.failed: set[Path] = set()
 
@@ -295,14 +298,13 @@ class _Recorder:
 
 
 def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Recorder:
-    recorder = _Recorder(role, record_path)
+    recorder = _Recorder(role, record_path, options.dealings[0])
     options.on_record = recorder
     return recorder
 
 
-DEALING = "seed"
-"""How a session that never started deals (CLI.md's ``dealing``): the joint seed, which every
-peer supports; a session says its own (:attr:`Session.dealing`)."""
+SEED_ONLY: Final = ("seed",)
+"""The dealings offered to a peer that has only the joint seed (a koikoi-net/2 host)."""
 
 ENDED = {"silent": "dropped"}
 """CLI.md's ``ended`` is how an unfinished match ended, as the record's ``end.how`` says it,
@@ -317,7 +319,7 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
         result = session.result_json()
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
-    result["dealing"] = session.dealing if session is not None else DEALING
+    result["dealing"] = session.dealing if session is not None else recorder.dealing
     if outcome.resumed:
         result["resumed"] = outcome.resumed
     if outcome.finished:
@@ -565,6 +567,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
         host, port = parse_address(args.address)
         options = _options(args)
         restored = _restored(options, Role.JOINER, args.record)
+        if restored is not None and restored.protocol == protocol_name(PROTOCOL_VERSION):
+            # a match first played in version 2 is redialled as it was joined: its host may
+            # be a released koikoi-net/2 program, which refuses a version-3 hello
+            options.dealings = SEED_ONLY
         recorder = _recorder(options, Role.JOINER, args.record)
         player = _bot(args.bot)
         outcome = asyncio.run(_join(host, port, options, player, restored=restored))
@@ -582,6 +588,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
         say(f"the room {room.title!r} is private: give its password with --password-file")
         return EXIT_EARLY
     say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
+    if room.version < PRIVATE_VERSION:  # an older host: it deals from the joint seed only
+        options.dealings = SEED_ONLY
     addresses = [_split_address(address) for address in room.addresses]
     outcome = asyncio.run(_join_any(addresses, options, player, room, args.bind))
     return _finish(outcome, recorder)
@@ -736,9 +744,12 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
         default=DEFAULT_ABANDON_AFTER,
         help=argparse.SUPPRESS,
     )
-    # Private dealing (docs/protocol.md, "Version 3"): offered on request until a resume
-    # carries a privately dealt match too; not in CLI.md yet.
-    p.add_argument("--dealing", choices=("private", "seed"), default="seed", help=argparse.SUPPRESS)
+    # Private dealing (docs/protocol.md, "Version 3") is offered by default, the joint seed
+    # with it for a peer that has only that; ``seed`` offers the joint seed alone (a
+    # koikoi-net/2 session, as released). Not in CLI.md: the result's ``dealing`` says it.
+    p.add_argument(
+        "--dealing", choices=("private", "seed"), default="private", help=argparse.SUPPRESS
+    )
     if not silence:
         return
     p.add_argument(
