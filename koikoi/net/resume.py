@@ -123,10 +123,10 @@ def suspendable(session: Session | None) -> bool:
 
 def restorable(session: Session | None) -> bool:
     """A session whose record lets a side that crashed take the match back
-    (:func:`restore_session`): a suspendable one dealt from the joint seed. A privately dealt
-    deal in play needs this side's seed and the keys it sent after its last entry, which no
-    record keeps yet ("A side that crashed" in docs/protocol.md)."""
-    return suspendable(session) and session is not None and session.dealing != "private"
+    (:func:`restore_session`): every suspendable one. A privately dealt one's record file
+    keeps this side's seeds and its journal (its ``local`` key, "A side that crashed" in
+    docs/protocol.md)."""
+    return suspendable(session)
 
 
 def finished(session: Session | None) -> bool:

@@ -925,6 +925,14 @@ class Session:
             record.extra["local"] = self.local_json()
         return record
 
+    @property
+    def local_mark(self) -> tuple[int, int]:
+        """How far the local part of the record (:meth:`local_json`) and the dealing sent
+        have grown: a record file written at one mark and read at another lacks something.
+        A client writes the record whenever it changed, before what it sends goes out
+        (docs/protocol.md, "A side that crashed")."""
+        return len(self._journal), len(self._dealing_sent)
+
     def local_json(self) -> dict[str, Any]:
         """What only this side's own record file keeps of a privately dealt match in play
         (the ``local`` key; docs/protocol.md, "A side that crashed"): this side's seeds,
