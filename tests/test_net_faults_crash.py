@@ -11,6 +11,8 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_koikoi
 from tests.net_support import KoikoiProcess, Table, spawn
 
@@ -43,29 +45,31 @@ def kill_9(proc: KoikoiProcess) -> None:
     proc.proc.wait(10)
 
 
-def host(tmp_path: Path, port: int, name: str = "host") -> KoikoiProcess:
+def host(tmp_path: Path, port: int, name: str = "host", dealing: str = "seed") -> KoikoiProcess:
     return spawn(
         tmp_path / "host",
         "host", "--port", str(port), *LOOPBACK, "--bot", "normal", "--name", "hana",
-        "--record", str(tmp_path / "host.json"),
+        "--record", str(tmp_path / "host.json"), "--dealing", dealing,
         name=name,
     )  # fmt: skip
 
 
-def join(tmp_path: Path, port: int, name: str = "join") -> KoikoiProcess:
+def join(tmp_path: Path, port: int, name: str = "join", dealing: str = "seed") -> KoikoiProcess:
     return spawn(
         tmp_path / "joiner",
         "join", f"127.0.0.1:{port}", "--bot", "normal", "--name", "taro",
-        "--record", str(tmp_path / "joiner.json"),
+        "--record", str(tmp_path / "joiner.json"), "--dealing", dealing,
         name=name,
     )  # fmt: skip
 
 
-def check(tmp_path: Path, h: KoikoiProcess, j: KoikoiProcess) -> None:
+def check(tmp_path: Path, h: KoikoiProcess, j: KoikoiProcess, dealing: str = "seed") -> None:
     assert h.result() == j.result()
     assert h.result()["finished"] is True and h.result()["resumed"] == 1
     records = [json.loads((tmp_path / f"{side}.json").read_text()) for side in ("host", "joiner")]
     assert records[0]["deals"] == records[1]["deals"] and records[0]["net"] == records[1]["net"]
+    assert records[0]["net"].get("dealing", "seed") == dealing
+    assert all("local" not in record for record in records)  # the seeds are all revealed
     for side in ("host", "joiner"):
         assert run_koikoi("verify", str(tmp_path / f"{side}.json")).returncode == 0
     both = run_koikoi("verify", str(tmp_path / "host.json"), str(tmp_path / "joiner.json"))
@@ -73,17 +77,22 @@ def check(tmp_path: Path, h: KoikoiProcess, j: KoikoiProcess) -> None:
     assert json.loads(both.stdout)["agree"] is True
 
 
-def test_the_joiner_killed_and_restarted_resumes_from_its_record(tmp_path: Path) -> None:
+@pytest.mark.parametrize("dealing", ["seed", "private"])
+def test_the_joiner_killed_and_restarted_resumes_from_its_record(
+    tmp_path: Path, dealing: str
+) -> None:
+    """Privately dealt too: the joiner's record file keeps its seeds and journal, written
+    after every dealing message, so the one restarted deals on where it was."""
     port = free_port()
-    h = host(tmp_path, port)
+    h = host(tmp_path, port, dealing=dealing)
     h.port()
-    j = join(tmp_path, port)
+    j = join(tmp_path, port, dealing=dealing)
     j2 = None
     try:
         wait_moves(tmp_path / "joiner.json", 6, h, j)
         kill_9(j)
         h.wait_for("waiting up to", timeout=30)
-        j2 = join(tmp_path, port, name="join-again")
+        j2 = join(tmp_path, port, name="join-again", dealing=dealing)
         assert j2.wait(180) == 0, j2.stderr
         assert h.wait(60) == 0, h.stderr
     finally:
@@ -91,21 +100,24 @@ def test_the_joiner_killed_and_restarted_resumes_from_its_record(tmp_path: Path)
             if proc is not None:
                 proc.kill()
     assert "resuming the match in" in j2.stderr and "the match resumed" in h.stderr
-    check(tmp_path, h, j2)
+    check(tmp_path, h, j2, dealing)
 
 
-def test_the_host_killed_and_restarted_resumes_from_its_record(tmp_path: Path) -> None:
+@pytest.mark.parametrize("dealing", ["seed", "private"])
+def test_the_host_killed_and_restarted_resumes_from_its_record(
+    tmp_path: Path, dealing: str
+) -> None:
     port = free_port()
-    h = host(tmp_path, port)
+    h = host(tmp_path, port, dealing=dealing)
     h.port()
-    j = join(tmp_path, port)
+    j = join(tmp_path, port, dealing=dealing)
     h2 = None
     try:
         wait_moves(tmp_path / "host.json", 6, h, j)
         kill_9(h)
         j.wait_for("waiting up to", timeout=30)
         time.sleep(1.0)  # the joiner dials meanwhile, and finds nobody
-        h2 = host(tmp_path, port, name="host-again")
+        h2 = host(tmp_path, port, name="host-again", dealing=dealing)
         assert j.wait(180) == 0, j.stderr
         assert h2.wait(60) == 0, h2.stderr
     finally:
@@ -113,7 +125,7 @@ def test_the_host_killed_and_restarted_resumes_from_its_record(tmp_path: Path) -
             if proc is not None:
                 proc.kill()
     assert "resuming the match in" in h2.stderr and "the match resumed" in j.stderr
-    check(tmp_path, h2, j)
+    check(tmp_path, h2, j, dealing)
 
 
 def test_a_record_in_play_of_another_identity_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -12,9 +12,12 @@ something else than its client would after the resume.
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -43,6 +46,7 @@ from koikoi.net.verify import compare_records, verify_record
 from koikoi.net.wire import FrameDecoder, Record, decode_message, encode_message
 from tests.test_net_resume import (
     WINDOW,
+    Link,
     Match,
     Side,
     assert_same_verified_records,
@@ -460,15 +464,112 @@ def test_an_old_deals_message_resent_in_place_of_the_lost_one_is_caught() -> Non
 # --- a side that crashed (docs/protocol.md, "A side that crashed") ------------------------
 
 
-def test_a_privately_dealt_record_is_not_restored_after_a_crash_yet() -> None:
-    """Its deal in play needs the crashed side's secret seed and the dealing messages it
-    sent after its last entry, which no record keeps: one line says so, nothing else."""
+def crash_and_restore(match: PrivateMatch, crashed: Role) -> None:
+    """``crashed`` crashes: its session is gone and a new one is restored from what its
+    record file held (the record as written, through JSON)."""
+    on_disk = json.loads(json.dumps(match.session[crashed].record().to_json()))
+    assert on_disk["net"]["dealing"] == "private" and "end" not in on_disk
+    assert "local" in on_disk  # this side's seeds and journal, its own file only
+    side = match.sides[crashed]
+    restored = restore_session(
+        on_disk, side.identity, crashed.value, crashed, Settings(), now=match.now
+    )
+    assert restored.record().to_json()["deals"] == on_disk["deals"]
+    assert restored.dealing_received == match.session[crashed].dealing_received
+    assert restored.dealing_sent == match.session[crashed].dealing_sent
+    match.session[crashed] = restored
+
+
+@pytest.mark.parametrize("crashed", list(Role))
+@pytest.mark.parametrize("point", list(POINTS))
+def test_a_private_match_cut_by_a_crash_is_restored_resumes_and_finishes(
+    point: str, crashed: Role
+) -> None:
+    """Each kind of point of the dealing: the crashed side's record (written as the
+    connection went) holds its seeds and journal; the session replayed from it resumes
+    and the match finishes, both records verified, dealing included, and alike."""
+    match = cut_match(POINTS[point])
+    crash_and_restore(match, crashed)
+    match.link = match.dial()
+    match.run()
+    assert match.resumed >= 1
+    assert_verified_and_alike(match)
+    assert all("local" not in match.session[role].record().to_json() for role in Role)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_private_match_goes_on_after_random_crashes(seed: int) -> None:
+    """Resets at random, and each time one side or the other crashes too."""
+    match = PrivateMatch(seed)
+    rng = random.Random(seed)
+    original = match.dial
+
+    def dial(*, resume: bool = True) -> Link:
+        if resume:
+            crash_and_restore(match, rng.choice(list(Role)))
+        return original(resume=resume)
+
+    match.dial = dial  # type: ignore[method-assign]
+    match.run(cut_chance=0.02)
+    assert match.resumed >= 1 and match.cuts >= 1
+    assert_verified_and_alike(match)
+
+
+def tampered(change: Callable[[dict[str, Any]], None]) -> str:
     match = cut_match(between_the_draw_keys)
+    data = json.loads(json.dumps(match.session[Role.JOINER].record().to_json()))
+    change(data)
     side = match.sides[Role.JOINER]
-    data = match.session[Role.JOINER].record().to_json()
-    assert data["net"]["protocol"] == "koikoi-net/3" and "end" not in data
-    with pytest.raises(NotResumable, match="^it was dealt privately: .*not yet after a crash$"):
+    with pytest.raises(NotResumable) as caught:
         restore_session(data, side.identity, "joiner", Role.JOINER, Settings(), now=match.now)
+    assert "\n" not in str(caught.value)
+    return str(caught.value)
+
+
+def other_bytes(text: str) -> str:
+    raw = bytearray(base64.b64decode(text))
+    raw[len(raw) // 2] ^= 1
+    return base64.b64encode(bytes(raw)).decode()
+
+
+def test_a_record_without_its_local_key_is_not_restored() -> None:
+    """A privately dealt record without this side's seeds (the peer's copy, or a file of an
+    older version): one line says why, nothing else."""
+    message = tampered(lambda data: data.pop("local"))
+    assert message.startswith("it was dealt privately and keeps no local seeds")
+
+
+def test_a_changed_kept_seed_is_refused_in_one_line() -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["local"]["seeds"][-1] = other_bytes(data["local"]["seeds"][-1])
+
+    assert tampered(change).startswith("its local journal does not replay")
+
+
+def test_a_changed_peer_message_in_the_journal_is_refused_in_one_line() -> None:
+    def change(data: dict[str, Any]) -> None:
+        journal = data["local"]["journal"]
+        taken = [item for item in journal if item[0] == "in"]
+        taken[len(taken) // 2][1] = other_bytes(taken[len(taken) // 2][1])
+
+    assert tampered(change).startswith("its local journal does not replay")
+
+
+@pytest.mark.parametrize(
+    "junk", [None, 5, [["play"]], [["in", "!!"]], [["play", "x"]], [["what"]], [[1, 2]]]
+)
+def test_a_malformed_journal_is_refused_in_one_line(junk: object) -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["local"]["journal"] = junk
+
+    assert tampered(change).startswith("its local journal does not replay")
+
+
+def test_a_journal_cut_short_is_refused_in_one_line() -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["local"]["journal"] = data["local"]["journal"][:-3]
+
+    assert tampered(change).startswith("its local journal does not replay")
 
 
 @pytest.mark.parametrize("crashed", list(Role))

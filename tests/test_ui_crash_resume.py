@@ -43,15 +43,22 @@ from tests.ui_driver import FAST, actions_so_far, click, close_window, play_wind
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def lobby_window(qtbot: QtBot, home: Path, nickname: str, *, keep: bool = True) -> MainWindow:
+def lobby_window(
+    qtbot: QtBot,
+    home: Path,
+    nickname: str,
+    *,
+    keep: bool = True,
+    dealings: tuple[str, ...] = SEED_ONLY,
+) -> MainWindow:
     window = open_window(home, FAST, LOOPBACK)
     if keep:
         qtbot.addWidget(window)
     qtbot.waitExposed(window)
     window.show_lobby()
     window.lobby.nickname.setText(nickname)
-    # the joint seed: a privately dealt match is not resumed yet (koikoi.net.resume.suspendable)
-    window.lobby.dealings = SEED_ONLY
+    # the joint seed unless told: it is the one a released koikoi-net/2 peer plays
+    window.lobby.dealings = dealings
     return window
 
 
@@ -82,10 +89,18 @@ def crash(qtbot: QtBot, window: MainWindow) -> None:
 
 
 def start_match(
-    qtbot: QtBot, tmp_path: Path, crashing: str, password: str = ""
+    qtbot: QtBot,
+    tmp_path: Path,
+    crashing: str,
+    password: str = "",
+    dealings: tuple[str, ...] = SEED_ONLY,
 ) -> tuple[MainWindow, MainWindow]:
-    host = lobby_window(qtbot, tmp_path / "hana", "hana", keep=crashing != "host")
-    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", keep=crashing != "joiner")
+    host = lobby_window(
+        qtbot, tmp_path / "hana", "hana", keep=crashing != "host", dealings=dealings
+    )
+    joiner = lobby_window(
+        qtbot, tmp_path / "taro", "taro", keep=crashing != "joiner", dealings=dealings
+    )
     open_room(host.lobby, "crash", password=password)
     room = host.lobby.room
     assert isinstance(room, QtRoom)
@@ -101,11 +116,14 @@ def start_match(
     return host, joiner
 
 
+@pytest.mark.parametrize("dealings", [SEED_ONLY, APP_DEALINGS], ids=["seed", "private"])
 @pytest.mark.parametrize("crashing", ["joiner", "host"])
 def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
-    qtbot: QtBot, tmp_path: Path, crashing: str
+    qtbot: QtBot, tmp_path: Path, crashing: str, dealings: tuple[str, ...]
 ) -> None:
-    host, joiner = start_match(qtbot, tmp_path, crashing)
+    """Privately dealt too: its record file keeps the crashed side's seeds and journal
+    (``local``), so the app started again deals on where it was."""
+    host, joiner = start_match(qtbot, tmp_path, crashing, dealings=dealings)
     windows = [host, joiner]
     crashed, waiting = (joiner, host) if crashing == "joiner" else (host, joiner)
     home = tmp_path / ("taro" if crashing == "joiner" else "hana")
@@ -128,6 +146,9 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     assert "end" not in record and RESUME_KEY in record
     assert record[RESUME_KEY]["role"] == crashing
     assert len(moves(record)) + len(record["deals"]) == played
+    private = dealings == APP_DEALINGS
+    assert record["net"].get("dealing", "seed") == dealings[0]
+    assert ("local" in record) is private  # this side's seeds: its own file only
 
     # the app again, on the same home: its start screen offers the match
     again = lobby_window(qtbot, home, "", keep=True)
@@ -140,9 +161,9 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     assert again.stack.currentWidget() is again.game
     # a match first played in version 2 (the joint seed) is redialled as it was joined: its
     # host may be a released koikoi-net/2 program, which refuses a version-3 hello
-    assert record["net"]["protocol"] == "koikoi-net/2"
+    assert record["net"]["protocol"] == ("koikoi-net/3" if private else "koikoi-net/2")
     offered = again.link.options.dealings  # type: ignore[union-attr]
-    assert offered == (SEED_ONLY if crashing == "joiner" else APP_DEALINGS)
+    assert offered == (SEED_ONLY if crashing == "joiner" and not private else APP_DEALINGS)
     windows = [again, waiting]
     qtbot.waitUntil(
         lambda: again.restored_link is None and not waiting.game.reconnecting.isVisible(),
@@ -166,7 +187,7 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     for rec in records:
         report = verify_record(rec)
         assert report.to_json()["valid"] is True and report.result["finished"] is True
-        assert RESUME_KEY not in rec
+        assert RESUME_KEY not in rec and "local" not in rec
     assert records[0]["deals"] == records[1]["deals"]
     files = [str(w.net_record) for w in windows if w.net_record]
     done = run_koikoi("verify", *files)

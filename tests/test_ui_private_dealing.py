@@ -296,12 +296,13 @@ def test_the_peer_withholding_its_part_of_the_deal_is_waited_for_in_words(
         pair.close()
 
 
-def test_a_privately_dealt_match_cut_by_a_crash_is_not_offered_for_reconnecting(
+def test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    """A privately dealt match is not restored after a crash yet (``koikoi.net.resume.
-    restorable``): its record says nothing of reconnecting and the app started again lists it
-    as unfinished and offers nothing broken; the peer waits for a resume as after any drop."""
+    """A privately dealt match is restored after a crash (its record file keeps this side's
+    seeds and journal, ``local``): its record says how to reconnect and the app started
+    again offers it (the resume itself: tests/test_ui_crash_resume.py, privately dealt); the
+    peer waits for a resume as after any drop."""
     host = lobby_window(qtbot, tmp_path / "hana", "hana")
     joiner = lobby_window(qtbot, tmp_path / "taro", "taro", keep=False)
     title = f"Crash {secrets.token_hex(3)}"
@@ -316,7 +317,8 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_not_offered_for_reconnecting(
         )
         (path,) = net_records(tmp_path / "taro")
         written = json.loads(path.read_text(encoding="utf-8"))
-        assert written["net"]["dealing"] == "private" and RESUME_KEY not in written
+        assert written["net"]["dealing"] == "private" and RESUME_KEY in written
+        assert "local" in written and oct(path.stat().st_mode & 0o777) == "0o600"
         assert verify_record(written).to_json()["valid"] is True
         crash(qtbot, joiner)
         # the host waits for a resume, as after a dropped connection
@@ -324,9 +326,9 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_not_offered_for_reconnecting(
         again = lobby_window(qtbot, tmp_path / "taro", "", keep=True)
         again.go_home()
         (kept,) = kept_matches(SaveStore(tmp_path / "taro"))
-        assert not kept.finished and not kept.reconnect and not kept.resumable
-        assert again.start.reconnectable is None
-        assert not again.start.reconnect_button.isVisible()
+        assert not kept.finished and kept.reconnect
+        assert again.start.reconnectable is not None
+        assert again.start.reconnect_button.isVisible()
         close_window(again)
         # the replay viewer shows the deal cut short only as taro saw it: the record holds
         # stand-ins for hana's cards he never saw, never to be shown as her hand

@@ -123,10 +123,10 @@ def suspendable(session: Session | None) -> bool:
 
 def restorable(session: Session | None) -> bool:
     """A session whose record lets a side that crashed take the match back
-    (:func:`restore_session`): a suspendable one dealt from the joint seed. A privately dealt
-    deal in play needs this side's seed and the keys it sent after its last entry, which no
-    record keeps yet ("A side that crashed" in docs/protocol.md)."""
-    return suspendable(session) and session is not None and session.dealing != "private"
+    (:func:`restore_session`): every suspendable one. A privately dealt one's record file
+    keeps this side's seeds and its journal (its ``local`` key, "A side that crashed" in
+    docs/protocol.md)."""
+    return suspendable(session)
 
 
 def finished(session: Session | None) -> bool:
@@ -310,6 +310,23 @@ def _handshake_signatures(net: Mapping[str, Any]) -> tuple[bytes, bytes]:
     return signatures[Role.HOST.value], signatures[Role.JOINER.value]
 
 
+def _replayed(
+    session: Session, data: Mapping[str, Any], local: Mapping[str, Any], now: float
+) -> Session:
+    """A privately dealt session replayed from its record's ``local`` key, which must give
+    back the record's entries exactly (docs/protocol.md, "A side that crashed")."""
+    try:
+        session.replay(local, now)
+    except (ValueError, ProtocolError) as error:
+        raise NotResumable(f"its local journal does not replay: {error}") from None
+    lockstep = session.lockstep
+    if lockstep is None or session.record().to_json()["deals"] != data["deals"]:
+        raise NotResumable("its local journal does not replay to its entries")
+    if lockstep.match.finished and not suspendable(session):
+        raise NotResumable("its match is over: nothing to resume")
+    return session
+
+
 def restore_session(
     data: Mapping[str, Any],
     identity: Identity,
@@ -340,13 +357,14 @@ def restore_session(
     version = versions.get(str(net.get("protocol")))
     if version is None:
         raise NotResumable(f"it is a record of {net.get('protocol')}, not of {PROTOCOL_NAME}")
-    if net.get("dealing", "seed") != "seed":
-        # its deal in play needs this side's secret seed and the dealing messages it sent
-        # after its last entry, which the record does not keep (docs/protocol.md)
-        raise NotResumable(
-            "it was dealt privately: a privately dealt match resumes after a dropped"
-            " connection, not yet after a crash"
-        )
+    dealing = net.get("dealing", "seed")
+    if dealing not in ("seed", "private"):
+        raise NotResumable(f"it was dealt by {dealing!r}, a dealing this side does not know")
+    local = data.get("local")
+    if dealing == "private" and not isinstance(local, dict):
+        # its deal in play needs this side's secret seed and what it took of the dealing,
+        # which only the record file of the side itself keeps (docs/protocol.md)
+        raise NotResumable("it was dealt privately and keeps no local seeds and journal to replay")
     players = {p["role"]: p for p in net["players"]}
     mine, theirs = players.get(role.value), players.get(role.peer.value)
     if mine is None or theirs is None or base64.b64decode(mine["key"]) != identity.public_key:
@@ -378,6 +396,7 @@ def restore_session(
         settings=settings,
         private=False,
         peer=peer,
+        dealing=dealing,
         pin=PinCheck(PinStatus.KNOWN, peer.nickname, peer.public_key, ()),
         peer_settings_signature=b"",
         peer_signed_hash=b"",
@@ -387,6 +406,8 @@ def restore_session(
     session = Session(established, identity, nickname, now=now, silence_timeout=silence_timeout)
     session.toss.result = result
     session.toss.phase = TossPhase.DONE
+    if isinstance(local, dict) and dealing == "private":
+        return _replayed(session, data, local, now)
     lockstep = Lockstep(settings, result.first_oya, result.seed, session_id)
     for deal in data["deals"]:
         for action in deal["actions"]:

@@ -40,7 +40,10 @@ garbage — is an :class:`Ending` kept in the record; an unfinished match is nev
 
 from __future__ import annotations
 
+import base64
 import logging
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
@@ -57,6 +60,7 @@ from koikoi.net.dealing import (
     LOCK,
     PLAY,
     SEED,
+    SEED_LEN,
     SHUFFLE,
     Dealer,
     DealingCheat,
@@ -353,6 +357,22 @@ class _Private:
     seed_sent: bool = False
 
 
+def _b64_one(text: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        raise ValueError("its local key holds bytes that are not base64") from None
+
+
+def _b64_list(value: object, size: int) -> list[bytes]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise ValueError("its local seeds are not a list of strings")
+    out = [_b64_one(x) for x in value]
+    if any(len(x) != size for x in out):
+        raise ValueError(f"its local seeds are not {size} bytes each")
+    return out
+
+
 @dataclass
 class _Names:
     mine: str
@@ -422,6 +442,14 @@ class Session:
         self.dealing_received = 0
         """Private dealing: how many of the peer's dealing messages this side took in the
         match (the ``dealt`` of its ``resume``)."""
+        self._own_seeds: list[bytes] = []
+        """Private dealing: this side's seed of each deal so far, in order (the last one is
+        secret until its deal's end; only the local record keeps it)."""
+        self._journal: list[list[str]] = []
+        """Private dealing: what this side took and did since the deals began, in order:
+        ``["in", message]`` for each message of the peer, ``["play", action]`` for each local
+        move, ``["resumed"]`` for each new connection. With :attr:`_own_seeds` it replays the
+        session to where it stood (docs/protocol.md, "A side that crashed")."""
         self.protocol = protocol_name(established.version)
         self.role = established.role
         self.seat = self.role.seat
@@ -655,6 +683,12 @@ class Session:
             return self._fail("protocol", self.role.peer, f"the peer sent {error}")
         if message.kind == "ping":
             return []
+        if self.dealing == "private" and self.lockstep is not None:
+            self._journal.append(["in", b64(plaintext)])
+        return self._take(plaintext, message)
+
+    def _take(self, plaintext: bytes, message: Message) -> list[SessionEvent]:
+        """One decrypted message of the peer (not a ping), decoded."""
         if message.kind != "ack":
             self._acks.replayed = False
         if message.kind == "bye":
@@ -688,6 +722,7 @@ class Session:
             lockstep = self.lockstep
             assert isinstance(lockstep, PrivateLockstep)
             lockstep.match.round.check(action, self.seat)  # type: ignore[union-attr]
+            self._journal.append(["play", str(action)])
             if action < PICK_BASE:  # the card played shows: this side's key of it
                 self._send_dealing(private.dealer.play(lockstep.position_of(action)))
             if lockstep.draws(action):  # the card drawn shows once both keys crossed
@@ -810,6 +845,8 @@ class Session:
         self._out = []
         self._clock = _Clock(now, now, now)
         self._acks.replayed = True
+        if self._journal:
+            self._journal.append(["resumed"])
         if self.lockstep is not None:  # the drop was nobody's move: the turn's clock restarts
             self._turn = _Turn(self.lockstep.seq, now)
         for message in resend:
@@ -881,9 +918,74 @@ class Session:
         else:  # the toss never finished: no deal, and first_oya means nothing (end.stage)
             record = GameRecord(self.settings, first_oya=0)
         record.extra["net"] = self._net_json()
+        record.extra.pop("local", None)
         if self.ending is not None:
             record.extra["end"] = self.ending.to_json()
+        elif self._own_seeds:
+            record.extra["local"] = self.local_json()
         return record
+
+    @property
+    def local_mark(self) -> tuple[int, int]:
+        """How far the local part of the record (:meth:`local_json`) and the dealing sent
+        have grown: a record file written at one mark and read at another lacks something.
+        A client writes the record whenever it changed, before what it sends goes out
+        (docs/protocol.md, "A side that crashed")."""
+        return len(self._journal), len(self._dealing_sent)
+
+    def local_json(self) -> dict[str, Any]:
+        """What only this side's own record file keeps of a privately dealt match in play
+        (the ``local`` key; docs/protocol.md, "A side that crashed"): this side's seeds,
+        the last one still secret, and the journal that replays the session from them."""
+        return {
+            "seeds": [b64(seed) for seed in self._own_seeds],
+            "journal": [list(item) for item in self._journal],
+        }
+
+    def replay(self, local: Mapping[str, Any], now: float) -> None:
+        """The session of a crashed side's record, replayed from its ``local`` key (its seeds
+        and journal; :func:`koikoi.net.resume.restore_session`): the toss done, the deals
+        dealt again from the kept seeds, the peer's messages taken again and the local moves
+        played again in their order. What this side would send goes nowhere: the peer took
+        it, or a resume sends it again. Raises :class:`ValueError` (one line) for a journal
+        this session does not take as it did."""
+        self._clock = _Clock(now, now, now)
+        self.confirmed = self.peer_confirmed = self._confirm_sent = True
+        self.dealer_seeds = list(_b64_list(local.get("seeds"), SEED_LEN))
+        self._confirm_and_deal()
+        journal = local.get("journal")
+        if not isinstance(journal, list):
+            raise ValueError("its journal is not a list")
+        for n, item in enumerate(journal):
+            if self.closed:
+                break
+            if not isinstance(item, list) or not item or not all(isinstance(x, str) for x in item):
+                raise ValueError(f"its journal item {n} is not a list of strings")
+            if item[0] == "in" and len(item) == 2:
+                plaintext = _b64_one(item[1])
+                self._journal.append(["in", item[1]])
+                try:
+                    message = decode_message(plaintext, self._expected())
+                except ProtocolError as error:
+                    raise ValueError(f"its journal item {n}: {error}") from None
+                self._take(plaintext, message)
+            elif item[0] == "play" and len(item) == 2 and item[1].isdigit():
+                try:
+                    self.play(int(item[1]), now)
+                except (ValueError, IllegalAction) as error:
+                    raise ValueError(f"its journal item {n}: a move not to play: {error}") from None
+            elif item == ["resumed"]:
+                self._journal.append(["resumed"])
+                self._acks.replayed = True
+            else:
+                raise ValueError(f"its journal item {n} is of no known kind")
+        if self.closed or self.ending is not None:
+            raise ValueError("its journal ends the session")
+        if self.dealer_seeds:
+            raise ValueError("it keeps seeds for deals that were never dealt")
+        self._out = []
+        if self.lockstep is not None:
+            self._turn = _Turn(self.lockstep.seq, now)
 
     def _handshake_json(self) -> list[dict[str, str]]:
         """Both sides' signatures over the session id from the handshake, with the bytes
@@ -1055,7 +1157,8 @@ class Session:
         """The next deal's dealing: a new dealer; the host sends its shuffled deck."""
         lockstep = self.lockstep
         assert isinstance(lockstep, PrivateLockstep)
-        seed = self.dealer_seeds.pop(0) if self.dealer_seeds else None
+        seed = self.dealer_seeds.pop(0) if self.dealer_seeds else os.urandom(SEED_LEN)
+        self._own_seeds.append(seed)
         self._deal_started = self._clock.now
         self._private = _Private(lockstep.new_dealer(seed))
         for message in self._private.dealer.start():

@@ -267,6 +267,7 @@ async def drive(
     on_event: EventHook | None = None,
     stop: asyncio.Event | None = None,
     on_receive: Callable[[], None] | None = None,
+    on_step: Callable[[], None] | None = None,
 ) -> None:
     """Run ``conn`` over the stream until it closes; never raises for what the peer does.
 
@@ -298,6 +299,8 @@ async def drive(
                 on_event(event, now)
         if overdue and not conn.closed:
             handle(conn.abandon(now))
+        if on_step is not None:  # after each step, before what it sends goes out
+            on_step()
 
     goodbye_by: float | None = None
     read_task: asyncio.Task[bytes] = asyncio.ensure_future(reader.read(READ_CHUNK))
@@ -587,7 +590,16 @@ async def _join_once(
     conn.resuming = resuming
     outcome.connection = conn
     conn.start()
-    await drive(conn, reader, writer, player, outcome, _recording(conn, options, on_event), stop)
+    await drive(
+        conn,
+        reader,
+        writer,
+        player,
+        outcome,
+        _recording(conn, options, on_event),
+        stop,
+        on_step=_local_recording(conn, options),
+    )
     if conn.failure is not None:
         outcome.failure = str(conn.failure)
     return outcome
@@ -619,6 +631,25 @@ def _recording(conn: Connection, options: PeerOptions, on_event: EventHook | Non
             record(session)
 
     return hook
+
+
+def _local_recording(conn: Connection, options: PeerOptions) -> Callable[[], None]:
+    """``options.on_record`` whenever a privately dealt session's local journal or dealing
+    sent grew (no entry with it, often): a side that crashes then restores what the peer
+    holds of it (docs/protocol.md, "A side that crashed")."""
+    written: list[tuple[int, int] | None] = [None]
+
+    def step() -> None:
+        session = conn.session
+        record = options.on_record
+        if record is None or session is None or session.dealing != "private" or session.closed:
+            return
+        mark = session.local_mark
+        if mark != written[0]:
+            written[0] = mark
+            record(session)
+
+    return step
 
 
 _RECORDED: Final = (TossDone, MovePlayed, Ended)
@@ -931,6 +962,7 @@ class Room:
                 _recording(conn, self.options, on_event),
                 self.stop,
                 on_receive,
+                _local_recording(conn, self.options),
             )
         finally:
             self._writers.pop(ticket.number, None)

@@ -455,7 +455,8 @@ class MainWindow(QMainWindow):
     def _write_record(self, session: Any) -> Path | None:
         """Write the session's record (atomically) to its file, with what it takes to resume
         the match after a crash (``saves.RESUME_KEY``): ``PeerOptions.on_record``, called
-        after the toss, after every entry (before it is sent) and at the end."""
+        after the toss, after every entry (before it is sent), privately dealt also after
+        every dealing message taken or sent, and at the end."""
         from koikoi.net.resume import restorable
 
         known = self._records.get(session.session_id)
@@ -464,8 +465,8 @@ class MainWindow(QMainWindow):
         target, link = known
         data = session.record().to_json()
         if session.ending is None and restorable(session):
-            # what a restart needs to dial again or listen again; a match its record cannot
-            # restore (a privately dealt one, for now) is not offered
+            # what a restart needs to dial again or listen again (a privately dealt match's
+            # record also keeps this side's seeds and journal: its ``local`` key)
             data[RESUME_KEY] = self._resume_info(session, link)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -294,6 +294,8 @@ class PeerLink(QObject):
         self._deliver_timer.setSingleShot(True)
         self._deliver_timer.timeout.connect(self._deliver)
         self._queue: deque[ConnectionEvent] = deque()
+        self._local_written: tuple[int, int] | None = None
+        """The session's :attr:`~koikoi.net.session.Session.local_mark` at the last record."""
         self._pumping = False
         self._announced: int | None = None
         self._stage = "new"
@@ -508,8 +510,15 @@ class PeerLink(QObject):
         before the entry is sent: a crash after this loses nothing the peer may hold."""
         record = self.options.on_record
         session = self.session
-        if record is None or session is None or not any(isinstance(e, _RECORDED) for e in events):
+        if record is None or session is None:
             return
+        # privately dealt: also when its journal or dealing sent grew (docs/protocol.md,
+        # "A side that crashed"): a crash then loses nothing the peer holds of it
+        mark = session.local_mark if session.dealing == "private" else None
+        grew = mark is not None and mark != self._local_written and not session.closed
+        if not grew and not any(isinstance(e, _RECORDED) for e in events):
+            return
+        self._local_written = mark
         try:
             record(session)
         except Exception:
