@@ -752,8 +752,11 @@ class MainWindow(QMainWindow):
         def failed(failure: Any) -> None:
             if self.rematch_link is not join:
                 return
-            if failure.kind in ("connect", "refused") and time.monotonic() < self._redial_until:
-                QTimer.singleShot(300, lambda: self._redial(old))  # the host is not back yet
+            # the host is not back yet: its port is closed, its old room says busy, or that
+            # room lets the call in (the match's key, maybe resuming) and then hangs up
+            again = ("connect", "refused", "protocol", "dropped")
+            if failure.kind in again and time.monotonic() < self._redial_until:
+                QTimer.singleShot(300, lambda: self._redial(old))
                 return
             self.rematch_link = None
             self._rematch_failed(failure.text)
