@@ -26,6 +26,7 @@ import logging
 import random
 import secrets
 import time
+import warnings
 from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
@@ -346,7 +347,10 @@ class RemoteOpponent(QObject):
             (self.link.out_of_time, self._on_out_of_time),
             (self.link.peer_overdue, self._on_peer_overdue),
         ):
-            with contextlib.suppress(RuntimeError, TypeError):
+            # a slot the link let go of already (a rematch or resume disconnects the old
+            # link's signals): PySide warns instead of raising; nothing is wrong
+            with contextlib.suppress(RuntimeError, TypeError), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
                 signal.disconnect(slot)
 
     def _on_out_of_time(self, event: Any) -> None:
