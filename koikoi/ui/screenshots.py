@@ -371,10 +371,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         def options(settings: Settings, password: str) -> PeerOptions | None:
             made = make(settings, password)
             if made is not None:
-                made.toss_secret = secret
-                # the joint seed: the same deals every run, and a dropped connection resumed
-                # (a privately dealt match draws fresh seeds and is not resumed yet)
-                made.dealings = ("seed",)
+                made.toss_secret = secret  # the deals stay private, as players get them
             return made
 
         lobby._options = options  # type: ignore[method-assign]
