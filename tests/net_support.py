@@ -196,6 +196,29 @@ def resign(
     return encode_message("move", entry=new, sig=identity.sign(signed_data(new)))
 
 
+def teyaku_seeds(session_id: bytes) -> dict[Role, bytes]:
+    """Private dealing: both sides' dealer seeds for a session's first deal that ends as it
+    is dealt with a teyaku (R8), the field holding no four of a month (which redeals first,
+    R4.2). Found by search; either side may compute them, as each must draw the same."""
+    from koikoi.engine.cards import full_months
+    from koikoi.engine.yaku import teyaku_of
+    from koikoi.net.dealing import deal_context
+    from koikoi.net.mental import derive_permutation
+
+    context = deal_context(session_id, 1, 0)
+    host_seed = bytes(32)
+    host_perm = derive_permutation(host_seed, context + b"\0" + Role.HOST.label)
+    for n in range(5000):
+        joiner_seed = n.to_bytes(32, "big")
+        joiner_perm = derive_permutation(joiner_seed, context + b"\0" + Role.JOINER.label)
+        deck = [host_perm[joiner_perm[j]] for j in range(48)]
+        hands = [sum(1 << c for c in deck[a : a + 8]) for a in (0, 8)]
+        field = sum(1 << c for c in deck[16:24])
+        if any(teyaku_of(hand) is not None for hand in hands) and not full_months(field):
+            return {Role.HOST: host_seed, Role.JOINER: joiner_seed}
+    raise AssertionError("no teyaku in 5000 first deals")
+
+
 # --- real processes ------------------------------------------------------------------------
 
 

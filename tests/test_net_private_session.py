@@ -12,7 +12,7 @@ from koikoi.net.private import PrivateLockstep
 from koikoi.net.roles import Role
 from koikoi.net.session import DEALING, DealLaidOut, MovePlayed, TossDone
 from koikoi.net.wire import encode_message, unpack
-from tests.net_support import Table
+from tests.net_support import Table, teyaku_seeds
 
 BOTH = ("private", "seed")
 PRIVATE = {role: BOTH for role in Role}
@@ -362,28 +362,12 @@ def test_a_teyaku_is_declared_by_opening_the_hand_and_ends_the_deal_on_both_side
     """The first deal gives a hand a teyaku (the seeds chosen for it): its holder opens the
     hand with its keys and says so in ``hand``; both engines end the deal at once, the audit
     agrees, and the match plays on to its end with both records verifying."""
-    from koikoi.engine.cards import full_months
-    from koikoi.engine.yaku import teyaku_of
-    from koikoi.net.dealing import deal_context
-    from koikoi.net.mental import derive_permutation
     from koikoi.net.verify import verify_record
 
     table = private_table(seed=17)
-    context = deal_context(table.host.session_id, 1, 0)
-    host_seed = bytes(32)
-    host_perm = derive_permutation(host_seed, context + b"\0" + Role.HOST.label)
-    for n in range(5000):
-        joiner_seed = n.to_bytes(32, "big")
-        joiner_perm = derive_permutation(joiner_seed, context + b"\0" + Role.JOINER.label)
-        deck = [host_perm[joiner_perm[j]] for j in range(48)]
-        hands = [sum(1 << c for c in deck[a : a + 8]) for a in (0, 8)]
-        field = sum(1 << c for c in deck[16:24])  # four of a month there redeals (R4.2) first
-        if any(teyaku_of(hand) is not None for hand in hands) and not full_months(field):
-            break
-    else:
-        raise AssertionError("no teyaku in 5000 first deals")
-    table.host.dealer_seeds.append(host_seed)
-    table.joiner.dealer_seeds.append(joiner_seed)
+    seeds = teyaku_seeds(table.host.session_id)
+    table.host.dealer_seeds.append(seeds[Role.HOST])
+    table.joiner.dealer_seeds.append(seeds[Role.JOINER])
     table.run()
     for role in Role:
         session = table.sessions[role]

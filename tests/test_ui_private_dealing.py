@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import copy
-import dataclasses
 import json
 import random
 import secrets
@@ -255,8 +254,7 @@ def test_the_peer_withholding_its_part_of_the_deal_is_waited_for_in_words(
     sends its heartbeats): the host, whose draw waits for the joiner's key, says it waits for
     taro to unlock the card it draws, then that taro sent nothing of the deal, and may end
     the match as abandoned; both records say so."""
-    hana = dataclasses.replace(clock_options("hana", 60.0, 3.0), dealings=APP_DEALINGS)
-    taro = dataclasses.replace(clock_options("taro", 60.0, 60.0), dealings=APP_DEALINGS)
+    hana, taro = clock_options("hana", 60.0, 3.0), clock_options("taro", 60.0, 60.0)
     pair = ClockPair(qtbot, tmp_path, hana, taro)
     host, joiner = pair.windows
     try:

@@ -28,10 +28,13 @@ import koikoi.net.fair as fair
 from koikoi.engine.events import Outcome
 from koikoi.engine.match import Settings
 from koikoi.net.lockstep import Lockstep
+from koikoi.net.session import Session
 from koikoi.ui.controller import GameController, Mode
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import SEED_ONLY
+from tests.net_support import teyaku_seeds
+from tests.test_ui_clock import ClockPair, options
 from tests.test_ui_lobby import (
     LOOPBACK,
     PASSWORD,
@@ -148,3 +151,41 @@ def to_move(link: Any) -> int | None:
     if session is None or session.lockstep is None or session.lockstep.match.round is None:
         return None
     return int(session.lockstep.match.round.turn)
+
+
+def test_a_privately_dealt_first_deal_that_ends_at_once_shows_the_toss_then_its_result(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Private dealing (the app's default): the first deal's teyaku is declared by its holder
+    opening the hand, the next deal is dealt by both sides afterwards and comes to the window
+    as a ``DealLaidOut``. Each table shows the toss, the teyaku's result, then that deal. Both
+    sessions draw the dealer seeds that give the teyaku (both are in this process)."""
+    start_deal = Session._start_deal
+
+    def teyaku_first(session: Session) -> None:
+        if not session._own_seeds:
+            session.dealer_seeds.append(teyaku_seeds(session.session_id)[session.role])
+        start_deal(session)
+
+    monkeypatch.setattr(Session, "_start_deal", teyaku_first)
+    pair = ClockPair(
+        qtbot, tmp_path, options("hana", 3600.0, 3600.0), options("taro", 3600.0, 3600.0)
+    )
+    try:
+        for window in pair.windows:
+            c = window.controller
+            assert c.remote is not None and c.remote.dealing == "private"
+            qtbot.waitUntil(at(c, Mode.FIRST_OYA), timeout=20_000)
+            deal_the_first_round(qtbot, window)
+        qtbot.waitUntil(  # one to move, the other waiting for the move
+            lambda: {w.controller.mode for w in pair.windows} == {Mode.PLAY, Mode.BUSY},
+            timeout=10_000,
+        )
+        for window in pair.windows:
+            c = window.controller
+            assert c.match is not None and c.match.round is not None
+            assert c.observation() is not None
+            model = window.game.table.model
+            assert len(model.hand) == 8 and sum(1 for c in model.field if c is not None) == 8
+    finally:
+        pair.close()
