@@ -23,6 +23,11 @@ connection also has deadlines (:meth:`RoomPolicy.deadline`): ``first_message`` s
 anything, ``handshake`` seconds to finish; the transport closes what
 :meth:`RoomPolicy.overdue` returns. Only a match in play (or played) makes a room busy.
 
+A room that is closing (:meth:`RoomPolicy.leave`: its owner left it, a new room is to open on
+its port) takes nobody: every newcomer is refused ``busy``, as by a room whose match is over,
+and a handshake still running is refused ``busy`` by the busy hook, so a caller that retries
+on ``busy`` (the app's rematch) calls again rather than give up on a hang-up.
+
 A private room limits password guesses (each handshake is one guess, checked online by the
 PAKE): one attempt in flight per address (a second one that speaks evicts the first), a
 back-off after each wrong password from an address but the first (a typo, retyped at once:
@@ -44,6 +49,10 @@ Refusal(code='busy', reason='the room is busy')
 (True, True)
 >>> policy.closed(first, now=90.0), policy.playing, policy.match_over
 (True, False, True)
+>>> closing = RoomPolicy()
+>>> closing.leave()
+>>> closing.admit("192.0.2.4:5000", now=0.0), closing.busy
+(Refusal(code='busy', reason='the room is busy'), True)
 """
 
 from __future__ import annotations
@@ -153,6 +162,8 @@ class RoomPolicy:
     set, a busy room still lets handshakes run, and the transport's ``resume_candidate``
     hook lets through only the match's peer, the others being refused ``busy`` at the end
     of their handshake."""
+    closing: bool = False
+    """The room's owner left it (:meth:`leave`): nobody else gets in, not even to resume."""
     _numbers: itertools.count[int] = field(default_factory=itertools.count, repr=False)
 
     def __post_init__(self) -> None:
@@ -168,8 +179,15 @@ class RoomPolicy:
 
     @property
     def busy(self) -> bool:
-        """Nobody else may finish a handshake: a match is in play or over."""
-        return self.match is not None or self.match_over
+        """Nobody else may finish a handshake: a match is in play or over, or the room is
+        closing."""
+        return self.match is not None or self.match_over or self.closing
+
+    def leave(self) -> None:
+        """The room is closing: every newcomer, and every handshake still running when it
+        reaches the busy hook, is refused ``busy``; nothing is resumed any more."""
+        self.closing = True
+        self.resumable = False
 
     def admit(self, address: str, now: float) -> Ticket | Refusal:
         """A connection arrived from ``address``: let its handshake run, or refuse it (busy).
@@ -178,7 +196,7 @@ class RoomPolicy:
         when it is the address that is full) is evicted to make room: see
         :meth:`take_evicted`.
         """
-        if self.busy and not self.resumable:
+        if self.closing or (self.busy and not self.resumable):
             return BUSY
         host = address_host(address)
         until = self._backoff_until.get(host, -math.inf)
