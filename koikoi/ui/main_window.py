@@ -752,10 +752,9 @@ class MainWindow(QMainWindow):
         def failed(failure: Any) -> None:
             if self.rematch_link is not join:
                 return
-            # the host is not back yet: its port is closed, its old room says busy, or that
-            # room lets the call in (the match's key, maybe resuming) and then hangs up
-            again = ("connect", "refused", "protocol", "dropped")
-            if failure.kind in again and time.monotonic() < self._redial_until:
+            # the host is not back yet: its port is closed, or its old room (its match over,
+            # or closing) says busy; nothing else is retried (a room never hangs up on a call)
+            if failure.kind in ("connect", "refused") and time.monotonic() < self._redial_until:
                 QTimer.singleShot(300, lambda: self._redial(old))
                 return
             self.rematch_link = None
