@@ -57,10 +57,16 @@ Refusal(code='busy', reason='the room is busy')
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
+import hmac
 import itertools
 import math
+import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 __all__ = [
     "FIRST_MESSAGE_DEADLINE",
@@ -71,6 +77,8 @@ __all__ = [
     "Refusal",
     "RoomPolicy",
     "Ticket",
+    "password_check",
+    "password_matches",
 ]
 
 MAX_PENDING: Final = 96
@@ -325,3 +333,52 @@ class RoomPolicy:
             self.match_over = True
             return True
         return False
+
+
+SCRYPT_N: Final = 2**14
+"""scrypt's cost of a room password's check (with r 8, p 1: 16 MiB, some 50 ms)."""
+
+
+def password_check(password: str, salt: bytes | None = None) -> dict[str, Any]:
+    """A check of a password room's password, for its host's record to keep while the match is
+    in play (docs/protocol.md, "A side that crashed"): a host restarted after a crash tells a
+    password mistyped again at once, so a failed call to its room is never its own typo and
+    never ends the match that waits. scrypt of the password with a random salt; not the
+    password. A key named ``v`` says the scheme.
+
+    >>> check = password_check("matsu", salt=bytes(16))
+    >>> sorted(check), check["v"], check["n"]
+    (['key', 'n', 'salt', 'v'], 'scrypt', 16384)
+    >>> password_matches("matsu", check), password_matches("matsux", check)
+    (True, False)
+    """
+    salt = secrets.token_bytes(16) if salt is None else salt
+    key = _scrypt(password, salt, SCRYPT_N)
+    return {
+        "v": "scrypt",
+        "n": SCRYPT_N,
+        "salt": base64.b64encode(salt).decode("ascii"),
+        "key": base64.b64encode(key).decode("ascii"),
+    }
+
+
+def password_matches(password: str, check: Mapping[str, Any]) -> bool:
+    """Whether ``password`` is the one :func:`password_check` made ``check`` of; ValueError
+    (one line) when ``check`` is not such a check."""
+    n = check.get("n")
+    if check.get("v") != "scrypt" or not isinstance(n, int) or not 2 <= n <= 2**20:
+        raise ValueError("the record's password check is not one this program makes")
+    try:
+        salt = base64.b64decode(str(check.get("salt", "")), validate=True)
+        key = base64.b64decode(str(check.get("key", "")), validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("the record's password check is not base64") from None
+    if n & (n - 1) or len(salt) < 16 or len(key) != 32:
+        raise ValueError("the record's password check is malformed")
+    return hmac.compare_digest(_scrypt(password, salt, n), key)
+
+
+def _scrypt(password: str, salt: bytes, n: int) -> bytes:
+    return hashlib.scrypt(
+        password.encode("utf-8"), salt=salt, n=n, r=8, p=1, maxmem=2**26, dklen=32
+    )

@@ -138,6 +138,9 @@ class MainWindow(QMainWindow):
         """Seconds a match cut off by a crash can still be resumed (docs/protocol.md)."""
         self.restored_link: Any = None
         """The link of a match restored from its record, until it resumes or ends."""
+        self._password_checks: dict[bytes, dict[str, Any]] = {}
+        """Per session id of a password room's host: the check of its password its record
+        keeps (``koikoi.net.room.password_check``), made once per match."""
         self.resume_prompt: QDialog | None = None
         """The password prompt of a password room's match offered for resume, while open."""
         self._offer_timer = QTimer(self)
@@ -487,6 +490,8 @@ class MainWindow(QMainWindow):
         if session.role is Role.HOST:
             if info.get("private") and self.lobby.room_title.text():
                 info["title"] = self.lobby.room_title.text()
+            if info.get("private"):
+                info["check"] = self._password_check(session.session_id, link.options.password)
             at = self._listening_at(link) if link is not None else None
             if at is not None:
                 info["bind"], info["port"] = at
@@ -498,6 +503,17 @@ class MainWindow(QMainWindow):
         if room is not None:
             info["room"] = {"name": room[0], "title": room[1], "fingerprint": room[2]}
         return info
+
+    def _password_check(self, session_id: bytes, password: str) -> dict[str, Any]:
+        """The check of a password room's password its host's record keeps, so that a host
+        restarted after a crash tells its own typo at once (docs/protocol.md, "A side that
+        crashed"): a failed call to its room is then always someone else's."""
+        from koikoi.net.room import password_check
+
+        check = self._password_checks.get(session_id)
+        if check is None:
+            check = self._password_checks[session_id] = password_check(password)
+        return check
 
     # -- a network match cut off by a crash --------------------------------------------------
 
@@ -529,10 +545,11 @@ class MainWindow(QMainWindow):
             if isinstance(link, QtJoin):
                 link.wrong_password.connect(lambda failure: self._resume_refused(link, failure))
             else:
-                link.refused.connect(
-                    lambda failure: (
-                        self._resume_refused(link, failure) if failure.kind == "auth" else None
-                    )
+                # The host's own password was checked against its record before it listened
+                # (_restore): a call that fails on the password is someone else's, turned
+                # away by the room; the match waits on for its peer.
+                link.wrong_password.connect(
+                    lambda _host, count, link=link: self._stranger_turned_away(link, count)
                 )
         self.start_network_match(link, peer, toss, restored=True)
         self.game.show_reconnecting(self.resume_window)
@@ -574,6 +591,13 @@ class MainWindow(QMainWindow):
         self.go_home()
         detail = error_detail(failure.error, failure.text)
         self.start.set_notice(self.tr("That match could not be resumed: {0}").format(detail))
+
+    def _stranger_turned_away(self, link: Any, count: int) -> None:
+        """A call with another password reached the restored host's room: said once."""
+        if self.restored_link is link and count == 1:
+            self.game.side.add_line(
+                self.tr("A call with another password was turned away; still waiting.")
+            )
 
     def _restored_resumed(self, link: Any) -> None:
         if self.restored_link is link:
@@ -658,6 +682,13 @@ class MainWindow(QMainWindow):
             join.resume_restored(session, host, port, self.resume_window)
             link = join
         else:
+            check = info.get("check")
+            if isinstance(check, dict) and password:
+                from koikoi.net.room import password_matches
+
+                if not password_matches(password, check):  # nothing listens, nothing is sent
+                    raise ValueError(self.tr("the password is not the room's"))
+                self._password_checks[session.session_id] = check
             listening = QtRoom(options, parent=self)
             try:  # where the peer dials again
                 listening.listen(str(info.get("bind", "")), int(info.get("port", 0)))
