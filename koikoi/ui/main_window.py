@@ -138,6 +138,9 @@ class MainWindow(QMainWindow):
         """Seconds a match cut off by a crash can still be resumed (docs/protocol.md)."""
         self.restored_link: Any = None
         """The link of a match restored from its record, until it resumes or ends."""
+        self._restored_room: tuple[Any, Any] | None = None
+        """A restored host's room and its mDNS announcement (``RoomAnnouncer``), from the
+        restore until the match ends."""
         self._password_checks: dict[bytes, dict[str, Any]] = {}
         """Per session id of a password room's host: the check of its password its record
         keeps (``koikoi.net.room.password_check``), made once per match."""
@@ -492,6 +495,9 @@ class MainWindow(QMainWindow):
                 info["title"] = self.lobby.room_title.text()
             if info.get("private"):
                 info["check"] = self._password_check(session.session_id, link.options.password)
+            announced = self._announced_room(link)
+            if announced is not None:
+                info["room"] = announced
             at = self._listening_at(link) if link is not None else None
             if at is not None:
                 info["bind"], info["port"] = at
@@ -503,6 +509,55 @@ class MainWindow(QMainWindow):
         if room is not None:
             info["room"] = {"name": room[0], "title": room[1], "fingerprint": room[2]}
         return info
+
+    def _announced_room(self, link: Any) -> dict[str, str] | None:
+        """The mDNS service name and title of the host's room of ``link``, when it was
+        announced (the lobby's room, or a restored room announced again); else None."""
+        announcer = None
+        if self._restored_room is not None and self._restored_room[0] is link:
+            announcer = self._restored_room[1]
+        elif link is not None and self.lobby.room is link:
+            announcer = self.lobby.announcer
+        if announcer is None:
+            return None
+        advertiser = announcer.advertiser
+        return {"name": advertiser.name or advertiser.ad.instance, "title": advertiser.ad.title}
+
+    def _announce_restored(self, room: Any, info: dict[str, Any], options: Any) -> None:
+        """A restored host announces its room again by mDNS, as it was announced (the same
+        service name and title, the port it listens on now), until the match ends: a joiner
+        that found it by mDNS finds it again (docs/protocol.md, "A side that crashed")."""
+        from koikoi.net.discovery import Advertisement, RoomStatus, announced_version
+        from koikoi.ui.rooms import RoomAnnouncer
+
+        named = info.get("room")
+        if not isinstance(named, dict) or not named.get("title"):
+            return  # never announced (a rematch's room), or a record from before
+        ad = Advertisement(
+            str(named["title"]),
+            options.nickname,
+            room.port,
+            rounds=options.settings.rounds,
+            doubling=options.settings.doubling,
+            private=bool(options.password),
+            fingerprint=options.identity.fingerprint,
+            status=RoomStatus.PLAYING,
+            version=announced_version(options.dealings),
+            instance=str(named.get("name") or ""),
+        )
+        self._stop_announcing()
+        announcer = RoomAnnouncer(ad, bind=self.lobby.bind, parent=self)
+        self._restored_room = (room, announcer)
+        room.ended.connect(lambda _ending, room=room: self._stop_announcing(room))
+        room.closed.connect(lambda room=room: self._stop_announcing(room))
+        announcer.publish()
+
+    def _stop_announcing(self, room: Any = None) -> None:
+        """Withdraw the restored room's announcement (of ``room``, when given)."""
+        restored = self._restored_room
+        if restored is not None and (room is None or restored[0] is room):
+            self._restored_room = None
+            restored[1].withdraw()
 
     def _password_check(self, session_id: bytes, password: str) -> dict[str, Any]:
         """The check of a password room's password its host's record keeps, so that a host
@@ -696,6 +751,7 @@ class MainWindow(QMainWindow):
                 listening.deleteLater()
                 raise
             listening.adopt(session, self.resume_window)
+            self._announce_restored(listening, info, options)
             link = listening
         lockstep = session.lockstep
         assert lockstep is not None and session.toss.result is not None
