@@ -1388,9 +1388,6 @@ class QtRoom(QObject):
             old._finish()
 
     def _on_suspended(self, seconds: float) -> None:
-        # also a finished match whose connection dropped before the peer's goodbye (its
-        # ``ended`` came first): the peer may dial again for its last entries
-        self.policy.resumable = not self._leaving
         self._expiry.start(math.ceil(seconds * 1000))
         emit(self.suspended, seconds)
 
