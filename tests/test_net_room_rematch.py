@@ -103,7 +103,7 @@ def test_a_call_with_the_match_s_key_after_its_end_is_refused_busy_not_hung_up_o
                 join("127.0.0.1", relay_port, options("taro", taro), Bot(2)), 120
             )
             # the match is over for the joiner; the host's connection still closes
-            closing = not room._outcome.done() if room._outcome is not None else False
+            closing = room.policy.playing
             again = await asyncio.wait_for(
                 join("127.0.0.1", port, options("taro", taro), Bot(3)), 60
             )
