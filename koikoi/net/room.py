@@ -336,7 +336,8 @@ class RoomPolicy:
 
 
 SCRYPT_N: Final = 2**14
-"""scrypt's cost of a room password's check (with r 8, p 1: 16 MiB, some 50 ms)."""
+"""scrypt's cost of a room password's check (with r 8, p 1: 16 MiB, 60–200 ms here,
+docs/benchmarks.md)."""
 
 
 def password_check(password: str, salt: bytes | None = None) -> dict[str, Any]:
