@@ -146,6 +146,11 @@ class Advertisement:
     version: int = PROTOCOL_VERSION
     """The TXT ``v``: the newest protocol version the host speaks
     (:func:`announced_version`)."""
+    instance: str = ""
+    """The service name to publish (``<title> #<6 hex>._koikoi._tcp.local.``) when the room is
+    announced again (a host restarted after a crash, docs/protocol.md "A side that crashed"),
+    so that joiners find the same room by name; empty (or not of the service type): the
+    title and a new random token."""
 
 
 def announced_version(dealings: Sequence[str]) -> int:
@@ -523,6 +528,8 @@ class RoomAdvertiser:
     def _service(self) -> AsyncServiceInfo:
         label = _cut_utf8(clean_text(self.ad.title, MAX_TITLE).replace(".", " "), 48).strip()
         name = f"{label or 'room'} #{self._token}.{SERVICE_TYPE}"
+        if _republishable(self.ad.instance):
+            name = self.ad.instance
         return AsyncServiceInfo(
             SERVICE_TYPE,
             name,
@@ -601,6 +608,24 @@ class RoomAdvertiser:
         finally:
             self._info = None
             await zc.async_close()
+
+
+def _republishable(name: str) -> bool:
+    """Whether ``name`` is a service name of ours to publish again: of the service type, its
+    instance part at most 63 bytes (DNS's label limit) and without control characters.
+
+    >>> _republishable("Hana's room #0a1b2c._koikoi._tcp.local.")
+    True
+    >>> _republishable("x._http._tcp.local."), _republishable("")
+    (False, False)
+    """
+    suffix = "." + SERVICE_TYPE
+    instance = name[: -len(suffix)] if name.endswith(suffix) else ""
+    return (
+        bool(instance.strip())
+        and len(instance.encode("utf-8")) <= 63
+        and all(ch.isprintable() for ch in instance)
+    )
 
 
 def _log_failure(future: concurrent.futures.Future[Any]) -> None:

@@ -23,6 +23,11 @@ connection also has deadlines (:meth:`RoomPolicy.deadline`): ``first_message`` s
 anything, ``handshake`` seconds to finish; the transport closes what
 :meth:`RoomPolicy.overdue` returns. Only a match in play (or played) makes a room busy.
 
+A room that is closing (:meth:`RoomPolicy.leave`: its owner left it, a new room is to open on
+its port) takes nobody: every newcomer is refused ``busy``, as by a room whose match is over,
+and a handshake still running is refused ``busy`` by the busy hook, so a caller that retries
+on ``busy`` (the app's rematch) calls again rather than give up on a hang-up.
+
 A private room limits password guesses (each handshake is one guess, checked online by the
 PAKE): one attempt in flight per address (a second one that speaks evicts the first), a
 back-off after each wrong password from an address but the first (a typo, retyped at once:
@@ -44,14 +49,24 @@ Refusal(code='busy', reason='the room is busy')
 (True, True)
 >>> policy.closed(first, now=90.0), policy.playing, policy.match_over
 (True, False, True)
+>>> closing = RoomPolicy()
+>>> closing.leave()
+>>> closing.admit("192.0.2.4:5000", now=0.0), closing.busy
+(Refusal(code='busy', reason='the room is busy'), True)
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
+import hmac
 import itertools
 import math
+import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 __all__ = [
     "FIRST_MESSAGE_DEADLINE",
@@ -62,6 +77,8 @@ __all__ = [
     "Refusal",
     "RoomPolicy",
     "Ticket",
+    "password_check",
+    "password_matches",
 ]
 
 MAX_PENDING: Final = 96
@@ -153,6 +170,8 @@ class RoomPolicy:
     set, a busy room still lets handshakes run, and the transport's ``resume_candidate``
     hook lets through only the match's peer, the others being refused ``busy`` at the end
     of their handshake."""
+    closing: bool = False
+    """The room's owner left it (:meth:`leave`): nobody else gets in, not even to resume."""
     _numbers: itertools.count[int] = field(default_factory=itertools.count, repr=False)
 
     def __post_init__(self) -> None:
@@ -168,8 +187,15 @@ class RoomPolicy:
 
     @property
     def busy(self) -> bool:
-        """Nobody else may finish a handshake: a match is in play or over."""
-        return self.match is not None or self.match_over
+        """Nobody else may finish a handshake: a match is in play or over, or the room is
+        closing."""
+        return self.match is not None or self.match_over or self.closing
+
+    def leave(self) -> None:
+        """The room is closing: every newcomer, and every handshake still running when it
+        reaches the busy hook, is refused ``busy``; nothing is resumed any more."""
+        self.closing = True
+        self.resumable = False
 
     def admit(self, address: str, now: float) -> Ticket | Refusal:
         """A connection arrived from ``address``: let its handshake run, or refuse it (busy).
@@ -178,7 +204,7 @@ class RoomPolicy:
         when it is the address that is full) is evicted to make room: see
         :meth:`take_evicted`.
         """
-        if self.busy and not self.resumable:
+        if self.closing or (self.busy and not self.resumable):
             return BUSY
         host = address_host(address)
         until = self._backoff_until.get(host, -math.inf)
@@ -307,3 +333,53 @@ class RoomPolicy:
             self.match_over = True
             return True
         return False
+
+
+SCRYPT_N: Final = 2**14
+"""scrypt's cost of a room password's check (with r 8, p 1: 16 MiB, 60–200 ms here,
+docs/benchmarks.md)."""
+
+
+def password_check(password: str, salt: bytes | None = None) -> dict[str, Any]:
+    """A check of a password room's password, for its host's record to keep while the match is
+    in play (docs/protocol.md, "A side that crashed"): a host restarted after a crash tells a
+    password mistyped again at once, so a failed call to its room is never its own typo and
+    never ends the match that waits. scrypt of the password with a random salt; not the
+    password. A key named ``v`` says the scheme.
+
+    >>> check = password_check("matsu", salt=bytes(16))
+    >>> sorted(check), check["v"], check["n"]
+    (['key', 'n', 'salt', 'v'], 'scrypt', 16384)
+    >>> password_matches("matsu", check), password_matches("matsux", check)
+    (True, False)
+    """
+    salt = secrets.token_bytes(16) if salt is None else salt
+    key = _scrypt(password, salt, SCRYPT_N)
+    return {
+        "v": "scrypt",
+        "n": SCRYPT_N,
+        "salt": base64.b64encode(salt).decode("ascii"),
+        "key": base64.b64encode(key).decode("ascii"),
+    }
+
+
+def password_matches(password: str, check: Mapping[str, Any]) -> bool:
+    """Whether ``password`` is the one :func:`password_check` made ``check`` of; ValueError
+    (one line) when ``check`` is not such a check."""
+    n = check.get("n")
+    if check.get("v") != "scrypt" or not isinstance(n, int) or not 2 <= n <= 2**20:
+        raise ValueError("the record's password check is not one this program makes")
+    try:
+        salt = base64.b64decode(str(check.get("salt", "")), validate=True)
+        key = base64.b64decode(str(check.get("key", "")), validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("the record's password check is not base64") from None
+    if n & (n - 1) or len(salt) < 16 or len(key) != 32:
+        raise ValueError("the record's password check is malformed")
+    return hmac.compare_digest(_scrypt(password, salt, n), key)
+
+
+def _scrypt(password: str, salt: bytes, n: int) -> bytes:
+    return hashlib.scrypt(
+        password.encode("utf-8"), salt=salt, n=n, r=8, p=1, maxmem=2**26, dklen=32
+    )

@@ -802,8 +802,17 @@ class Room:
             return None
         if session.closed and not finished(session):
             return None
-        loop = asyncio.get_running_loop()
         old = match.connection
+        if (
+            finished(session)
+            and old is not None
+            and old.suspended is None
+            and not old.awaiting_goodbye
+        ):
+            # over here, and the peer showed it holds every entry (its goodbye came): a new
+            # call with its key is a new match (a rematch), not a resume: the room is busy
+            return None
+        loop = asyncio.get_running_loop()
         if old is not None:
             for event in old.detach(loop.time(), "the peer dialled again"):
                 self._on_match_event(old, event, loop.time())

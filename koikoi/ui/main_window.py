@@ -138,6 +138,12 @@ class MainWindow(QMainWindow):
         """Seconds a match cut off by a crash can still be resumed (docs/protocol.md)."""
         self.restored_link: Any = None
         """The link of a match restored from its record, until it resumes or ends."""
+        self._restored_room: tuple[Any, Any] | None = None
+        """A restored host's room and its mDNS announcement (``RoomAnnouncer``), from the
+        restore until the match ends."""
+        self._password_checks: dict[bytes, dict[str, Any]] = {}
+        """Per session id of a password room's host: the check of its password its record
+        keeps (``koikoi.net.room.password_check``), made once per match."""
         self.resume_prompt: QDialog | None = None
         """The password prompt of a password room's match offered for resume, while open."""
         self._offer_timer = QTimer(self)
@@ -487,6 +493,11 @@ class MainWindow(QMainWindow):
         if session.role is Role.HOST:
             if info.get("private") and self.lobby.room_title.text():
                 info["title"] = self.lobby.room_title.text()
+            if info.get("private"):
+                info["check"] = self._password_check(session.session_id, link.options.password)
+            announced = self._announced_room(link)
+            if announced is not None:
+                info["room"] = announced
             at = self._listening_at(link) if link is not None else None
             if at is not None:
                 info["bind"], info["port"] = at
@@ -498,6 +509,66 @@ class MainWindow(QMainWindow):
         if room is not None:
             info["room"] = {"name": room[0], "title": room[1], "fingerprint": room[2]}
         return info
+
+    def _announced_room(self, link: Any) -> dict[str, str] | None:
+        """The mDNS service name and title of the host's room of ``link``, when it was
+        announced (the lobby's room, or a restored room announced again); else None."""
+        announcer = None
+        if self._restored_room is not None and self._restored_room[0] is link:
+            announcer = self._restored_room[1]
+        elif link is not None and self.lobby.room is link:
+            announcer = self.lobby.announcer
+        if announcer is None:
+            return None
+        advertiser = announcer.advertiser
+        return {"name": advertiser.name or advertiser.ad.instance, "title": advertiser.ad.title}
+
+    def _announce_restored(self, room: Any, info: dict[str, Any], options: Any) -> None:
+        """A restored host announces its room again by mDNS, as it was announced (the same
+        service name and title, the port it listens on now), until the match ends: a joiner
+        that found it by mDNS finds it again (docs/protocol.md, "A side that crashed")."""
+        from koikoi.net.discovery import Advertisement, RoomStatus, announced_version
+        from koikoi.ui.rooms import RoomAnnouncer
+
+        named = info.get("room")
+        if not isinstance(named, dict) or not named.get("title"):
+            return  # never announced (a rematch's room), or a record from before
+        ad = Advertisement(
+            str(named["title"]),
+            options.nickname,
+            room.port,
+            rounds=options.settings.rounds,
+            doubling=options.settings.doubling,
+            private=bool(options.password),
+            fingerprint=options.identity.fingerprint,
+            status=RoomStatus.PLAYING,
+            version=announced_version(options.dealings),
+            instance=str(named.get("name") or ""),
+        )
+        self._stop_announcing()
+        announcer = RoomAnnouncer(ad, bind=self.lobby.bind, parent=self)
+        self._restored_room = (room, announcer)
+        room.ended.connect(lambda _ending, room=room: self._stop_announcing(room))
+        room.closed.connect(lambda room=room: self._stop_announcing(room))
+        announcer.publish()
+
+    def _stop_announcing(self, room: Any = None) -> None:
+        """Withdraw the restored room's announcement (of ``room``, when given)."""
+        restored = self._restored_room
+        if restored is not None and (room is None or restored[0] is room):
+            self._restored_room = None
+            restored[1].withdraw()
+
+    def _password_check(self, session_id: bytes, password: str) -> dict[str, Any]:
+        """The check of a password room's password its host's record keeps, so that a host
+        restarted after a crash tells its own typo at once (docs/protocol.md, "A side that
+        crashed"): a failed call to its room is then always someone else's."""
+        from koikoi.net.room import password_check
+
+        check = self._password_checks.get(session_id)
+        if check is None:
+            check = self._password_checks[session_id] = password_check(password)
+        return check
 
     # -- a network match cut off by a crash --------------------------------------------------
 
@@ -529,10 +600,11 @@ class MainWindow(QMainWindow):
             if isinstance(link, QtJoin):
                 link.wrong_password.connect(lambda failure: self._resume_refused(link, failure))
             else:
-                link.refused.connect(
-                    lambda failure: (
-                        self._resume_refused(link, failure) if failure.kind == "auth" else None
-                    )
+                # The host's own password was checked against its record before it listened
+                # (_restore): a call that fails on the password is someone else's, turned
+                # away by the room; the match waits on for its peer.
+                link.wrong_password.connect(
+                    lambda _host, count, link=link: self._stranger_turned_away(link, count)
                 )
         self.start_network_match(link, peer, toss, restored=True)
         self.game.show_reconnecting(self.resume_window)
@@ -574,6 +646,13 @@ class MainWindow(QMainWindow):
         self.go_home()
         detail = error_detail(failure.error, failure.text)
         self.start.set_notice(self.tr("That match could not be resumed: {0}").format(detail))
+
+    def _stranger_turned_away(self, link: Any, count: int) -> None:
+        """A call with another password reached the restored host's room: said once."""
+        if self.restored_link is link and count == 1:
+            self.game.side.add_line(
+                self.tr("A call with another password was turned away; still waiting.")
+            )
 
     def _restored_resumed(self, link: Any) -> None:
         if self.restored_link is link:
@@ -658,6 +737,13 @@ class MainWindow(QMainWindow):
             join.resume_restored(session, host, port, self.resume_window)
             link = join
         else:
+            check = info.get("check")
+            if isinstance(check, dict) and password:
+                from koikoi.net.room import password_matches
+
+                if not password_matches(password, check):  # nothing listens, nothing is sent
+                    raise ValueError(self.tr("the password is not the room's"))
+                self._password_checks[session.session_id] = check
             listening = QtRoom(options, parent=self)
             try:  # where the peer dials again
                 listening.listen(str(info.get("bind", "")), int(info.get("port", 0)))
@@ -665,6 +751,7 @@ class MainWindow(QMainWindow):
                 listening.deleteLater()
                 raise
             listening.adopt(session, self.resume_window)
+            self._announce_restored(listening, info, options)
             link = listening
         lockstep = session.lockstep
         assert lockstep is not None and session.toss.result is not None
@@ -752,10 +839,9 @@ class MainWindow(QMainWindow):
         def failed(failure: Any) -> None:
             if self.rematch_link is not join:
                 return
-            # the host is not back yet: its port is closed, its old room says busy, or that
-            # room lets the call in (the match's key, maybe resuming) and then hangs up
-            again = ("connect", "refused", "protocol", "dropped")
-            if failure.kind in again and time.monotonic() < self._redial_until:
+            # the host is not back yet: its port is closed, or its old room (its match over,
+            # or closing) says busy; nothing else is retried (a room never hangs up on a call)
+            if failure.kind in ("connect", "refused") and time.monotonic() < self._redial_until:
                 QTimer.singleShot(300, lambda: self._redial(old))
                 return
             self.rematch_link = None

@@ -73,7 +73,7 @@ from koikoi.net.errors import (
     SettingsMismatch,
     VersionMismatch,
 )
-from koikoi.net.handshake import refuse_message
+from koikoi.net.handshake import Phase, refuse_message
 from koikoi.net.identity import PinStatus
 from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finished, suspendable
 from koikoi.net.roles import Role
@@ -395,6 +395,12 @@ class PeerLink(QObject):
     def drop(self) -> None:
         """Close at once, saying nothing (the room dropped this pending handshake)."""
         self._finish()
+
+    def turn_away(self, frame: bytes) -> None:
+        """A pending handshake is refused: send ``frame`` (a clear ``refuse``) and close."""
+        if self._stage == "open":
+            self._write(frame)
+            self._start_closing(REFUSE_GRACE)
 
     def refuse(self, sock: QTcpSocket, frame: bytes) -> None:
         """Send ``frame`` (a refusal) on ``sock`` and close it, with no connection at all."""
@@ -1168,14 +1174,51 @@ class QtRoom(QObject):
         self.match.abandon()
 
     def leave(self, reason: str = "the player left") -> None:
-        """Stop listening, leave the match if there is one, drop the pending handshakes."""
+        """Stop listening, leave the match if there is one, refuse the pending handshakes
+        ``busy`` (docs/protocol.md, "End of the match, leaving, silence")."""
         if self._closed:
             return
         self._leaving = True
+        self._expiry.stop()
+        self.policy.leave()
+        # What reached the port before it closes is answered busy, not hung up on: the
+        # caller's retry on busy (the app's rematch) calls again, until a new room listens.
+        self._take_queued()
         self._server.close()
         for link in list(self.links):
-            link.leave(reason if link is self.match else "the room was closed")
+            if link is self.match:
+                link.leave(reason)
+            else:
+                self._turn_away(link)
         self._maybe_closed()
+
+    def _take_queued(self) -> None:
+        """Take every connection waiting to be accepted (Qt's and the kernel's queues)."""
+        self._accepter.stop()
+        for _ in range(ACCEPT_BATCH):
+            if not self._server.hasPendingConnections():
+                self._server.waitForNewConnection(0)
+            if not self._server.hasPendingConnections():
+                break
+            self._on_new_connection()
+
+    def _turn_away(self, link: PeerLink) -> None:
+        """A pending handshake of a closing room: refused ``busy`` in the clear while the
+        joiner can still read a clear refusal (before the host's ``noise2``); after it, the
+        joiner's ``noise3`` is what is left, and the busy hook refuses it encrypted."""
+        conn = link.connection
+        if conn is None or conn.closed:
+            return  # a refusal on its way out, or a handshake that failed already
+        phase = conn.handshake.phase
+        if phase in (Phase.AWAIT_HELLO, Phase.AWAIT_NOISE1):
+            ticket = self.links.get(link)
+            if ticket is not None:
+                self.policy.closed(ticket, _now())
+            away = TurnedAway("the room was closed", "busy")
+            self._tell_refused(LinkError("busy", "the room was closed", link.address, away))
+            link.turn_away(encode_frame(refuse_message("busy")))
+        elif phase is not Phase.AWAIT_NOISE3:
+            link.leave("the room was closed")
 
     # --- connections ---------------------------------------------------------------------
 
@@ -1321,7 +1364,7 @@ class QtRoom(QObject):
         still holds it (the drop not noticed yet) lets go of it."""
         link = self.match
         session = None if link is None else link.session
-        if link is None or session is None or key != session.peer.public_key:
+        if link is None or session is None or key != session.peer.public_key or self._leaving:
             return None
         if not (suspendable(session) or (finished(session) and link.is_suspended)):
             return None
