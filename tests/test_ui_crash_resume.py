@@ -29,6 +29,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox, QLabel
 from pytestqt.qtbot import QtBot
 
+from koikoi.net.recordfile import local_path
 from koikoi.net.verify import verify_record
 from koikoi.ui.controller import Mode
 from koikoi.ui.lobby import PasswordPrompt
@@ -122,7 +123,7 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     qtbot: QtBot, tmp_path: Path, crashing: str, dealings: tuple[str, ...]
 ) -> None:
     """Privately dealt too: its record file keeps the crashed side's seeds and journal
-    (``local``), so the app started again deals on where it was."""
+    (its sidecar, read back as ``local``), so the app started again deals on where it was."""
     host, joiner = start_match(qtbot, tmp_path, crashing, dealings=dealings)
     windows = [host, joiner]
     crashed, waiting = (joiner, host) if crashing == "joiner" else (host, joiner)
@@ -148,7 +149,8 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     assert len(moves(record)) + len(record["deals"]) == played
     private = dealings == APP_DEALINGS
     assert record["net"].get("dealing", "seed") == dealings[0]
-    assert ("local" in record) is private  # this side's seeds: its own file only
+    # this side's seeds and journal: beside its own file only, appended as they grew
+    assert "local" not in record and local_path(path).exists() is private
 
     # the app again, on the same home: its start screen offers the match
     again = lobby_window(qtbot, home, "", keep=True)
@@ -188,6 +190,7 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
         report = verify_record(rec)
         assert report.to_json()["valid"] is True and report.result["finished"] is True
         assert RESUME_KEY not in rec and "local" not in rec
+    assert not any(local_path(w.net_record).exists() for w in windows if w.net_record)
     assert records[0]["deals"] == records[1]["deals"]
     files = [str(w.net_record) for w in windows if w.net_record]
     done = run_koikoi("verify", *files)
