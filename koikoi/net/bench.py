@@ -34,14 +34,14 @@
   privately dealt match as the CLI and the app keep it (``PeerOptions.on_record``: the signed
   record, and this side's seeds and journal for a restart after a crash), summed over the
   match, on a temporary folder; ``record_write_ms_private`` the time those writes take
-  (each one flushed to disk), ``record_writes_private`` how many times it writes, and
-  ``record_file_bytes_private`` the finished record file's size.
+  (each one flushed to disk), ``record_writes_private`` how many times it writes (the record
+  rewritten, or a line appended to its sidecar), and ``record_file_bytes_private`` the
+  finished record file's size.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import statistics
 import tempfile
@@ -56,9 +56,9 @@ from koikoi.engine.record import GameRecord
 from koikoi.engine.round import Action
 from koikoi.net import dealing
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.recordfile import RecordFile
 from koikoi.net.session import Session
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
-from koikoi.paths import atomic_write
 
 HANDSHAKES = 15
 MATCHES = 10
@@ -232,23 +232,17 @@ def _private_matches(matches: int) -> dict[str, Any]:
 
 
 class _RecordWriter:
-    """``PeerOptions.on_record`` as the CLI and the app keep a record file, with the bytes
-    written and the time spent counted."""
+    """``PeerOptions.on_record`` as the CLI and the app keep a record file
+    (:class:`~koikoi.net.recordfile.RecordFile`), with the time spent counted."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self.bytes = 0
-        self.writes = 0
+        self.file = RecordFile(path)
         self.seconds = 0.0
 
     def __call__(self, session: Session) -> None:
         start = time.perf_counter()
-        text = json.dumps(session.record().to_json(), ensure_ascii=False, indent=1) + "\n"
-        data = text.encode("utf-8")
-        atomic_write(self.path, data, mode=0o600)
+        self.file.save(session)
         self.seconds += time.perf_counter() - start
-        self.bytes += len(data)
-        self.writes += 1
 
 
 def _record_keeping(matches: int) -> dict[str, Any]:
@@ -267,10 +261,11 @@ def _record_keeping(matches: int) -> dict[str, Any]:
             _, joined = asyncio.run(_session(bots, private=True, writers=writers))
             assert joined.finished and joined.session is not None
             for writer in writers:
-                written += writer.bytes
+                written += writer.file.bytes_written
                 seconds += writer.seconds
-                writes += writer.writes
-                size += writer.path.stat().st_size
+                writes += writer.file.writes
+                size += writer.file.path.stat().st_size
+                assert not writer.file.sidecar.exists()
     sides = 2 * matches
     return {
         "record_bytes_written_private": round(written / sides),

@@ -6,9 +6,11 @@ seeds and the journal of what it took and played, :meth:`Session.local_json
 <koikoi.net.session.Session.local_json>`) goes to a sidecar beside it,
 ``<record>.local`` (mode 0600): a header line naming the session and this side's role, then
 one line per write, each a JSON list of the items that came since the last one, appended
-and flushed to disk before what this side sends next goes out. The bytes written over a
-match grow with its length, not with its square. At the end the record is written with its
-``end`` and the sidecar deleted: a finished match keeps no secret seed on disk.
+and flushed to disk before what this side sends next goes out. Since that journal replays
+every entry, such a record is rewritten only as each deal is laid out and at the end: the
+bytes written over a match grow with its length, not with its square. At the end the
+record is written with its ``end`` and the sidecar deleted: a finished match keeps no
+secret seed on disk.
 
 docs/protocol.md, "A side that crashed", is the normative text; :func:`attach_local` reads
 the sidecar back into the record's ``local`` key for
@@ -70,7 +72,7 @@ class RecordFile:
             self._session, self._mark, self._local = session.session_id, None, None
         if session.ending is None:
             self._save_local(session)
-        mark = session.record_mark
+        mark = _mark(session)
         if mark != self._mark:
             data = session.record(local=False).to_json()
             data.update(extra or {})
@@ -126,6 +128,17 @@ class RecordFile:
             os.close(fd)
         self.bytes_written += len(line)
         self.writes += 1
+
+
+def _mark(session: Session) -> tuple[object, ...]:
+    """When the record file is written again: whenever the signed record grew
+    (:attr:`Session.record_mark`); privately dealt and in play, only as each deal is laid
+    out (its journal, beside it, replays every entry since: rewriting the whole record, its
+    dealing transcripts included, after every entry writes the square of the match)."""
+    lockstep = session.lockstep
+    if session.dealing == "private" and session.ending is None and lockstep is not None:
+        return "private", len(lockstep.record.deals)
+    return session.record_mark
 
 
 class LocalFileError(ValueError):
