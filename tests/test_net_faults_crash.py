@@ -70,7 +70,7 @@ def check(tmp_path: Path, h: KoikoiProcess, j: KoikoiProcess, dealing: str = "se
     assert records[0]["deals"] == records[1]["deals"] and records[0]["net"] == records[1]["net"]
     assert records[0]["net"].get("dealing", "seed") == dealing
     assert all("local" not in record for record in records)  # the seeds are all revealed
-    assert not list(tmp_path.rglob("*.local"))  # no sidecar of them is left (games/ too)
+    assert not list(tmp_path.glob("*.local"))  # no sidecar of them is left beside them
     for side in ("host", "joiner"):
         assert run_koikoi("verify", str(tmp_path / f"{side}.json")).returncode == 0
     both = run_koikoi("verify", str(tmp_path / "host.json"), str(tmp_path / "joiner.json"))
