@@ -957,14 +957,16 @@ class Session:
     @property
     def local_mark(self) -> tuple[int, int]:
         """How far the local part of the record (:meth:`local_json`) and the dealing sent
-        have grown: a record file written at one mark and read at another lacks something.
-        A client writes the record whenever it changed, before what it sends goes out
-        (docs/protocol.md, "A side that crashed")."""
+        have grown: files written at one mark and read at another lack something. A client
+        writes what changed whenever it changed (the record file's sidecar,
+        :mod:`koikoi.net.recordfile`), before what it sends goes out (docs/protocol.md,
+        "A side that crashed")."""
         return len(self._journal), len(self._dealing_sent)
 
     def local_json(self) -> dict[str, Any]:
-        """What only this side's own record file keeps of a privately dealt match in play
-        (the ``local`` key; docs/protocol.md, "A side that crashed"): this side's seeds,
+        """What only this side's own record file keeps, beside it, of a privately dealt match
+        in play (its sidecar, read back as the ``local`` key; docs/protocol.md, "A side that
+        crashed"): this side's seeds,
         the last one still secret, and the journal that replays the session from them."""
         return {
             "seeds": [b64(seed) for seed in self._own_seeds],
