@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,26 @@ def test_a_side_restored_from_its_files_resumes_and_the_end_leaves_no_sidecar(
         assert not match.files[role].sidecar.exists()
         assert "local" not in json.loads(match.files[role].path.read_text(encoding="utf-8"))
     assert sorted(p.name for p in match.folder.iterdir()) == ["host.json", "joiner.json"]
+
+
+def test_the_record_file_time_is_the_last_write_of_the_match(tmp_path: Path) -> None:
+    """Privately dealt, the record is rewritten only as each deal is laid out; its time
+    still says when the match last wrote (the app offers a match written less than the
+    resume window ago), so each line appended beside it touches it."""
+    match = written_and_cut(tmp_path)
+    files = match.files[Role.JOINER]
+    os.utime(files.path, (0, 0))
+    record = files.path.read_bytes()
+    lines = files.sidecar.read_bytes().count(b"\n")
+    match.link = match.dial()  # resumed: the journal grows (the resume, the peer's resent)
+    for _ in range(200):
+        match.now += 0.01
+        match.step()
+        if files.sidecar.read_bytes().count(b"\n") > lines:
+            break
+    assert files.sidecar.read_bytes().count(b"\n") > lines
+    assert files.path.read_bytes() == record  # the record was not written again
+    assert files.path.stat().st_mtime >= files.sidecar.stat().st_mtime - 1
 
 
 def test_a_torn_last_line_is_dropped_and_the_match_goes_on(tmp_path: Path) -> None:

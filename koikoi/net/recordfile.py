@@ -70,8 +70,7 @@ class RecordFile:
         sidecar goes. Raises :class:`OSError`; a later call writes what this one missed."""
         if session.session_id != self._session:
             self._session, self._mark, self._local = session.session_id, None, None
-        if session.ending is None:
-            self._save_local(session)
+        appended = session.ending is None and self._save_local(session)
         mark = _mark(session)
         if mark != self._mark:
             data = session.record(local=False).to_json()
@@ -79,6 +78,10 @@ class RecordFile:
             text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
             self._write_whole(self.path, text.encode("utf-8"))
             self._mark = mark
+        elif appended:
+            # the record's time says when the match last wrote (the app offers to resume
+            # a match written less than the resume window ago)
+            os.utime(self.path)
         if session.ending is not None:
             self.discard_local()
 
@@ -95,10 +98,11 @@ class RecordFile:
         self.bytes_written += len(data)
         self.writes += 1
 
-    def _save_local(self, session: Session) -> None:
+    def _save_local(self, session: Session) -> bool:
+        """The sidecar's new items, on disk; whether there were any."""
         size = session.local_size
         if size == self._local or (self._local is None and size == (0, 0)):
-            return
+            return False
         written, self._local = self._local, None  # until this write is whole on disk
         if written is None:  # the whole local part, atomically (a restored match, say)
             header = {
@@ -114,6 +118,7 @@ class RecordFile:
                 self._local = None
                 return self._save_local(session)
         self._local = size
+        return True
 
     def _append(self, line: bytes) -> None:
         """One line at the sidecar's end, on disk before this returns (one ``write``: a
