@@ -27,6 +27,10 @@ def test_the_network_figures() -> None:
     moves = figures["move_ms_private"] * figures["moves_per_match_private"]
     assert figures["match_ms_private"] > moves  # the dealing and the audits come on top
     assert figures["deal_all_ms_private"] > 0 and figures["deals_per_match_private"] >= 1
+    # Keeping the record of a privately dealt match on disk, as the CLI and the app do.
+    assert figures["record_file_bytes_private"] > 1000
+    assert figures["record_bytes_written_private"] >= figures["record_file_bytes_private"]
+    assert figures["record_write_ms_private"] > 0 and figures["record_writes_private"] >= 1
 
 
 def test_a_private_session_times_each_deal_in_play_apart() -> None:
@@ -60,3 +64,4 @@ def test_bench_net_adds_the_keys_of_cli_md(
         out
     )
     assert {"deal_ms", "move_ms_private", "move_ms_seed", "move_ms_private_extra"} <= set(out)
+    assert {"record_bytes_written_private", "record_write_ms_private"} <= set(out)

@@ -70,6 +70,7 @@ def check(tmp_path: Path, h: KoikoiProcess, j: KoikoiProcess, dealing: str = "se
     assert records[0]["deals"] == records[1]["deals"] and records[0]["net"] == records[1]["net"]
     assert records[0]["net"].get("dealing", "seed") == dealing
     assert all("local" not in record for record in records)  # the seeds are all revealed
+    assert not list(tmp_path.glob("*.local"))  # no sidecar of them is left beside them
     for side in ("host", "joiner"):
         assert run_koikoi("verify", str(tmp_path / f"{side}.json")).returncode == 0
     both = run_koikoi("verify", str(tmp_path / "host.json"), str(tmp_path / "joiner.json"))
@@ -81,8 +82,9 @@ def check(tmp_path: Path, h: KoikoiProcess, j: KoikoiProcess, dealing: str = "se
 def test_the_joiner_killed_and_restarted_resumes_from_its_record(
     tmp_path: Path, dealing: str
 ) -> None:
-    """Privately dealt too: the joiner's record file keeps its seeds and journal, written
-    after every dealing message, so the one restarted deals on where it was."""
+    """Privately dealt too: the joiner's record file has its seeds and journal beside it
+    (its sidecar), appended after every dealing message, so the one restarted deals on
+    where it was."""
     port = free_port()
     h = host(tmp_path, port, dealing=dealing)
     h.port()
@@ -91,6 +93,7 @@ def test_the_joiner_killed_and_restarted_resumes_from_its_record(
     try:
         wait_moves(tmp_path / "joiner.json", 6, h, j)
         kill_9(j)
+        assert (tmp_path / "joiner.json.local").exists() is (dealing == "private")
         h.wait_for("waiting up to", timeout=30)
         j2 = join(tmp_path, port, name="join-again", dealing=dealing)
         assert j2.wait(180) == 0, j2.stderr

@@ -29,6 +29,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox, QLabel
 from pytestqt.qtbot import QtBot
 
+from koikoi.engine.match import Settings
+from koikoi.net.identity import load_or_create_identity
+from koikoi.net.recordfile import attach_local, local_path
+from koikoi.net.resume import restore_session
+from koikoi.net.roles import Role
 from koikoi.net.verify import verify_record
 from koikoi.ui.controller import Mode
 from koikoi.ui.lobby import PasswordPrompt
@@ -68,6 +73,16 @@ def net_records(home: Path) -> list[Path]:
 
 def moves(record: dict[str, Any]) -> list[dict[str, Any]]:
     return [action for deal in record["deals"] for action in deal["actions"]]
+
+
+def on_disk_with_journal(path: Path, home: Path, role: str) -> dict[str, Any]:
+    """The record file at ``path`` and its sidecar, replayed as the app started again
+    replays them: the record as it stood at the crash."""
+    data = attach_local(json.loads(path.read_text(encoding="utf-8")), path)
+    settings = Settings(rounds=data["settings"]["rounds"], doubling=data["settings"]["doubling"])
+    identity = load_or_create_identity(home)
+    session = restore_session(data, identity, role, Role(role), settings, now=0.0)
+    return session.record(local=False).to_json()
 
 
 def crash(qtbot: QtBot, window: MainWindow) -> None:
@@ -122,7 +137,7 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     qtbot: QtBot, tmp_path: Path, crashing: str, dealings: tuple[str, ...]
 ) -> None:
     """Privately dealt too: its record file keeps the crashed side's seeds and journal
-    (``local``), so the app started again deals on where it was."""
+    (its sidecar, read back as ``local``), so the app started again deals on where it was."""
     host, joiner = start_match(qtbot, tmp_path, crashing, dealings=dealings)
     windows = [host, joiner]
     crashed, waiting = (joiner, host) if crashing == "joiner" else (host, joiner)
@@ -145,10 +160,14 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     record = json.loads(path.read_text(encoding="utf-8"))
     assert "end" not in record and RESUME_KEY in record
     assert record[RESUME_KEY]["role"] == crashing
-    assert len(moves(record)) + len(record["deals"]) == played
     private = dealings == APP_DEALINGS
+    # privately dealt, the record is written as each deal is laid out and the moves since
+    # are in this side's journal beside it: replayed from both, every move is there
+    on_disk = on_disk_with_journal(path, home, crashing) if private else record
+    assert len(moves(on_disk)) + len(on_disk["deals"]) == played
     assert record["net"].get("dealing", "seed") == dealings[0]
-    assert ("local" in record) is private  # this side's seeds: its own file only
+    # this side's seeds and journal: beside its own file only, appended as they grew
+    assert "local" not in record and local_path(path).exists() is private
 
     # the app again, on the same home: its start screen offers the match
     again = lobby_window(qtbot, home, "", keep=True)
@@ -188,6 +207,7 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
         report = verify_record(rec)
         assert report.to_json()["valid"] is True and report.result["finished"] is True
         assert RESUME_KEY not in rec and "local" not in rec
+    assert not any(local_path(w.net_record).exists() for w in windows if w.net_record)
     assert records[0]["deals"] == records[1]["deals"]
     files = [str(w.net_record) for w in windows if w.net_record]
     done = run_koikoi("verify", *files)

@@ -27,6 +27,7 @@ from koikoi.engine.match import Settings
 from koikoi.net.discovery import Advertisement, RoomAdvertiser, announced_version, room_txt
 from koikoi.net.handshake import PRIVATE_VERSION, PROTOCOL_VERSION
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.recordfile import local_path
 from koikoi.net.verify import VerificationFailed, verify_record
 from koikoi.ui import game_screen
 from koikoi.ui.controller import GameController, Mode
@@ -297,8 +298,8 @@ def test_the_peer_withholding_its_part_of_the_deal_is_waited_for_in_words(
 def test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    """A privately dealt match is restored after a crash (its record file keeps this side's
-    seeds and journal, ``local``): its record says how to reconnect and the app started
+    """A privately dealt match is restored after a crash (its record file has this side's
+    seeds and journal beside it, its sidecar): its record says how to reconnect and the app started
     again offers it (the resume itself: tests/test_ui_crash_resume.py, privately dealt); the
     peer waits for a resume as after any drop."""
     host = lobby_window(qtbot, tmp_path / "hana", "hana")
@@ -316,7 +317,9 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting(
         (path,) = net_records(tmp_path / "taro")
         written = json.loads(path.read_text(encoding="utf-8"))
         assert written["net"]["dealing"] == "private" and RESUME_KEY in written
-        assert "local" in written and oct(path.stat().st_mode & 0o777) == "0o600"
+        assert "local" not in written and oct(path.stat().st_mode & 0o777) == "0o600"
+        # this side's seeds and journal: beside the record, as private as it
+        assert oct(local_path(path).stat().st_mode & 0o777) == "0o600"
         assert verify_record(written).to_json()["valid"] is True
         crash(qtbot, joiner)
         # the host waits for a resume, as after a dropped connection

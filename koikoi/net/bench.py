@@ -30,6 +30,13 @@
   opened, the 24 draws and the 16 plays opened, the seeds revealed; ``deal_setup_ms`` its part
   up to the deal in play, ``deal_audit_ms`` one side's replay of the deal from both seeds,
   ``deal_bytes`` the dealing's messages of one deal.
+- ``record_bytes_written_private``: the bytes one side writes to disk keeping the record of a
+  privately dealt match as the CLI and the app keep it (``PeerOptions.on_record``: the signed
+  record, and this side's seeds and journal for a restart after a crash), summed over the
+  match, on a temporary folder; ``record_write_ms_private`` the time those writes take
+  (each one flushed to disk), ``record_writes_private`` how many times it writes (the record
+  rewritten, or a line appended to its sidecar), and ``record_file_bytes_private`` the
+  finished record file's size.
 """
 
 from __future__ import annotations
@@ -37,8 +44,10 @@ from __future__ import annotations
 import asyncio
 import random
 import statistics
+import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from koikoi.engine.events import Event
@@ -47,6 +56,8 @@ from koikoi.engine.record import GameRecord
 from koikoi.engine.round import Action
 from koikoi.net import dealing
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.recordfile import RecordFile
+from koikoi.net.session import Session
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 
 HANDSHAKES = 15
@@ -103,12 +114,18 @@ def _options(name: str, password: str = "", private: bool = False) -> PeerOption
 
 
 async def _session(
-    bots: tuple[_TimedBot, _TimedBot], password: str = "", private: bool = False
+    bots: tuple[_TimedBot, _TimedBot],
+    password: str = "",
+    private: bool = False,
+    writers: tuple[_RecordWriter, _RecordWriter] | None = None,
 ) -> tuple[Outcome, Outcome]:
-    room = Room(_options("host", password, private), bots[0])
+    options = _options("host", password, private), _options("joiner", password, private)
+    if writers is not None:
+        options[0].on_record, options[1].on_record = writers
+    room = Room(options[0], bots[0])
     _, port = await room.open("127.0.0.1", 0)
     try:
-        joined = await join("127.0.0.1", port, _options("joiner", password, private), bots[1])
+        joined = await join("127.0.0.1", port, options[1], bots[1])
         return await room.outcome(), joined
     finally:
         await room.close()
@@ -214,6 +231,50 @@ def _private_matches(matches: int) -> dict[str, Any]:
     }
 
 
+class _RecordWriter:
+    """``PeerOptions.on_record`` as the CLI and the app keep a record file
+    (:class:`~koikoi.net.recordfile.RecordFile`), with the time spent counted."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = RecordFile(path)
+        self.seconds = 0.0
+
+    def __call__(self, session: Session) -> None:
+        start = time.perf_counter()
+        self.file.save(session)
+        self.seconds += time.perf_counter() - start
+
+
+def _record_keeping(matches: int) -> dict[str, Any]:
+    """Privately dealt ``random``-bot matches over loopback, each side keeping its record
+    file in a temporary folder: per side and match, the bytes written, the time spent
+    writing, the writes, and the finished file's size."""
+    written = seconds = 0.0
+    writes = size = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for i in range(matches):
+            bots = (_TimedBot("random", 500 + 2 * i), _TimedBot("random", 501 + 2 * i))
+            writers = (
+                _RecordWriter(Path(folder) / f"{i}-host.json"),
+                _RecordWriter(Path(folder) / f"{i}-joiner.json"),
+            )
+            _, joined = asyncio.run(_session(bots, private=True, writers=writers))
+            assert joined.finished and joined.session is not None
+            for writer in writers:
+                written += writer.file.bytes_written
+                seconds += writer.seconds
+                writes += writer.file.writes
+                size += writer.file.path.stat().st_size
+                assert not writer.file.sidecar.exists()
+    sides = 2 * matches
+    return {
+        "record_bytes_written_private": round(written / sides),
+        "record_write_ms_private": round(seconds / sides * 1000, 2),
+        "record_writes_private": round(writes / sides, 1),
+        "record_file_bytes_private": round(size / sides),
+    }
+
+
 def _real_levels_pct(net_us_per_move: float) -> float:
     """What the network adds to a ``normal``-versus-``hard`` match, thinking included.
 
@@ -246,4 +307,5 @@ def run(
     result.update(in_process)
     result.update(_private_matches(matches))
     result["move_ms_private_extra"] = round(result["move_ms_private"] - result["move_ms_seed"], 3)
+    result.update(_record_keeping(matches))
     return result

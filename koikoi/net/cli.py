@@ -13,7 +13,6 @@ import argparse
 import asyncio
 import contextlib
 import getpass
-import json
 import signal
 import sys
 import threading
@@ -26,6 +25,7 @@ from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION, protocol_name
+from koikoi.net.recordfile import RecordFile
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session import (
@@ -37,7 +37,7 @@ from koikoi.net.session import (
     TossDone,
 )
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join, resume_joined
-from koikoi.paths import atomic_write, games_dir
+from koikoi.paths import games_dir
 
 if TYPE_CHECKING:
     from koikoi.net.discovery import Room as LanRoom
@@ -267,8 +267,9 @@ def _install_stop(stop: asyncio.Event) -> None:
 
 
 class _Recorder:
-    """Writes the session's record (atomically) after every entry and at the end: to
-    ``--record`` and to KOIKOI_HOME/games, under a name fixed at the first write."""
+    """Writes the session's record after every entry and at the end, privately dealt with
+    its sidecar (:class:`~koikoi.net.recordfile.RecordFile`): to ``--record`` and to
+    KOIKOI_HOME/games, under a name fixed at the first write."""
 
     def __init__(self, role: Role, record_path: str | None, dealing: str) -> None:
         self.role = role
@@ -276,25 +277,24 @@ class _Recorder:
         self.dealing = dealing
         """The dealing this side offered first: the result's ``dealing`` when no session
         started (a session says its own, :attr:`Session.dealing`)."""
-        self.targets: list[Path] | None = None
+        self.targets: list[RecordFile] | None = None
         self.failed: set[Path] = set()
 
     def __call__(self, session: Session) -> None:
         if self.targets is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             name = f"net-{stamp}-{session.session_id.hex()[:8]}-{self.role.value}.json"
-            self.targets = [] if self.record_path is None else [Path(self.record_path)]
-            self.targets.append(games_dir() / name)
-        text = json.dumps(session.record().to_json(), ensure_ascii=False, indent=1) + "\n"
+            paths = [] if self.record_path is None else [Path(self.record_path)]
+            self.targets = [RecordFile(path) for path in [*paths, games_dir() / name]]
         for target in self.targets:
             try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(target, text.encode("utf-8"), mode=0o600)
+                target.path.parent.mkdir(parents=True, exist_ok=True)
+                target.save(session)
             except OSError as error:
-                if target not in self.failed:  # said once, not after every move
-                    self.failed.add(target)
+                if target.path not in self.failed:  # said once, not after every move
+                    self.failed.add(target.path)
                     with contextlib.suppress(OSError):
-                        say(f"cannot save the record to {target}: {error.strerror or error}")
+                        say(f"cannot save the record to {target.path}: {error.strerror or error}")
 
 
 def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Recorder:
@@ -513,6 +513,7 @@ def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | N
     import time
 
     from koikoi.engine.record import RecordError, loads
+    from koikoi.net.recordfile import LocalFileError, attach_local
     from koikoi.net.resume import NotResumable, restore_session, unfinished_record
 
     if path is None or not Path(path).is_file():
@@ -524,6 +525,7 @@ def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | N
     if not unfinished_record(data):
         return None
     try:
+        attach_local(data, Path(path))  # a privately dealt match's seeds and journal
         session = restore_session(
             data,
             options.identity,
@@ -533,7 +535,7 @@ def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | N
             now=time.monotonic(),
             silence_timeout=options.silence_timeout,
         )
-    except NotResumable as error:
+    except (NotResumable, LocalFileError) as error:
         raise UsageError(
             f"--record {path} holds a match in play that cannot go on: {error}"
         ) from None

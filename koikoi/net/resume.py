@@ -124,8 +124,8 @@ def suspendable(session: Session | None) -> bool:
 def restorable(session: Session | None) -> bool:
     """A session whose record lets a side that crashed take the match back
     (:func:`restore_session`): every suspendable one. A privately dealt one's record file
-    keeps this side's seeds and its journal (its ``local`` key, "A side that crashed" in
-    docs/protocol.md)."""
+    has this side's seeds and its journal beside it (its sidecar, read back as its ``local``
+    key: :mod:`koikoi.net.recordfile`, "A side that crashed" in docs/protocol.md)."""
     return suspendable(session)
 
 
@@ -310,6 +310,18 @@ def _handshake_signatures(net: Mapping[str, Any]) -> tuple[bytes, bytes]:
     return signatures[Role.HOST.value], signatures[Role.JOINER.value]
 
 
+def _extends(replayed: list[dict[str, Any]], recorded: list[dict[str, Any]]) -> bool:
+    """Whether the replayed record's entries begin with the record file's, each as the file
+    has it (with its acknowledgement, if it has one). A record file is written when its
+    signed record grew, after the journal: the journal may have gone a step further."""
+    again = [action for deal in replayed for action in deal["actions"]]
+    kept = [action for deal in recorded for action in deal["actions"]]
+    return len(kept) <= len(again) and all(
+        all(new.get(key) == value for key, value in old.items())
+        for old, new in zip(kept, again, strict=False)
+    )
+
+
 def _replayed(
     session: Session, data: Mapping[str, Any], local: Mapping[str, Any], now: float
 ) -> Session:
@@ -320,7 +332,7 @@ def _replayed(
     except (ValueError, ProtocolError) as error:
         raise NotResumable(f"its local journal does not replay: {error}") from None
     lockstep = session.lockstep
-    if lockstep is None or session.record().to_json()["deals"] != data["deals"]:
+    if lockstep is None or not _extends(session.record().to_json()["deals"], data["deals"]):
         raise NotResumable("its local journal does not replay to its entries")
     if lockstep.match.finished and not suspendable(session):
         raise NotResumable("its match is over: nothing to resume")
@@ -365,6 +377,12 @@ def restore_session(
         # its deal in play needs this side's secret seed and what it took of the dealing,
         # which only the record file of the side itself keeps (docs/protocol.md)
         raise NotResumable("it was dealt privately and keeps no local seeds and journal to replay")
+    if isinstance(local, dict) and dealing == "private":
+        # a sidecar (koikoi.net.recordfile) names its match and side: one of another is no use
+        if local.get("session", net["session"]) != net["session"]:
+            raise NotResumable("its local file is of another match")
+        if local.get("role", role.value) != role.value:
+            raise NotResumable(f"its local file is of the {role.peer.value}'s side, not this one")
     players = {p["role"]: p for p in net["players"]}
     mine, theirs = players.get(role.value), players.get(role.peer.value)
     if mine is None or theirs is None or base64.b64decode(mine["key"]) != identity.public_key:

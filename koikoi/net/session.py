@@ -906,8 +906,11 @@ class Session:
 
     # --- the record ----------------------------------------------------------------------
 
-    def record(self) -> GameRecord:
-        """The signed record so far (``koikoi-record/1`` with the ``net`` and ``end`` keys)."""
+    def record(self, local: bool = True) -> GameRecord:
+        """The signed record so far (``koikoi-record/1`` with the ``net`` and ``end`` keys),
+        privately dealt and in play also with the ``local`` key unless ``local`` is False
+        (:meth:`local_json`: a record file keeps it beside the record,
+        :mod:`koikoi.net.recordfile`)."""
         toss = self.toss.result
         if self.lockstep is not None:
             if isinstance(self.lockstep, PrivateLockstep):
@@ -921,21 +924,49 @@ class Session:
         record.extra.pop("local", None)
         if self.ending is not None:
             record.extra["end"] = self.ending.to_json()
-        elif self._own_seeds:
+        elif self._own_seeds and local:
             record.extra["local"] = self.local_json()
         return record
 
     @property
+    def record_mark(self) -> tuple[object, ...]:
+        """How far the signed record has grown (the toss, the entries, the deals, the
+        acknowledgements of this side's entries, the end): a record file written at one mark
+        and the record at another differ (a privately dealt deal in play also shows more of
+        its dealing as it goes: the journal keeps that)."""
+        lockstep = self.lockstep
+        ending = None if self.ending is None else self.ending.to_json()
+        if lockstep is None:
+            return self.toss.result is not None, ending
+        deals = len(lockstep.record.deals)
+        return True, lockstep.seq, deals, len(self._acks.unacked), ending
+
+    @property
+    def local_size(self) -> tuple[int, int]:
+        """How many seeds and journal items the local part (:meth:`local_json`) holds:
+        :meth:`local_items` gives what came after an earlier size."""
+        return len(self._own_seeds), len(self._journal)
+
+    def local_items(self, seeds: int = 0, journal: int = 0) -> list[list[str]]:
+        """The local part's items after ``seeds`` seeds and ``journal`` journal items, as a
+        record file appends them (:mod:`koikoi.net.recordfile`): each new seed as
+        ``["seed", seed]``, then each new journal item as it is."""
+        out = [["seed", b64(seed)] for seed in self._own_seeds[seeds:]]
+        return out + [list(item) for item in self._journal[journal:]]
+
+    @property
     def local_mark(self) -> tuple[int, int]:
         """How far the local part of the record (:meth:`local_json`) and the dealing sent
-        have grown: a record file written at one mark and read at another lacks something.
-        A client writes the record whenever it changed, before what it sends goes out
-        (docs/protocol.md, "A side that crashed")."""
+        have grown: files written at one mark and read at another lack something. A client
+        writes what changed whenever it changed (the record file's sidecar,
+        :mod:`koikoi.net.recordfile`), before what it sends goes out (docs/protocol.md,
+        "A side that crashed")."""
         return len(self._journal), len(self._dealing_sent)
 
     def local_json(self) -> dict[str, Any]:
-        """What only this side's own record file keeps of a privately dealt match in play
-        (the ``local`` key; docs/protocol.md, "A side that crashed"): this side's seeds,
+        """What only this side's own record file keeps, beside it, of a privately dealt match
+        in play (its sidecar, read back as the ``local`` key; docs/protocol.md, "A side that
+        crashed"): this side's seeds,
         the last one still secret, and the journal that replays the session from them."""
         return {
             "seeds": [b64(seed) for seed in self._own_seeds],

@@ -117,8 +117,11 @@ class PeerOptions:
     hold_for_confirmation: bool = False
     """The coin toss waits for the local player to confirm the four cards (the app's lobby)."""
     on_record: Callable[[Session], None] | None = None
-    """Called after the toss, every move and the end: the moment to save the record, so
-    that a closed terminal or a crash loses nothing (the CLI writes it each time)."""
+    """Called after the toss, every move and the end, and privately dealt after every change
+    of the session's journal (:attr:`Session.local_mark`), before what the step sends goes
+    out: the moment to save the record, so that a closed terminal or a crash loses nothing
+    (the CLI and the app hand it to a :class:`~koikoi.net.recordfile.RecordFile`, which
+    writes what changed)."""
     move_clock: float = DEFAULT_MOVE_CLOCK
     """Seconds for each move; the local seat's client plays a safe move when they run out."""
     abandon_after: float = DEFAULT_ABANDON_AFTER

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import logging
 import math
 import time
@@ -31,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
-from koikoi.paths import atomic_write, games_dir
+from koikoi.paths import games_dir
 from koikoi.resources import asset
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
@@ -134,6 +133,8 @@ class MainWindow(QMainWindow):
         self._records: dict[bytes, tuple[Path, Any]] = {}
         """Per session id: the file its record is written to (after every entry) and the
         link that plays it (what the record's resume key says comes from it)."""
+        self._record_files: dict[Path, Any] = {}
+        """Per record file: its :class:`~koikoi.net.recordfile.RecordFile` (what it holds)."""
         self.resume_window = RESUME_WINDOW
         """Seconds a match cut off by a crash can still be resumed (docs/protocol.md)."""
         self.restored_link: Any = None
@@ -463,21 +464,21 @@ class MainWindow(QMainWindow):
         the match after a crash (``saves.RESUME_KEY``): ``PeerOptions.on_record``, called
         after the toss, after every entry (before it is sent), privately dealt also after
         every dealing message taken or sent, and at the end."""
+        from koikoi.net.recordfile import RecordFile
         from koikoi.net.resume import restorable
 
         known = self._records.get(session.session_id)
         if known is None:
             return None
         target, link = known
-        data = session.record().to_json()
+        extra: dict[str, Any] = {}
         if session.ending is None and restorable(session):
             # what a restart needs to dial again or listen again (a privately dealt match's
-            # record also keeps this side's seeds and journal: its ``local`` key)
-            data[RESUME_KEY] = self._resume_info(session, link)
+            # seeds and journal go beside the record: its sidecar, docs/protocol.md)
+            extra[RESUME_KEY] = self._resume_info(session, link)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-            atomic_write(target, text.encode("utf-8"), mode=0o600)
+            self._record_files.setdefault(target, RecordFile(target)).save(session, extra)
         except (OSError, ValueError) as exc:
             logger.error("could not save the network record to %s: %s", target, exc)
             return None
@@ -670,6 +671,7 @@ class MainWindow(QMainWindow):
         from koikoi.net.handshake import PROTOCOL_VERSION, protocol_name
         from koikoi.net.identity import KnownPeers, PinStatus, load_or_create_identity
         from koikoi.net.lockstep import Lockstep
+        from koikoi.net.recordfile import attach_local
         from koikoi.net.resume import restore_session
         from koikoi.net.roles import Role
         from koikoi.net.session import TossDone
@@ -684,7 +686,7 @@ class MainWindow(QMainWindow):
         )
 
         try:
-            data = loads(kept.path.read_text(encoding="utf-8"))
+            data = attach_local(loads(kept.path.read_text(encoding="utf-8")), kept.path)
         except (UnicodeDecodeError, RecordError) as exc:
             raise ValueError(str(exc)) from None
         info = data.get(RESUME_KEY)
