@@ -221,6 +221,14 @@ def teyaku_seeds(session_id: bytes) -> dict[Role, bytes]:
 
 # --- real processes ------------------------------------------------------------------------
 
+FIRST_DEAL = "both sides confirmed the cards; the first deal"
+"""What ``koikoi host`` and ``join`` say once the first deal is laid out. Privately dealt,
+the joiner lays it out only with the host's part of the deal, which the host sends once it
+took the joiner's ``confirm``: both sides are past the coin toss, so a connection cut from
+then on suspends the match (a cut before the host took that ``confirm`` ends it, by design,
+docs/protocol.md "Resume"). A fault test cuts after this line, not a fixed time after
+"coin toss", whose distance from that point grows with the machine's load."""
+
 
 @dataclass
 class KoikoiProcess:

@@ -21,7 +21,6 @@ import socket
 import struct
 import subprocess
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,7 @@ from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.session import Session
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 from koikoi.net.verify import verify_record
-from tests.net_support import spawn
+from tests.net_support import FIRST_DEAL, spawn
 
 MATCHES = int(os.environ.get("KOIKOI_FAULT_MATCHES", "12"))
 
@@ -320,8 +319,9 @@ def test_join_by_room_title_finds_the_room_again_and_resumes(tmp_path: Path) -> 
             "--record", str(tmp_path / "joiner.json"),
         )  # fmt: skip
         try:
-            joiner.wait_for("coin toss")
-            time.sleep(0.5)
+            # cut once the joiner's first deal is laid out (FIRST_DEAL), not a fixed time
+            # after "coin toss": the cut must find both sides past the toss
+            joiner.wait_for(FIRST_DEAL)
             killed = subprocess.run(
                 ["ss", "-K", "dst", "127.0.0.1", "dport", "=", str(port)],
                 capture_output=True,

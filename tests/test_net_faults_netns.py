@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, run_koikoi
-from tests.net_support import KoikoiProcess, spawn
+from tests.net_support import FIRST_DEAL, KoikoiProcess, spawn
 from tests.test_net_netns import (  # the same set-up: two namespaces, a veth pair
     HOST_ADDRESS,
     Namespaces,
@@ -141,8 +141,9 @@ def test_the_link_down_for_20_s_and_up_again(namespaces: Namespaces, tmp_path: P
     joiner = _join(namespaces, tmp_path, f"{HOST_ADDRESS}:{port}", "hard")
     veth = _veth(namespaces.joiner)
     try:
-        joiner.wait_for("coin toss")
-        time.sleep(1.0)
+        # the link goes down once the joiner's first deal is laid out (FIRST_DEAL), not a
+        # fixed time after "coin toss": it must find both sides past the toss
+        joiner.wait_for(FIRST_DEAL)
         _ip("-n", namespaces.joiner, "link", "set", veth, "down")
         down = time.monotonic()
         try:
