@@ -33,16 +33,15 @@ from koikoi.ui.controller import GameController, Mode
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
 from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
-from koikoi.ui.smoke import LOOPBACK, open_window
+from koikoi.ui.smoke import LOOPBACK
 from koikoi.ui.viewer import OpenTableModel
 from tests.test_ui_clock import ClockPair
 from tests.test_ui_clock import options as clock_options
-from tests.test_ui_crash_resume import crash, net_records
+from tests.test_ui_crash_resume import crash, lobby_window, net_records
 from tests.test_ui_lobby import both_at_the_cards, open_room, row_of, wait_listed
 from tests.test_ui_network import ended_message, log_text, saved_record
 from tests.test_ui_viewer import open_viewer
 from tests.ui_driver import (
-    FAST,
     actions_so_far,
     click,
     close_window,
@@ -52,16 +51,6 @@ from tests.ui_driver import (
 
 PRIVATE_TEXT = "Private dealing: neither side can see the other's hand or the stock"
 SEED_TEXT = "Deals from a joint seed"
-
-
-def lobby_window(qtbot: QtBot, home: Path, nickname: str, *, keep: bool = True) -> MainWindow:
-    window = open_window(home, FAST, LOOPBACK)
-    if keep:
-        qtbot.addWidget(window)
-    qtbot.waitExposed(window)
-    window.show_lobby()
-    window.lobby.nickname.setText(nickname)
-    return window
 
 
 class DealsShown:
@@ -108,8 +97,8 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
 ) -> None:
     announced: list[str] = []
     monkeypatch.setattr(game_screen, "announce", lambda _widget, text: announced.append(text))
-    host = lobby_window(qtbot, tmp_path / "hana", "hana")
-    joiner = lobby_window(qtbot, tmp_path / "taro", "taro")
+    host = lobby_window(qtbot, tmp_path / "hana", "hana", dealings=APP_DEALINGS)
+    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", dealings=APP_DEALINGS)
     title = f"Private {secrets.token_hex(3)}"
     try:
         shown = [DealsShown(host), DealsShown(joiner)]
@@ -212,7 +201,7 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed(
     assert room_txt(ad)["v"] == "2"
     advertiser = RoomAdvertiser(ad, bind=LOOPBACK)
     advertiser.publish()
-    joiner = lobby_window(qtbot, tmp_path / "taro", "taro")
+    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", dealings=APP_DEALINGS)
     try:
         wait_listed(qtbot, joiner.lobby, title, timeout=15_000)
         listed = joiner.lobby.finder.model.rooms()[row_of(joiner.lobby, title)]
@@ -301,8 +290,8 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting(
     seeds and journal, ``local``): its record says how to reconnect and the app started
     again offers it (the resume itself: tests/test_ui_crash_resume.py, privately dealt); the
     peer waits for a resume as after any drop."""
-    host = lobby_window(qtbot, tmp_path / "hana", "hana")
-    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", keep=False)
+    host = lobby_window(qtbot, tmp_path / "hana", "hana", dealings=APP_DEALINGS)
+    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", keep=False, dealings=APP_DEALINGS)
     title = f"Crash {secrets.token_hex(3)}"
     try:
         open_room(host.lobby, title)
@@ -321,7 +310,7 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting(
         crash(qtbot, joiner)
         # the host waits for a resume, as after a dropped connection
         qtbot.waitUntil(host.game.reconnecting.isVisible, timeout=15_000)
-        again = lobby_window(qtbot, tmp_path / "taro", "", keep=True)
+        again = lobby_window(qtbot, tmp_path / "taro", "", keep=True, dealings=APP_DEALINGS)
         again.go_home()
         (kept,) = kept_matches(SaveStore(tmp_path / "taro"))
         assert not kept.finished and kept.reconnect
