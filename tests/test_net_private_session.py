@@ -68,6 +68,55 @@ def test_a_live_session_holds_only_what_the_rules_show() -> None:
         assert len(opened) < 48
 
 
+def _card_set(ids: list[str]) -> int:
+    from koikoi.engine.cards import parse_card
+
+    return sum(1 << parse_card(card) for card in ids)
+
+
+@pytest.mark.parametrize("teyaku", [False, True], ids=["plain", "teyaku first deal"])
+def test_the_deals_a_side_is_told_hold_no_card_it_may_not_know(teyaku: bool) -> None:
+    """The ``Dealt`` of each deal a session hands its window (with the toss, then in each
+    ``DealLaidOut``) holds this side's hand and the field, and of the other hand and the
+    stock only their counts: compared with the audited record after the match, no card of
+    the other hand or of the stock is in it (the engine's own ``Dealt`` holds stand-ins
+    for them). With a teyaku first deal, the teyaku hand is shown by its result only."""
+    from koikoi.engine.events import Dealt, RoundEnded
+    from koikoi.net.private import SealedDealt
+
+    table = private_table(seed=17 if teyaku else 5)
+    if teyaku:
+        seeds = teyaku_seeds(table.host.session_id)
+        table.host.dealer_seeds.append(seeds[Role.HOST])
+        table.joiner.dealer_seeds.append(seeds[Role.JOINER])
+    table.run()
+    for role in Role:
+        session = table.sessions[role]
+        assert session.ending is not None and session.ending.finished
+        me, other = session.seat, 1 - session.seat
+        deals = session.record().to_json()["deals"]  # every deal audited: all its cards
+        told = [
+            event
+            for laid in table.events[role]
+            if isinstance(laid, TossDone | DealLaidOut)
+            for event in laid.events
+        ]
+        dealt = [event for event in told if isinstance(event, Dealt)]
+        assert len(dealt) == len(deals) >= 2
+        for shown, deal in zip(dealt, deals, strict=True):
+            assert isinstance(shown, SealedDealt) and shown.viewer == me
+            sealed = _card_set(deal["hands"][other]) | _card_set(deal["stock"])
+            assert (shown.hands[0] | shown.hands[1] | shown.field) & sealed == 0
+            assert shown.hands[me] == _card_set(deal["hands"][me])
+            assert shown.field == _card_set(deal["field"])
+            assert shown.hands[other] == 0
+            assert (shown.hand_size(me), shown.hand_size(other), shown.stock_size) == (8, 8, 24)
+        if teyaku:  # whoever held it, its hand is shown with the deal's result
+            first = session.lockstep.match.history[0].result  # type: ignore[union-attr]
+            ended = next(e for e in told if isinstance(e, RoundEnded))
+            assert ended.result.teyaku_hand == first.teyaku_hand != 0
+
+
 # --- attacks: each ends the session with the culprit named ---------------------------------
 
 

@@ -152,7 +152,9 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
         seeds["joiner"] = base64.b64encode(bytes(32)).decode()
         with pytest.raises(VerificationFailed, match="joiner"):
             verify_record(tampered)
-        # each table showed every deal of the match, its own hand as dealt
+        # each table showed every deal of the match, its own hand as dealt; of the other
+        # hand and the stock, its deal events held the counts and no card (the audited
+        # record has them all)
         deals = records[0]["deals"]
         assert len(deals) == len(host.controller.match.history)  # type: ignore[union-attr]
         assert len(deals) >= 2  # the first deal came with the toss, the others laid out later
@@ -162,6 +164,9 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
             for dealt, deal in zip(seen.deals, deals, strict=True):
                 assert sorted(_ids(dealt.hands[me])) == sorted(deal["hands"][me])
                 assert sorted(_ids(dealt.field)) == sorted(deal["field"])
+                sealed = {*deal["hands"][1 - me], *deal["stock"]}
+                assert not sealed & {*_ids(dealt.hands[0] | dealt.hands[1] | dealt.field)}
+                assert (dealt.hand_size(1 - me), dealt.stock_size) == (8, 24)
         assert host.controller.match.scores == joiner.controller.match.scores  # type: ignore[union-attr]
         seconds = host.controller.remote.session.deal_seconds  # type: ignore[union-attr]
         print(
