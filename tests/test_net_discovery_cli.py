@@ -46,11 +46,13 @@ def _advertise(tmp_path: Path, title: str, *args: str) -> KoikoiProcess:
     return proc
 
 
-def _join_and_play(tmp_path: Path, host: KoikoiProcess, room: str, *args: str) -> KoikoiProcess:
-    """taro's bot joins the room ``room`` by title (with ``args``) and plays it to the end
-    with the host's bot; both processes exit 0."""
+def _join_and_play(
+    tmp_path: Path, host: KoikoiProcess, room: str, *args: str, home: str = "joiner"
+) -> KoikoiProcess:
+    """taro's bot (its folder ``home``) joins the room ``room`` by title (with ``args``) and
+    plays it to the end with the host's bot; both processes exit 0."""
     joiner = spawn(
-        tmp_path / "joiner",
+        tmp_path / home,
         "join", "--room", room, *LOOPBACK, "--bot", "random", "--name", "taro", *args,
     )  # fmt: skip
     try:
@@ -198,16 +200,7 @@ def test_a_private_room_hides_its_host_and_asks_for_the_password(tmp_path: Path)
             "",
             f"koikoi: the room {title!r} is private: give its password with --password-file\n",
         )
-        joiner = spawn(
-            tmp_path / "j2",
-            "join", "--room", title, *LOOPBACK, "--bot", "random", "--name", "taro",
-            "--password-file", str(password),
-        )  # fmt: skip
-        try:
-            assert joiner.wait(90) == 0, joiner.stderr
-            assert host.wait(90) == 0, host.stderr
-        finally:
-            joiner.kill()
+        joiner = _join_and_play(tmp_path, host, title, "--password-file", str(password), home="j2")
     finally:
         host.kill()
     assert joiner.result()["finished"] is True

@@ -22,6 +22,16 @@ def private_table(**kwargs: object) -> Table:
     return Table(dealings=PRIVATE, **kwargs)  # type: ignore[arg-type]
 
 
+def teyaku_table() -> Table:
+    """A privately dealt table whose first deal gives a hand a teyaku (R8): the dealers'
+    seeds are chosen for it."""
+    table = private_table(seed=17)
+    seeds = teyaku_seeds(table.host.session_id)
+    table.host.dealer_seeds.append(seeds[Role.HOST])
+    table.joiner.dealer_seeds.append(seeds[Role.JOINER])
+    return table
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_whole_match_dealt_privately(seed: int) -> None:
     table = private_table(seed=seed)
@@ -84,11 +94,7 @@ def test_the_deals_a_side_is_told_hold_no_card_it_may_not_know(teyaku: bool) -> 
     from koikoi.engine.events import Dealt, RoundEnded
     from koikoi.net.private import SealedDealt
 
-    table = private_table(seed=17 if teyaku else 5)
-    if teyaku:
-        seeds = teyaku_seeds(table.host.session_id)
-        table.host.dealer_seeds.append(seeds[Role.HOST])
-        table.joiner.dealer_seeds.append(seeds[Role.JOINER])
+    table = teyaku_table() if teyaku else private_table(seed=5)
     table.run()
     for role in Role:
         session = table.sessions[role]
@@ -413,10 +419,7 @@ def test_a_teyaku_is_declared_by_opening_the_hand_and_ends_the_deal_on_both_side
     agrees, and the match plays on to its end with both records verifying."""
     from koikoi.net.verify import verify_record
 
-    table = private_table(seed=17)
-    seeds = teyaku_seeds(table.host.session_id)
-    table.host.dealer_seeds.append(seeds[Role.HOST])
-    table.joiner.dealer_seeds.append(seeds[Role.JOINER])
+    table = teyaku_table()
     table.run()
     for role in Role:
         session = table.sessions[role]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,7 +28,7 @@ from koikoi.net.wire import encode_message
 from koikoi.ui import names
 from koikoi.ui.main_window import ending_text
 from koikoi.ui.prematch import ending_text as prematch_ending_text
-from tests.test_ui_i18n import ALLOWED
+from tests.test_ui_i18n import ALLOWED, japanese  # noqa: F401  (a fixture, used by the mark)
 from tests.test_ui_i18n_failures import english_in
 from tests.test_ui_network import Pair, ended_message, mid_round, saved_record
 
@@ -59,18 +58,11 @@ NEW_SOURCES = [
 ]
 """The messages this change added (translated at the merge, with the others)."""
 
+pytestmark = pytest.mark.usefixtures("japanese")  # every test reads the app in Japanese
+
 MARK = "Zqxj"
 """A word no phrase holds, put in every free-text detail: it must reach the log, never the
 window."""
-
-
-@pytest.fixture
-def japanese() -> Iterator[None]:
-    assert names.install_translations("ja")
-    try:
-        yield
-    finally:
-        names.install_translations("en")
 
 
 def pending() -> set[str]:
@@ -243,7 +235,7 @@ REASONS: list[tuple[str, str, str]] = [
 
 @pytest.mark.parametrize(("how", "reason", "phrase"), REASONS)
 def test_every_ending_the_network_gives_is_a_japanese_sentence(
-    japanese: None, caplog: pytest.LogCaptureFixture, how: str, reason: str, phrase: str
+    caplog: pytest.LogCaptureFixture, how: str, reason: str, phrase: str
 ) -> None:
     """The window's line for each reason: the phrase meant for it, in Japanese, no other
     English (but the new messages' words until they are translated); a detail in free text
@@ -275,9 +267,7 @@ def test_every_ending_the_network_gives_is_a_japanese_sentence(
         ("mystery", MARK),
     ],
 )  # fmt: skip
-def test_a_match_that_did_not_start_says_why_in_japanese(
-    japanese: None, how: str, reason: str
-) -> None:
+def test_a_match_that_did_not_start_says_why_in_japanese(how: str, reason: str) -> None:
     """The lobby's line for an ending before the first deal: the same phrases."""
     by = None if how == "cards" else Role.JOINER
     text = prematch_ending_text(ending(how, reason, by, stage="toss"))
@@ -288,6 +278,7 @@ def test_a_match_that_did_not_start_says_why_in_japanese(
 def test_in_english_the_details_stay_and_an_unknown_ending_is_said_generally() -> None:
     """English keeps the network's precise words (as the other failures do); an ending this
     app does not know is said in general words, in English too."""
+    names.install_translations("en")
     text = ending_text(
         ending("protocol", f"the peer sent malformed msgpack: {MARK}"), "hana", False
     )
@@ -312,7 +303,18 @@ def no_english(box_text: str) -> list[str]:
     return sorted(set(english_in(box_text)) - pending() - {"hana", "taro"})
 
 
-def test_a_cut_connection_is_said_in_japanese(qtbot: QtBot, tmp_path: Path, japanese: None) -> None:
+def hostile_host_sends(pair: Pair, message: bytes) -> None:
+    """hana's app turns hostile: its own session encrypts ``message`` and the link sends it
+    as any message of hers goes out."""
+    link = pair.room.match
+    assert link is not None and link.connection is not None
+    session = link.connection.session
+    assert session is not None
+    session._send(message)
+    link._process([])
+
+
+def test_a_cut_connection_is_said_in_japanese(qtbot: QtBot, tmp_path: Path) -> None:
     """hana's socket is gone mid-round: taro's window says the connection was lost."""
     pair = Pair(qtbot, tmp_path)
     host, joiner = pair.windows
@@ -332,7 +334,7 @@ def test_a_cut_connection_is_said_in_japanese(qtbot: QtBot, tmp_path: Path, japa
 
 
 def test_a_hostile_peers_message_and_the_stop_it_is_told_are_said_in_japanese(
-    qtbot: QtBot, tmp_path: Path, japanese: None, caplog: pytest.LogCaptureFixture
+    qtbot: QtBot, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """hana's app (a session of our own, used as a hostile peer) sends a message no match
     takes: taro's app stops the match (``protocol``) and tells hana's, whose window says
@@ -342,12 +344,7 @@ def test_a_hostile_peers_message_and_the_stop_it_is_told_are_said_in_japanese(
     host, joiner = pair.windows
     try:
         mid_round(pair, joiner)
-        link = pair.room.match
-        assert link is not None and link.connection is not None
-        session = link.connection.session
-        assert session is not None
-        session._send(encode_message(MARK.lower()))
-        link._process([])  # the bytes go out as any message's would
+        hostile_host_sends(pair, encode_message(MARK.lower()))
         box = ended_message(qtbot, joiner)
         assert saved_record(joiner)["end"]["how"] == "protocol"
         assert errors("a message that does not fit at this point of the match") in box.text()
@@ -362,7 +359,7 @@ def test_a_hostile_peers_message_and_the_stop_it_is_told_are_said_in_japanese(
 
 
 def test_a_move_that_does_not_check_and_the_stop_it_is_told_are_said_in_japanese(
-    qtbot: QtBot, tmp_path: Path, japanese: None
+    qtbot: QtBot, tmp_path: Path
 ) -> None:
     """hana's app sends a move whose signature does not verify: taro's window names the
     cheat, hana's says taro's app caught one; neither shows the session's English."""
@@ -370,12 +367,7 @@ def test_a_move_that_does_not_check_and_the_stop_it_is_told_are_said_in_japanese
     host, joiner = pair.windows
     try:
         mid_round(pair, joiner)
-        link = pair.room.match
-        assert link is not None and link.connection is not None
-        session = link.connection.session
-        assert session is not None
-        session._send(encode_message("move", entry=b"\x00" * 40, sig=b"\x00" * 64))
-        link._process([])
+        hostile_host_sends(pair, encode_message("move", entry=b"\x00" * 40, sig=b"\x00" * 64))
         box = ended_message(qtbot, joiner)
         assert saved_record(joiner)["end"]["how"] == "cheat"
         assert not no_english(box.text()), box.text()
@@ -388,7 +380,7 @@ def test_a_move_that_does_not_check_and_the_stop_it_is_told_are_said_in_japanese
 
 
 def test_a_failure_inside_this_app_is_said_in_japanese(
-    qtbot: QtBot, tmp_path: Path, japanese: None, caplog: pytest.LogCaptureFixture
+    qtbot: QtBot, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A step of taro's link fails (a bug met mid-match): taro's window says this app failed,
     the error's words in the log; hana's window says taro's app failed."""
