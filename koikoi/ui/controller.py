@@ -547,7 +547,7 @@ class GameController(QObject):
 
     def _retell(self, data: dict[str, Any]) -> None:
         """Say the last deal of a resumed record again, as it was said while it was played."""
-        for event in _last_deal_events(data):
+        for event in _last_deal_events(data, self.me):
             self.said_event(event)
 
     def start_network(self, link: Any, name: str, toss: Any, restored: bool = False) -> None:
@@ -1309,7 +1309,7 @@ def _shown_of(match: Match) -> _Shown:
     return shown
 
 
-def _last_deal_events(data: dict[str, Any], seat: int | None = None) -> list[Event]:
+def _last_deal_events(data: dict[str, Any], seat: int) -> list[Event]:
     """The events of a record's last deal, from the engine replaying the whole record;
     a privately dealt one's ``Dealt`` as ``seat`` may see it (its record holds stand-ins
     for the cards still sealed)."""
@@ -1321,7 +1321,7 @@ def _last_deal_events(data: dict[str, Any], seat: int | None = None) -> list[Eve
         for act in deal.actions:
             events += match.apply(act.action, act.seat)
     private = isinstance(data.get("net"), dict) and data["net"].get("dealing") == "private"
-    return seat_view(events, seat) if private and seat is not None else events
+    return seat_view(events, seat) if private else events
 
 
 def _first_oya_from_json(data: dict[str, Any], oya: int) -> FirstOya:
