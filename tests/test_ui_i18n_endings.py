@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from koikoi.net.wire import encode_message
 from koikoi.ui import names
 from koikoi.ui.main_window import ending_text
 from koikoi.ui.prematch import ending_text as prematch_ending_text
+from tests.net_support import Table
 from tests.test_ui_i18n import ALLOWED, japanese  # noqa: F401  (a fixture, used by the mark)
 from tests.test_ui_i18n_failures import english_in
 from tests.test_ui_network import Pair, ended_message, mid_round, saved_record
@@ -404,3 +406,64 @@ def test_a_failure_inside_this_app_is_said_in_japanese(
             assert MARK not in text and not no_english(text), text
     finally:
         pair.close()
+
+
+# -- the real reasons, from a real session and a hostile peer ----------------------------------
+
+
+def _in_play() -> Table:
+    """Two sessions over an in-memory wire (tests/net_support.py), a few moves into play."""
+    table = Table(seed=3)
+    for _ in range(50):
+        lockstep = table.joiner.lockstep
+        if lockstep is not None and lockstep.seq >= 4:
+            return table
+        table.step()
+    raise AssertionError("no match in play")
+
+
+HOSTILE: dict[str, Callable[[Table], object]] = {
+    **{
+        f"bye {code}": (
+            lambda table, code=code: table.inject(
+                Role.HOST, encode_message("bye", reason=code, detail=f"{MARK} said so")
+            )
+        )
+        for code in BYE_REASONS
+    },
+    "unexpected": lambda table: table.inject(Role.HOST, encode_message(MARK.lower())),
+    "malformed": lambda table: table.inject(Role.HOST, b"\xc1" + MARK.encode()),
+    "not a move": lambda table: table.inject(
+        Role.HOST, encode_message("move", entry=MARK.encode(), sig=bytes(64))
+    ),
+    "undecryptable": lambda table: table.joiner.receive(MARK.encode() * 10, table.now),
+    "cut": lambda table: table.joiner.connection_lost(table.now, f"[Errno 104] {MARK}"),
+    "framing": lambda table: table.joiner.protocol_failure(
+        table.now, f"frame payload of 0 bytes is not in 1..65535 ({MARK})"
+    ),
+    "own failure": lambda table: table.joiner.local_failure(
+        table.now, f"the local player failed: {MARK}"
+    ),
+    "silence": lambda table: table.joiner.tick(table.now + 600),
+    "leave": lambda table: table.joiner.leave(table.now),
+}
+"""What hana's side (the host, a session of our own) does, or what befalls taro's session."""
+
+
+@pytest.mark.parametrize("what", list(HOSTILE))
+def test_each_ending_a_real_session_gives_is_said_in_japanese(
+    caplog: pytest.LogCaptureFixture, what: str
+) -> None:
+    """taro's session ends as the network layer ends it (its own reason, not one written
+    here); the window's line is Japanese, the reason's English words in the log only."""
+    caplog.set_level(logging.INFO, logger="koikoi.ui.neterrors")
+    table = _in_play()
+    HOSTILE[what](table)
+    ending = table.joiner.ending
+    assert ending is not None and not ending.finished, what
+    mine = ending.by is not None and ending.by.seat == table.joiner.seat
+    text = ending_text(ending, "hana", mine)
+    assert MARK not in text and ending.reason not in text, (ending, text)
+    assert set(english_in(text)) <= pending() | ALLOWED, (ending, text)
+    if MARK in ending.reason and ending.how != "left":
+        assert MARK in caplog.text, ending
