@@ -46,6 +46,23 @@ def _advertise(tmp_path: Path, title: str, *args: str) -> KoikoiProcess:
     return proc
 
 
+def _join_and_play(
+    tmp_path: Path, host: KoikoiProcess, room: str, *args: str, home: str = "joiner"
+) -> KoikoiProcess:
+    """taro's bot (its folder ``home``) joins the room ``room`` by title (with ``args``) and
+    plays it to the end with the host's bot; both processes exit 0."""
+    joiner = spawn(
+        tmp_path / home,
+        "join", "--room", room, *LOOPBACK, "--bot", "random", "--name", "taro", *args,
+    )  # fmt: skip
+    try:
+        assert joiner.wait(90) == 0, joiner.stderr
+        assert host.wait(90) == 0, host.stderr
+    finally:
+        joiner.kill()
+    return joiner
+
+
 def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) -> None:
     title = f"Tsukimi {secrets.token_hex(3)}"
     records = tmp_path / "host.json", tmp_path / "joiner.json"
@@ -62,16 +79,9 @@ def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) 
         assert listed["private"] is False and listed["version"] == 3
         assert isinstance(listed["fingerprint"], str) and len(listed["fingerprint"]) == 4
 
-        joiner = spawn(
-            tmp_path / "joiner",
-            "join", "--room", title.upper(), *LOOPBACK, "--bot", "random", "--name", "taro",
-            "--rounds", "12", "--record", str(records[1]),
-        )  # fmt: skip
-        try:
-            assert joiner.wait(90) == 0, joiner.stderr
-            assert host.wait(90) == 0, host.stderr
-        finally:
-            joiner.kill()
+        joiner = _join_and_play(
+            tmp_path, host, title.upper(), "--rounds", "12", "--record", str(records[1])
+        )
     finally:
         host.kill()
     result = host.result()
@@ -99,16 +109,7 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed_alone(
     try:
         (listed,) = _titled(title, "--timeout", "2")
         assert listed["version"] == 2
-        joiner = spawn(
-            tmp_path / "joiner",
-            "join", "--room", title, *LOOPBACK, "--bot", "random", "--name", "taro",
-            "--record", str(records[1]),
-        )  # fmt: skip
-        try:
-            assert joiner.wait(90) == 0, joiner.stderr
-            assert host.wait(90) == 0, host.stderr
-        finally:
-            joiner.kill()
+        joiner = _join_and_play(tmp_path, host, title, "--record", str(records[1]))
     finally:
         host.kill()
     assert joiner.result()["dealing"] == host.result()["dealing"] == "seed"
@@ -199,16 +200,7 @@ def test_a_private_room_hides_its_host_and_asks_for_the_password(tmp_path: Path)
             "",
             f"koikoi: the room {title!r} is private: give its password with --password-file\n",
         )
-        joiner = spawn(
-            tmp_path / "j2",
-            "join", "--room", title, *LOOPBACK, "--bot", "random", "--name", "taro",
-            "--password-file", str(password),
-        )  # fmt: skip
-        try:
-            assert joiner.wait(90) == 0, joiner.stderr
-            assert host.wait(90) == 0, host.stderr
-        finally:
-            joiner.kill()
+        joiner = _join_and_play(tmp_path, host, title, "--password-file", str(password), home="j2")
     finally:
         host.kill()
     assert joiner.result()["finished"] is True

@@ -16,14 +16,12 @@ import base64
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from koikoi.engine.match import Settings
 from koikoi.engine.round import PICK_BASE, SHOBU
-from koikoi.net.connection import Connection
 from koikoi.net.dealing import Phase as DealPhase
 from koikoi.net.errors import ProtocolError
 from koikoi.net.resume import (
@@ -45,7 +43,6 @@ from koikoi.net.session import DEALING as DEALING_SCHEMAS
 from koikoi.net.verify import compare_records, verify_record
 from koikoi.net.wire import FrameDecoder, Record, decode_message, encode_message
 from tests.test_net_resume import (
-    WINDOW,
     Link,
     Match,
     Side,
@@ -56,30 +53,13 @@ from tests.test_net_resume import (
 PRIVATE = ("private", "seed")
 
 
-@dataclass
-class PrivateSide(Side):
-    def connection(self, now: float) -> Connection:
-        conn = Connection(
-            self.role,
-            identity=self.identity,
-            nickname=self.nick or self.role.value,
-            settings=Settings(),
-            password="",
-            known_peers=self.known,
-            now=now,
-            dealings=PRIVATE,
-        )
-        conn.resume_window = WINDOW
-        return conn
-
-
 class PrivateMatch(Match):
     """A match dealt privately, over as many connections as it takes."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.now = 0.0
-        self.sides = {role: PrivateSide(role) for role in Role}
+        self.sides = {role: Side(role, dealings=PRIVATE) for role in Role}
         self.session = {}
         self.resumed = 0
         self.cuts = 0
@@ -578,7 +558,7 @@ def test_a_version_3_match_dealt_from_the_seed_is_restored_after_a_crash(crashed
     version 3 with the seed: its record is restored like a version-2 one, and resumes."""
     for seed in range(13, 23):  # the cards are random: a match may be over within 3 moves
         match = Match(seed)
-        match.sides[Role.JOINER] = PrivateSide(Role.JOINER)
+        match.sides[Role.JOINER] = Side(Role.JOINER, dealings=PRIVATE)
         match.session = {}
         match.link = match.dial(resume=False)
         until_play(match)

@@ -22,6 +22,16 @@ def private_table(**kwargs: object) -> Table:
     return Table(dealings=PRIVATE, **kwargs)  # type: ignore[arg-type]
 
 
+def teyaku_table() -> Table:
+    """A privately dealt table whose first deal gives a hand a teyaku (R8): the dealers'
+    seeds are chosen for it."""
+    table = private_table(seed=17)
+    seeds = teyaku_seeds(table.host.session_id)
+    table.host.dealer_seeds.append(seeds[Role.HOST])
+    table.joiner.dealer_seeds.append(seeds[Role.JOINER])
+    return table
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_whole_match_dealt_privately(seed: int) -> None:
     table = private_table(seed=seed)
@@ -66,6 +76,51 @@ def test_a_live_session_holds_only_what_the_rules_show() -> None:
         opened = {p for p in range(48) if dealer.card_at(p) is not None}
         assert lockstep.known == opened
         assert len(opened) < 48
+
+
+def _card_set(ids: list[str]) -> int:
+    from koikoi.engine.cards import parse_card
+
+    return sum(1 << parse_card(card) for card in ids)
+
+
+@pytest.mark.parametrize("teyaku", [False, True], ids=["plain", "teyaku first deal"])
+def test_the_deals_a_side_is_told_hold_no_card_it_may_not_know(teyaku: bool) -> None:
+    """The ``Dealt`` of each deal a session hands its window (with the toss, then in each
+    ``DealLaidOut``) holds this side's hand and the field, and of the other hand and the
+    stock only their counts: compared with the audited record after the match, no card of
+    the other hand or of the stock is in it (the engine's own ``Dealt`` holds stand-ins
+    for them). With a teyaku first deal, the teyaku hand is shown by its result only."""
+    from koikoi.engine.events import Dealt, RoundEnded
+    from koikoi.net.private import SealedDealt
+
+    table = teyaku_table() if teyaku else private_table(seed=5)
+    table.run()
+    for role in Role:
+        session = table.sessions[role]
+        assert session.ending is not None and session.ending.finished
+        me, other = session.seat, 1 - session.seat
+        deals = session.record().to_json()["deals"]  # every deal audited: all its cards
+        told = [
+            event
+            for laid in table.events[role]
+            if isinstance(laid, TossDone | DealLaidOut)
+            for event in laid.events
+        ]
+        dealt = [event for event in told if isinstance(event, Dealt)]
+        assert len(dealt) == len(deals) >= 2
+        for shown, deal in zip(dealt, deals, strict=True):
+            assert isinstance(shown, SealedDealt) and shown.viewer == me
+            sealed = _card_set(deal["hands"][other]) | _card_set(deal["stock"])
+            assert (shown.hands[0] | shown.hands[1] | shown.field) & sealed == 0
+            assert shown.hands[me] == _card_set(deal["hands"][me])
+            assert shown.field == _card_set(deal["field"])
+            assert shown.hands[other] == 0
+            assert (shown.hand_size(me), shown.hand_size(other), shown.stock_size) == (8, 8, 24)
+        if teyaku:  # whoever held it, its hand is shown with the deal's result
+            first = session.lockstep.match.history[0].result  # type: ignore[union-attr]
+            ended = next(e for e in told if isinstance(e, RoundEnded))
+            assert ended.result.teyaku_hand == first.teyaku_hand != 0
 
 
 # --- attacks: each ends the session with the culprit named ---------------------------------
@@ -364,10 +419,7 @@ def test_a_teyaku_is_declared_by_opening_the_hand_and_ends_the_deal_on_both_side
     agrees, and the match plays on to its end with both records verifying."""
     from koikoi.net.verify import verify_record
 
-    table = private_table(seed=17)
-    seeds = teyaku_seeds(table.host.session_id)
-    table.host.dealer_seeds.append(seeds[Role.HOST])
-    table.joiner.dealer_seeds.append(seeds[Role.JOINER])
+    table = teyaku_table()
     table.run()
     for role in Role:
         session = table.sessions[role]

@@ -47,6 +47,8 @@ class Side:
     known: KnownPeers = field(default_factory=lambda: KnownPeers(None))
     events: list[ConnectionEvent] = field(default_factory=list)
     nick: str = ""
+    dealings: tuple[str, ...] = ("seed",)
+    """The dealings this side offers (``("private", "seed")``: private dealing first)."""
 
     def connection(self, now: float) -> Connection:
         conn = Connection(
@@ -57,6 +59,7 @@ class Side:
             password="",
             known_peers=self.known,
             now=now,
+            dealings=self.dealings,
         )
         conn.resume_window = WINDOW
         return conn

@@ -543,12 +543,12 @@ def test_a_connection_the_room_dropped_is_said_to_be_turned_away() -> None:
 
 
 def test_the_peers_reason_for_stopping_is_worded_from_its_code(japanese: None) -> None:
+    """In Japanese the code's meaning alone: the peer's own words (English, from its app)
+    go to the log; in English they follow it."""
     reason = f"the peer stopped the match: {BYE_REASONS['timeout']} (15 s)"
     ending = Ending(False, "stopped", None, reason, "play", 12, "2026-11-30T10:00:00Z")
     said = ending_text(ending, "はな", mine=False)
-    assert (
-        said == "はなさんのアプリが対戦を止めました：こちらから長い間何も届きませんでした (15 s)。"
-    )
+    assert said == "はなさんのアプリが対戦を止めました：こちらから長い間何も届きませんでした。"
     names.install_translations("en")
     said = ending_text(ending, "hana", mine=False)
     assert (

@@ -34,16 +34,15 @@ from koikoi.ui.controller import GameController, Mode
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
 from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
-from koikoi.ui.smoke import LOOPBACK, open_window
+from koikoi.ui.smoke import LOOPBACK
 from koikoi.ui.viewer import OpenTableModel
 from tests.test_ui_clock import ClockPair
 from tests.test_ui_clock import options as clock_options
-from tests.test_ui_crash_resume import crash, net_records
+from tests.test_ui_crash_resume import crash, lobby_window, net_records
 from tests.test_ui_lobby import both_at_the_cards, open_room, row_of, wait_listed
 from tests.test_ui_network import ended_message, log_text, saved_record
 from tests.test_ui_viewer import open_viewer
 from tests.ui_driver import (
-    FAST,
     actions_so_far,
     click,
     close_window,
@@ -53,16 +52,6 @@ from tests.ui_driver import (
 
 PRIVATE_TEXT = "Private dealing: neither side can see the other's hand or the stock"
 SEED_TEXT = "Deals from a joint seed"
-
-
-def lobby_window(qtbot: QtBot, home: Path, nickname: str, *, keep: bool = True) -> MainWindow:
-    window = open_window(home, FAST, LOOPBACK)
-    if keep:
-        qtbot.addWidget(window)
-    qtbot.waitExposed(window)
-    window.show_lobby()
-    window.lobby.nickname.setText(nickname)
-    return window
 
 
 class DealsShown:
@@ -109,8 +98,8 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
 ) -> None:
     announced: list[str] = []
     monkeypatch.setattr(game_screen, "announce", lambda _widget, text: announced.append(text))
-    host = lobby_window(qtbot, tmp_path / "hana", "hana")
-    joiner = lobby_window(qtbot, tmp_path / "taro", "taro")
+    host = lobby_window(qtbot, tmp_path / "hana", "hana", dealings=APP_DEALINGS)
+    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", dealings=APP_DEALINGS)
     title = f"Private {secrets.token_hex(3)}"
     try:
         shown = [DealsShown(host), DealsShown(joiner)]
@@ -164,7 +153,9 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
         seeds["joiner"] = base64.b64encode(bytes(32)).decode()
         with pytest.raises(VerificationFailed, match="joiner"):
             verify_record(tampered)
-        # each table showed every deal of the match, its own hand as dealt
+        # each table showed every deal of the match, its own hand as dealt; of the other
+        # hand and the stock, its deal events held the counts and no card (the audited
+        # record has them all)
         deals = records[0]["deals"]
         assert len(deals) == len(host.controller.match.history)  # type: ignore[union-attr]
         assert len(deals) >= 2  # the first deal came with the toss, the others laid out later
@@ -174,6 +165,9 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
             for dealt, deal in zip(seen.deals, deals, strict=True):
                 assert sorted(_ids(dealt.hands[me])) == sorted(deal["hands"][me])
                 assert sorted(_ids(dealt.field)) == sorted(deal["field"])
+                sealed = {*deal["hands"][1 - me], *deal["stock"]}
+                assert not sealed & {*_ids(dealt.hands[0] | dealt.hands[1] | dealt.field)}
+                assert (dealt.hand_size(1 - me), dealt.stock_size) == (8, 24)
         assert host.controller.match.scores == joiner.controller.match.scores  # type: ignore[union-attr]
         seconds = host.controller.remote.session.deal_seconds  # type: ignore[union-attr]
         print(
@@ -213,7 +207,7 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed(
     assert room_txt(ad)["v"] == "2"
     advertiser = RoomAdvertiser(ad, bind=LOOPBACK)
     advertiser.publish()
-    joiner = lobby_window(qtbot, tmp_path / "taro", "taro")
+    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", dealings=APP_DEALINGS)
     try:
         wait_listed(qtbot, joiner.lobby, title, timeout=15_000)
         listed = joiner.lobby.finder.model.rooms()[row_of(joiner.lobby, title)]
@@ -302,8 +296,8 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting(
     seeds and journal beside it, its sidecar): its record says how to reconnect and the app started
     again offers it (the resume itself: tests/test_ui_crash_resume.py, privately dealt); the
     peer waits for a resume as after any drop."""
-    host = lobby_window(qtbot, tmp_path / "hana", "hana")
-    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", keep=False)
+    host = lobby_window(qtbot, tmp_path / "hana", "hana", dealings=APP_DEALINGS)
+    joiner = lobby_window(qtbot, tmp_path / "taro", "taro", keep=False, dealings=APP_DEALINGS)
     title = f"Crash {secrets.token_hex(3)}"
     try:
         open_room(host.lobby, title)
@@ -324,7 +318,7 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting(
         crash(qtbot, joiner)
         # the host waits for a resume, as after a dropped connection
         qtbot.waitUntil(host.game.reconnecting.isVisible, timeout=15_000)
-        again = lobby_window(qtbot, tmp_path / "taro", "", keep=True)
+        again = lobby_window(qtbot, tmp_path / "taro", "", keep=True, dealings=APP_DEALINGS)
         again.go_home()
         (kept,) = kept_matches(SaveStore(tmp_path / "taro"))
         assert not kept.finished and kept.reconnect
@@ -348,3 +342,28 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting(
         viewer.close()
     finally:
         close_lobby_windows(qtbot, host)
+
+
+def test_a_window_that_replays_a_private_record_mid_deal_gets_only_its_own_view() -> None:
+    """A window that takes over late replays the record's last deal (the controller's
+    ``_last_deal_events``): mid-deal, that deal holds stand-ins for the other hand and the
+    stock. The ``Dealt`` it gets holds this seat's hand and the field and no card of the other
+    hand as the other side dealt it; the other hand and the stock come as counts."""
+    from koikoi.net.private import SealedDealt
+    from koikoi.net.roles import Role
+    from koikoi.ui.controller import _last_deal_events
+    from tests.test_net_private_session import _card_set, _mid_deal, private_table
+
+    table = private_table(seed=4)
+    _mid_deal(table, 2)
+    for role in Role:
+        session, peer = table.sessions[role], table.sessions[role.peer]
+        me, other = session.seat, peer.seat
+        record = session.record().to_json()
+        assert record["deals"][-1].get("sealed") is True  # not audited yet: stand-ins
+        theirs = _card_set(peer.record().to_json()["deals"][-1]["hands"][other])
+        (dealt,) = [e for e in _last_deal_events(record, me) if isinstance(e, Dealt)]
+        assert isinstance(dealt, SealedDealt) and dealt.viewer == me
+        assert dealt.hands[other] == 0 and dealt.hands[me] & theirs == 0
+        assert dealt.hands[me] == _card_set(record["deals"][-1]["hands"][me])
+        assert (dealt.hand_size(other), dealt.stock_size) == (8, 24)

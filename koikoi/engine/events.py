@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from koikoi.engine.cards import Card, CardSet
+from koikoi.engine.cards import NUM_CARDS, Card, CardSet
 from koikoi.engine.yaku import Yaku
 
 
@@ -47,6 +47,15 @@ class Dealt:
     deal_no: int
     field: CardSet
     hands: tuple[CardSet, CardSet]
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` was dealt (a seat's own view may hold only the count)."""
+        return self.hands[seat].bit_count()
+
+    @property
+    def stock_size(self) -> int:
+        """How many cards the stock (山札) holds as the deal starts."""
+        return NUM_CARDS - self.field.bit_count() - self.hand_size(0) - self.hand_size(1)
 
 
 @dataclass(frozen=True, slots=True)

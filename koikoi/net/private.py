@@ -29,14 +29,15 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 import msgpack  # type: ignore[import-untyped]
 
 from koikoi.engine.cards import CardSet
 from koikoi.engine.deck import deal_from_order
-from koikoi.engine.events import Event
+from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Match, Settings
 from koikoi.engine.record import RecordedDeal
 from koikoi.engine.round import Action, IllegalAction, Round, action_str
@@ -95,6 +96,56 @@ def public_state_hash(match: Match, dealing: bytes) -> bytes:
 
 def _bit(card: int) -> int:
     return 1 << card
+
+
+@dataclass(frozen=True, slots=True)
+class SealedDealt(Dealt):
+    """A privately dealt deal as the seat ``viewer`` may know it: its own hand and the field,
+    and of the other hand and the stock only how many cards they hold. ``hands`` holds 0 for
+    the other seat (its cards are sealed: the engine's stand-ins for them are nobody's to
+    show); :meth:`hand_size` and :attr:`stock_size` give the counts. What the session hands a
+    window, a bot or a log in place of the engine's own ``Dealt``."""
+
+    viewer: int
+    sizes: tuple[int, int]
+    stock_cards: int
+
+    def hand_size(self, seat: int) -> int:
+        return self.sizes[seat]
+
+    @property
+    def stock_size(self) -> int:
+        return self.stock_cards
+
+
+def seat_view(events: Iterable[Event], seat: int) -> list[Event]:
+    """``events`` of a privately dealt deal as ``seat`` may see them: each ``Dealt`` becomes
+    a :class:`SealedDealt` (the other hand and the stock as counts); the other events show
+    only cards the rules opened, and pass as they are.
+
+    >>> dealt = Dealt(0, 1, 0, 0b1111_1111, (0xFF00, 0xFF0000))
+    >>> view = seat_view([dealt], 1)[0]
+    >>> view.hands == (0, 0xFF0000), view.hand_size(0), view.stock_size
+    (True, 8, 24)
+    """
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, Dealt) and not isinstance(event, SealedDealt):
+            mine = event.hands[seat]
+            hands = (mine, 0) if seat == 0 else (0, mine)
+            sizes = (event.hand_size(0), event.hand_size(1))
+            event = SealedDealt(
+                event.oya,
+                event.round_no,
+                event.deal_no,
+                event.field,
+                hands,
+                seat,
+                sizes,
+                event.stock_size,
+            )
+        out.append(event)
+    return out
 
 
 class PrivateLockstep(Lockstep):

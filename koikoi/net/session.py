@@ -81,7 +81,7 @@ from koikoi.net.lockstep import (
     decode_entry,
     signed_data,
 )
-from koikoi.net.private import PrivateLockstep
+from koikoi.net.private import PrivateLockstep, seat_view
 from koikoi.net.roles import Role
 from koikoi.net.wire import (
     Bool,
@@ -212,7 +212,8 @@ class CardsShown:
 @dataclass(frozen=True)
 class TossDone:
     """Both players confirmed the four cards after the toss; the first deal is laid out
-    (``events``)."""
+    (``events``; dealt privately, its ``Dealt`` is this side's view, as in
+    :class:`DealLaidOut`)."""
 
     result: TossResult
     events: tuple[Event, ...]
@@ -231,7 +232,9 @@ class MovePlayed:
 @dataclass(frozen=True)
 class DealLaidOut:
     """Private dealing: the next deal is dealt and laid out (``events``, its ``Dealt``
-    first); with the joint seed a deal comes in the events of the move before it."""
+    first, a :class:`~koikoi.net.private.SealedDealt`: this side's hand and the field, the
+    other hand and the stock as counts); with the joint seed a deal comes in the events of
+    the move before it."""
 
     events: tuple[Event, ...]
 
@@ -1301,7 +1304,9 @@ class Session:
         if private.peer_teyaku:
             positions = hand_positions(self.role.peer, dealer.oya)
             other = sum(1 << (dealer.card_at(p) or 0) for p in positions)
-        events = tuple(lockstep.lay_out(dealer, other))
+        # the engine's Dealt holds stand-ins for the sealed cards: what goes out is this
+        # seat's view of the deal (docs/protocol.md, "The lockstep with hidden cards")
+        events = tuple(seat_view(lockstep.lay_out(dealer, other), self.seat))
         private.laid = True
         self.deal_seconds.append(self._clock.now - self._deal_started)
         self._deal_laid = self._clock.now

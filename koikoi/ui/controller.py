@@ -67,6 +67,7 @@ from koikoi.engine.match import (
 from koikoi.engine.record import GameRecord, parse
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
+from koikoi.net.private import seat_view
 from koikoi.ui import names
 from koikoi.ui.ai_worker import AiRunner
 from koikoi.ui.saves import SavedMatch, SaveStore
@@ -546,7 +547,7 @@ class GameController(QObject):
 
     def _retell(self, data: dict[str, Any]) -> None:
         """Say the last deal of a resumed record again, as it was said while it was played."""
-        for event in _last_deal_events(data):
+        for event in _last_deal_events(data, self.me):
             self.said_event(event)
 
     def start_network(self, link: Any, name: str, toss: Any, restored: bool = False) -> None:
@@ -589,7 +590,7 @@ class GameController(QObject):
                 self.remote.seen = lockstep.seq
                 dealt = [i for i, event in enumerate(toss.events) if isinstance(event, Dealt)]
                 self._queue.extend(toss.events[: max(dealt, default=0)])
-                self._queue.extend(_last_deal_events(self.record.to_json()))
+                self._queue.extend(_last_deal_events(self.record.to_json(), self.me))
             self._set_mode(Mode.FIRST_OYA)
             emit(self.tossed, toss)
             emit(self.said, self.dealing_text())  # the log and screen readers
@@ -1308,8 +1309,10 @@ def _shown_of(match: Match) -> _Shown:
     return shown
 
 
-def _last_deal_events(data: dict[str, Any]) -> list[Event]:
-    """The events of a record's last deal, from the engine replaying the whole record."""
+def _last_deal_events(data: dict[str, Any], seat: int) -> list[Event]:
+    """The events of a record's last deal, from the engine replaying the whole record;
+    a privately dealt one's ``Dealt`` as ``seat`` may see it (its record holds stand-ins
+    for the cards still sealed)."""
     parsed = parse(data)
     match = Match(parsed.settings, parsed.first_oya)
     events: list[Event] = []
@@ -1317,7 +1320,8 @@ def _last_deal_events(data: dict[str, Any]) -> list[Event]:
         events = match.deal_cards(deal.hands, deal.field, deal.stock)
         for act in deal.actions:
             events += match.apply(act.action, act.seat)
-    return events
+    private = isinstance(data.get("net"), dict) and data["net"].get("dealing") == "private"
+    return seat_view(events, seat) if private else events
 
 
 def _first_oya_from_json(data: dict[str, Any], oya: int) -> FirstOya:

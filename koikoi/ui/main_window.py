@@ -45,7 +45,16 @@ from koikoi.ui.display import (
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
-from koikoi.ui.neterrors import bye_detail, error_detail, move_problem
+from koikoi.ui.neterrors import (
+    bye_detail,
+    dropped_detail,
+    ending_detail,
+    error_detail,
+    failure_detail,
+    move_problem,
+    protocol_detail,
+)
+from koikoi.ui.prematch import ending_text as prematch_ending_text
 from koikoi.ui.saves import (
     RESUME_KEY,
     KeptMatch,
@@ -1007,7 +1016,10 @@ class MainWindow(QMainWindow):
 
 
 def ending_text(ending: Any, name: str, mine: bool) -> str:
-    """One line for how a network match ended (an ``Ending``), naming the peer."""
+    """One line for how a network match ended (an ``Ending``), naming the peer. Every part
+    of it is a translated phrase (koikoi.ui.neterrors); in another language than English
+    the network's own English words go to the log, and an ending this app does not know is
+    said in general words."""
 
     def tr(text: str) -> str:
         return QCoreApplication.translate("MainWindow", text)
@@ -1018,7 +1030,7 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
             return tr("You left the match with {0}.").format(name)
         return tr("{0} left the match.").format(name)
     if how == "dropped":
-        detail = reason.removeprefix("the connection dropped").removeprefix(": ")
+        detail = dropped_detail(reason)
         if not detail:
             return tr("The connection to {0} was lost.").format(name)
         return tr("The connection to {0} was lost: {1}.").format(name, detail)
@@ -1034,11 +1046,15 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
         )
     if how == "protocol":
         return tr("The match was stopped: {0}'s app sent something malformed ({1}).").format(
-            name, reason
+            name, protocol_detail(reason)
         )
     if how == "stopped":
-        detail = bye_detail(reason.removeprefix("the peer stopped the match: "))
-        return tr("{0}'s app stopped the match: {1}.").format(name, detail)
+        return tr("{0}'s app stopped the match: {1}.").format(name, bye_detail(reason))
     if how == "error":
-        return tr("The match was stopped: this app failed ({0}).").format(reason)
-    return tr("The match ended: {0}").format(reason)
+        detail = failure_detail(reason)
+        if not detail:
+            return tr("The match was stopped: this app failed.")
+        return tr("The match was stopped: this app failed ({0}).").format(detail)
+    if how == "cards":
+        return prematch_ending_text(ending)
+    return tr("The match with {0} ended: {1}.").format(name, ending_detail(how, reason))

@@ -131,17 +131,107 @@ def _bye_phrases() -> dict[str, str]:
         "protocol": _tr("it received a malformed or unexpected message"),
         "timeout": _tr("it heard nothing from this side for too long"),
         "error": _tr("it failed"),
+        "abandoned": _tr("it waited too long for a move from this side"),
     }
 
 
 def bye_detail(english: str) -> str:
-    """Why the peer's app stopped the match (its ``bye`` code's meaning, then what it said),
-    in the current language; the peer's own words stay as they were sent."""
-    phrases = _bye_phrases()
-    for code, meaning in BYE_REASONS.items():
-        if english.startswith(meaning) and code in phrases:
-            return phrases[code] + english.removeprefix(meaning)
-    return english
+    """Why the peer's app stopped the match (an ending ``stopped``'s reason: its ``bye``
+    code's meaning, then what it said), in the current language. In English the reason
+    is said from that meaning on, the peer's words with it; in another language the peer's
+    words (English, from its app) go to the log only. A reason with no known code is said
+    by a generic phrase."""
+    meanings = [("not over", _NOT_OVER), *BYE_REASONS.items()]
+    phrases = {"not over": _tr("it said the match is over, but it is not over here")}
+    phrases.update(_bye_phrases())
+    for code, meaning in meanings:
+        # the toss's own words may come first (a toss left, koikoi.net.fair)
+        at = english.find(meaning)
+        if at < 0 or code not in phrases:
+            continue
+        if current_language() == "en":
+            return english[at:]
+        logger.info("the peer's app stopped the match: %s", english)
+        return phrases[code]
+    logger.info("the peer's app stopped the match: %s", english)
+    return _tr("it gave no reason this app knows")
+
+
+_NOT_OVER: Final = "the peer said the match is over, but it is not over here"
+"""The reason of a ``bye`` ``finished`` that came before the match was over here."""
+
+
+# --- why a match ended ---------------------------------------------------------------------------
+
+
+def _protocol_phrases() -> list[tuple[str, str]]:
+    """What the peer sent that this side refused (the reason of an ending ``protocol``, as
+    patterns of :mod:`koikoi.net.session` and :mod:`koikoi.net.wire`), and what each says."""
+    unreadable = _tr("a message that cannot be read")
+    return [
+        (r"a message from the peer did not decrypt", _phrases()["decrypt"]),
+        (
+            r"the peer (?:sent (?:an? )?unexpected|acknowledged a move this side did not send)",
+            _tr("a message that does not fit at this point of the match"),
+        ),
+        (
+            r"the peer sent (?:malformed msgpack|frame payload|nesting|integer outside|map key"
+            r"|\w+ values are not allowed|message:|\w+: expected|connection closed in the)",
+            unreadable,
+        ),
+    ]
+
+
+def protocol_detail(english: str) -> str:
+    """What the peer's app sent that ended the match (an ending ``protocol``'s reason), in
+    the current language; in another language than English the reason goes to the log."""
+    if current_language() == "en":
+        return english
+    logger.info("malformed: %s", english)
+    for pattern, phrase in _protocol_phrases():
+        if re.match(pattern, english):
+            return phrase
+    return _phrases()["protocol"]
+
+
+def dropped_detail(english: str) -> str:
+    """What is known of a lost connection (an ending ``dropped``'s reason after "the
+    connection dropped"), in the current language: empty when nothing is to be said; the
+    system's own words go to the log in another language than English."""
+    detail = english.removeprefix("the connection dropped").removeprefix(": ")
+    if current_language() == "en" or not detail:
+        return detail
+    logger.info("the connection dropped: %s", detail)
+    if detail.endswith("not resumed in time"):
+        return _tr("it was not taken back in time")
+    return ""
+
+
+def failure_detail(english: str) -> str:
+    """This app's own failure that stopped the match (an ending ``error``'s reason): the
+    English line in English, else empty (the line goes to the log)."""
+    if current_language() == "en":
+        return english
+    logger.info("this app failed: %s", english)
+    return ""
+
+
+def ending_detail(how: str, english: str) -> str:
+    """Why a match was stopped, as a clause in the current language: ``how`` and
+    ``english`` are an ``Ending``'s ``how`` and ``reason``. A ``how`` this table does not
+    know gets a generic clause in every language; its reason goes to the log."""
+    if how == "cheat":
+        return move_problem(english)
+    if how == "protocol":
+        return protocol_detail(english)
+    if how == "stopped":
+        return bye_detail(english)
+    if how == "error":
+        return failure_detail(english) or _tr("this app failed")
+    if how == "dropped":
+        return dropped_detail(english) or _tr("the connection was lost")
+    logger.info("the match ended (%s): %s", how, english)
+    return _tr("the match ended in a way this app does not know")
 
 
 # --- mDNS: why the rooms cannot be listed or announced -----------------------------------------
@@ -254,6 +344,28 @@ def _move_phrases() -> dict[str, str]:
         ),
         r"the record carries no network signatures": _tr("the record has no network signatures"),
         r"net\.protocol is": _tr("the record's protocol is not one this koikoi reads"),
+        # private dealing (koikoi.net.dealing, koikoi.net.private, the session)
+        r"the move plays card": _tr("it plays another card than the one its app opened"),
+        r"the move draws": _tr("its draw does not match the keys exchanged for it"),
+        r"cheat: the (?:host|joiner) revealed a seed": _tr(
+            "its dealing seed is not the one it committed to"
+        ),
+        r"cheat: the (?:host|joiner) kept quiet a hand": _tr(
+            "it kept quiet a hand that ended the deal at once (a teyaku)"
+        ),
+        r"cheat: the (?:host|joiner) played .* its dealt cards do not allow": _tr(
+            "it played a card its dealt hand did not hold"
+        ),
+        r"cheat: the (?:host|joiner) ": _tr("its part of the private dealing does not check"),
+        r"the peer asked for the key of a draw": _tr(
+            "it asked to open a draw its move does not make"
+        ),
+        r"the peer opened a card out of its turn": _tr("it opened a card out of its turn"),
+        r"the peer revealed its seed mid-deal": _tr(
+            "it revealed its dealing seed before the deal was over"
+        ),
+        r"the peer's sealed deck is not": _tr("the deck it keeps is not the one it sent"),
+        r"the peer declared a teyaku": _tr("it declared a teyaku its hand does not hold"),
     }
 
 

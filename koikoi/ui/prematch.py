@@ -31,7 +31,7 @@ from koikoi.net.identity import PinStatus, fingerprint
 from koikoi.net.session import CardsShown, Ending
 from koikoi.ui import names
 from koikoi.ui.art import CardArt, card_size
-from koikoi.ui.neterrors import error_detail
+from koikoi.ui.neterrors import ending_detail, error_detail
 from koikoi.ui.netlink import LinkError, PeerInfo
 from koikoi.ui.rooms import settings_text
 
@@ -136,7 +136,7 @@ def _ending_reason(ending: Ending) -> str:
         return _tr("The other player left before the match started.")
     if ending.how in ("silent", "dropped"):
         return _tr("The connection was lost before the match started.")
-    return _tr("The match did not start: {0}").format(ending.reason)
+    return _tr("The match did not start: {0}").format(ending_detail(ending.how, ending.reason))
 
 
 def dealing_text(dealing: str) -> str:

@@ -35,9 +35,6 @@ COMPUTER: Final = 1
 KIND_ORDER: Final = (Kind.LIGHT, Kind.TANE, Kind.RIBBON, Kind.PLAIN)
 """Capture piles are grouped by kind in this order (lights first, as in the rules)."""
 
-STOCK_SIZE: Final = 24
-"""Cards left in the stock after a deal (RULES.md R4.1)."""
-
 Key = int | str
 """A card widget's key: the card for a face, ``"opp<n>"`` for an opponent's hidden card."""
 
@@ -171,8 +168,9 @@ class TableModel:
             human = self.me
         if isinstance(event, Dealt):
             self.round_no, self.oya = event.round_no, event.oya
-            opponent = event.hands[1 - human].bit_count()
-            self.deal(event.hands[human], opponent, event.field, STOCK_SIZE)
+            # a privately dealt deal knows the other hand and the stock as counts only
+            opponent = event.hand_size(1 - human)
+            self.deal(event.hands[human], opponent, event.field, event.stock_size)
         elif isinstance(event, CardPlayed):
             self.play(event.seat, event.card)
         elif isinstance(event, StockTurned):
