@@ -1666,12 +1666,20 @@ play on  (K)</source>
             <translation>{0} さんに再接続しています…</translation>
         </message>
         <message>
+            <source>A call with another password was turned away; still waiting.</source>
+            <translation>別のパスワードでの接続を断りました。引き続き待っています。</translation>
+        </message>
+        <message>
             <source>{0} is back: the match goes on.</source>
             <translation>{0} さんが戻りました。対局を続けます。</translation>
         </message>
         <message>
             <source>the record does not say how to reconnect</source>
             <translation>記録に再接続先が書かれていません</translation>
+        </message>
+        <message>
+            <source>the password is not the room's</source>
+            <translation>パスワードが部屋のものと違います</translation>
         </message>
         <message>
             <source>Rematch: waiting for {0} to click Rematch too…</source>
@@ -1730,12 +1738,16 @@ play on  (K)</source>
             <translation>{0}さんのアプリが対戦を止めました：{1}。</translation>
         </message>
         <message>
+            <source>The match was stopped: this app failed.</source>
+            <translation>対戦を止めました：このアプリでエラーが起きました。</translation>
+        </message>
+        <message>
             <source>The match was stopped: this app failed ({0}).</source>
             <translation>対戦を止めました：このアプリでエラーが起きました（{0}）。</translation>
         </message>
         <message>
-            <source>The match ended: {0}</source>
-            <translation>対戦が終わりました：{0}</translation>
+            <source>The match with {0} ended: {1}.</source>
+            <translation>{0}さんとの対戦が終わりました：{1}。</translation>
         </message>
     </context>
     <context>
@@ -1984,6 +1996,42 @@ play on  (K)</source>
             <translation>エラーが起きました</translation>
         </message>
         <message>
+            <source>it waited too long for a move from this side</source>
+            <translation>こちらの手を長い間待ちました</translation>
+        </message>
+        <message>
+            <source>it said the match is over, but it is not over here</source>
+            <translation>相手は対戦が終わったと言いましたが、こちらではまだ終わっていません</translation>
+        </message>
+        <message>
+            <source>it gave no reason this app knows</source>
+            <translation>このアプリの知らない理由でした</translation>
+        </message>
+        <message>
+            <source>a message that cannot be read</source>
+            <translation>読めないデータが届きました</translation>
+        </message>
+        <message>
+            <source>a message that does not fit at this point of the match</source>
+            <translation>対戦のこの時点では来るはずのないデータが届きました</translation>
+        </message>
+        <message>
+            <source>it was not taken back in time</source>
+            <translation>時間内に再開できませんでした</translation>
+        </message>
+        <message>
+            <source>this app failed</source>
+            <translation>このアプリでエラーが起きました</translation>
+        </message>
+        <message>
+            <source>the connection was lost</source>
+            <translation>接続が切れました</translation>
+        </message>
+        <message>
+            <source>the match ended in a way this app does not know</source>
+            <translation>このアプリの知らない形で対戦が終わりました</translation>
+        </message>
+        <message>
             <source>this computer has no network address</source>
             <translation>このコンピュータにネットワークのアドレスがありません</translation>
         </message>
@@ -2138,6 +2186,50 @@ play on  (K)</source>
         <message>
             <source>the record's protocol is not one this koikoi reads</source>
             <translation>このアプリでは読めない通信方式の記録です</translation>
+        </message>
+        <message>
+            <source>it plays another card than the one its app opened</source>
+            <translation>アプリが開いた札とは別の札を出しています</translation>
+        </message>
+        <message>
+            <source>its draw does not match the keys exchanged for it</source>
+            <translation>引いた札が交換した鍵と合いません</translation>
+        </message>
+        <message>
+            <source>its dealing seed is not the one it committed to</source>
+            <translation>配りのシードが約束したものと違います</translation>
+        </message>
+        <message>
+            <source>it kept quiet a hand that ended the deal at once (a teyaku)</source>
+            <translation>配られてすぐ勝負のつく手（手役）を黙っていました</translation>
+        </message>
+        <message>
+            <source>it played a card its dealt hand did not hold</source>
+            <translation>配られた手札にない札を出しました</translation>
+        </message>
+        <message>
+            <source>its part of the private dealing does not check</source>
+            <translation>非公開の配りの相手の分が確認できません</translation>
+        </message>
+        <message>
+            <source>it asked to open a draw its move does not make</source>
+            <translation>その手では引かない札を開けるよう求めました</translation>
+        </message>
+        <message>
+            <source>it opened a card out of its turn</source>
+            <translation>順番でないときに札を開けました</translation>
+        </message>
+        <message>
+            <source>it revealed its dealing seed before the deal was over</source>
+            <translation>配りが終わる前に配りのシードを明かしました</translation>
+        </message>
+        <message>
+            <source>the deck it keeps is not the one it sent</source>
+            <translation>手元の山札が送ってきたものと違います</translation>
+        </message>
+        <message>
+            <source>it declared a teyaku its hand does not hold</source>
+            <translation>手札にない手役を宣言しました</translation>
         </message>
         <message>
             <source>a move the rules do not allow (rule {0})</source>
