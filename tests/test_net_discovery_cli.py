@@ -130,12 +130,13 @@ def test_the_room_says_playing_once_the_match_starts(tmp_path: Path) -> None:
         try:
             joiner.wait_for("coin toss")
             joiner.proc.send_signal(signal.SIGSTOP)  # hold the match in play
-            deadline = time.monotonic() + 10
-            while True:
-                (room,) = _titled(title, "--timeout", "1")
-                if room["status"] == "playing" or time.monotonic() > deadline:
-                    break
-            assert room["status"] == "playing"
+            # a listing of 1 s on a loaded machine may hear no answer: ask again
+            deadline = time.monotonic() + 20
+            statuses: list[str] = []
+            while "playing" not in statuses and time.monotonic() < deadline:
+                statuses = [str(room["status"]) for room in _titled(title, "--timeout", "1")]
+                assert len(statuses) <= 1, statuses
+            assert statuses == ["playing"]
             joiner.proc.send_signal(signal.SIGCONT)
             assert joiner.wait(60) == 0, joiner.stderr
             assert host.wait(60) == 0, host.stderr
