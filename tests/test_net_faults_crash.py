@@ -6,6 +6,7 @@ records end identical and verified.
 
 from __future__ import annotations
 
+import base64
 import json
 import socket
 import time
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from koikoi.net.recordfile import read_local
 from tests.conftest import run_koikoi
-from tests.net_support import KoikoiProcess, Table, spawn
+from tests.net_support import KoikoiProcess, Table, is_move, spawn
 
 LOOPBACK = ("--bind", "127.0.0.1")
 
@@ -26,10 +28,20 @@ def free_port() -> int:
 
 
 def moves_in(path: Path) -> int:
+    """The moves a side's record file holds. Privately dealt, the record itself is rewritten
+    only as each deal is laid out: the moves since are in its sidecar's journal (this side's
+    ``play`` items and the peer's ``move`` messages taken), which a restart replays."""
     try:
         data = json.loads(path.read_text())
+        local = read_local(path)
     except (OSError, ValueError):
         return 0
+    if local is not None:
+        journal = local["journal"]
+        return sum(
+            item[0] == "play" or (item[0] == "in" and is_move(base64.b64decode(item[1])))
+            for item in journal
+        )
     return sum(len(deal["actions"]) for deal in data.get("deals", []))
 
 

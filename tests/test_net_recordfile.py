@@ -307,3 +307,22 @@ def test_a_player_who_leaves_mid_deal_leaves_no_sidecar_and_no_seed_on_disk(
         secret = base64.b64decode(session.local_json()["seeds"][-1])
         for form in (session.local_json()["seeds"][-1].encode(), secret, secret.hex().encode()):
             assert form not in on_disk  # the deal cut short: its seeds stay secret
+
+
+def test_a_changed_resume_key_is_written_between_deals(tmp_path: Path) -> None:
+    """The app's ``resume`` key (``extra``) changes while the signed record does not (a
+    restored host listening on a new port): the record file says the new one at once; the
+    same key again writes nothing."""
+    match = written_and_cut(tmp_path)
+    files, session = match.files[Role.HOST], match.session[Role.HOST]
+
+    def resume_key() -> object:
+        return json.loads(files.path.read_text(encoding="utf-8")).get("resume")
+
+    files.save(session, {"resume": {"role": "host", "port": 4000}})
+    assert resume_key() == {"role": "host", "port": 4000}
+    writes = files.writes
+    files.save(session, {"resume": {"role": "host", "port": 4000}})
+    assert files.writes == writes
+    files.save(session, {"resume": {"role": "host", "port": 4001}})
+    assert resume_key() == {"role": "host", "port": 4001} and files.writes == writes + 1

@@ -71,7 +71,8 @@ class RecordFile:
         if session.session_id != self._session:
             self._session, self._mark, self._local = session.session_id, None, None
         appended = session.ending is None and self._save_local(session)
-        mark = _mark(session)
+        # the app's ``resume`` key changes between entries too (a restored host's new port)
+        mark = (*_mark(session), json.dumps(extra or {}, sort_keys=True))
         if mark != self._mark:
             data = session.record(local=False).to_json()
             data.update(extra or {})
