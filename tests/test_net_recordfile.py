@@ -192,17 +192,25 @@ def test_a_sidecar_of_the_same_match_that_does_not_reach_its_record_is_refused(
 ) -> None:
     """A sidecar kept from earlier in the match (a copy): its journal stops before the
     record's entries."""
-    match = WrittenMatch(21, tmp_path)
-    files = match.files[Role.JOINER]
-    early = b""
-    for _ in range(20_000):
-        match.now += 0.01
-        match.step()
-        lockstep = match.session[Role.JOINER].lockstep if Role.JOINER in match.session else None
-        if lockstep is not None and not early and files.sidecar.exists():
-            early = files.sidecar.read_bytes()
-        if lockstep is not None and len(lockstep.record.deals) >= 2 and lockstep.seq >= 2:
+    for seed in range(21, 31):  # a match won in its first deal has no second: play another
+        match = WrittenMatch(seed, tmp_path, f"match{seed}")
+        files = match.files[Role.JOINER]
+        early, reached = b"", False
+        for _ in range(20_000):
+            match.now += 0.01
+            match.step()
+            session = match.session.get(Role.JOINER)
+            lockstep = None if session is None else session.lockstep
+            if lockstep is not None and not early and files.sidecar.exists():
+                early = files.sidecar.read_bytes()
+            if session is not None and session.ending is not None:
+                break
+            if lockstep is not None and len(lockstep.record.deals) >= 2 and lockstep.seq >= 2:
+                reached = True
+                break
+        if reached:
             break
+    assert reached and early
     files.sidecar.write_bytes(early)
     assert refusal(match, Role.JOINER).startswith("its local journal does not replay")
 
@@ -284,10 +292,10 @@ class _Leaver:
 def test_a_player_who_leaves_mid_deal_leaves_no_sidecar_and_no_seed_on_disk(
     tmp_path: Path,
 ) -> None:
-    async def play() -> tuple[Session, Session]:
+    async def play(folder: Path) -> tuple[Session, Session]:
         stop = asyncio.Event()
         options = bench._options("host", private=True), bench._options("joiner", private=True)
-        files = RecordFile(tmp_path / "host.json"), RecordFile(tmp_path / "joiner.json")
+        files = RecordFile(folder / "host.json"), RecordFile(folder / "joiner.json")
         options[0].on_record, options[1].on_record = files[0].save, files[1].save
         room = Room(options[0], bench._TimedBot("random", 8))
         _, port = await room.open("127.0.0.1", 0)
@@ -299,10 +307,16 @@ def test_a_player_who_leaves_mid_deal_leaves_no_sidecar_and_no_seed_on_disk(
         assert hosted.session is not None and joined.session is not None
         return hosted.session, joined.session
 
-    host, joiner = asyncio.run(play())
+    for attempt in range(5):  # a match won before the joiner's 12th move: play another
+        folder = tmp_path / str(attempt)
+        folder.mkdir()
+        host, joiner = asyncio.run(play(folder))
+        assert joiner.ending is not None
+        if not joiner.ending.finished:
+            break
     assert joiner.ending is not None and not joiner.ending.finished
-    on_disk = b"".join(path.read_bytes() for path in tmp_path.iterdir())
-    assert not any(path.name.endswith(".local") for path in tmp_path.iterdir())
+    on_disk = b"".join(path.read_bytes() for path in folder.iterdir())
+    assert not any(path.name.endswith(".local") for path in folder.iterdir())
     for session in (host, joiner):
         secret = base64.b64decode(session.local_json()["seeds"][-1])
         for form in (session.local_json()["seeds"][-1].encode(), secret, secret.hex().encode()):
