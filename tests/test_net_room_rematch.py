@@ -14,29 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
-from collections.abc import Sequence
 
-from koikoi.engine.events import Event
-from koikoi.engine.match import Observation, Settings
-from koikoi.engine.round import Action
+from koikoi.engine.match import Settings
 from koikoi.net.errors import PeerRefused
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
-
-
-class Bot:
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    async def choose(self, observation: Observation) -> Action:
-        return self.rng.choice(observation.legal_actions)
-
-    def notify(self, events: Sequence[Event]) -> None:
-        pass
-
-    def cancel(self) -> None:
-        pass
+from tests.test_net_faults import Bot
 
 
 def options(name: str, identity: Identity) -> PeerOptions:
