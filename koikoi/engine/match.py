@@ -233,22 +233,35 @@ class Match:
             raise ValueError("no deal yet")
         return observe(self.round, seat, self)
 
-    def deal(self, order: Sequence[Card]) -> list[Event]:
-        """Lay out the next deal from a deck order (R4) by the current oya."""
+    def deal(self, order: Sequence[Card], *, teyaku: bool = True) -> list[Event]:
+        """Lay out the next deal from a deck order (R4) by the current oya (``teyaku``: as
+        :meth:`deal_cards`)."""
         if self.finished:
             raise MatchOver("the match has ended")
         if not self.needs_deal:
             raise ValueError("the current deal is still being played")
         d = deal_from_order(order, self.oya)
-        return self.deal_cards(d.hands, d.field, d.stock)
+        return self.deal_cards(d.hands, d.field, d.stock, teyaku=teyaku)
 
     def deal_cards(
-        self, hands: tuple[CardSet, CardSet], field_cards: CardSet, stock: Sequence[Card]
+        self,
+        hands: tuple[CardSet, CardSet],
+        field_cards: CardSet,
+        stock: Sequence[Card],
+        *,
+        teyaku: bool = True,
     ) -> list[Event]:
-        """Lay out a deal given as hands, field and stock (a record's form of a deal)."""
+        """Lay out a deal given as hands, field and stock (a record's form of a deal).
+        ``teyaku`` False: the hands are not judged for a teyaku (R8), for a record's deal
+        whose hands are partly stand-ins (:func:`koikoi.engine.record.lay_out`)."""
         if self.finished:
             raise MatchOver("the match has ended")
-        self.round = Round(Deal(hands, field_cards, tuple(stock)), self.oya, self.settings.doubling)
+        self.round = Round(
+            Deal(hands, field_cards, tuple(stock)),
+            self.oya,
+            self.settings.doubling,
+            teyaku=teyaku,
+        )
         self.moves = []
         events: list[Event] = [
             Dealt(self.oya, self.round_no, self.deal_no, field_cards, (hands[0], hands[1]))

@@ -22,7 +22,7 @@ from dataclasses import field as _field
 from typing import Any, Final
 
 from koikoi.engine.cards import CARD_IDS, Card, CardSet, ids, to_set
-from koikoi.engine.events import Outcome
+from koikoi.engine.events import Event, Outcome
 from koikoi.engine.match import Match, Settings
 from koikoi.engine.round import (
     KOIKOI,
@@ -65,6 +65,9 @@ def action_to_json(seat: int, action: Action) -> dict[str, Any]:
         return {"seat": seat, "pick": CARD_IDS[action - PICK_BASE]}
     return {"seat": seat, "koikoi": action == KOIKOI}
 
+
+SEALED: Final = "sealed"
+"""A deal's key: its writer's view, stand-ins for the cards it did not see (:func:`lay_out`)."""
 
 _RECORD_KEYS: Final = ("format", "settings", "first_oya", "deals")
 _DEAL_KEYS: Final = ("hands", "field", "stock", "actions")
@@ -217,6 +220,9 @@ class ParsedDeal:
     field: CardSet
     stock: tuple[Card, ...]
     actions: tuple[ParsedAction, ...]
+    sealed: bool = False
+    """The deal is marked ``"sealed": true``: a network record's view of a privately dealt
+    deal never audited, the cards its writer did not see being stand-ins (:func:`lay_out`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +278,8 @@ def _parse_deal(d: object, i: int) -> ParsedDeal:
     if not isinstance(actions_json, list):
         raise RecordError(i, None, "format", "actions must be a list")
     actions = tuple(_parse_action(a, i, j) for j, a in enumerate(actions_json))
-    return ParsedDeal((to_set(h0), to_set(h1)), to_set(field_cards), tuple(stock), actions)
+    sealed = d.get(SEALED) is True
+    return ParsedDeal((to_set(h0), to_set(h1)), to_set(field_cards), tuple(stock), actions, sealed)
 
 
 def _parse_action(a: object, deal: int, j: int) -> ParsedAction:
@@ -301,6 +308,19 @@ def _parse_action(a: object, deal: int, j: int) -> ParsedAction:
 
 
 # -- replaying -------------------------------------------------------------------------------
+
+
+def lay_out(match: Match, deal: ParsedDeal) -> list[Event]:
+    """Lay out a record's deal as the next deal of ``match``.
+
+    A deal marked ``sealed`` (a privately dealt deal its writer never saw audited: the cards
+    it did not see are stand-ins, docs/protocol.md "Private dealing") that holds moves is not
+    judged for a teyaku (R8): its moves show that the deal was played, as both players'
+    engines judged it when it was laid out, and a teyaku among the stand-ins (with the cards
+    opened since) is nobody's hand. Every other deal is judged as dealt.
+    """
+    teyaku = not (deal.sealed and deal.actions)
+    return match.deal_cards(deal.hands, deal.field, deal.stock, teyaku=teyaku)
 
 
 @dataclass
@@ -335,7 +355,7 @@ def replay_record(data: Mapping[str, Any]) -> Replay:
                 "R5.7",
                 "the deal stops before its round ended, yet another deal follows",
             )
-        match.deal_cards(deal.hands, deal.field, deal.stock)
+        lay_out(match, deal)
         rnd = match.round
         assert rnd is not None
         for j, act in enumerate(deal.actions):
@@ -385,6 +405,7 @@ __all__ = [
     "RecordError",
     "Replay",
     "action_to_json",
+    "lay_out",
     "loads",
     "parse",
     "replay",

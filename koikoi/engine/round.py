@@ -166,7 +166,9 @@ class Round:
     """The round has ended (``phase`` is OVER); a plain attribute, read in every playout."""
     dealt_hands: tuple[CardSet, CardSet]
 
-    def __init__(self, deal: Deal, oya: int = 0, doubling: bool = True) -> None:
+    def __init__(
+        self, deal: Deal, oya: int = 0, doubling: bool = True, *, teyaku: bool = True
+    ) -> None:
         self.hands = [deal.hands[0], deal.hands[1]]
         self.dealt_hands = deal.hands
         self.field = deal.field
@@ -184,11 +186,15 @@ class Round:
         self.doubling = doubling
         self.result = None
         self.over = False
-        self._check_deal()
+        self._check_deal(teyaku)
 
-    def _check_deal(self) -> None:
+    def _check_deal(self, judge_teyaku: bool) -> None:
+        """R4.2, then R8 unless ``judge_teyaku`` is False (a record's deal whose hands are
+        partly stand-ins: :func:`koikoi.engine.record.lay_out`)."""
         if full_months(self.field):  # R4.2 (R4.4: a redeal never scores a teyaku)
             self._finish(RoundResult(Outcome.REDEAL))
+            return
+        if not judge_teyaku:
             return
         teyaku = (teyaku_of(self.hands[0]), teyaku_of(self.hands[1]))
         if teyaku == (None, None):

@@ -311,12 +311,37 @@ ENDED = {"silent": "dropped"}
 except that a peer gone silent counts as a dropped connection; ``end`` keeps the details."""
 
 
+def _result_of(session: Session) -> dict[str, Any]:
+    """The session's result JSON; when its record does not replay (a fault of this side's
+    own making: never a traceback), the match as this side's engine played it, and one line
+    saying why."""
+    try:
+        return session.result_json()
+    except ValueError as error:  # RecordError, or a record the engine cannot lay out
+        with contextlib.suppress(OSError):
+            say(f"the result could not be read from the record: {error}")
+    lockstep = session.lockstep
+    if lockstep is None:
+        return {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
+    match = lockstep.match
+    rounds = [outcome.to_json() for outcome in match.history]
+    if match.round is not None and not match.round.over:
+        rounds.append({"result": "in_progress"})
+    finished = session.ending is not None and session.ending.finished and match.finished
+    return {
+        "rounds": rounds,
+        "scores": list(match.scores),
+        "winner": match.winner if finished else None,
+        "finished": finished,
+    }
+
+
 def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     session = outcome.session
     if session is not None:
         recorder(session)
     if session is not None:
-        result = session.result_json()
+        result = _result_of(session)
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
     result["dealing"] = session.dealing if session is not None else recorder.dealing

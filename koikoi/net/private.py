@@ -28,7 +28,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -249,16 +248,49 @@ class PrivateLockstep(Lockstep):
     def refresh_record(self) -> None:
         """The record's current deal, until audited, keeps its dealing as it stands (keys
         opened so far); its cards are this side's view (``sealed``: the cards it does not
-        know are stand-ins)."""
+        know are stand-ins, :meth:`written_view`)."""
         if not self.transcripts or len(self.record.deals) < len(self.transcripts):
             return
         index = len(self.transcripts) - 1
         deal, rnd = self.record.deals[index], self.match.round
-        if deal.extra.get(SEALED_KEY) and rnd is not None:  # the cards as the engine has them
+        if deal.extra.get(SEALED_KEY) and rnd is not None:
             extra = {**deal.extra, "dealing": self.transcripts[-1].to_json()}
-            self.record.deals[index] = RecordedDeal(
-                rnd.dealt_hands, deal.field, tuple(rnd.stock), deal.actions, extra
-            )
+            hands, stock = self.written_view()
+            self.record.deals[index] = RecordedDeal(hands, deal.field, stock, deal.actions, extra)
+
+    def written_view(self) -> tuple[tuple[CardSet, CardSet], tuple[int, ...]]:
+        """The deal in play as its record shows it: the cards this side knows where they lie,
+        and the stand-ins spread over the positions it does not know so that the other hand
+        is no teyaku with the cards opened in it (docs/protocol.md, "Records and verify").
+
+        The engine's own stand-ins were chosen so when the deal was laid out; the cards the
+        other side played were swapped in since, and three of a month played with a stand-in
+        for the fourth would make the hand as the engine holds it a teyaku a replay ends the
+        deal on. Such a spread exists whenever the other side played by the rules (its dealt
+        hand is one); else the engine's view is written as it stands."""
+        rnd = self.match.round
+        assert rnd is not None
+        hands = rnd.dealt_hands
+        peer = role_of(self.seat).peer
+        if teyaku_of(hands[peer.seat]) is None:
+            return hands, tuple(rnd.stock)
+        theirs = hand_positions(peer, self.oya_role)
+        sealed_hand = [p for p in theirs if p not in self.known]
+        sealed_stock = [p for p in STOCK if p not in self.known]
+        opened = [self.shadow[p] for p in theirs if p in self.known]
+        pool = [self.shadow[p] for p in (*sealed_hand, *sealed_stock)]
+        chosen = _fill_without_teyaku(opened, pool, len(sealed_hand))
+        if chosen is None:  # no dealt hand of the rules holds what the other side played
+            return hands, tuple(rnd.stock)
+        rest = iter(card for card in pool if card not in chosen)
+        deck = list(self.shadow)
+        for position, card in zip(sealed_hand, chosen, strict=True):
+            deck[position] = card
+        for position in sealed_stock:
+            deck[position] = next(rest)
+        other = sum(_bit(deck[p]) for p in theirs)
+        written = (hands[0], other) if peer.seat == 1 else (other, hands[1])
+        return written, tuple(deck[p] for p in STOCK)
 
     def open(self, position: int, card: int) -> None:
         """The rules showed ``card`` at ``position`` (a play of the other side, or a draw):
@@ -395,6 +427,43 @@ def _no_teyaku_hand(cards: list[int]) -> list[int]:
     return chosen
 
 
+def _fill_without_teyaku(opened: list[int], pool: list[int], need: int) -> list[int] | None:
+    """``need`` cards of ``pool`` that make no teyaku with the ``opened`` cards of a hand (a
+    search, months the hand holds fewest of first); None when there are none.
+
+    >>> _fill_without_teyaku([0, 1, 2], [3, 4, 5], 1)
+    [4]
+    >>> _fill_without_teyaku([0, 1, 2, 4, 5, 8, 9], [3], 1) is None
+    True
+    """
+    counts = [0] * 12
+    for card in opened:
+        counts[card // 4] += 1
+    order = sorted(pool, key=lambda card: (counts[card // 4], card))
+    chosen: list[int] = []
+    budget = [20_000]
+
+    def search(start: int) -> bool:
+        if len(chosen) == need:
+            return teyaku_of(sum(_bit(card) for card in (*opened, *chosen))) is None
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        for index in range(start, len(order)):
+            card = order[index]
+            if counts[card // 4] >= 3:  # a fourth of a month: teshi
+                continue
+            chosen.append(card)
+            counts[card // 4] += 1
+            if search(index + 1):
+                return True
+            chosen.pop()
+            counts[card // 4] -= 1
+        return False
+
+    return chosen if search(0) else None
+
+
 class AuditedLockstep(Lockstep):
     """``koikoi verify``'s copy of a privately dealt match: each deal laid out from the deck
     its dealing's audit gives (both seeds revealed), every move checked with full
@@ -410,15 +479,18 @@ class AuditedLockstep(Lockstep):
         return []  # each deal comes from its dealing (lay_out)
 
     def lay_out(
-        self, transcript: DealTranscript, sealed: Sequence[int] | None = None
+        self, transcript: DealTranscript, sealed: Sequence[int] | None = None, moves: int = 0
     ) -> list[Event]:
         """Audit ``transcript`` (the next deal's dealing) and lay out the deck it gives.
 
         A deal cut short (no seeds) is laid out from ``sealed``, the writer's view of it (the
-        record's cards): its signed entries and public hashes check, its hidden cards are not
-        vouched for (:attr:`unaudited`). Raises :class:`~koikoi.net.dealing.DealingCheat`
-        naming a side whose dealing its seed does not give, and ``ValueError`` for a dealing
-        of another deal, or without seeds and without ``sealed``."""
+        record's cards, as ``koikoi replay`` lays them out: a deal marked ``sealed`` with
+        ``moves`` recorded is not judged for a teyaku, :func:`koikoi.engine.record.lay_out`):
+        its signed entries and public hashes check, its hidden cards are not vouched for
+        (:attr:`unaudited`).
+        Raises :class:`~koikoi.net.dealing.DealingCheat` naming a side whose dealing its
+        seed does not give, and ``ValueError`` for a dealing of another deal, or without
+        seeds and without ``sealed``."""
         match = self.match
         if not match.needs_deal:
             raise ValueError("a dealing where no deal is due")
@@ -426,13 +498,16 @@ class AuditedLockstep(Lockstep):
             raise ValueError("the dealing is bound to another deal of another session")
         if transcript.oya is not role_of(match.oya):
             raise ValueError(f"the dealing names the {transcript.oya.value} as the oya")
+        teyaku = True
         if len(transcript.seeds) < 2 and sealed is not None:
-            deck: Sequence[int] = _without_teyaku(sealed, check_opened(transcript, sealed))
+            check_opened(transcript, sealed)
+            deck: Sequence[int] = sealed
+            teyaku = not moves
             self.unaudited += 1
         else:
             deck = audit(transcript)
         self.dealing_hash = sealed_hash(transcript, self.dealing_hash)
-        events = match.deal(deck)
+        events = match.deal(deck, teyaku=teyaku)
         rnd = match.round
         assert rnd is not None
         self.record.add_deal(rnd.dealt_hands, rnd.field, rnd.stock)
@@ -472,25 +547,3 @@ def check_opened(transcript: DealTranscript, sealed: Sequence[int]) -> dict[int,
             )
         opened[position] = card
     return opened
-
-
-def _without_teyaku(sealed: Sequence[int], opened: dict[int, int]) -> list[int]:
-    """The record's view of a deal cut short, laid out so that the engine plays it: each
-    opened card at its position, the cards nobody opened at the other positions, spread so
-    that neither hand is a teyaku (a writer's stand-ins, with the cards opened since swapped
-    in, could make one; no recorded move uses a card nobody opened, and the public hash does
-    not see them)."""
-    deck = [-1] * CARDS
-    for position, card in opened.items():
-        deck[position] = card
-    free = [p for p in range(CARDS) if deck[p] < 0]
-    rest = sorted(set(sealed) - set(opened.values()))
-    rng = random.Random(0)
-    for _ in range(100):
-        for position, card in zip(free, rest, strict=True):
-            deck[position] = card
-        hands = (sum(_bit(c) for c in deck[0:8]), sum(_bit(c) for c in deck[8:16]))
-        if all(teyaku_of(hand) is None for hand in hands):
-            break
-        rng.shuffle(rest)
-    return deck

@@ -420,7 +420,8 @@ def _lay_out(
         first, second = (hands[0], hands[1]) if lockstep.match.oya == 0 else (hands[1], hands[0])
         sealed = [*_cards(first), *_cards(second), *_cards(field_cards), *last.stock]
     try:
-        lockstep.lay_out(DealTranscript.from_json(raw["dealing"]), sealed)
+        moves = len(last.actions) if last is not None and last.sealed else 0  # as replay
+        lockstep.lay_out(DealTranscript.from_json(raw["dealing"]), sealed, moves)
     except DealingCheat as error:
         raise VerificationFailed(f"{where}: {error}") from None
     except ValueError as error:

@@ -64,7 +64,7 @@ from koikoi.engine.match import (
     payment,
     turn_for_first_oya,
 )
-from koikoi.engine.record import GameRecord, parse
+from koikoi.engine.record import GameRecord, lay_out, parse
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.net.private import seat_view
@@ -1317,7 +1317,7 @@ def _last_deal_events(data: dict[str, Any], seat: int) -> list[Event]:
     match = Match(parsed.settings, parsed.first_oya)
     events: list[Event] = []
     for deal in parsed.deals:
-        events = match.deal_cards(deal.hands, deal.field, deal.stock)
+        events = lay_out(match, deal)
         for act in deal.actions:
             events += match.apply(act.action, act.seat)
     private = isinstance(data.get("net"), dict) and data["net"].get("dealing") == "private"

@@ -21,7 +21,7 @@ from typing import Any
 from koikoi.command import EXIT_FAILED, UsageError, read_input
 from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Match, Observation, Settings
-from koikoi.engine.record import RecordError, loads, parse, replay_record
+from koikoi.engine.record import RecordError, lay_out, loads, parse, replay_record
 from koikoi.engine.round import SHOBU, Phase
 from koikoi.ui.saves import NET_SEAT
 
@@ -94,7 +94,7 @@ def steps_of(
 
     for i, deal in enumerate(rec.deals):
         starts.append(len(steps))
-        events = match.deal_cards(deal.hands, deal.field, deal.stock)
+        events = lay_out(match, deal)
         steps.append(Step(i, None, None, tuple(events), seen()))
         rnd = match.round
         assert rnd is not None
