@@ -166,14 +166,30 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
-def loads(text: str) -> dict[str, Any]:
+def no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s ``object_pairs_hook`` that refuses a key repeated in one object
+    (:class:`RecordError` naming it)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordError(None, None, "format", f"the key {key!r} twice in one object")
+        out[key] = value
+    return out
+
+
+def loads(text: str, *, unique_keys: bool = False) -> dict[str, Any]:
     """Parse a record's JSON text (structure is checked by :func:`parse`).
 
     Every fault is a :class:`RecordError`: text that is not JSON, nesting too deep, a
-    number too long to read, or JSON that is not an object.
+    number too long to read, or JSON that is not an object; with ``unique_keys``, also a
+    key repeated in one object. A signed record is read so (``koikoi verify``, a restore):
+    JSON readers keep one of two values of a repeated key, not all the same one, so such a
+    record could be read as two different ones. ``koikoi replay`` reads no signed field and
+    takes the last value, as before.
     """
+    hook = no_repeated_keys if unique_keys else None
     try:
-        data = json.loads(text, parse_int=_json_int)
+        data = json.loads(text, parse_int=_json_int, object_pairs_hook=hook)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise RecordError(None, None, "format", f"not valid JSON: {exc}") from None
     except UnicodeDecodeError:
@@ -407,6 +423,7 @@ __all__ = [
     "action_to_json",
     "lay_out",
     "loads",
+    "no_repeated_keys",
     "parse",
     "replay",
     "replay_record",

@@ -544,9 +544,17 @@ def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | N
     if path is None or not Path(path).is_file():
         return None
     try:
-        data = loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
+        data = loads(text)
     except (OSError, UnicodeDecodeError, RecordError):
         return None  # not a record: written over, as before
+    if unfinished_record(data):  # a signed record to go on from: read strictly
+        try:
+            loads(text, unique_keys=True)
+        except RecordError as error:
+            raise UsageError(
+                f"--record {path} holds a match in play that cannot be read: {error}"
+            ) from None
     if not unfinished_record(data):
         return None
     try:
@@ -701,7 +709,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     for path in paths:
         text = read_input(path)  # as replay reads: '-' is stdin
         try:
-            records.append(loads(text))
+            records.append(loads(text, unique_keys=True))
         except RecordError as error:
             raise UsageError(f"{path}: {error}") from None
     reports = []

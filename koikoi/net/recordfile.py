@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from koikoi.engine.record import RecordError, no_repeated_keys
 from koikoi.net.session import Session
 from koikoi.paths import atomic_write, sync_folder
 
@@ -170,7 +171,9 @@ def read_local(record: Path) -> dict[str, Any] | None:
     parsed: list[Any] = []
     for n, line in enumerate(lines):
         try:
-            parsed.append(json.loads(line))
+            parsed.append(json.loads(line, object_pairs_hook=no_repeated_keys))
+        except RecordError as error:  # a key twice: no torn line makes that
+            raise LocalFileError(f"its local file's line {n + 1}: {error.message}") from None
         except (ValueError, RecursionError):
             if n == len(lines) - 1 and n > 0:
                 break  # the torn last line

@@ -695,7 +695,8 @@ class MainWindow(QMainWindow):
         )
 
         try:
-            data = attach_local(loads(kept.path.read_text(encoding="utf-8")), kept.path)
+            text = kept.path.read_text(encoding="utf-8")
+            data = attach_local(loads(text, unique_keys=True), kept.path)
         except (UnicodeDecodeError, RecordError) as exc:
             raise ValueError(str(exc)) from None
         info = data.get(RESUME_KEY)
