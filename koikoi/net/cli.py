@@ -420,6 +420,46 @@ class _Announcer:
             await asyncio.to_thread(advertiser.withdraw)
 
 
+class _GuessLines:
+    """``host``'s lines about password guessing on stderr, coalesced per address
+    (:class:`~koikoi.net.room.GuessReport` on the loop's clock; a waiting line is said when
+    its window ends)."""
+
+    def __init__(self) -> None:
+        from koikoi.net.room import GuessReport
+
+        self.report = GuessReport()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def wrong_password(self, host: str, count: int) -> None:
+        self._say(self.report.wrong_password(host, count, self._now()))
+
+    def turned_away(self, address: str, reason: str) -> None:
+        self._say(self.report.turned_away(address, reason, self._now()))
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._say(self.report.close(), wake=False)
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
+
+    def _due(self) -> None:
+        self._timer = None
+        self._say(self.report.due(self._now()))
+
+    def _say(self, lines: list[str], wake: bool = True) -> None:
+        for line in lines:
+            with contextlib.suppress(OSError):
+                say(line)
+        due = self.report.next_due()
+        if wake and due is not None and self._timer is None:
+            self._timer = asyncio.get_running_loop().call_at(due, self._due)
+
+
 async def _host(
     args: argparse.Namespace,
     options: PeerOptions,
@@ -436,14 +476,13 @@ async def _host(
         if announcer is not None:
             announcer.playing(event, now)
 
+    guesses = _GuessLines()
     room = Room(
         options,
         player,
         on_event=on_event,
-        on_wrong_password=lambda host, count: say(
-            f"{count} wrong password{'s' if count > 1 else ''} from {host}"
-        ),
-        on_refused=lambda address, reason: say(f"turned away {address}: {reason}"),
+        on_wrong_password=guesses.wrong_password,
+        on_refused=guesses.turned_away,
         stop=stop,
     )
     try:
@@ -476,6 +515,7 @@ async def _host(
         if announcer is not None:
             await announcer.withdraw()
         await room.close()
+        guesses.close()
 
 
 async def _join(

@@ -70,6 +70,7 @@ from typing import Any, Final
 
 __all__ = [
     "FIRST_MESSAGE_DEADLINE",
+    "GuessReport",
     "HANDSHAKE_DEADLINE",
     "MAX_PENDING",
     "MAX_PER_ADDRESS",
@@ -377,6 +378,147 @@ def password_matches(password: str, check: Mapping[str, Any]) -> bool:
     if n & (n - 1) or len(salt) < 16 or len(key) != 32:
         raise ValueError("the record's password check is malformed")
     return hmac.compare_digest(_scrypt(password, salt, n), key)
+
+
+WAIT_REASON: Final = "wrong passwords from "
+"""How the reason of a ``wait`` refusal begins (:func:`_wait`)."""
+
+
+@dataclass
+class _Guesser:
+    window: float
+    """When this address's current window began."""
+    said: int = 0
+    """Lines said about it in this window."""
+    wrong: int = 0
+    wrong_said: int = 0
+    turned: int = 0
+    """Connections turned away since the last line about it."""
+    reason: str = ""
+    address: str = ""
+    turned_in_all: int = 0
+
+
+@dataclass
+class GuessReport:
+    """The host's lines about password guessing (wrong passwords, connections turned away
+    after one or told to wait), coalesced per address: the first ``burst`` lines of an
+    address in a window of ``every`` seconds are said as they come; after them, one line
+    when the window ends, with the running counts (:meth:`due`, :meth:`next_due`); and
+    :meth:`close` says what is left and one summary when anything was coalesced. Other
+    refusals (busy, malformed, silent) pass through. Sans-I/O: the caller gives ``now``.
+
+    >>> report = GuessReport(every=5.0, burst=1)
+    >>> report.wrong_password("192.0.2.7", 1, now=0.0)
+    ['1 wrong password from 192.0.2.7']
+    >>> report.wrong_password("192.0.2.7", 2, now=1.0), report.due(5.0)
+    ([], ['2 wrong passwords from 192.0.2.7'])
+    """
+
+    every: float = 5.0
+    burst: int = 3
+    _hosts: dict[str, _Guesser] = field(default_factory=dict, repr=False)
+    _coalesced: bool = False
+
+    def wrong_password(self, host: str, count: int, now: float) -> list[str]:
+        """``count`` wrong passwords so far from ``host``: the lines to say now."""
+        state, out = self._at(host, now)
+        state.wrong = max(state.wrong, count)
+        if state.said < self.burst:
+            state.said += 1
+            state.wrong_said = state.wrong
+            return [*out, _wrong_line(host, state.wrong)]
+        self._coalesced = True
+        return out
+
+    def turned_away(self, address: str, reason: str, now: float) -> list[str]:
+        """A connection from ``address`` turned away for ``reason``: the lines to say now."""
+        host = address_host(address)
+        state = self._hosts.get(host)
+        guessing = reason.startswith(WAIT_REASON) or (state is not None and state.wrong > 0)
+        if not guessing:
+            return [f"turned away {address}: {reason}"]
+        state, out = self._at(host, now)
+        state.turned_in_all += 1
+        if state.said < self.burst:
+            state.said += 1
+            return [*out, f"turned away {address}: {reason}"]
+        self._coalesced = True
+        state.turned += 1
+        state.reason, state.address = reason, address
+        return out
+
+    def next_due(self) -> float | None:
+        """When a coalesced line is due (None: none is waiting)."""
+        due = [s.window + self.every for s in self._hosts.values() if self._pending(s)]
+        return min(due, default=None)
+
+    def due(self, now: float) -> list[str]:
+        """The coalesced lines whose window has ended by ``now``; the next window of such an
+        address starts coalescing at once (an address that goes on is one line a window)."""
+        out = []
+        for host, state in self._hosts.items():
+            if self._pending(state) and now >= state.window + self.every:
+                out.append(self._line(host, state))
+                state.window, state.said = now, self.burst
+        return out
+
+    def close(self) -> list[str]:
+        """The lines still waiting, and a summary when anything was coalesced."""
+        out = [self._line(host, s) for host, s in self._hosts.items() if self._pending(s)]
+        if self._coalesced:
+            guessers = [s for s in self._hosts.values() if s.wrong or s.turned_in_all]
+            wrong = sum(s.wrong for s in guessers)
+            turned = sum(s.turned_in_all for s in guessers)
+            them = "it" if len(guessers) == 1 else "them"
+            out.append(
+                f"in all: {_plural(wrong, 'wrong password')} from"
+                f" {_plural(len(guessers), 'address', 'addresses')},"
+                f" {_plural(turned, 'connection')} from {them} turned away"
+            )
+        self._hosts.clear()
+        self._coalesced = False
+        return out
+
+    def _at(self, host: str, now: float) -> tuple[_Guesser, list[str]]:
+        state = self._hosts.get(host)
+        if state is None:
+            state = self._hosts[host] = _Guesser(now)
+            return state, []
+        out = []
+        if now >= state.window + self.every:  # a new window: what waited first
+            if self._pending(state):
+                out.append(self._line(host, state))
+                state.window, state.said = now, self.burst
+            else:
+                state.window, state.said = now, 0
+        return state, out
+
+    @staticmethod
+    def _pending(state: _Guesser) -> bool:
+        return state.wrong > state.wrong_said or state.turned > 0
+
+    @staticmethod
+    def _line(host: str, state: _Guesser) -> str:
+        parts = []
+        if state.wrong > state.wrong_said or not state.turned:
+            parts.append(_wrong_line(host, state.wrong))
+        if state.turned == 1:
+            parts.append(f"turned away {state.address}: {state.reason}")
+        elif state.turned:
+            parts.append(
+                f"turned away {state.turned} connections from {host} (the last: {state.reason})"
+            )
+        state.wrong_said, state.turned = state.wrong, 0
+        return "; ".join(parts)
+
+
+def _plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def _wrong_line(host: str, count: int) -> str:
+    return f"{_plural(count, 'wrong password')} from {host}"
 
 
 def _scrypt(password: str, salt: bytes, n: int) -> bytes:
