@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import copy
 import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from koikoi.engine.record import FORMAT, ParsedDeal, RecordError, parse
-from koikoi.engine.round import IllegalAction, action_str
+from koikoi.engine.round import SHOBU, IllegalAction, Phase, action_str
 from koikoi.net.dealing import DealingCheat, DealTranscript
 from koikoi.net.errors import ProtocolError
 from koikoi.net.fair import commitment, first_oya, joint_seed
@@ -309,11 +310,15 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
             if acked:
                 reach[1 - act.seat] = seq
     replayed = lockstep.match
+    current = replayed.round
+    if current is not None and current.phase == Phase.DECIDE and current.last_turn:
+        replayed = copy.deepcopy(replayed)  # R7.3: the last turn's shobu, unwritten (as replay)
+        replayed.apply(SHOBU)
     finished = replayed.finished
     if end is not None and end.get("finished") is True and not finished:
         raise VerificationFailed("the record says the match finished, but its moves do not end it")
     rounds = [outcome.to_json() for outcome in replayed.history]
-    if replayed.round is not None and not replayed.round.over:
+    if len(rounds) < len(record.deals):  # the record's last deal, in play (as replay says)
         rounds.append({"result": "in_progress"})
     result: dict[str, Any] = {
         "rounds": rounds,
