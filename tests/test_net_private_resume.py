@@ -571,14 +571,14 @@ def test_a_version_3_match_dealt_from_the_seed_is_restored_after_a_crash(crashed
         if not session.closed:
             break
     assert not session.closed
-    assert session.protocol == "koikoi-net/3" and session.dealing == "seed"
+    assert session.protocol == "koikoi-net/4" and session.dealing == "seed"
     on_disk = session.record().to_json()
     match.cut()
     side = match.sides[crashed]
     restored = restore_session(
         on_disk, side.identity, crashed.value, crashed, Settings(), now=match.now
     )
-    assert restored.protocol == "koikoi-net/3"
+    assert restored.protocol == "koikoi-net/4"
     assert restored.record().to_json()["net"] == on_disk["net"]
     match.session[crashed] = restored
     match.link = match.dial()

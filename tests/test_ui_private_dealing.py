@@ -123,7 +123,7 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
         )
         for window in (host, joiner):
             session = window.controller.remote.session  # type: ignore[union-attr]
-            assert session.dealing == "private" and session.protocol == "koikoi-net/3"
+            assert session.dealing == "private" and session.protocol == "koikoi-net/4"
             # the score column says it, and it was said (the log and screen readers)
             line = window.game.side.dealing
             assert line.isVisible() and line.text() == PRIVATE_TEXT
@@ -140,7 +140,7 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
         records = [saved_record(w) for w in (host, joiner)]
         for record in records:
             assert record["net"]["dealing"] == "private"
-            assert record["net"]["protocol"] == "koikoi-net/3"
+            assert record["net"]["protocol"] == "koikoi-net/4"
             assert RESUME_KEY not in record and record["end"]["finished"] is True
             assert all("dealing" in deal and "sealed" not in deal for deal in record["deals"])
             report = verify_record(record)

@@ -165,7 +165,8 @@ def head_at(lockstep: Lockstep, entries: list[tuple[int, bytes, bytes]], seq: in
 
 
 def versioned(session: Session) -> bool:
-    """Whether the session speaks version 3, whose ``resume`` says ``dealt``."""
+    """Whether the session speaks the private-dealing version (not 2), whose ``resume``
+    says ``dealt``."""
     return session.protocol != protocol_name(2)
 
 
@@ -404,6 +405,10 @@ def restore_session(
         host_random=host_random,
         joiner_random=joiner_random,
         cards=sas_cards(session_id, host_random, joiner_random),
+        # version 4's toss after the cards (verify_record checked them); empty in version 2
+        toss_commitment=base64.b64decode(toss.get("toss_commit", "")),
+        host_toss=base64.b64decode(toss.get("host_toss", "")),
+        joiner_toss=base64.b64decode(toss.get("joiner_toss", "")),
     )
     peer = Peer(str(theirs["nick"]), base64.b64decode(theirs["key"]))
     established = Established(
@@ -423,6 +428,7 @@ def restore_session(
     )
     session = Session(established, identity, nickname, now=now, silence_timeout=silence_timeout)
     session.toss.result = result
+    session.toss.cards = result.cards
     session.toss.phase = TossPhase.DONE
     if isinstance(local, dict) and dealing == "private":
         return _replayed(session, data, local, now)
