@@ -90,9 +90,7 @@ def toss_commitment(session: bytes, host_toss: bytes) -> bytes:
     return hashlib.sha256(TOSS_COMMIT_LABEL + session + b"host\0" + host_toss).digest()
 
 
-def first_oya(
-    session: bytes, host_random: bytes, joiner_random: bytes, tosses: bytes = b""
-) -> int:
+def first_oya(session: bytes, host_random: bytes, joiner_random: bytes, tosses: bytes = b"") -> int:
     """The seat (0 host, 1 joiner) of the first oya; ``tosses`` is version 4's ``tA ‖ tB``
     (empty: version 2)."""
     label = TOSS_OYA_LABEL if tosses else OYA_LABEL
@@ -293,9 +291,7 @@ class CoinToss:
             self._finish(self._toss, fields.get("r", bytes))
             return [encode_message("toss", r=self._toss)]
         host_toss = fields.get("r", bytes)  # the joiner: the host's tA
-        if not hmac.compare_digest(
-            toss_commitment(self.session, host_toss), self._toss_commitment
-        ):
+        if not hmac.compare_digest(toss_commitment(self.session, host_toss), self._toss_commitment):
             raise CheatDetected(
                 "cheat: the host's toss does not match its commitment (ct)", "host toss"
             )
