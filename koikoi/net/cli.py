@@ -581,7 +581,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         restored = _restored(options, Role.JOINER, args.record)
         if restored is not None and restored.protocol == protocol_name(PROTOCOL_VERSION):
             # a match first played in version 2 is redialled as it was joined: its host may
-            # be a released koikoi-net/2 program, which refuses a version-3 hello
+            # be a released koikoi-net/2 program, which refuses a version-4 hello
             options.dealings = SEED_ONLY
         recorder = _recorder(options, Role.JOINER, args.record)
         player = _bot(args.bot)

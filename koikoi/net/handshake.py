@@ -261,7 +261,7 @@ class Established:
     version: int = PROTOCOL_VERSION
     """The protocol version both hellos carry (2 or 3)."""
     dealing: str = "seed"
-    """How the session's deals are made: ``private`` (both offered it, version 3) or ``seed``."""
+    """How the session's deals are made: ``private`` (both offered it, version 4) or ``seed``."""
 
 
 class Phase(Enum):

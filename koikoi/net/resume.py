@@ -5,7 +5,7 @@ A connection that drops (or falls silent) after the coin toss, while the match i
 :data:`RESUME_WINDOW` seconds the joiner dials again. The new connection runs a fresh
 handshake (new Noise keys) between the same two identities; then each side sends ``resume``
 with the session id, how many log entries it holds and the hash its next entry must chain
-to (in version 3 also how many of the peer's dealing messages it took). Each side checks
+to (in version 4 also how many of the peer's dealing messages it took). Each side checks
 the other's claim against its own log and resends the entries the other does not hold, as
 ordinary ``move`` messages that go through every usual check, and, privately dealt, the
 dealing messages it lacks, each in its place among those entries. A
@@ -172,7 +172,7 @@ def versioned(session: Session) -> bool:
 
 def resume_message(session: Session) -> bytes:
     """This side's claim: ``resume`` with the session id, its entry count and its head (and
-    in version 3 how many dealing messages it took)."""
+    in version 4 how many dealing messages it took)."""
     lockstep = session.lockstep
     assert lockstep is not None, "only a session in play is resumed"
     if versioned(session):
@@ -189,7 +189,7 @@ def resume_message(session: Session) -> bytes:
 
 
 def resume_schema(session: Session) -> Record:
-    """The ``resume`` a peer of this session sends: with ``dealt`` in version 3 only."""
+    """The ``resume`` a peer of this session sends: with ``dealt`` in version 4 only."""
     return RESUME_V3 if versioned(session) else RESUME
 
 

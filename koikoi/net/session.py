@@ -1074,7 +1074,7 @@ class Session:
             "players": players,
             "handshake": self._handshake_json(),
         }
-        if self.protocol != protocol_name(2):  # version 3 names the dealing agreed
+        if self.protocol != protocol_name(2):  # version 4 names the dealing agreed
             net["dealing"] = self.dealing
         result = self.toss.result
         if result is not None:

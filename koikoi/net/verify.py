@@ -61,11 +61,11 @@ RECORD_PROTOCOLS: Final = (
     LEGACY_PRIVATE,
     protocol_name(PRIVATE_VERSION),
 )
+"""Records of these versions verify: their entries, signatures and chains are the same;
+version 1 records carry no handshake signatures (the handshake is "not proven"); versions 3
+and 4 name their dealing (``net.dealing``); version 4 keeps the toss drawn after the cards."""
 NEGOTIATED: Final = (LEGACY_PRIVATE, protocol_name(PRIVATE_VERSION))
 """The record protocols that name their dealing (``net.dealing``)."""
-"""Records of these versions verify: their entries, signatures and chains are the same;
-version 1 records carry no handshake signatures (the handshake is "not proven"); version 3
-records name their dealing (``net.dealing``), and only the joint seed's replays here yet."""
 OLD_PROTOCOL: Final = "koikoi-net/1"
 
 PROVEN_NOTE: Final = "what the signatures in the record prove"
