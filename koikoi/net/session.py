@@ -6,8 +6,9 @@ Feed it every frame payload from the peer (:meth:`Session.receive`), the local s
 the connection once :attr:`Session.closed`. Times are plain seconds from any monotonic
 clock, passed in, so tests step them by hand; nothing here blocks or touches a socket.
 
-Stages: the coin toss (:mod:`koikoi.net.fair`) and the four cards drawn from it, which both
-players confirm (``confirm``), then play in lockstep
+Stages: the coin toss (:mod:`koikoi.net.fair`) and the four cards, which both players
+confirm (``confirm``; in version 4 before the toss's outcome is drawn by the ``toss``
+messages, in version 2 after it), then play in lockstep
 (:mod:`koikoi.net.lockstep`): the seat to move signs a log entry and sends it; the other
 checks the entry's place in the chain, its signature, the move with its own engine and the
 state hash. Anything wrong freezes the match with a reason naming the move. Every ending —
@@ -400,11 +401,13 @@ class Session:
     ``abandon_after`` (seconds) is how long the peer may go without a move, heartbeats or not,
     before :meth:`tick` says :class:`PeerOverdue` and :meth:`abandon` may end the match.
 
-    The toss runs at once; its end draws the four cards (:class:`CardsShown`) and each side
-    sends ``confirm`` once its player sees the same four on both screens; the first deal
-    (:class:`TossDone`) comes once both did. ``hold_for_confirmation`` makes this side wait
-    for :meth:`confirm` (the desktop app); off, it confirms by itself as the cards are drawn
-    (docs/protocol.md, "The four cards"). :meth:`reject_cards` ends the session instead.
+    The toss runs at once; its reveal draws the four cards (:class:`CardsShown`) and each
+    side sends ``confirm`` once its player sees the same four on both screens; in version 4
+    the joiner then sends its ``toss`` and the host answers, which draws the outcome; the
+    first deal (:class:`TossDone`) comes once both confirmed and the outcome is drawn.
+    ``hold_for_confirmation`` makes this side wait for :meth:`confirm` (the desktop app);
+    off, it confirms by itself as the cards are drawn (docs/protocol.md, "Waiting for the
+    four cards"). :meth:`reject_cards` ends the session instead.
     """
 
     def __init__(
