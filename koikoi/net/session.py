@@ -394,7 +394,8 @@ class Session:
 
     ``silence_timeout`` (seconds) is how long the peer may stay silent; a heartbeat goes out
     whenever this side has sent nothing for a third of it. ``toss_secret`` fixes this side's
-    coin-toss contribution (tests only).
+    coin-toss contribution to the four cards (rA or rB), ``toss_second`` its toss random of
+    version 4 (tA or tB; tests only).
 
     ``move_clock`` (seconds) is each move's clock: when the local seat's runs out,
     :meth:`tick` says :class:`OutOfTime` and the client plays :meth:`automatic_action`.
