@@ -226,10 +226,14 @@ def nickname_warning(nickname: str, resembles: tuple[str, ...]) -> str:
 # --- running -------------------------------------------------------------------------------
 
 
-def _oya_line(oya: int, seat: int) -> str:
-    """``coin toss: seat 1 (the peer) is the first oya``."""
+def _oya_line(oya: int, seat: int, when: str = "") -> str:
+    """``coin toss: seat 1 (the peer) is the first oya`` (``when``: after ``coin toss, ``).
+
+    >>> _oya_line(0, 1, "once both confirmed the cards")
+    'coin toss, once both confirmed the cards: seat 0 (the peer) is the first oya'
+    """
     who = "this side" if oya == seat else "the peer"
-    return f"coin toss: seat {oya} ({who}) is the first oya"
+    return f"coin toss{', ' + when if when else ''}: seat {oya} ({who}) is the first oya"
 
 
 def _progress(local: Role) -> Any:
@@ -259,9 +263,9 @@ def _progress(local: Role) -> Any:
                 say(_oya_line(event.result.first_oya, local.seat))
             say(f"the four cards: {' '.join(event.cards)}")
         elif isinstance(event, TossDone):
-            say("both sides confirmed the cards; the first deal")
             if not said["oya"]:  # version 4: the toss is decided once both confirmed
-                say(_oya_line(event.result.first_oya, local.seat))
+                say(_oya_line(event.result.first_oya, local.seat, "once both confirmed the cards"))
+            say("both sides confirmed the cards; the first deal")
 
     return on_event
 
