@@ -98,8 +98,16 @@ def seed_only(hello: dict[str, object]) -> dict[str, object]:
     return {**hello, "deal": ["seed"]}
 
 
-def run(tmp_path: Path, direction: str, rewrite: Rewrite) -> tuple[str, dict[str, object]]:
-    """``koikoi host`` and ``koikoi join`` through the relay: the joiner's stderr and JSON."""
+def as_version_3(hello: dict[str, object]) -> dict[str, object]:
+    """A hello of the retired version 3 (same keys as version 4)."""
+    return {**hello, "v": 3}
+
+
+def run(
+    tmp_path: Path, direction: str, rewrite: Rewrite, host_err: list[str] | None = None
+) -> tuple[str, dict[str, object]]:
+    """``koikoi host`` and ``koikoi join`` through the relay: the joiner's stderr and JSON
+    (and the host's stderr into ``host_err``)."""
     h, port = host(tmp_path, "--bot", "random", "--timeout", "20")
     relay = HelloRelay(port, direction, rewrite)
     j = join(tmp_path, relay.port, "--bot", "random", "--timeout", "20")
@@ -107,6 +115,8 @@ def run(tmp_path: Path, direction: str, rewrite: Rewrite) -> tuple[str, dict[str
         joined = j.wait(60)
         h.kill()  # the host waits for its next joiner: not for this test
         h.wait(20)
+        if host_err is not None:
+            host_err.append(h.stderr)
         assert joined != 0, j.stderr
         assert relay.rewritten.is_set() and relay.errors == []
         return j.stderr, j.result()
@@ -141,3 +151,19 @@ def test_a_rewritten_dealing_offer_fails_the_handshake(direction: str, tmp_path:
     assert "Traceback" not in stderr
     assert result["ended"] == "refused" and result["rounds"] == []
     assert "coin toss" not in stderr and "the four cards" not in stderr
+
+
+@pytest.mark.parametrize("direction", ["joiner", "host"])
+def test_a_version_3_hello_gets_the_update_line(direction: str, tmp_path: Path) -> None:
+    """Version 3 is retired: a hello of it (here the relay's, as a released version-3
+    program would send) is told, by the real commands, that its koikoi must update."""
+    host_err: list[str] = []
+    stderr, result = run(tmp_path, direction, as_version_3, host_err)
+    line = (
+        "the peer speaks koikoi-net/3, this koikoi speaks koikoi-net/4: the peer's koikoi is "
+        "older, it needs to update koikoi"
+    )
+    said = host_err[0] if direction == "joiner" else stderr
+    assert line in said, said
+    assert result["ended"] == "refused" and result["rounds"] == []
+    assert "Traceback" not in stderr + host_err[0]
