@@ -1,5 +1,6 @@
-"""The four-card gate: the toss, then the four cards drawn from it, then (once both players
-confirmed) the first deal.
+"""The four-card gate: in version 2 the toss, then the four cards drawn from it, then (once
+both players confirmed) the first deal; in version 4 the four cards, both confirm, then the
+toss's outcome and the first deal (tests/test_net_toss_cards_first.py has its attacks).
 
 Sans-I/O first (two real connections after a real handshake, bytes passed by hand), then over
 real sockets on 127.0.0.1 with the Qt links the lobby uses.
@@ -8,6 +9,7 @@ real sockets on 127.0.0.1 with the Qt links the lobby uses.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -237,4 +239,46 @@ def test_cards_that_differ_over_sockets(qtbot: QtBot) -> None:
     assert getattr(joiner.ending, "how", None) == "cards"
     assert "saw different cards" in getattr(joiner.ending, "reason", "")
     assert host.tossed is None and joiner.tossed is None
+    close_room(qtbot, room)
+
+
+@pytest.mark.parametrize("presser", [Role.HOST, Role.JOINER])
+def test_an_honest_they_differ_over_sockets_counts_against_nobody(
+    qtbot: QtBot, presser: Role, tmp_path: Path
+) -> None:
+    """Version 4 through the Qt links the lobby uses, pins in files: "They differ" before
+    anyone knows who deals first ends both sides with ``cards`` and counts in neither pin."""
+    both = ("private", "seed")
+    host_opts = replace(
+        options("hana"),
+        hold_for_confirmation=True,
+        dealings=both,
+        known_peers=KnownPeers(tmp_path / "hana.json"),
+    )
+    join_opts = replace(
+        options("tsuki"),
+        hold_for_confirmation=True,
+        dealings=both,
+        known_peers=KnownPeers(tmp_path / "tsuki.json"),
+    )
+    room = open_room(qtbot, host_opts)
+    join = QtJoin(join_opts)
+    host, joiner = Watch(room), Watch(join)
+    join.connect_to("127.0.0.1", room.port)
+    qtbot.waitUntil(lambda: host.cards is not None and joiner.cards is not None, timeout=10000)
+    assert isinstance(host.cards, CardsShown) and host.cards.result is None  # no outcome yet
+    link = room.match if presser is Role.HOST else join
+    assert link is not None
+    link.confirm_sas(same=False)
+    qtbot.waitUntil(lambda: host.ending is not None and joiner.ending is not None, timeout=5000)
+    watches = {Role.HOST: host, Role.JOINER: joiner}
+    for watch in watches.values():
+        ending = watch.ending
+        assert getattr(ending, "how", None) == "cards" and not getattr(ending, "suspicious", True)
+        assert watch.tossed is None
+    assert "saw different cards" in getattr(watches[presser.peer].ending, "reason", "")
+    for role, opts in ((Role.HOST, host_opts), (Role.JOINER, join_opts)):
+        peer = join_opts if role is Role.HOST else host_opts
+        pins = KnownPeers(tmp_path / f"{opts.nickname}.json")
+        assert pins.toss_aborts(peer.nickname, peer.identity.public_key) == 0
     close_room(qtbot, room)

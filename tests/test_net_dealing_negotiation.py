@@ -1,7 +1,8 @@
-"""The dealing is negotiated in the hello (docs/protocol.md, "Version 3: the dealing
-negotiated"): private when both sides offer it, else the joint seed; a version-2 peer still
-plays (joint seed) with a host that offers private dealing, and a version-3 joiner meeting a
-version-2 host gets the one line that says who must update koikoi."""
+"""The dealing is negotiated in the hello (docs/protocol.md, "Version 4: the dealing
+negotiated, the cards before the toss"): private when both sides offer it, else the joint
+seed; a version-2 peer still plays (joint seed) with a host that offers private dealing, a
+version-4 joiner answered in version 2 gets a line that blames neither an older host nor the
+path outright, and a peer of the retired version 3 is told to update koikoi."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from koikoi.engine.match import Settings
 from koikoi.net.errors import UnexpectedMessage, VersionMismatch
-from koikoi.net.handshake import Handshake
+from koikoi.net.handshake import PRIVATE_VERSION, Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.verify import VerificationFailed, verify_record
@@ -36,9 +37,9 @@ def _side(role: Role, dealings: tuple[str, ...], password: str = "") -> Handshak
 @pytest.mark.parametrize(
     ("host", "joiner", "version", "dealing"),
     [
-        (BOTH, BOTH, 3, "private"),
-        (("private",), BOTH, 3, "private"),
-        (("seed",), BOTH, 3, "seed"),  # a host that deals only by the seed answers in 3
+        (BOTH, BOTH, PRIVATE_VERSION, "private"),
+        (("private",), BOTH, PRIVATE_VERSION, "private"),
+        (("seed",), BOTH, PRIVATE_VERSION, "seed"),  # a seed-only host answers in 4
         (BOTH, ("seed",), 2, "seed"),  # a joiner without private dealing speaks 2
         (("seed",), ("seed",), 2, "seed"),
     ],
@@ -52,12 +53,12 @@ def test_the_dealing_both_offer_is_the_one_agreed(
     assert [(end.version, end.dealing) for end in ends] == [(version, dealing)] * 2
     joiner_hello = unpack(outcome.frames[0][1])
     assert isinstance(joiner_hello, dict) and joiner_hello["v"] == version
-    assert ("deal" in joiner_hello) == (version == 3)
+    assert ("deal" in joiner_hello) == (version == PRIVATE_VERSION == 4)
 
 
 def test_a_released_version_2_joiner_plays_with_a_host_that_offers_private_dealing() -> None:
     """The hello of version 2 exactly as it was released (no ``deal`` key) meets a version-2
-    answer; the host's first hello would have been version 3."""
+    answer; the host's first hello would have been version 4."""
     host = _side(Role.HOST, BOTH)
     joiner = _side(Role.JOINER, ("seed",))
     outcome = run(host, joiner)
@@ -67,9 +68,10 @@ def test_a_released_version_2_joiner_plays_with_a_host_that_offers_private_deali
     assert isinstance(host_hello, dict) and host_hello["v"] == 2 and "deal" not in host_hello
 
 
-def test_a_version_3_joiner_meeting_a_version_2_host_is_told_to_update_it() -> None:
-    """A released host refuses the version-3 hello and answers with its version-2 hello: the
-    joiner names the older side."""
+def test_a_version_4_joiner_answered_in_version_2_blames_neither_side_outright() -> None:
+    """A released host refuses the version-4 hello and answers with its version-2 hello; but
+    a new host answers in version 2 too when something on the path turned the joiner's hello
+    into a version-2 one: the joiner's line says both (issue 20, item 7)."""
     joiner = _side(Role.JOINER, BOTH)
     joiner.start()
     released_host_hello = msgpack.packb(
@@ -86,17 +88,47 @@ def test_a_version_3_joiner_meeting_a_version_2_host_is_told_to_update_it() -> N
     with pytest.raises(VersionMismatch) as caught:
         joiner.receive(released_host_hello)
     assert str(caught.value) == (
-        "the peer speaks koikoi-net/2, this koikoi speaks koikoi-net/3: "
-        "the peer's koikoi is older, it needs to update koikoi"
+        "the host answered in koikoi-net/2, this koikoi speaks koikoi-net/4: "
+        "its koikoi is older, or something on the path changed the hello"
     )
 
 
-def test_a_version_3_answer_to_a_version_2_hello_is_refused() -> None:
+@pytest.mark.parametrize("role", [Role.HOST, Role.JOINER])
+@pytest.mark.parametrize("mine", [BOTH, ("seed",)])
+def test_a_peer_of_the_retired_version_3_is_told_to_update(
+    role: Role, mine: tuple[str, ...]
+) -> None:
+    """Version 3 is no longer spoken (the toss came before the four cards): a side meeting
+    its hello ends with the clear line, whatever it offers; a host answers with its hello."""
+    released = msgpack.packb(
+        {
+            "t": "hello",
+            "v": 3,
+            "nick": "old",
+            "settings": {"rounds": 6, "doubling": True},
+            "private": False,
+            "pake": b"",
+            "deal": ["private", "seed"],
+        },
+        use_bin_type=True,
+    )
+    side = _side(role, mine)
+    side.start()
+    with pytest.raises(VersionMismatch) as caught:
+        side.receive(released)
+    assert str(caught.value) == (
+        "the peer speaks koikoi-net/3, this koikoi speaks koikoi-net/4: "
+        "the peer's koikoi is older, it needs to update koikoi"
+    )
+    assert (caught.value.farewell is not None) == (role is Role.HOST)
+
+
+def test_a_version_4_answer_to_a_version_2_hello_is_refused() -> None:
     """A host answers in the joiner's version; anything else is a mismatch, named."""
     joiner = _side(Role.JOINER, ("seed",))
     other = _side(Role.HOST, BOTH)
     joiner.start()
-    with pytest.raises(VersionMismatch, match="koikoi-net/3, this koikoi speaks koikoi-net/2"):
+    with pytest.raises(VersionMismatch, match="koikoi-net/4, this koikoi speaks koikoi-net/2"):
         joiner.receive(other._hello)
 
 
@@ -108,7 +140,7 @@ def test_a_bad_deal_list_ends_the_handshake_with_one_line(deal: object) -> None:
     host = _side(Role.HOST, BOTH)
     hello = encode_message(
         "hello",
-        v=3,
+        v=PRIVATE_VERSION,
         nick="odd",
         settings={"rounds": 6, "doubling": True},
         private=False,
@@ -119,7 +151,7 @@ def test_a_bad_deal_list_ends_the_handshake_with_one_line(deal: object) -> None:
         host.receive(hello)
 
 
-def test_a_version_3_hello_without_a_common_dealing_is_refused() -> None:
+def test_a_version_4_hello_without_a_common_dealing_is_refused() -> None:
     """Only private offered on one side and only the seed on the other: no session."""
     outcome = run(_side(Role.HOST, ("seed",)), _side(Role.JOINER, ("private",)))
     assert isinstance(outcome.host_error, UnexpectedMessage)
@@ -132,16 +164,16 @@ def test_a_bad_local_offer_is_a_value_error(dealings: tuple[str, ...]) -> None:
         _side(Role.HOST, dealings)
 
 
-def test_a_version_3_session_dealt_from_the_seed_plays_and_its_records_verify() -> None:
+def test_a_version_4_session_dealt_from_the_seed_plays_and_its_records_verify() -> None:
     """A host that deals only by the seed and a joiner that offers private dealing meet in
-    version 3 with the joint seed: the records say so and verify."""
+    version 4 with the joint seed: the records say so and verify."""
     table = Table(seed=2, dealings={Role.HOST: ("seed",), Role.JOINER: BOTH})
     table.run()
     assert table.host.dealing == table.joiner.dealing == "seed"
     assert table.host.ending is not None and table.host.ending.finished
     for session in (table.host, table.joiner):
         record = session.record().to_json()
-        assert record["net"]["protocol"] == "koikoi-net/3"
+        assert record["net"]["protocol"] == "koikoi-net/4"
         assert record["net"]["dealing"] == "seed"
         assert verify_record(record).result == session.result_json()
 
@@ -156,8 +188,7 @@ def test_a_version_2_record_keeps_its_released_shape() -> None:
 @pytest.mark.parametrize(
     ("protocol", "dealing", "words"),
     [
-        ("koikoi-net/3", "private", "deal 0 action -: the dealing is missing"),
-        ("koikoi-net/3", "cards", "net.dealing is 'cards', not 'private' or 'seed'"),
+        ("koikoi-net/4", "cards", "net.dealing is 'cards', not 'private' or 'seed'"),
         ("koikoi-net/2", "seed", "net.dealing in a record of koikoi-net/2"),
     ],
 )

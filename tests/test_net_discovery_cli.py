@@ -76,7 +76,7 @@ def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) 
         assert listed["address"] == f"127.0.0.1:{port}"
         assert listed["host"] == "hana" and listed["status"] == "open"
         assert listed["rounds"] == 12 and listed["doubling"] is True
-        assert listed["private"] is False and listed["version"] == 3
+        assert listed["private"] is False and listed["version"] == 4
         assert isinstance(listed["fingerprint"], str) and len(listed["fingerprint"]) == 4
 
         joiner = _join_and_play(
@@ -99,7 +99,7 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed_alone(
     tmp_path: Path,
 ) -> None:
     """A host that offers the joint seed alone announces ``v`` 2, as a released koikoi-net/2
-    host does; ``join --room`` then sends the version-2 hello such a host takes (a version-3
+    host does; ``join --room`` then sends the version-2 hello such a host takes (a version-4
     one would be refused by it), and the match is dealt from the joint seed."""
     title = f"Hanami {secrets.token_hex(3)}"
     records = tmp_path / "host.json", tmp_path / "joiner.json"
@@ -249,14 +249,14 @@ def test_a_room_announced_with_another_identity_is_joined_with_a_warning(tmp_pat
     )
 
 
-def test_a_host_that_offers_private_dealing_announces_version_3(tmp_path: Path) -> None:
-    """The TXT ``v`` is the newest version the host speaks: 3 for a host that offers private
-    dealing (it answers a version-3 hello), so a joiner knows it may offer it; a host of the
+def test_a_host_that_offers_private_dealing_announces_version_4(tmp_path: Path) -> None:
+    """The TXT ``v`` is the newest version the host speaks: 4 for a host that offers private
+    dealing (it answers a version-4 hello), so a joiner knows it may offer it; a host of the
     joint seed only says 2 (above)."""
     title = f"Hanabi {secrets.token_hex(3)}"
     host = _advertise(tmp_path, title, "--dealing", "private", "--bot", "random")
     try:
         (listed,) = _titled(title, "--timeout", "2")
-        assert listed["version"] == 3
+        assert listed["version"] == 4
     finally:
         host.kill()

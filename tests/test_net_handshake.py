@@ -284,11 +284,11 @@ def test_version_mismatch_at_the_host() -> None:
     host = Player(HANA).handshake(Role.HOST)
     with pytest.raises(
         VersionMismatch,
-        match="koikoi-net/4, this koikoi speaks koikoi-net/2: the peer's koikoi is newer: "
+        match="koikoi-net/5, this koikoi speaks koikoi-net/2: the peer's koikoi is newer: "
         "update koikoi here",
     ):
         # A future hello may carry fields this version does not know.
-        host.receive(_hello_with_version(4, emoji="🎴"))
+        host.receive(_hello_with_version(5, emoji="🎴"))
 
 
 @pytest.mark.parametrize("role", [Role.HOST, Role.JOINER])
@@ -323,8 +323,8 @@ def test_a_peer_speaking_version_1_is_told_to_update_koikoi(role: Role) -> None:
 def test_version_mismatch_at_the_joiner_from_the_hosts_farewell() -> None:
     joiner = Player(TARO).handshake(Role.JOINER)
     joiner.start()
-    with pytest.raises(VersionMismatch, match="koikoi-net/4"):
-        joiner.receive(_hello_with_version(4))
+    with pytest.raises(VersionMismatch, match="koikoi-net/5"):
+        joiner.receive(_hello_with_version(5))
     assert joiner.phase is Phase.FAILED
 
 
@@ -332,7 +332,7 @@ def test_a_host_with_another_version_lets_the_joiner_see_it() -> None:
     # The host's farewell on a version mismatch is its hello: the joiner names the version.
     host = Player(HANA).handshake(Role.HOST)
     with pytest.raises(VersionMismatch) as caught:
-        host.receive(_hello_with_version(4))
+        host.receive(_hello_with_version(5))
     assert caught.value.farewell is not None
     assert unpack(caught.value.farewell) == {
         "t": "hello",

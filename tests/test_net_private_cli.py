@@ -42,7 +42,7 @@ def test_a_match_dealt_privately_over_loopback(tmp_path: Path, args: tuple[str, 
     result, records = _match(tmp_path, args, args)
     assert result["dealing"] == "private" and result["finished"] is True
     data = [json.loads(path.read_text()) for path in records]
-    assert data[0]["net"]["protocol"] == "koikoi-net/3"
+    assert data[0]["net"]["protocol"] == "koikoi-net/4"
     assert data[0]["net"]["dealing"] == "private"
     assert data[0]["deals"] == data[1]["deals"]
     assert all("dealing" in deal for deal in data[0]["deals"])
@@ -64,4 +64,4 @@ def test_a_side_offering_only_the_seed_still_plays(tmp_path: Path, private_side:
     result, records = _match(tmp_path, host_args, joiner_args)
     assert result["dealing"] == "seed" and result["finished"] is True
     protocol = json.loads(records[0].read_text())["net"]["protocol"]
-    assert protocol == ("koikoi-net/3" if private_side == "joiner" else "koikoi-net/2")
+    assert protocol == ("koikoi-net/4" if private_side == "joiner" else "koikoi-net/2")

@@ -1,4 +1,4 @@
-"""Two in-memory sessions that agreed on private dealing (koikoi-net/3) play whole matches:
+"""Two in-memory sessions that agreed on private dealing (koikoi-net/4) play whole matches:
 each side's engine sees only what the rules show it, every move's hash agrees, each deal is
 audited and replayed with every card at its end, and both records agree; a peer that cheats
 at the dealing or in a move is named."""
@@ -43,7 +43,7 @@ def test_a_whole_match_dealt_privately(seed: int) -> None:
     assert host.result_json() == joiner.result_json()
     assert host.result_json()["finished"] is True
     h, j = host.record().to_json(), joiner.record().to_json()
-    assert h["net"]["protocol"] == "koikoi-net/3" and h["net"]["dealing"] == "private"
+    assert h["net"]["protocol"] == "koikoi-net/4" and h["net"]["dealing"] == "private"
     # Every deal in both records: the same cards as dealt (after its audit), its dealing
     # transcript with both seeds, and the same signed entries.
     assert len(h["deals"]) == len(j["deals"])

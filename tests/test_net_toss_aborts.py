@@ -1,5 +1,9 @@
 """Abandoning the coin toss after seeing the result, in seven disguises: each one is flagged.
 
+These run version 2 (the released joint-seed hello, the toss before the cards, which keeps
+its order); version 4's rules (the cards first, "They differ" counted by nobody) are in
+tests/test_net_toss_cards_first.py.
+
 A malicious peer built on the project's own modules (a real :class:`Connection`, its own
 identity key, the real handshake and toss) tries to get a re-toss unseen: once it knows the
 outcome it ends the toss, each time in another disguise. As the host it answers the joiner's

@@ -1,11 +1,14 @@
-"""``koikoi join`` against a host that abandons the toss once it has the answer.
+"""``koikoi join`` against a host that abandons the toss once it knows the outcome, and one
+that honestly says the four cards differ.
 
 The host is built on the project's own modules (a real :class:`Connection` over a real socket
 on 127.0.0.1, its identity kept from one connection to the next); the joiner is the real
-``koikoi join`` command, a new process each time, with its own KOIKOI_HOME. Each time the
-host reads the joiner's answer (it then knows the outcome) and closes instead of revealing.
-The command flags it in the record and counts it in the host's pin; the count survives the
-process, and the next ``koikoi join`` warns of it right after the handshake.
+``koikoi join`` command, a new process each time, with its own KOIKOI_HOME. In version 4 the
+host knows the outcome once the joiner's ``toss`` (tB) is in, after both confirmed the cards:
+each time it then closes instead of answering. The command flags it in the record and counts
+it in the host's pin; the count survives the process, and the next ``koikoi join`` warns of it
+right after the handshake. A host whose player says "They differ" while the cards are compared
+(before anyone can know the outcome) is counted by nobody.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from tests.net_support import spawn
 class AbandoningHost:
     """Listens on 127.0.0.1; each connection: handshake, commitment, read the answer, close."""
 
-    def __init__(self) -> None:
+    def __init__(self, differ: bool = False) -> None:
+        self.differ = differ
+        """Say the four cards differ once they are drawn (else abandon after the outcome)."""
         self.identity = Identity.generate()
         self.server = socket.create_server(("127.0.0.1", 0))
         self.port = self.server.getsockname()[1]
@@ -57,6 +62,8 @@ class AbandoningHost:
             password="",
             known_peers=KnownPeers(None),
             now=time.monotonic(),
+            dealings=("private", "seed"),
+            hold_for_confirmation=self.differ,
         )
         sock.settimeout(20)
         while True:
@@ -65,8 +72,12 @@ class AbandoningHost:
                 return
             conn.receive_data(data, time.monotonic())
             session = conn.session
+            if self.differ and session is not None and session.cards is not None:
+                conn.confirm(time.monotonic(), same=False)  # its player saw other cards
+                sock.sendall(conn.data_to_send())
+                return
             if session is not None and session.toss.result is not None:
-                return  # the answer is in: the outcome is known here; close, reveal nothing
+                return  # tB is in: the outcome is known here; close, answer nothing
             sock.sendall(conn.data_to_send())
 
     def close(self) -> None:
@@ -106,6 +117,29 @@ def test_koikoi_join_flags_and_counts_a_host_that_abandons_the_toss(tmp_path: Pa
         assert lines.index(warning) < next(
             i for i, line in enumerate(lines) if "has abandoned 3 tosses" in line
         )
+        assert host.errors == []
+    finally:
+        host.close()
+
+
+def test_koikoi_join_counts_nobody_for_an_honest_they_differ(tmp_path: Path) -> None:
+    host = AbandoningHost(differ=True)
+    home = tmp_path / "taro"
+    try:
+        for _ in range(2):
+            proc = spawn(
+                home, "join", f"127.0.0.1:{host.port}", "--name", "taro", "--bot", "random"
+            )
+            assert proc.wait(60) != 0, proc.stderr
+            result = proc.result()
+            ended = result["end"]
+            assert isinstance(ended, dict)
+            assert ended["how"] == "cards" and ended["role"] == "host", ended
+            assert "suspicious" not in ended and ended["stage"] == "toss"
+            assert "the other player saw different cards" in proc.stderr, proc.stderr
+            assert "abandon" not in proc.stderr and "Traceback" not in proc.stderr
+            pins = json.loads((home / "identity" / "known_peers.json").read_text())
+            assert "toss_aborts" not in pins["peers"]["hana"]
         assert host.errors == []
     finally:
         host.close()

@@ -71,8 +71,8 @@ def test_records_of_protocol_version_1_still_verify_and_others_do_not(record: Re
     assert record["net"]["protocol"] == "koikoi-net/2"
     old = tampered(record, lambda data: data["net"].update(protocol="koikoi-net/1"))
     assert verify_record(old).result["finished"] is True
-    future = tampered(record, lambda data: data["net"].update(protocol="koikoi-net/4"))
-    assert "net.protocol is 'koikoi-net/4'" in failure(future)
+    future = tampered(record, lambda data: data["net"].update(protocol="koikoi-net/5"))
+    assert "net.protocol is 'koikoi-net/5'" in failure(future)
     unnamed = tampered(record, lambda data: data["net"].update(protocol="koikoi-net/3"))
     assert "net.dealing is missing in a record of koikoi-net/3" in failure(unnamed)
 

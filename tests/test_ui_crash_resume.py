@@ -179,8 +179,8 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     click(qtbot, start.reconnect_button)
     assert again.stack.currentWidget() is again.game
     # a match first played in version 2 (the joint seed) is redialled as it was joined: its
-    # host may be a released koikoi-net/2 program, which refuses a version-3 hello
-    assert record["net"]["protocol"] == ("koikoi-net/3" if private else "koikoi-net/2")
+    # host may be a released koikoi-net/2 program, which refuses a version-4 hello
+    assert record["net"]["protocol"] == ("koikoi-net/4" if private else "koikoi-net/2")
     offered = again.link.options.dealings  # type: ignore[union-attr]
     assert offered == (SEED_ONLY if crashing == "joiner" and not private else APP_DEALINGS)
     windows = [again, waiting]

@@ -1,10 +1,12 @@
-"""The lobby before a match, in the real window offscreen: the toss, the four cards, the deal.
+"""The lobby before a match, in the real window offscreen: the four cards, the toss, the deal.
 
-A lobby joins a Qt room by address, as a player does. Its "before the match" page shows the
-peer while the coin is tossed, then the toss's outcome and the four cards drawn from it, and
-only once both players said "the same" does the match get handed over with its first deal. A
-peer that abandons the toss after seeing the result is counted in its pin, said at once, and
-shown with its count the next time it is met.
+A lobby joins a Qt room by address, as a player does (protocol version 4). Its "before the
+match" page shows the peer while the four cards are drawn, then the four cards without saying
+who deals first (nobody knows yet), and only once both players said "the same" is the coin
+tossed and the match handed over with its first deal (the table shows who deals first). An
+honest "They differ", or leaving while the cards are compared, counts against nobody. A host
+that walks away once it knows the outcome (a peer built on the project's modules) is counted
+in its pin, said at once, and shown with its count the next time it is met.
 """
 
 from __future__ import annotations
@@ -14,16 +16,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.identity import KnownPeers
-from koikoi.net.session import TossDone
+from koikoi.net.session import CardsShown, TossDone
 from koikoi.net.transport import PeerOptions
 from koikoi.ui import names
 from koikoi.ui.lobby import Lobby
 from koikoi.ui.netlink import PeerLink, QtRoom
+from tests.test_net_toss_cli import AbandoningHost
 from tests.test_ui_lobby import Ready, close_lobby, make_lobby
 from tests.test_ui_netlink import close_room, open_room, options
 
@@ -61,7 +65,7 @@ def hold(name: str, base: PeerOptions | None = None) -> PeerOptions:
     return replace(base or options(name), hold_for_confirmation=True)
 
 
-def test_the_toss_then_the_four_cards_then_the_deal(qtbot: QtBot, tmp_path: Path) -> None:
+def test_the_four_cards_then_the_toss_then_the_deal(qtbot: QtBot, tmp_path: Path) -> None:
     guest = make_lobby(qtbot, tmp_path, "tsuki")
     room = open_room(qtbot, hold("hana"))
     host_cards: list[Any] = []
@@ -70,28 +74,33 @@ def test_the_toss_then_the_four_cards_then_the_deal(qtbot: QtBot, tmp_path: Path
     try:
         seen = join_by_address(guest, room)
         qtbot.waitUntil(lambda: guest.prematch.painted and bool(host_cards), timeout=15_000)
-        # The handshake: the peer, the coin being tossed, no cards, nothing to confirm yet.
+        # The handshake: the peer, the cards being drawn, nothing to confirm yet.
         first = seen["established"]
         assert first["page"] and first["cards"] == () and first["names"] == [""] * 4
-        assert first["toss"] == "Tossing the coin for the first dealer…"
+        assert first["toss"] == "Drawing the four cards to compare…"
         assert not first["same"] and not first["differ"] and not first["ask"]
-        # The toss is over: who deals first, and the four cards drawn from it.
+        # The four cards, and nothing of who deals first: nobody knows it yet.
         shown = seen["cards"]
         event = host_cards[0]
+        assert isinstance(event, CardsShown) and event.result is None
         assert shown["cards"] == event.cards and len(set(shown["cards"])) == 4
-        seat_of_guest = 1
-        expected = (
-            "The coin is tossed: you are the first dealer (oya)."
-            if event.result.first_oya == seat_of_guest
-            else "The coin is tossed: hana is the first dealer (oya)."
+        assert shown["toss"] == (
+            "Nobody knows yet who deals first: the coin is tossed once you both confirmed "
+            "these cards."
         )
-        assert shown["toss"] == expected
+        assert "dealer (oya)" not in shown["toss"]
         assert all(shown["names"]) and shown["same"] and shown["differ"] and shown["ask"]
         _save_picture(guest, tmp_path)
-        # No deal until both said "the same".
+        # No toss and no deal until both said "the same".
         QTest.mouseClick(guest.prematch.same_button, Qt.MouseButton.LeftButton)
         qtbot.wait(200)
         assert ready.args is None
+        assert guest.prematch.status.text() == (
+            "Waiting for hana to confirm the four cards; then the coin is tossed…"
+        )
+        link = guest.join
+        assert link is not None and link.session is not None
+        assert link.session.toss.result is None
         room.confirm_sas()
         qtbot.waitUntil(lambda: ready.args is not None, timeout=10_000)
         assert ready.args is not None
@@ -105,57 +114,81 @@ def test_the_toss_then_the_four_cards_then_the_deal(qtbot: QtBot, tmp_path: Path
         close_lobby(qtbot, guest)
 
 
-def _save_picture(lobby: Lobby, tmp_path: Path, name: str = "prematch-after-the-toss") -> None:
+def _save_picture(lobby: Lobby, tmp_path: Path, name: str = "prematch-four-cards") -> None:
     """The page as the player sees it (``KOIKOI_SHOTS=DIR`` keeps it to look at)."""
     folder = Path(os.environ.get("KOIKOI_SHOTS", tmp_path))
     folder.mkdir(parents=True, exist_ok=True)
     assert lobby.grab().save(str(folder / f"{name}.png"))
 
 
-def test_a_host_leaving_after_the_toss_is_counted_and_shown_next_time(
-    qtbot: QtBot, tmp_path: Path
+@pytest.mark.parametrize("how", ["they differ", "the host leaves"])
+def test_they_differ_or_leaving_before_the_toss_counts_against_nobody(
+    qtbot: QtBot, tmp_path: Path, how: str
 ) -> None:
-    names.install_translations()  # the English plurals, as the app loads them
+    names.install_translations()
     guest = make_lobby(qtbot, tmp_path, "tsuki")
     hana = hold("hana")
     room = open_room(qtbot, hana)
+    host_end: list[Any] = []
+    room.ended.connect(host_end.append)
     try:
         join_by_address(guest, room)
         qtbot.waitUntil(lambda: guest.prematch.painted, timeout=15_000)
-        room.leave("changed my mind")  # the host saw the outcome and the cards, and leaves
+        if how == "they differ":
+            QTest.mouseClick(guest.prematch.differ_button, Qt.MouseButton.LeftButton)
+        else:
+            room.leave("changed my mind")
         qtbot.waitUntil(lambda: guest.message.isVisible(), timeout=10_000)
         text = guest.message.text()
-        assert "left" in text
-        assert (
-            "That counts as abandoning the coin toss after seeing the result: "
-            "hana has done so 1 time." in text
-        ), text
+        if how == "they differ":
+            assert text == "You said the four cards differ: the match did not start."
+            qtbot.waitUntil(lambda: bool(host_end), timeout=10_000)
+            assert host_end[0].how == "cards" and not host_end[0].suspicious
+        else:
+            assert "left" in text
+        assert "counts as abandoning" not in text
         peers = KnownPeers.load(tmp_path / "tsuki")
-        assert peers.toss_aborts("hana", hana.identity.public_key) == 1
+        assert peers.toss_aborts("hana", hana.identity.public_key) == 0
     finally:
         close_room(qtbot, room)
-    # The same host, a second time: the count is shown before the toss, in the lobby.
-    room = open_room(qtbot, replace(hana))
+        close_lobby(qtbot, guest)
+
+
+def test_a_host_leaving_after_the_toss_is_counted_and_shown_next_time(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The host (built on the project's modules) reads the joiner's toss, so it knows who
+    deals first, and closes instead of answering."""
+    names.install_translations()  # the English plurals, as the app loads them
+    guest = make_lobby(qtbot, tmp_path, "tsuki")
+    hana = AbandoningHost()
     try:
-        seen = join_by_address(guest, room)
-        qtbot.waitUntil(lambda: guest.prematch.painted, timeout=15_000)
-        warning = "Careful: hana abandoned 1 toss after seeing the result."
-        assert seen["established"]["warning"] == warning
-        assert not guest.message.isVisible()
-        _save_picture(guest, tmp_path, "prematch-toss-aborts")
-        room.leave()
-        qtbot.waitUntil(lambda: guest.message.isVisible(), timeout=10_000)
-        assert "hana has done so 2 times." in guest.message.text()
+        for count in (1, 2):
+            seen: dict[str, dict[str, Any]] = {}
+            guest.address.setText(f"{LOOPBACK}:{hana.port}")
+            guest.address_button.click()
+            join = guest.join
+            assert join is not None
+            join.established.connect(
+                lambda _peer, seen=seen: seen.setdefault("established", snapshot(guest))
+            )
+            qtbot.waitUntil(lambda: guest.prematch.painted, timeout=15_000)
+            if count == 2:
+                assert seen["established"]["warning"] == (
+                    "Careful: hana abandoned 1 toss after seeing the result."
+                )
+                _save_picture(guest, tmp_path, "prematch-toss-aborts")
+            QTest.mouseClick(guest.prematch.same_button, Qt.MouseButton.LeftButton)
+            qtbot.waitUntil(lambda: guest.message.isVisible(), timeout=10_000)
+            text = guest.message.text()
+            times = "1 time." if count == 1 else "2 times."
+            assert (
+                "That counts as abandoning the coin toss after seeing the result: "
+                f"hana has done so {times}" in text
+            ), text
+            peers = KnownPeers.load(tmp_path / "tsuki")
+            assert peers.toss_aborts("hana", hana.identity.public_key) == count
+        assert hana.errors == []
     finally:
-        close_room(qtbot, room)
-    room = open_room(qtbot, replace(hana))
-    try:
-        seen = join_by_address(guest, room)
-        qtbot.waitUntil(lambda: "established" in seen, timeout=15_000)
-        assert seen["established"]["warning"] == (
-            "Careful: hana abandoned 2 tosses after seeing the result."
-        )
-        guest.cancel()
-    finally:
-        close_room(qtbot, room)
+        hana.close()
         close_lobby(qtbot, guest)

@@ -106,7 +106,7 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
         open_room(host.lobby, title)
         assert host.lobby.room is not None
         assert host.lobby.room.options.dealings == ("private", "seed")
-        # the room is announced as speaking version 3, and joined offering private dealing
+        # the room is announced as speaking version 4, and joined offering private dealing
         wait_listed(qtbot, joiner.lobby, title, timeout=15_000)
         listed = joiner.lobby.finder.model.rooms()[row_of(joiner.lobby, title)]
         assert listed.version == PRIVATE_VERSION
@@ -123,7 +123,7 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
         )
         for window in (host, joiner):
             session = window.controller.remote.session  # type: ignore[union-attr]
-            assert session.dealing == "private" and session.protocol == "koikoi-net/3"
+            assert session.dealing == "private" and session.protocol == "koikoi-net/4"
             # the score column says it, and it was said (the log and screen readers)
             line = window.game.side.dealing
             assert line.isVisible() and line.text() == PRIVATE_TEXT
@@ -140,7 +140,7 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
         records = [saved_record(w) for w in (host, joiner)]
         for record in records:
             assert record["net"]["dealing"] == "private"
-            assert record["net"]["protocol"] == "koikoi-net/3"
+            assert record["net"]["protocol"] == "koikoi-net/4"
             assert RESUME_KEY not in record and record["end"]["finished"] is True
             assert all("dealing" in deal and "sealed" not in deal for deal in record["deals"])
             report = verify_record(record)
@@ -191,7 +191,7 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
     """A released koikoi-net/2 host answers only a version-2 hello: the lobby offers it the
-    joint seed alone, so the handshake is version 2 (a version-3 hello would make it 3)."""
+    joint seed alone, so the handshake is version 2 (a version-4 hello would make it 4)."""
     room = QtRoom(
         PeerOptions(
             identity=Identity.generate(),
@@ -236,7 +236,7 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed(
 
 
 def test_a_host_announces_the_version_it_speaks() -> None:
-    for dealings, version in ((APP_DEALINGS, 3), (("private",), 3), (("seed",), 2)):
+    for dealings, version in ((APP_DEALINGS, 4), (("private",), 4), (("seed",), 2)):
         assert announced_version(dealings) == version
         ad = Advertisement("Hanami", "hana", 4000, version=announced_version(dealings))
         assert room_txt(ad)["v"] == str(version)

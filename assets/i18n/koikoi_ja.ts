@@ -2394,6 +2394,10 @@ play on  (K)</source>
             <translation>両者のシードから配ります</translation>
         </message>
         <message>
+            <source>Nobody knows yet who deals first: the coin is tossed once you both confirmed these cards.</source>
+            <translation>最初の親はまだ誰にも分かりません：2人がこの札を確かめてからコイントスをします。</translation>
+        </message>
+        <message>
             <source>The coin is tossed: you are the first dealer (oya).</source>
             <translation>コイントスの結果：あなたが最初の親です。</translation>
         </message>
@@ -2478,12 +2482,16 @@ play on  (K)</source>
             <translation>2人の署名済み：{0}</translation>
         </message>
         <message>
-            <source>Tossing the coin for the first dealer…</source>
-            <translation>最初の親を決めるコイントス中…</translation>
+            <source>Drawing the four cards to compare…</source>
+            <translation>見比べる4枚の札を引いています…</translation>
         </message>
         <message>
             <source>Waiting for {0} to confirm the four cards…</source>
             <translation>{0}さんが4枚の札を確かめるのを待っています…</translation>
+        </message>
+        <message>
+            <source>Waiting for {0} to confirm the four cards; then the coin is tossed…</source>
+            <translation>{0}さんが4枚の札を確かめるのを待っています。そのあとコイントスです…</translation>
         </message>
     </context>
     <context>

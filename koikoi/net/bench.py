@@ -12,7 +12,7 @@
   ``normal`` versus ``hard`` with their thinking, played in one process.
 - ``bytes_per_match``: bytes on the wire for a whole session, both directions, framing
   included (handshake, toss, every move, heartbeats if any, goodbyes).
-- ``deal_ms``: private dealing (koikoi-net/3) over loopback, in privately dealt sessions
+- ``deal_ms``: private dealing (koikoi-net/4) over loopback, in privately dealt sessions
   (``--dealing private``): from a deal's dealing started to the deal laid out, both peers'
   work and the messages together, median over the deals of whole matches (CLI.md);
   ``bytes_per_match_private`` such a session's bytes.

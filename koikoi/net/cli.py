@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION, protocol_name
+from koikoi.net.handshake import MAX_NICKNAME, PROTOCOL_VERSION, protocol_name
 from koikoi.net.recordfile import RecordFile
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
@@ -226,7 +226,19 @@ def nickname_warning(nickname: str, resembles: tuple[str, ...]) -> str:
 # --- running -------------------------------------------------------------------------------
 
 
+def _oya_line(oya: int, seat: int, when: str = "") -> str:
+    """``coin toss: seat 1 (the peer) is the first oya`` (``when``: after ``coin toss, ``).
+
+    >>> _oya_line(0, 1, "once both confirmed the cards")
+    'coin toss, once both confirmed the cards: seat 0 (the peer) is the first oya'
+    """
+    who = "this side" if oya == seat else "the peer"
+    return f"coin toss{', ' + when if when else ''}: seat {oya} ({who}) is the first oya"
+
+
 def _progress(local: Role) -> Any:
+    said = {"oya": False}
+
     def on_event(event: ConnectionEvent, now: float) -> None:
         if isinstance(event, Suspended):
             left = max(0.0, event.deadline - now)
@@ -246,11 +258,13 @@ def _progress(local: Role) -> Any:
                 name = repr(peer.nickname)
                 say(f"WARNING: {name} abandoned {aborts} {tosses} after seeing the result")
         elif isinstance(event, CardsShown):
-            oya = event.result.first_oya
-            who = "this side" if oya == local.seat else "the peer"
-            say(f"coin toss: seat {oya} ({who}) is the first oya")
+            said["oya"] = event.result is not None
+            if event.result is not None:  # version 2: the toss is decided with the cards
+                say(_oya_line(event.result.first_oya, local.seat))
             say(f"the four cards: {' '.join(event.cards)}")
         elif isinstance(event, TossDone):
+            if not said["oya"]:  # version 4: the toss is decided once both confirmed
+                say(_oya_line(event.result.first_oya, local.seat, "once both confirmed the cards"))
             say("both sides confirmed the cards; the first deal")
 
     return on_event
@@ -644,7 +658,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         restored = _restored(options, Role.JOINER, args.record)
         if restored is not None and restored.protocol == protocol_name(PROTOCOL_VERSION):
             # a match first played in version 2 is redialled as it was joined: its host may
-            # be a released koikoi-net/2 program, which refuses a version-3 hello
+            # be a released koikoi-net/2 program, which refuses a version-4 hello
             options.dealings = SEED_ONLY
         recorder = _recorder(options, Role.JOINER, args.record)
         player = _bot(args.bot)
@@ -663,7 +677,9 @@ def _cmd_join(args: argparse.Namespace) -> int:
         say(f"the room {room.title!r} is private: give its password with --password-file")
         return EXIT_EARLY
     say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
-    if room.version < PRIVATE_VERSION:  # an older host: it deals from the joint seed only
+    if room.version <= PROTOCOL_VERSION:  # a version-2 host: it deals from the joint seed only
+        # (a room of the retired version 3 gets the private-dealing hello, and its host
+        # answers with the version-mismatch line: it must update)
         options.dealings = SEED_ONLY
     addresses = [_split_address(address) for address in room.addresses]
     outcome = asyncio.run(_join_any(addresses, options, player, room, args.bind))

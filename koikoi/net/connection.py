@@ -53,8 +53,8 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class HandshakeDone:
-    """Both sides are authenticated and agree; the coin toss starts (the four cards come
-    after it, as :class:`~koikoi.net.session.CardsShown`)."""
+    """Both sides are authenticated and agree; the coin toss starts (the four cards come at
+    its reveal, as :class:`~koikoi.net.session.CardsShown`)."""
 
     established: Established
 
@@ -72,9 +72,9 @@ ConnectionEvent = HandshakeDone | HandshakeFailed | SessionEvent | Suspended | R
 class Connection:
     """One side of one connection. ``silence_timeout`` also bounds the whole handshake.
 
-    ``hold_for_confirmation`` makes the session wait for :meth:`confirm` after the coin toss
-    (:class:`~koikoi.net.session.Session`): the players compare the four cards drawn from it
-    before the first deal.
+    ``hold_for_confirmation`` makes the session wait for :meth:`confirm` once the four cards
+    are drawn (:class:`~koikoi.net.session.Session`): the players compare them before the
+    first deal (in version 4 also before the toss's outcome is drawn).
 
     A peer that abandons the toss after seeing the result (``Ending.suspicious``) is counted
     in its pin (:meth:`~koikoi.net.identity.KnownPeers.count_toss_abort`) as the session ends.
@@ -234,7 +234,7 @@ class Connection:
         peer confirmed too) or not (the session ends, the peer is told). Raises
         :class:`ValueError` before the handshake."""
         if self.session is None:
-            raise ValueError("no session yet: the four cards come after the coin toss")
+            raise ValueError("no session yet: the four cards come after the handshake")
         if same:
             return self._counted(self.session.confirm(now))
         return self._counted(self.session.reject_cards(now))

@@ -154,12 +154,12 @@ class Advertisement:
 
 
 def announced_version(dealings: Sequence[str]) -> int:
-    """The TXT ``v`` of a host that offers ``dealings`` (``PeerOptions.dealings``): 3 when it
-    offers private dealing (it answers a version-3 hello, and a version-2 one too), else 2.
-    A joiner reads it to know whether a version-3 hello is welcome (docs/protocol.md).
+    """The TXT ``v`` of a host that offers ``dealings`` (``PeerOptions.dealings``): 4 when it
+    offers private dealing (it answers a version-4 hello, and a version-2 one too), else 2.
+    A joiner reads it to know whether a version-4 hello is welcome (docs/protocol.md).
 
     >>> announced_version(("private", "seed")), announced_version(("seed",))
-    (3, 2)
+    (4, 2)
     """
     return PRIVATE_VERSION if "private" in dealings else PROTOCOL_VERSION
 

@@ -93,17 +93,24 @@ PROTOCOL_VERSION: Final = 2
 """2: one canonical encoding, rooms that idle sockets cannot lock, password guesses limited,
 the match over at its last move (docs/protocol.md, "Version 2")."""
 PROTOCOL_NAME: Final = f"koikoi-net/{PROTOCOL_VERSION}"
-PRIVATE_VERSION: Final = 3
-"""3: version 2 with the dealing negotiated in the hello (``deal``); private dealing when
-both sides offer it (docs/protocol.md, "Version 3: the dealing negotiated")."""
+PRIVATE_VERSION: Final = 4
+"""The version of every hello that offers private dealing: version 2 with the dealing
+negotiated in the hello (``deal``) and the four cards compared before the coin toss is decided
+(docs/protocol.md, "Version 4"). Use this name, never the number: it is the one place the
+private-dealing version is written."""
+RETIRED_VERSIONS: Final = (3,)
+"""Versions a released koikoi spoke that this one no longer does (3: the dealing negotiated,
+the toss before the cards); a peer speaking one is older and must update."""
 VERSIONS: Final = (PROTOCOL_VERSION, PRIVATE_VERSION)
 """The versions a host accepts: a version-2 joiner gets a version-2 session (joint seed)."""
+NEWEST_VERSION: Final = max(VERSIONS)
 DEALINGS: Final = ("private", "seed")
 """The dealing kinds, in the order of preference: private dealing, or the joint seed."""
 
 
 def protocol_name(version: int) -> str:
-    """``koikoi-net/2`` or ``koikoi-net/3``: what a session's record names."""
+    """``koikoi-net/2`` or ``koikoi-net/4`` (``koikoi-net/3`` in older records): what a
+    session's record names."""
     return f"koikoi-net/{version}"
 
 
@@ -147,11 +154,26 @@ def version_mismatch_text(version: int, mine: int = PROTOCOL_VERSION) -> str:
     """  # noqa: E501
     where = (
         "the peer's koikoi is older, it needs to update koikoi"
-        if version < mine
+        if version < mine or version in RETIRED_VERSIONS
         else "the peer's koikoi is newer: update koikoi here"
     )
     return (
         f"the peer speaks koikoi-net/{version}, this koikoi speaks {protocol_name(mine)}: {where}"
+    )
+
+
+def downgraded_answer_text(version: int, mine: int) -> str:
+    """A joiner's line for a host that answered its hello of version ``mine`` in the older
+    version ``version`` that this koikoi still speaks: a host of that version does so, but so
+    does a new host whose joiner hello was changed on the way (it answers the version it read),
+    so the line blames neither.
+
+    >>> downgraded_answer_text(2, 4)
+    'the host answered in koikoi-net/2, this koikoi speaks koikoi-net/4: its koikoi is older, or something on the path changed the hello'
+    """  # noqa: E501
+    return (
+        f"the host answered in {protocol_name(version)}, this koikoi speaks "
+        f"{protocol_name(mine)}: its koikoi is older, or something on the path changed the hello"
     )
 
 
@@ -239,7 +261,7 @@ class Established:
     version: int = PROTOCOL_VERSION
     """The protocol version both hellos carry (2 or 3)."""
     dealing: str = "seed"
-    """How the session's deals are made: ``private`` (both offered it, version 3) or ``seed``."""
+    """How the session's deals are made: ``private`` (both offered it, version 4) or ``seed``."""
 
 
 class Phase(Enum):
@@ -263,14 +285,15 @@ HELLO = Record(
         "pake": Bytes(0, PAKE_MESSAGE_LEN),
     }
 )
-HELLO_3 = Record(
+HELLO_PRIVATE = Record(
     {
         **HELLO.fields,
         "v": Int(PRIVATE_VERSION, PRIVATE_VERSION),
         "deal": ListOf(OneOf(DEALINGS), max_len=len(DEALINGS), min_len=1),
     }
 )
-"""A version-3 hello: version 2's and ``deal``, the dealing kinds the side supports."""
+"""A private-dealing hello (:data:`PRIVATE_VERSION`): version 2's and ``deal``, the dealing
+kinds the side supports."""
 REFUSE = Record({"reason": OneOf(tuple(REFUSE_REASONS))})
 NOISE = Record({"m": Bytes(1, 65535)})
 AUTH = Record({"id": Bytes(32, 32), "key_sig": Bytes(64, 64), "settings_sig": Bytes(64, 64)})
@@ -355,7 +378,8 @@ class Handshake:
         self._pake = Pake(role, password)
         self.dealings = tuple(kind for kind in DEALINGS if kind in dealings)
         self.version = PRIVATE_VERSION if "private" in self.dealings else PROTOCOL_VERSION
-        """The newest version this side speaks: 3 only when it offers private dealing (a
+        """The newest version this side speaks: :data:`PRIVATE_VERSION` only when it offers
+        private dealing (a
         side that offers only the joint seed speaks version 2 exactly as it was released)."""
         self.dealing = "seed"
         """The dealing agreed, once the hellos crossed."""
@@ -444,7 +468,7 @@ class Handshake:
             version = raw.get("v")
             if isinstance(version, int):
                 self._meet(version)
-                schema = HELLO_3 if version == PRIVATE_VERSION else HELLO
+                schema = HELLO_PRIVATE if version == PRIVATE_VERSION else HELLO
         message = decode_message(payload, {"hello": schema, "refuse": REFUSE})
         if message.kind == "refuse":
             raise _refused(message)
@@ -514,17 +538,21 @@ class Handshake:
     def _meet(self, version: int) -> None:
         """Settle the version on the peer's hello, or :class:`VersionMismatch` when none
         meets. A host answers in the joiner's version when it knows it (version 2: the joint
-        seed, whatever it offers); a joiner takes only the version it sent: a version-2
-        answer to its version-3 hello is an older host's farewell (a host that knows version
-        3 answers in it)."""
+        seed, whatever it offers); a joiner takes only the version it sent. A version-2
+        answer to its private-dealing hello comes from an older host, or from a new host that
+        read a version-2 hello because something on the path rewrote the joiner's (the hellos
+        are the Noise prologue, so that handshake could not succeed anyway): the line says
+        both. A retired version is named older than the newest this koikoi speaks."""
         if self.role is Role.HOST and version in VERSIONS and version != self.version:
             self.version = version
             self._hello = self._make_hello(version)
-        if version != self.version:
-            raise VersionMismatch(
-                version_mismatch_text(version, self.version),
-                self._hello if self.role is Role.HOST else None,
-            )
+        if version == self.version:
+            return
+        farewell = self._hello if self.role is Role.HOST else None
+        if self.role is Role.JOINER and version in VERSIONS and version < self.version:
+            raise VersionMismatch(downgraded_answer_text(version, self.version), farewell)
+        mine = NEWEST_VERSION if version in RETIRED_VERSIONS else self.version
+        raise VersionMismatch(version_mismatch_text(version, mine), farewell)
 
     # --- Noise messages ------------------------------------------------------------------
 

@@ -70,7 +70,7 @@ def round_state(match: Match, sealed: bool = False) -> list[object]:
     the card waiting for a pick (-1 for none), baseline of seat 0, baseline of seat 1, yaku
     total of seat 0, of seat 1, koikoi declared in the deal, koikoi by seat 0, by seat 1.
 
-    ``sealed`` gives what both sides of a privately dealt match know (koikoi-net/3,
+    ``sealed`` gives what both sides of a privately dealt match know (koikoi-net/4,
     :func:`koikoi.net.private.public_state`): each hand is its number of cards and the stock
     the cards drawn so far. One builder for both, so the two states cannot drift apart.
     """

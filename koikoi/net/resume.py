@@ -5,7 +5,7 @@ A connection that drops (or falls silent) after the coin toss, while the match i
 :data:`RESUME_WINDOW` seconds the joiner dials again. The new connection runs a fresh
 handshake (new Noise keys) between the same two identities; then each side sends ``resume``
 with the session id, how many log entries it holds and the hash its next entry must chain
-to (in version 3 also how many of the peer's dealing messages it took). Each side checks
+to (in version 4 also how many of the peer's dealing messages it took). Each side checks
 the other's claim against its own log and resends the entries the other does not hold, as
 ordinary ``move`` messages that go through every usual check, and, privately dealt, the
 dealing messages it lacks, each in its place among those entries. A
@@ -165,13 +165,14 @@ def head_at(lockstep: Lockstep, entries: list[tuple[int, bytes, bytes]], seq: in
 
 
 def versioned(session: Session) -> bool:
-    """Whether the session speaks version 3, whose ``resume`` says ``dealt``."""
+    """Whether the session speaks the private-dealing version (not 2), whose ``resume``
+    says ``dealt``."""
     return session.protocol != protocol_name(2)
 
 
 def resume_message(session: Session) -> bytes:
     """This side's claim: ``resume`` with the session id, its entry count and its head (and
-    in version 3 how many dealing messages it took)."""
+    in version 4 how many dealing messages it took)."""
     lockstep = session.lockstep
     assert lockstep is not None, "only a session in play is resumed"
     if versioned(session):
@@ -188,7 +189,7 @@ def resume_message(session: Session) -> bytes:
 
 
 def resume_schema(session: Session) -> Record:
-    """The ``resume`` a peer of this session sends: with ``dealt`` in version 3 only."""
+    """The ``resume`` a peer of this session sends: with ``dealt`` in version 4 only."""
     return RESUME_V3 if versioned(session) else RESUME
 
 
@@ -404,6 +405,10 @@ def restore_session(
         host_random=host_random,
         joiner_random=joiner_random,
         cards=sas_cards(session_id, host_random, joiner_random),
+        # version 4's toss after the cards (verify_record checked them); empty in version 2
+        toss_commitment=base64.b64decode(toss.get("toss_commit", "")),
+        host_toss=base64.b64decode(toss.get("host_toss", "")),
+        joiner_toss=base64.b64decode(toss.get("joiner_toss", "")),
     )
     peer = Peer(str(theirs["nick"]), base64.b64decode(theirs["key"]))
     established = Established(
@@ -423,6 +428,7 @@ def restore_session(
     )
     session = Session(established, identity, nickname, now=now, silence_timeout=silence_timeout)
     session.toss.result = result
+    session.toss.cards = result.cards
     session.toss.phase = TossPhase.DONE
     if isinstance(local, dict) and dealing == "private":
         return _replayed(session, data, local, now)

@@ -6,8 +6,9 @@ Feed it every frame payload from the peer (:meth:`Session.receive`), the local s
 the connection once :attr:`Session.closed`. Times are plain seconds from any monotonic
 clock, passed in, so tests step them by hand; nothing here blocks or touches a socket.
 
-Stages: the coin toss (:mod:`koikoi.net.fair`) and the four cards drawn from it, which both
-players confirm (``confirm``), then play in lockstep
+Stages: the coin toss (:mod:`koikoi.net.fair`) and the four cards, which both players
+confirm (``confirm``; in version 4 before the toss's outcome is drawn by the ``toss``
+messages, in version 2 after it), then play in lockstep
 (:mod:`koikoi.net.lockstep`): the seat to move signs a log entry and sends it; the other
 checks the entry's place in the chain, its signature, the move with its own engine and the
 state hash. Anything wrong freezes the match with a reason naming the move. Every ending —
@@ -69,8 +70,8 @@ from koikoi.net.dealing import (
 )
 from koikoi.net.dealing import Phase as DealPhase
 from koikoi.net.errors import CheatDetected, DecryptError, ProtocolError
-from koikoi.net.fair import ANSWER, COMMIT, REVEAL, CoinToss, TossPhase, TossResult
-from koikoi.net.handshake import Established, protocol_name, session_statement
+from koikoi.net.fair import CoinToss, TossPhase, TossResult
+from koikoi.net.handshake import PRIVATE_VERSION, Established, protocol_name, session_statement
 from koikoi.net.identity import Identity, verify_signature
 from koikoi.net.lockstep import (
     MAX_ACK,
@@ -130,7 +131,8 @@ LAST_ACK_GRACE: Final = 2.0
 of it (for the record only: the result is already final)."""
 PING = Record({})
 CONFIRM = Record({})
-"""The local player sees the same four cards as the peer (after the toss, once a side)."""
+"""The local player sees the same four cards as the peer (once a side; in version 4 before
+the toss's outcome is drawn, in version 2 after it)."""
 HAND = Record({"teyaku": Bool(), "dealing": Bytes(32, 32)})
 """Private dealing: once a side's hand is open, whether it holds a teyaku (R8), declared by
 the ``play`` keys of the whole hand sent just before, and the sealed hash of the deal as the
@@ -153,7 +155,9 @@ BYE = Record(
 
 class Stage(Enum):
     TOSS = "toss"
-    """The coin toss, then the four cards drawn from it until both players confirmed."""
+    """The coin toss and the four cards, until both players confirmed them and the outcome
+    is drawn (version 4: the cards first, then the ``toss`` exchange; version 2: the toss
+    then the cards)."""
     PLAYING = "play"
     CLOSED = "closed"
 
@@ -168,9 +172,12 @@ class Ending:
     (``by`` sent a malformed or unexpected message); ``stopped`` (``by`` ended the session,
     saying this side was at fault); ``error`` (``by``'s own program failed); ``cards`` (a
     player, ``by`` when it was the peer, saw other four cards: the match never started).
-    ``suspicious``: the toss was abandoned after seeing the result (``stage`` ``toss``): by
-    the host once it had the answer, or by either side once the reveal was sent (the four
-    cards being compared), whatever the ending looked like (docs/protocol.md, "Toss aborts").
+    ``suspicious``: the toss was abandoned after seeing the result, whatever the ending
+    looked like (docs/protocol.md, "Toss aborts"). Version 4: by the host once it had the
+    joiner's ``toss``, or by either side once the outcome is drawn and before the match's
+    first move; the four cards compared before the outcome count against nobody. Version 2:
+    by the host once it had the answer, or by either side once the reveal was sent (the four
+    cards being compared).
     """
 
     finished: bool
@@ -198,15 +205,14 @@ class Ending:
 
 @dataclass(frozen=True)
 class CardsShown:
-    """The coin toss is over: show the four cards (``result.cards``) and ask the player.
+    """The four cards are drawn: show them and ask the player (:meth:`Session.confirm`).
 
-    The first deal waits until both players confirmed (:meth:`Session.confirm`)."""
+    ``result``: version 2 only, the toss decided with the cards; None in version 4, whose
+    outcome is drawn once both players confirmed (it comes with :class:`TossDone`). The first
+    deal waits until both players confirmed."""
 
-    result: TossResult
-
-    @property
-    def cards(self) -> tuple[str, str, str, str]:
-        return self.result.cards
+    cards: tuple[str, str, str, str]
+    result: TossResult | None = None
 
 
 @dataclass(frozen=True)
@@ -388,18 +394,21 @@ class Session:
 
     ``silence_timeout`` (seconds) is how long the peer may stay silent; a heartbeat goes out
     whenever this side has sent nothing for a third of it. ``toss_secret`` fixes this side's
-    coin-toss contribution (tests only).
+    coin-toss contribution to the four cards (rA or rB), ``toss_second`` its toss random of
+    version 4 (tA or tB; tests only).
 
     ``move_clock`` (seconds) is each move's clock: when the local seat's runs out,
     :meth:`tick` says :class:`OutOfTime` and the client plays :meth:`automatic_action`.
     ``abandon_after`` (seconds) is how long the peer may go without a move, heartbeats or not,
     before :meth:`tick` says :class:`PeerOverdue` and :meth:`abandon` may end the match.
 
-    The toss runs at once; its end draws the four cards (:class:`CardsShown`) and each side
-    sends ``confirm`` once its player sees the same four on both screens; the first deal
-    (:class:`TossDone`) comes once both did. ``hold_for_confirmation`` makes this side wait
-    for :meth:`confirm` (the desktop app); off, it confirms by itself as the cards are drawn
-    (docs/protocol.md, "The four cards"). :meth:`reject_cards` ends the session instead.
+    The toss runs at once; its reveal draws the four cards (:class:`CardsShown`) and each
+    side sends ``confirm`` once its player sees the same four on both screens; in version 4
+    the joiner then sends its ``toss`` and the host answers, which draws the outcome; the
+    first deal (:class:`TossDone`) comes once both confirmed and the outcome is drawn.
+    ``hold_for_confirmation`` makes this side wait for :meth:`confirm` (the desktop app);
+    off, it confirms by itself as the cards are drawn (docs/protocol.md, "Waiting for the
+    four cards"). :meth:`reject_cards` ends the session instead.
     """
 
     def __init__(
@@ -411,6 +420,7 @@ class Session:
         now: float,
         silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
         toss_secret: bytes | None = None,
+        toss_second: bytes | None = None,
         hold_for_confirmation: bool = False,
         move_clock: float = DEFAULT_MOVE_CLOCK,
         abandon_after: float = DEFAULT_ABANDON_AFTER,
@@ -463,7 +473,15 @@ class Session:
         self.silence_timeout = silence_timeout
         self.heartbeat_interval = silence_timeout / 3
         self.stage = Stage.TOSS
-        self.toss = CoinToss(self.role, self.session_id, secret=toss_secret)
+        self.cards_first = established.version >= PRIVATE_VERSION
+        """Version 4: the four cards are compared before the toss's outcome is drawn."""
+        self.toss = CoinToss(
+            self.role,
+            self.session_id,
+            secret=toss_secret,
+            toss_secret=toss_second,
+            cards_first=self.cards_first,
+        )
         self.lockstep: Lockstep | None = None
         self.ending: Ending | None = None
         self._tx = established.send
@@ -626,9 +644,8 @@ class Session:
 
     @property
     def cards(self) -> tuple[str, str, str, str] | None:
-        """The four cards to compare, once the toss is over (None before)."""
-        result = self.toss.result
-        return None if result is None else result.cards
+        """The four cards to compare, once drawn (None before)."""
+        return self.toss.cards
 
     def start(self) -> None:
         """The host commits to its coin-toss number; the joiner has nothing to send."""
@@ -652,8 +669,10 @@ class Session:
         """The local player says the four cards differ: the match never starts.
 
         The peer is told by a ``bye`` (``cheat``, a disagreement) whose detail says the cards
-        differ; both sides end with ``how`` = ``cards``. Only before the first deal; after
-        the toss, refusing the cards counts as abandoning the toss after seeing the result.
+        differ; both sides end with ``how`` = ``cards``. Only before the first deal. In
+        version 4 it comes before the toss's outcome is drawn and counts against nobody; in
+        version 2 the toss is over, and refusing the cards counts as abandoning it after
+        seeing the result.
         """
         if self.closed:
             return []
@@ -1059,7 +1078,7 @@ class Session:
             "players": players,
             "handshake": self._handshake_json(),
         }
-        if self.protocol != protocol_name(2):  # version 3 names the dealing agreed
+        if self.protocol != protocol_name(2):  # version 4 names the dealing agreed
             net["dealing"] = self.dealing
         result = self.toss.result
         if result is not None:
@@ -1068,6 +1087,12 @@ class Session:
                 "host_random": b64(result.host_random),
                 "joiner_random": b64(result.joiner_random),
             }
+            if self.cards_first:  # version 4: the toss drawn after the cards
+                net["toss"].update(
+                    toss_commit=b64(result.toss_commitment),
+                    host_toss=b64(result.host_toss),
+                    joiner_toss=b64(result.joiner_toss),
+                )
             net["seed"] = b64(result.seed)
         return net
 
@@ -1080,15 +1105,12 @@ class Session:
                 return {"move": MOVE, "ack": ACK, **DEALING, **base}
             return {"move": MOVE, "ack": ACK, **base}
         if self.stage is Stage.TOSS:
-            phase = self.toss.phase
-            if phase is TossPhase.AWAIT_COMMIT:
-                return {"commit": COMMIT, **base}
-            if phase is TossPhase.AWAIT_ANSWER:
-                return {"answer": ANSWER, **base}
-            if phase is TossPhase.AWAIT_REVEAL:
-                return {"reveal": REVEAL, **base}
-            if phase is TossPhase.DONE and not self.peer_confirmed:
-                return {"confirm": CONFIRM, **base}
+            toss = self.toss.expected()
+            if self.toss.cards is not None and not self.peer_confirmed:
+                return {"confirm": CONFIRM, **base}  # version 4: the peer's toss comes after
+            if "toss" in toss and not self._confirm_sent:
+                return base  # version 4, the host: the joiner's toss only after its confirm
+            return {**toss, **base}
         return base
 
     def _on_toss(self, plaintext: bytes) -> list[SessionEvent]:
@@ -1100,22 +1122,31 @@ class Session:
             return self._fail("protocol", self.role.peer, f"the peer sent {error}")
         for reply in replies:
             self._send(reply)
-        result = self.toss.result
-        if result is None:
+        result, cards = self.toss.result, self.toss.cards
+        if result is not None:
+            logger.info("coin toss done: seat %d is the first oya", result.first_oya)
+        if self.cards_first and result is not None:  # version 4: the toss after the cards
+            return self._confirm_and_deal()
+        if cards is None:
             return []
-        logger.info("coin toss done: seat %d is the first oya", result.first_oya)
-        return [CardsShown(result), *self._confirm_and_deal()]
+        return [CardsShown(cards, result), *self._confirm_and_deal()]
 
     def _confirm_and_deal(self) -> list[SessionEvent]:
-        """Send ``confirm`` once the cards are drawn and the local player confirmed; deal once
-        the peer's is in too."""
-        result = self.toss.result
-        if result is None or self.stage is not Stage.TOSS or not self.confirmed:
+        """Send ``confirm`` once the cards are drawn and the local player confirmed; once the
+        peer's is in too, in version 4 the joiner sends its ``toss`` (the outcome comes with
+        the host's answer); deal once the outcome is drawn."""
+        if self.toss.cards is None or self.stage is not Stage.TOSS or not self.confirmed:
             return []
         if not self._confirm_sent:
             self._confirm_sent = True
             self._send(encode_message("confirm"))
         if not self.peer_confirmed:
+            return []
+        result = self.toss.result
+        if result is None:  # version 4: both confirmed, the outcome is still to be drawn
+            if self.role is Role.JOINER and self.toss.phase is TossPhase.CARDS:
+                for message in self.toss.toss():
+                    self._send(message)
             return []
         if self.dealing == "private":
             self.lockstep = PrivateLockstep(
@@ -1545,8 +1576,24 @@ class Session:
             suspicious = abort.suspicious
             if how not in ("cheat", "protocol", "cards"):  # those keep their own reason
                 reason = abort.describe()
+        elif by is not None and not finished and self._toss_just_decided():
+            suspicious = True  # version 4: "after tA", the first deal before its first move
         moves = self.lockstep.seq if self.lockstep is not None else 0
         return Ending(finished, how, by, reason, stage, moves, _now_text(), suspicious, rejected)
+
+    def _toss_just_decided(self) -> bool:
+        """Version 4: the toss's outcome is drawn on both sides (the host sent ``tA``, the
+        joiner read it) and the match's first move is not made yet: both know who deals
+        first, and a side leaving now abandons the toss after seeing the result (the window
+        version 2 had while the cards were compared, docs/protocol.md "Toss aborts")."""
+        lockstep = self.lockstep
+        return (
+            self.cards_first
+            and self.stage is Stage.PLAYING
+            and lockstep is not None
+            and lockstep.seq == 0
+            and len(lockstep.record.deals) <= 1
+        )
 
     def _fail(
         self, how: str, by: Role, reason: str, rejected: dict[str, str] | None = None

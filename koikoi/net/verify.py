@@ -8,8 +8,9 @@ Verification trusts nothing the record says without checking it:
 1. the handshake: each key named in the record signed this session (its settings statement
    over the session id); a ``koikoi-net/1`` record predates these signatures and is read with
    the handshake "not proven";
-2. the coin toss: the host's random matches its commitment, and the first oya and the seed
-   follow from the session id and the two randoms;
+2. the coin toss: the host's random matches its commitment (in a ``koikoi-net/4`` record
+   its toss random too, which the four cards did not depend on), and the first oya and the
+   seed follow from the session id and the randoms;
 3. every deal is the one the joint seed gives;
 4. every action: its entry is base64 of a well-formed entry; the entry holds the action the
    record shows; its sequence number and ``prev_hash`` continue the chain; the signature
@@ -40,7 +41,7 @@ from koikoi.engine.record import FORMAT, ParsedDeal, RecordError, parse
 from koikoi.engine.round import SHOBU, IllegalAction, Phase, action_str
 from koikoi.net.dealing import DealingCheat, DealTranscript
 from koikoi.net.errors import ProtocolError
-from koikoi.net.fair import commitment, first_oya, joint_seed
+from koikoi.net.fair import commitment, first_oya, joint_seed, toss_commitment
 from koikoi.net.handshake import (
     PRIVATE_VERSION,
     PROTOCOL_NAME,
@@ -52,10 +53,20 @@ from koikoi.net.lockstep import Lockstep, ack_signed_data, decode_ack, decode_en
 from koikoi.net.private import AuditedLockstep
 from koikoi.net.roles import Role
 
-RECORD_PROTOCOLS: Final = ("koikoi-net/1", PROTOCOL_NAME, protocol_name(PRIVATE_VERSION))
+LEGACY_PRIVATE: Final = protocol_name(3)
+"""Records of version 3 (the dealing negotiated, the toss before the cards), no longer
+spoken but still verified."""
+RECORD_PROTOCOLS: Final = (
+    "koikoi-net/1",
+    PROTOCOL_NAME,
+    LEGACY_PRIVATE,
+    protocol_name(PRIVATE_VERSION),
+)
 """Records of these versions verify: their entries, signatures and chains are the same;
-version 1 records carry no handshake signatures (the handshake is "not proven"); version 3
-records name their dealing (``net.dealing``), and only the joint seed's replays here yet."""
+version 1 records carry no handshake signatures (the handshake is "not proven"); versions 3
+and 4 name their dealing (``net.dealing``); version 4 keeps the toss drawn after the cards."""
+NEGOTIATED: Final = (LEGACY_PRIVATE, protocol_name(PRIVATE_VERSION))
+"""The record protocols that name their dealing (``net.dealing``)."""
 OLD_PROTOCOL: Final = "koikoi-net/1"
 
 PROVEN_NOTE: Final = "what the signatures in the record prove"
@@ -213,7 +224,7 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     if protocol not in RECORD_PROTOCOLS:
         raise VerificationFailed(f"net.protocol is {protocol!r}, not {PROTOCOL_NAME!r}")
     dealing = net.get("dealing", "seed")
-    if (protocol == protocol_name(PRIVATE_VERSION)) != ("dealing" in net):
+    if (protocol in NEGOTIATED) != ("dealing" in net):
         raise VerificationFailed(
             f"net.dealing in a record of {protocol}, which deals by the seed"
             if "dealing" in net
@@ -256,10 +267,22 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     joiner_random = _bytes(toss.get("joiner_random"), "net.toss.joiner_random")
     if not hmac.compare_digest(commitment(session, Role.HOST, host_random), commit):
         raise VerificationFailed("coin toss: the host's random does not match its commitment")
-    seed = joint_seed(session, host_random, joiner_random)
+    tosses = b""
+    if protocol == protocol_name(PRIVATE_VERSION):  # the toss drawn after the four cards
+        toss_commit = _bytes(toss.get("toss_commit"), "net.toss.toss_commit")
+        host_toss = _bytes(toss.get("host_toss"), "net.toss.host_toss")
+        joiner_toss = _bytes(toss.get("joiner_toss"), "net.toss.joiner_toss")
+        if not hmac.compare_digest(toss_commitment(session, host_toss), toss_commit):
+            raise VerificationFailed(
+                "coin toss: the host's toss random does not match its commitment (toss_commit)"
+            )
+        tosses = host_toss + joiner_toss
+    elif any(key in toss for key in ("toss_commit", "host_toss", "joiner_toss")):
+        raise VerificationFailed(f"net.toss: a {protocol} toss has no second exchange")
+    seed = joint_seed(session, host_random, joiner_random, tosses)
     if "seed" in net and _bytes(net.get("seed"), "net.seed") != seed:
         raise VerificationFailed("coin toss: net.seed is not the seed the toss gives")
-    oya = first_oya(session, host_random, joiner_random)
+    oya = first_oya(session, host_random, joiner_random, tosses)
     if record.first_oya != oya:
         raise VerificationFailed(
             f"coin toss: first_oya is {record.first_oya}, the toss gives {oya}"
@@ -348,6 +371,7 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
         toss_values={
             "host_random": _b64(host_random),
             "joiner_random": _b64(joiner_random),
+            **({"tosses": _b64(tosses)} if tosses else {}),
         },
         rejected=rejected,
     )

@@ -63,7 +63,7 @@ from PySide6.QtWidgets import (
 from koikoi.engine.match import Settings
 from koikoi.net.discovery import Advertisement, Room, RoomStatus, announced_version, clean_text
 from koikoi.net.errors import IdentityChanged, IdentityFileError
-from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION
+from koikoi.net.handshake import MAX_NICKNAME, PROTOCOL_VERSION
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
 from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session import CardsShown, Ending, TossDone
@@ -568,8 +568,10 @@ class Lobby(QWidget):
         settings = Settings(rounds=room.rounds, doubling=room.doubling)
         self._joined_room = room  # a drop mid-match finds it again by mDNS (it may move)
         # A room announced as version 2 is a released koikoi-net/2 host: it refuses a
-        # version-3 hello, so it is joined with the joint seed only (its version-2 hello).
-        dealings = self.dealings if room.version >= PRIVATE_VERSION else SEED_ONLY
+        # private-dealing hello, so it is joined with the joint seed only (its version-2
+        # hello). A room of the retired version 3 gets the private-dealing hello and answers
+        # with the version-mismatch line (its host must update).
+        dealings = self.dealings if room.version > PROTOCOL_VERSION else SEED_ONLY
         if not room.private:
             self._dial(list(room.addresses), "", settings, dealings)
             return

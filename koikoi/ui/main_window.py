@@ -711,7 +711,7 @@ class MainWindow(QMainWindow):
         identity = load_or_create_identity(self.lobby.home)
         # The app's offer; but a joiner redials a match first played in version 2 as it
         # joined it, with the joint seed only: its host may be a released koikoi-net/2
-        # program, which refuses a version-3 hello (a host answers either version).
+        # program, which refuses a version-4 hello (a host answers either version).
         protocol = data.get("net", {}).get("protocol")
         v2 = role is Role.JOINER and protocol == protocol_name(PROTOCOL_VERSION)
         options = PeerOptions(

@@ -5,11 +5,13 @@ is the sans-I/O :class:`~koikoi.net.room.RoomPolicy`. This module only moves byt
 them and ``QTcpSocket``, keeps time with one single-shot ``QTimer`` per connection (re-armed
 at ``Connection.next_timer()``), and hands what happened to the owner as signals:
 
-- ``established(PeerInfo)``: the handshake is done (nickname, fingerprint, pin); the coin
-  toss runs;
-- ``cards_shown(CardsShown)``: the toss is over (``event.result.first_oya``); the four cards
-  drawn from it (``event.cards``) are to be compared and confirmed (:meth:`PeerLink.confirm_sas`);
-- ``tossed(TossDone)``: both players confirmed the four cards; the first deal is laid out;
+- ``established(PeerInfo)``: the handshake is done (nickname, fingerprint, pin); the four
+  cards are drawn;
+- ``cards_shown(CardsShown)``: the four cards (``event.cards``) are to be compared and
+  confirmed (:meth:`PeerLink.confirm_sas`); nobody knows who deals first yet (version 4;
+  a version-2 session tossed first: ``event.result.first_oya``);
+- ``tossed(TossDone)``: both players confirmed the four cards, the coin is tossed
+  (``event.result.first_oya``) and the first deal is laid out;
 - ``dealt(DealLaidOut)``: private dealing only: the next deal is dealt and laid out (with the
   joint seed a deal comes in the ``moved`` of the move that ended the deal before it);
 - ``moved(MovePlayed)``: a move went into the log, the opponent's or the local seat's

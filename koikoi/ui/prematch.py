@@ -2,10 +2,13 @@
 
 :class:`PrematchPanel` shows the peer's nickname and fingerprint, whether this is a first
 meeting ("new player") or a known one (the pinned name), how many coin tosses a known peer
-abandoned after seeing the result, and the settings both signed; then the coin toss as it is
-played and, once it is over, the four SAS cards drawn from it with their names
-(:meth:`PrematchPanel.show_cards`); the player confirms they see the same four on both
-screens, or says they differ, and the first deal follows. :func:`failure_text` and
+abandoned after seeing the result, and the settings both signed; then the four SAS cards
+with their names (:meth:`PrematchPanel.show_cards`), without saying who deals first: in
+protocol version 4 nobody knows yet, the coin is tossed once both players confirmed the
+cards, so "They differ" counts against nobody. The player confirms they see the same four on
+both screens, or says they differ; the outcome and the first deal follow (the table shows
+who deals first). A version-2 session (a released koikoi-net/2 peer) tosses first: the panel
+then says the outcome with the cards, as before. :func:`failure_text` and
 :func:`ending_text` turn the network's typed failures (``LinkError.kind``, an ``Ending``) into
 sentences, through ``tr()``.
 """
@@ -147,7 +150,13 @@ def dealing_text(dealing: str) -> str:
 
 
 def toss_text(event: CardsShown, local_seat: int, peer_name: str) -> str:
-    """The coin toss's outcome, as the player reads it before the four cards."""
+    """What the panel says of the coin toss with the four cards: in version 4 that it is
+    tossed once both confirmed (nobody knows the outcome yet); in version 2 its outcome."""
+    if event.result is None:
+        return _tr(
+            "Nobody knows yet who deals first: the coin is tossed once you both confirmed "
+            "these cards."
+        )
     if event.result.first_oya == local_seat:
         return _tr("The coin is tossed: you are the first dealer (oya).")
     return _tr("The coin is tossed: {0} is the first dealer (oya).").format(peer_name)
@@ -162,8 +171,8 @@ def pin_text(peer: PeerInfo) -> str:
 
 
 class PrematchPanel(QFrame):
-    """The peer, the settings, the coin toss, then the four cards; "the same" or "they
-    differ"."""
+    """The peer, the settings, the four cards; "the same" or "they differ" (then the coin
+    toss)."""
 
     confirmed = Signal()
     differ = Signal()
@@ -175,7 +184,9 @@ class PrematchPanel(QFrame):
         self.art = art
         self.peer: PeerInfo | None = None
         self.cards: tuple[str, str, str, str] | None = None
-        """The four cards shown (None until the toss is over)."""
+        """The four cards shown (None until they are drawn)."""
+        self.tossed = False
+        """The toss's outcome came with the cards (version 2) and was said with them."""
         self._to_paint: list[tuple[int, str]] = []
         layout = QVBoxLayout(self)
         layout.setSpacing(12)
@@ -270,7 +281,7 @@ class PrematchPanel(QFrame):
         layout.addStretch(1)
 
     def show_peer(self, peer: PeerInfo) -> None:
-        """The handshake is done: who the peer is; the coin toss is being played."""
+        """The handshake is done: who the peer is; the four cards are being drawn."""
         self.peer = peer
         self.cards = None
         self.heading.setText(_tr("Before the match with {0}").format(peer.nickname))
@@ -288,7 +299,7 @@ class PrematchPanel(QFrame):
         warning = self.toss_aborts_text(peer)
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
-        self.toss.setText(_tr("Tossing the coin for the first dealer…"))
+        self.toss.setText(_tr("Drawing the four cards to compare…"))
         self.ask.hide()
         self._to_paint = []
         for picture, name in zip(self.card_labels, self.card_names, strict=True):
@@ -317,9 +328,10 @@ class PrematchPanel(QFrame):
         self._to_paint = []
 
     def show_cards(self, event: CardsShown, local_seat: int) -> None:
-        """The toss is over: its outcome, and the four cards drawn from it to compare."""
+        """The four cards to compare (and, in version 2 only, the toss's outcome)."""
         peer_name = self.peer.nickname if self.peer is not None else ""
         self.cards = event.cards
+        self.tossed = event.result is not None
         self.toss.setText(toss_text(event, local_seat, peer_name))
         self.ask.show()
         for picture, name, card_id in zip(
@@ -352,18 +364,22 @@ class PrematchPanel(QFrame):
 
     @property
     def painted(self) -> bool:
-        """The toss is over and all four pictures are on the screen."""
+        """The four cards are drawn and all four pictures are on the screen."""
         return self.peer is not None and self.cards is not None and not self._to_paint
 
     def card_ids(self) -> tuple[str, ...]:
-        """The four cards shown, () before the toss is over."""
+        """The four cards shown, () before they are drawn."""
         return () if self.cards is None else self.cards
 
     def _same(self) -> None:
         self.same_button.setEnabled(False)
         self.differ_button.setEnabled(False)
         name = self.peer.nickname if self.peer is not None else ""
-        self.status.setText(_tr("Waiting for {0} to confirm the four cards…").format(name))
+        if self.tossed:  # version 2: the outcome is known already
+            text = _tr("Waiting for {0} to confirm the four cards…")
+        else:
+            text = _tr("Waiting for {0} to confirm the four cards; then the coin is tossed…")
+        self.status.setText(text.format(name))
         self.confirmed.emit()
 
     def _differ(self) -> None:

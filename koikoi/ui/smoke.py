@@ -283,15 +283,20 @@ def open_window(home: Path, timings: Timings, bind: str) -> MainWindow:
 
 
 def _first_oya(lobby: Lobby) -> int | None:
-    """The first oya of the toss behind the lobby's four cards (None before the toss)."""
+    """The first oya of the toss behind the lobby's four cards (None before the toss: in
+    protocol version 4 until both players confirmed the cards)."""
     if lobby.join is not None:
-        session = lobby.join.session
-    elif lobby.room is not None:
-        session = lobby.room.session
-    else:
-        session = None
+        return _oya_of(lobby.join)
+    if lobby.room is not None:
+        return _oya_of(lobby.room)
+    return None
+
+
+def _oya_of(link: Any) -> int | None:
+    """The first oya a link's session drew (None before the toss's outcome)."""
+    session = getattr(link, "session", None)
     result = None if session is None else session.toss.result
-    return None if result is None else result.first_oya
+    return None if result is None else int(result.first_oya)
 
 
 class LanSmoke(QObject):
@@ -453,8 +458,8 @@ class LanSmoke(QObject):
         self.phase = "cards"
 
     def _cards(self) -> None:
-        """Both screens show the toss's outcome and the four cards: the same four, in the same
-        order, and the same first dealer; the joiner confirms."""
+        """Both screens show the four cards: the same four, in the same order, and nobody
+        knows the first dealer yet (the toss comes once both confirmed); the joiner confirms."""
         self._check_lobbies()
         panels = [side.lobby.prematch for side in self.sides]
         shown = all(
@@ -468,8 +473,8 @@ class LanSmoke(QObject):
         if seen[0] != seen[1] or len(seen[0]) != 4 or panels[0].card_ids() != panels[1].card_ids():
             raise SmokeFailed(f"the two screens show different cards: {seen[0]} and {seen[1]}")
         tosses = {_first_oya(side.lobby) for side in self.sides}
-        if len(tosses) != 1 or None in tosses:
-            raise SmokeFailed(f"the two screens do not agree on the coin toss: {tosses}")
+        if tosses != {None}:
+            raise SmokeFailed(f"the coin toss is decided before the cards are confirmed: {tosses}")
         self._confirm(self.joiner)
         self.phase = "confirm_host"
 
@@ -499,6 +504,13 @@ class LanSmoke(QObject):
             return
         now = time.perf_counter()
         if not self.times.toss:
+            # both tables took their match over (the host's may come a moment later)
+            remotes = [side.window.controller.remote for side in self.sides]
+            if None in remotes:
+                return
+            tosses = {_oya_of(getattr(remote, "link", None)) for remote in remotes}
+            if len(tosses) != 1 or None in tosses:
+                raise SmokeFailed(f"the two screens do not agree on the coin toss: {tosses}")
             self.times.toss = now
         if now - self.times.toss < self.toss_reading:
             return
