@@ -44,31 +44,48 @@ def txt(**fields: str) -> bytes:
     return out
 
 
-def packets(source: str, rooms: int, mute: int, tag: str, fp: str | None) -> list[bytes]:
-    """The flood's packets: ``rooms`` rooms of ``PER_PACKET`` per packet."""
+def packets(
+    source: str, rooms: int, mute: int, tag: str, fp: str | None, *, ttl: int = 120
+) -> list[bytes]:
+    """The flood's packets: ``rooms`` rooms (``Spam TAG I``, titled ``Spam I``) of
+    ``PER_PACKET`` per packet; ``ttl=0`` says goodbye to them."""
     server = f"spam-{tag}.local."
     out: list[bytes] = []
     for start in range(0, rooms, PER_PACKET):
         message = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
         message.add_answer_at_time(
-            DNSAddress(server, _TYPE_A, _CLASS_IN_UNIQUE, 120, socket.inet_aton(source)), 0
+            DNSAddress(server, _TYPE_A, _CLASS_IN_UNIQUE, ttl, socket.inet_aton(source)), 0
         )
         for i in range(start, min(rooms, start + PER_PACKET)):
             name = f"Spam {tag} {i}.{SERVICE_TYPE}"
-            message.add_answer_at_time(DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 120, name), 0)
+            message.add_answer_at_time(DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, ttl, name), 0)
             if i >= rooms - mute:
                 continue
             fields = {**SANE, "title": f"Spam {i}", "host": "spam"}
             if fp is not None:
                 fields["fp"] = fp
             message.add_answer_at_time(
-                DNSService(name, _TYPE_SRV, _CLASS_IN_UNIQUE, 120, 0, 0, 4000 + i, server), 0
+                DNSService(name, _TYPE_SRV, _CLASS_IN_UNIQUE, ttl, 0, 0, 4000 + i, server), 0
             )
             message.add_answer_at_time(
-                DNSText(name, _TYPE_TXT, _CLASS_IN_UNIQUE, 120, txt(**fields)), 0
+                DNSText(name, _TYPE_TXT, _CLASS_IN_UNIQUE, ttl, txt(**fields)), 0
             )
         out.extend(message.packets())
     return out
+
+
+def sender(source: str, interface: str) -> socket.socket:
+    """A socket that sends from ``source`` to the mDNS group, out of the interface with the
+    address ``interface`` only (and to this machine's own listeners)."""
+    send = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+    send.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    send.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(interface))
+    send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+    send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+    send.bind((source, PORT))
+    send.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+    return send
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,14 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     tag = secrets.token_hex(3)
     flood = packets(args.source, args.rooms, args.mute, tag, args.fp)
 
-    send = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
-    send.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    send.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(args.interface))
-    send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
-    send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
-    send.bind((args.source, PORT))
-    send.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+    send = sender(args.source, args.interface)
 
     listen = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
     listen.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -115,9 +125,9 @@ def main(argv: list[str] | None = None) -> int:
             next_burst = now + 0.2
         ready, _, _ = select.select([listen], [], [], max(0.0, min(next_burst, end) - now))
         if ready:
-            data, (sender, _) = listen.recvfrom(9000)
+            data, (asker, _) = listen.recvfrom(9000)
             query = len(data) > 2 and not data[2] & 0x80
-            if query and sender != args.source:
+            if query and asker != args.source:
                 burst()
     send.close()
     listen.close()

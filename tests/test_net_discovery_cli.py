@@ -331,7 +331,7 @@ def test_a_spoof_of_a_room_in_play_is_refused_not_joined(tmp_path: Path) -> None
             deadline = time.monotonic() + 20
             real: list[dict[str, object]] = []
             while not real and time.monotonic() < deadline:
-                real = [r for r in _titled(title, "--timeout", "1") if r["status"] == "playing"]
+                real = [r for r in _titled(title, "--timeout", "2") if r["status"] == "playing"]
             assert real, "the real room never said it was in play"
             forger.register_service(
                 ServiceInfo(

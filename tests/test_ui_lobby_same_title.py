@@ -91,16 +91,14 @@ def test_the_mark_is_said_in_japanese(qtbot: QtBot, japanese: None) -> None:
     model = RoomListModel()
     model.put(REAL)
     model.put(SPOOF)
-    shown = _shown(model, 0, Qt.ItemDataRole.DisplayRole)
-    assert shown.startswith("⚠ Hanami") and "同じ名前" in shown, shown
-    said = _shown(model, 0, Qt.ItemDataRole.AccessibleTextRole)
-    assert "同じ名前" in said and "abcd" in said, said
+    assert _shown(model, 0, Qt.ItemDataRole.DisplayRole) == "⚠ Hanami"
+    for role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
+        said = _shown(model, 0, role)
+        assert "同じ名前" in said and "鍵 abcd" in said, said
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_lobby_shows_both_rooms_rendered(
-    qtbot: QtBot, tmp_path: Path, language: str
-) -> None:
+def test_the_lobby_shows_both_rooms_rendered(qtbot: QtBot, tmp_path: Path, language: str) -> None:
     assert names.install_translations(language)
     try:
         lobby = Lobby(AppSettings(open_qsettings()), home=tmp_path / "taro", bind="127.0.0.1")
@@ -110,13 +108,22 @@ def test_the_lobby_shows_both_rooms_rendered(
         lobby.finder.stop()  # nothing from the network: the rooms below only
         for room in (REAL, SPOOF, OTHER):
             lobby.finder.model.put(room)
+        lobby.finder.changed.emit()  # as the finder says after a batch of rooms
         qtbot.wait(50)
+        assert lobby.empty.isVisible() and lobby.empty.text().startswith("⚠ ")
+        assert ("fingerprint" if language == "en" else "鍵") in lobby.empty.text()
         view = lobby.room_list
         for row in (0, 1):
             rect = view.visualRect(lobby.finder.model.index(row, 1))
             text = lobby.finder.model.index(row, 1).data()
             # the host column is wide enough for the nickname and the whole fingerprint
             assert view.fontMetrics().horizontalAdvance(text) <= rect.width(), (text, rect)
+        lobby.finder.model.drop(SPOOF.name)  # the note goes with the second host
+        lobby.finder.changed.emit()
+        assert not lobby.empty.isVisible()
+        lobby.finder.model.put(SPOOF)
+        lobby.finder.changed.emit()
+        qtbot.wait(50)
         image = lobby.grab().toImage()
         assert not image.isNull()
         folder = Path(os.environ.get("KOIKOI_SHOTS", tmp_path))

@@ -293,7 +293,7 @@ class Lobby(QWidget):
         # time a room comes in (a flood of rooms would make that quadratic)
         metrics = self.room_list.fontMetrics()
         # (and the title gets the rest: a 1024-pixel window left it a few letters)
-        widest = (("M" * 6, 24), (settings_text(12, False), 48), (_tr("in play"), 24))
+        widest = (("M" * 6 + " · wwww", 24), (settings_text(12, False), 48), (_tr("in play"), 24))
         for column, (text, pad) in enumerate(widest, start=1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, metrics.horizontalAdvance(text) + pad)
@@ -491,6 +491,12 @@ class Lobby(QWidget):
         elif self.finder.model.rowCount() == 0:
             text = _tr(
                 "Looking for rooms on the local network… None yet: create one, or join by address."
+            )
+        elif self.finder.model.any_contested():
+            text = _tr(
+                "⚠ One title, different hosts: one room may pretend to be another. Join the "
+                "one whose host fingerprint (in the Host column) you know; the peer's whole key "
+                "is shown before the match."
             )
         else:
             text = ""
