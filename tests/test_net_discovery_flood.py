@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from koikoi.net.discovery import MAX_ROOMS_PER_SOURCE
 from tests.conftest import REPO
 from tests.net_support import KoikoiProcess, spawn
 from tests.test_net_netns import _ip, _skip_reason
@@ -117,7 +118,7 @@ def test_a_flood_of_300_rooms_from_one_source_neither_hides_nor_blocks_the_real_
             assert f"found the room {title!r} at 127.0.0.1:{port}" in joiner.stderr
             assert joiner.result()["finished"] is True
         # the flood was there all along: its source had its share of the list, no more
-        assert all(0 < spam <= 32 for _, spam in listed), listed
+        assert all(0 < spam <= MAX_ROOMS_PER_SOURCE for _, spam in listed), listed
         assert spammer.poll() is None, "the flood stopped before the test did"
     finally:
         spammer.kill()

@@ -950,7 +950,8 @@ class RoomBrowser:
         self.bind = bind
         self.max_rooms = max_rooms
         self.per_source = per_source
-        self.pinned = frozenset(short_fingerprint(fp) for fp in pinned)
+        self.pinned: frozenset[str] = frozenset()
+        self.set_pinned(pinned)
         self.sources = Sources(8 * max_rooms + 64)
         """Who first sent each service's records."""
         self.interval = interval
@@ -974,6 +975,10 @@ class RoomBrowser:
         self._turns = _Turns(RESOLVE_AT_ONCE, LOOKUPS_PER_SOURCE)
         self._tasks: set[asyncio.Task[None]] = set()
         self._full_logged = False
+
+    def set_pinned(self, pinned: Collection[str]) -> None:
+        """The pinned peers' fingerprints from now on (from any thread: one assignment)."""
+        self.pinned = frozenset(short_fingerprint(fp) for fp in pinned)
 
     def __enter__(self) -> RoomBrowser:
         self.start()

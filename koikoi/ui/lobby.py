@@ -25,6 +25,7 @@ import contextlib
 import logging
 import time
 import warnings
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
@@ -458,6 +459,16 @@ class Lobby(QWidget):
             self._loading = pool.submit(
                 lambda: (load_or_create_identity(home), KnownPeers.load(home))
             )
+            finder = weakref.ref(self.finder)  # (nothing keeps a closed lobby alive)
+
+            def pins_loaded(loading: Future[tuple[Identity, KnownPeers]]) -> None:
+                """On the worker: the pinned peers' rooms are looked up first (a hint)."""
+                browsing = finder()
+                if browsing is not None and not loading.cancelled() and not loading.exception():
+                    with contextlib.suppress(RuntimeError):  # (a lobby closed meanwhile)
+                        browsing.set_pinned(loading.result()[1].fingerprints())
+
+            self._loading.add_done_callback(pins_loaded)
             pool.shutdown(wait=False)  # the thread ends with its one task
 
     def stop_browsing(self) -> None:

@@ -319,6 +319,8 @@ class RoomFinder(QObject):
         self.bind = bind if bind is not None else mdns_bind()
         self.model = RoomListModel(self)
         self.failure: str | None = None
+        self.pinned: frozenset[str] = frozenset()
+        """The pinned peers' fingerprints: their rooms are looked up first (a hint)."""
         self._browser: RoomBrowser | None = None
         self._relay: _Relay | None = None
         self.stopping: threading.Thread | None = None
@@ -343,9 +345,16 @@ class RoomFinder(QObject):
         relay = _Relay()  # no parent: the browser's callback keeps it alive, not the finder
         relay.wake.connect(self._drain, Qt.ConnectionType.QueuedConnection)
         self._relay = relay
-        browser = RoomBrowser(relay.put, bind=self.bind)
+        browser = RoomBrowser(relay.put, bind=self.bind, pinned=self.pinned)
         self._browser = browser
         browser.start()
+
+    def set_pinned(self, pinned: frozenset[str]) -> None:
+        """From any thread (the lobby loads the pins on a worker)."""
+        self.pinned = pinned
+        browser = self._browser
+        if browser is not None:
+            browser.set_pinned(pinned)
 
     def stop(self) -> None:
         """Stop browsing; the browser's thread is stopped on another thread (it may wait)."""
