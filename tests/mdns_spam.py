@@ -45,21 +45,28 @@ def txt(**fields: str) -> bytes:
 
 
 def packets(
-    source: str, rooms: int, mute: int, tag: str, fp: str | None, *, ttl: int = 120
+    source: str,
+    rooms: int,
+    mute: int,
+    tag: str,
+    fp: str | None,
+    *,
+    ttl: int = 120,
+    first: int = 0,
 ) -> list[bytes]:
-    """The flood's packets: ``rooms`` rooms (``Spam TAG I``, titled ``Spam I``) of
-    ``PER_PACKET`` per packet; ``ttl=0`` says goodbye to them."""
+    """The flood's packets: ``rooms`` rooms (``Spam TAG I`` for I from ``first``, titled
+    ``Spam I``) of ``PER_PACKET`` per packet; ``ttl=0`` says goodbye to them."""
     server = f"spam-{tag}.local."
     out: list[bytes] = []
-    for start in range(0, rooms, PER_PACKET):
+    for start in range(first, first + rooms, PER_PACKET):
         message = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
         message.add_answer_at_time(
             DNSAddress(server, _TYPE_A, _CLASS_IN_UNIQUE, ttl, socket.inet_aton(source)), 0
         )
-        for i in range(start, min(rooms, start + PER_PACKET)):
+        for i in range(start, min(first + rooms, start + PER_PACKET)):
             name = f"Spam {tag} {i}.{SERVICE_TYPE}"
             message.add_answer_at_time(DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, ttl, name), 0)
-            if i >= rooms - mute:
+            if i >= first + rooms - mute:
                 continue
             fields = {**SANE, "title": f"Spam {i}", "host": "spam"}
             if fp is not None:

@@ -423,15 +423,16 @@ def _spam_from(source: str, rooms: int, **options: Any) -> Iterator[list[str]]:
     loopback only), their names given; goodbyes at the end."""
     from tests.mdns_spam import packets, sender
 
-    tag = secrets.token_hex(3)
+    tag = options.get("tag") or secrets.token_hex(3)
+    first = options.get("first", 0)
     send = sender(source, LOOPBACK)
     try:
-        for packet in packets(source, rooms, 0, tag, options.get("fp")):
+        for packet in packets(source, rooms, 0, tag, options.get("fp"), first=first):
             send.sendto(packet, ("224.0.0.251", 5353))
             time.sleep(0.002)
-        yield [f"Spam {tag} {i}.{SERVICE_TYPE}" for i in range(rooms)]
+        yield [f"Spam {tag} {i}.{SERVICE_TYPE}" for i in range(first, first + rooms)]
     finally:
-        for packet in packets(source, rooms, 0, tag, options.get("fp"), ttl=0):
+        for packet in packets(source, rooms, 0, tag, options.get("fp"), ttl=0, first=first):
             send.sendto(packet, ("224.0.0.251", 5353))
         send.close()
 
@@ -457,6 +458,34 @@ def test_one_source_gets_its_share_of_the_list_and_no_more() -> None:
             assert len(_listed(room_browser, spam)) == 4
             assert {room_browser.sources.get(name) for name in spam} == {"127.0.0.7"}
             assert room_browser.sources.get(other[0]) == "127.0.0.8"
+    finally:
+        room_browser.stop()
+
+
+def test_a_source_that_names_a_room_first_cannot_crowd_it_out() -> None:
+    """A spammer whose share is full announces, before the real host, the name of a room it
+    knows (one announced again after a crash keeps its name): the real host's announcement of
+    it still counts against the real host's share, not the spammer's, and it is listed."""
+    room_browser = RoomBrowser(bind=LOOPBACK, per_source=2)
+    room_browser.start()
+    try:
+        assert room_browser.ready.wait(10) and room_browser.failure is None
+        tag = secrets.token_hex(3)
+        with _spam_from("127.0.0.12", 4, tag=tag) as spam:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and len(_listed(room_browser, spam)) < 2:
+                time.sleep(0.1)
+            _settle(room_browser, at_least=0.5)
+            assert len(_listed(room_browser, spam)) == 2
+            ignored = [name for name in spam if name not in _listed(room_browser, spam)]
+            index = int(ignored[0].split(".")[0].rsplit(" ", 1)[1])
+            with _spam_from("127.0.0.13", 1, tag=tag, first=index) as real:
+                assert real == ignored[:1]
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and not _listed(room_browser, real):
+                    time.sleep(0.1)
+                assert _listed(room_browser, real) == real
+                assert room_browser.sources.all(real[0]) == ("127.0.0.12", "127.0.0.13")
     finally:
         room_browser.stop()
 

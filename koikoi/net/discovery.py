@@ -576,19 +576,30 @@ _TYPE_SRV: Final = 33
 _CLASS_IN: Final = 1
 
 
+SOURCES_PER_NAME: Final = 4
+"""Source addresses kept for one service name (the first to send its records)."""
+
+
 class Sources:
-    """Which address first sent records of each service (PTR, SRV or TXT), for the browser's
-    per-source limits. The packet's source address is the one thing a spammer cannot choose
-    freely on a LAN (its records may claim any address); the first sender of a name is kept,
-    so another source repeating a room's records cannot make it its own. Bounded: the oldest
-    names are forgotten first."""
+    """Which addresses sent records of each service (PTR, SRV or TXT), in the order they
+    first did, for the browser's per-source limits. The packet's source address is the one
+    thing a spammer cannot choose freely on a LAN (its records may claim any address). A room
+    counts against the share of one of its sources that has room (the browser's choice), so
+    neither a source repeating another's room nor one naming it first (a room announced again
+    keeps its name) takes it over. Bounded: at most :data:`SOURCES_PER_NAME` a name, and the
+    oldest names are forgotten first."""
 
     def __init__(self, most: int = 4096) -> None:
         self.most = most
-        self._first: dict[str, str] = {}
+        self._by_name: dict[str, tuple[str, ...]] = {}
 
     def get(self, name: str) -> str | None:
-        return self._first.get(name.lower())
+        """The first source of ``name``, if any."""
+        sources = self._by_name.get(name.lower())
+        return sources[0] if sources else None
+
+    def all(self, name: str) -> tuple[str, ...]:
+        return self._by_name.get(name.lower(), ())
 
     def note(self, msg: DNSIncoming) -> None:
         source = msg.source[0] if msg.source else None
@@ -604,10 +615,15 @@ class Sources:
                 key = record.key
             else:
                 continue
-            if key and key not in self._first:
-                if len(self._first) >= self.most:
-                    del self._first[next(iter(self._first))]
-                self._first[key] = source
+            if not key:
+                continue
+            known = self._by_name.get(key)
+            if known is None:
+                if len(self._by_name) >= self.most:
+                    del self._by_name[next(iter(self._by_name))]
+                self._by_name[key] = (source,)
+            elif source not in known and len(known) < SOURCES_PER_NAME:
+                self._by_name[key] = (*known, source)
 
 
 class _SourceRecorder(RecordManager):
@@ -953,7 +969,9 @@ class RoomBrowser:
         self.pinned: frozenset[str] = frozenset()
         self.set_pinned(pinned)
         self.sources = Sources(8 * max_rooms + 64)
-        """Who first sent each service's records."""
+        """Who sent each service's records."""
+        self._charged: dict[str, str] = {}
+        """The source whose share each room admitted counts against (by name, lower case)."""
         self.interval = interval
         self.failure: str | None = None
         """Why browsing does not work, once it is known."""
@@ -1080,6 +1098,8 @@ class RoomBrowser:
         state.rejected.pop(name, None)  # changed or gone: it may be a room now
         if state_change is ServiceStateChange.Removed:
             state.resolving.pop(name, None)
+            if name not in state.rooms:
+                self._charged.pop(name.lower(), None)
             if name in state.rooms or name in state.pending:
                 self._report(name, None)
             return
@@ -1087,7 +1107,7 @@ class RoomBrowser:
             state.resolving[name] = True
             return
         known = name in state.rooms or state.pending.get(name) is not None
-        if not known and not self._admits(zeroconf, name):
+        if not known and not self._admit(zeroconf, name):
             self.dropped += 1
             state.overflowed = True
             if not self._full_logged:
@@ -1104,21 +1124,30 @@ class RoomBrowser:
         return isinstance(record, DNSText) and _txt_fingerprint(record.text) in self.pinned
 
     def _held_from(self, source: str) -> int:
-        """Rooms listed, to be reported or being looked up that ``source`` sent first."""
+        """Rooms listed, to be reported or being looked up that count against ``source``."""
         state = self._state
         names = {*state.rooms, *state.resolving}
         names.update(name for name, room in state.pending.items() if room is not None)
-        return sum(1 for name in names if self.sources.get(name) == source)
+        return sum(1 for name in names if self._charged.get(name.lower()) == source)
 
-    def _admits(self, zeroconf: Zeroconf, name: str) -> bool:
-        """Whether a room not listed yet may be looked up: its source's share is not full
-        (``per_source``), nor the list (``max_rooms``, more for a pinned host's room)."""
+    def _admit(self, zeroconf: Zeroconf, name: str) -> bool:
+        """Whether a room not listed yet may be looked up: the list is not full
+        (``max_rooms``, more for a pinned host's room), nor the share (``per_source``) of
+        every source that sent its records; it then counts against the first with room."""
         state = self._state
         cap = self.max_rooms + (PINNED_EXTRA if self._pinned_hint(zeroconf, name) else 0)
         if len(state.rooms) + len(state.resolving) >= cap:
             return False
-        source = self.sources.get(name)
-        return source is None or self._held_from(source) < self.per_source
+        key = name.lower()
+        sources = self.sources.all(name)
+        if not sources:
+            self._charged.pop(key, None)  # (zeroconf's cache had it before us: not limited)
+            return True
+        for source in sources:
+            if self._held_from(source) < self.per_source:
+                self._charged[key] = source
+                return True
+        return False
 
     def _start_resolving(self, zeroconf: Zeroconf, name: str) -> None:
         state = self._state
@@ -1143,6 +1172,7 @@ class RoomBrowser:
             self._report(name, room)
         else:
             state.rejected[name] = None
+            self._charged.pop(name.lower(), None)
             if len(state.rejected) > 4 * self.max_rooms:
                 del state.rejected[next(iter(state.rejected))]
             if name in state.rooms:
@@ -1155,7 +1185,7 @@ class RoomBrowser:
             # for a turn, so a known room's change is never queued behind unanswered lookups
             if not info.load_from_cache(zeroconf):
                 first = _txt_fingerprint(info.text) in self.pinned  # TXT may be cached alone
-                async with self._turns.turn(self.sources.get(name), first):
+                async with self._turns.turn(self._charged.get(name.lower()), first):
                     if name not in self._state.resolving:
                         return None  # gone while it waited for its turn: ask nothing
                     if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
@@ -1192,7 +1222,7 @@ class RoomBrowser:
                 or name in state.rejected
             ):
                 continue
-            if not self._admits(zeroconf, name):
+            if not self._admit(zeroconf, name):
                 waiting = True  # more are waiting: look again later
                 continue
             self._start_resolving(zeroconf, name)
@@ -1218,6 +1248,7 @@ class RoomBrowser:
                 if old is None:
                     continue
                 del state.rooms[name]
+                self._charged.pop(name.lower(), None)
                 event = RoomRemoved(name)
             elif old is None:
                 pinned = room.fingerprint is not None and room.fingerprint in self.pinned
