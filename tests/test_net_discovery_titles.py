@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from koikoi.net.discovery import (
+    SAME_TITLE_LISTEN,
     SAME_TITLE_WAIT,
     Room,
     RoomFound,
@@ -49,6 +50,19 @@ def test_one_room_is_chosen_once_the_wait_is_over() -> None:
     assert search.deadline == 1.0 + SAME_TITLE_WAIT
     assert search.decide(1.0 + SAME_TITLE_WAIT - 0.01) is None  # still waiting for a second
     assert search.decide(1.0 + SAME_TITLE_WAIT) == RoomFound(REAL)
+
+
+def test_the_search_listens_a_while_in_all_even_when_the_first_room_comes_at_once() -> None:
+    """A browser asks twice in its first seconds: a spoof (or the real room) whose first
+    answer was lost comes with the second round, after the wait of a room heard at once."""
+    search = TitleSearch("Hanami", started=10.0)
+    search.see(REAL, 10.1)
+    assert search.deadline == 10.0 + SAME_TITLE_LISTEN > 10.1 + SAME_TITLE_WAIT
+    search.see(SPOOF, 10.0 + SAME_TITLE_LISTEN - 0.2)
+    assert isinstance(search.decide(10.0 + SAME_TITLE_LISTEN), SameTitle)
+    late = TitleSearch("Hanami", started=10.0)
+    late.see(REAL, 13.0)  # heard late: the usual wait after it
+    assert late.deadline == 13.0 + SAME_TITLE_WAIT
 
 
 def test_a_spoof_announced_just_after_the_real_room_makes_the_title_ambiguous() -> None:

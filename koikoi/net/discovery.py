@@ -85,6 +85,10 @@ PINNED_EXTRA: Final = 16
 SAME_TITLE_WAIT: Final = 1.0
 """Seconds ``join --room`` keeps listening after the first room of its title is reported, for
 another room of that title (a spoof announced just after the real room)."""
+SAME_TITLE_LISTEN: Final = 2.5
+"""Seconds ``join --room`` listens at least before it joins: a browser asks at once and again
+about 1 s later, so an answer lost the first time (to packet loss, or on loopback to another
+program's socket that took a unicast reply) comes in the second round."""
 RECONCILE_INTERVAL: Final = 1.0
 """Seconds between two looks into zeroconf's cache for rooms ignored while the list was full:
 zeroconf reports a service once, so a room ignored then would otherwise never be listed."""
@@ -389,13 +393,23 @@ class TitleSearch:
     ``wait`` seconds more for another announcement (:attr:`deadline`); then :meth:`decide`
     gives :class:`RoomFound`, or :class:`SameTitle` when rooms of the title from more than one
     host (:func:`same_host`) were seen, open or in play, even if one has gone since (a goodbye
-    can be forged). Titles compare as :func:`clean_text` and without case. The decision, once
-    given, stands.
+    can be forged); with ``started``, it never decides before ``listen`` seconds of browsing.
+    Titles compare as :func:`clean_text` and without case. The decision, once given, stands.
     """
 
-    def __init__(self, title: str, *, wait: float = SAME_TITLE_WAIT, playing: bool = False):
+    def __init__(
+        self,
+        title: str,
+        *,
+        wait: float = SAME_TITLE_WAIT,
+        playing: bool = False,
+        started: float | None = None,
+        listen: float = SAME_TITLE_LISTEN,
+    ):
         self.wanted = clean_text(title, MAX_TITLE).casefold()
         self.wait = wait
+        self.earliest = None if started is None else started + listen
+        """With ``started`` (when browsing began): no decision before ``listen`` seconds."""
         self.statuses = (RoomStatus.OPEN, RoomStatus.PLAYING) if playing else (RoomStatus.OPEN,)
         self.deadline: float | None = None
         """When the search decides: ``wait`` after the first room it could join."""
@@ -412,7 +426,7 @@ class TitleSearch:
         self._seen = {key: room, **self._seen}
         self._gone.discard(key)
         if self.deadline is None and room.status in self.statuses:
-            self.deadline = now + self.wait
+            self.deadline = max(now + self.wait, self.earliest or now)
 
     def gone(self, name: str) -> None:
         """The room ``name`` was removed: still a reason to doubt, no longer one to join."""
@@ -1319,9 +1333,9 @@ def look_for_room(
 ) -> RoomFound | SameTitle | None:
     """Browse for the room ``join --room TITLE`` joins (:class:`TitleSearch`): up to
     ``timeout`` seconds for a first open room of the title, then ``wait`` more for another
-    of that title. None when no open room of the title appeared; DiscoveryError when mDNS
-    does not work here."""
-    search = TitleSearch(title, wait=wait)
+    of that title (and :data:`SAME_TITLE_LISTEN` seconds in all, at least). None when no
+    open room of the title appeared; DiscoveryError when mDNS does not work here."""
+    search = TitleSearch(title, wait=wait, started=clock())
     lock = threading.Lock()
     wake = threading.Event()
 
