@@ -294,7 +294,8 @@ class Lobby(QWidget):
         # time a room comes in (a flood of rooms would make that quadratic)
         metrics = self.room_list.fontMetrics()
         # (and the title gets the rest: a 1024-pixel window left it a few letters)
-        widest = (("M" * 6 + " · wwww", 24), (settings_text(12, False), 48), (_tr("in play"), 24))
+        # (the host's column holds a nickname and the whole short fingerprint: "hana · ab3d")
+        widest = (("M" * 5 + " · wwww", 16), (settings_text(12, False), 32), (_tr("in play"), 24))
         for column, (text, pad) in enumerate(widest, start=1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, metrics.horizontalAdvance(text) + pad)
