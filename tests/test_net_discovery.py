@@ -15,8 +15,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from zeroconf import IPVersion, Zeroconf
@@ -265,6 +267,9 @@ def test_a_hostile_advertiser_neither_crashes_freezes_nor_floods_the_browser(
     browser: tuple[RoomBrowser, Seen], forger: Forger
 ) -> None:
     room_browser, seen = browser
+    # the whole list's cap, here: on loopback every room has the one source 127.0.0.1, whose
+    # share of the list (per_source) is tested apart, below
+    room_browser.per_source = MAX_ROOMS
     tag = secrets.token_hex(3)
     sane = [
         RoomAdvertiser(Advertisement(f"Sane {tag} {i}", "hana", 5000 + i), bind=LOOPBACK)
@@ -356,6 +361,7 @@ def test_rooms_ignored_while_the_list_was_full_are_listed_once_there_is_room(
     browser: tuple[RoomBrowser, Seen], forger: Forger
 ) -> None:
     room_browser, _ = browser
+    room_browser.per_source = MAX_ROOMS  # the whole list's cap (one source on loopback)
     tag = secrets.token_hex(3)
     # more rooms than the list holds, then a few more: those are ignored (the list is full)
     crowd = [(f"crowd {tag} {i}", _txt(**SANE, title=f"crowd {i}")) for i in range(300)]
@@ -409,6 +415,106 @@ def test_unanswered_lookups_neither_delay_a_known_room_nor_outlive_their_service
         assert not room_browser._tasks, f"{len(room_browser._tasks)} lookups left"
     finally:
         advertiser.withdraw()
+
+
+@contextmanager
+def _spam_from(source: str, rooms: int, **options: Any) -> Iterator[list[str]]:
+    """``rooms`` made-up rooms announced once from the address ``source`` (any 127.0.0.x:
+    loopback only), their names given; goodbyes at the end."""
+    from tests.mdns_spam import packets, sender
+
+    tag = options.get("tag") or secrets.token_hex(3)
+    first = options.get("first", 0)
+    send = sender(source, LOOPBACK)
+    try:
+        for packet in packets(source, rooms, 0, tag, options.get("fp"), first=first):
+            send.sendto(packet, ("224.0.0.251", 5353))
+            time.sleep(0.002)
+        yield [f"Spam {tag} {i}.{SERVICE_TYPE}" for i in range(first, first + rooms)]
+    finally:
+        for packet in packets(source, rooms, 0, tag, options.get("fp"), ttl=0, first=first):
+            send.sendto(packet, ("224.0.0.251", 5353))
+        send.close()
+
+
+def _listed(room_browser: RoomBrowser, names: list[str]) -> list[str]:
+    return [name for name in names if name in {room.name for room in room_browser.rooms()}]
+
+
+def test_one_source_gets_its_share_of_the_list_and_no_more() -> None:
+    """Finding 5 of issue 20: rooms whose records came first from one source address are
+    kept up to ``per_source``; another source's room is listed all the same, and each room
+    is told apart by the address its records came from, not by what they claim."""
+    room_browser = RoomBrowser(bind=LOOPBACK, per_source=4)
+    room_browser.start()
+    try:
+        assert room_browser.ready.wait(10) and room_browser.failure is None
+        with _spam_from("127.0.0.7", 12) as spam, _spam_from("127.0.0.8", 1) as other:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not _listed(room_browser, other):
+                time.sleep(0.1)
+            _settle(room_browser, at_least=0.5)
+            assert _listed(room_browser, other) == other
+            assert len(_listed(room_browser, spam)) == 4
+            assert {room_browser.sources.get(name) for name in spam} == {"127.0.0.7"}
+            assert room_browser.sources.get(other[0]) == "127.0.0.8"
+    finally:
+        room_browser.stop()
+
+
+def test_a_source_that_names_a_room_first_cannot_crowd_it_out() -> None:
+    """A spammer whose share is full announces, before the real host, the name of a room it
+    knows (one announced again after a crash keeps its name): the real host's announcement of
+    it still counts against the real host's share, not the spammer's, and it is listed."""
+    room_browser = RoomBrowser(bind=LOOPBACK, per_source=2)
+    room_browser.start()
+    try:
+        assert room_browser.ready.wait(10) and room_browser.failure is None
+        tag = secrets.token_hex(3)
+        with _spam_from("127.0.0.12", 4, tag=tag) as spam:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and len(_listed(room_browser, spam)) < 2:
+                time.sleep(0.1)
+            _settle(room_browser, at_least=0.5)
+            assert len(_listed(room_browser, spam)) == 2
+            ignored = [name for name in spam if name not in _listed(room_browser, spam)]
+            index = int(ignored[0].split(".")[0].rsplit(" ", 1)[1])
+            with _spam_from("127.0.0.13", 1, tag=tag, first=index) as real:
+                assert real == ignored[:1]
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and not _listed(room_browser, real):
+                    time.sleep(0.1)
+                assert _listed(room_browser, real) == real
+                assert room_browser.sources.all(real[0]) == ("127.0.0.12", "127.0.0.13")
+    finally:
+        room_browser.stop()
+
+
+def test_a_pinned_hosts_room_is_kept_beyond_a_full_list() -> None:
+    """A room whose TXT ``fp`` is a pinned peer's is looked up and kept even when the list is
+    full (a hint only: the handshake decides); an unpinned late room waits its turn."""
+    room_browser = RoomBrowser(bind=LOOPBACK, max_rooms=4, pinned={"pinq-aaaa-bbbb"})
+    room_browser.start()
+    try:
+        assert room_browser.ready.wait(10) and room_browser.failure is None
+        with _spam_from("127.0.0.9", 6) as crowd:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and len(room_browser.rooms()) < 4:
+                time.sleep(0.1)
+            assert len(room_browser.rooms()) == 4
+            with (
+                _spam_from("127.0.0.10", 1, fp="pinq") as pinned,
+                _spam_from("127.0.0.11", 1) as late,
+            ):
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and not _listed(room_browser, pinned):
+                    time.sleep(0.1)
+                _settle(room_browser, at_least=0.5)
+                assert _listed(room_browser, pinned) == pinned
+                assert _listed(room_browser, late) == []
+                assert len(_listed(room_browser, crowd)) <= 4
+    finally:
+        room_browser.stop()
 
 
 def test_a_goodbye_from_a_forged_room_removes_it(

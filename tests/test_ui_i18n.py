@@ -130,8 +130,9 @@ def _texts(widget: QWidget) -> Iterator[tuple[str, str]]:
                 yield where, head.text() if head is not None else ""
 
 
-NOT_WORDS = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){1,3}|\S+\.json")
-"""Key fingerprints (ab3d-…) and record file names, which no language translates."""
+NOT_WORDS = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){1,3}|(?<=鍵 )[a-z2-7]{4}\b|\S+\.json")
+"""Key fingerprints (ab3d-…, or a room's short one: 鍵 ab3d) and record file names, which no
+language translates."""
 
 
 ROMAJI = frozenset(romaji for _, _, romaji, _ in GLOSSARY)

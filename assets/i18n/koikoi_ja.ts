@@ -1513,6 +1513,10 @@ play on  (K)</source>
             <translation>ローカルネットワークの部屋を探しています… まだありません。部屋を作るか、アドレスで入ってください。</translation>
         </message>
         <message>
+            <source>⚠ One title, different hosts: one room may pretend to be another. Join the one whose host fingerprint (in the Host column) you know; the peer's whole key is shown before the match.</source>
+            <translation>⚠ 同じ名前の部屋が別々のホストから出ています。一方はなりすましかもしれません。ホスト欄の鍵が知っている相手のものか確かめてから入ってください。対戦の前に相手の鍵全体が表示されます。</translation>
+        </message>
+        <message>
             <source>Choose a nickname first: the other player sees it.</source>
             <translation>先にニックネームを決めてください。相手に表示されます。</translation>
         </message>
@@ -2717,8 +2721,16 @@ play on  (K)</source>
             <translation>（鍵付き）</translation>
         </message>
         <message>
+            <source>⚠ same title as another room, from another host: compare the fingerprints</source>
+            <translation>⚠ 別のホストの部屋と同じ名前です。入る前に鍵を見比べてください</translation>
+        </message>
+        <message>
             <source>host {0}</source>
             <translation>ホスト：{0}</translation>
+        </message>
+        <message>
+            <source>fingerprint {0}</source>
+            <translation>鍵 {0}</translation>
         </message>
         <message>
             <source>private: a password is needed</source>

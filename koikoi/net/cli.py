@@ -670,7 +670,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
     options = _options(args)
     recorder = _recorder(options, Role.JOINER, args.record)
     player = _bot(args.bot)
-    room = _find_room(args.room, args.bind, search)
+    room = _find_room(args.room, args.bind, search, options, recorder)
     if room is None:
         return EXIT_EARLY
     if room.private and not options.password:
@@ -686,27 +686,49 @@ def _cmd_join(args: argparse.Namespace) -> int:
     return _finish(outcome, recorder)
 
 
-def _find_room(title: str, bind: str | None, timeout: float) -> LanRoom | None:
-    """The one open room called ``title``; None (said in one line) when there is no such
-    room, or more than one."""
-    from koikoi.net.discovery import DiscoveryError, find_room
+def _find_room(
+    title: str, bind: str | None, timeout: float, options: PeerOptions, recorder: _Recorder
+) -> LanRoom | None:
+    """The room called ``title`` to join; None (said in one line) when no open room of that
+    title appeared, or when rooms of that title came from more than one host (open or in
+    play, seen up to SAME_TITLE_WAIT seconds after the first): then the result of a match
+    never begun is printed too, ``ended`` ``refused``, with the ``candidates``."""
+    from koikoi.net.discovery import DiscoveryError, SameTitle, look_for_room
 
     try:
-        rooms = find_room(title, bind=bind, timeout=timeout)
+        found = look_for_room(
+            title, bind=bind, timeout=timeout, pinned=options.known_peers.fingerprints()
+        )
     except DiscoveryError as error:
         say(f"cannot look for the room {title!r}: {error}; join it by address")
         return None
-    if not rooms:
+    if found is None:
         say(f"no open room called {title!r} appeared within {timeout:g} s")
         return None
-    if len(rooms) > 1:
-        where = "; ".join(
-            f"{room.address} (host {room.host or '?'}, {room.fingerprint or 'private'})"
-            for room in rooms
+    if isinstance(found, SameTitle):
+        where = ", ".join(
+            f"{room.address} (host {room.host or '?'}, fingerprint {room.fingerprint})"
+            if room.fingerprint is not None
+            else f"{room.address} (a private room: no fingerprint)"
+            for room in found.rooms
         )
-        say(f"{len(rooms)} open rooms are called {title!r}: {where}; join one by address")
+        emit(
+            {
+                "rounds": [],
+                "scores": [25, 25],
+                "winner": None,
+                "finished": False,
+                "dealing": recorder.dealing,
+                "ended": "refused",
+                "candidates": [room.to_json() for room in found.rooms],
+            }
+        )
+        say(
+            f"{len(found.rooms)} rooms are called {title!r}, announced by different hosts (one "
+            f"may pretend to be another): {where}; join one by address"
+        )
         return None
-    return rooms[0]
+    return found.room
 
 
 def _split_address(text: str) -> tuple[str, int]:
@@ -740,7 +762,7 @@ def _cmd_rooms(args: argparse.Namespace) -> int:
         if isinstance(event, BrowseFailed):
             failed.set()
 
-    browser = RoomBrowser(on_event, bind=args.bind)
+    browser = RoomBrowser(on_event, bind=args.bind, pinned=_pinned())
     browser.start()
     try:
         failed.wait(args.timeout)
@@ -752,6 +774,18 @@ def _cmd_rooms(args: argparse.Namespace) -> int:
     for room in browser.rooms():
         emit(room.to_json())
     return EXIT_OK
+
+
+def _pinned() -> frozenset[str]:
+    """The pinned peers' fingerprints, whose rooms a listing looks up first (none when the
+    pins cannot be read: a listing needs no pins)."""
+    from koikoi.net.errors import IdentityFileError
+    from koikoi.net.identity import KnownPeers
+
+    try:
+        return KnownPeers.load().fingerprints()
+    except (IdentityFileError, OSError, ValueError):
+        return frozenset()
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

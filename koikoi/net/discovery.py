@@ -26,14 +26,16 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import heapq
 import ipaddress
+import itertools
 import logging
 import re
 import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
@@ -49,7 +51,9 @@ from zeroconf import (
     Zeroconf,
     current_time_millis,
 )
-from zeroconf._dns import DNSPointer  # (zeroconf uses it without listing it in __all__)
+from zeroconf._dns import DNSPointer, DNSText  # (zeroconf uses them without listing them)
+from zeroconf._handlers.record_manager import RecordManager
+from zeroconf._protocol.incoming import DNSIncoming
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION
@@ -71,6 +75,20 @@ REPORT_INTERVAL: Final = 0.2
 RESOLVE_TIMEOUT_MS: Final = 2000
 RESOLVE_AT_ONCE: Final = 16
 """Lookups that ask the network at once (a lookup the cache answers does not wait for them)."""
+MAX_ROOMS_PER_SOURCE: Final = 32
+"""Rooms a browser keeps (and resolves) at once whose records came first from one source
+address: the one thing of a packet a spammer cannot forge freely (its records say anything)."""
+LOOKUPS_PER_SOURCE: Final = 4
+"""Lookups that ask the network at once for the rooms of one source address."""
+PINNED_EXTRA: Final = 16
+"""Rooms whose TXT ``fp`` is a pinned peer's kept beyond :data:`MAX_ROOMS` (a hint only)."""
+SAME_TITLE_WAIT: Final = 1.0
+"""Seconds ``join --room`` keeps listening after the first room of its title is reported, for
+another room of that title (a spoof announced just after the real room)."""
+SAME_TITLE_LISTEN: Final = 2.5
+"""Seconds ``join --room`` listens at least before it joins: a browser asks at once and again
+about 1 s later, so an answer lost the first time (to packet loss, or on loopback to another
+program's socket that took a unicast reply) comes in the second round."""
 RECONCILE_INTERVAL: Final = 1.0
 """Seconds between two looks into zeroconf's cache for rooms ignored while the list was full:
 zeroconf reports a service once, so a room ignored then would otherwise never be listed."""
@@ -335,6 +353,117 @@ def _parse_txt(text: bytes) -> dict[bytes, bytes | None]:
     return properties
 
 
+# --- one title, several rooms ----------------------------------------------------------------
+
+
+def _ips(room: Room) -> set[str]:
+    return {address.rpartition(":")[0].strip("[]") for address in room.addresses}
+
+
+def same_host(a: Room, b: Room) -> bool:
+    """Whether two announcements are one host's: the same service name, or the same published
+    fingerprint at an IP address they share (a host announced again, with a new name or port).
+    A fingerprint alone proves nothing (anyone can copy four letters) and a private room
+    publishes none, so rooms without one are told apart by name."""
+    if a.name.casefold() == b.name.casefold():
+        return True
+    return a.fingerprint is not None and a.fingerprint == b.fingerprint and bool(_ips(a) & _ips(b))
+
+
+@dataclass(frozen=True)
+class RoomFound:
+    """The room of the title to join: one host holds the title."""
+
+    room: Room
+
+
+@dataclass(frozen=True)
+class SameTitle:
+    """Rooms of the title from more than one host (one room each, the latest heard of): the
+    joiner cannot tell the real one from a spoof by the title, and joins none."""
+
+    rooms: tuple[Room, ...]
+
+
+class TitleSearch:
+    """Which room ``join --room TITLE`` joins, sans I/O (times are the caller's clock).
+
+    Every room the browser reports goes to :meth:`see`. Once the first room of the title that
+    can be joined (open, or in play too with ``playing``) has been seen, the search waits
+    ``wait`` seconds more for another announcement (:attr:`deadline`); then :meth:`decide`
+    gives :class:`RoomFound`, or :class:`SameTitle` when rooms of the title from more than one
+    host (:func:`same_host`) were seen, open or in play, even if one has gone since (a goodbye
+    can be forged); with ``started``, it never decides before ``listen`` seconds of browsing.
+    Titles compare as :func:`clean_text` and without case. The decision, once given, stands.
+    """
+
+    def __init__(
+        self,
+        title: str,
+        *,
+        wait: float = SAME_TITLE_WAIT,
+        playing: bool = False,
+        started: float | None = None,
+        listen: float = SAME_TITLE_LISTEN,
+    ):
+        self.wanted = clean_text(title, MAX_TITLE).casefold()
+        self.wait = wait
+        self.earliest = None if started is None else started + listen
+        """With ``started`` (when browsing began): no decision before ``listen`` seconds."""
+        self.statuses = (RoomStatus.OPEN, RoomStatus.PLAYING) if playing else (RoomStatus.OPEN,)
+        self.deadline: float | None = None
+        """When the search decides: ``wait`` after the first room it could join."""
+        self._seen: dict[str, Room] = {}
+        """Every room of the title seen, by name (case folded), the latest first."""
+        self._gone: set[str] = set()
+        self._decision: RoomFound | SameTitle | None = None
+
+    def see(self, room: Room, now: float) -> None:
+        if self._decision is not None or room.title.casefold() != self.wanted:
+            return
+        key = room.name.casefold()
+        self._seen.pop(key, None)
+        self._seen = {key: room, **self._seen}
+        self._gone.discard(key)
+        if self.deadline is None and room.status in self.statuses:
+            self.deadline = max(now + self.wait, self.earliest or now)
+
+    def gone(self, name: str) -> None:
+        """The room ``name`` was removed: still a reason to doubt, no longer one to join."""
+        self._gone.add(name.casefold())
+
+    def hosts(self) -> list[list[Room]]:
+        """The rooms seen, one list per host, the latest heard of first."""
+        groups: list[list[Room]] = []
+        for room in self._seen.values():
+            group = next((g for g in groups if any(same_host(room, r) for r in g)), None)
+            if group is None:
+                groups.append([room])
+            else:
+                group.append(room)
+        return groups
+
+    def decide(self, now: float) -> RoomFound | SameTitle | None:
+        """None while waiting (or while no room of the title can be joined)."""
+        if self._decision is not None:
+            return self._decision
+        if self.deadline is None or now < self.deadline:
+            return None
+        groups = self.hosts()
+        if len(groups) > 1:
+            self._decision = SameTitle(tuple(group[0] for group in groups))
+            return self._decision
+        joinable = [
+            room
+            for room in groups[0]
+            if room.status in self.statuses and room.name.casefold() not in self._gone
+        ]
+        if not joinable:
+            return None  # it left meanwhile: look on
+        self._decision = RoomFound(joinable[0])
+        return self._decision
+
+
 # --- interfaces -------------------------------------------------------------------------------
 
 
@@ -455,8 +584,82 @@ class _LoopThread:
             self._thread.join(timeout)
 
 
-def _zeroconf(bind: str | None) -> AsyncZeroconf:
-    """An AsyncZeroconf on the running loop; DiscoveryError when multicast is unusable."""
+_TYPE_PTR: Final = 12
+_TYPE_TXT: Final = 16
+_TYPE_SRV: Final = 33
+_CLASS_IN: Final = 1
+
+
+SOURCES_PER_NAME: Final = 4
+"""Source addresses kept for one service name (the first to send its records)."""
+
+
+class Sources:
+    """Which addresses sent records of each service (PTR, SRV or TXT), in the order they
+    first did, for the browser's per-source limits. The packet's source address is the one
+    thing a spammer cannot choose freely on a LAN (its records may claim any address). A room
+    counts against the share of one of its sources that has room (the browser's choice), so
+    neither a source repeating another's room nor one naming it first (a room announced again
+    keeps its name) takes it over. Bounded: at most :data:`SOURCES_PER_NAME` a name, and the
+    oldest names are forgotten first."""
+
+    def __init__(self, most: int = 4096) -> None:
+        self.most = most
+        self._by_name: dict[str, tuple[str, ...]] = {}
+
+    def get(self, name: str) -> str | None:
+        """The first source of ``name``, if any."""
+        sources = self._by_name.get(name.lower())
+        return sources[0] if sources else None
+
+    def all(self, name: str) -> tuple[str, ...]:
+        return self._by_name.get(name.lower(), ())
+
+    def note(self, msg: DNSIncoming) -> None:
+        source = msg.source[0] if msg.source else None
+        if source is None:
+            return
+        suffix = "." + SERVICE_TYPE.lower()
+        for record in msg.answers():
+            if not record.ttl:
+                continue  # a goodbye names no new room
+            if isinstance(record, DNSPointer) and record.key == SERVICE_TYPE.lower():
+                key = record.alias_key
+            elif record.type in (_TYPE_SRV, _TYPE_TXT) and record.key.endswith(suffix):
+                key = record.key
+            else:
+                continue
+            if not key:
+                continue
+            known = self._by_name.get(key)
+            if known is None:
+                if len(self._by_name) >= self.most:
+                    del self._by_name[next(iter(self._by_name))]
+                self._by_name[key] = (source,)
+            elif source not in known and len(known) < SOURCES_PER_NAME:
+                self._by_name[key] = (*known, source)
+
+
+class _SourceRecorder(RecordManager):
+    """zeroconf's record manager, noting first who sent each service's records (zeroconf
+    keeps no record's sender; its listener hands every response here, with its source)."""
+
+    def __init__(self, zc: Zeroconf, sources: Sources) -> None:
+        super().__init__(zc)
+        self.koikoi_sources = sources
+
+    def async_updates_from_response(self, msg: DNSIncoming) -> None:
+        try:
+            self.koikoi_sources.note(msg)
+        except Exception:  # never in the way of zeroconf's own work
+            logger.debug("cannot note the sender of an mDNS response", exc_info=True)
+        super().async_updates_from_response(msg)
+
+
+def _zeroconf(bind: str | None, sources: Sources | None = None) -> AsyncZeroconf:
+    """An AsyncZeroconf on the running loop; DiscoveryError when multicast is unusable.
+    With ``sources``, the sender of every response is noted there: this replaces zeroconf's
+    record manager before its sockets are made (they take it when the loop next runs)."""
     interfaces, version = interfaces_for(bind)
     if not _local_ips():
         raise DiscoveryError("no network interface has an address, so mDNS cannot work here")
@@ -471,6 +674,8 @@ def _zeroconf(bind: str | None) -> AsyncZeroconf:
         zc = AsyncZeroconf(interfaces=interfaces, ip_version=version)
     except (OSError, RuntimeError, ValueError) as error:
         raise DiscoveryError(f"mDNS cannot start: {_describe(error)}") from None
+    if sources is not None:
+        zc.zeroconf.record_manager = _SourceRecorder(zc.zeroconf, sources)
     return zc
 
 
@@ -677,12 +882,88 @@ class _State:
     """Rooms were ignored because the list was full: look for them when there is room."""
 
 
+class _Turns:
+    """Turns to ask the network: ``at_once`` lookups at a time, at most ``per_source`` of them
+    for the rooms of one source address (an unknown source is not limited); a room whose TXT
+    names a pinned host first, then in the order asked."""
+
+    def __init__(self, at_once: int, per_source: int) -> None:
+        self.at_once = at_once
+        self.per_source = per_source
+        self._running: dict[str, int] = {}
+        self._total = 0
+        self._waiting: list[tuple[int, int, str | None, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, source: str | None, first: bool) -> AsyncIterator[None]:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (0 if first else 1, next(self._order), source, future))
+        self._grant()
+        try:
+            await future
+        except BaseException:
+            if future.done() and not future.cancelled():
+                self._release(source)  # its turn came as it was cancelled
+            future.cancel()
+            raise
+        try:
+            yield
+        finally:
+            self._release(source)
+
+    def _free(self, source: str | None) -> bool:
+        return source is None or self._running.get(source, 0) < self.per_source
+
+    def _grant(self) -> None:
+        held: list[tuple[int, int, str | None, asyncio.Future[None]]] = []
+        while self._waiting and self._total < self.at_once:
+            entry = heapq.heappop(self._waiting)
+            _, _, source, future = entry
+            if future.done():
+                continue  # cancelled while waiting
+            if not self._free(source):
+                held.append(entry)
+                continue
+            self._total += 1
+            if source is not None:
+                self._running[source] = self._running.get(source, 0) + 1
+            future.set_result(None)
+        for entry in held:
+            heapq.heappush(self._waiting, entry)
+
+    def _release(self, source: str | None) -> None:
+        self._total -= 1
+        if source is not None:
+            left = self._running.get(source, 0) - 1
+            if left > 0:
+                self._running[source] = left
+            else:
+                self._running.pop(source, None)
+        self._grant()
+
+
+def _txt_fingerprint(text: bytes | None) -> str | None:
+    """The TXT ``fp`` of raw TXT bytes, if any (a hint, looked at before a room is parsed)."""
+    if not text or len(text) > MAX_TXT:
+        return None
+    value = _parse_txt(text).get(b"fp")
+    return value.decode("ascii", "replace") if value else None
+
+
 class RoomBrowser:
     """Lists the rooms on the LAN (or on the interface with the address ``bind``).
 
     ``on_event`` gets :class:`RoomAdded`, :class:`RoomChanged`, :class:`RoomRemoved` and, when
     mDNS cannot work, one :class:`BrowseFailed`; it runs on the browser's own thread, at most
     one report per room per ``interval`` seconds, never raising into the browser.
+
+    A flood cannot hide a room (docs/protocol.md, "Discovery (mDNS)"): at most ``per_source``
+    rooms are kept or being looked up whose records came first from one source address, and
+    at most :data:`LOOKUPS_PER_SOURCE` of the lookups that ask the network are theirs.
+    ``pinned`` (short fingerprints, or whole ones) are the pinned peers: a room whose TXT
+    ``fp`` is one of them is looked up first and kept even beyond ``max_rooms`` (by up to
+    :data:`PINNED_EXTRA`); only a hint, for the handshake decides who the host is.
     """
 
     def __init__(
@@ -692,10 +973,19 @@ class RoomBrowser:
         bind: str | None = None,
         max_rooms: int = MAX_ROOMS,
         interval: float = REPORT_INTERVAL,
+        per_source: int = MAX_ROOMS_PER_SOURCE,
+        pinned: Collection[str] = (),
     ) -> None:
         self.on_event = on_event
         self.bind = bind
         self.max_rooms = max_rooms
+        self.per_source = per_source
+        self.pinned: frozenset[str] = frozenset()
+        self.set_pinned(pinned)
+        self.sources = Sources(8 * max_rooms + 64)
+        """Who sent each service's records."""
+        self._charged: dict[str, str] = {}
+        """The source whose share each room admitted counts against (by name, lower case)."""
         self.interval = interval
         self.failure: str | None = None
         """Why browsing does not work, once it is known."""
@@ -714,9 +1004,13 @@ class RoomBrowser:
         self._last_report = 0.0
         self._flush: asyncio.TimerHandle | None = None
         self._reconcile: asyncio.TimerHandle | None = None
-        self._limit: asyncio.Semaphore | None = None
+        self._turns = _Turns(RESOLVE_AT_ONCE, LOOKUPS_PER_SOURCE)
         self._tasks: set[asyncio.Task[None]] = set()
         self._full_logged = False
+
+    def set_pinned(self, pinned: Collection[str]) -> None:
+        """The pinned peers' fingerprints from now on (from any thread: one assignment)."""
+        self.pinned = frozenset(short_fingerprint(fp) for fp in pinned)
 
     def __enter__(self) -> RoomBrowser:
         self.start()
@@ -761,11 +1055,10 @@ class RoomBrowser:
         self._stop = asyncio.Event()
         if self._stopping.is_set():  # stopped before it began
             return
-        self._limit = asyncio.Semaphore(RESOLVE_AT_ONCE)
         zc: AsyncZeroconf | None = None
         browser: AsyncServiceBrowser | None = None
         try:
-            zc = _zeroconf(self.bind)
+            zc = _zeroconf(self.bind, self.sources)
             await _started(zc, _where(self.bind))
             browser = AsyncServiceBrowser(zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change])
             self._schedule_reconcile(zc.zeroconf)
@@ -819,6 +1112,8 @@ class RoomBrowser:
         state.rejected.pop(name, None)  # changed or gone: it may be a room now
         if state_change is ServiceStateChange.Removed:
             state.resolving.pop(name, None)
+            if name not in state.rooms:
+                self._charged.pop(name.lower(), None)
             if name in state.rooms or name in state.pending:
                 self._report(name, None)
             return
@@ -826,14 +1121,47 @@ class RoomBrowser:
             state.resolving[name] = True
             return
         known = name in state.rooms or state.pending.get(name) is not None
-        if not known and len(state.rooms) + len(state.resolving) >= self.max_rooms:
+        if not known and not self._admit(zeroconf, name):
             self.dropped += 1
             state.overflowed = True
             if not self._full_logged:
                 self._full_logged = True
-                logger.debug("room list full (%d rooms): ignoring more", self.max_rooms)
+                logger.debug("room list full (or a source's share of it): ignoring more")
             return
         self._start_resolving(zeroconf, name)
+
+    def _pinned_hint(self, zeroconf: Zeroconf, name: str) -> bool:
+        """Whether the TXT zeroconf holds for ``name`` names a pinned peer."""
+        if not self.pinned:
+            return False
+        record = zeroconf.cache.get_by_details(name, _TYPE_TXT, _CLASS_IN)
+        return isinstance(record, DNSText) and _txt_fingerprint(record.text) in self.pinned
+
+    def _held_from(self, source: str) -> int:
+        """Rooms listed, to be reported or being looked up that count against ``source``."""
+        state = self._state
+        names = {*state.rooms, *state.resolving}
+        names.update(name for name, room in state.pending.items() if room is not None)
+        return sum(1 for name in names if self._charged.get(name.lower()) == source)
+
+    def _admit(self, zeroconf: Zeroconf, name: str) -> bool:
+        """Whether a room not listed yet may be looked up: the list is not full
+        (``max_rooms``, more for a pinned host's room), nor the share (``per_source``) of
+        every source that sent its records; it then counts against the first with room."""
+        state = self._state
+        cap = self.max_rooms + (PINNED_EXTRA if self._pinned_hint(zeroconf, name) else 0)
+        if len(state.rooms) + len(state.resolving) >= cap:
+            return False
+        key = name.lower()
+        sources = self.sources.all(name)
+        if not sources:
+            self._charged.pop(key, None)  # (zeroconf's cache had it before us: not limited)
+            return True
+        for source in sources:
+            if self._held_from(source) < self.per_source:
+                self._charged[key] = source
+                return True
+        return False
 
     def _start_resolving(self, zeroconf: Zeroconf, name: str) -> None:
         state = self._state
@@ -858,19 +1186,20 @@ class RoomBrowser:
             self._report(name, room)
         else:
             state.rejected[name] = None
+            self._charged.pop(name.lower(), None)
             if len(state.rejected) > 4 * self.max_rooms:
                 del state.rejected[next(iter(state.rejected))]
             if name in state.rooms:
                 self._report(name, None)
 
     async def _lookup(self, zeroconf: Zeroconf, name: str) -> Room | None:
-        assert self._limit is not None
         try:
             info = AsyncServiceInfo(SERVICE_TYPE, name)
             # what the cache holds is read at once; only a lookup that asks the network waits
             # for a turn, so a known room's change is never queued behind unanswered lookups
             if not info.load_from_cache(zeroconf):
-                async with self._limit:
+                first = _txt_fingerprint(info.text) in self.pinned  # TXT may be cached alone
+                async with self._turns.turn(self._charged.get(name.lower()), first):
                     if name not in self._state.resolving:
                         return None  # gone while it waited for its turn: ask nothing
                     if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
@@ -892,16 +1221,11 @@ class RoomBrowser:
         stay unlisted for as long as it is announced, even after others leave."""
         self._schedule_reconcile(zeroconf)
         state = self._state
-        free = self.max_rooms - len(state.rooms) - len(state.resolving)
-        free -= sum(
-            1
-            for name, room in state.pending.items()
-            if room is not None and name not in state.rooms
-        )
-        if not state.overflowed or free <= 0:
+        if not state.overflowed:
             return
         now = current_time_millis()
-        for record in zeroconf.cache.async_entries_with_name(SERVICE_TYPE):
+        waiting = False
+        for record in list(zeroconf.cache.async_entries_with_name(SERVICE_TYPE)):
             if not isinstance(record, DNSPointer) or record.is_expired(now):
                 continue
             name = record.alias
@@ -912,11 +1236,11 @@ class RoomBrowser:
                 or name in state.rejected
             ):
                 continue
-            if free <= 0:
-                return  # more are waiting: look again later
-            free -= 1
+            if not self._admit(zeroconf, name):
+                waiting = True  # more are waiting: look again later
+                continue
             self._start_resolving(zeroconf, name)
-        state.overflowed = False  # every room in the cache is listed or being looked up
+        state.overflowed = waiting  # else every room in the cache is listed or looked up
 
     def _report(self, name: str, room: Room | None) -> None:
         self._state.pending[name] = room
@@ -938,9 +1262,11 @@ class RoomBrowser:
                 if old is None:
                     continue
                 del state.rooms[name]
+                self._charged.pop(name.lower(), None)
                 event = RoomRemoved(name)
             elif old is None:
-                if len(state.rooms) >= self.max_rooms:
+                pinned = room.fingerprint is not None and room.fingerprint in self.pinned
+                if len(state.rooms) >= self.max_rooms + (PINNED_EXTRA if pinned else 0):
                     self.dropped += 1
                     continue
                 state.rooms[name] = room
@@ -996,8 +1322,63 @@ def find_room(
         browser.stop()
 
 
+def look_for_room(
+    title: str,
+    *,
+    bind: str | None = None,
+    timeout: float = 5.0,
+    wait: float = SAME_TITLE_WAIT,
+    pinned: Collection[str] = (),
+    clock: Callable[[], float] = time.monotonic,
+) -> RoomFound | SameTitle | None:
+    """Browse for the room ``join --room TITLE`` joins (:class:`TitleSearch`): up to
+    ``timeout`` seconds for a first open room of the title, then ``wait`` more for another
+    of that title (and :data:`SAME_TITLE_LISTEN` seconds in all, at least). None when no
+    open room of the title appeared; DiscoveryError when mDNS does not work here."""
+    search = TitleSearch(title, wait=wait, started=clock())
+    lock = threading.Lock()
+    wake = threading.Event()
+
+    def on_event(event: DiscoveryEvent) -> None:
+        with lock:
+            if isinstance(event, RoomAdded | RoomChanged):
+                search.see(event.room, clock())
+            elif isinstance(event, RoomRemoved):
+                search.gone(event.name)
+        wake.set()
+
+    browser = RoomBrowser(on_event, bind=bind, pinned=pinned)
+    end = clock() + timeout
+    browser.start()
+    try:
+        while True:
+            wake.clear()
+            now = clock()
+            with lock:
+                decision = search.decide(now)
+                deadline = search.deadline
+            if decision is not None:
+                return decision
+            if browser.failure is not None:
+                raise DiscoveryError(browser.failure)
+            until = deadline if deadline is not None and deadline > now else end
+            if until <= now:
+                return None
+            wake.wait(until - now)
+    finally:
+        browser.stop()
+
+
 __all__ = [
     "MAX_ROOMS",
+    "MAX_ROOMS_PER_SOURCE",
+    "SAME_TITLE_WAIT",
+    "RoomFound",
+    "SameTitle",
+    "Sources",
+    "TitleSearch",
+    "look_for_room",
+    "same_host",
     "SERVICE_TYPE",
     "Advertisement",
     "announced_version",

@@ -343,6 +343,10 @@ class KnownPeers:
         )
         return PinCheck(status, name, pinned, known_as, resembles, aborts)
 
+    def fingerprints(self) -> frozenset[str]:
+        """The fingerprints of every pinned key (a room list looks up their rooms first)."""
+        return frozenset(fingerprint(bytes.fromhex(entry["key"])) for entry in self._peers.values())
+
     def pin(self, nickname: str, public_key: bytes) -> None:
         """Pin a new name (a no-op when already pinned to this key).
 

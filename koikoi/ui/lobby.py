@@ -25,6 +25,7 @@ import contextlib
 import logging
 import time
 import warnings
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
@@ -293,7 +294,8 @@ class Lobby(QWidget):
         # time a room comes in (a flood of rooms would make that quadratic)
         metrics = self.room_list.fontMetrics()
         # (and the title gets the rest: a 1024-pixel window left it a few letters)
-        widest = (("M" * 6, 24), (settings_text(12, False), 48), (_tr("in play"), 24))
+        # (the host's column holds a nickname and the whole short fingerprint: "hana · ab3d")
+        widest = (("M" * 5 + " · wwww", 16), (settings_text(12, False), 32), (_tr("in play"), 24))
         for column, (text, pad) in enumerate(widest, start=1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, metrics.horizontalAdvance(text) + pad)
@@ -458,6 +460,16 @@ class Lobby(QWidget):
             self._loading = pool.submit(
                 lambda: (load_or_create_identity(home), KnownPeers.load(home))
             )
+            finder = weakref.ref(self.finder)  # (nothing keeps a closed lobby alive)
+
+            def pins_loaded(loading: Future[tuple[Identity, KnownPeers]]) -> None:
+                """On the worker: the pinned peers' rooms are looked up first (a hint)."""
+                browsing = finder()
+                if browsing is not None and not loading.cancelled() and not loading.exception():
+                    with contextlib.suppress(RuntimeError):  # (a lobby closed meanwhile)
+                        browsing.set_pinned(loading.result()[1].fingerprints())
+
+            self._loading.add_done_callback(pins_loaded)
             pool.shutdown(wait=False)  # the thread ends with its one task
 
     def stop_browsing(self) -> None:
@@ -491,6 +503,12 @@ class Lobby(QWidget):
         elif self.finder.model.rowCount() == 0:
             text = _tr(
                 "Looking for rooms on the local network… None yet: create one, or join by address."
+            )
+        elif self.finder.model.any_contested():
+            text = _tr(
+                "⚠ One title, different hosts: one room may pretend to be another. Join the "
+                "one whose host fingerprint (in the Host column) you know; the peer's whole key "
+                "is shown before the match."
             )
         else:
             text = ""

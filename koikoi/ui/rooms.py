@@ -45,6 +45,7 @@ from koikoi.net.discovery import (
     RoomChanged,
     RoomRemoved,
     RoomStatus,
+    same_host,
 )
 from koikoi.ui.signals import emit
 
@@ -102,13 +103,21 @@ def lock_icon() -> QIcon:
     return _LOCK[0]
 
 
+SAME_TITLE_MARK: Final = "⚠"
+
+
 class RoomListModel(QAbstractTableModel):
     """The rooms heard of, in the order they appeared: title (a lock for a private room),
-    host, settings, state. A room in play is listed but greyed and cannot be selected."""
+    host with its fingerprint, settings, state. A room in play is listed but greyed and cannot
+    be selected. A title held by more than one host (:func:`~koikoi.net.discovery.same_host`:
+    the real room and a spoof, or two players who chose one title) marks each of its rooms,
+    in the title and in words, so the player compares the fingerprints."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rooms: list[Room] = []
+        self._contested: set[str] = set()
+        """Names of the rooms whose title another host's room has too."""
 
     # --- changes -------------------------------------------------------------------------
 
@@ -119,11 +128,13 @@ class RoomListModel(QAbstractTableModel):
                 self._rooms[row] = room
                 last = self.columnCount() - 1
                 self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+                self._mark(old.title, room.title)
                 return
         row = len(self._rooms)
         self.beginInsertRows(QModelIndex(), row, row)
         self._rooms.append(room)
         self.endInsertRows()
+        self._mark(room.title)
 
     def drop(self, name: str) -> None:
         for row, old in enumerate(self._rooms):
@@ -131,12 +142,42 @@ class RoomListModel(QAbstractTableModel):
                 self.beginRemoveRows(QModelIndex(), row, row)
                 del self._rooms[row]
                 self.endRemoveRows()
+                self._contested.discard(name)
+                self._mark(old.title)
                 return
 
     def clear(self) -> None:
         self.beginResetModel()
         self._rooms = []
+        self._contested = set()
         self.endResetModel()
+
+    def _mark(self, *titles: str) -> None:
+        """Mark (or unmark) the rooms of ``titles``: marked when rooms of one title come from
+        more than one host."""
+        for title in {t.casefold() for t in titles}:
+            rows = [row for row, r in enumerate(self._rooms) if r.title.casefold() == title]
+            hosts: list[Room] = []
+            for row in rows:
+                if not any(same_host(self._rooms[row], other) for other in hosts):
+                    hosts.append(self._rooms[row])
+            contested = len(hosts) > 1
+            for row in rows:
+                name = self._rooms[row].name
+                if (name in self._contested) != contested:
+                    if contested:
+                        self._contested.add(name)
+                    else:
+                        self._contested.discard(name)
+                    last = self.columnCount() - 1
+                    self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+
+    def any_contested(self) -> bool:
+        return bool(self._contested)
+
+    def contested(self, room: Room) -> bool:
+        """Whether another host's room has the title of ``room``."""
+        return room.name in self._contested
 
     # --- reading -------------------------------------------------------------------------
 
@@ -185,13 +226,14 @@ class RoomListModel(QAbstractTableModel):
         if role == ROOM_ROLE:
             return room
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(room, column)
+            text = self._text(room, column)
+            return f"{SAME_TITLE_MARK} {text}" if column == 0 and self.contested(room) else text
         if role == Qt.ItemDataRole.DecorationRole and column == 0 and room.private:
             return lock_icon()
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            return self.describe(room)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.describe(room)
+        if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+            return self.describe(room, contested=self.contested(room))
+        if role == Qt.ItemDataRole.ForegroundRole and column == 0 and self.contested(room):
+            return QColor("#ffb347")
         if role == Qt.ItemDataRole.ForegroundRole and room.status is RoomStatus.PLAYING:
             return QColor("#8a7f76")
         return None
@@ -209,11 +251,18 @@ class RoomListModel(QAbstractTableModel):
         return status_text(room.status)
 
     @staticmethod
-    def describe(room: Room) -> str:
-        """One line for a screen reader or a tooltip."""
+    def describe(room: Room, contested: bool = False) -> str:
+        """One line for a screen reader or a tooltip (``contested``: another host's room
+        has this title)."""
         parts = [room.title or _tr("(untitled)")]
+        if contested:
+            parts.append(
+                _tr("⚠ same title as another room, from another host: compare the fingerprints")
+            )
         if room.host:
             parts.append(_tr("host {0}").format(room.host))
+        if room.fingerprint:
+            parts.append(_tr("fingerprint {0}").format(room.fingerprint))
         parts.append(settings_text(room.rounds, room.doubling))
         if room.private:
             parts.append(_tr("private: a password is needed"))
@@ -270,6 +319,8 @@ class RoomFinder(QObject):
         self.bind = bind if bind is not None else mdns_bind()
         self.model = RoomListModel(self)
         self.failure: str | None = None
+        self.pinned: frozenset[str] = frozenset()
+        """The pinned peers' fingerprints: their rooms are looked up first (a hint)."""
         self._browser: RoomBrowser | None = None
         self._relay: _Relay | None = None
         self.stopping: threading.Thread | None = None
@@ -294,9 +345,16 @@ class RoomFinder(QObject):
         relay = _Relay()  # no parent: the browser's callback keeps it alive, not the finder
         relay.wake.connect(self._drain, Qt.ConnectionType.QueuedConnection)
         self._relay = relay
-        browser = RoomBrowser(relay.put, bind=self.bind)
+        browser = RoomBrowser(relay.put, bind=self.bind, pinned=self.pinned)
         self._browser = browser
         browser.start()
+
+    def set_pinned(self, pinned: frozenset[str]) -> None:
+        """From any thread (the lobby loads the pins on a worker)."""
+        self.pinned = pinned
+        browser = self._browser
+        if browser is not None:
+            browser.set_pinned(pinned)
 
     def stop(self) -> None:
         """Stop browsing; the browser's thread is stopped on another thread (it may wait)."""
