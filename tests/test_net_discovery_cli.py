@@ -32,6 +32,19 @@ def _titled(title: str, *args: str) -> list[dict[str, object]]:
     return [room for room in _rooms(*args) if room["room"] == title]
 
 
+def _listed_at_last(title: str, count: int = 1) -> list[dict[str, object]]:
+    """The rooms called ``title``, listed by ``koikoi rooms --timeout 2`` until ``count`` are
+    (up to 20 s). One listing may miss an idle room on a busy loopback: zeroconf asks its first
+    question for a unicast reply, which the kernel hands to any one of the sockets sharing
+    port 5353 (every other mDNS program on this machine), so the room often comes with the
+    second question, a second later; measured, 2 of 8 listings of 2 s missed, on main too."""
+    deadline = time.monotonic() + 20
+    listed = _titled(title, "--timeout", "2")
+    while len(listed) < count and time.monotonic() < deadline:
+        listed = _titled(title, "--timeout", "2")
+    return listed
+
+
 def _advertise(tmp_path: Path, title: str, *args: str) -> KoikoiProcess:
     proc = spawn(
         tmp_path / "host",
@@ -71,7 +84,7 @@ def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) 
     )
     try:
         port = host.port()
-        (listed,) = _titled(title, "--timeout", "2")
+        (listed,) = _listed_at_last(title)
         assert set(listed) >= ROOM_KEYS | {"version"}
         assert listed["address"] == f"127.0.0.1:{port}"
         assert listed["host"] == "hana" and listed["status"] == "open"
@@ -107,7 +120,7 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed_alone(
         tmp_path, title, "--bot", "random", "--dealing", "seed", "--record", str(records[0])
     )
     try:
-        (listed,) = _titled(title, "--timeout", "2")
+        (listed,) = _listed_at_last(title)
         assert listed["version"] == 2
         joiner = _join_and_play(tmp_path, host, title, "--record", str(records[1]))
     finally:
@@ -191,7 +204,7 @@ def test_a_private_room_hides_its_host_and_asks_for_the_password(tmp_path: Path)
     password.write_text("matsu ni tsuru\n")
     host = _advertise(tmp_path, title, "--bot", "random", "--password-file", str(password))
     try:
-        (listed,) = _titled(title, "--timeout", "2")
+        (listed,) = _listed_at_last(title)
         assert listed["private"] is True
         assert "host" not in listed and "fingerprint" not in listed
 
@@ -256,7 +269,7 @@ def test_a_host_that_offers_private_dealing_announces_version_4(tmp_path: Path) 
     title = f"Hanabi {secrets.token_hex(3)}"
     host = _advertise(tmp_path, title, "--dealing", "private", "--bot", "random")
     try:
-        (listed,) = _titled(title, "--timeout", "2")
+        (listed,) = _listed_at_last(title)
         assert listed["version"] == 4
     finally:
         host.kill()
@@ -282,11 +295,7 @@ def test_join_by_a_title_two_open_rooms_have_is_refused_listing_both(tmp_path: P
     title = f"Futago {secrets.token_hex(3)}"
     hosts = [_advertise(tmp_path / f"h{i}", title, "--bot", "random") for i in range(2)]
     try:
-        # a listing on a loaded machine may miss an answer (see the test above): ask again
-        deadline = time.monotonic() + 20
-        listed: list[dict[str, object]] = []
-        while len(listed) < 2 and time.monotonic() < deadline:
-            listed = _titled(title, "--timeout", "2")
+        listed = _listed_at_last(title, 2)
         rooms = [(str(room["address"]), str(room["fingerprint"])) for room in listed]
         assert len(rooms) == 2 and rooms[0][1] != rooms[1][1]
         joiner = spawn(
