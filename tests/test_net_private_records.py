@@ -31,6 +31,7 @@ from koikoi.net.verify import verify_record
 from tests.net_support import Table
 
 BOTH = ("private", "seed")
+HOST_SEED = bytes(32)
 
 
 class _ThreeOfAMonth(Table):
@@ -54,7 +55,7 @@ def _first_deal_seeds(table: Table) -> tuple[dict[Role, bytes], int] | None:
     the joiner's hand (the stand-ins: one card per month first, ``_no_teyaku_hand``)."""
     session, oya = table.host.session_id, table.host.toss.result.first_oya  # type: ignore[union-attr]
     context = deal_context(session, 1, 0)
-    host_seed = bytes(32)
+    host_seed = HOST_SEED
     host_perm = derive_permutation(host_seed, context + b"\0" + Role.HOST.label)
     for n in range(20_000):
         joiner_seed = n.to_bytes(32, "big")
@@ -93,13 +94,19 @@ def _cut_after_three_of_a_month() -> Table:
     (the session id is random), so a few tables are tried."""
     for seed in range(12):
         table = _ThreeOfAMonth(dealings={role: BOTH for role in Role}, seed=seed)
-        table.step()  # the coin toss
+        # the host deals its first shuffle as soon as it knows the toss's outcome (version 4:
+        # once the joiner's toss came), so its seed is set before; the joiner's is searched
+        # for once the outcome is known, before the host's shuffle reaches the joiner
+        table.host.dealer_seeds.append(HOST_SEED)
+        for _ in range(8):
+            if table.host.toss.result is not None:
+                break
+            table.step()  # the cards, both confirmations, the coin toss
         found = _first_deal_seeds(table)
         if found is None:
             continue
         seeds, table.month = found
-        for role in Role:
-            table.sessions[role].dealer_seeds.append(seeds[role])
+        table.joiner.dealer_seeds.append(seeds[Role.JOINER])
         for _ in range(40):
             if _joiner_hand_is_teyaku_to_the_host(table):
                 return table
