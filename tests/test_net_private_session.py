@@ -215,7 +215,7 @@ def test_a_seed_that_is_not_the_committed_one_is_named(cheater: Role) -> None:
     tap = DealingTap(cheater, "seed", 0, lambda f: {"s": bytes(32)})
     table = private_table(seed=8, tap=tap)
     table.run()
-    reason = _cheat_caught(table, cheater.peer)
+    reason = _audit_cheat_caught(table, cheater.peer)
     assert f"the {cheater.value} revealed a seed that is not the one it committed to" in reason
 
 
@@ -235,8 +235,24 @@ def test_a_deck_its_seed_does_not_give_is_named_at_the_audit() -> None:
 
     joiner._start_deal = lying_start  # type: ignore[method-assign]
     table.run()
-    reason = _cheat_caught(table, Role.HOST)
+    reason = _audit_cheat_caught(table, Role.HOST)
     assert "the joiner sent a shuffled deck that its seed does not give" in reason
+
+
+def _audit_cheat_caught(table: Table, victim: Role) -> str:
+    """A cheat the audit of a deal names: mid-match it ends the match as a cheat; at the
+    last deal (the match over by its signed moves) it is the ending's ``audit``, and the
+    result stays the moves'."""
+    ending = table.sessions[victim].ending
+    assert ending is not None and ending.audit is not None, ending
+    if not ending.finished:
+        reason = _cheat_caught(table, victim)
+    else:
+        lockstep = table.sessions[victim].lockstep
+        assert lockstep is not None and lockstep.match.finished
+        reason = ending.audit.reason
+    assert ending.audit.result == "cheat" and ending.audit.by is victim.peer, ending.audit
+    return reason
 
 
 def test_a_move_that_plays_another_card_than_the_one_opened_is_named() -> None:
