@@ -311,6 +311,14 @@ ENDED = {"silent": "dropped"}
 except that a peer gone silent counts as a dropped connection; ``end`` keeps the details."""
 
 
+AUDIT_WORDS: Final = {
+    "refused": "was refused",
+    "cheat": "caught a cheat",
+    "unfinished": "was not waited for",
+}
+"""How a finished match's last audit went, in the line said beside its result."""
+
+
 def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     session = outcome.session
     if session is not None:
@@ -329,8 +337,12 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
         result["resumed"] = outcome.resumed
     if outcome.finished:
         emit(result)
-        if ending is not None and ending.audit is not None and ending.audit.reason:
-            say(f"the match is over; its last audit: {ending.audit.reason}")
+        audit = ending.audit if ending is not None else None
+        if audit is not None and audit.result != "done":
+            how = AUDIT_WORDS.get(audit.result, audit.result)
+            say(
+                f"the match is over (its signed moves decide); its last audit {how}: {audit.reason}"
+            )
         return EXIT_OK
     if ending is not None:
         result["ended"] = ENDED.get(ending.how, ending.how)

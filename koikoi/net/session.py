@@ -336,6 +336,11 @@ def _duration(seconds: float) -> str:
     return f"{minutes} min" + (f" {secs} s" if secs else "")
 
 
+def _cheat_text(error: DealingCheat) -> str:
+    """A dealing cheat in words for the ``audit``: "the joiner sent …" (no "cheat: ")."""
+    return str(error).removeprefix("cheat: ")
+
+
 def _clean(text: str) -> str:
     """A reason fit for the ``detail`` field: one line, no control characters, capped."""
     kept = "".join(ch if ch.isprintable() else "?" for ch in text)
@@ -1317,7 +1322,9 @@ class Session:
             replies = dealer.receive(plaintext, message)  # decoded once, with its schema
         except DealingCheat as error:
             if kind == "seed":
-                self._audit_fault = Audit("cheat", error.culprit, self._deal_index(), str(error))
+                self._audit_fault = Audit(
+                    "cheat", error.culprit, self._deal_index(), _cheat_text(error)
+                )
             return self._fail("cheat", error.culprit, str(error))
         except ProtocolError as error:
             return self._fail("protocol", peer, f"the peer sent {error}")
@@ -1522,7 +1529,7 @@ class Session:
             deck = private.dealer.audit()
             lockstep.check_deal(deck)
         except DealingCheat as error:
-            self._audit_fault = Audit("cheat", error.culprit, index, str(error))
+            self._audit_fault = Audit("cheat", error.culprit, index, _cheat_text(error))
             return self._audit_fault
         lockstep.record.deals[index].extra["dealing"] = private.dealer.transcript.to_json()
         return None
@@ -1591,7 +1598,9 @@ class Session:
         try:
             private.dealer.receive(plaintext, message)
         except DealingCheat as error:
-            self._audit_fault = Audit("cheat", error.culprit, self._deal_index(), str(error))
+            self._audit_fault = Audit(
+                "cheat", error.culprit, self._deal_index(), _cheat_text(error)
+            )
             return
         except ProtocolError as error:  # not reached: decoded with its schema already
             self._refuse_audit(f"sent {error} for its seed of deal {{deal}}")

@@ -482,7 +482,7 @@ def _audit_state(
             "by": fault.culprit.seat,
             "role": fault.culprit.value,
             "deal": pending.index,
-            "reason": str(fault),
+            "reason": str(fault).removeprefix("cheat: "),
         }
     if lockstep.unaudited and pending is None and raw_deals:
         index = len(raw_deals) - 1
