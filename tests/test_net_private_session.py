@@ -314,7 +314,7 @@ def test_a_withheld_draw_key_runs_out_the_move_clock_of_the_withholder() -> None
     assert host.ending is not None and host.ending.how == "abandoned"
     assert host.ending.by is Role.JOINER
     assert host.ending.reason.startswith("the peer sent no key of the draw at position ")
-    assert host.ending.reason.endswith(": it abandoned the match")
+    assert ": it abandoned the match" in host.ending.reason
 
 
 # --- the records verify, dealing included ---------------------------------------------------
