@@ -732,7 +732,7 @@ class Session:
         if self.closed:
             return []
         if self.stage is Stage.CLOSED:
-            self._clock.now = now
+            self._clock.now = self._clock.last_rx = now
             return self._after_the_end(payload)
         self._clock.now = self._clock.last_rx = now
         try:
@@ -825,7 +825,13 @@ class Session:
             if acks.last_until is not None and now >= acks.last_until:
                 acks.last_until = None  # no acknowledgement of the last move came
             if acks.seed_until is not None and now >= acks.seed_until:
-                self._refuse_audit(f"withheld its seed of deal {{deal}} for {self.seed_wait:g} s")
+                wait = f"{self.seed_wait:g} s"
+                if now - self._clock.last_rx >= self.seed_wait:  # not even a heartbeat
+                    self._refuse_audit(
+                        f"sent nothing for {wait}, its seed of deal {{deal}} included"
+                    )
+                else:
+                    self._refuse_audit(f"withheld its seed of deal {{deal}} for {wait}")
             return self._maybe_done()
         clock = self._clock
         clock.now = now
@@ -844,7 +850,8 @@ class Session:
             self._seed_since is not None
             and self._peer_seed_owed()
             and now - self._seed_since >= self.seed_wait
-        ):
+            and now - clock.last_rx <= 2 * self.heartbeat_interval
+        ):  # heard from lately (its heartbeats), yet no seed: withheld, not a link gone
             return self._withheld_seed()
         if now - clock.last_tx >= self.heartbeat_interval:
             self._send(encode_message("ping"))
@@ -1845,6 +1852,8 @@ class Session:
 
 
 __all__ = [
+    "AUDITS",
+    "Audit",
     "BYE_REASONS",
     "CARDS_DIFFER",
     "DEFAULT_ABANDON_AFTER",
