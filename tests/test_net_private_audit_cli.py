@@ -26,7 +26,7 @@ from koikoi.net.roles import Role
 from koikoi.net.session import TossDone
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi
-from tests.test_net_play import host
+from tests.test_net_play import host, join
 
 SILENCE = 4.0
 """The host's silence timeout (``--timeout``): also how long it waits for the last seed."""
@@ -35,12 +35,15 @@ SILENCE = 4.0
 class Mallory:
     """A joiner on a real socket: honest play by random moves; ``behaviour`` at the end."""
 
-    def __init__(self, port: int, behaviour: str, seed: int) -> None:
+    def __init__(
+        self, port: int, behaviour: str, seed: int, sock: socket.socket | None = None
+    ) -> None:
         self.behaviour = behaviour
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        role = Role.JOINER if sock is None else Role.HOST
+        self.sock = sock or socket.create_connection(("127.0.0.1", port), timeout=30)
         self.sock.settimeout(0.1)
         self.conn = Connection(
-            Role.JOINER,
+            role,
             identity=Identity.generate(),
             nickname="mallory",
             settings=Settings(),
@@ -211,3 +214,35 @@ def test_koikoi_host_flags_and_counts_a_joiner_that_quits_at_move_0(tmp_path: Pa
     session = mallory.conn.session
     assert session is not None
     assert peers.toss_aborts("mallory", session.identity.public_key) == 1
+
+
+@pytest.mark.parametrize("behaviour", ["withhold", "drop"])
+def test_koikoi_join_keeps_a_finished_result_against_a_host_keeping_its_last_seed(
+    tmp_path: Path, behaviour: str
+) -> None:
+    """The same from the other seat: mallory hosts, the real ``koikoi join`` plays."""
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    record = tmp_path / "joiner.json"
+    args = ("--bot", "greedy", "--record", str(record), "--timeout", f"{SILENCE:g}")
+    j = join(tmp_path, port, *args, "--resume-window", "2")
+    try:
+        server.settimeout(30)
+        sock, _ = server.accept()
+        mallory = Mallory(port, behaviour, seed=8, sock=sock)
+        mallory.play()
+        mallory.misbehave()
+        assert j.wait(60) == 0, j.stderr
+    finally:
+        server.close()
+        j.kill()
+    result = j.result()
+    assert result["finished"] is True and "ended" not in result, result
+    assert result["winner"] == mallory.match.winner
+    assert result["scores"] == list(mallory.match.scores)
+    assert result["audit"] == "refused" and result["audit_by"] == 0, result
+    proc = run_koikoi("verify", str(record))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["finished"] is True and report["scores"] == result["scores"]
+    assert report["proven"]["audit"]["missing"] == [0]
