@@ -176,6 +176,7 @@ def test_koikoi_host_keeps_a_finished_result_whatever_the_last_seed(
     assert result["audit"] == BEHAVIOURS[behaviour] and result["audit_by"] == 1, result
     said = "its last audit " + ("caught a cheat" if behaviour == "wrong" else "was refused")
     assert f"{said}: the joiner " in h.stderr
+    print(f"\nkoikoi host exited {waited:.1f} s after the last move ({behaviour})")
     if behaviour == "withhold":  # bounded by the wait for the seed, not by the pings
         assert SILENCE - 0.5 <= waited <= SILENCE + 10, waited
     data = json.loads(record.read_text())
