@@ -404,3 +404,25 @@ def test_quitting_at_move_0_is_counted_in_the_pin(how: str, tmp_path: Path) -> N
         if count == 2:
             return
     raise AssertionError("the first deals were over as they were dealt")
+
+
+def test_a_peer_gone_silent_with_its_seed_owed_is_silent_not_a_withholder() -> None:
+    """No heartbeat either: the link may be gone, so the ending is the silence timeout's
+    (a resume would take it back), not a refused audit."""
+    for seed in range(1, 20):
+        table = Table(dealings=PRIVATE, seed=seed, silence_timeout=SILENCE)
+        tap = SeedTap(table, Role.JOINER, "withhold", last=False)
+        table.tap = tap
+        table.run()
+        if tap.fired:
+            break
+    else:
+        raise AssertionError("no match went past its first deal")
+    host = table.host
+    start = table.now
+    while not host.closed and table.now < start + 60:
+        table.now += 0.5
+        table.events[Role.HOST].extend(host.tick(table.now))
+    ending = host.ending
+    assert ending is not None and ending.how == "silent" and ending.by is Role.JOINER, ending
+    assert ending.audit is not None and ending.audit.result == "refused"  # it never came

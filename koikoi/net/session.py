@@ -583,8 +583,9 @@ class Session:
             return min(t for t in (self._acks.last_until, self._acks.seed_until) if t is not None)
         clock = self._clock
         due = min(clock.last_rx + self.silence_timeout, clock.last_tx + self.heartbeat_interval)
-        if self._seed_since is not None and self._peer_seed_owed():
-            due = min(due, self._seed_since + self.silence_timeout)
+        seed_due = None if self._seed_since is None else self._seed_since + self.seed_wait
+        if seed_due is not None and seed_due > clock.now and self._peer_seed_owed():
+            due = min(due, seed_due)  # (once past, the silence timeout decides)
         turn = self._clock_due()
         return due if turn is None else min(due, turn)
 
@@ -1519,7 +1520,7 @@ class Session:
             return self._fail("cheat", self.role.peer, "the peer revealed its seed mid-deal")
         fault = self._audit_deal()
         if fault is not None:
-            return self._fail("cheat", fault.by or self.role.peer, fault.reason)
+            return self._fail("cheat", fault.by or self.role.peer, f"cheat: {fault.reason}")
         if lockstep.match.finished:  # not reached: the last deal's audit follows the end
             return self._finish_private()
         self._seed_since = None
