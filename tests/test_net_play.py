@@ -47,14 +47,15 @@ def play(
 
 
 def without_dealing(result: dict[str, object]) -> dict[str, object]:
-    return {key: value for key, value in result.items() if key != "dealing"}
+    return {key: value for key, value in result.items() if key not in ("dealing", "audit")}
 
 
 def check_match(h: KoikoiProcess, j: KoikoiProcess, host_record: Path, joiner_record: Path) -> None:
     result = h.result()
     assert j.result() == result
-    assert set(result) == {"rounds", "scores", "winner", "finished", "dealing"}
+    assert set(result) == {"rounds", "scores", "winner", "finished", "dealing", "audit"}
     assert result["finished"] is True and result["dealing"] == "private"  # the default
+    assert result["audit"] == "done"  # every deal's audit, the last one's too
     assert sum(result["scores"]) == 50  # type: ignore[call-overload]
     assert "Traceback" not in h.stderr + j.stderr
     records = [json.loads(p.read_text()) for p in (host_record, joiner_record)]
@@ -66,7 +67,8 @@ def check_match(h: KoikoiProcess, j: KoikoiProcess, host_record: Path, joiner_re
         assert proc.returncode == 0, proc.stderr
         report = json.loads(proc.stdout)
         assert report["valid"] is True
-        assert {k: report[k] for k in result if k != "dealing"} == without_dealing(result)
+        assert {k: report[k] for k in without_dealing(result)} == without_dealing(result)
+        assert report["proven"]["audit"]["result"] == "done"
     # The replay of either record tells the same story.
     proc = run_koikoi("replay", str(host_record))
     assert json.loads(proc.stdout) == without_dealing(result)

@@ -215,7 +215,7 @@ def test_a_seed_that_is_not_the_committed_one_is_named(cheater: Role) -> None:
     tap = DealingTap(cheater, "seed", 0, lambda f: {"s": bytes(32)})
     table = private_table(seed=8, tap=tap)
     table.run()
-    reason = _cheat_caught(table, cheater.peer)
+    reason = _audit_cheat_caught(table, cheater.peer)
     assert f"the {cheater.value} revealed a seed that is not the one it committed to" in reason
 
 
@@ -235,8 +235,24 @@ def test_a_deck_its_seed_does_not_give_is_named_at_the_audit() -> None:
 
     joiner._start_deal = lying_start  # type: ignore[method-assign]
     table.run()
-    reason = _cheat_caught(table, Role.HOST)
+    reason = _audit_cheat_caught(table, Role.HOST)
     assert "the joiner sent a shuffled deck that its seed does not give" in reason
+
+
+def _audit_cheat_caught(table: Table, victim: Role) -> str:
+    """A cheat the audit of a deal names: mid-match it ends the match as a cheat; at the
+    last deal (the match over by its signed moves) it is the ending's ``audit``, and the
+    result stays the moves'."""
+    ending = table.sessions[victim].ending
+    assert ending is not None and ending.audit is not None, ending
+    if not ending.finished:
+        reason = _cheat_caught(table, victim)
+    else:
+        lockstep = table.sessions[victim].lockstep
+        assert lockstep is not None and lockstep.match.finished
+        reason = ending.audit.reason
+    assert ending.audit.result == "cheat" and ending.audit.by is victim.peer, ending.audit
+    return reason
 
 
 def test_a_move_that_plays_another_card_than_the_one_opened_is_named() -> None:
@@ -298,7 +314,7 @@ def test_a_withheld_draw_key_runs_out_the_move_clock_of_the_withholder() -> None
     assert host.ending is not None and host.ending.how == "abandoned"
     assert host.ending.by is Role.JOINER
     assert host.ending.reason.startswith("the peer sent no key of the draw at position ")
-    assert host.ending.reason.endswith(": it abandoned the match")
+    assert ": it abandoned the match" in host.ending.reason
 
 
 # --- the records verify, dealing included ---------------------------------------------------
@@ -445,6 +461,7 @@ def test_a_flipped_bit_in_any_dealing_message_names_its_sender(trial: int) -> No
     cheater = rng.choice(list(Role))
     target = rng.randrange(1, 60)
     seen = [0]
+    after_the_end = [False]
 
     def flip(sender: Role, messages: list[bytes]) -> list[bytes]:
         if sender is not cheater:
@@ -454,6 +471,8 @@ def test_a_flipped_bit_in_any_dealing_message_names_its_sender(trial: int) -> No
             if _kind(message) in DEALING:
                 seen[0] += 1
                 if seen[0] == target:
+                    lockstep = table.sessions[sender].lockstep
+                    after_the_end[0] = lockstep is not None and lockstep.match.finished
                     changed = bytearray(message)
                     changed[rng.randrange(len(changed))] ^= 1 << rng.randrange(8)
                     message = bytes(changed)
@@ -464,7 +483,10 @@ def test_a_flipped_bit_in_any_dealing_message_names_its_sender(trial: int) -> No
     table.run()
     ending = table.sessions[cheater.peer].ending
     assert ending is not None
-    if seen[0] >= target:  # the match lasted long enough for the change
+    if seen[0] >= target and after_the_end[0]:  # the last seed: the moves decided already
+        assert ending.finished and ending.audit is not None, ending
+        assert ending.audit.result in ("cheat", "refused") and ending.audit.by is cheater
+    elif seen[0] >= target:  # the match lasted long enough for the change
         assert not ending.finished and ending.by is cheater, ending
         assert ending.how in ("cheat", "protocol")
 

@@ -56,6 +56,29 @@ NEW_SOURCES = [
     ("NetErrors", "it opened a card out of its turn"),
     ("NetErrors", "it revealed its dealing seed before the deal was over"),
     ("NetErrors", "the deck it keeps is not the one it sent"),
+    ("NetErrors", "a draw"),
+    ("NetErrors", "you won"),
+    ("NetErrors", "you lost"),
+    (
+        "NetErrors",
+        "The result stands as the signed moves give it ({1}). {0} did not reveal its seed"
+        " of the last deal, so that deal's audit could not be done.",
+    ),
+    (
+        "NetErrors",
+        "The result stands as the signed moves give it ({1}). The audit of the last deal"
+        " failed: {0}'s part of the dealing does not check.",
+    ),
+    (
+        "NetErrors",
+        "The result stands as the signed moves give it ({0}). The audit of the last deal"
+        " failed on this side's part of the dealing.",
+    ),
+    (
+        "NetErrors",
+        "{0} did not reveal its seed of the deal just played, so the deal could not be"
+        " audited: the match ended, abandoned by {0}.",
+    ),
     ("NetErrors", "it declared a teyaku its hand does not hold"),
 ]
 """The messages this change added (translated at the merge, with the others)."""
@@ -191,6 +214,11 @@ REASONS: list[tuple[str, str, str]] = [
     ),
     (
         "cheat",
+        "the peer revealed its seed of deal 3 before the deal ended",
+        "it revealed its dealing seed before the deal was over",
+    ),
+    (
+        "cheat",
         "the peer's sealed deck is not the one of the decks it sent and this side received (a "
         "deck it sent is not the one it keeps)",
         "the deck it keeps is not the one it sent",
@@ -275,6 +303,48 @@ def test_a_match_that_did_not_start_says_why_in_japanese(how: str, reason: str) 
     text = prematch_ending_text(ending(how, reason, by, stage="toss"))
     assert MARK not in text and reason not in text, text
     assert set(english_in(text)) <= pending() | ALLOWED, text
+
+
+@pytest.mark.parametrize("result", ["refused", "cheat"])
+@pytest.mark.parametrize("winner", [0, 1, None])
+def test_a_finished_match_whose_last_audit_failed_is_said_in_japanese(
+    result: str, winner: int | None
+) -> None:
+    """The note beside a finished match's result panel: the result stands, and who kept the
+    last audit from passing, in Japanese (issue 20, 2)."""
+    from koikoi.ui.neterrors import audit_outcome, audit_text
+
+    for peer in (True, False):
+        text = audit_text(result, peer, "hana", audit_outcome(winner, 0))
+        if result == "refused" and not peer:
+            assert text == ""
+            continue
+        assert text and ("hana" in text) is peer, text
+        assert set(english_in(text)) <= pending() | ALLOWED | {"hana"}, text
+    names.install_translations("en")
+    won = audit_text("refused", True, "hana", audit_outcome(0, 0))
+    assert won == (
+        "The result stands as the signed moves give it (you won). hana did not reveal its"
+        " seed of the last deal, so that deal's audit could not be done."
+    )
+
+
+def test_a_seed_withheld_mid_match_is_said_in_japanese() -> None:
+    from koikoi.net.session import Audit
+
+    reason = "the host withheld its seed of deal 2 for 15 s: it refused the deal's audit"
+    withheld = Ending(
+        False, "abandoned", Role.HOST, reason, "play", 12, "2026-12-01T00:00:00Z",
+        audit=Audit("refused", Role.HOST, 2, reason),
+    )  # fmt: skip
+    text = ending_text(withheld, "hana", False)
+    assert "hana" in text and reason not in text, text
+    assert set(english_in(text)) <= pending() | ALLOWED | {"hana"}, text
+    names.install_translations("en")
+    assert ending_text(withheld, "hana", False) == (
+        "hana did not reveal its seed of the deal just played, so the deal could not be"
+        " audited: the match ended, abandoned by hana."
+    )
 
 
 def test_in_english_the_details_stay_and_an_unknown_ending_is_said_generally() -> None:

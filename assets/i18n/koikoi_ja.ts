@@ -2259,6 +2259,34 @@ play on  (K)</source>
             <source>{0}: {1}</source>
             <translation>{0}：{1}</translation>
         </message>
+        <message>
+            <source>a draw</source>
+            <translation>引き分け</translation>
+        </message>
+        <message>
+            <source>you won</source>
+            <translation>あなたの勝ち</translation>
+        </message>
+        <message>
+            <source>you lost</source>
+            <translation>あなたの負け</translation>
+        </message>
+        <message>
+            <source>The result stands as the signed moves give it ({1}). {0} did not reveal its seed of the last deal, so that deal's audit could not be done.</source>
+            <translation>結果は署名された手のとおりです（{1}）。{0}さんが最後の配りのシードを明かさなかったため、その配りの検証はできませんでした。</translation>
+        </message>
+        <message>
+            <source>The result stands as the signed moves give it ({1}). The audit of the last deal failed: {0}'s part of the dealing does not check.</source>
+            <translation>結果は署名された手のとおりです（{1}）。最後の配りの検証に失敗しました：{0}さんの配りの手順が正しくありません。</translation>
+        </message>
+        <message>
+            <source>The result stands as the signed moves give it ({0}). The audit of the last deal failed on this side's part of the dealing.</source>
+            <translation>結果は署名された手のとおりです（{0}）。最後の配りの検証が、こちら側の配りの手順で失敗しました。</translation>
+        </message>
+        <message>
+            <source>{0} did not reveal its seed of the deal just played, so the deal could not be audited: the match ended, abandoned by {0}.</source>
+            <translation>{0}さんが終わった配りのシードを明かさなかったため、配りを検証できませんでした：{0}さんの放棄として対戦は終了しました。</translation>
+        </message>
     </context>
     <context>
         <name>Panels</name>

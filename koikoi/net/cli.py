@@ -350,6 +350,14 @@ def _result_of(session: Session) -> dict[str, Any]:
     }
 
 
+AUDIT_WORDS: Final = {
+    "refused": "was refused",
+    "cheat": "caught a cheat",
+    "unfinished": "was not waited for",
+}
+"""How a finished match's last audit went, in the line said beside its result."""
+
+
 def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     session = outcome.session
     if session is not None:
@@ -359,12 +367,22 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
     result["dealing"] = session.dealing if session is not None else recorder.dealing
+    ending = session.ending if session is not None else None
+    if ending is not None and ending.audit is not None:  # CLI.md "Fair play and the clock"
+        result["audit"] = ending.audit.result
+        if ending.audit.by is not None:
+            result["audit_by"] = ending.audit.by.seat
     if outcome.resumed:
         result["resumed"] = outcome.resumed
     if outcome.finished:
         emit(result)
+        audit = ending.audit if ending is not None else None
+        if audit is not None and audit.result != "done":
+            how = AUDIT_WORDS.get(audit.result, audit.result)
+            say(
+                f"the match is over (its signed moves decide); its last audit {how}: {audit.reason}"
+            )
         return EXIT_OK
-    ending = session.ending if session is not None else None
     if ending is not None:
         result["ended"] = ENDED.get(ending.how, ending.how)
         result["end"] = {
@@ -377,10 +395,16 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     counted = outcome.connection.toss_aborts if outcome.connection is not None else None
     if counted is not None and session is not None:
         tosses = "toss" if counted == 1 else "tosses"
-        say(
-            f"{session.peer.nickname!r} has abandoned {counted} {tosses} after seeing the result "
-            "(counted in its pin)"
-        )
+        if ending is not None and ending.stage == "play":  # docs/protocol.md, "Deal aborts"
+            say(
+                f"{session.peer.nickname!r} abandoned a deal after seeing its cards: counted in"
+                f" its pin like an abandoned toss ({counted} in all)"
+            )
+        else:
+            say(
+                f"{session.peer.nickname!r} has abandoned {counted} {tosses} after seeing the"
+                " result (counted in its pin)"
+            )
     return EXIT_EARLY
 
 

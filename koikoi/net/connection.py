@@ -76,8 +76,9 @@ class Connection:
     are drawn (:class:`~koikoi.net.session.Session`): the players compare them before the
     first deal (in version 4 also before the toss's outcome is drawn).
 
-    A peer that abandons the toss after seeing the result (``Ending.suspicious``) is counted
-    in its pin (:meth:`~koikoi.net.identity.KnownPeers.count_toss_abort`) as the session ends.
+    A peer that abandons the toss after seeing the result, or a deal after seeing its cards
+    (``Ending.suspicious``), is counted in its pin
+    (:meth:`~koikoi.net.identity.KnownPeers.count_toss_abort`) as the session ends.
     """
 
     def __init__(
@@ -349,7 +350,9 @@ class Connection:
         return [HandshakeDone(established)]
 
     def _counted(self, events: list[SessionEvent]) -> list[ConnectionEvent]:
-        """Count in the peer's pin a toss it abandoned after seeing the result."""
+        """Count in the peer's pin a toss it abandoned after seeing the result, or a deal
+        it abandoned after seeing its cards, before its first move (docs/protocol.md, "Deal
+        aborts": one count for both)."""
         session = self.session
         for event in events:
             if not isinstance(event, Ended) or session is None:
@@ -363,7 +366,10 @@ class Connection:
                     )
                 except (IdentityFileError, OSError) as error:  # the match record still says it
                     logger.warning("cannot count the abandoned toss in the pins: %s", error)
-                logger.info("the peer abandoned the coin toss after seeing the result")
+                if ending.stage == "toss":
+                    logger.info("the peer abandoned the coin toss after seeing the result")
+                else:
+                    logger.info("the peer abandoned a deal after seeing its cards")
         return list(events)
 
     # --- resume (koikoi/net/resume.py) ---------------------------------------------------

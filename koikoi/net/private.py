@@ -35,7 +35,7 @@ from typing import Final
 import msgpack  # type: ignore[import-untyped]
 
 from koikoi.engine.cards import CardSet
-from koikoi.engine.deck import deal_from_order
+from koikoi.engine.deck import Deal, deal_from_order
 from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Match, Settings
 from koikoi.engine.record import RecordedDeal
@@ -368,43 +368,53 @@ class PrivateLockstep(Lockstep):
         if not self.deal_over or not self.transcripts:
             raise ValueError("no deal is over to check")
         index = len(self.transcripts) - 1
-        oya = self.transcripts[index].oya
-        dealt = deal_from_order(deck, oya.seat)
-        truth = Round(dealt, oya.seat, match.settings.doubling)
-        for number, move in enumerate(match.moves):
-            if truth.over:
-                holder = truth.result.winner if truth.result is not None else None
-                raise DealingCheat(
-                    role_of(oya.seat if holder is None else holder),
-                    f"kept quiet a hand that ended the deal at once (a teyaku, R8), yet move"
-                    f" {number} of the deal was played",
-                    "teyaku",
-                )
-            try:
-                truth.apply(move.action, move.seat)
-            except IllegalAction as error:
-                raise DealingCheat(
-                    role_of(move.seat),
-                    f"played {action_str(move.action)} in move {number} of the deal, which its"
-                    f" dealt cards do not allow ({error})",
-                    "replay",
-                ) from None
-        played = match.history[-1].result
-        if truth.result != played:
-            holder = truth.result.winner if truth.result is not None else None
-            raise DealingCheat(
-                role_of(oya.seat if holder is None else holder),
-                "kept quiet a hand that ended the deal at once (a teyaku, R8)"
-                if not match.moves
-                else "played a deal whose replay with every card ends otherwise",
-                "teyaku",
-            )
+        dealt = replay_dealt(deck, self.transcripts[index].oya.seat, match)
         recorded = self.record.deals[index]
         extra = {key: value for key, value in recorded.extra.items() if key != SEALED_KEY}
         extra["dealing"] = self.transcripts[index].to_json()
         self.record.deals[index] = RecordedDeal(
             dealt.hands, dealt.field, dealt.stock, recorded.actions, extra
         )
+
+
+def replay_dealt(deck: Sequence[int], oya: int, match: Match) -> Deal:
+    """Replay the deal ``match`` just played (its moves, its result) with the audited
+    ``deck`` and full information; returns the deal as dealt.
+
+    Raises :class:`~koikoi.net.dealing.DealingCheat` naming the side whose move the rules
+    did not allow (a card it did not hold), or who kept a teyaku quiet (``koikoi verify``
+    runs it too, on a record's last deal kept sealed)."""
+    dealt = deal_from_order(deck, oya)
+    truth = Round(dealt, oya, match.settings.doubling)
+    for number, move in enumerate(match.moves):
+        if truth.over:
+            holder = truth.result.winner if truth.result is not None else None
+            raise DealingCheat(
+                role_of(oya if holder is None else holder),
+                f"kept quiet a hand that ended the deal at once (a teyaku, R8), yet move"
+                f" {number} of the deal was played",
+                "teyaku",
+            )
+        try:
+            truth.apply(move.action, move.seat)
+        except IllegalAction as error:
+            raise DealingCheat(
+                role_of(move.seat),
+                f"played {action_str(move.action)} in move {number} of the deal, which its"
+                f" dealt cards do not allow ({error})",
+                "replay",
+            ) from None
+    played = match.history[-1].result
+    if truth.result != played:
+        holder = truth.result.winner if truth.result is not None else None
+        raise DealingCheat(
+            role_of(oya if holder is None else holder),
+            "kept quiet a hand that ended the deal at once (a teyaku, R8)"
+            if not match.moves
+            else "played a deal whose replay with every card ends otherwise",
+            "teyaku",
+        )
+    return dealt
 
 
 def _cards_of(hand: CardSet) -> list[int]:

@@ -112,12 +112,13 @@ class Resumed:
 
 def suspendable(session: Session | None) -> bool:
     """A session that a dropped connection suspends rather than ends: its match is in play
-    (privately dealt, also after its last move, until its last deal's seeds are audited)."""
+    (a finished one, privately dealt or not, is over at its last move: a drop then suspends
+    it only while the peer may lack entries, :attr:`Connection.awaiting_goodbye`)."""
     return (
         session is not None
         and session.stage is Stage.PLAYING
         and session.lockstep is not None
-        and (session.dealing == "private" or not session.lockstep.match.finished)
+        and not session.lockstep.match.finished
     )
 
 

@@ -45,7 +45,7 @@ import base64
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Final
@@ -162,6 +162,37 @@ class Stage(Enum):
     CLOSED = "closed"
 
 
+AUDITS: Final = ("done", "refused", "cheat", "unfinished")
+"""How the deals' audits went (the record's ``end.audit``, CLI.md's ``audit``)."""
+
+
+@dataclass(frozen=True)
+class Audit:
+    """How the audits of a privately dealt match's deals went (docs/protocol.md, "The
+    audit"): ``done`` (every deal that reached its end was audited, and checked);
+    ``refused`` (``by`` did not reveal its seed of ``deal``: it withheld it past the wait,
+    left, said goodbye or dropped the connection without it); ``cheat`` (``by`` revealed a
+    seed that is not its committed one, or the audit of ``deal`` names it); ``unfinished``
+    (this side stopped waiting for the peer's seed itself). ``deal`` counts the record's
+    deals from 0, as the moves' places do."""
+
+    result: str
+    by: Role | None = None
+    deal: int | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"result": self.result}
+        if self.by is not None:
+            out["by"] = self.by.seat
+            out["role"] = self.by.value
+        if self.deal is not None:
+            out["deal"] = self.deal
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
 @dataclass(frozen=True)
 class Ending:
     """How a session ended; its :meth:`to_json` is the record's ``end`` key.
@@ -177,7 +208,10 @@ class Ending:
     joiner's ``toss``, or by either side once the outcome is drawn and before the match's
     first move; the four cards compared before the outcome count against nobody. Version 2:
     by the host once it had the answer, or by either side once the reveal was sent (the four
-    cards being compared).
+    cards being compared). Or a deal was abandoned after its cards were seen, before its
+    first move (``stage`` ``play``, "Deal aborts" there).
+    ``audit`` (privately dealt, once a deal was dealt): how the deals' audits went; it is
+    apart from the result (a finished match is the signed moves', whatever its last audit).
     """
 
     finished: bool
@@ -189,6 +223,7 @@ class Ending:
     time: str
     suspicious: bool = False
     rejected: dict[str, str] | None = None
+    audit: Audit | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"finished": self.finished, "how": self.how}
@@ -200,6 +235,8 @@ class Ending:
             out["suspicious"] = True
         if self.rejected is not None:
             out["rejected"] = self.rejected
+        if self.audit is not None:
+            out["audit"] = self.audit.to_json()
         return out
 
 
@@ -304,6 +341,11 @@ def _duration(seconds: float) -> str:
     return f"{minutes} min" + (f" {secs} s" if secs else "")
 
 
+def _cheat_text(error: DealingCheat) -> str:
+    """A dealing cheat in words for the ``audit``: "the joiner sent …" (no "cheat: ")."""
+    return str(error).removeprefix("cheat: ")
+
+
 def _clean(text: str) -> str:
     """A reason fit for the ``detail`` field: one line, no control characters, capped."""
     kept = "".join(ch if ch.isprintable() else "?" for ch in text)
@@ -337,6 +379,9 @@ class _Acks:
     handshake: tuple[bytes, bytes]
     unacked: list[int] = field(default_factory=list)
     last_until: float | None = None
+    seed_until: float | None = None
+    """Privately dealt, once the match is over: until when the peer's seed of the last deal
+    is still read (its audit; nothing it brings changes the result)."""
     bye: bool = False
     """The peer's ``bye`` came while the last move's acknowledgement was read."""
     told: bool = False
@@ -455,6 +500,12 @@ class Session:
         self.dealing_received = 0
         """Private dealing: how many of the peer's dealing messages this side took in the
         match (the ``dealt`` of its ``resume``)."""
+        self._seed_since: float | None = None
+        """Private dealing: when this side revealed its seed of the deal just over (the
+        peer's is due within the silence timeout; a resume restarts the wait)."""
+        self._audit_fault: Audit | None = None
+        """Private dealing: a deal's audit that failed or was refused (the ending's
+        ``audit``; None: every audit so far is done)."""
         self._own_seeds: list[bytes] = []
         """Private dealing: this side's seed of each deal so far, in order (the last one is
         secret until its deal's end; only the local record keeps it)."""
@@ -471,6 +522,9 @@ class Session:
         self.peer = established.peer
         self.identity = identity
         self.silence_timeout = silence_timeout
+        self.seed_wait = silence_timeout
+        """Private dealing: seconds the peer's seed of a deal over may come after this side's
+        (docs/protocol.md, "End of a deal"); later, it withheld it and refused the audit."""
         self.heartbeat_interval = silence_timeout / 3
         self.stage = Stage.TOSS
         self.cards_first = established.version >= PRIVATE_VERSION
@@ -506,7 +560,13 @@ class Session:
     @property
     def closed(self) -> bool:
         """Send what :meth:`outgoing` still holds, then close the connection."""
-        return self.stage is Stage.CLOSED and self._acks.last_until is None
+        return self.stage is Stage.CLOSED and not self._waiting
+
+    @property
+    def _waiting(self) -> bool:
+        """The match is over, and the last move's acknowledgement or the peer's seed of the
+        last deal is still read (for the record and the audit: the result is final)."""
+        return self._acks.last_until is not None or self._acks.seed_until is not None
 
     @property
     def local_turn(self) -> Observation | None:
@@ -536,10 +596,13 @@ class Session:
         """When :meth:`tick` next has something to do (None once closed)."""
         if self.closed:
             return None
-        if self._acks.last_until is not None:
-            return self._acks.last_until
+        if self._waiting:
+            return min(t for t in (self._acks.last_until, self._acks.seed_until) if t is not None)
         clock = self._clock
         due = min(clock.last_rx + self.silence_timeout, clock.last_tx + self.heartbeat_interval)
+        seed_due = None if self._seed_since is None else self._seed_since + self.seed_wait
+        if seed_due is not None and seed_due > clock.now and self._peer_seed_owed():
+            due = min(due, seed_due)  # (once past, the silence timeout decides)
         turn = self._clock_due()
         return due if turn is None else min(due, turn)
 
@@ -688,6 +751,7 @@ class Session:
         if self.closed:
             return []
         if self.stage is Stage.CLOSED:
+            self._clock.now = self._clock.last_rx = now
             return self._after_the_end(payload)
         self._clock.now = self._clock.last_rx = now
         try:
@@ -774,10 +838,20 @@ class Session:
         """Time passed: send a heartbeat when due; end the session if the peer fell silent."""
         if self.closed:
             return []
-        if self._acks.last_until is not None:
-            if now >= self._acks.last_until:  # no acknowledgement of the last move came
-                return self._stop_waiting()
-            return []
+        if self._waiting:
+            self._clock.now = now
+            acks = self._acks
+            if acks.last_until is not None and now >= acks.last_until:
+                acks.last_until = None  # no acknowledgement of the last move came
+            if acks.seed_until is not None and now >= acks.seed_until:
+                wait = f"{self.seed_wait:g} s"
+                if now - self._clock.last_rx >= self.seed_wait:  # not even a heartbeat
+                    self._refuse_audit(
+                        f"sent nothing for {wait}, its seed of deal {{deal}} included"
+                    )
+                else:
+                    self._refuse_audit(f"withheld its seed of deal {{deal}} for {wait}")
+            return self._maybe_done()
         clock = self._clock
         clock.now = now
         if now - clock.last_rx >= self.silence_timeout:
@@ -791,6 +865,13 @@ class Session:
                 ),
                 announce="timeout",
             )
+        if (
+            self._seed_since is not None
+            and self._peer_seed_owed()
+            and now - self._seed_since >= self.seed_wait
+            and now - clock.last_rx <= 2 * self.heartbeat_interval
+        ):  # heard from lately (its heartbeats), yet no seed: withheld, not a link gone
+            return self._withheld_seed()
         if now - clock.last_tx >= self.heartbeat_interval:
             self._send(encode_message("ping"))
         due = self._clock_due()
@@ -806,10 +887,13 @@ class Session:
         return [PeerOverdue(state.seat, seq, state.waited)]
 
     def leave(self, now: float, reason: str = "the player left") -> list[SessionEvent]:
-        """The local player leaves: the peer is told, the match ends unfinished."""
+        """The local player leaves: the peer is told, the match ends unfinished (after the
+        last move, the wait for the peer's acknowledgement or seed ends)."""
         if self.closed:
             return []
         self._clock.now = now
+        if self._waiting:
+            return self._stop_waiting(why="local")
         return self._close(self._ending(False, "left", self.role, reason), announce="quit")
 
     def connection_lost(self, now: float, detail: str = "") -> list[SessionEvent]:
@@ -817,6 +901,10 @@ class Session:
         if self.closed:
             return []
         self._clock.now = now
+        if self._waiting:
+            return self._stop_waiting(
+                goodbye=False, why="dropped the connection before its seed of deal {deal}"
+            )
         reason = "the connection dropped" + (f": {detail}" if detail else "")
         return self._close(self._ending(False, "dropped", self.role.peer, reason))
 
@@ -871,12 +959,18 @@ class Session:
             self._journal.append(["resumed"])
         if self.lockstep is not None:  # the drop was nobody's move: the turn's clock restarts
             self._turn = _Turn(self.lockstep.seq, now)
+        if self._seed_since is not None:  # and so does the wait for the peer's seed
+            self._seed_since = now
         for message in resend:
             self._send(message)
         if self.ending is not None and self.ending.finished:
             if self._acks.unacked:  # the peer resends the last move's ack if it has it
                 self._acks.last_until = now + LAST_ACK_GRACE  # the goodbye follows it
-            else:  # this side holds every entry and ack: it says so again
+            if self._peer_seed_owed():  # and its seed of the last deal, lost with the drop
+                self._acks.seed_until = now + self.seed_wait
+                if self._audit_fault is not None and self._audit_fault.result == "refused":
+                    self._audit_fault = None
+            if not self._waiting:  # this side holds every entry and ack: it says so again
                 self._send(encode_message("bye", reason="finished"))
 
     def restored(self, lockstep: Lockstep) -> None:
@@ -1010,7 +1104,7 @@ class Session:
         if not isinstance(journal, list):
             raise ValueError("its journal is not a list")
         for n, item in enumerate(journal):
-            if self.closed:
+            if self.stage is Stage.CLOSED:
                 break
             if not isinstance(item, list) or not item or not all(isinstance(x, str) for x in item):
                 raise ValueError(f"its journal item {n} is not a list of strings")
@@ -1053,7 +1147,20 @@ class Session:
         ]
 
     def result_json(self) -> dict[str, Any]:
-        """The ``koikoi replay`` JSON of the match as it stands (``finished`` per the ending)."""
+        """The ``koikoi replay`` JSON of the match as it stands (``finished`` per the ending).
+
+        A finished match is its signed moves' result, as this side's engine played them (a
+        privately dealt last deal whose audit did not come holds stand-ins for the cards
+        nobody opened: nothing of the result depends on them)."""
+        lockstep = self.lockstep
+        if self.ending is not None and self.ending.finished and lockstep is not None:
+            match = lockstep.match
+            return {
+                "rounds": [outcome.to_json() for outcome in match.history],
+                "scores": list(match.scores),
+                "winner": match.winner,
+                "finished": match.finished,
+            }
         result = replay_record(self.record().to_json()).to_json()
         if self.ending is not None and not self.ending.finished:
             result["finished"] = False
@@ -1243,9 +1350,19 @@ class Session:
             )
         if kind == "play" and private.laid and not self._peer_may_play():
             return self._fail("cheat", peer, "the peer opened a card out of its turn")
+        if kind == "seed" and not (private.laid and lockstep.deal_over):
+            return self._fail(
+                "cheat",
+                peer,
+                f"the peer revealed its seed of deal {self._deal_index()} before the deal ended",
+            )
         try:
             replies = dealer.receive(plaintext, message)  # decoded once, with its schema
         except DealingCheat as error:
+            if kind == "seed":
+                self._audit_fault = Audit(
+                    "cheat", error.culprit, self._deal_index(), _cheat_text(error)
+                )
             return self._fail("cheat", error.culprit, str(error))
         except ProtocolError as error:
             return self._fail("protocol", peer, f"the peer sent {error}")
@@ -1413,8 +1530,12 @@ class Session:
         assert private is not None
         if not private.seed_sent:
             private.seed_sent = True
+            self._seed_since = self._clock.now
             self.play_seconds.append(self._clock.now - self._deal_laid)
             self._send_dealing(private.dealer.reveal())
+        assert self.lockstep is not None
+        if self.lockstep.match.finished:
+            return self._finish_private()
         return self._maybe_audit()
 
     def _maybe_audit(self) -> list[SessionEvent]:
@@ -1427,17 +1548,102 @@ class Session:
             return []
         if not lockstep.deal_over:
             return self._fail("cheat", self.role.peer, "the peer revealed its seed mid-deal")
+        fault = self._audit_deal()
+        if fault is not None:
+            return self._fail("cheat", fault.by or self.role.peer, f"cheat: {fault.reason}")
+        if lockstep.match.finished:  # not reached: the last deal's audit follows the end
+            return self._finish_private()
+        self._seed_since = None
+        self._start_deal()
+        return []
+
+    def _audit_deal(self) -> Audit | None:
+        """Audit the deal just over (both seeds in) and replay it with every card: on
+        success the record holds it as dealt; else the fault (also kept for the ending)."""
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        index = len(lockstep.transcripts) - 1
         try:
             deck = private.dealer.audit()
             lockstep.check_deal(deck)
         except DealingCheat as error:
-            return self._fail("cheat", error.culprit, str(error))
-        index = len(lockstep.transcripts) - 1
-        lockstep.record.deals[index].extra["dealing"] = transcript.to_json()
-        if lockstep.match.finished:
-            return self._finish_locally()
-        self._start_deal()
-        return []
+            self._audit_fault = Audit("cheat", error.culprit, index, _cheat_text(error))
+            return self._audit_fault
+        lockstep.record.deals[index].extra["dealing"] = private.dealer.transcript.to_json()
+        return None
+
+    def _deal_index(self) -> int:
+        """The record's index of the deal being dealt or played (or just over)."""
+        private, lockstep = self._private, self.lockstep
+        assert private is not None and isinstance(lockstep, PrivateLockstep)
+        return len(lockstep.transcripts) - (1 if private.laid else 0)
+
+    def _peer_seed_owed(self) -> bool:
+        """Private dealing: this side revealed its seed of the deal over, the peer not yet."""
+        private = self._private
+        return (
+            private is not None
+            and private.seed_sent
+            and self.role.peer not in private.dealer.transcript.seeds
+        )
+
+    def _refuse_audit(self, what: str) -> None:
+        """The wait for the peer's seed of the last deal is over without it: the peer
+        refused the audit (``what`` says how, with ``{deal}`` for the deal)."""
+        self._acks.seed_until = None
+        if self._audit_fault is None and self._peer_seed_owed():
+            deal = self._deal_index()
+            reason = f"the {self.role.peer.value} " + what.replace("{deal}", str(deal))
+            self._audit_fault = Audit("refused", self.role.peer, deal, reason)
+
+    def _withheld_seed(self) -> list[SessionEvent]:
+        """Mid-match, the peer's seed of the deal over did not come within the wait (its
+        heartbeats did): it withheld it, which ends the match as abandoned by it."""
+        self._refuse_audit(f"withheld its seed of deal {{deal}} for {self.seed_wait:g} s")
+        fault = self._audit_fault
+        assert fault is not None
+        reason = f"{fault.reason}: it refused the deal's audit and abandoned the match"
+        return self._close(
+            self._ending(False, "abandoned", self.role.peer, reason), announce="abandoned"
+        )
+
+    def _finish_private(self) -> list[SessionEvent]:
+        """Privately dealt, the last move is played (or the last deal was over at once): the
+        match is over here and now, its result the signed moves' (docs/protocol.md, "End of
+        the match"). This side's seed went out; the peer's is read for up to
+        :attr:`seed_wait`, and the last move's acknowledgement for :data:`LAST_ACK_GRACE`,
+        for the audit and the record only. :class:`Ended` comes once both are in or their
+        waits ran out, its ``audit`` saying how the last audit went."""
+        self._close(self._ending(True, "finished", None, "the match is over"))
+        now = self._clock.now
+        if self._acks.unacked:
+            self._acks.last_until = now + LAST_ACK_GRACE
+        if self._peer_seed_owed():
+            self._acks.seed_until = now + self.seed_wait
+        else:  # both seeds are in (a journal replayed, a resume)
+            self._audit_deal()
+        return self._maybe_done()
+
+    def _maybe_done(self) -> list[SessionEvent]:
+        return [] if self._waiting else self._stop_waiting()
+
+    def _last_seed(self, plaintext: bytes, message: Message) -> None:
+        """The peer's seed of the last deal, after the match's end: check it, then audit."""
+        private = self._private
+        assert private is not None
+        self._acks.seed_until = None
+        self.dealing_received += 1
+        try:
+            private.dealer.receive(plaintext, message)
+        except DealingCheat as error:
+            self._audit_fault = Audit(
+                "cheat", error.culprit, self._deal_index(), _cheat_text(error)
+            )
+            return
+        except ProtocolError as error:  # not reached: decoded with its schema already
+            self._refuse_audit(f"sent {error} for its seed of deal {{deal}}")
+            return
+        self._audit_deal()
 
     def _on_ack(self, raw: bytes, signature: bytes) -> list[SessionEvent]:
         """The peer's signed acknowledgement of this side's oldest unacknowledged move."""
@@ -1461,38 +1667,65 @@ class Session:
         return []
 
     def _after_the_end(self, payload: bytes) -> list[SessionEvent]:
-        """After the last move: only the acknowledgement of it is still taken (into the
-        record); anything else, or nothing within :data:`LAST_ACK_GRACE`, ends the wait.
-        Nothing here changes the result."""
+        """After the last move: only the acknowledgement of it and, privately dealt, the
+        peer's seed of the last deal are still taken (into the record and the audit);
+        anything else, or nothing within their waits, ends the wait. Nothing here changes
+        the result: a missing or wrong seed goes into the ending's ``audit``."""
         lockstep = self.lockstep
-        assert lockstep is not None and self._acks.unacked
+        assert lockstep is not None
+        expected = {"ack": ACK, "bye": BYE, "ping": PING}
+        if self._acks.seed_until is not None:
+            expected["seed"] = SEED
         try:
-            message = decode_message(
-                self._rx.decrypt_with_ad(b"", payload), {"ack": ACK, "bye": BYE, "ping": PING}
-            )
-        except (DecryptError, ProtocolError):
-            return self._stop_waiting()
-        if message.kind == "ack":
-            due = self._acks.unacked[0]
-            raw, signature = message.fields.get("ack", bytes), message.fields.get("sig", bytes)
-            if self._acks.replayed and lockstep.is_recorded_ack(raw, signature, self.seat):
-                return []  # resent after a resume, already here
-            self._acks.replayed = False
-            if lockstep.check_ack(self.peer.public_key, raw, signature, due) is None:
-                self._acks.unacked.pop(0)
-                if self._acks.unacked:
-                    return []
+            plaintext = self._rx.decrypt_with_ad(b"", payload)
+            message = decode_message(plaintext, expected)
+        except (DecryptError, ProtocolError) as error:
+            return self._stop_waiting(why=f"sent {error} instead of its seed of deal {{deal}}")
         if message.kind == "ping":
             return []
-        self._acks.bye = message.kind == "bye"
-        return self._stop_waiting()
+        if message.kind == "bye":
+            self._acks.bye = True
+            code = message.fields.get("reason", str)
+            return self._stop_waiting(
+                why=f"said goodbye ({code}) without its seed of deal {{deal}}"
+            )
+        if message.kind == "seed":
+            self._last_seed(plaintext, message)
+            return self._maybe_done()
+        raw, signature = message.fields.get("ack", bytes), message.fields.get("sig", bytes)
+        if self._acks.replayed and lockstep.is_recorded_ack(raw, signature, self.seat):
+            return []  # resent after a resume, already here
+        self._acks.replayed = False
+        acks = self._acks
+        if (
+            acks.unacked
+            and lockstep.check_ack(self.peer.public_key, raw, signature, acks.unacked[0]) is None
+        ):
+            acks.unacked.pop(0)
+            if not acks.unacked:
+                acks.last_until = None
+            return self._maybe_done()
+        return self._stop_waiting(
+            why="sent an acknowledgement that does not check instead of its seed of deal {deal}"
+        )
 
-    def _stop_waiting(self, goodbye: bool = True) -> list[SessionEvent]:
-        """The wait for the last move's acknowledgement is over: the ending goes out now,
-        so a record saved on it holds that acknowledgement when it came, and so does the
-        goodbye (``bye`` ``finished`` after the ack says this side holds it too)."""
+    def _stop_waiting(self, goodbye: bool = True, why: str = "") -> list[SessionEvent]:
+        """The wait for the last move's acknowledgement (and the last seed) is over: the
+        ending goes out now, so a record saved on it holds that acknowledgement when it
+        came, and so does the goodbye (``bye`` ``finished`` after the ack says this side
+        holds it too). A seed still owed is a refused audit (``why`` says how)."""
+        if self._acks.seed_until is not None and why == "local":
+            self._acks.seed_until = None
+            if self._audit_fault is None and self._peer_seed_owed():
+                deal, peer = self._deal_index(), self.role.peer.value
+                reason = f"this side stopped waiting for the {peer}'s seed of deal {deal}"
+                self._audit_fault = Audit("unfinished", None, deal, reason)
+        if self._acks.seed_until is not None:
+            self._refuse_audit(why or "did not reveal its seed of deal {deal}")
         self._acks.last_until = None
         assert self.ending is not None
+        if self.dealing == "private" and self.ending.finished:
+            self.ending = replace(self.ending, audit=self._audit_fault or Audit("done"))
         if goodbye:
             self._send(encode_message("bye", reason="finished"))
         if self._acks.told:  # a wait again after a resume: the ending went out before
@@ -1501,11 +1734,14 @@ class Session:
         return [Ended(self.ending)]
 
     def stop_waiting(self) -> list[SessionEvent]:
-        """The connection dropped while the last move's acknowledgement was read: the
-        match is over, its ending goes out now (a resume may still bring the ack)."""
-        if self._acks.last_until is None:
+        """The connection dropped while the last move's acknowledgement (or the peer's seed
+        of the last deal) was read: the match is over, its ending goes out now (a resume
+        may still bring the ack and the seed)."""
+        if not self._waiting:
             return []
-        return self._stop_waiting(goodbye=False)
+        return self._stop_waiting(
+            goodbye=False, why="dropped the connection before its seed of deal {deal}"
+        )
 
     def _on_bye(self, code: str, detail: str | None) -> list[SessionEvent]:
         said = f" ({detail})" if detail else ""
@@ -1576,10 +1812,50 @@ class Session:
             suspicious = abort.suspicious
             if how not in ("cheat", "protocol", "cards"):  # those keep their own reason
                 reason = abort.describe()
+        elif not finished and leaver is not None and self._cards_seen_unplayed(leaver):
+            suspicious = True  # docs/protocol.md, "Deal aborts"
+            if how not in ("cheat", "protocol"):
+                reason = (
+                    f"{reason} (the {leaver.value} had seen its cards of the deal, which"
+                    " had no move yet: that counts as abandoning a deal after seeing its cards)"
+                )
         elif by is not None and not finished and self._toss_just_decided():
             suspicious = True  # version 4: "after tA", the first deal before its first move
         moves = self.lockstep.seq if self.lockstep is not None else 0
-        return Ending(finished, how, by, reason, stage, moves, _now_text(), suspicious, rejected)
+        audit = None
+        if not finished and self.dealing == "private" and self.lockstep is not None:
+            audit = self._audit_fault
+            if audit is None and self._peer_seed_owed():
+                deal = self._deal_index()
+                audit = Audit(
+                    "refused",
+                    self.role.peer,
+                    deal,
+                    f"the {self.role.peer.value} did not reveal its seed of deal {deal} before"
+                    " the match ended",
+                )
+            audit = audit or Audit("done")
+        return Ending(
+            finished, how, by, reason, stage, moves, _now_text(), suspicious, rejected, audit
+        )
+
+    def _cards_seen_unplayed(self, leaver: Role) -> bool:
+        """Whether ``leaver`` had seen its cards of a deal that had no move yet (the first
+        deal at move 0, or any later one before its first move): leaving then is as
+        suspicious as abandoning the toss after seeing the result. Privately dealt, a side
+        has seen its hand once its ``hand`` went (the peer's: once it came)."""
+        lockstep = self.lockstep
+        if self.stage is not Stage.PLAYING or lockstep is None:
+            return False
+        rnd = lockstep.match.round
+        private = self._private
+        if private is not None:
+            seen = private.declared if leaver is self.role else private.peer_teyaku is not None
+            if not seen:
+                return False
+            if not private.laid:
+                return True
+        return rnd is not None and not rnd.over and not lockstep.match.moves
 
     def _toss_just_decided(self) -> bool:
         """Version 4: the toss's outcome is drawn on both sides (the host sent ``tA``, the
@@ -1607,7 +1883,7 @@ class Session:
         self, ending: Ending, announce: str | None = None, detail: str | None = None
     ) -> list[SessionEvent]:
         if self.stage is Stage.CLOSED:  # over already (reading the last acknowledgement)
-            return self._stop_waiting() if self._acks.last_until is not None else []
+            return self._stop_waiting() if self._waiting else []
         if announce is not None:
             if detail:
                 self._send(encode_message("bye", reason=announce, detail=_clean(detail)))
@@ -1623,6 +1899,8 @@ class Session:
 
 
 __all__ = [
+    "AUDITS",
+    "Audit",
     "BYE_REASONS",
     "CARDS_DIFFER",
     "DEFAULT_ABANDON_AFTER",

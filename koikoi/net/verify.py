@@ -39,7 +39,7 @@ from typing import Any, Final
 
 from koikoi.engine.record import FORMAT, ParsedDeal, RecordError, parse
 from koikoi.engine.round import SHOBU, IllegalAction, Phase, action_str
-from koikoi.net.dealing import DealingCheat, DealTranscript
+from koikoi.net.dealing import DealingCheat, DealTranscript, audit
 from koikoi.net.errors import ProtocolError
 from koikoi.net.fair import commitment, first_oya, joint_seed, toss_commitment
 from koikoi.net.handshake import (
@@ -50,7 +50,7 @@ from koikoi.net.handshake import (
 )
 from koikoi.net.identity import fingerprint, verify_signature
 from koikoi.net.lockstep import Lockstep, ack_signed_data, decode_ack, decode_entry, signed_data
-from koikoi.net.private import AuditedLockstep
+from koikoi.net.private import SEALED_KEY, AuditedLockstep, replay_dealt
 from koikoi.net.roles import Role
 
 LEGACY_PRIVATE: Final = protocol_name(3)
@@ -109,6 +109,8 @@ class Verified:
     toss_values: dict[str, str] = field(default_factory=dict)
     rejected: dict[str, Any] | None = None
     """What the signatures prove about the ``end`` block's ``rejected`` move, if any."""
+    audit: dict[str, Any] | None = None
+    """Privately dealt: how the deals' audits check (:func:`_audit_state`)."""
 
     def to_json(self) -> dict[str, Any]:
         agreed = min(self.reach)
@@ -126,6 +128,8 @@ class Verified:
         }
         if self.rejected is not None:
             proven["evidence"] = self.rejected
+        if self.audit is not None:
+            proven["audit"] = self.audit
         claims: dict[str, Any] = {"note": CLAIMS_NOTE, "nicks": list(self.nicks)}
         if not self.handshake:
             claims["players"] = "the keys' part in this session (a koikoi-net/1 record)"
@@ -300,10 +304,11 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     what: list[str] = []
     movers: list[int] = []
     acks: list[bool] = []
+    pending: _LastAudit | None = None
     for i, deal in enumerate(record.deals):
         if isinstance(lockstep, AuditedLockstep) and lockstep.match.needs_deal:
             last = i == len(record.deals) - 1
-            _lay_out(lockstep, raw_deals[i], i, deal if last else None)
+            pending = _lay_out(lockstep, raw_deals[i], i, deal if last else None)
         dealt = lockstep.record.deals
         if len(dealt) <= i:
             raise VerificationFailed(f"deal {i} action -: a deal the moves before it do not reach")
@@ -350,6 +355,9 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
         "finished": finished,
     }
     moves, heads = lockstep.seq, tuple(lockstep.heads)
+    audited = None
+    if isinstance(lockstep, AuditedLockstep):
+        audited = _audit_state(lockstep, raw_deals, pending)
     rejected = _rejected(lockstep, end, keys)  # last: it may move the replayed match on
     return Verified(
         moves,
@@ -374,6 +382,7 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
             **({"tosses": _b64(tosses)} if tosses else {}),
         },
         rejected=rejected,
+        audit=audited,
     )
 
 
@@ -435,11 +444,25 @@ def _cards(cards: int) -> list[int]:
     return [card for card in range(48) if cards >> card & 1]
 
 
+@dataclass
+class _LastAudit:
+    """The last deal of a privately dealt record, kept ``sealed`` by its writer though both
+    seeds are in it (its audit failed there): laid out from the writer's view, its audit
+    run here, and its replay with every card once its moves are in (:func:`_audit_state`)."""
+
+    index: int
+    oya: int
+    deck: tuple[int, ...] | None = None
+    fault: DealingCheat | None = None
+
+
 def _lay_out(
     lockstep: AuditedLockstep, raw: Mapping[str, Any], index: int, last: ParsedDeal | None
-) -> None:
+) -> _LastAudit | None:
     """Lay out deal ``index`` of a privately dealt record from its audited dealing; the last
-    deal, cut short before the seeds, from its recorded cards (the writer's view)."""
+    deal, cut short before the seeds, from its recorded cards (the writer's view), and so
+    the last deal kept sealed with both seeds (its audit is then checked here: the result
+    is the signed moves' whatever it says)."""
     where = f"deal {index} action -: the dealing"
     if not isinstance(raw, Mapping) or "dealing" not in raw:
         raise VerificationFailed(f"{where} is missing (a privately dealt deal keeps it)")
@@ -448,13 +471,55 @@ def _lay_out(
         hands, field_cards = last.hands, last.field
         first, second = (hands[0], hands[1]) if lockstep.match.oya == 0 else (hands[1], hands[0])
         sealed = [*_cards(first), *_cards(second), *_cards(field_cards), *last.stock]
+    pending = None
     try:
+        transcript = DealTranscript.from_json(raw["dealing"])
+        if sealed is not None and raw.get(SEALED_KEY) is True and len(transcript.seeds) == 2:
+            pending = _LastAudit(index, lockstep.match.oya)
+            try:
+                pending.deck = audit(transcript)
+            except DealingCheat as error:
+                pending.fault = error
+            transcript.seeds = {}
         moves = len(last.actions) if last is not None and last.sealed else 0  # as replay
-        lockstep.lay_out(DealTranscript.from_json(raw["dealing"]), sealed, moves)
+        lockstep.lay_out(transcript, sealed, moves)
     except DealingCheat as error:
         raise VerificationFailed(f"{where}: {error}") from None
     except ValueError as error:
         raise VerificationFailed(f"{where}: {error}") from None
+    return pending
+
+
+def _audit_state(
+    lockstep: AuditedLockstep, raw_deals: list[Any], pending: _LastAudit | None
+) -> dict[str, Any]:
+    """How the deals' audits check (``proven.audit``): ``done`` (every deal audited with
+    both seeds, ``deals`` of them); ``cheat`` (the last deal's audit, or its replay with
+    every card, names ``by``: a record can prove it, both seeds being committed); or
+    ``unaudited`` (the last deal lacks the ``missing`` seats' seeds: cut short, or a seed
+    withheld or lost; which one the record cannot prove, its ``end.audit`` claims it)."""
+    fault = pending.fault if pending is not None else None
+    if pending is not None and fault is None and pending.deck is not None:
+        rnd = lockstep.match.round
+        if rnd is not None and rnd.over:
+            try:
+                replay_dealt(pending.deck, pending.oya, lockstep.match)
+            except DealingCheat as error:
+                fault = error
+    if fault is not None and pending is not None:
+        return {
+            "result": "cheat",
+            "by": fault.culprit.seat,
+            "role": fault.culprit.value,
+            "deal": pending.index,
+            "reason": str(fault).removeprefix("cheat: "),
+        }
+    if lockstep.unaudited and pending is None and raw_deals:
+        index = len(raw_deals) - 1
+        seeds = raw_deals[index].get("dealing", {}).get("seeds", {})
+        missing = [role.seat for role in (Role.HOST, Role.JOINER) if role.value not in seeds]
+        return {"result": "unaudited", "deal": index, "missing": missing}
+    return {"result": "done", "deals": len(raw_deals)}
 
 
 def _check_action(

@@ -46,6 +46,8 @@ from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.neterrors import (
+    audit_outcome,
+    audit_text,
     bye_detail,
     dropped_detail,
     ending_detail,
@@ -53,6 +55,7 @@ from koikoi.ui.neterrors import (
     failure_detail,
     move_problem,
     protocol_detail,
+    withheld_seed_text,
 )
 from koikoi.ui.prematch import ending_text as prematch_ending_text
 from koikoi.ui.saves import (
@@ -133,6 +136,8 @@ class MainWindow(QMainWindow):
         """Where the last network match's signed record was saved."""
         self.net_message: QMessageBox | None = None
         """The message that ended a network match, while it is up."""
+        self.audit_message: QMessageBox | None = None
+        """The note of a finished match whose last audit was refused or failed."""
         self.rematch_link: Any = None
         """The link of a network rematch being set up (a new room, or a redial)."""
         self._saved_link: Any = None
@@ -403,8 +408,9 @@ class MainWindow(QMainWindow):
         """The session is over: keep its signed record; an unfinished match is explained
         in words and the start screen follows."""
         self._keep_record(self.link)
-        if ending.finished:
-            return  # the match result panel comes with the last events
+        if ending.finished:  # the match result panel came with the last move
+            self._audit_notice(ending)
+            return
         mine = ending.by is not None and ending.by.seat == self.controller.me
         text = ending_text(ending, self.peer.nickname if self.peer else "", mine)
         restored, self.restored_link = self.restored_link, None
@@ -435,6 +441,30 @@ class MainWindow(QMainWindow):
 
         box.finished.connect(done)
         self.net_message = box
+        box.open()
+
+    def _audit_notice(self, ending: Any) -> None:
+        """A finished match whose last deal's audit was refused or failed: the result
+        stands (the panel shows it), and a note says who kept the audit from passing."""
+        audit = getattr(ending, "audit", None)
+        if audit is None or audit.result not in ("refused", "cheat"):
+            return
+        match = self.controller.match
+        winner = match.winner if match is not None else None
+        me = self.controller.me
+        peer = audit.by is not None and audit.by.seat != me
+        name = self.peer.nickname if self.peer else ""
+        text = audit_text(audit.result, peer, name, audit_outcome(winner, me))
+        logger.info("the last audit: %s (%s)", audit.result, audit.reason)
+        box = QMessageBox(self)
+        box.setObjectName("auditNotice")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(self.tr("The match is over"))
+        box.setText(text)
+        box.setInformativeText(self._saved_note(""))
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.audit_message = box
         box.open()
 
     def _saved_note(self, text: str) -> str:
@@ -1037,6 +1067,9 @@ def ending_text(ending: Any, name: str, mine: bool) -> str:
         return tr("The connection to {0} was lost: {1}.").format(name, detail)
     if how == "silent":
         return tr("{0} stopped answering: nothing arrived for too long.").format(name)
+    audit = getattr(ending, "audit", None)
+    if how == "abandoned" and not mine and audit is not None and audit.result == "refused":
+        return withheld_seed_text(name)
     if how == "abandoned":
         if mine:
             return tr("You did not move for too long: {0} ended the match.").format(name)

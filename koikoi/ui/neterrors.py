@@ -361,7 +361,7 @@ def _move_phrases() -> dict[str, str]:
             "it asked to open a draw its move does not make"
         ),
         r"the peer opened a card out of its turn": _tr("it opened a card out of its turn"),
-        r"the peer revealed its seed mid-deal": _tr(
+        r"the peer revealed its seed (?:mid-deal|of deal \d+ before the deal ended)": _tr(
             "it revealed its dealing seed before the deal was over"
         ),
         r"the peer's sealed deck is not": _tr("the deck it keeps is not the one it sent"),
@@ -409,3 +409,44 @@ def move_problem(english: str) -> str:
             where = _tr("move {0} (deal {1})").format(_number(move), deal)
     said = _what(what)
     return _tr("{0}: {1}").format(where, said) if where else said
+
+
+# --- the audit of a privately dealt match's deals (docs/protocol.md, "The audit") ---------------
+
+
+def audit_outcome(winner: int | None, me: int) -> str:
+    """The signed moves' result from this seat, as a clause: "you won", "you lost", "a draw"."""
+    if winner is None:
+        return _tr("a draw")
+    return _tr("you won") if winner == me else _tr("you lost")
+
+
+def audit_text(result: str, culprit_is_peer: bool, name: str, outcome: str) -> str:
+    """A finished match whose last audit did not pass (``result``: an ``Audit``'s
+    ``refused`` or ``cheat``), in the player's language: the result stands as the signed
+    moves give it (``outcome``, from :func:`audit_outcome`), and who refused or failed the
+    audit (the peer ``name``, or this app). Empty for an audit that passed."""
+    if result == "refused" and culprit_is_peer:
+        return _tr(
+            "The result stands as the signed moves give it ({1}). {0} did not reveal its seed"
+            " of the last deal, so that deal's audit could not be done."
+        ).format(name, outcome)
+    if result == "cheat" and culprit_is_peer:
+        return _tr(
+            "The result stands as the signed moves give it ({1}). The audit of the last deal"
+            " failed: {0}'s part of the dealing does not check."
+        ).format(name, outcome)
+    if result == "cheat":
+        return _tr(
+            "The result stands as the signed moves give it ({0}). The audit of the last deal"
+            " failed on this side's part of the dealing."
+        ).format(outcome)
+    return ""
+
+
+def withheld_seed_text(name: str) -> str:
+    """A match ended mid-way because the peer ``name`` kept back its seed of a deal over."""
+    return _tr(
+        "{0} did not reveal its seed of the deal just played, so the deal could not be"
+        " audited: the match ended, abandoned by {0}."
+    ).format(name)

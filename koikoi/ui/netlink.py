@@ -22,7 +22,9 @@ at ``Connection.next_timer()``), and hands what happened to the owner as signals
 - ``peer_overdue(PeerOverdue)``: the peer sent no move for the abandon time (heartbeats do
   not count): the player may end the match with :meth:`PeerLink.abandon`;
 - ``ended(Ending)``: the session is over; ``ending.reason`` is one line, ``finished`` says
-  whether the match was played out;
+  whether the match was played out (privately dealt, a finished match's ``ending.audit``
+  says how its last deal's audit went: it comes once the peer's last seed is in, or its
+  wait ran out; the result came with the last move);
 - ``failed(LinkError)``: there never was a session (cannot connect, the handshake failed);
 - ``closed()``: the socket is closed and the link is done (after ``ended`` or ``failed``).
 
