@@ -1,7 +1,8 @@
 """The dealing is negotiated in the hello (docs/protocol.md, "Version 3: the dealing
-negotiated"): private when both sides offer it, else the joint seed; a version-2 peer still
-plays (joint seed) with a host that offers private dealing, and a version-3 joiner meeting a
-version-2 host gets the one line that says who must update koikoi."""
+negotiated"): private when both sides offer it, else the joint seed when both allow it; a
+version-2 peer still plays (joint seed) with a host that allows the seed, and a version-3
+joiner that allows the seed too, meeting a version-2 host, gets the one line that says who
+must update koikoi. Refusals of a dealing: tests/test_net_dealing_refusal.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from koikoi.engine.match import Settings
-from koikoi.net.errors import UnexpectedMessage, VersionMismatch
+from koikoi.net.errors import DealingRefused, UnexpectedMessage, VersionMismatch
 from koikoi.net.handshake import Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
@@ -120,10 +121,12 @@ def test_a_bad_deal_list_ends_the_handshake_with_one_line(deal: object) -> None:
 
 
 def test_a_version_3_hello_without_a_common_dealing_is_refused() -> None:
-    """Only private offered on one side and only the seed on the other: no session."""
+    """Only private offered on one side and only the seed on the other: no session, each
+    side names the refusal (tests/test_net_dealing_refusal.py has the lines)."""
     outcome = run(_side(Role.HOST, ("seed",)), _side(Role.JOINER, ("private",)))
-    assert isinstance(outcome.host_error, UnexpectedMessage)
-    assert "no dealing kind both sides support" in str(outcome.host_error)
+    assert isinstance(outcome.host_error, DealingRefused)
+    assert isinstance(outcome.joiner_error, DealingRefused)
+    assert (outcome.host_error.why, outcome.joiner_error.why) == ("private", "seed")
 
 
 @pytest.mark.parametrize("dealings", [(), ("cards",), ("seed", "seed")])

@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING, Any, Final
 from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION, protocol_name
+from koikoi.net.handshake import (
+    MAX_NICKNAME,
+    PRIVATE_VERSION,
+    PROTOCOL_VERSION,
+    dealing_refused_text,
+    protocol_name,
+)
 from koikoi.net.recordfile import RecordFile
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
@@ -189,7 +195,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         move_clock=args.move_clock,
         abandon_after=args.abandon_after,
         resume_window=args.resume_window,
-        dealings=("private", "seed") if args.dealing == "private" else ("seed",),
+        dealings=PRIVATE_ONLY if args.dealing == "private" else SEED_ONLY,
     )
 
 
@@ -304,11 +310,42 @@ def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Rec
 
 
 SEED_ONLY: Final = ("seed",)
-"""The dealings offered to a peer that has only the joint seed (a koikoi-net/2 host)."""
+"""``--dealing seed``: the joint seed alone, a version-2 hello (a koikoi-net/2 host takes it)."""
+PRIVATE_ONLY: Final = ("private",)
+"""``--dealing private``, the default: private dealing only; a peer that offers only the
+joint seed is refused before any card is dealt (docs/protocol.md, "Version 3")."""
+
+
+def resuming_offer(offer: tuple[str, ...], restored: Session | None, role: Role) -> tuple[str, ...]:
+    """What a side restarted after a crash offers when it dials or listens again: a match
+    agreed with the joint seed is resumed as it was agreed. A joiner of a koikoi-net/2 match
+    offers the joint seed alone (its host may be a released version-2 program, which refuses
+    a version-3 hello); any other side of a joint-seed match allows the seed with its offer,
+    so that its peer's redial is not refused. The resumed session keeps its own dealing.
+
+    >>> resuming_offer(PRIVATE_ONLY, None, Role.HOST)
+    ('private',)
+    """
+    if restored is None or restored.dealing != "seed":
+        return offer
+    if role is Role.JOINER and restored.protocol == protocol_name(PROTOCOL_VERSION):
+        return SEED_ONLY
+    return ("private", "seed") if "private" in offer else SEED_ONLY
+
 
 ENDED = {"silent": "dropped"}
 """CLI.md's ``ended`` is how an unfinished match ended, as the record's ``end.how`` says it,
 except that a peer gone silent counts as a dropped connection; ``end`` keeps the details."""
+
+
+def _refused_before_dialling(recorder: _Recorder, line: str) -> int:
+    """``join --room`` refused a room before dialling it: the result of a refused handshake
+    (exit 1, ``ended`` ``refused``) and the line saying why."""
+    result: dict[str, Any] = {"rounds": [], "scores": [25, 25], "winner": None}
+    result.update(finished=False, dealing=recorder.dealing, ended="refused")
+    emit(result)
+    say(line)
+    return EXIT_EARLY
 
 
 def _finish(outcome: Outcome, recorder: _Recorder) -> int:
@@ -360,6 +397,7 @@ class _Announcer:
             Advertisement,
             DiscoveryError,
             RoomAdvertiser,
+            announced_dealing,
             announced_version,
         )
 
@@ -373,6 +411,7 @@ class _Announcer:
             private=bool(self.options.password),
             fingerprint=self.options.identity.fingerprint,
             version=announced_version(self.options.dealings),
+            dealing=announced_dealing(self.options.dealings),
         )
         advertiser = RoomAdvertiser(ad, bind=host)
         try:
@@ -420,6 +459,7 @@ async def _host(
         ),
         on_refused=lambda address, reason: say(f"turned away {address}: {reason}"),
         stop=stop,
+        end_on_refused_dealing=True,
     )
     try:
         host, port = await room.open(args.bind, args.port)
@@ -550,6 +590,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise UsageError("--room goes with --advertise (nothing is announced without it)")
     options = _options(args)
     restored = _restored(options, Role.HOST, args.record)
+    options.dealings = resuming_offer(options.dealings, restored, Role.HOST)
     recorder = _recorder(options, Role.HOST, args.record)
     player = _bot(args.bot)
     outcome = asyncio.run(_host(args, options, player, restored))
@@ -569,10 +610,9 @@ def _cmd_join(args: argparse.Namespace) -> int:
         host, port = parse_address(args.address)
         options = _options(args)
         restored = _restored(options, Role.JOINER, args.record)
-        if restored is not None and restored.protocol == protocol_name(PROTOCOL_VERSION):
-            # a match first played in version 2 is redialled as it was joined: its host may
-            # be a released koikoi-net/2 program, which refuses a version-3 hello
-            options.dealings = SEED_ONLY
+        # a match agreed with the joint seed is redialled as it was joined (a koikoi-net/2
+        # one with the version-2 hello: its host may be a released program)
+        options.dealings = resuming_offer(options.dealings, restored, Role.JOINER)
         recorder = _recorder(options, Role.JOINER, args.record)
         player = _bot(args.bot)
         outcome = asyncio.run(_join(host, port, options, player, restored=restored))
@@ -591,6 +631,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
         return EXIT_EARLY
     say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
     if room.version < PRIVATE_VERSION:  # an older host: it deals from the joint seed only
+        if "seed" not in options.dealings:
+            # no silent downgrade: this side deals privately only, so it does not dial
+            who = f"the room {room.title!r} (announced as {protocol_name(room.version)})"
+            return _refused_before_dialling(recorder, dealing_refused_text("seed", who=who))
         options.dealings = SEED_ONLY
     addresses = [_split_address(address) for address in room.addresses]
     outcome = asyncio.run(_join_any(addresses, options, player, room, args.bind))
@@ -746,11 +790,17 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
         default=DEFAULT_ABANDON_AFTER,
         help=argparse.SUPPRESS,
     )
-    # Private dealing (docs/protocol.md, "Version 3") is offered by default, the joint seed
-    # with it for a peer that has only that; ``seed`` offers the joint seed alone (a
-    # koikoi-net/2 session, as released). Not in CLI.md: the result's ``dealing`` says it.
+    # docs/protocol.md, "Version 3: the dealing negotiated"; CLI.md, "Fair play".
     p.add_argument(
-        "--dealing", choices=("private", "seed"), default="private", help=argparse.SUPPRESS
+        "--dealing",
+        choices=("private", "seed"),
+        default="private",
+        metavar="private|seed",
+        help="private (the default): deal by mental poker only, so neither side can see the "
+        "other's hand or the stock; a peer that offers only joint-seed dealing is refused "
+        "before any card is dealt. seed: offer joint-seed dealing only, to play an older "
+        "koikoi (koikoi-net/2); from the seed either program can compute the other's hand. "
+        "Both sides seed: a joint-seed match",
     )
     if not silence:
         return
