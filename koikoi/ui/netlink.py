@@ -66,6 +66,7 @@ from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone, Ha
 from koikoi.net.errors import (
     AuthenticationFailed,
     BadSignature,
+    DealingRefused,
     IdentityChanged,
     PeerRefused,
     ProtocolError,
@@ -105,6 +106,7 @@ __all__ = [
     "QtJoin",
     "QtRoom",
     "SEED_ONLY",
+    "WITH_SEED",
     "format_address",
     "parse_address",
 ]
@@ -119,12 +121,38 @@ REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
 """Seconds between a joiner's redials of a suspended match (the last one repeats)."""
 _RECORDED: Final = (TossDone, MovePlayed, DealLaidOut, Ended)
 """The events after which a session's record has grown (``PeerOptions.on_record``)."""
-APP_DEALINGS: Final = ("private", "seed")
-"""The dealing kinds the app offers (``PeerOptions.dealings``, docs/protocol.md "Version 3"):
-private dealing with a peer that offers it, else the joint seed. A room announced as version 2
-(mDNS ``v``) is joined offering only ``("seed",)``, as a released koikoi-net/2 host takes."""
+APP_DEALINGS: Final = ("private",)
+"""The dealing kinds the app offers by default (``PeerOptions.dealings``, docs/protocol.md
+"Version 3"): private dealing only. A peer that offers only the joint seed is refused before
+any card is dealt (``LinkError`` ``dealing``), and a room announced as version 2 (mDNS ``v``)
+is not dialled."""
+WITH_SEED: Final = ("private", "seed")
+"""The offer when the player allowed joint-seed dealing ("for older koikoi": the room
+setting, or the lobby's option for joining): private dealing with a peer that offers it,
+else the joint seed."""
 SEED_ONLY: Final = ("seed",)
-"""The offer of a joiner that plays a koikoi-net/2 host: the joint seed, a version-2 hello."""
+"""The offer of a joiner that plays a koikoi-net/2 host (joint-seed dealing allowed): the
+joint seed, a version-2 hello."""
+
+
+def resuming_offer(
+    offer: tuple[str, ...], protocol: str, dealing: str, joiner: bool
+) -> tuple[str, ...]:
+    """What a side restarted after a crash offers to resume its match: the dealing agreed.
+    A joiner of a koikoi-net/2 match offers the joint seed alone (its host may be a released
+    version-2 program); any other side of a joint-seed match allows the seed too, so that
+    the redial of its match is not refused (``koikoi.net.cli.resuming_offer`` for the CLI).
+
+    >>> resuming_offer(APP_DEALINGS, "koikoi-net/3", "seed", False)
+    ('private', 'seed')
+    """
+    if dealing != "seed":
+        return offer
+    if joiner and protocol == "koikoi-net/2":
+        return SEED_ONLY
+    return WITH_SEED
+
+
 RESTARTED: Final = "restarted from the record"
 """Why a match restored from its record waits (``Suspended.reason``), as the CLI says it."""
 
@@ -199,7 +227,9 @@ class LinkError:
     private one), ``identity`` (a pinned key changed: ``error`` is the
     :class:`~koikoi.net.errors.IdentityChanged`), ``signature``, ``version``, ``refused`` (the
     peer said no: ``error.code``, e.g. ``busy``), ``busy`` (this room turned it away),
-    ``protocol`` (malformed or unexpected bytes), ``left`` (this side gave up), ``dropped``
+    ``dealing`` (no dealing both sides allow: ``error.why`` is ``seed`` when the peer offers
+    only the joint seed, ``private`` when it deals privately only), ``protocol`` (malformed
+    or unexpected bytes), ``left`` (this side gave up), ``dropped``
     (this room dropped a pending handshake: evicted by newer ones, or too slow) or
     ``internal`` (a bug here).
     """
@@ -234,6 +264,7 @@ class LinkError:
             (BadSignature, "signature"),
             (VersionMismatch, "version"),
             (PeerRefused, "refused"),
+            (DealingRefused, "dealing"),
         )
         kind = next((name for cls, name in kinds if isinstance(error, cls)), "protocol")
         if str(error).startswith("the handshake was abandoned"):
