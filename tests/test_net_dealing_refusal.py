@@ -417,3 +417,21 @@ def test_a_room_announces_what_it_allows_and_a_browser_hears_it(
         browser.stop()
     assert isinstance(added, RoomAdded)
     assert (added.room.version, added.room.dealing) == (version, dealing)
+
+
+def test_a_password_room_turns_a_seed_only_joiner_away_and_waits(tmp_path: Path) -> None:
+    """The hello that offers only the seed comes before the password: a password room does
+    not end on it (anyone could end it so), it says why and waits for its player."""
+    secret = tmp_path / "password.txt"
+    secret.write_text("matsu ni tsuru\n", encoding="utf-8")
+    host, port = spawn_host(tmp_path, "--bot", "random", "--password-file", str(secret))
+    try:
+        options = _options(("seed",))
+        options.password = "a guess"
+        outcome: Outcome = asyncio.run(join("127.0.0.1", port, options, Bot(1)))
+        assert outcome.session is None and outcome.failure == PRIVATE_REFUSED
+        line = host.wait_for("turned away")
+        assert line.endswith(f": {SEED_REFUSED_V2}"), line
+        assert host.proc.poll() is None  # still listening
+    finally:
+        host.kill()

@@ -5,8 +5,9 @@ windows open a room and join it through their lobbies (the room listed by mDNS, 
 double-click), confirm the four cards and play a whole match by clicks: every deal is dealt
 by SRA mental poker, each table shows each deal, both signed records hold the dealing and
 verify, dealing included. A room announced as version 2 is still joined, with the joint
-seed, when the player allowed it; a peer that withholds its part of a deal is waited for in words; a privately dealt
-match cut off by a crash is not offered for reconnecting (it is not resumed yet).
+seed, when the player allowed it; a peer that withholds its part of a deal is waited for in
+words; a privately dealt match cut off by a crash is not offered for reconnecting (it is
+not resumed yet).
 """
 
 from __future__ import annotations

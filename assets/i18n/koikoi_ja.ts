@@ -1398,7 +1398,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Allow joint-seed dealing when joining (for older koikoi)</source>
-            <translation>参加時に両者のシードによる配りを許可（古いkoikoi用）</translation>
+            <translation>参加時に両者のシードによる配りを許可（旧版用）</translation>
         </message>
         <message>
             <source>Allow joint-seed dealing when joining</source>
@@ -1478,7 +1478,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Allow joint-seed dealing (for older koikoi)</source>
-            <translation>両者のシードによる配りを許可（古いkoikoi用）</translation>
+            <translation>両者のシードによる配りを許可（旧版用）</translation>
         </message>
         <message>
             <source>Allow joint-seed dealing</source>
@@ -1600,7 +1600,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Older koikoi (koikoi-net/2) deals from a seed both sides know: either program can then compute the other's hand and the stock. Off: only private dealing, and a player who offers only the joint seed is refused before any card is dealt.</source>
-            <translation>古いkoikoi（koikoi-net/2）は両者が知るシードから配ります。そのため、どちらのプログラムも相手の手札と山札を計算できます。オフ：非公開の配りだけを使い、両者のシードしか出さない相手は札を配る前に断ります。</translation>
+            <translation>旧版（通信方式の第2版）は両者が知るシードから配ります。そのため、どちらのプログラムも相手の手札と山札を計算できます。オフ：非公開の配りだけを使い、両者のシードしか出さない相手は札を配る前に断ります。</translation>
         </message>
     </context>
     <context>
@@ -2395,11 +2395,11 @@ play on  (K)</source>
         </message>
         <message>
             <source>Refused: the other side deals privately only and refuses joint-seed dealing, the only dealing offered from here (the room was announced as an older koikoi).</source>
-            <translation>断られました：相手は非公開の配りだけで、両者のシードによる配りを断りました。こちらが出したのはそれだけです（この部屋は古いkoikoiとして告知されていました）。</translation>
+            <translation>断られました：相手は非公開の配りだけで、両者のシードによる配りを断りました。こちらが出したのはそれだけです（この部屋は旧版として告知されていました）。</translation>
         </message>
         <message>
             <source>Refused: the other side offers only joint-seed dealing, from which either program can compute the other's hand and the stock. This side deals privately only; to allow it, tick “Allow joint-seed dealing” (for older koikoi).</source>
-            <translation>断りました：相手は両者のシードによる配りしか出していません。そのシードからは、どちらのプログラムも相手の手札と山札を計算できます。こちらは非公開の配りだけです。許可するには「両者のシードによる配りを許可」（古いkoikoi用）にチェックを入れてください。</translation>
+            <translation>断りました：相手は両者のシードによる配りしか出していません。そのシードからは、どちらのプログラムも相手の手札と山札を計算できます。こちらは非公開の配りだけです。許可するには「両者のシードによる配りを許可」（旧版用）にチェックを入れてください。</translation>
         </message>
         <message>
             <source>the other player</source>

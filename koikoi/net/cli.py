@@ -459,7 +459,9 @@ async def _host(
         ),
         on_refused=lambda address, reason: say(f"turned away {address}: {reason}"),
         stop=stop,
-        end_on_refused_dealing=True,
+        # an open room ends (anyone may end its one match by joining it anyway); a password
+        # room's clear hello comes before the password, so it turns the peer away and waits
+        end_on_refused_dealing=not options.password,
     )
     try:
         host, port = await room.open(args.bind, args.port)

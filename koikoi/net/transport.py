@@ -714,8 +714,10 @@ class Room:
         self.end_on_refused_dealing = end_on_refused_dealing
         """A peer whose dealing this room refuses (:class:`~koikoi.net.errors.DealingRefused`:
         it offers only the joint seed, and the room deals privately only) ends the room
-        before any match, its outcome that refusal (``koikoi host``: exit 1, ``ended``
-        ``refused``), instead of being turned away while the room goes on listening."""
+        before any match, its outcome that refusal (``koikoi host`` of an open room: exit 1,
+        ``ended`` ``refused``), instead of being turned away while the room goes on
+        listening. The refusal comes from the clear hello, before any password: a password
+        room that ended on it could be ended by anyone who can dial it."""
         self.player = player
         self.on_event = on_event
         self.on_refused = on_refused
