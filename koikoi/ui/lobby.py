@@ -3,9 +3,12 @@
 Three pages. **Rooms**: the nickname (remembered), the rooms heard of by mDNS (title, host,
 settings as the seed writes them, a lock on private rooms, rooms in play greyed), joining by
 double-click or Enter (a password prompt for a private room), joining by address, and the form
-to create a room (title, rounds, doubling, public or private) with practice against the
-computer under it. **Waiting**: a host's addresses and port and its room's state, or a joiner
-connecting. **Before the match** (:class:`~koikoi.ui.prematch.PrematchPanel`): the peer, the
+to create a room (title, rounds, doubling, public or private, joint-seed dealing allowed for
+older koikoi or not) with practice against the computer under it. Rooms and joins deal
+privately only unless the player allows the joint seed (the room's setting; for joining, an
+option under the list, remembered): a peer that offers only the seed is refused in words.
+**Waiting**: a host's addresses and port and its room's state, or a joiner connecting.
+**Before the match** (:class:`~koikoi.ui.prematch.PrematchPanel`): the peer, the
 coin toss as it is played, then the four cards drawn from it, which both players confirm
 before the first deal (``hold_for_confirmation``).
 
