@@ -23,7 +23,7 @@ from koikoi.net.session import TossDone
 from koikoi.net.transport import PeerOptions
 from koikoi.ui import names
 from koikoi.ui.lobby import Lobby
-from koikoi.ui.netlink import PeerLink, QtRoom
+from koikoi.ui.netlink import WITH_SEED, PeerLink, QtRoom
 from tests.test_ui_lobby import Ready, close_lobby, make_lobby
 from tests.test_ui_netlink import close_room, open_room, options
 
@@ -63,6 +63,7 @@ def hold(name: str, base: PeerOptions | None = None) -> PeerOptions:
 
 def test_the_toss_then_the_four_cards_then_the_deal(qtbot: QtBot, tmp_path: Path) -> None:
     guest = make_lobby(qtbot, tmp_path, "tsuki")
+    guest.dealings = WITH_SEED  # the room of these tests deals from the seed (PeerOptions')
     room = open_room(qtbot, hold("hana"))
     host_cards: list[Any] = []
     room.cards_shown.connect(host_cards.append)
@@ -117,6 +118,7 @@ def test_a_host_leaving_after_the_toss_is_counted_and_shown_next_time(
 ) -> None:
     names.install_translations()  # the English plurals, as the app loads them
     guest = make_lobby(qtbot, tmp_path, "tsuki")
+    guest.dealings = WITH_SEED  # the room of these tests deals from the seed (PeerOptions')
     hana = hold("hana")
     room = open_room(qtbot, hana)
     try:
