@@ -259,6 +259,8 @@ def test_koikoi_host_ends_the_match_of_a_peer_that_never_moves(tmp_path: Path) -
         "2",
         "--record",
         str(record),
+        "--dealing",  # the in-process loser offers the joint seed (PeerOptions' default)
+        "seed",
     )
     try:
         port = h.port()

@@ -1,8 +1,9 @@
 """The dealing is negotiated in the hello (docs/protocol.md, "Version 4: the dealing
 negotiated, the cards before the toss"): private when both sides offer it, else the joint
-seed; a version-2 peer still plays (joint seed) with a host that offers private dealing, a
-version-4 joiner answered in version 2 gets a line that blames neither an older host nor the
-path outright, and a peer of the retired version 3 is told to update koikoi."""
+seed when both allow it; a version-2 peer still plays (joint seed) with a host that allows
+the seed, a version-4 joiner answered in version 2 gets a line that blames neither an older
+host nor the path outright, and a peer of the retired version 3 is told to update koikoi.
+Refusals of a dealing: tests/test_net_dealing_refusal.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from koikoi.engine.match import Settings
-from koikoi.net.errors import UnexpectedMessage, VersionMismatch
+from koikoi.net.errors import DealingRefused, UnexpectedMessage, VersionMismatch
 from koikoi.net.handshake import PRIVATE_VERSION, Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
@@ -152,10 +153,12 @@ def test_a_bad_deal_list_ends_the_handshake_with_one_line(deal: object) -> None:
 
 
 def test_a_version_4_hello_without_a_common_dealing_is_refused() -> None:
-    """Only private offered on one side and only the seed on the other: no session."""
+    """Only private offered on one side and only the seed on the other: no session, each
+    side names the refusal (tests/test_net_dealing_refusal.py has the lines)."""
     outcome = run(_side(Role.HOST, ("seed",)), _side(Role.JOINER, ("private",)))
-    assert isinstance(outcome.host_error, UnexpectedMessage)
-    assert "no dealing kind both sides support" in str(outcome.host_error)
+    assert isinstance(outcome.host_error, DealingRefused)
+    assert isinstance(outcome.joiner_error, DealingRefused)
+    assert (outcome.host_error.why, outcome.joiner_error.why) == ("private", "seed")
 
 
 @pytest.mark.parametrize("dealings", [(), ("cards",), ("seed", "seed")])

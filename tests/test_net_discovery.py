@@ -136,6 +136,7 @@ def test_a_room_is_listed_within_two_seconds_changes_status_and_goes(
             "status": "open",
             "fingerprint": me.fingerprint[:4],
             "version": 2,
+            "dealing": "seed",
         }
         assert room in room_browser.rooms()
 

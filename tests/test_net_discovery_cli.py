@@ -90,6 +90,7 @@ def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) 
         assert listed["host"] == "hana" and listed["status"] == "open"
         assert listed["rounds"] == 12 and listed["doubling"] is True
         assert listed["private"] is False and listed["version"] == 4
+        assert listed["dealing"] == "private"  # the default: private dealing only
         assert isinstance(listed["fingerprint"], str) and len(listed["fingerprint"]) == 4
 
         joiner = _join_and_play(
@@ -111,9 +112,10 @@ def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) 
 def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed_alone(
     tmp_path: Path,
 ) -> None:
-    """A host that offers the joint seed alone announces ``v`` 2, as a released koikoi-net/2
-    host does; ``join --room`` then sends the version-2 hello such a host takes (a version-4
-    one would be refused by it), and the match is dealt from the joint seed."""
+    """A host that offers the joint seed alone announces ``v`` 2 and ``dealing`` ``seed``, as
+    a released koikoi-net/2 host's room reads; ``join --room --dealing seed`` then sends the
+    version-2 hello such a host takes (a version-4 one would be refused by it), and the match
+    is dealt from the joint seed."""
     title = f"Hanami {secrets.token_hex(3)}"
     records = tmp_path / "host.json", tmp_path / "joiner.json"
     host = _advertise(
@@ -121,14 +123,42 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed_alone(
     )
     try:
         (listed,) = _listed_at_last(title)
-        assert listed["version"] == 2
-        joiner = _join_and_play(tmp_path, host, title, "--record", str(records[1]))
+        assert listed["version"] == 2 and listed["dealing"] == "seed"
+        joiner = _join_and_play(
+            tmp_path, host, title, "--dealing", "seed", "--record", str(records[1])
+        )
     finally:
         host.kill()
     assert joiner.result()["dealing"] == host.result()["dealing"] == "seed"
     for record in records:
         assert json.loads(record.read_text(encoding="utf-8"))["net"]["protocol"] == "koikoi-net/2"
         assert run_koikoi("verify", str(record)).returncode == 0
+
+
+def test_a_room_announced_as_version_2_is_refused_without_dialling(tmp_path: Path) -> None:
+    """No silent downgrade (issue 20): a default ``join --room`` to a room announced as
+    koikoi-net/2 (joint seed only) does not dial it with the seed; it says why, exit 1,
+    ``ended`` ``refused``. The host sees no connection at all."""
+    title = f"Kaede {secrets.token_hex(3)}"
+    host = _advertise(tmp_path, title, "--bot", "random", "--dealing", "seed")
+    try:
+        joiner = spawn(
+            tmp_path / "joiner", "join", "--room", title, *LOOPBACK, "--bot", "random",
+        )  # fmt: skip
+        assert joiner.wait(60) == 1, joiner.stderr
+        result = joiner.result()
+        assert result["finished"] is False and result["ended"] == "refused"
+        assert result["dealing"] == "private" and result["rounds"] == []
+        assert joiner.stderr.splitlines()[-1] == (
+            f"koikoi: refused: the room {title!r} (announced as koikoi-net/2) offers only "
+            "joint-seed dealing, from which either program can compute the other's hand; this "
+            "side deals privately only (--dealing seed allows it)"
+        )
+        time.sleep(0.5)
+        assert host.proc.poll() is None  # still waiting: nobody dialled it
+        assert "playing" not in host.stderr and "turned away" not in host.stderr
+    finally:
+        host.kill()
 
 
 def test_the_room_says_playing_once_the_match_starts(tmp_path: Path) -> None:
@@ -238,7 +268,7 @@ def test_a_room_announced_with_another_identity_is_joined_with_a_warning(tmp_pat
                 SERVICE_TYPE,
                 f"{title}.{SERVICE_TYPE}",
                 port=port,
-                properties=_txt(**SANE, title=title, host="hana", fp="aaaa"),
+                properties=_txt(**{**SANE, "v": "3"}, title=title, host="hana", fp="aaaa"),
                 server=f"decoy-{secrets.token_hex(3)}.local.",
                 parsed_addresses=["127.0.0.1"],
             )
@@ -270,7 +300,7 @@ def test_a_host_that_offers_private_dealing_announces_version_4(tmp_path: Path) 
     host = _advertise(tmp_path, title, "--dealing", "private", "--bot", "random")
     try:
         (listed,) = _listed_at_last(title)
-        assert listed["version"] == 4
+        assert listed["version"] == 4 and listed["dealing"] == "private"
     finally:
         host.kill()
 

@@ -90,9 +90,19 @@ def check(tmp_path: Path, h: KoikoiProcess, j: KoikoiProcess, dealing: str = "se
     assert json.loads(both.stdout)["agree"] is True
 
 
-@pytest.mark.parametrize("dealing", ["seed", "private"])
+AGAIN = pytest.mark.parametrize(
+    ("dealing", "again"),
+    [("seed", "seed"), ("private", "private"), ("seed", "private")],
+    ids=["seed", "private", "seed, restarted by default"],
+)
+"""How the match was dealt, and the ``--dealing`` of the side started again: a joint-seed
+match is resumed as it was agreed, also by a side restarted without ``--dealing seed`` (the
+default deals privately only, and refuses a new peer that offers only the seed)."""
+
+
+@AGAIN
 def test_the_joiner_killed_and_restarted_resumes_from_its_record(
-    tmp_path: Path, dealing: str
+    tmp_path: Path, dealing: str, again: str
 ) -> None:
     """Privately dealt too: the joiner's record file has its seeds and journal beside it
     (its sidecar), appended after every dealing message, so the one restarted deals on
@@ -107,7 +117,7 @@ def test_the_joiner_killed_and_restarted_resumes_from_its_record(
         kill_9(j)
         assert (tmp_path / "joiner.json.local").exists() is (dealing == "private")
         h.wait_for("waiting up to", timeout=30)
-        j2 = join(tmp_path, port, name="join-again", dealing=dealing)
+        j2 = join(tmp_path, port, name="join-again", dealing=again)
         assert j2.wait(180) == 0, j2.stderr
         assert h.wait(60) == 0, h.stderr
     finally:
@@ -118,9 +128,9 @@ def test_the_joiner_killed_and_restarted_resumes_from_its_record(
     check(tmp_path, h, j2, dealing)
 
 
-@pytest.mark.parametrize("dealing", ["seed", "private"])
+@AGAIN
 def test_the_host_killed_and_restarted_resumes_from_its_record(
-    tmp_path: Path, dealing: str
+    tmp_path: Path, dealing: str, again: str
 ) -> None:
     port = free_port()
     h = host(tmp_path, port, dealing=dealing)
@@ -132,7 +142,7 @@ def test_the_host_killed_and_restarted_resumes_from_its_record(
         kill_9(h)
         j.wait_for("waiting up to", timeout=30)
         time.sleep(1.0)  # the joiner dials meanwhile, and finds nobody
-        h2 = host(tmp_path, port, name="host-again", dealing=dealing)
+        h2 = host(tmp_path, port, name="host-again", dealing=again)
         assert j.wait(180) == 0, j.stderr
         assert h2.wait(60) == 0, h2.stderr
     finally:

@@ -258,7 +258,7 @@ def test_the_host_survives_hostile_input_and_then_plays(tmp_path: Path) -> None:
     host = spawn(
         tmp_path / "host",
         "host", "--port", "0", "--bind", "127.0.0.1", "--bot", "random", "--name", "hana",
-        "--timeout", str(HOST_TIMEOUT),
+        "--timeout", str(HOST_TIMEOUT), "--dealing", "seed",  # the fuzzed hello offers the seed
     )  # fmt: skip
     try:
         port = host.port()
@@ -284,7 +284,9 @@ def test_the_host_survives_hostile_input_and_then_plays(tmp_path: Path) -> None:
         assert "Traceback" not in host.stderr
 
         # And a good peer still gets its match.
-        joiner = spawn(tmp_path / "joiner", "join", f"127.0.0.1:{port}", "--bot", "greedy")
+        joiner = spawn(
+            tmp_path / "joiner", "join", f"127.0.0.1:{port}", "--bot", "greedy", "--dealing", "seed"
+        )
         try:
             assert joiner.wait(60) == 0, joiner.stderr
             assert host.wait(60) == 0, host.stderr[-3000:]

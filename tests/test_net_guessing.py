@@ -80,7 +80,7 @@ def _host(tmp_path: Path) -> tuple[KoikoiProcess, int]:
     proc = spawn(
         tmp_path / "host",
         "host", "--port", "0", "--bind", "0.0.0.0", "--name", "hana", "--bot", "random",
-        "--password-file", str(secret),
+        "--password-file", str(secret), "--dealing", "seed",  # the guesser's offer
     )  # fmt: skip
     return proc, proc.port()
 
@@ -118,7 +118,7 @@ def test_guesses_from_forty_addresses_are_at_most_ten_a_second_and_the_player_ge
         good = spawn(
             tmp_path / "good",
             "join", f"127.0.0.1:{port}", "--name", "taro", "--bot", "random",
-            "--password-file", str(tmp_path / "password.txt"),
+            "--password-file", str(tmp_path / "password.txt"), "--dealing", "seed",
         )  # fmt: skip
         assert good.wait(60) == 0, good.stderr
         assert host.wait(30) == 0, host.stderr

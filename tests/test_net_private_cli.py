@@ -1,6 +1,6 @@
 """Two ``koikoi`` processes on loopback deal privately (by default, or ``--dealing private``):
 the result says ``"dealing": "private"`` (CLI.md), both records verify, dealing included, and
-a side that offers only the joint seed still plays with one that offers private dealing.
+two sides that both say ``--dealing seed`` play from the joint seed.
 
 Every test binds 127.0.0.1; nothing goes anywhere but loopback.
 """
@@ -57,11 +57,11 @@ def test_a_match_dealt_privately_over_loopback(tmp_path: Path, args: tuple[str, 
     assert proc.returncode == 0, proc.stderr
 
 
-@pytest.mark.parametrize("private_side", ["host", "joiner"])
-def test_a_side_offering_only_the_seed_still_plays(tmp_path: Path, private_side: str) -> None:
-    host_args = PRIVATE if private_side == "host" else SEED
-    joiner_args = PRIVATE if private_side == "joiner" else SEED
-    result, records = _match(tmp_path, host_args, joiner_args)
+def test_both_sides_seed_play_a_joint_seed_match(tmp_path: Path) -> None:
+    """Both said ``--dealing seed``: a version-2 session dealt from the joint seed, as
+    released. (One side ``seed`` and the other the default: both refuse,
+    tests/test_net_dealing_refusal.py.)"""
+    result, records = _match(tmp_path, SEED, SEED)
     assert result["dealing"] == "seed" and result["finished"] is True
     protocol = json.loads(records[0].read_text())["net"]["protocol"]
-    assert protocol == ("koikoi-net/4" if private_side == "joiner" else "koikoi-net/2")
+    assert protocol == "koikoi-net/2"

@@ -40,7 +40,8 @@ def probe(port: int, password: str) -> tuple[bytes, str]:
         settings=Settings(),
         password=password,
         known_peers=KnownPeers(None),
-    )
+        dealings=("private",),  # what a koikoi host deals by default (a seed-only hello is
+    )  # refused before the password: tests/test_net_dealing_refusal.py)
     prober.seen = []
     learned = bytearray()
     decoder = FrameDecoder()

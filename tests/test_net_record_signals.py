@@ -54,7 +54,7 @@ def _signal_mid_match(
     host = spawn(
         tmp_path / "host",
         "host", "--port", "0", "--bind", "127.0.0.1", "--name", "hana", "--bot", "random",
-        "--record", str(record),
+        "--record", str(record), "--dealing", "seed",  # the in-process joiner's offer
     )  # fmt: skip
     port = host.port()
     seen_on_disk: list[int] = []

@@ -91,8 +91,9 @@ def test_koikoi_join_flags_and_counts_a_host_that_abandons_the_toss(tmp_path: Pa
     try:
         for count in (1, 2):
             proc = spawn(
-                home, "join", f"127.0.0.1:{host.port}", "--name", "taro", "--bot", "random"
-            )
+                home, "join", f"127.0.0.1:{host.port}", "--name", "taro", "--bot", "random",
+                "--dealing", "seed",  # the abandoning host deals from the seed
+            )  # fmt: skip
             assert proc.wait(60) != 0, proc.stderr
             result = proc.result()
             assert result["ended"] == "dropped"
@@ -109,7 +110,10 @@ def test_koikoi_join_flags_and_counts_a_host_that_abandons_the_toss(tmp_path: Pa
             pins = json.loads((home / "identity" / "known_peers.json").read_text())
             assert pins["peers"]["hana"]["toss_aborts"] == count
         # The third time the count is said before the toss (and counted once more after it).
-        proc = spawn(home, "join", f"127.0.0.1:{host.port}", "--name", "taro", "--bot", "random")
+        proc = spawn(
+            home, "join", f"127.0.0.1:{host.port}", "--name", "taro", "--bot", "random",
+            "--dealing", "seed",
+        )  # fmt: skip
         assert proc.wait(60) != 0, proc.stderr
         warning = "koikoi: WARNING: 'hana' abandoned 2 tosses after seeing the result"
         lines = proc.stderr.splitlines()

@@ -580,7 +580,7 @@ def test_bye_cheat_after_the_last_move_leaves_the_cli_result_finished(tmp_path: 
     record = tmp_path / "host.json"
     host = spawn(
         tmp_path / "host", "host", "--port", "0", "--bind", "127.0.0.1", "--name", "hana",
-        "--bot", "random", "--record", str(record),
+        "--bot", "random", "--record", str(record), "--dealing", "seed",  # the joiner's offer
     )  # fmt: skip
     try:
         joiner = asyncio.run(_dispute_joiner(host.port(), seed=1))

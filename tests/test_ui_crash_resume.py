@@ -38,7 +38,7 @@ from koikoi.net.verify import verify_record
 from koikoi.ui.controller import Mode
 from koikoi.ui.lobby import PasswordPrompt
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.netlink import APP_DEALINGS, SEED_ONLY, QtJoin, QtRoom
+from koikoi.ui.netlink import APP_DEALINGS, SEED_ONLY, WITH_SEED, QtJoin, QtRoom
 from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.conftest import run_koikoi
@@ -179,10 +179,12 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     click(qtbot, start.reconnect_button)
     assert again.stack.currentWidget() is again.game
     # a match first played in version 2 (the joint seed) is redialled as it was joined: its
-    # host may be a released koikoi-net/2 program, which refuses a version-4 hello
+    # host may be a released koikoi-net/2 program, which refuses a version-4 hello; its host
+    # allows the seed, so that the joiner's redial is not refused (issue 20)
     assert record["net"]["protocol"] == ("koikoi-net/4" if private else "koikoi-net/2")
     offered = again.link.options.dealings  # type: ignore[union-attr]
-    assert offered == (SEED_ONLY if crashing == "joiner" and not private else APP_DEALINGS)
+    seed_offer = SEED_ONLY if crashing == "joiner" else WITH_SEED
+    assert offered == (APP_DEALINGS if private else seed_offer)
     windows = [again, waiting]
     qtbot.waitUntil(
         lambda: again.restored_link is None and not waiting.game.reconnecting.isVisible(),

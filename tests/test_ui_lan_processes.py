@@ -33,7 +33,7 @@ from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.session import Ending, TossDone
 from koikoi.ui.controller import Mode
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.netlink import LinkError, PeerOptions, QtJoin
+from koikoi.ui.netlink import APP_DEALINGS, LinkError, PeerOptions, QtJoin
 from koikoi.ui.saves import SaveStore
 from tests.conftest import REPO, run_koikoi
 from tests.net_support import KoikoiProcess
@@ -319,6 +319,7 @@ class Impostor:
             known_peers=KnownPeers(None),
             password="",
             hold_for_confirmation=True,
+            dealings=APP_DEALINGS,  # the app's offer: it gets as far as the pin
         )
         self.link = QtJoin(options)
         self.heard: list[object] = []

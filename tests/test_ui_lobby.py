@@ -30,11 +30,12 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.discovery import MAX_ROOMS, Advertisement, RoomAdvertiser
+from koikoi.net.handshake import PRIVATE_VERSION
 from koikoi.net.identity import PinStatus
 from koikoi.net.session import TossDone
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.netlink import PeerInfo, PeerLink, QtRoom
+from koikoi.ui.netlink import APP_DEALINGS, PeerInfo, PeerLink, QtRoom
 from koikoi.ui.rooms import RoomFinder
 from koikoi.ui.settings import NICKNAME, AppSettings, open_qsettings
 from tests.test_ui_netlink import GapMeter, close_room, options
@@ -221,7 +222,16 @@ def test_a_room_advertised_by_zeroconf_is_listed_within_two_seconds_and_dropped(
     lobby = make_lobby(qtbot, tmp_path, "taro")
     title = _title("Hanami")
     advertiser = RoomAdvertiser(
-        Advertisement(title, "hana", 4567, rounds=12, doubling=False, private=True),
+        Advertisement(
+            title,
+            "hana",
+            4567,
+            rounds=12,
+            doubling=False,
+            private=True,
+            version=PRIVATE_VERSION,
+            dealing="private",  # (a room that allows the joint seed says so: its settings
+        ),  # column reads "… · joint seed allowed", tests/test_ui_dealing_refusal.py)
         bind=LOOPBACK,
     )
     try:
@@ -607,7 +617,7 @@ def test_joining_an_ipv6_address_and_a_host_name(
     if address == "[::1]" and not _has_ipv6_loopback():
         pytest.skip("this machine has no IPv6 loopback to listen on")
     guest = make_lobby(qtbot, tmp_path, "tsuki")
-    room = QtRoom(replace(options("hana"), hold_for_confirmation=True))
+    room = QtRoom(replace(options("hana"), hold_for_confirmation=True, dealings=APP_DEALINGS))
     room.listen("::1" if address == "[::1]" else LOOPBACK, 0)
     tossed: list[object] = []
     room.tossed.connect(tossed.append)

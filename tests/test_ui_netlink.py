@@ -231,6 +231,8 @@ def test_a_qt_room_plays_the_koikoi_join_command(qtbot: QtBot, tmp_path: Path) -
         tmp_path / "joiner",
         "join",
         f"127.0.0.1:{room.port}",
+        "--dealing",  # the Qt room of these tests offers the joint seed (PeerOptions' default)
+        "seed",
         "--name",
         "taro",
         "--bot",
@@ -257,6 +259,8 @@ def test_a_qt_joiner_plays_the_koikoi_host_command(qtbot: QtBot, tmp_path: Path)
     proc = spawn(
         tmp_path / "host",
         "host",
+        "--dealing",  # the Qt joiner of these tests offers the joint seed
+        "seed",
         "--port",
         "0",
         "--bind",

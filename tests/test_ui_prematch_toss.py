@@ -26,7 +26,7 @@ from koikoi.net.session import CardsShown, TossDone
 from koikoi.net.transport import PeerOptions
 from koikoi.ui import names
 from koikoi.ui.lobby import Lobby
-from koikoi.ui.netlink import PeerLink, QtRoom
+from koikoi.ui.netlink import WITH_SEED, PeerLink, QtRoom
 from tests.test_net_toss_cli import AbandoningHost
 from tests.test_ui_lobby import Ready, close_lobby, make_lobby
 from tests.test_ui_netlink import close_room, open_room, options
@@ -67,6 +67,7 @@ def hold(name: str, base: PeerOptions | None = None) -> PeerOptions:
 
 def test_the_four_cards_then_the_toss_then_the_deal(qtbot: QtBot, tmp_path: Path) -> None:
     guest = make_lobby(qtbot, tmp_path, "tsuki")
+    guest.dealings = WITH_SEED  # the room of these tests deals from the seed (PeerOptions')
     room = open_room(qtbot, hold("hana"))
     host_cards: list[Any] = []
     room.cards_shown.connect(host_cards.append)
@@ -127,6 +128,7 @@ def test_they_differ_or_leaving_before_the_toss_counts_against_nobody(
 ) -> None:
     names.install_translations()
     guest = make_lobby(qtbot, tmp_path, "tsuki")
+    guest.dealings = WITH_SEED  # the room of these tests deals from the seed (PeerOptions')
     hana = hold("hana")
     room = open_room(qtbot, hana)
     host_end: list[Any] = []

@@ -5,8 +5,9 @@ windows open a room and join it through their lobbies (the room listed by mDNS, 
 double-click), confirm the four cards and play a whole match by clicks: every deal is dealt
 by SRA mental poker, each table shows each deal, both signed records hold the dealing and
 verify, dealing included. A room announced as version 2 is still joined, with the joint
-seed; a peer that withholds its part of a deal is waited for in words; a privately dealt
-match cut off by a crash is not offered for reconnecting (it is not resumed yet).
+seed, when the player allowed it; a peer that withholds its part of a deal is waited for in
+words; a privately dealt match cut off by a crash is not offered for reconnecting (it is
+not resumed yet).
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
         shown = [DealsShown(host), DealsShown(joiner)]
         open_room(host.lobby, title)
         assert host.lobby.room is not None
-        assert host.lobby.room.options.dealings == ("private", "seed")
+        assert host.lobby.room.options.dealings == ("private",)
         # the room is announced as speaking version 4, and joined offering private dealing
         wait_listed(qtbot, joiner.lobby, title, timeout=15_000)
         listed = joiner.lobby.finder.model.rooms()[row_of(joiner.lobby, title)]
@@ -190,8 +191,10 @@ def _ids(cards: int) -> list[str]:
 def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    """A released koikoi-net/2 host answers only a version-2 hello: the lobby offers it the
-    joint seed alone, so the handshake is version 2 (a version-4 hello would make it 4)."""
+    """A released koikoi-net/2 host answers only a version-2 hello: with joint-seed dealing
+    allowed for joining (the lobby's option; off, the room is not dialled:
+    tests/test_ui_dealing_refusal.py), the lobby offers it the joint seed alone, so the
+    handshake is version 2 (a private-dealing hello would make it 4)."""
     room = QtRoom(
         PeerOptions(
             identity=Identity.generate(),
@@ -208,6 +211,8 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed(
     advertiser = RoomAdvertiser(ad, bind=LOOPBACK)
     advertiser.publish()
     joiner = lobby_window(qtbot, tmp_path / "taro", "taro", dealings=APP_DEALINGS)
+    joiner.lobby.dealings = None  # the player's choice:
+    joiner.lobby.join_seed.setChecked(True)  # joint-seed dealing allowed, for older koikoi
     try:
         wait_listed(qtbot, joiner.lobby, title, timeout=15_000)
         listed = joiner.lobby.finder.model.rooms()[row_of(joiner.lobby, title)]

@@ -1397,6 +1397,14 @@ play on  (K)</source>
             <translation>選んだ部屋に入る</translation>
         </message>
         <message>
+            <source>Allow joint-seed dealing when joining (for older koikoi)</source>
+            <translation>参加時に両者のシードによる配りを許可（旧版用）</translation>
+        </message>
+        <message>
+            <source>Allow joint-seed dealing when joining</source>
+            <translation>参加時に両者のシードによる配りを許可</translation>
+        </message>
+        <message>
             <source>192.168.1.20:4000 · [2001:db8::20]:4000 · host:port</source>
             <translation>192.168.1.20:4000 · [2001:db8::20]:4000 · ホスト:ポート</translation>
         </message>
@@ -1467,6 +1475,14 @@ play on  (K)</source>
         <message>
             <source>Password of the new room</source>
             <translation>新しい部屋のパスワード</translation>
+        </message>
+        <message>
+            <source>Allow joint-seed dealing (for older koikoi)</source>
+            <translation>両者のシードによる配りを許可（旧版用）</translation>
+        </message>
+        <message>
+            <source>Allow joint-seed dealing</source>
+            <translation>両者のシードによる配りを許可</translation>
         </message>
         <message>
             <source>Open the room</source>
@@ -1565,6 +1581,10 @@ play on  (K)</source>
             <translation>鍵付き</translation>
         </message>
         <message>
+            <source>joint-seed dealing allowed</source>
+            <translation>両者のシードによる配りも可</translation>
+        </message>
+        <message>
             <source>Waiting for a player… (announcing the room)</source>
             <translation>相手を待っています…（部屋を知らせています）</translation>
         </message>
@@ -1581,6 +1601,10 @@ play on  (K)</source>
         <message>
             <source>Waiting for a player… The room is not listed on the network ({0}): give your friend an address below.</source>
             <translation>相手を待っています… 部屋はネットワークの一覧に出ていません（{0}）。下のアドレスを友だちに伝えてください。</translation>
+        </message>
+        <message>
+            <source>Older koikoi (koikoi-net/2) deals from a seed both sides know: either program can then compute the other's hand and the stock. Off: only private dealing, and a player who offers only the joint seed is refused before any card is dealt.</source>
+            <translation>旧版（通信方式の第2版）は両者が知るシードから配ります。そのため、どちらのプログラムも相手の手札と山札を計算できます。オフ：非公開の配りだけを使い、両者のシードしか出さない相手は札を配る前に断ります。</translation>
         </message>
     </context>
     <context>
@@ -1934,6 +1958,14 @@ play on  (K)</source>
         <message>
             <source>too many wrong passwords from this address: wait a little</source>
             <translation>このアドレスからのパスワードの間違いが多すぎます。少し待ってください</translation>
+        </message>
+        <message>
+            <source>the other side offers only joint-seed dealing, from which either program can compute the other's hand; this side deals privately only</source>
+            <translation>相手は両者のシードによる配りしか出していません（どちらのプログラムも相手の手札を計算できます）。こちらは非公開の配りだけです</translation>
+        </message>
+        <message>
+            <source>the other side deals privately only and refuses joint-seed dealing, the only dealing offered from here</source>
+            <translation>相手は非公開の配りだけで、こちらが出した唯一の方式である両者のシードによる配りを断りました</translation>
         </message>
         <message>
             <source>nothing listens at that address and port: the room is closed, or the port is wrong</source>
@@ -2394,6 +2426,14 @@ play on  (K)</source>
             <translation>このアプリで問題が起きました：{0}</translation>
         </message>
         <message>
+            <source>Refused: the other side deals privately only and refuses joint-seed dealing, the only dealing offered from here (the room was announced as an older koikoi).</source>
+            <translation>断られました：相手は非公開の配りだけで、両者のシードによる配りを断りました。こちらが出したのはそれだけです（この部屋は旧版として告知されていました）。</translation>
+        </message>
+        <message>
+            <source>Refused: the other side offers only joint-seed dealing, from which either program can compute the other's hand and the stock. This side deals privately only; to allow it, tick “Allow joint-seed dealing” (for older koikoi).</source>
+            <translation>断りました：相手は両者のシードによる配りしか出していません。そのシードからは、どちらのプログラムも相手の手札と山札を計算できます。こちらは非公開の配りだけです。許可するには「両者のシードによる配りを許可」（旧版用）にチェックを入れてください。</translation>
+        </message>
+        <message>
             <source>the other player</source>
             <translation>相手</translation>
         </message>
@@ -2717,6 +2757,10 @@ play on  (K)</source>
     <context>
         <name>Rooms</name>
         <message>
+            <source>joint seed allowed</source>
+            <translation>両者のシードも可</translation>
+        </message>
+        <message>
             <source>in play</source>
             <translation>対戦中</translation>
         </message>
@@ -2727,6 +2771,10 @@ play on  (K)</source>
         <message>
             <source>State</source>
             <translation>状態</translation>
+        </message>
+        <message>
+            <source>joint seed only</source>
+            <translation>両者のシードのみ</translation>
         </message>
         <message>
             <source>open</source>

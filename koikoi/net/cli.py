@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING, Any, Final
 from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.handshake import MAX_NICKNAME, PROTOCOL_VERSION, protocol_name
+from koikoi.net.handshake import (
+    MAX_NICKNAME,
+    PRIVATE_ONLY,
+    PROTOCOL_VERSION,
+    SEED_ONLY,
+    dealing_refused_text,
+    protocol_name,
+    resuming_offer,
+)
 from koikoi.net.recordfile import RecordFile
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
@@ -189,7 +197,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         move_clock=args.move_clock,
         abandon_after=args.abandon_after,
         resume_window=args.resume_window,
-        dealings=("private", "seed") if args.dealing == "private" else ("seed",),
+        dealings=PRIVATE_ONLY if args.dealing == "private" else SEED_ONLY,
     )
 
 
@@ -317,8 +325,14 @@ def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Rec
     return recorder
 
 
-SEED_ONLY: Final = ("seed",)
-"""The dealings offered to a peer that has only the joint seed (a koikoi-net/2 host)."""
+def _resuming_offer(
+    offer: tuple[str, ...], restored: Session | None, role: Role
+) -> tuple[str, ...]:
+    """What a side restarted from ``restored`` offers (:func:`resuming_offer`)."""
+    if restored is None:
+        return offer
+    return resuming_offer(offer, restored.protocol, restored.dealing, role is Role.JOINER)
+
 
 ENDED = {"silent": "dropped"}
 """CLI.md's ``ended`` is how an unfinished match ended, as the record's ``end.how`` says it,
@@ -356,6 +370,16 @@ AUDIT_WORDS: Final = {
     "unfinished": "was not waited for",
 }
 """How a finished match's last audit went, in the line said beside its result."""
+
+
+def _refused_before_dialling(recorder: _Recorder, line: str) -> int:
+    """``join --room`` refused a room before dialling it: the result of a refused handshake
+    (exit 1, ``ended`` ``refused``) and the line saying why."""
+    result: dict[str, Any] = {"rounds": [], "scores": [25, 25], "winner": None}
+    result.update(finished=False, dealing=recorder.dealing, ended="refused")
+    emit(result)
+    say(line)
+    return EXIT_EARLY
 
 
 def _finish(outcome: Outcome, recorder: _Recorder) -> int:
@@ -423,6 +447,7 @@ class _Announcer:
             Advertisement,
             DiscoveryError,
             RoomAdvertiser,
+            announced_dealing,
             announced_version,
         )
 
@@ -436,6 +461,7 @@ class _Announcer:
             private=bool(self.options.password),
             fingerprint=self.options.identity.fingerprint,
             version=announced_version(self.options.dealings),
+            dealing=announced_dealing(self.options.dealings),
         )
         advertiser = RoomAdvertiser(ad, bind=host)
         try:
@@ -522,6 +548,9 @@ async def _host(
         on_wrong_password=guesses.wrong_password,
         on_refused=guesses.turned_away,
         stop=stop,
+        # an open room ends (anyone may end its one match by joining it anyway); a password
+        # room's clear hello comes before the password, so it turns the peer away and waits
+        end_on_refused_dealing=not options.password,
     )
     try:
         host, port = await room.open(args.bind, args.port)
@@ -661,6 +690,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise UsageError("--room goes with --advertise (nothing is announced without it)")
     options = _options(args)
     restored = _restored(options, Role.HOST, args.record)
+    options.dealings = _resuming_offer(options.dealings, restored, Role.HOST)
     recorder = _recorder(options, Role.HOST, args.record)
     player = _bot(args.bot)
     outcome = asyncio.run(_host(args, options, player, restored))
@@ -680,10 +710,9 @@ def _cmd_join(args: argparse.Namespace) -> int:
         host, port = parse_address(args.address)
         options = _options(args)
         restored = _restored(options, Role.JOINER, args.record)
-        if restored is not None and restored.protocol == protocol_name(PROTOCOL_VERSION):
-            # a match first played in version 2 is redialled as it was joined: its host may
-            # be a released koikoi-net/2 program, which refuses a version-4 hello
-            options.dealings = SEED_ONLY
+        # a match agreed with the joint seed is redialled as it was joined (a koikoi-net/2
+        # one with the version-2 hello: its host may be a released program)
+        options.dealings = _resuming_offer(options.dealings, restored, Role.JOINER)
         recorder = _recorder(options, Role.JOINER, args.record)
         player = _bot(args.bot)
         outcome = asyncio.run(_join(host, port, options, player, restored=restored))
@@ -704,6 +733,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
     if room.version <= PROTOCOL_VERSION:  # a version-2 host: it deals from the joint seed only
         # (a room of the retired version 3 gets the private-dealing hello, and its host
         # answers with the version-mismatch line: it must update)
+        if "seed" not in options.dealings:
+            # no silent downgrade: this side deals privately only, so it does not dial
+            who = f"the room {room.title!r} (announced as {protocol_name(room.version)})"
+            return _refused_before_dialling(recorder, dealing_refused_text("seed", who=who))
         options.dealings = SEED_ONLY
     addresses = [_split_address(address) for address in room.addresses]
     outcome = asyncio.run(_join_any(addresses, options, player, room, args.bind))
@@ -893,11 +926,17 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
         default=DEFAULT_ABANDON_AFTER,
         help=argparse.SUPPRESS,
     )
-    # Private dealing (docs/protocol.md, "Version 3") is offered by default, the joint seed
-    # with it for a peer that has only that; ``seed`` offers the joint seed alone (a
-    # koikoi-net/2 session, as released). Not in CLI.md: the result's ``dealing`` says it.
+    # docs/protocol.md, "Version 3: the dealing negotiated"; CLI.md, "Fair play".
     p.add_argument(
-        "--dealing", choices=("private", "seed"), default="private", help=argparse.SUPPRESS
+        "--dealing",
+        choices=("private", "seed"),
+        default="private",
+        metavar="private|seed",
+        help="private (the default): deal by mental poker only, so neither side can see the "
+        "other's hand or the stock; a peer that offers only joint-seed dealing is refused "
+        "before any card is dealt. seed: offer joint-seed dealing only, to play an older "
+        "koikoi (koikoi-net/2); from the seed either program can compute the other's hand. "
+        "Both sides seed: a joint-seed match",
     )
     if not silence:
         return

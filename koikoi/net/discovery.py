@@ -164,6 +164,9 @@ class Advertisement:
     version: int = PROTOCOL_VERSION
     """The TXT ``v``: the newest protocol version the host speaks
     (:func:`announced_version`)."""
+    dealing: str = "seed"
+    """The TXT ``dealing``: ``seed`` when the room allows joint-seed dealing, else
+    ``private`` (:func:`announced_dealing`)."""
     instance: str = ""
     """The service name to publish (``<title> #<6 hex>._koikoi._tcp.local.``) when the room is
     announced again (a host restarted after a crash, docs/protocol.md "A side that crashed"),
@@ -182,6 +185,20 @@ def announced_version(dealings: Sequence[str]) -> int:
     return PRIVATE_VERSION if "private" in dealings else PROTOCOL_VERSION
 
 
+DEALING_KINDS: Final = ("private", "seed")
+"""The values of TXT ``dealing``."""
+
+
+def announced_dealing(dealings: Sequence[str]) -> str:
+    """The TXT ``dealing`` of a host that offers ``dealings``: ``seed`` when it allows
+    joint-seed dealing (with a peer that offers only that), else ``private``.
+
+    >>> announced_dealing(("private",)), announced_dealing(("private", "seed"))
+    ('private', 'seed')
+    """
+    return "seed" if "seed" in dealings else "private"
+
+
 def room_txt(ad: Advertisement) -> dict[str, str]:
     """The TXT record of ``ad``: every value cleaned and capped, as a browser will read it.
 
@@ -195,6 +212,7 @@ def room_txt(ad: Advertisement) -> dict[str, str]:
         "doubling": "1" if ad.doubling else "0",
         "private": "1" if ad.private else "0",
         "status": ad.status.value,
+        "dealing": ad.dealing if ad.dealing in DEALING_KINDS else "seed",
     }
     if not ad.private:
         host = _cut_utf8(clean_text(ad.host, MAX_NICKNAME), MAX_TXT_VALUE)
@@ -225,6 +243,10 @@ class Room:
     """The host's nickname; None when it is not published (private rooms)."""
     fingerprint: str | None = None
     """The short fingerprint (four letters); None when not published."""
+    dealing: str = "seed"
+    """TXT ``dealing``: ``private``, or ``seed`` where the room allows joint-seed dealing. A
+    room announced without it (a host from before the key) allows the seed: a koikoi-net/2
+    host deals only so, and an older version-3 host offered it with private dealing."""
 
     @property
     def address(self) -> str:
@@ -246,6 +268,7 @@ class Room:
         if self.fingerprint is not None:
             data["fingerprint"] = self.fingerprint
         data["version"] = self.version
+        data["dealing"] = self.dealing
         return data
 
 
@@ -324,6 +347,9 @@ def parse_room(name: str, text: bytes, addresses: list[str], port: int | None) -
         raise _Unusable("no title")
     host = clean_text(_txt_str(properties, "host") or "", MAX_NICKNAME) or None
     short = _txt_str(properties, "fp")
+    dealing = _txt_str(properties, "dealing")
+    if version < PRIVATE_VERSION or dealing not in DEALING_KINDS:
+        dealing = "seed"  # a version-2 host deals only so; no key (or another): an older host
     return Room(
         name=name,
         title=title,
@@ -335,6 +361,7 @@ def parse_room(name: str, text: bytes, addresses: list[str], port: int | None) -
         version=version,
         host=None if private else host,
         fingerprint=short if short is not None and _SHORT_FINGERPRINT.fullmatch(short) else None,
+        dealing=dealing,
     )
 
 

@@ -99,6 +99,20 @@ class RoomMismatch(HandshakeError):
     default_code = "room"
 
 
+class DealingRefused(HandshakeError):
+    """No dealing kind both sides allow (docs/protocol.md, "Version 3: the dealing
+    negotiated"); ``why`` says whose offer was the narrow one: ``seed`` (the peer offers only
+    joint-seed dealing, this side deals privately only) or ``private`` (the peer deals
+    privately only, this side offers only the joint seed). Code ``dealing.seed`` or
+    ``dealing.private``."""
+
+    default_code = "dealing"
+
+    def __init__(self, reason: str, why: str, farewell: bytes | None = None) -> None:
+        super().__init__(reason, farewell, code=f"dealing.{why}")
+        self.why = why
+
+
 class AuthenticationFailed(HandshakeError):
     """A handshake message did not decrypt: a wrong password, or the bytes were tampered with."""
 

@@ -48,6 +48,7 @@ from koikoi.engine.match import Settings
 from koikoi.net.errors import (
     AuthenticationFailed,
     BadSignature,
+    DealingRefused,
     DecryptError,
     HandshakeError,
     IdentityChanged,
@@ -126,6 +127,66 @@ def agreed_dealing(mine: tuple[str, ...], theirs: tuple[str, ...]) -> str:
         if kind in mine and kind in theirs:
             return kind
     raise ProtocolError("hello.deal: no dealing kind both sides support")
+
+
+PRIVATE_ONLY: Final = ("private",)
+"""The default offer of ``koikoi host``/``join`` and the app (``Handshake(dealings=…)``):
+private dealing only; a peer that offers only the joint seed is refused before any card is
+dealt (docs/protocol.md, "A dealing refused")."""
+WITH_SEED: Final = ("private", "seed")
+"""The offer where the player allowed joint-seed dealing ("for older koikoi": the app's room
+setting, or its option for joining): private dealing with a peer that offers it, else the
+joint seed."""
+SEED_ONLY: Final = ("seed",)
+"""``--dealing seed``, and a joiner of a koikoi-net/2 host: the joint seed alone, a version-2
+hello."""
+
+
+def resuming_offer(
+    offer: tuple[str, ...], protocol: str, dealing: str, joiner: bool
+) -> tuple[str, ...]:
+    """What a side restarted after a crash offers when it dials or listens again: a match
+    agreed with the joint seed (``dealing``, ``protocol`` as its record says) is resumed as it
+    was agreed. A joiner of a koikoi-net/2 match offers the joint seed alone (its host may be
+    a released version-2 program, which refuses a private-dealing hello); any other side of a
+    joint-seed match allows the seed with its offer, so that its peer's redial is not refused.
+    The one rule for the command line and the app.
+
+    >>> resuming_offer(PRIVATE_ONLY, "koikoi-net/4", "private", True)
+    ('private',)
+    >>> resuming_offer(PRIVATE_ONLY, "koikoi-net/2", "seed", True)
+    ('seed',)
+    >>> resuming_offer(PRIVATE_ONLY, "koikoi-net/2", "seed", False)
+    ('private', 'seed')
+    """
+    if dealing != "seed":
+        return offer
+    if joiner and protocol == protocol_name(PROTOCOL_VERSION):
+        return SEED_ONLY
+    return WITH_SEED if "private" in offer else SEED_ONLY
+
+
+def dealing_refused_text(why: str, peer_version: int | None = None, who: str = "the peer") -> str:
+    """The one line of a side that refuses the peer's dealing (:class:`DealingRefused`):
+    ``why`` ``seed`` (the peer offers only the joint seed; ``peer_version`` 2 says it speaks
+    the released version) or ``private`` (the peer deals privately only). ``who`` names the
+    peer (``join --room``: the room, refused before dialling).
+
+    >>> print(dealing_refused_text("seed"))
+    refused: the peer offers only joint-seed dealing, from which either program can compute the other's hand; this side deals privately only (--dealing seed allows it)
+    """  # noqa: E501
+    if why == "seed":
+        older = f" (it speaks {protocol_name(peer_version)})" if peer_version is not None else ""
+        return (
+            f"refused: {who} offers only joint-seed dealing{older}, from which either "
+            "program can compute the other's hand; this side deals privately only "
+            "(--dealing seed allows it)"
+        )
+    return (
+        f"refused: {who} deals privately only and refuses joint-seed dealing, from which "
+        "either program can compute the other's hand; this side offers only joint-seed "
+        "dealing (--dealing seed): without it both deal privately"
+    )
 
 
 NOISE_PROTOCOL: Final = "Noise_XXpsk3_25519_ChaChaPoly_SHA256"
@@ -464,20 +525,18 @@ class Handshake:
         # The version is read before the schema (another version may carry other fields)
         # and before the canonical encoding is required (version 1 did not require it).
         schema = HELLO
+        version = PROTOCOL_VERSION
         if isinstance(raw, dict) and raw.get("t") == "hello":
-            version = raw.get("v")
-            if isinstance(version, int):
+            given = raw.get("v")
+            if isinstance(given, int):
+                version = given
                 self._meet(version)
                 schema = HELLO_PRIVATE if version == PRIVATE_VERSION else HELLO
         message = decode_message(payload, {"hello": schema, "refuse": REFUSE})
         if message.kind == "refuse":
             raise _refused(message)
         fields = message.fields
-        if self.version == PRIVATE_VERSION:
-            theirs_deal = tuple(str(kind) for kind in fields.get("deal", list))
-            if len(set(theirs_deal)) != len(theirs_deal):
-                raise ProtocolError("hello.deal: a dealing kind twice")
-            self.dealing = agreed_dealing(self.dealings, theirs_deal)
+        self._agree_dealing(version, fields)
         settings_fields = fields.get("settings", Fields)
         theirs = Settings(
             rounds=settings_fields.get("rounds", int),
@@ -538,21 +597,67 @@ class Handshake:
     def _meet(self, version: int) -> None:
         """Settle the version on the peer's hello, or :class:`VersionMismatch` when none
         meets. A host answers in the joiner's version when it knows it (version 2: the joint
-        seed, whatever it offers); a joiner takes only the version it sent. A version-2
-        answer to its private-dealing hello comes from an older host, or from a new host that
-        read a version-2 hello because something on the path rewrote the joiner's (the hellos
-        are the Noise prologue, so that handshake could not succeed anyway): the line says
-        both. A retired version is named older than the newest this koikoi speaks."""
+        seed, so only a host that allows the seed answers a version-2 hello in version 2);
+        a joiner takes only the version it sent. A version-2 answer to its private-dealing
+        hello comes from an older host, or from a new host that read a version-2 hello
+        because something on the path rewrote the joiner's (the hellos are the Noise
+        prologue, so that handshake could not succeed anyway): the line says both. A retired
+        version is named older than the newest this koikoi speaks.
+
+        Where the versions differ only because one side offers just the joint seed and the
+        other deals privately only, :meth:`_agree_dealing` refuses the dealing instead, once
+        the hello is read."""
         if self.role is Role.HOST and version in VERSIONS and version != self.version:
+            if version == PROTOCOL_VERSION and "seed" not in self.dealings:
+                return  # refused as a dealing (its farewell: this side's private-dealing hello)
             self.version = version
             self._hello = self._make_hello(version)
         if version == self.version:
+            return
+        # A joiner's answer in the other known version: maybe a dealing refused (a version-2
+        # answer to a joiner that deals privately only; a private-dealing one whose deal lacks the
+        # seed, to a joiner that offers only the seed), else a mismatch (_agree_dealing).
+        if (
+            self.role is Role.JOINER
+            and version in VERSIONS
+            and self.version in VERSIONS
+            and (version > self.version or "seed" not in self.dealings)
+        ):
             return
         farewell = self._hello if self.role is Role.HOST else None
         if self.role is Role.JOINER and version in VERSIONS and version < self.version:
             raise VersionMismatch(downgraded_answer_text(version, self.version), farewell)
         mine = NEWEST_VERSION if version in RETIRED_VERSIONS else self.version
         raise VersionMismatch(version_mismatch_text(version, mine), farewell)
+
+    def _agree_dealing(self, version: int, fields: Fields) -> None:
+        """Settle the dealing on the peer's hello (of ``version``), or
+        :class:`DealingRefused` when no kind is allowed by both: a peer that offers only the
+        joint seed (a version-2 hello, or ``deal`` ``["seed"]``) to a side that deals
+        privately only, or the other way round. Both sides read the same two hellos and
+        reach the same verdict; the host's farewell is its own hello (docs/protocol.md)."""
+        farewell = self._hello if self.role is Role.HOST else None
+        if version == PROTOCOL_VERSION:
+            theirs: tuple[str, ...] = ("seed",)
+        else:
+            theirs = tuple(str(kind) for kind in fields.get("deal", list))
+            if len(set(theirs)) != len(theirs):
+                raise ProtocolError("hello.deal: a dealing kind twice")
+        if not any(kind in theirs for kind in self.dealings):
+            why = "seed" if "seed" in theirs else "private"
+            peer_version = version if version == PROTOCOL_VERSION else None
+            text = dealing_refused_text(why, peer_version)
+            if self.role is Role.JOINER and version < self.version:
+                # a host of that version answers so, but so does a new host that read a hello
+                # changed on the way (downgraded_answer_text)
+                text += "; if its koikoi is new, something on the path changed the hello"
+            raise DealingRefused(text, why, farewell)
+        if version != self.version:
+            # a joiner's hello and the host's answer in two versions, yet a kind in common: a
+            # host that knows both versions answers in the joiner's, so this one does not
+            raise VersionMismatch(version_mismatch_text(version, self.version))
+        if version == PRIVATE_VERSION:
+            self.dealing = agreed_dealing(self.dealings, theirs)
 
     # --- Noise messages ------------------------------------------------------------------
 

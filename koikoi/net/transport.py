@@ -31,7 +31,7 @@ from koikoi.net.connection import (
     HandshakeDone,
     HandshakeFailed,
 )
-from koikoi.net.errors import AuthenticationFailed, PeerRefused
+from koikoi.net.errors import AuthenticationFailed, DealingRefused, PeerRefused
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finished
@@ -708,8 +708,16 @@ class Room:
         max_pending: int = MAX_PENDING,
         stop: asyncio.Event | None = None,
         on_wrong_password: WrongPasswordHook | None = None,
+        end_on_refused_dealing: bool = False,
     ) -> None:
         self.options = options
+        self.end_on_refused_dealing = end_on_refused_dealing
+        """A peer whose dealing this room refuses (:class:`~koikoi.net.errors.DealingRefused`:
+        it offers only the joint seed, and the room deals privately only) ends the room
+        before any match, its outcome that refusal (``koikoi host`` of an open room: exit 1,
+        ``ended`` ``refused``), instead of being turned away while the room goes on
+        listening. The refusal comes from the clear hello, before any password: a password
+        room that ended on it could be ended by anyone who can dial it."""
         self.player = player
         self.on_event = on_event
         self.on_refused = on_refused
@@ -992,6 +1000,18 @@ class Room:
                 self._outcome.set_result(outcome)
             return
         reason = str(conn.failure) if conn.failure is not None else "the connection ended"
+        if (
+            isinstance(conn.failure, DealingRefused)
+            and self.end_on_refused_dealing
+            and self._match is None
+        ):
+            self.refused += 1
+            logger.info("turned away %s: %s", address, reason)
+            outcome.failure = reason
+            assert self._outcome is not None
+            if not self._outcome.done():
+                self._outcome.set_result(outcome)
+            return
         self._refuse(address, reason)
 
     def _drop(self, tickets: Sequence[Ticket], reason: str) -> None:

@@ -3,9 +3,12 @@
 Three pages. **Rooms**: the nickname (remembered), the rooms heard of by mDNS (title, host,
 settings as the seed writes them, a lock on private rooms, rooms in play greyed), joining by
 double-click or Enter (a password prompt for a private room), joining by address, and the form
-to create a room (title, rounds, doubling, public or private) with practice against the
-computer under it. **Waiting**: a host's addresses and port and its room's state, or a joiner
-connecting. **Before the match** (:class:`~koikoi.ui.prematch.PrematchPanel`): the peer, the
+to create a room (title, rounds, doubling, public or private, joint-seed dealing allowed for
+older koikoi or not) with practice against the computer under it. Rooms and joins deal
+privately only unless the player allows the joint seed (the room's setting; for joining, an
+option under the list, remembered): a peer that offers only the seed is refused in words.
+**Waiting**: a host's addresses and port and its room's state, or a joiner connecting.
+**Before the match** (:class:`~koikoi.ui.prematch.PrematchPanel`): the peer, the
 coin toss as it is played, then the four cards drawn from it, which both players confirm
 before the first deal (``hold_for_confirmation``).
 
@@ -62,9 +65,16 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
-from koikoi.net.discovery import Advertisement, Room, RoomStatus, announced_version, clean_text
-from koikoi.net.errors import IdentityChanged, IdentityFileError
-from koikoi.net.handshake import MAX_NICKNAME, PROTOCOL_VERSION
+from koikoi.net.discovery import (
+    Advertisement,
+    Room,
+    RoomStatus,
+    announced_dealing,
+    announced_version,
+    clean_text,
+)
+from koikoi.net.errors import DealingRefused, IdentityChanged, IdentityFileError
+from koikoi.net.handshake import MAX_NICKNAME, PROTOCOL_VERSION, dealing_refused_text
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
 from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session import CardsShown, Ending, TossDone
@@ -73,6 +83,7 @@ from koikoi.ui.neterrors import discovery_detail
 from koikoi.ui.netlink import (
     APP_DEALINGS,
     SEED_ONLY,
+    WITH_SEED,
     LinkError,
     PeerInfo,
     PeerLink,
@@ -83,7 +94,7 @@ from koikoi.ui.netlink import (
 )
 from koikoi.ui.prematch import PrematchPanel, ending_text, failure_text
 from koikoi.ui.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind, settings_text
-from koikoi.ui.settings import NICKNAME, ROOM_TITLE, AppSettings
+from koikoi.ui.settings import JOIN_SEED, NICKNAME, ROOM_TITLE, AppSettings
 from koikoi.ui.signals import emit
 
 logger = logging.getLogger(__name__)
@@ -181,10 +192,11 @@ class Lobby(QWidget):
         self.art = art if art is not None else CardArt()
         self.home = home
         self.bind = bind if bind is not None else mdns_bind()
-        self.dealings: tuple[str, ...] = APP_DEALINGS
-        """The dealing kinds the lobby's rooms and joins offer: private dealing first
-        (docs/protocol.md, "Version 3"); a room announced as version 2 is joined with the
-        joint seed only."""
+        self.dealings: tuple[str, ...] | None = None
+        """The dealing kinds the lobby's rooms and joins offer, when set (tests, tools);
+        None: the player's choice, private dealing only unless joint-seed dealing is
+        allowed (the room setting, the option for joining: :meth:`room_dealings`,
+        :meth:`join_dealings`; docs/protocol.md, "Version 3")."""
         self.finder = RoomFinder(self.bind, self)
         self.room: QtRoom | None = None
         self.join: QtJoin | None = None
@@ -295,7 +307,13 @@ class Lobby(QWidget):
         metrics = self.room_list.fontMetrics()
         # (and the title gets the rest: a 1024-pixel window left it a few letters)
         # (the host's column holds a nickname and the whole short fingerprint: "hana · ab3d")
-        widest = (("M" * 5 + " · wwww", 16), (settings_text(12, False), 32), (_tr("in play"), 24))
+        marker = QCoreApplication.translate("Rooms", "joint seed allowed")  # rooms.seed_text
+        seed = metrics.horizontalAdvance(" · " + marker) * 6 // 5  # the rows' font is larger
+        widest = (
+            ("M" * 5 + " · wwww", 16),
+            (settings_text(12, False), 32 + seed),
+            (_tr("in play"), 24),
+        )
         for column, (text, pad) in enumerate(widest, start=1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, metrics.horizontalAdvance(text) + pad)
@@ -314,6 +332,13 @@ class Lobby(QWidget):
         self.join_button.setAccessibleName(_tr("Join the selected room"))
         self.join_button.clicked.connect(self.join_selected)
         left.addWidget(self.join_button)
+        self.join_seed = QCheckBox(_tr("Allow joint-seed dealing when joining (for older koikoi)"))
+        self.join_seed.setObjectName("joinSeed")
+        self.join_seed.setAccessibleName(_tr("Allow joint-seed dealing when joining"))
+        self.join_seed.setToolTip(seed_risk())
+        self.join_seed.setChecked(self.settings.get(JOIN_SEED))
+        self.join_seed.toggled.connect(lambda on: self.settings.set(JOIN_SEED, bool(on)))
+        left.addWidget(self.join_seed)
 
         by_address = QFrame()
         by_address.setObjectName("settingsCard")
@@ -374,6 +399,11 @@ class Lobby(QWidget):
         self.room_password.setEnabled(False)
         self.private.toggled.connect(self.room_password.setEnabled)
         form2.addRow(_tr("Password:"), self.room_password)
+        self.room_seed = QCheckBox(_tr("Allow joint-seed dealing (for older koikoi)"))
+        self.room_seed.setObjectName("roomSeed")
+        self.room_seed.setAccessibleName(_tr("Allow joint-seed dealing"))
+        self.room_seed.setToolTip(seed_risk())
+        form2.addRow(self.room_seed)
         self.create_button = QPushButton(_tr("Open the room"))
         self.create_button.setObjectName("createRoom")
         self.create_button.setAccessibleName(_tr("Open the room and wait for a player"))
@@ -530,7 +560,23 @@ class Lobby(QWidget):
     def form_settings(self) -> Settings:
         return Settings(rounds=self.rounds.checkedId(), doubling=self.doubling.isChecked())
 
-    def _options(self, settings: Settings, password: str) -> PeerOptions | None:
+    def room_dealings(self) -> tuple[str, ...]:
+        """What a room created now offers: private dealing only, or with the joint seed
+        for a peer that offers only that (the room setting, off by default)."""
+        if self.dealings is not None:
+            return self.dealings
+        return WITH_SEED if self.room_seed.isChecked() else APP_DEALINGS
+
+    def join_dealings(self) -> tuple[str, ...]:
+        """What a join offers: private dealing only, or with the joint seed (the lobby's
+        option for joining, off by default, remembered)."""
+        if self.dealings is not None:
+            return self.dealings
+        return WITH_SEED if self.join_seed.isChecked() else APP_DEALINGS
+
+    def _options(
+        self, settings: Settings, password: str, dealings: tuple[str, ...] = APP_DEALINGS
+    ) -> PeerOptions | None:
         nick = self.nickname_text()
         if not nick:
             self._show_message(_tr("Choose a nickname first: the other player sees it."))
@@ -554,7 +600,7 @@ class Lobby(QWidget):
             password=password,
             hold_for_confirmation=True,
             resume_window=RESUME_WINDOW,  # a dropped connection is dialled again (netlink.py)
-            dealings=self.dealings,
+            dealings=dealings,
         )
 
     # --- joining -------------------------------------------------------------------------
@@ -586,10 +632,17 @@ class Lobby(QWidget):
         settings = Settings(rounds=room.rounds, doubling=room.doubling)
         self._joined_room = room  # a drop mid-match finds it again by mDNS (it may move)
         # A room announced as version 2 is a released koikoi-net/2 host: it refuses a
-        # private-dealing hello, so it is joined with the joint seed only (its version-2
-        # hello). A room of the retired version 3 gets the private-dealing hello and answers
-        # with the version-mismatch line (its host must update).
-        dealings = self.dealings if room.version > PROTOCOL_VERSION else SEED_ONLY
+        # private-dealing hello and deals only from the joint seed, so it is joined with the
+        # seed alone (its version-2 hello) if joint-seed dealing is allowed, else not dialled.
+        # A room of the retired version 3 gets the private-dealing hello and answers with the
+        # version-mismatch line (its host must update).
+        dealings = self.join_dealings()
+        if room.version <= PROTOCOL_VERSION:
+            if "seed" not in dealings:
+                line = dealing_refused_text("seed", who=f"the room {room.title!r}")
+                self._fail(LinkError("dealing", line, room.address, DealingRefused(line, "seed")))
+                return
+            dealings = SEED_ONLY
         if not room.private:
             self._dial(list(room.addresses), "", settings, dealings)
             return
@@ -627,11 +680,9 @@ class Lobby(QWidget):
     ) -> None:
         if self.join is not None or self.room is not None:
             return
-        options = self._options(settings, password)
+        options = self._options(settings, password, dealings or self.join_dealings())
         if options is None or not targets:
             return
-        if dealings is not None:
-            options.dealings = dealings
         self._changed_key = None
         self._show_message(None)
         self._retry = (list(targets), password, settings, options.dealings)
@@ -726,7 +777,7 @@ class Lobby(QWidget):
             self._show_message(_tr("A private room needs a password."))
             self.room_password.setFocus()
             return
-        options = self._options(self.form_settings(), password)
+        options = self._options(self.form_settings(), password, self.room_dealings())
         if options is None:
             return
         title = clean_text(self.room_title.text(), 48) or _tr("{0}'s room").format(options.nickname)
@@ -755,6 +806,7 @@ class Lobby(QWidget):
             private=private,
             fingerprint=options.identity.fingerprint,
             version=announced_version(options.dealings),
+            dealing=announced_dealing(options.dealings),
         )
         announcer = RoomAnnouncer(ad, bind=self.bind, parent=self)
         announcer.published.connect(self._on_published)
@@ -766,6 +818,7 @@ class Lobby(QWidget):
             + "  ·  "
             + _settings_words(options.settings)
             + ("  ·  " + _tr("private") if private else "")
+            + ("  ·  " + _tr("joint-seed dealing allowed") if "seed" in options.dealings else "")
         )
         self.waiting_state.setText(_tr("Waiting for a player… (announcing the room)"))
         shown = room.addresses()
@@ -932,6 +985,15 @@ class Lobby(QWidget):
         """The window closes: leave everything, stop browsing."""
         self.cancel()
         self.stop_browsing()
+
+
+def seed_risk() -> str:
+    """Why joint-seed dealing is off by default, for the options' tooltips."""
+    return _tr(
+        "Older koikoi (koikoi-net/2) deals from a seed both sides know: either program can "
+        "then compute the other's hand and the stock. Off: only private dealing, and a player "
+        "who offers only the joint seed is refused before any card is dealt."
+    )
 
 
 def _settings_words(settings: Settings) -> str:

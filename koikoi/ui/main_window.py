@@ -567,7 +567,12 @@ class MainWindow(QMainWindow):
         """A restored host announces its room again by mDNS, as it was announced (the same
         service name and title, the port it listens on now), until the match ends: a joiner
         that found it by mDNS finds it again (docs/protocol.md, "A side that crashed")."""
-        from koikoi.net.discovery import Advertisement, RoomStatus, announced_version
+        from koikoi.net.discovery import (
+            Advertisement,
+            RoomStatus,
+            announced_dealing,
+            announced_version,
+        )
         from koikoi.ui.rooms import RoomAnnouncer
 
         named = info.get("room")
@@ -583,6 +588,7 @@ class MainWindow(QMainWindow):
             fingerprint=options.identity.fingerprint,
             status=RoomStatus.PLAYING,
             version=announced_version(options.dealings),
+            dealing=announced_dealing(options.dealings),
             instance=str(named.get("name") or ""),
         )
         self._stop_announcing()
@@ -707,7 +713,7 @@ class MainWindow(QMainWindow):
         """The link (a ``QtJoin`` dialling, or a ``QtRoom`` listening), the peer's
         ``PeerInfo`` and a ``TossDone`` of the match in ``kept``; ValueError (one line)."""
         from koikoi.engine.record import RecordError, loads
-        from koikoi.net.handshake import PROTOCOL_VERSION, protocol_name
+        from koikoi.net.handshake import PROTOCOL_VERSION, protocol_name, resuming_offer
         from koikoi.net.identity import KnownPeers, PinStatus, load_or_create_identity
         from koikoi.net.lockstep import Lockstep
         from koikoi.net.recordfile import attach_local
@@ -717,7 +723,6 @@ class MainWindow(QMainWindow):
         from koikoi.net.transport import PeerOptions
         from koikoi.ui.netlink import (
             APP_DEALINGS,
-            SEED_ONLY,
             PeerInfo,
             QtJoin,
             QtRoom,
@@ -739,11 +744,14 @@ class MainWindow(QMainWindow):
         raw = data.get("settings", {})
         settings = Settings(rounds=int(raw.get("rounds", 6)), doubling=bool(raw.get("doubling")))
         identity = load_or_create_identity(self.lobby.home)
-        # The app's offer; but a joiner redials a match first played in version 2 as it
-        # joined it, with the joint seed only: its host may be a released koikoi-net/2
-        # program, which refuses a version-4 hello (a host answers either version).
-        protocol = data.get("net", {}).get("protocol")
-        v2 = role is Role.JOINER and protocol == protocol_name(PROTOCOL_VERSION)
+        # The app's offer; but a match agreed with the joint seed is resumed as it was agreed:
+        # a joiner redials a koikoi-net/2 match with the joint seed only (its host may be a
+        # released program, which refuses a private-dealing hello), and any other side of a
+        # joint-seed match allows the seed, so that its peer's redial is not refused.
+        net = data.get("net", {})
+        protocol = str(net.get("protocol", protocol_name(PROTOCOL_VERSION)))
+        dealing = str(net.get("dealing", "seed"))
+        offer = resuming_offer(APP_DEALINGS, protocol, dealing, role is Role.JOINER)
         options = PeerOptions(
             identity=identity,
             nickname=nickname,
@@ -752,7 +760,7 @@ class MainWindow(QMainWindow):
             hold_for_confirmation=True,
             resume_window=self.resume_window,
             password=password,
-            dealings=SEED_ONLY if v2 else APP_DEALINGS,
+            dealings=offer,
         )
         session = restore_session(
             data,

@@ -91,6 +91,14 @@ def _phrases() -> dict[str, str]:
         "refused.protocol": _tr("the room received a malformed or unexpected message"),
         "refused.busy": _tr("the room is already playing"),
         "refused.wait": _tr("too many wrong passwords from this address: wait a little"),
+        "dealing.seed": _tr(
+            "the other side offers only joint-seed dealing, from which either program can "
+            "compute the other's hand; this side deals privately only"
+        ),
+        "dealing.private": _tr(
+            "the other side deals privately only and refuses joint-seed dealing, the only "
+            "dealing offered from here"
+        ),
         "connect.refused": _tr(
             "nothing listens at that address and port: the room is closed, or the port is wrong"
         ),

@@ -70,6 +70,7 @@ from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone, Ha
 from koikoi.net.errors import (
     AuthenticationFailed,
     BadSignature,
+    DealingRefused,
     IdentityChanged,
     PeerRefused,
     ProtocolError,
@@ -77,7 +78,7 @@ from koikoi.net.errors import (
     SettingsMismatch,
     VersionMismatch,
 )
-from koikoi.net.handshake import Phase, refuse_message
+from koikoi.net.handshake import PRIVATE_ONLY, SEED_ONLY, WITH_SEED, Phase, refuse_message
 from koikoi.net.identity import PinStatus
 from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finished, suspendable
 from koikoi.net.roles import Role
@@ -109,6 +110,7 @@ __all__ = [
     "QtJoin",
     "QtRoom",
     "SEED_ONLY",
+    "WITH_SEED",
     "format_address",
     "parse_address",
 ]
@@ -123,12 +125,14 @@ REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
 """Seconds between a joiner's redials of a suspended match (the last one repeats)."""
 _RECORDED: Final = (TossDone, MovePlayed, DealLaidOut, Ended)
 """The events after which a session's record has grown (``PeerOptions.on_record``)."""
-APP_DEALINGS: Final = ("private", "seed")
-"""The dealing kinds the app offers (``PeerOptions.dealings``, docs/protocol.md "Version 3"):
-private dealing with a peer that offers it, else the joint seed. A room announced as version 2
-(mDNS ``v``) is joined offering only ``("seed",)``, as a released koikoi-net/2 host takes."""
-SEED_ONLY: Final = ("seed",)
-"""The offer of a joiner that plays a koikoi-net/2 host: the joint seed, a version-2 hello."""
+APP_DEALINGS: Final = PRIVATE_ONLY
+"""The dealing kinds the app offers by default (``PeerOptions.dealings``, docs/protocol.md
+"Version 4"): private dealing only. A peer that offers only the joint seed is refused before
+any card is dealt (``LinkError`` ``dealing``), and a room announced as version 2 (mDNS ``v``)
+is not dialled. ``WITH_SEED`` where the player allowed the seed, ``SEED_ONLY`` to play a
+koikoi-net/2 host (:mod:`koikoi.net.handshake`)."""
+
+
 RESTARTED: Final = "restarted from the record"
 """Why a match restored from its record waits (``Suspended.reason``), as the CLI says it."""
 
@@ -203,7 +207,9 @@ class LinkError:
     private one), ``identity`` (a pinned key changed: ``error`` is the
     :class:`~koikoi.net.errors.IdentityChanged`), ``signature``, ``version``, ``refused`` (the
     peer said no: ``error.code``, e.g. ``busy``), ``busy`` (this room turned it away),
-    ``protocol`` (malformed or unexpected bytes), ``left`` (this side gave up), ``dropped``
+    ``dealing`` (no dealing both sides allow: ``error.why`` is ``seed`` when the peer offers
+    only the joint seed, ``private`` when it deals privately only), ``protocol`` (malformed
+    or unexpected bytes), ``left`` (this side gave up), ``dropped``
     (this room dropped a pending handshake: evicted by newer ones, or too slow) or
     ``internal`` (a bug here).
     """
@@ -238,6 +244,7 @@ class LinkError:
             (BadSignature, "signature"),
             (VersionMismatch, "version"),
             (PeerRefused, "refused"),
+            (DealingRefused, "dealing"),
         )
         kind = next((name for cls, name in kinds if isinstance(error, cls)), "protocol")
         if str(error).startswith("the handshake was abandoned"):

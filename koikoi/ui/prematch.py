@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.cards import CARD_IDS
-from koikoi.net.errors import IdentityChanged, PeerRefused, SettingsMismatch
+from koikoi.net.errors import DealingRefused, IdentityChanged, PeerRefused, SettingsMismatch
 from koikoi.net.identity import PinStatus, fingerprint
 from koikoi.net.session import CardsShown, Ending
 from koikoi.ui import names
@@ -88,6 +88,8 @@ def failure_text(failure: LinkError) -> str:
         return _tr("The peer's signature does not verify: the connection was refused.")
     if kind == "version":
         return _tr("The peer runs another version of the game's protocol: update both.")
+    if kind == "dealing":
+        return dealing_refused_text(error.why if isinstance(error, DealingRefused) else "seed")
     if kind == "refused":
         if isinstance(error, PeerRefused) and error.code == "busy":
             return _tr("The room is already playing with someone else.")
@@ -103,6 +105,23 @@ def failure_text(failure: LinkError) -> str:
             _detail(failure)
         )
     return _tr("Something went wrong here: {0}").format(_detail(failure))
+
+
+def dealing_refused_text(why: str) -> str:
+    """The refusal of a dealing (``LinkError`` ``dealing``), as the app says it: ``seed`` when
+    the other side offers only joint-seed dealing and this one deals privately only,
+    ``private`` when the other deals privately only and this one offered only the seed (to a
+    room announced as an older koikoi)."""
+    if why == "private":
+        return _tr(
+            "Refused: the other side deals privately only and refuses joint-seed dealing, the "
+            "only dealing offered from here (the room was announced as an older koikoi)."
+        )
+    return _tr(
+        "Refused: the other side offers only joint-seed dealing, from which either program "
+        "can compute the other's hand and the stock. This side deals privately only; to "
+        "allow it, tick “Allow joint-seed dealing” (for older koikoi)."
+    )
 
 
 def _detail(failure: LinkError) -> str:

@@ -47,6 +47,7 @@ from koikoi.net.discovery import (
     RoomStatus,
     same_host,
 )
+from koikoi.net.handshake import PRIVATE_VERSION
 from koikoi.ui.signals import emit
 
 logger = logging.getLogger(__name__)
@@ -73,6 +74,14 @@ def settings_text(rounds: int, doubling: bool) -> str:
     """The match settings as the seed's lobby writes them: ``6回戦 · 「8点以上×2」``."""
     double = "「8点以上×2」" if doubling else "「8点で倍なし」"
     return f"{rounds}回戦 · {double}"
+
+
+def seed_text(room: Room) -> str:
+    """What a room says of joint-seed dealing (TXT ``dealing``, ``v``), or "" for a room that
+    deals privately only: a koikoi-net/2 room deals only so, a newer one may allow it."""
+    if room.dealing != "seed":
+        return ""
+    return _tr("joint seed only") if room.version < PRIVATE_VERSION else _tr("joint seed allowed")
 
 
 def status_text(status: RoomStatus) -> str:
@@ -247,7 +256,8 @@ class RoomListModel(QAbstractTableModel):
                 return _tr("(private)") if room.private else "—"
             return room.host + (f" · {room.fingerprint}" if room.fingerprint else "")
         if column == 2:
-            return settings_text(room.rounds, room.doubling)
+            seed = seed_text(room)
+            return settings_text(room.rounds, room.doubling) + (f" · {seed}" if seed else "")
         return status_text(room.status)
 
     @staticmethod
@@ -266,6 +276,8 @@ class RoomListModel(QAbstractTableModel):
         parts.append(settings_text(room.rounds, room.doubling))
         if room.private:
             parts.append(_tr("private: a password is needed"))
+        if seed_text(room):
+            parts.append(seed_text(room))
         parts.append(status_text(room.status))
         return ", ".join(parts)
 

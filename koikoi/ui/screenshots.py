@@ -289,6 +289,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from koikoi.ui.app import make_app
     from koikoi.ui.controller import Mode, Timings
     from koikoi.ui.lobby import Lobby
+    from koikoi.ui.netlink import APP_DEALINGS
     from koikoi.ui.rooms import RoomAnnouncer
     from koikoi.ui.smoke import LOOPBACK, click, open_window, type_into
     from koikoi.ui.viewer import ReplayViewer
@@ -368,8 +369,10 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         """The lobby's link gets a fixed coin-toss number: the same four cards every run."""
         make = lobby._options
 
-        def options(settings: Settings, password: str) -> PeerOptions | None:
-            made = make(settings, password)
+        def options(
+            settings: Settings, password: str, dealings: tuple[str, ...] = APP_DEALINGS
+        ) -> PeerOptions | None:
+            made = make(settings, password, dealings)
             if made is not None:
                 made.toss_secret = secret  # the deals stay private, as players get them
             return made

@@ -101,6 +101,11 @@ NICKNAME: Final = _option(
     "net/nickname", "", doc="the name other players see in the lobby and at the table"
 )
 ROOM_TITLE: Final = _option("net/room_title", "", doc="the title of the last room created")
+JOIN_SEED: Final = _option(
+    "net/join_seed",
+    False,
+    doc="joins allow joint-seed dealing, for older koikoi (off: private dealing only)",
+)
 LANGUAGE: Final = _option(
     "ui/language", "", ("", "en", "ja"), doc="the app's language; empty follows the system"
 )
