@@ -4,10 +4,11 @@
 The relay is a TCP forwarder on 127.0.0.1 built on the project's framing: it passes every
 frame on, except the one hello it rewrites with :func:`koikoi.net.wire.encode_message`. Both
 programs are the real commands, each with its own KOIKOI_HOME. A joiner's private-dealing
-hello turned into the released version-2 one makes a new host answer in version 2: the joiner
-refuses that answer with a line that names both causes (an older host, or a changed hello);
-a hello whose ``deal`` is rewritten keeps its version, but the hellos are the Noise
-prologue, so the handshake fails on both sides and no card is dealt.
+hello turned into the released version-2 one, or an offer rewritten to the joint seed only,
+is refused as a dealing by the side that reads it (both deal privately only by default): the
+joiner answered in version 2 names both causes (an older host, or a changed hello), and no
+card is dealt. Where both sides allow the seed, a rewritten offer makes the two prologues
+differ, and the Noise handshake fails.
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from koikoi.net.handshake import WITH_SEED
+from koikoi.net.roles import Role
 from koikoi.net.wire import FrameDecoder, encode_frame, encode_message, unpack
+from tests.test_net_dealing_negotiation import _side
+from tests.test_net_handshake import run as handshake_run
 from tests.test_net_play import host, join
 
 Rewrite = Callable[[dict[str, object]], dict[str, object]]
@@ -126,31 +131,73 @@ def run(
         relay.close()
 
 
+REFUSED = "offers only joint-seed dealing"
+"""The refusal of a side that deals privately only (``dealing_refused_text``)."""
+
+
 @pytest.mark.parametrize("direction", ["joiner", "host"])
 def test_a_hello_turned_into_version_2_is_not_blamed_on_an_older_host(
     direction: str, tmp_path: Path
 ) -> None:
-    """Either hello rewritten as the released version-2 one: the joiner gets a version-2
-    answer to its version-4 hello, and says it may be the path, not only an older host."""
-    stderr, result = run(tmp_path, direction, as_version_2)
-    assert (
-        "the host answered in koikoi-net/2, this koikoi speaks koikoi-net/4: its koikoi is "
-        "older, or something on the path changed the hello" in stderr
-    ), stderr
+    """Either hello rewritten as the released version-2 one. Both sides deal privately only
+    (the default), so whichever side reads the version-2 hello refuses it as a dealing, and
+    nothing is dealt. The joiner answered in version 2 says it may be the path, not only an
+    older host; the joiner whose own hello was rewritten meets a host that refused it and
+    closed (the host says why)."""
+    host_err: list[str] = []
+    stderr, result = run(tmp_path, direction, as_version_2, host_err)
+    if direction == "host":
+        assert REFUSED + " (it speaks koikoi-net/2)" in stderr, stderr
+        assert "something on the path changed the hello" in stderr, stderr
+    else:
+        assert REFUSED + " (it speaks koikoi-net/2)" in host_err[0], host_err[0]
+        assert "closed the connection during the handshake" in stderr, stderr
     assert "needs to update" not in stderr
-    assert "Traceback" not in stderr
+    assert "Traceback" not in stderr + host_err[0]
     assert result["ended"] == "refused" and result["rounds"] == []
+    assert "coin toss" not in stderr and "the four cards" not in stderr
 
 
 @pytest.mark.parametrize("direction", ["joiner", "host"])
-def test_a_rewritten_dealing_offer_fails_the_handshake(direction: str, tmp_path: Path) -> None:
-    """``deal`` rewritten to the joint seed only, the version kept: the two sides' prologues
-    differ, the handshake fails, and nothing is dealt (no silent downgrade)."""
-    stderr, result = run(tmp_path, direction, seed_only)
-    assert "tampered handshake" in stderr, stderr
-    assert "Traceback" not in stderr
+def test_a_rewritten_dealing_offer_is_refused_and_nothing_is_dealt(
+    direction: str, tmp_path: Path
+) -> None:
+    """``deal`` rewritten to the joint seed only, the version kept: the side that reads the
+    seed-only offer refuses it (it deals privately only), and nothing is dealt (no silent
+    downgrade). Were both to allow the seed, the two prologues would differ and the Noise
+    handshake would fail (``test_a_rewritten_offer_fails_the_handshake_where_both_allow_it``)."""
+    host_err: list[str] = []
+    stderr, result = run(tmp_path, direction, seed_only, host_err)
+    refusing = stderr if direction == "host" else host_err[0]
+    assert REFUSED in refusing, refusing
+    assert "Traceback" not in stderr + host_err[0]
     assert result["ended"] == "refused" and result["rounds"] == []
     assert "coin toss" not in stderr and "the four cards" not in stderr
+
+
+def strip_private(hello: dict[str, object]) -> dict[str, object]:
+    """The same version, private dealing struck from an offer of both."""
+    return {**hello, "deal": ["seed"]} if hello.get("deal") == ["private", "seed"] else hello
+
+
+def test_a_rewritten_offer_fails_the_handshake_where_both_allow_it() -> None:
+    """Both sides allow the seed (an offer of both, which the app makes when its player ticks
+    the option): a relay that strikes "private" from the joiner's offer would steer the match
+    to the joint seed; the hellos are the Noise prologue, so the handshake fails instead, on
+    both sides, and neither establishes a session (the handshake's own state machines, with
+    the rewrite as the tamper of the frame the host reads first)."""
+
+    def tamper(index: int, to: Role, payload: bytes) -> bytes | None:
+        if index != 0:
+            return payload
+        value = unpack(payload)
+        assert isinstance(value, dict) and value.get("deal") == list(WITH_SEED)
+        return encode_message("hello", **strip_private(value))  # type: ignore[arg-type]
+
+    outcome = handshake_run(_side(Role.HOST, WITH_SEED), _side(Role.JOINER, WITH_SEED), tamper)
+    errors = [outcome.host_error, outcome.joiner_error]
+    assert any("tampered handshake" in str(error) for error in errors), errors
+    assert all(error is not None for error in errors), errors
 
 
 @pytest.mark.parametrize("direction", ["joiner", "host"])
