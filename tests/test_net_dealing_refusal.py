@@ -3,8 +3,8 @@
 From the joint seed either program can compute the other's hand and the stock, so a side that
 deals privately only (``--dealing private``, the default) refuses a peer that offers only the
 joint seed, before any card is dealt, with one line naming why, on both sides
-(docs/protocol.md, "Version 3: the dealing negotiated"). The attackers are peers built on our
-own modules (a joiner or a room that offers only the seed, raw hellos on a socket) against the
+(docs/protocol.md, "Version 4: the dealing negotiated, the cards before the toss"). The
+attackers are peers built on our own modules (a joiner or a room that offers only the seed, raw hellos on a socket) against the
 real ``koikoi host`` and ``koikoi join``; a match where both sides said ``--dealing seed``
 still plays from the seed.
 
@@ -36,11 +36,14 @@ SEED_REFUSED = (
     "refused: the peer offers only joint-seed dealing, from which either program can compute "
     "the other's hand; this side deals privately only (--dealing seed allows it)"
 )
-"""The line of the side that deals privately only (a version-3 peer offered only the seed)."""
+"""The line of the side that deals privately only (a version-4 peer offered only the seed)."""
 SEED_REFUSED_V2 = SEED_REFUSED.replace(
     "joint-seed dealing,", "joint-seed dealing (it speaks koikoi-net/2),"
 )
 """The same, the peer's hello of version 2 (a released koikoi, or ``--dealing seed``)."""
+ON_THE_PATH = "; if its koikoi is new, something on the path changed the hello"
+"""What a joiner adds for a version-2 answer to its version-4 hello: a new host answers so
+when something on the path changed the joiner's hello (docs/protocol.md, "Version 4")."""
 PRIVATE_REFUSED = (
     "refused: the peer deals privately only and refuses joint-seed dealing, from which either "
     "program can compute the other's hand; this side offers only joint-seed dealing "
@@ -106,20 +109,20 @@ def test_no_common_dealing_is_refused_at_the_hellos_on_both_sides(
     assert outcome.host.result is None and outcome.joiner.result is None
 
 
-def test_a_version_3_hello_offering_only_the_seed_is_refused_by_a_private_host() -> None:
-    """A joiner that speaks version 3 but offers ``deal`` ``["seed"]`` (no released program
+def test_a_version_4_hello_offering_only_the_seed_is_refused_by_a_private_host() -> None:
+    """A joiner that speaks version 4 but offers ``deal`` ``["seed"]`` (no released program
     does; a cheat built on our modules would) gets the host's hello as the farewell."""
     host = _side(Role.HOST, ("private",))
     with pytest.raises(Exception) as caught:
-        host.receive(_released_hello(3, deal=["seed"]))
+        host.receive(_released_hello(4, deal=["seed"]))
     error = caught.value
     assert str(error) == SEED_REFUSED and getattr(error, "error_code", "") == "dealing.seed"
     farewell = unpack(error.farewell)  # type: ignore[attr-defined]
-    assert isinstance(farewell, dict) and farewell["v"] == 3 and farewell["deal"] == ["private"]
+    assert isinstance(farewell, dict) and farewell["v"] == 4 and farewell["deal"] == ["private"]
 
 
 def test_a_released_version_2_joiner_is_told_to_update_by_a_private_host() -> None:
-    """To a released joiner the refusal is the host's version-3 hello: it reads the version
+    """To a released joiner the refusal is the host's version-4 hello: it reads the version
     first and says "the peer's koikoi is newer: update koikoi here" (the right advice: an
     updated koikoi deals privately)."""
     host = _side(Role.HOST, ("private",))
@@ -127,7 +130,7 @@ def test_a_released_version_2_joiner_is_told_to_update_by_a_private_host() -> No
         host.receive(_released_hello())
     assert str(caught.value) == SEED_REFUSED_V2
     farewell = unpack(caught.value.farewell)  # type: ignore[attr-defined]
-    assert isinstance(farewell, dict) and farewell["v"] == 3 and "deal" in farewell
+    assert isinstance(farewell, dict) and farewell["v"] == 4 and "deal" in farewell
 
 
 def test_a_private_joiner_refuses_a_version_2_answer() -> None:
@@ -137,15 +140,15 @@ def test_a_private_joiner_refuses_a_version_2_answer() -> None:
     joiner.start()
     with pytest.raises(Exception) as caught:
         joiner.receive(_released_hello())
-    assert str(caught.value) == SEED_REFUSED_V2
+    assert str(caught.value) == SEED_REFUSED_V2 + ON_THE_PATH
 
 
 def test_a_joiner_that_allows_both_still_names_an_older_host() -> None:
     """A joiner allowing both dealings (the app with joint-seed dealing allowed) that meets a
-    version-2 answer to its version-3 hello: the host is older, as before."""
+    version-2 answer to its version-4 hello: an older host, or a hello changed on the way."""
     joiner = _side(Role.JOINER, ("private", "seed"))
     joiner.start()
-    with pytest.raises(Exception, match="the peer's koikoi is older, it needs to update koikoi"):
+    with pytest.raises(Exception, match="its koikoi is older, or something on the path changed"):
         joiner.receive(_released_hello())
 
 
@@ -154,8 +157,8 @@ def test_a_joiner_that_allows_both_still_names_an_older_host() -> None:
     [
         (("seed",), ("seed",), 2, "seed"),
         (("private", "seed"), ("seed",), 2, "seed"),
-        (("private", "seed"), ("private", "seed"), 3, "private"),
-        (("private",), ("private",), 3, "private"),
+        (("private", "seed"), ("private", "seed"), 4, "private"),
+        (("private",), ("private",), 4, "private"),
     ],
 )
 def test_sides_that_allow_a_common_dealing_still_meet(
@@ -226,17 +229,17 @@ def _read_frame(sock: socket.socket) -> bytes:
     return body
 
 
-def test_a_version_3_hello_offering_only_the_seed_is_refused_by_the_real_host(
+def test_a_version_4_hello_offering_only_the_seed_is_refused_by_the_real_host(
     tmp_path: Path,
 ) -> None:
-    """The same cheat speaking version 3 with ``deal`` ``["seed"]``: the host answers with its
+    """The same cheat speaking version 4 with ``deal`` ``["seed"]``: the host answers with its
     hello (``deal`` ``["private"]``, so the peer can name the refusal) and ends."""
     host, port = spawn_host(tmp_path, "--bot", "random", "--record", str(tmp_path / "h.json"))
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
             hello = encode_message(
                 "hello",
-                v=3,
+                v=4,
                 nick="cheat",
                 settings={"rounds": 6, "doubling": True},
                 private=False,
@@ -246,7 +249,7 @@ def test_a_version_3_hello_offering_only_the_seed_is_refused_by_the_real_host(
             sock.sendall(_frame(hello))
             answer = unpack(_read_frame(sock))
         assert isinstance(answer, dict) and answer["t"] == "hello"
-        assert answer["v"] == 3 and answer["deal"] == ["private"]
+        assert answer["v"] == 4 and answer["deal"] == ["private"]
         _refused(host, SEED_REFUSED)
         assert not (tmp_path / "h.json").exists()  # no session, no record
     finally:
@@ -291,7 +294,7 @@ def test_a_host_offering_only_the_seed_is_refused_by_the_real_join(tmp_path: Pat
 
 
 def test_a_host_answering_in_version_2_is_refused_by_the_real_join(tmp_path: Path) -> None:
-    """A host that answers the version-3 hello with a version-2 one (a released host's
+    """A host that answers the version-4 hello with a version-2 one (a released host's
     farewell, or a cheat's offer of the seed): refused as a dealing, not dialled on."""
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(30)
@@ -302,9 +305,9 @@ def test_a_host_answering_in_version_2_is_refused_by_the_real_join(tmp_path: Pat
         with conn:
             conn.settimeout(20)
             theirs = unpack(_read_frame(conn))
-            assert isinstance(theirs, dict) and theirs["v"] == 3 and theirs["deal"] == ["private"]
+            assert isinstance(theirs, dict) and theirs["v"] == 4 and theirs["deal"] == ["private"]
             conn.sendall(_frame(_released_hello()))
-            _refused(joiner, SEED_REFUSED_V2)
+            _refused(joiner, SEED_REFUSED_V2 + ON_THE_PATH)
     finally:
         server.close()
         joiner.kill()
@@ -357,12 +360,14 @@ def test_dealing_is_in_the_help(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("fields", "dealing"),
     [
-        ({"v": "3", "dealing": "private"}, "private"),
-        ({"v": "3", "dealing": "seed"}, "seed"),
-        ({"v": "3"}, "seed"),  # a version-3 host from before the key offered the seed too
+        ({"v": "4", "dealing": "private"}, "private"),
+        ({"v": "4", "dealing": "seed"}, "seed"),
+        ({"v": "4"}, "seed"),  # no key: taken as the older hosts' offer of the seed too
+        ({"v": "3", "dealing": "private"}, "seed"),  # with this koikoi a version-3 host
+        ({"v": "3"}, "seed"),  # deals only from the joint seed (it answers a version-2 hello)
         ({"v": "2"}, "seed"),  # a released koikoi-net/2 host deals only so
         ({"v": "2", "dealing": "private"}, "seed"),  # a version-2 host cannot deal privately
-        ({"v": "3", "dealing": "cards"}, "seed"),  # an unknown value is taken as absent
+        ({"v": "4", "dealing": "cards"}, "seed"),  # an unknown value is taken as absent
     ],
 )
 def test_the_txt_dealing_is_read_and_rooms_without_it_are_kept(
@@ -377,7 +382,7 @@ def test_the_txt_dealing_is_read_and_rooms_without_it_are_kept(
 
 @pytest.mark.parametrize(
     ("dealings", "version", "dealing"),
-    [(("private",), 3, "private"), (("private", "seed"), 3, "seed"), (("seed",), 2, "seed")],
+    [(("private",), 4, "private"), (("private", "seed"), 4, "seed"), (("seed",), 2, "seed")],
 )
 def test_a_room_announces_what_it_allows_and_a_browser_hears_it(
     dealings: tuple[str, ...], version: int, dealing: str

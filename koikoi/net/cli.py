@@ -27,6 +27,7 @@ from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import (
     MAX_NICKNAME,
     PRIVATE_ONLY,
+    PRIVATE_VERSION,
     PROTOCOL_VERSION,
     SEED_ONLY,
     dealing_refused_text,
@@ -730,9 +731,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
         say(f"the room {room.title!r} is private: give its password with --password-file")
         return EXIT_EARLY
     say(f"found the room {room.title!r} at {', '.join(room.addresses)}")
-    if room.version <= PROTOCOL_VERSION:  # a version-2 host: it deals from the joint seed only
-        # (a room of the retired version 3 gets the private-dealing hello, and its host
-        # answers with the version-mismatch line: it must update)
+    if room.version < PRIVATE_VERSION:  # an older host: with this koikoi it deals from the
+        # joint seed only (a version-3 host, like a version-2 one, answers the version-2 hello)
         if "seed" not in options.dealings:
             # no silent downgrade: this side deals privately only, so it does not dial
             who = f"the room {room.title!r} (announced as {protocol_name(room.version)})"

@@ -74,7 +74,7 @@ from koikoi.net.discovery import (
     clean_text,
 )
 from koikoi.net.errors import DealingRefused, IdentityChanged, IdentityFileError
-from koikoi.net.handshake import MAX_NICKNAME, PROTOCOL_VERSION, dealing_refused_text
+from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, dealing_refused_text
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
 from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session import CardsShown, Ending, TossDone
@@ -631,13 +631,11 @@ class Lobby(QWidget):
             return
         settings = Settings(rounds=room.rounds, doubling=room.doubling)
         self._joined_room = room  # a drop mid-match finds it again by mDNS (it may move)
-        # A room announced as version 2 is a released koikoi-net/2 host: it refuses a
-        # private-dealing hello and deals only from the joint seed, so it is joined with the
-        # seed alone (its version-2 hello) if joint-seed dealing is allowed, else not dialled.
-        # A room of the retired version 3 gets the private-dealing hello and answers with the
-        # version-mismatch line (its host must update).
+        # A room announced as version 2 or 3 is an older host: it refuses a version-4 hello
+        # and deals with this koikoi only from the joint seed (its version-2 hello), so it is
+        # joined with the seed alone if joint-seed dealing is allowed, else not dialled.
         dealings = self.join_dealings()
-        if room.version <= PROTOCOL_VERSION:
+        if room.version < PRIVATE_VERSION:
             if "seed" not in dealings:
                 line = dealing_refused_text("seed", who=f"the room {room.title!r}")
                 self._fail(LinkError("dealing", line, room.address, DealingRefused(line, "seed")))
