@@ -4,9 +4,9 @@ From the joint seed either program can compute the other's hand and the stock, s
 deals privately only (``--dealing private``, the default) refuses a peer that offers only the
 joint seed, before any card is dealt, with one line naming why, on both sides
 (docs/protocol.md, "Version 4: the dealing negotiated, the cards before the toss"). The
-attackers are peers built on our own modules (a joiner or a room that offers only the seed, raw hellos on a socket) against the
-real ``koikoi host`` and ``koikoi join``; a match where both sides said ``--dealing seed``
-still plays from the seed.
+attackers are peers built on our own modules (a joiner or a room that offers only the seed,
+raw hellos on a socket) against the real ``koikoi host`` and ``koikoi join``; a match where
+both sides said ``--dealing seed`` still plays from the seed.
 
 Every socket is on loopback.
 """

@@ -28,7 +28,6 @@ from koikoi.net.handshake import (
     MAX_NICKNAME,
     PRIVATE_ONLY,
     PRIVATE_VERSION,
-    PROTOCOL_VERSION,
     SEED_ONLY,
     dealing_refused_text,
     protocol_name,
