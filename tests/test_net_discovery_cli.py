@@ -268,7 +268,7 @@ def test_a_room_announced_with_another_identity_is_joined_with_a_warning(tmp_pat
                 SERVICE_TYPE,
                 f"{title}.{SERVICE_TYPE}",
                 port=port,
-                properties=_txt(**{**SANE, "v": "3"}, title=title, host="hana", fp="aaaa"),
+                properties=_txt(**{**SANE, "v": "4"}, title=title, host="hana", fp="aaaa"),
                 server=f"decoy-{secrets.token_hex(3)}.local.",
                 parsed_addresses=["127.0.0.1"],
             )

@@ -23,6 +23,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.discovery import Room, RoomStatus
+from koikoi.net.handshake import PRIVATE_VERSION
 from koikoi.paths import games_dir
 from koikoi.ui import names
 from koikoi.ui.main_window import MainWindow
@@ -129,7 +130,7 @@ def test_a_private_rooms_password_prompt_has_a_dark_ground(
     lobby.nickname.setText("taro")
     room = Room(
         "tsukimi._koikoi._tcp.local.", "Tsukimi by the river", ("127.0.0.1:9",), 6, True,
-        True, RoomStatus.OPEN, 2,
+        True, RoomStatus.OPEN, PRIVATE_VERSION,
     )  # fmt: skip
     lobby.join_room(room)  # as a double-click on its row does
     prompt = lobby.password_prompt

@@ -306,14 +306,10 @@ class Lobby(QWidget):
         # time a room comes in (a flood of rooms would make that quadratic)
         metrics = self.room_list.fontMetrics()
         # (and the title gets the rest: a 1024-pixel window left it a few letters)
-        # (the host's column holds a nickname and the whole short fingerprint: "hana · ab3d")
-        marker = QCoreApplication.translate("Rooms", "joint seed allowed")  # rooms.seed_text
-        seed = metrics.horizontalAdvance(" · " + marker) * 6 // 5  # the rows' font is larger
-        widest = (
-            ("M" * 5 + " · wwww", 16),
-            (settings_text(12, False), 32 + seed),
-            (_tr("in play"), 24),
-        )
+        # (the host's column holds a nickname and the whole short fingerprint: "hana · ab3d";
+        # a room that allows the joint seed, off by default, says so after its settings: cut
+        # short there in a small window, whole in its tooltip and to a screen reader)
+        widest = (("M" * 5 + " · wwww", 16), (settings_text(12, False), 32), (_tr("in play"), 24))
         for column, (text, pad) in enumerate(widest, start=1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, metrics.horizontalAdvance(text) + pad)
