@@ -88,6 +88,7 @@ def test_R5_2_a_played_card_with_two_matches_waits_for_the_players_choice(qtbot:
     table = window.game.table
     assert table.widgets[ribbon].glow == "candidate" and table.widgets[plain].glow == "candidate"
     assert "matches two cards" in window.game.prompt.text()
+    assert "Enter" in window.game.prompt.text()  # the keys that work are named too
     click(qtbot, find_card(window, plain))
     wait_for_input(qtbot, window)
     assert last_actions(window, 2) == [

@@ -656,3 +656,29 @@ def test_every_control_and_the_position_fit_the_smallest_window(qtbot) -> None:
     assert position.width() >= position.fontMetrics().horizontalAdvance(position.text())
     for control in viewer.findChildren(QPushButton) + viewer.findChildren(QComboBox):
         assert control.width() >= control.sizeHint().width(), control.accessibleName()
+
+
+@pytest.mark.parametrize(
+    ("key", "modifier"),
+    [
+        (Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier),
+        (Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier),
+    ],
+)
+def test_esc_and_ctrl_w_close_the_viewer_from_its_history_window(
+    qtbot, key: Qt.Key, modifier: Qt.KeyboardModifier
+) -> None:
+    games = games_dir()
+    games.mkdir(parents=True)
+    (games / "practice-20261201-101010.json").write_text(json.dumps(played_match()), "utf-8")
+    window = open_window(qtbot)
+    window.start.kept_list.setCurrentRow(0)
+    click(qtbot, window.start.view_button)
+    (viewer,) = _viewers()
+    combo = viewer.findChild(QComboBox)  # the focus on a control inside it, not the viewer
+    assert combo is not None
+    combo.setFocus()
+    QTest.keyClick(viewer.focusWidget() or viewer, key, modifier)
+    qtbot.waitUntil(lambda: not _viewers())
+    assert window.isVisible()  # only the viewer closed
+    close_window(window)

@@ -929,8 +929,8 @@ play on  (K)</source>
             <translation>{0}を選びました。Enterで出す、↑で場札を選ぶ、Escで戻します。</translation>
         </message>
         <message>
-            <source>{0} matches two cards: click the one to take.</source>
-            <translation>{0}に合う札が2枚あります。取る札をクリックしてください。</translation>
+            <source>{0} matches two cards: click the one to take (or ← →, then Enter).</source>
+            <translation>{0}に合う札が2枚あります。取る札をクリックしてください（← → で選んで Enter でも取れます）。</translation>
         </message>
         <message>
             <source>You turned {0}: it takes {1} — by itself in {2} s, or click.</source>

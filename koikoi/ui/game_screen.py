@@ -684,9 +684,9 @@ class GameScreen(QWidget):
         elif mode is Mode.PICK:
             obs = c.observation()
             if obs is not None and obs.pending >= 0:
-                text = self.tr("{0} matches two cards: click the one to take.").format(
-                    names.card_name(obs.pending)
-                )
+                text = self.tr(
+                    "{0} matches two cards: click the one to take (or ← →, then Enter)."
+                ).format(names.card_name(obs.pending))
         elif mode is Mode.DRAW_WAIT and c.draw_wait is not None:
             left = max(0.0, c.draw_wait.ms / 1000 - (time.monotonic() - self._draw_started))
             left = min(left, c.timings.auto_take_ms / 1000)  # the turn-over itself not counted

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QRadialGradient
+from PySide6.QtGui import QBrush, QColor, QKeyEvent, QPainter, QPaintEvent, QRadialGradient
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -182,6 +182,23 @@ class StartScreen(QWidget):
         outer.addLayout(kept_row)
         outer.addStretch(4)
         self.load_settings()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # a push button outside a dialog takes Space only: Enter and the keypad's Enter
+        # press the focused button too, as they do in the app's dialogs
+        focused = self.focusWidget()
+        if (
+            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and isinstance(focused, QPushButton)
+            and self.isAncestorOf(focused)
+            and focused.isEnabled()
+        ):
+            focused.click()
+            return
+        if event.key() == Qt.Key.Key_F1:  # as at the table
+            self.on_help()
+            return
+        super().keyPressEvent(event)
 
     def _learn_row(self) -> QHBoxLayout:
         """The rules with pictures, the card gallery, the glossary and the display options."""
