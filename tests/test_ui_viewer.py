@@ -273,7 +273,7 @@ def test_viewing_as_one_player_hides_the_other_hand(qtbot) -> None:
     assert viewer.view_choice.currentText() == "As the computer saw it"
     zones, backs, stake = seen(viewer)
     assert (zones, backs, stake) == expected(both[1], None)
-    assert viewer.me_box.name.text() == "コンピュータ Computer"
+    assert viewer.me_box.name.text() == "コンピューター Computer"
     for i in range(8, 20):  # stepping on keeps the view
         press(viewer, Qt.Key.Key_Right)
         assert seen(viewer) == expected(states[i][1], None), f"step {i}"

@@ -80,7 +80,7 @@ def make_app(argv: Sequence[str] | None = None) -> QApplication:
     app = QApplication(list(argv) if argv is not None else sys.argv[:1])
     app.setApplicationName("koikoi")
     app.setOrganizationName("koikoi")
-    app.setApplicationDisplayName("花札こいこい Koi-Koi")
+    app.setApplicationDisplayName("花札こいこい Koi-Koi")  # the window's, once translated
     app.setDesktopFileName("org.koikoi.Koikoi")  # packaging/linux/org.koikoi.Koikoi.desktop
     try:
         from koikoi.resources import asset

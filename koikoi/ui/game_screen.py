@@ -208,7 +208,7 @@ class SidePanel(QFrame):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(12, 12, 12, 12)
         lay.setSpacing(10)
-        self.them = SeatBox(self.tr("コンピュータ Computer"), 1)
+        self.them = SeatBox(self.tr("コンピューター Computer"), 1)
         lay.addWidget(self.them)
         self.rules = rules_line(wrap=True)
         self.dealing = rules_line(wrap=True)  # a network match: how its deals are made
@@ -273,7 +273,7 @@ class SidePanel(QFrame):
         me, them = controller.me, controller.them
         self.me.seat, self.them.seat = me, them
         name = controller.opponent_name
-        self.them.name.setText(self.tr("コンピュータ Computer") if name is None else name)
+        self.them.name.setText(self.tr("コンピューター Computer") if name is None else name)
         self.menu_button.setAccessibleName(
             self.tr("Back to the start screen (the match is saved)")
             if name is None

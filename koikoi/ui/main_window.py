@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QFont, QIcon, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -98,7 +98,11 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         names.install_translations()  # before any widget says a count
         self.setObjectName("mainWindow")
-        self.setWindowTitle(self.tr("花札こいこい Koi-Koi"))
+        # the application's display name is the window's title in the language spoken: Qt
+        # adds that name to any other title ("花札こいこい — 花札こいこい Koi-Koi")
+        title = self.tr("花札こいこい Koi-Koi")
+        QGuiApplication.setApplicationDisplayName(title)
+        self.setWindowTitle(title)
         self.setAccessibleName(self.tr("Koi-Koi"))
         with contextlib.suppress(FileNotFoundError):
             self.setWindowIcon(QIcon(str(asset("icons/koikoi.svg"))))
@@ -198,9 +202,10 @@ class MainWindow(QMainWindow):
         loaded = self.saves.load()
         notice = loaded.problem
         if loaded.moved is not None:
-            notice = self.tr(
-                "The saved match could not be read ({0}); it was moved to {1}."
-            ).format(loaded.reason, loaded.moved)
+            # the reader's own (English) words are in the log, not on the screen
+            notice = self.tr("The saved match could not be read; it was moved to {0}.").format(
+                loaded.moved
+            )
         self.start.set_notice(notice)
         if loaded.saved is not None:
             m = loaded.saved.replay.match

@@ -3,7 +3,7 @@ settings, help, the score calculator and quit.
 
 "Practice" is the rules page's quick-practice button (R2.7): 6 rounds, with the doubling and
 assist settings last used for practice on this machine (both on until changed) and the last
-computer level. The settings card is the room form's 「コンピュータと練習」: its rounds too.
+computer level. The settings card is the room form's 「コンピューターと練習」: its rounds too.
 """
 
 from __future__ import annotations
@@ -231,7 +231,7 @@ class StartScreen(QWidget):
         grid.setContentsMargins(22, 18, 22, 18)
         grid.setHorizontalSpacing(14)
         grid.setVerticalSpacing(10)
-        head = QLabel(self.tr("コンピュータと練習 · Practice settings"))
+        head = QLabel(self.tr("コンピューターと練習 · Practice settings"))
         head.setObjectName("cardHead")
         grid.addWidget(head, 0, 0, 1, 4)
 

@@ -504,7 +504,7 @@ class ReplayViewer(QWidget):
         owner = r.owner
         names = {
             owner: self.tr("あなた You"),
-            1 - owner: self.tr("コンピュータ Computer") if r.opponent is None else r.opponent,
+            1 - owner: self.tr("コンピューター Computer") if r.opponent is None else r.opponent,
         }
         self.me_box.seat, self.them_box.seat = me, them
         self.me_box.name.setText(names[me])
