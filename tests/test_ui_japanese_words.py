@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
@@ -107,3 +107,35 @@ def test_a_damaged_save_is_said_in_japanese_and_its_detail_is_logged(
     assert not re.search("[A-Za-z]{3,}", notice.replace(str(aside), ""))  # no parser English
     assert any("Expecting" in r.getMessage() for r in caplog.records)  # the parser's words
     close_window(window)
+
+
+# -- the match settings in each language ------------------------------------------------------
+
+
+def _listed(rounds: int, doubling: bool) -> tuple[str, str]:
+    from koikoi.net.discovery import Room, RoomStatus
+    from koikoi.ui.rooms import RoomListModel
+
+    room = Room(
+        name="r1", title="Aiko's room", addresses=("127.0.0.1:4000",), rounds=rounds,
+        doubling=doubling, private=False, status=RoomStatus.OPEN, version=4, host="Aiko",
+    )  # fmt: skip
+    model = RoomListModel()
+    model.put(room)
+    cell = model.index(0, 2).data()
+    spoken = model.index(0, 0).data(Qt.ItemDataRole.AccessibleTextRole)
+    return cell, spoken
+
+
+def test_the_settings_read_in_english_on_english_screens() -> None:
+    assert names.current_language() == "en"
+    cell, spoken = _listed(6, True)
+    assert cell == "6 rounds · doubling at 8+"
+    assert "6 rounds · doubling at 8+" in spoken
+    assert _listed(12, False)[0] == "12 rounds · no doubling"
+    assert not re.search("[\u3040-\u30ff\u4e00-\u9fff]", cell + spoken)
+
+
+def test_the_settings_stay_in_the_seeds_japanese_in_japanese(japanese: None) -> None:
+    assert _listed(6, True)[0] == "6回戦 · 「8点以上×2」"
+    assert _listed(12, False)[0] == "12回戦 · 「8点で倍なし」"

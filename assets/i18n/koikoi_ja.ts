@@ -2729,6 +2729,14 @@ play on  (K)</source>
             <translation>状態</translation>
         </message>
         <message>
+            <source>{0} rounds · doubling at 8+</source>
+            <translation>{0}回戦 · 「8点以上×2」</translation>
+        </message>
+        <message>
+            <source>{0} rounds · no doubling</source>
+            <translation>{0}回戦 · 「8点で倍なし」</translation>
+        </message>
+        <message>
             <source>open</source>
             <translation>募集中</translation>
         </message>

@@ -70,9 +70,11 @@ def mdns_bind() -> str | None:
 
 
 def settings_text(rounds: int, doubling: bool) -> str:
-    """The match settings as the seed's lobby writes them: ``6回戦 · 「8点以上×2」``."""
-    double = "「8点以上×2」" if doubling else "「8点で倍なし」"
-    return f"{rounds}回戦 · {double}"
+    """The match settings in the language spoken: ``6 rounds · doubling at 8+``, in Japanese
+    as the seed's lobby writes them, ``6回戦 · 「8点以上×2」``."""
+    if doubling:
+        return _tr("{0} rounds · doubling at 8+").format(rounds)
+    return _tr("{0} rounds · no doubling").format(rounds)
 
 
 def status_text(status: RoomStatus) -> str:
