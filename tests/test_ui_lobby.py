@@ -406,7 +406,7 @@ def test_a_private_room_asks_the_password_and_starts(
     at_the_cards = time.perf_counter() - clicked
     largest = meter.stop()
     assert largest < 0.100, f"the UI thread stalled {largest * 1000:.0f} ms (PAKE)"
-    assert "12回戦" in host.prematch.settings.text()
+    assert "12 rounds" in host.prematch.settings.text()
     ready = confirm_both(qtbot, host, guest)
     check_ready(ready, host, guest)
     report("password room", at_the_cards, ready, largest)
