@@ -139,3 +139,16 @@ def test_the_settings_read_in_english_on_english_screens() -> None:
 def test_the_settings_stay_in_the_seeds_japanese_in_japanese(japanese: None) -> None:
     assert _listed(6, True)[0] == "6回戦 · 「8点以上×2」"
     assert _listed(12, False)[0] == "12回戦 · 「8点で倍なし」"
+
+
+def test_the_tables_assist_switch_is_whole_in_a_small_window_in_japanese(
+    qtbot: QtBot, japanese: None
+) -> None:
+    window = open_window(qtbot, size=(960, 640))
+    window.stack.setCurrentWidget(window.game)
+    qtbot.wait(20)
+    side = window.game.side
+    assert side.assist.text() == "アシスト"  # the start screen's アシスト表示, in short
+    for widget in (side.menu_button, side.help_button, side.assist):
+        assert widget.width() >= widget.sizeHint().width(), widget.text()
+    close_window(window)

@@ -3558,7 +3558,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Assist</source>
-            <translation>アシスト表示</translation>
+            <translation>アシスト</translation>
         </message>
         <message>
             <source>Assist display: highlight cards that can capture</source>

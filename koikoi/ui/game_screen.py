@@ -221,7 +221,7 @@ class SidePanel(QFrame):
         self.me = SeatBox(self.tr("あなた You"), 0)
         lay.addWidget(self.me)
         buttons = QHBoxLayout()
-        buttons.setSpacing(6)
+        buttons.setSpacing(4)  # 「メニュー」「ヘルプ」「アシスト」 whole in a 960-pixel window
         self.menu_button = QPushButton(self.tr("Menu"))
         self.menu_button.setAccessibleName(self.tr("Back to the start screen (the match is saved)"))
         self.help_button = QPushButton(self.tr("Help"))
