@@ -162,10 +162,16 @@ class MainWindows:
         old.controller.save()
         new = MainWindow(old.settings, old.saves, old.timings)
         new.start.on_language = self._switch_soon
-        new.restoreGeometry(old.saveGeometry())
+        new.restoreGeometry(old.saveGeometry())  # maximised or full screen as the old one
         self.window = new
         if old.isVisible():
             new.show()
+            if not new.windowState() & (
+                Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen
+            ):
+                # exactly the old window's place: restoreGeometry moves and shrinks a window
+                # whose saved frame does not fit the screen (1280×800 and a title bar)
+                new.setGeometry(old.geometry())
             new.start.language.setFocus()
         old.close()
         old.deleteLater()

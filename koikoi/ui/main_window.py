@@ -15,10 +15,10 @@ import math
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QIcon, QKeyEvent
+from PySide6.QtCore import QByteArray, QCoreApplication, QMargins, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QIcon, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -190,8 +190,11 @@ class MainWindow(QMainWindow):
         self.game.on_assist_changed = self._assist_changed
 
         geometry = self.settings.get(WINDOW_GEOMETRY)
+        self._first_size: QSize | None = None
+        """The size given to a window with none saved, until it is first shown."""
         if not geometry or not self.restoreGeometry(QByteArray(geometry)):
-            self.resize(1280, 800)
+            self._first_size = first_size(self.screen().availableGeometry())
+            self.resize(self._first_size)
         self.setMinimumSize(960, 640)
         self.refresh_start()
 
@@ -1034,6 +1037,31 @@ class MainWindow(QMainWindow):
         self.settings.set(ASSIST, on)
         self.start.assist.setChecked(on)
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._first_size == self.size():  # the frame is known once shown: made to fit
+            QTimer.singleShot(0, self._fit_frame)
+        self._first_size = None  # (a window sized by its caller is left as it is)
+
+    def _fit_frame(self) -> None:
+        """Shrink a first window whose frame (the title bar) takes it past the screen's
+        available room, and bring it inside that room."""
+        room = self.screen().availableGeometry()
+        frame = self.frameGeometry()
+        extra_w = frame.width() - self.width()
+        extra_h = frame.height() - self.height()
+        if extra_w <= 0 and extra_h <= 0:  # no frame (offscreen, no window manager)
+            return
+        width = max(self.minimumWidth(), min(self.width(), room.width() - extra_w))
+        height = max(self.minimumHeight(), min(self.height(), room.height() - extra_h))
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        if not room.contains(self.frameGeometry()):
+            self.move(
+                max(room.left(), min(frame.left(), room.right() + 1 - width - extra_w)),
+                max(room.top(), min(frame.top(), room.bottom() + 1 - height - extra_h)),
+            )
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # a key with no focused widget reaches the window: the table's keys still work
         if self.stack.currentWidget() is self.game and self.game.handle_key(event.key()):
@@ -1049,6 +1077,20 @@ class MainWindow(QMainWindow):
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
         super().closeEvent(event)
+
+
+FRAME_ALLOWANCE: Final = QMargins(4, 36, 4, 4)
+"""Room left for the window manager's frame (a title bar, borders) before the window is
+shown and its frame is known."""
+
+
+def first_size(room: QRect) -> QSize:
+    """A first window's size: 1280×800 where the screen's available room has that and the
+    frame too, else what the room leaves (never under the 960×640 minimum)."""
+    a = FRAME_ALLOWANCE
+    width = min(1280, room.width() - a.left() - a.right())
+    height = min(800, room.height() - a.top() - a.bottom())
+    return QSize(max(960, width), max(640, height))
 
 
 def ending_text(ending: Any, name: str, mine: bool) -> str:
