@@ -438,6 +438,18 @@ play on  (K)</source>
             <translation>速い</translation>
         </message>
         <message>
+            <source>At once</source>
+            <translation>すぐに</translation>
+        </message>
+        <message>
+            <source>After 1 second</source>
+            <translation>1秒後</translation>
+        </message>
+        <message>
+            <source>After 5 seconds (rules)</source>
+            <translation>5秒後（ルールどおり）</translation>
+        </message>
+        <message>
             <source>As the system says</source>
             <translation>システムの設定に従う</translation>
         </message>
@@ -491,6 +503,14 @@ play on  (K)</source>
         <message>
             <source>High contrast</source>
             <translation>ハイコントラスト</translation>
+        </message>
+        <message>
+            <source>A drawn card that resolves by itself</source>
+            <translation>めくった札が自動で進むまでの時間</translation>
+        </message>
+        <message>
+            <source>A drawn card goes on, unless clicked</source>
+            <translation>めくった札の自動進行（クリックでもすぐ進みます）</translation>
         </message>
         <message>
             <source>These change only how the game looks and moves, never the rules. They apply at once, also to a match in progress.</source>

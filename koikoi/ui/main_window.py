@@ -1015,7 +1015,12 @@ class MainWindow(QMainWindow):
         self.game.table.set_display(options.card_scale, options.reading_aids, high)
         self.game.set_anim_scale(self.anim_scale())
         # the toss panel's spin asks the controller's timings whether things move
-        self.controller.timings = dataclasses.replace(self.timings, anim_scale=self.anim_scale())
+        # and the drawn card's pace (R5.5) is the display options' too
+        self.controller.timings = dataclasses.replace(
+            self.timings,
+            anim_scale=self.anim_scale(),
+            auto_take_ms=options.draw_wait_ms(self.timings.auto_take_ms),
+        )
         if self._help is not None:
             self._help.set_aids(options.reading_aids)
             self._help.set_card_scale(options.card_scale)
