@@ -128,7 +128,7 @@ def seen(viewer: ReplayViewer) -> tuple[dict[str, set[int]], int, str]:
         assert w.accessibleName() == card_accessible_name(w.card)
         zone = next(z for prefix, z in _ZONES if w.where.startswith(prefix))
         zones[zone].add(w.card)
-    return dict(zones), backs, viewer.me_box.stake.text()
+    return dict(zones), backs, str(viewer.me_box.stake_points)
 
 
 def expected(mine: Observation, theirs: Observation | None) -> tuple[dict[str, set[int]], int, str]:
@@ -165,7 +165,7 @@ def test_forward_through_a_whole_match_shows_the_engine_state_and_back_undoes_it
     press(viewer, Qt.Key.Key_Right)  # the last step: nothing further
     assert viewer.index == len(states) - 1
     assert not viewer.forward_button.isEnabled()
-    assert viewer.me_box.stake.text() == "50" or viewer.them_box.stake.text() == "50"
+    assert viewer.me_box.stake_points == 50 or viewer.them_box.stake_points == 50
     for i in range(len(states) - 2, -1, -1):
         press(viewer, Qt.Key.Key_Left)
         assert viewer.index == i

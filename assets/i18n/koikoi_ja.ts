@@ -3514,16 +3514,16 @@ play on  (K)</source>
     <context>
         <name>SeatBox</name>
         <message>
-            <source>points</source>
-            <translation>点</translation>
-        </message>
-        <message>
             <source>親 oya</source>
             <translation>親</translation>
         </message>
         <message>
             <source>Oya: plays first this round</source>
             <translation>親：この回で先に打つ</translation>
+        </message>
+        <message>
+            <source>points</source>
+            <translation>点</translation>
         </message>
         <message>
             <source>Stakes: {0} points</source>

@@ -138,7 +138,7 @@ QTabWidget::pane, QTextBrowser, QTableWidget, QListWidget, QFrame#side {{
 QLabel {{ color: {HC_TEXT}; background: transparent; }}
 QLabel#title, QLabel#cardHead, QLabel#seatName, QLabel#learnHead, QLabel#yakuName {{
   color: {HC_ACCENT}; }}
-QLabel#subtitle, QLabel#stakeUnit, QLabel#koikoiCalls, QLabel#learnNote {{ color: {HC_TEXT}; }}
+QLabel#subtitle, QLabel#koikoiCalls, QLabel#learnNote {{ color: {HC_TEXT}; }}
 QLabel#notice {{ background: {HC_GROUND}; border: 2px solid {HC_ACCENT}; color: {HC_TEXT}; }}
 QFrame#settingsCard, QFrame#seatBox, QFrame#roundBox, QFrame#yakuRow, QFrame#monthRow {{
   background: {HC_GROUND}; border: 2px solid {HC_TEXT}; }}

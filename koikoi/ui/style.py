@@ -79,7 +79,6 @@ QLabel#seatName { font-size: 16px; font-weight: 700; color: #ffe3a3; }
 QLabel#oyaBadge { background: #b8272d; color: #fff3da; border-radius: 8px;
   padding: 1px 8px; font-weight: 700; font-size: 13px; }
 QLabel#stake { font-size: 34px; font-weight: 800; color: #f7e7c0; }
-QLabel#stakeUnit { font-size: 13px; color: #bfae8c; padding-bottom: 6px; }
 QLabel#koikoiCalls { font-size: 13px; color: #ffcf6b; padding-bottom: 6px; }
 QLabel#yakuList { font-size: 13px; color: #e9dcc0; }
 QLabel#roundLabel { font-size: 18px; font-weight: 700; color: #ffe3a3; }

@@ -606,7 +606,7 @@ class ReplayViewer(QWidget):
                 problems.append("face-down cards while both hands are open")
         elif len(hidden) != obs.opponent_hand_size:
             problems.append("face-down cards")
-        if self.me_box.stake.text() != str(obs.scores[seat]):
+        if self.me_box.stake_points != obs.scores[seat]:
             problems.append("score")
         return problems
 
