@@ -232,6 +232,8 @@ class RoomListModel(QAbstractTableModel):
             return f"{SAME_TITLE_MARK} {text}" if column == 0 and self.contested(room) else text
         if role == Qt.ItemDataRole.DecorationRole and column == 0 and room.private:
             return lock_icon()
+        if role == Qt.ItemDataRole.AccessibleTextRole and column > 0:
+            return self._text(room, column)  # the row is said once, by its first cell
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
             return self.describe(room, contested=self.contested(room))
         if role == Qt.ItemDataRole.ForegroundRole and column == 0 and self.contested(room):
