@@ -33,6 +33,7 @@ from koikoi.engine.match import Settings
 from koikoi.paths import games_dir
 from koikoi.resources import asset
 from koikoi.ui import names
+from koikoi.ui.accessible import forget_current_while_hidden
 from koikoi.ui.art import CardArt
 from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
@@ -197,6 +198,7 @@ class MainWindow(QMainWindow):
             self.resize(self._first_size)
         self.setMinimumSize(960, 640)
         self.refresh_start()
+        forget_current_while_hidden(self)  # no hidden list item says it is focused
 
     # -- screens -------------------------------------------------------------------------
 
