@@ -1497,7 +1497,7 @@ play on  (K)</source>
             <translation>部屋を開いて相手を待つ</translation>
         </message>
         <message>
-            <source>コンピューターと練習 · Practice with the computer</source>
+            <source>コンピューターと練習 · Practice vs the computer</source>
             <translation>コンピューターと練習</translation>
         </message>
         <message>
