@@ -10,6 +10,7 @@ alone).
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import (
     QEvent,
     QItemSelectionModel,
@@ -29,6 +30,10 @@ class _CurrentWhileShown(QObject):
         self.kept = QPersistentModelIndex()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() not in (QEvent.Type.Hide, QEvent.Type.Show):
+            return False
+        if not shiboken6.isValid(self.view):  # hidden as it is destroyed: nothing to keep
+            return False
         selection = self.view.selectionModel()
         if selection is None:
             return False
