@@ -54,6 +54,13 @@ SUBCOMMANDS: Final[dict[str, Subcommand]] = {
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "SUBCOMMANDS", "UsageError", "main"]
 
 
+ENVIRONMENT: Final = """environment:
+  KOIKOI_HOME       the folder of the identity key, the pinned peers and the saved games
+  KOIKOI_MDNS_BIND  an IP address of this machine: the app's lobby finds and announces
+                    rooms on that interface only; KOIKOI_MDNS_BIND=127.0.0.1 finds rooms
+                    over loopback (two apps on one machine). The commands take --bind."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
@@ -142,7 +149,12 @@ def _command_in(argv: Sequence[str]) -> str | None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``koikoi`` parser, with the arguments of ``command`` only (its module is imported
     here); every other subcommand is listed with its help but not loaded."""
-    parser = _Parser(prog="koikoi", description="Koi-Koi (花札こいこい) for two players.")
+    parser = _Parser(
+        prog="koikoi",
+        description="Koi-Koi (花札こいこい) for two players.",
+        epilog=ENVIRONMENT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"koikoi {__version__}")
     parser.add_argument(
         "--smoke-test",

@@ -89,6 +89,8 @@ def checkpoint(window: Any, said: list[str], told: int) -> dict[str, Any]:
         else []
     )
     focus = QApplication.focusWidget()
+    prompt = window.game.prompt
+    side = window.game.side
     return {
         "mode": window.controller.mode.value,
         "hand": [card_accessible_name(c) for c in model.hand],
@@ -97,6 +99,9 @@ def checkpoint(window: Any, said: list[str], told: int) -> dict[str, Any]:
         "me": window.controller.me,
         "buttons": buttons,
         "focus": focus.accessibleName() if focus is not None else None,
+        "prompt": prompt.text() if prompt.isVisible() else "",
+        "stakes": [box.stake.accessibleName() for box in (side.me, side.them)],
+        "unit": side.me.tr("points"),
         "said": said[told:],
     }
 

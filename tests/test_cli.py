@@ -10,7 +10,7 @@ from koikoi import __version__
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.match import Match, Settings
 from koikoi.engine.record import GameRecord
-from tests.conftest import run_koikoi
+from tests.conftest import REPO, run_koikoi
 
 
 def assert_usage_error(proc, *fragments: str) -> None:
@@ -238,3 +238,17 @@ def test_no_display_is_one_line(monkeypatch):
         assert proc.returncode == 1
         assert proc.stderr.count("\n") == 1 and "display" in proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+def test_the_help_and_the_readme_name_the_environment_the_app_reads() -> None:
+    """KOIKOI_MDNS_BIND is what lets two apps find each other's rooms over loopback; it was
+    in neither the README nor --help."""
+    from koikoi.ui.rooms import BIND_ENV
+
+    proc = run_koikoi("--help")
+    assert proc.returncode == 0, proc.stderr
+    said = " ".join(proc.stdout.split())
+    assert f"{BIND_ENV}=127.0.0.1" in said or f"{BIND_ENV} " in said, proc.stdout
+    assert "loopback" in said and "KOIKOI_HOME" in said
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert BIND_ENV in readme and "127.0.0.1" in readme

@@ -228,6 +228,13 @@ def check_tree(stop: dict[str, Any], objects: list[list[Any]], said: list[str]) 
     focused = [o[1] for o in objects if "F" in o[2]]
     if stop["focus"]:
         assert focused == [stop["focus"]], f"{where}: focus {focused} for {stop['focus']!r}"
+    assert len(focused) <= 1, f"{where}: {focused} all say they are focused"  # hidden ones
+    labels = [o[1] for o in objects if o[0] == "label"]
+    if stop["prompt"]:  # the turn's prompt is heard by what it says, not as "Prompt"
+        assert stop["prompt"] in labels, f"{where}: the prompt {stop['prompt']!r} is not heard"
+    for stake in stop["stakes"]:  # "Stakes: 25 points", the unit in it, not a label apart
+        assert stake in labels, f"{where}: {stake!r} is not heard"
+    assert stop["unit"] not in labels, f"{where}: the unit {stop['unit']!r} is a label apart"
     logs = [o for o in objects if o[0] == "text" and len(o) > 3 and o[3] is not None]
     assert len(logs) == 1, f"{where}: {len(logs)} text boxes"
     log = logs[0]

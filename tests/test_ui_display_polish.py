@@ -130,3 +130,47 @@ def test_high_contrast_restyles_the_start_screens_language_box(qtbot: QtBot, lan
     choose(qtbot, window, DisplayOptions(high_contrast="off"))
     assert border_and_ground() == plain
     close_window(window)
+
+
+def _line_starts(text: str, font, width: int) -> list[int]:
+    """Where each line after the first starts when the list draws ``text`` in ``width``
+    (its style wraps items with QTextOption.WordWrap, a line break as a line separator)."""
+    from PySide6.QtGui import QTextLayout, QTextOption
+
+    layout = QTextLayout(text.replace("\n", "\u2028"), font)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    layout.setTextOption(option)
+    starts = []
+    layout.beginLayout()
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(width)
+        if line.textStart() > 0:
+            starts.append(line.textStart())
+    layout.endLayout()
+    return starts
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["960x640", "1280x800"])
+def test_no_word_of_the_rules_contents_breaks_in_the_middle(
+    qtbot: QtBot, language: str, size: tuple[int, int]
+) -> None:
+    """Japanese has no spaces, so Qt may break a line between any two kana ("あかたん・あおた"
+    then "ん"): an entry too long for the list wraps between its words only."""
+    window = open_window(qtbot, size=size)
+    help_ = open_help(qtbot, window, "rules", size)
+    contents = help_.rules.contents
+    broken = []
+    for row in range(contents.count()):
+        item = contents.item(row)
+        text = item.text()
+        width = contents.visualItemRect(item).width() - TEXT_MARGINS
+        for start in _line_starts(text, contents.font(), width):
+            if text[start - 1] not in " \n":
+                broken.append(f"{text[:start]!r} / {text[start:]!r}")
+    help_.close()
+    close_window(window)
+    assert not broken, broken

@@ -80,7 +80,7 @@ def closed_port() -> int:
     ("address", "said"),
     [
         (None, "そのアドレスとポートで待っている部屋がありません"),  # refused
-        ("no-such-host.invalid:4000", "その名前のコンピュータが見つかりません"),  # DNS
+        ("no-such-host.invalid:4000", "その名前のコンピューターが見つかりません"),  # DNS
         ("255.255.255.255:4000", "このネットワークからはそのアドレスに届きません"),  # unreachable
     ],
     ids=["refused", "dns", "unreachable"],
@@ -161,7 +161,7 @@ def test_rooms_that_cannot_be_listed_are_said_in_japanese(
         qtbot.waitUntil(lambda: lobby.finder.failure is not None, timeout=10_000)
         qtbot.waitUntil(lobby.empty.isVisible)
         text = lobby.empty.text()
-        assert "このコンピュータには192.0.2.77というアドレスのネットワークがありません" in text
+        assert "このコンピューターには192.0.2.77というアドレスのネットワークがありません" in text
         assert "アドレスで入ることはできます" in text
         assert not english_words(lobby), english_words(lobby)
     finally:
@@ -219,7 +219,7 @@ def test_without_multicast_the_japanese_lobby_says_why_in_japanese(
     )
     assert done.returncode == 0, done.stderr
     said = json.loads(done.stdout.strip().splitlines()[-1])
-    multicast = "このコンピュータにはマルチキャストを送れるネットワークがありません"
+    multicast = "このコンピューターにはマルチキャストを送れるネットワークがありません"
     assert said["listed"].startswith(f"部屋の一覧を出せません：{multicast}。"), said
     assert multicast in said["announced"], said
     assert english_in(said["listed"] + said["announced"]) == [], said

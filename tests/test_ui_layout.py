@@ -222,3 +222,26 @@ def test_a_prompt_longer_than_the_table_wraps_and_shows_whole(qtbot):
         close_window(window)
     finally:
         app.removeTranslator(words)
+
+
+@pytest.mark.parametrize("rows", [3, 4, 6])
+def test_a_match_of_a_few_rounds_shows_them_all_without_a_scroll_bar(qtbot, rows: int) -> None:
+    """3–6 rounds left the table a few pixels short of its rows: a (white) scroll bar."""
+    from koikoi.engine.events import Outcome, RoundResult
+    from koikoi.engine.match import DealOutcome
+    from koikoi.engine.yaku import Yaku
+    from koikoi.ui.controller import HUMAN, MatchSummary
+
+    window = open_window(qtbot, size=(1280, 800))
+    result = RoundResult(Outcome.WIN, HUMAN, ((Yaku.HANAMI, 5), (Yaku.TANE, 1)), 6, False, 0, 6)
+    deals = tuple((i + 1, DealOutcome(result, 6, False, (30 + 6 * i, 30))) for i in range(rows))
+    window.stack.setCurrentWidget(window.game)  # as at the end of a match
+    window.game._show_match_result(MatchSummary((30 + 6 * rows, 30), HUMAN, 6, deals))
+    table = window.game.overlay.panel.findChild(QTableWidget, "roundsTable")
+    qtbot.waitUntil(lambda: table.isVisible())
+    QApplication.processEvents()
+    shown = table.viewport().height()
+    needed = sum(table.rowHeight(i) for i in range(table.rowCount()))
+    assert needed <= shown, f"{rows} rows: {needed} px in {shown}"
+    assert not table.verticalScrollBar().isVisible()
+    close_window(window)

@@ -251,7 +251,7 @@ def test_a_room_advertised_by_zeroconf_is_listed_within_two_seconds_and_dropped(
                 assert texts[0] == title
                 lock = model.index(row, 0).data(Qt.ItemDataRole.DecorationRole)
                 assert lock is not None  # a private room's lock
-                assert texts[2] == "12回戦 · 「8点で倍なし」"
+                assert texts[2] == "12 rounds · no doubling"
                 assert "private" in model.index(row, 0).data(Qt.ItemDataRole.AccessibleTextRole)
             finally:
                 withdrawn = off_the_ui_thread(advertiser.withdraw)
@@ -381,7 +381,7 @@ def test_two_lobbies_find_each_other_confirm_the_cards_and_start(
     assert "New player" in host.prematch.who.text()
     assert guest.prematch.peer is not None
     assert guest.prematch.peer.fingerprint in guest.prematch.who.text()
-    assert "6回戦 · 「8点以上×2」" in guest.prematch.settings.text()
+    assert "6 rounds · doubling at 8+" in guest.prematch.settings.text()
     names = [label.accessibleName() for label in guest.prematch.card_labels]
     assert all(names), names
     assert [label.pixmap().isNull() for label in guest.prematch.card_labels] == [False] * 4
@@ -416,7 +416,7 @@ def test_a_private_room_asks_the_password_and_starts(
     at_the_cards = time.perf_counter() - clicked
     largest = meter.stop()
     assert largest < 0.100, f"the UI thread stalled {largest * 1000:.0f} ms (PAKE)"
-    assert "12回戦" in host.prematch.settings.text()
+    assert "12 rounds" in host.prematch.settings.text()
     ready = confirm_both(qtbot, host, guest)
     check_ready(ready, host, guest)
     report("password room", at_the_cards, ready, largest)

@@ -132,3 +132,15 @@ def test_the_lobby_shows_both_rooms_rendered(qtbot: QtBot, tmp_path: Path, langu
         lobby.shutdown()
     finally:
         names.install_translations("en")
+
+
+def test_only_a_rows_first_cell_says_the_whole_row(qtbot: QtBot) -> None:
+    """A screen reader reads a cell's accessible text: every cell said the whole room ("Hanami,
+    host hana, fingerprint abcd, 6 rounds …" four times over); the others say their own."""
+    model = RoomListModel()
+    model.put(REAL)
+    whole = model.index(0, 0).data(Qt.ItemDataRole.AccessibleTextRole)
+    assert "host hana" in whole and "fingerprint abcd" in whole
+    for column in range(1, model.columnCount()):
+        cell = model.index(0, column)
+        assert cell.data(Qt.ItemDataRole.AccessibleTextRole) == cell.data(), column

@@ -276,7 +276,7 @@ def test_leaving_is_confirmed_and_the_peer_is_told(qtbot: QtBot, tmp_path: Path)
     qtbot.waitUntil(lambda: joiner.controller.mode in (Mode.PLAY, Mode.BUSY, Mode.ROUND_OVER))
     c = joiner.controller
     assert c.me == 0 and c.remote is None and joiner.game.table.model.me == 0
-    assert joiner.game.side.them.name.text() == "コンピュータ Computer"
+    assert joiner.game.side.them.name.text() == "コンピューター Computer"
     qtbot.waitUntil(lambda: c.mode is Mode.PLAY or c.mode is Mode.ROUND_OVER, timeout=20_000)
     if c.mode is Mode.PLAY:
         assert sum(1 << card for card in joiner.game.table.model.hand) == c.observation(0).hand

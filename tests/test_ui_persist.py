@@ -263,3 +263,57 @@ def test_window_geometry_is_remembered(qtbot):
     again = MainWindow(timings=FAST)
     qtbot.addWidget(again)
     assert again.findChild(QLabel, "title") is not None
+
+
+def test_a_first_window_fits_the_screens_room_with_its_title_bar(qtbot, monkeypatch):
+    """1280×800 on a 1280×800 screen put the hand and the Menu/Help row under the screen's
+    edge once the title bar was added: the first size leaves room for the frame."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+
+    from koikoi.ui.main_window import FRAME_ALLOWANCE
+
+    room = QRect(0, 0, 1280, 800)
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: room)
+    window = MainWindow(timings=FAST)
+    qtbot.addWidget(window)
+    assert window.width() + FRAME_ALLOWANCE.left() + FRAME_ALLOWANCE.right() <= room.width()
+    assert window.height() + FRAME_ALLOWANCE.top() + FRAME_ALLOWANCE.bottom() <= room.height()
+    assert FRAME_ALLOWANCE.top() >= 24  # a title bar's height at least
+    assert (window.width(), window.height()) >= (960, 640)
+    window.show()
+    qtbot.waitExposed(window)
+    side = window.game.side
+    window.stack.setCurrentWidget(window.game)
+    qtbot.wait(20)
+    bottom = side.menu_button.mapTo(window, side.menu_button.rect().bottomLeft()).y()
+    assert bottom < window.height()  # the Menu/Help row is in the window
+    window.close()
+
+
+def test_a_language_switch_keeps_the_windows_place_and_size(qtbot):
+    from koikoi.ui import names
+    from koikoi.ui.app import MainWindows
+    from koikoi.ui.settings import LANGUAGE
+
+    names.install_translations("en")
+    windows = MainWindows()
+    first = windows.window
+    first.resize(1100, 700)
+    first.move(37, 53)
+    first.show()
+    qtbot.waitExposed(first)
+    before = (first.geometry(), first.frameGeometry())
+    choice = first.start.language
+    choice.setCurrentIndex(choice.findData("ja"))
+    qtbot.waitUntil(lambda: windows.window is not first)
+    again = windows.window
+    qtbot.waitExposed(again)
+    qtbot.wait(20)
+    try:
+        assert (again.geometry(), again.frameGeometry()) == before
+    finally:
+        again.controller.shutdown()
+        again.close()
+        AppSettings().set(LANGUAGE, "")
+        names.install_translations("en")

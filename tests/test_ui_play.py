@@ -8,6 +8,7 @@ import random
 import time
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton
 from pytestqt.qtbot import QtBot
@@ -88,6 +89,7 @@ def test_R5_2_a_played_card_with_two_matches_waits_for_the_players_choice(qtbot:
     table = window.game.table
     assert table.widgets[ribbon].glow == "candidate" and table.widgets[plain].glow == "candidate"
     assert "matches two cards" in window.game.prompt.text()
+    assert "Enter" in window.game.prompt.text()  # the keys that work are named too
     click(qtbot, find_card(window, plain))
     wait_for_input(qtbot, window)
     assert last_actions(window, 2) == [
@@ -321,3 +323,44 @@ def test_months_match_for_the_two_candidates() -> None:
     # a guard for the seeds above: they still mean what their docstrings say
     assert CARD_MONTH_MASK[parse_card("kiku_sake_cup")] >> parse_card("kiku_plain_2") & 1
     assert FAST.auto_take_ms == 60_000
+
+
+def _choose_draw_pace(qtbot: QtBot, window: MainWindow, pace: str) -> None:
+    """Choose the drawn card's pace in the display options, opened from the start screen."""
+    click(qtbot, window.start.display_button)
+    dialog = window._display_dialog
+    assert dialog is not None and dialog.isVisible()
+    combo = dialog.draw_pace
+    combo.setCurrentIndex(combo.findData(pace))  # as choosing in the list does
+    dialog.close()
+
+
+@pytest.mark.parametrize(("pace", "wait_ms"), [("1s", 1000), ("instant", 0)])
+def test_R5_5_the_drawn_cards_pace_is_a_display_option_and_stays(
+    qtbot: QtBot, pace: str, wait_ms: int
+) -> None:
+    timings = Timings.instant(auto_take_ms=5000)  # R5.5's 5 s, the cards without animation
+    window = open_window(qtbot, timings)
+    assert window.display.draw_pace == "5s"  # the default: R5.5's pace
+    _choose_draw_pace(qtbot, window, pace)
+    assert window.display.draw_pace == pace
+    deal(qtbot, window, DRAWN_ONE)
+    c = window.controller
+    click(qtbot, find_card(window, parse_card("sakura_curtain")))
+    if wait_ms:
+        assert wait_for_input(qtbot, window) is Mode.DRAW_WAIT
+        assert c.draw_wait is not None and c.draw_wait.ms == wait_ms  # the pacing hook
+        assert c._auto_timer.interval() == wait_ms
+    qtbot.waitUntil(lambda: c.mode is not Mode.DRAW_WAIT, timeout=4000)  # no click
+    assert window.game.table.model.captured[HUMAN][-1] == parse_card("sakura_plain_1")
+    close_window(window)
+    again = open_window(qtbot, timings)  # kept with the other display options
+    assert again.display.draw_pace == pace
+    assert again.controller.timings.auto_take_ms == wait_ms
+    close_window(again)
+
+
+def test_R5_5_the_default_pace_keeps_the_timings_wait(qtbot: QtBot) -> None:
+    window = open_window(qtbot, Timings.instant(auto_take_ms=5000))
+    assert window.controller.timings.auto_take_ms == 5000
+    close_window(window)

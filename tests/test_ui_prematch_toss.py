@@ -194,3 +194,36 @@ def test_a_host_leaving_after_the_toss_is_counted_and_shown_next_time(
     finally:
         hana.close()
         close_lobby(qtbot, guest)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_card_name_on_the_four_card_page_keeps_its_words_on_one_line(
+    qtbot: QtBot, language: str
+) -> None:
+    """'Chrysanthemum plain 2' wrapped its '2' onto a line of its own under the card."""
+    from PySide6.QtCore import QRect
+
+    from koikoi.engine.cards import CARD_IDS
+    from koikoi.ui.art import CardArt
+    from koikoi.ui.prematch import PrematchPanel
+
+    assert names.install_translations(language)
+    try:
+        panel = PrematchPanel(CardArt())
+        qtbot.addWidget(panel)
+        panel.resize(1000, 600)
+        panel.show()
+        cards = ("kiku_plain_2", "yanagi_rainman", "susuki_plain_1", "kiri_plain_yellow")
+        panel.show_cards(CardsShown(cards), 0)
+        qtbot.wait(20)
+        for label, card_id in zip(panel.card_names, cards, strict=True):
+            card = CARD_IDS.index(card_id)
+            wanted = [names.card_name(card), names.card_japanese(card)]
+            metrics = label.fontMetrics()
+            room = QRect(0, 0, label.contentsRect().width(), 10_000)
+            laid = metrics.boundingRect(room, Qt.TextFlag.TextWordWrap, label.text())
+            unwrapped = metrics.boundingRect(QRect(0, 0, 10_000, 10_000), 0, label.text())
+            assert laid.height() == unwrapped.height(), (card_id, label.text())  # no line added
+            assert label.text().replace("\u00a0", " ").split("\n") == wanted
+    finally:
+        names.install_translations("en")

@@ -209,3 +209,42 @@ def test_at_1024_by_640_an_offer_and_earlier_matches_squeeze_no_button(qtbot) ->
     ]
     assert not squeezed, squeezed
     close_window(window)
+
+
+# -- the start screen's keys -------------------------------------------------------------------
+
+
+def test_enter_and_keypad_enter_press_the_focused_start_button(qtbot) -> None:
+    from koikoi.ui.calculator import ScoreCalculator
+    from koikoi.ui.help import HelpDialog
+
+    window = open_window(qtbot)
+    window.start.help_button.setFocus()
+    QTest.keyClick(window.start.help_button, Qt.Key.Key_Return)
+    help_window = window.findChild(HelpDialog)
+    assert help_window is not None and help_window.isVisible()
+    help_window.close()
+    window.activateWindow()
+    window.start.calculator_button.setFocus()
+    QTest.keyClick(
+        window.start.calculator_button, Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier
+    )
+    calculator = window.findChild(ScoreCalculator)
+    assert calculator is not None and calculator.isVisible()
+    calculator.close()
+    window.start.practice_button.setFocus()
+    QTest.keyClick(window.start.practice_button, Qt.Key.Key_Return)
+    assert window.stack.currentWidget() is window.game
+    close_window(window)
+
+
+def test_f1_on_the_start_screen_opens_the_help(qtbot) -> None:
+    from koikoi.ui.help import HelpDialog
+
+    window = open_window(qtbot)
+    window.start.practice_button.setFocus()
+    QTest.keyClick(window.start.practice_button, Qt.Key.Key_F1)
+    help_window = window.findChild(HelpDialog)
+    assert help_window is not None and help_window.isVisible()
+    assert window.stack.currentWidget() is window.start  # F1 did not press the button
+    close_window(window)

@@ -128,7 +128,7 @@ def seen(viewer: ReplayViewer) -> tuple[dict[str, set[int]], int, str]:
         assert w.accessibleName() == card_accessible_name(w.card)
         zone = next(z for prefix, z in _ZONES if w.where.startswith(prefix))
         zones[zone].add(w.card)
-    return dict(zones), backs, viewer.me_box.stake.text()
+    return dict(zones), backs, str(viewer.me_box.stake_points)
 
 
 def expected(mine: Observation, theirs: Observation | None) -> tuple[dict[str, set[int]], int, str]:
@@ -165,7 +165,7 @@ def test_forward_through_a_whole_match_shows_the_engine_state_and_back_undoes_it
     press(viewer, Qt.Key.Key_Right)  # the last step: nothing further
     assert viewer.index == len(states) - 1
     assert not viewer.forward_button.isEnabled()
-    assert viewer.me_box.stake.text() == "50" or viewer.them_box.stake.text() == "50"
+    assert viewer.me_box.stake_points == 50 or viewer.them_box.stake_points == 50
     for i in range(len(states) - 2, -1, -1):
         press(viewer, Qt.Key.Key_Left)
         assert viewer.index == i
@@ -273,7 +273,7 @@ def test_viewing_as_one_player_hides_the_other_hand(qtbot) -> None:
     assert viewer.view_choice.currentText() == "As the computer saw it"
     zones, backs, stake = seen(viewer)
     assert (zones, backs, stake) == expected(both[1], None)
-    assert viewer.me_box.name.text() == "コンピュータ Computer"
+    assert viewer.me_box.name.text() == "コンピューター Computer"
     for i in range(8, 20):  # stepping on keeps the view
         press(viewer, Qt.Key.Key_Right)
         assert seen(viewer) == expected(states[i][1], None), f"step {i}"
@@ -656,3 +656,29 @@ def test_every_control_and_the_position_fit_the_smallest_window(qtbot) -> None:
     assert position.width() >= position.fontMetrics().horizontalAdvance(position.text())
     for control in viewer.findChildren(QPushButton) + viewer.findChildren(QComboBox):
         assert control.width() >= control.sizeHint().width(), control.accessibleName()
+
+
+@pytest.mark.parametrize(
+    ("key", "modifier"),
+    [
+        (Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier),
+        (Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier),
+    ],
+)
+def test_esc_and_ctrl_w_close_the_viewer_from_its_history_window(
+    qtbot, key: Qt.Key, modifier: Qt.KeyboardModifier
+) -> None:
+    games = games_dir()
+    games.mkdir(parents=True)
+    (games / "practice-20261201-101010.json").write_text(json.dumps(played_match()), "utf-8")
+    window = open_window(qtbot)
+    window.start.kept_list.setCurrentRow(0)
+    click(qtbot, window.start.view_button)
+    (viewer,) = _viewers()
+    combo = viewer.findChild(QComboBox)  # the focus on a control inside it, not the viewer
+    assert combo is not None
+    combo.setFocus()
+    QTest.keyClick(viewer.focusWidget() or viewer, key, modifier)
+    qtbot.waitUntil(lambda: not _viewers())
+    assert window.isVisible()  # only the viewer closed
+    close_window(window)

@@ -368,7 +368,7 @@
         </message>
         <message>
             <source>Shobu now wins {0}; the computer has only {1} left, so you would receive {2} and win the match.</source>
-            <translation>今勝負すれば{0}。コンピュータの持ち点は残り{1}点なので、{2}点を受け取って対戦に勝ちます。</translation>
+            <translation>今勝負すれば{0}。コンピューターの持ち点は残り{1}点なので、{2}点を受け取って対戦に勝ちます。</translation>
         </message>
         <message>
             <source>Shobu now wins {0}; {name} has only {1} left, so you would receive {2} and win the match.</source>
@@ -376,7 +376,7 @@
         </message>
         <message>
             <source>Shobu now: the computer pays you {0} (it has {1}).</source>
-            <translation>今勝負すれば、コンピュータが{0}点を支払います（持ち点{1}点）。</translation>
+            <translation>今勝負すれば、コンピューターが{0}点を支払います（持ち点{1}点）。</translation>
         </message>
         <message>
             <source>Shobu now: {name} pays you {0} (they have {1}).</source>
@@ -394,11 +394,11 @@ take {0} now  (S)</source>
         </message>
         <message>
             <source>Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, and if the computer calls shobu first you get nothing.</source>
-            <translation>こいこいで続けてさらに狙います。勝った方の倍率は×{0}になり、先にコンピュータが勝負すると、あなたは0点です。</translation>
+            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が×{0}になりますが、先にコンピューターが勝負すると、あなたは0点です。</translation>
         </message>
         <message>
             <source>Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, and if {name} calls shobu first you get nothing.</source>
-            <translation>こいこいで続けてさらに狙います。勝った方の倍率は×{0}になり、先に{name}さんが勝負すると、あなたは0点です。</translation>
+            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が×{0}になりますが、先に{name}さんが勝負すると、あなたは0点です。</translation>
         </message>
         <message>
             <source>「こいこい」 Koikoi
@@ -436,6 +436,18 @@ play on  (K)</source>
         <message>
             <source>Fast</source>
             <translation>速い</translation>
+        </message>
+        <message>
+            <source>At once</source>
+            <translation>すぐに</translation>
+        </message>
+        <message>
+            <source>After 1 second</source>
+            <translation>1秒後</translation>
+        </message>
+        <message>
+            <source>After 5 seconds (rules)</source>
+            <translation>5秒後（ルールどおり）</translation>
         </message>
         <message>
             <source>As the system says</source>
@@ -493,6 +505,14 @@ play on  (K)</source>
             <translation>ハイコントラスト</translation>
         </message>
         <message>
+            <source>A drawn card that resolves by itself</source>
+            <translation>めくった札が自動で進むまでの時間</translation>
+        </message>
+        <message>
+            <source>A drawn card goes on, unless clicked</source>
+            <translation>めくった札の自動進行（クリックでもすぐ進みます）</translation>
+        </message>
+        <message>
             <source>These change only how the game looks and moves, never the rules. They apply at once, also to a match in progress.</source>
             <translation>ここで変わるのは見た目と動きだけで、ルールは変わりません。対戦の途中でもすぐに反映されます。</translation>
         </message>
@@ -517,7 +537,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Computer</source>
-            <translation>コンピュータ</translation>
+            <translation>コンピューター</translation>
         </message>
         <message>
             <source>Turned again:</source>
@@ -529,7 +549,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer is oya (親) and plays first.</source>
-            <translation>コンピュータが親で、先に打ちます。</translation>
+            <translation>コンピューターが親で、先に打ちます。</translation>
         </message>
         <message>
             <source>The turned cards go back and the deck is shuffled before the deal.</source>
@@ -549,7 +569,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>{0} comes before {1}: the computer is oya.</source>
-            <translation>{0}は{1}より早いので、コンピュータが親です。</translation>
+            <translation>{0}は{1}より早いので、コンピューターが親です。</translation>
         </message>
         <message>
             <source>Both {0}: {1} ({2}) beats {3} ({4}): you are oya.</source>
@@ -557,7 +577,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Both {0}: {1} ({2}) beats {3} ({4}): the computer is oya.</source>
-            <translation>どちらも{0}の札です。{1}（{2}）が{3}（{4}）より高いので、コンピュータが親です。</translation>
+            <translation>どちらも{0}の札です。{1}（{2}）が{3}（{4}）より高いので、コンピューターが親です。</translation>
         </message>
     </context>
     <context>
@@ -677,7 +697,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Round {0}: the computer is oya (親) and plays first.</source>
-            <translation>第{0}回戦：コンピュータが親で、先に打ちます。</translation>
+            <translation>第{0}回戦：コンピューターが親で、先に打ちます。</translation>
         </message>
         <message>
             <source>Round {0}: {name} is oya (親) and plays first.</source>
@@ -689,7 +709,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer played {0}.</source>
-            <translation>コンピュータは{0}を出しました。</translation>
+            <translation>コンピューターは{0}を出しました。</translation>
         </message>
         <message>
             <source>{name} played {0}.</source>
@@ -701,7 +721,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer turned {0} from the stock.</source>
-            <translation>コンピュータは山札から{0}をめくりました。</translation>
+            <translation>コンピューターは山札から{0}をめくりました。</translation>
         </message>
         <message>
             <source>{name} turned {0} from the stock.</source>
@@ -713,7 +733,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer took {0} with {1}.</source>
-            <translation>コンピュータは{1}で{0}を取りました。</translation>
+            <translation>コンピューターは{1}で{0}を取りました。</translation>
         </message>
         <message>
             <source>{name} took {0} with {1}.</source>
@@ -725,7 +745,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>{0} matches two field cards: choose {1} or {2}.</source>
-            <translation>{0}に合う場札が2枚あります。{1}か{2}を選んでください。</translation>
+            <translation>場に{0}と同じ月の札が2枚あります。{1}か{2}を選んでください。</translation>
         </message>
         <message>
             <source>You hold {0}.</source>
@@ -733,7 +753,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer holds {0}.</source>
-            <translation>コンピュータの役：{0}。</translation>
+            <translation>コンピューターの役：{0}。</translation>
         </message>
         <message>
             <source>{name} holds {0}.</source>
@@ -748,7 +768,7 @@ play on  (K)</source>
         <message numerus="yes">
             <source>The computer holds {0}: %n point(s) in all.</source>
             <translation>
-                <numerusform>コンピュータの役：{0}。合計%n点です。</numerusform>
+                <numerusform>コンピューターの役：{0}。合計%n点です。</numerusform>
             </translation>
         </message>
         <message numerus="yes">
@@ -759,7 +779,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer is deciding: koikoi or shobu…</source>
-            <translation>コンピュータが考えています。こいこいか勝負か…</translation>
+            <translation>コンピューターが考えています。こいこいか勝負か…</translation>
         </message>
         <message>
             <source>{name} is deciding: koikoi or shobu…</source>
@@ -779,7 +799,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer called 「こいこい」 (koikoi): the round goes on at ×{0}.</source>
-            <translation>コンピュータが「こいこい」しました。倍率×{0}で続けます。</translation>
+            <translation>コンピューターが「こいこい」しました。倍率×{0}で続けます。</translation>
         </message>
         <message>
             <source>{name} called 「こいこい」 (koikoi): the round goes on at ×{0}.</source>
@@ -791,7 +811,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer's turn.</source>
-            <translation>コンピュータの番です。</translation>
+            <translation>コンピューターの番です。</translation>
         </message>
         <message>
             <source>{name}'s turn.</source>
@@ -806,7 +826,7 @@ play on  (K)</source>
         <message numerus="yes">
             <source>The computer called 「勝負」 (shobu) and wins the round: %n point(s).</source>
             <translation>
-                <numerusform>コンピュータが「勝負」して、この回に勝ちました。%n点です。</numerusform>
+                <numerusform>コンピューターが「勝負」して、この回に勝ちました。%n点です。</numerusform>
             </translation>
         </message>
         <message numerus="yes">
@@ -824,7 +844,7 @@ play on  (K)</source>
         <message numerus="yes">
             <source>The computer's dealt hand is a yaku (teyaku, 手役): %n point(s).</source>
             <translation>
-                <numerusform>コンピュータの配られた手札が手役です。%n点です。</numerusform>
+                <numerusform>コンピューターの配られた手札が手役です。%n点です。</numerusform>
             </translation>
         </message>
         <message numerus="yes">
@@ -843,7 +863,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer paid you {0}. Stakes: you {1}, the computer {2}.</source>
-            <translation>コンピュータがあなたに{0}点を支払いました。持ち点：あなた{1}、コンピュータ{2}。</translation>
+            <translation>コンピューターがあなたに{0}点を支払いました。持ち点：あなた{1}、コンピューター{2}。</translation>
         </message>
         <message>
             <source>{name} paid you {0}. Stakes: you {1}, {name} {2}.</source>
@@ -851,7 +871,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>You paid the computer {0}. Stakes: you {1}, the computer {2}.</source>
-            <translation>あなたはコンピュータに{0}点を支払いました。持ち点：あなた{1}、コンピュータ{2}。</translation>
+            <translation>あなたはコンピューターに{0}点を支払いました。持ち点：あなた{1}、コンピューター{2}。</translation>
         </message>
         <message>
             <source>You paid {name} {0}. Stakes: you {1}, {name} {2}.</source>
@@ -867,7 +887,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The match is over: the computer wins.</source>
-            <translation>対戦終了：コンピュータの勝ちです。</translation>
+            <translation>対戦終了：コンピューターの勝ちです。</translation>
         </message>
         <message>
             <source>The match is over: {name} wins.</source>
@@ -886,7 +906,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer calls koikoi: the round goes on at ×{0}.</source>
-            <translation>コンピュータが「こいこい」！倍率×{0}で続けます。</translation>
+            <translation>コンピューターが「こいこい」！倍率×{0}で続けます。</translation>
         </message>
         <message>
             <source>{name} calls koikoi: the round goes on at ×{0}.</source>
@@ -898,7 +918,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer calls shobu and takes the round.</source>
-            <translation>コンピュータが「勝負」して、この回を取りました。</translation>
+            <translation>コンピューターが「勝負」して、この回を取りました。</translation>
         </message>
         <message>
             <source>{name} calls shobu and takes the round.</source>
@@ -929,8 +949,8 @@ play on  (K)</source>
             <translation>{0}を選びました。Enterで出す、↑で場札を選ぶ、Escで戻します。</translation>
         </message>
         <message>
-            <source>{0} matches two cards: click the one to take.</source>
-            <translation>{0}に合う札が2枚あります。取る札をクリックしてください。</translation>
+            <source>{0} matches two cards: click the one to take (or ← →, then Enter).</source>
+            <translation>場に{0}と同じ月の札が2枚あります。取る札をクリックしてください（← → で選んで Enter でも取れます）。</translation>
         </message>
         <message>
             <source>You turned {0}: it takes {1} — by itself in {2} s, or click.</source>
@@ -954,7 +974,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer is thinking…</source>
-            <translation>コンピュータが考えています…</translation>
+            <translation>コンピューターが考えています…</translation>
         </message>
         <message>
             <source>Koikoi or shobu? K or S.</source>
@@ -1200,7 +1220,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Four cards of one month on the field: the cards are dealt again (not a round).</source>
-            <translation>場札に同じ月の札が4枚そろったら配り直します（1回戦に数えません）。</translation>
+            <translation>場札に同じ月の札が4枚そろったら配り直します（回戦数に数えません）。</translation>
         </message>
         <message>
             <source>The winner of a round is the next oya; after a nagare the oya stays.</source>
@@ -1493,12 +1513,12 @@ play on  (K)</source>
             <translation>部屋を開いて相手を待つ</translation>
         </message>
         <message>
-            <source>コンピュータと練習 · Practice with the computer</source>
-            <translation>コンピュータと練習</translation>
+            <source>コンピューターと練習 · Practice vs the computer</source>
+            <translation>コンピューターと練習</translation>
         </message>
         <message>
             <source>Practice with the computer, these settings</source>
-            <translation>この設定でコンピュータと練習</translation>
+            <translation>この設定でコンピューターと練習</translation>
         </message>
         <message>
             <source>Room</source>
@@ -1618,8 +1638,8 @@ play on  (K)</source>
             <translation>こいこい</translation>
         </message>
         <message>
-            <source>The saved match could not be read ({0}); it was moved to {1}.</source>
-            <translation>保存した対戦を読み込めませんでした（{0}）。ファイルは{1}に移しました。</translation>
+            <source>The saved match could not be read; it was moved to {0}.</source>
+            <translation>保存した対戦を読み込めませんでした（ファイルが壊れています）。ファイルは{0}に移しました。</translation>
         </message>
         <message>
             <source>Set it aside and start a new one</source>
@@ -1651,7 +1671,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Round {0} of {1}, you {2} : {3} computer. Setting it aside keeps it: it stays listed on the start screen and can be resumed from there.</source>
-            <translation>{1}回戦中の第{0}回戦、あなた {2} : {3} コンピュータ。中断しても対戦は残り、トップ画面の一覧から再開できます。</translation>
+            <translation>{1}回戦中の第{0}回戦、あなた {2} : {3} コンピューター。中断しても対戦は残り、トップ画面の一覧から再開できます。</translation>
         </message>
         <message>
             <source>Keep playing</source>
@@ -1790,7 +1810,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer wins the match</source>
-            <translation>コンピュータの勝ち</translation>
+            <translation>コンピューターの勝ち</translation>
         </message>
         <message>
             <source>{name} wins the match</source>
@@ -1798,7 +1818,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Final stakes: you {0}, the computer {1}.</source>
-            <translation>最終の持ち点：あなた{0}、コンピュータ{1}。</translation>
+            <translation>最終の持ち点：あなた{0}、コンピューター{1}。</translation>
         </message>
         <message>
             <source>Final stakes: you {0}, {name} {1}.</source>
@@ -1834,7 +1854,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Computer</source>
-            <translation>コンピュータ</translation>
+            <translation>コンピューター</translation>
         </message>
         <message>
             <source>You won</source>
@@ -1842,7 +1862,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Computer won</source>
-            <translation>コンピュータの勝ち</translation>
+            <translation>コンピューターの勝ち</translation>
         </message>
         <message>
             <source>{name} won</source>
@@ -1854,7 +1874,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Computer's teyaku</source>
-            <translation>コンピュータの手役</translation>
+            <translation>コンピューターの手役</translation>
         </message>
         <message>
             <source>{name}'s teyaku</source>
@@ -1973,7 +1993,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>no computer of that name was found: check it, or use the IP address</source>
-            <translation>その名前のコンピュータが見つかりません。名前を確かめるか、IPアドレスで入ってください</translation>
+            <translation>その名前のコンピューターが見つかりません。名前を確かめるか、IPアドレスで入ってください</translation>
         </message>
         <message>
             <source>that address cannot be reached from this network (another network, or a firewall)</source>
@@ -1985,7 +2005,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>this computer could not open the connection</source>
-            <translation>このコンピュータで接続を開けませんでした</translation>
+            <translation>このコンピューターで接続を開けませんでした</translation>
         </message>
         <message>
             <source>too many wrong passwords from there: the room refuses it for a while</source>
@@ -2069,7 +2089,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>this computer has no network address</source>
-            <translation>このコンピュータにネットワークのアドレスがありません</translation>
+            <translation>このコンピューターにネットワークのアドレスがありません</translation>
         </message>
         <message>
             <source>the network of {bind} cannot send multicast</source>
@@ -2077,11 +2097,11 @@ play on  (K)</source>
         </message>
         <message>
             <source>no network of this computer can send multicast</source>
-            <translation>このコンピュータにはマルチキャストを送れるネットワークがありません</translation>
+            <translation>このコンピューターにはマルチキャストを送れるネットワークがありません</translation>
         </message>
         <message>
             <source>this computer has no network with the address {bind}</source>
-            <translation>このコンピュータには{bind}というアドレスのネットワークがありません</translation>
+            <translation>このコンピューターには{bind}というアドレスのネットワークがありません</translation>
         </message>
         <message>
             <source>{bind} is not an IP address</source>
@@ -2105,11 +2125,11 @@ play on  (K)</source>
         </message>
         <message>
             <source>this computer has no address to announce</source>
-            <translation>このコンピュータに知らせるアドレスがありません</translation>
+            <translation>このコンピューターに知らせるアドレスがありません</translation>
         </message>
         <message>
             <source>the search for rooms on the network does not work here</source>
-            <translation>このコンピュータではネットワーク上の部屋探しが使えません</translation>
+            <translation>このコンピューターではネットワーク上の部屋探しが使えません</translation>
         </message>
         <message>
             <source>the round had already ended</source>
@@ -2387,7 +2407,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>WARNING: {0} now has another key! Pinned: {1}. Now: {2}. Someone may be posing as them. The connection was refused. Accept the new key only if {0} told you they reinstalled or moved to another computer.</source>
-            <translation>警告：{0}さんの鍵が変わっています！ 記録した鍵：{1}。今の鍵：{2}。誰かが{0}さんになりすましているかもしれません。接続は断りました。{0}さんから入れ直した、または別のコンピュータに移ったと聞いたときだけ、新しい鍵を受け入れてください。</translation>
+            <translation>警告：{0}さんの鍵が変わっています！ 記録した鍵：{1}。今の鍵：{2}。誰かが{0}さんになりすましているかもしれません。接続は断りました。{0}さんから入れ直した、または別のコンピューターに移ったと聞いたときだけ、新しい鍵を受け入れてください。</translation>
         </message>
         <message>
             <source>The peer's signature does not verify: the connection was refused.</source>
@@ -2595,7 +2615,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Practice vs {0}</source>
-            <translation>練習（コンピュータ：{0}）</translation>
+            <translation>練習（コンピューター：{0}）</translation>
         </message>
         <message>
             <source>A recorded match</source>
@@ -2691,7 +2711,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>As the computer saw it</source>
-            <translation>コンピュータから見たとおり</translation>
+            <translation>コンピューターから見たとおり</translation>
         </message>
         <message>
             <source>As {0} saw it</source>
@@ -2710,12 +2730,12 @@ play on  (K)</source>
             <translation>あなた</translation>
         </message>
         <message>
-            <source>コンピュータ Computer</source>
-            <translation>コンピュータ</translation>
+            <source>コンピューター Computer</source>
+            <translation>コンピューター</translation>
         </message>
         <message>
             <source>Round {0} of {1}</source>
-            <translation>第{0}回戦／{1}回戦</translation>
+            <translation>第{0}回戦（全{1}回戦）</translation>
         </message>
         <message>
             <source>Multiplier ×{0} · koikoi calls: {1}</source>
@@ -2757,10 +2777,6 @@ play on  (K)</source>
     <context>
         <name>Rooms</name>
         <message>
-            <source>joint seed allowed</source>
-            <translation>両者のシードも可</translation>
-        </message>
-        <message>
             <source>in play</source>
             <translation>対戦中</translation>
         </message>
@@ -2773,8 +2789,20 @@ play on  (K)</source>
             <translation>状態</translation>
         </message>
         <message>
+            <source>{0} rounds · doubling at 8+</source>
+            <translation>{0}回戦 · 「8点以上×2」</translation>
+        </message>
+        <message>
+            <source>{0} rounds · no doubling</source>
+            <translation>{0}回戦 · 「8点で倍なし」</translation>
+        </message>
+        <message>
             <source>joint seed only</source>
             <translation>両者のシードのみ</translation>
+        </message>
+        <message>
+            <source>joint seed allowed</source>
+            <translation>両者のシードも可</translation>
         </message>
         <message>
             <source>open</source>
@@ -2821,7 +2849,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer wins round {0}</source>
-            <translation>第{0}回戦はコンピュータの勝ち</translation>
+            <translation>第{0}回戦はコンピューターの勝ち</translation>
         </message>
         <message>
             <source>{name} wins round {0}</source>
@@ -2833,7 +2861,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer called 「勝負」 (shobu); your yaku count for nothing.</source>
-            <translation>コンピュータが「勝負」しました。あなたの役は0点です。</translation>
+            <translation>コンピューターが「勝負」しました。あなたの役は0点です。</translation>
         </message>
         <message>
             <source>{name} called 「勝負」 (shobu); your yaku count for nothing.</source>
@@ -2841,7 +2869,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer called 「勝負」 (shobu).</source>
-            <translation>コンピュータが「勝負」しました。</translation>
+            <translation>コンピューターが「勝負」しました。</translation>
         </message>
         <message>
             <source>{name} called 「勝負」 (shobu).</source>
@@ -2857,7 +2885,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer's dealt hand is a yaku: the round ends before anyone plays.</source>
-            <translation>コンピュータの配られた手札が手役です。打ち始める前にこの回は終わります。</translation>
+            <translation>コンピューターの配られた手札が手役です。打ち始める前にこの回は終わります。</translation>
         </message>
         <message>
             <source>{name}'s dealt hand is a yaku: the round ends before anyone plays.</source>
@@ -2877,7 +2905,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>All four cards of one month were dealt to the field, so the cards are shuffled and dealt again by the same oya. A redeal is not a round.</source>
-            <translation>場札に同じ月の札が4枚そろって配られたので、同じ親が札を切り直して配り直します。配り直しは1回戦に数えません。</translation>
+            <translation>場札に同じ月の札が4枚そろって配られたので、同じ親が札を切り直して配り直します。配り直しは回戦数に数えません。</translation>
         </message>
         <message>
             <source>手四 Teshi: all four cards of one month in the dealt hand.</source>
@@ -2889,7 +2917,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer pays you</source>
-            <translation>コンピュータがあなたに支払い</translation>
+            <translation>コンピューターがあなたに支払い</translation>
         </message>
         <message>
             <source>{name} pays you</source>
@@ -2897,7 +2925,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>You pay the computer</source>
-            <translation>あなたがコンピュータに支払い</translation>
+            <translation>あなたがコンピューターに支払い</translation>
         </message>
         <message>
             <source>You pay {name}</source>
@@ -2915,7 +2943,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>The computer stays oya (親).</source>
-            <translation>コンピュータが引き続き親です。</translation>
+            <translation>コンピューターが引き続き親です。</translation>
         </message>
         <message>
             <source>{name} stays oya (親).</source>
@@ -2935,11 +2963,11 @@ play on  (K)</source>
         </message>
         <message>
             <source>Next round ({0} of {1})</source>
-            <translation>次の回戦へ（第{0}回戦／{1}回戦）</translation>
+            <translation>次の回戦へ（第{0}回戦・全{1}回戦）</translation>
         </message>
         <message>
             <source>Computer</source>
-            <translation>コンピュータ</translation>
+            <translation>コンピューター</translation>
         </message>
         <message>
             <source>You</source>
@@ -3113,7 +3141,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>All 4 cards of one month on the field: nobody could take them, so the cards are shuffled and dealt again by the same oya. A redeal is not a round.</source>
-            <translation>場札に同じ月の札が4枚そろうと、それを取れる札はもう残っていません。同じ親が札を切り直して配り直します。配り直しは1回戦に数えません。</translation>
+            <translation>場札に同じ月の札が4枚そろうと、それを取れる札はもう残っていません。同じ親が札を切り直して配り直します。配り直しは回戦数に数えません。</translation>
         </message>
         <message>
             <source>Four pairs on the field, or three of a month: play goes on.</source>
@@ -3511,32 +3539,28 @@ play on  (K)</source>
             <translation>役がないので、この取り札は0点です。</translation>
         </message>
         <message>
-            <source>Yaku total (base points)</source>
-            <translation>役の合計（基本点）</translation>
-        </message>
-        <message>
-            <source>Doubling</source>
-            <translation>2倍</translation>
-        </message>
-        <message>
-            <source>Koikoi multiplier</source>
-            <translation>こいこいの倍率</translation>
-        </message>
-        <message>
-            <source>Round points</source>
-            <translation>この回の得点</translation>
-        </message>
-        <message>
             <source>{0} picked</source>
             <translation>{0}を選択</translation>
+        </message>
+        <message>
+            <source>Yaku total (base points): {0}</source>
+            <translation>役の合計（基本点）：{0}</translation>
+        </message>
+        <message>
+            <source>Doubling: {0}</source>
+            <translation>2倍：{0}</translation>
+        </message>
+        <message>
+            <source>Koikoi multiplier: ×{0}</source>
+            <translation>こいこいの倍率：×{0}</translation>
+        </message>
+        <message>
+            <source>Round points: {0}</source>
+            <translation>この回の得点：{0}</translation>
         </message>
     </context>
     <context>
         <name>SeatBox</name>
-        <message>
-            <source>points</source>
-            <translation>点</translation>
-        </message>
         <message>
             <source>親 oya</source>
             <translation>親</translation>
@@ -3544,6 +3568,10 @@ play on  (K)</source>
         <message>
             <source>Oya: plays first this round</source>
             <translation>親：この回で先に打つ</translation>
+        </message>
+        <message>
+            <source>points</source>
+            <translation>点</translation>
         </message>
         <message>
             <source>Stakes: {0} points</source>
@@ -3555,7 +3583,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Total {0}</source>
-            <translation>合計{0}</translation>
+            <translation>合計{0}点</translation>
         </message>
         <message>
             <source>No yaku yet</source>
@@ -3569,8 +3597,8 @@ play on  (K)</source>
     <context>
         <name>SidePanel</name>
         <message>
-            <source>コンピュータ Computer</source>
-            <translation>コンピュータ</translation>
+            <source>コンピューター Computer</source>
+            <translation>コンピューター</translation>
         </message>
         <message>
             <source>What happened</source>
@@ -3598,7 +3626,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Assist</source>
-            <translation>ヒント</translation>
+            <translation>アシスト</translation>
         </message>
         <message>
             <source>Assist display: highlight cards that can capture</source>
@@ -3614,7 +3642,7 @@ play on  (K)</source>
         </message>
         <message>
             <source>Round {0} of {1}</source>
-            <translation>第{0}回戦／{1}回戦</translation>
+            <translation>第{0}回戦（全{1}回戦）</translation>
         </message>
         <message>
             <source>Multiplier ×{0} · koikoi calls: {1}</source>
@@ -3670,11 +3698,11 @@ play on  (K)</source>
         <message>
             <source>練習  Practice
 6 rounds against the computer</source>
-            <translation>練習　コンピュータと6回戦</translation>
+            <translation>練習　コンピューターと6回戦</translation>
         </message>
         <message>
             <source>Practice: 6 rounds against the computer</source>
-            <translation>練習：コンピュータと6回戦</translation>
+            <translation>練習：コンピューターと6回戦</translation>
         </message>
         <message>
             <source>対戦  Play a person
@@ -3743,8 +3771,8 @@ on the local network or by address</source>
             <translation>練習の設定</translation>
         </message>
         <message>
-            <source>コンピュータと練習 · Practice settings</source>
-            <translation>コンピュータと練習 · 設定</translation>
+            <source>コンピューターと練習 · Practice settings</source>
+            <translation>コンピューターと練習 · 設定</translation>
         </message>
         <message>
             <source>Rounds</source>
@@ -3760,7 +3788,7 @@ on the local network or by address</source>
         </message>
         <message>
             <source>Computer</source>
-            <translation>コンピュータ</translation>
+            <translation>コンピューター</translation>
         </message>
         <message>
             <source>Easy</source>
@@ -3776,7 +3804,7 @@ on the local network or by address</source>
         </message>
         <message>
             <source>Computer level: {0}</source>
-            <translation>コンピュータの強さ：{0}</translation>
+            <translation>コンピューターの強さ：{0}</translation>
         </message>
         <message>
             <source>Double at 8 points or more (8点以上で2倍)</source>
@@ -3830,13 +3858,13 @@ on the local network or by address</source>
             <source>続きから  Resume the match
 round {0} of {1} · you {2} : {3} computer</source>
             <translation>続きから
-第{0}回戦／{1}回戦 · あなた {2} : {3} コンピュータ</translation>
+第{0}回戦（全{1}回戦） · あなた {2} : {3} コンピューター</translation>
         </message>
         <message>
             <source>続きから  Resume the match with {0} — reconnect
 round {1} of {2} · you {3} : {4}</source>
             <translation>続きから（{0} さんに再接続）
-第{1}回戦／{2}回戦 · あなた {3} : {4}</translation>
+第{1}回戦（全{2}回戦） · あなた {3} : {4}</translation>
         </message>
         <message>
             <source>easy</source>
@@ -3860,7 +3888,7 @@ round {1} of {2} · you {3} : {4}</source>
         </message>
         <message>
             <source>set aside in round {0} of {1}</source>
-            <translation>第{0}回戦／{1}回戦で中断</translation>
+            <translation>第{0}回戦（全{1}回戦）で中断</translation>
         </message>
         <message>
             <source>cut off: can be resumed</source>
@@ -3894,7 +3922,7 @@ round {1} of {2} · you {3} : {4}</source>
         </message>
         <message>
             <source>The computer's hand</source>
-            <translation>コンピュータの手札</translation>
+            <translation>コンピューターの手札</translation>
         </message>
         <message>
             <source>{0}'s hand</source>
@@ -3906,7 +3934,7 @@ round {1} of {2} · you {3} : {4}</source>
         </message>
         <message>
             <source>The computer's captures</source>
-            <translation>コンピュータの取り札</translation>
+            <translation>コンピューターの取り札</translation>
         </message>
         <message>
             <source>{0}'s captures</source>

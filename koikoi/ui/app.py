@@ -80,7 +80,7 @@ def make_app(argv: Sequence[str] | None = None) -> QApplication:
     app = QApplication(list(argv) if argv is not None else sys.argv[:1])
     app.setApplicationName("koikoi")
     app.setOrganizationName("koikoi")
-    app.setApplicationDisplayName("花札こいこい Koi-Koi")
+    app.setApplicationDisplayName("花札こいこい Koi-Koi")  # the window's, once translated
     app.setDesktopFileName("org.koikoi.Koikoi")  # packaging/linux/org.koikoi.Koikoi.desktop
     try:
         from koikoi.resources import asset
@@ -162,10 +162,16 @@ class MainWindows:
         old.controller.save()
         new = MainWindow(old.settings, old.saves, old.timings)
         new.start.on_language = self._switch_soon
-        new.restoreGeometry(old.saveGeometry())
+        new.restoreGeometry(old.saveGeometry())  # maximised or full screen as the old one
         self.window = new
         if old.isVisible():
             new.show()
+            if not new.windowState() & (
+                Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen
+            ):
+                # exactly the old window's place: restoreGeometry moves and shrinks a window
+                # whose saved frame does not fit the screen (1280×800 and a title bar)
+                new.setGeometry(old.geometry())
             new.start.language.setFocus()
         old.close()
         old.deleteLater()

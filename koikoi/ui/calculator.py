@@ -207,10 +207,12 @@ class ScoreCalculator(QDialog):
             )
             lines += [
                 f"<table cellspacing='4'>{rows}</table>",
-                f"<p>{escape(t('Yaku total (base points)'))}: <b>{s.base}</b><br>",
-                f"{escape(t('Doubling'))}: {escape(doubled)}<br>",
-                f"{escape(t('Koikoi multiplier'))}: ×{s.multiplier}</p>",
-                f"<p style='font-size: 18px'><b>{escape(t('Round points'))}: {s.points}</b></p>",
+                # each line one message: the colon is the language's (full-width in Japanese)
+                f"<p>{escape(t('Yaku total (base points): {0}')).format(f'<b>{s.base}</b>')}<br>",
+                f"{escape(t('Doubling: {0}')).format(escape(doubled))}<br>",
+                f"{escape(t('Koikoi multiplier: ×{0}')).format(s.multiplier)}</p>",
+                "<p style='font-size: 18px'><b>"
+                f"{escape(t('Round points: {0}')).format(s.points)}</b></p>",
             ]
         self.score_label.setText("".join(lines))
         summary = (

@@ -1,4 +1,5 @@
-"""Display options: reading aids, card size, animation speed, reduced motion, high contrast.
+"""Display options: reading aids, card size, animation speed, reduced motion, high contrast,
+the drawn card's pace.
 
 The options are stored in :mod:`koikoi.ui.settings` (``DisplayOptions``); this module asks the
 platform what it prefers, holds the high-contrast style sheet and the small dialog that
@@ -44,6 +45,7 @@ from PySide6.QtWidgets import (
 from koikoi.ui.settings import (
     ANIMATION_SPEEDS,
     CARD_SIZES,
+    DRAW_PACES,
     FOLLOW,
     DisplayOptions,
 )
@@ -136,7 +138,7 @@ QTabWidget::pane, QTextBrowser, QTableWidget, QListWidget, QFrame#side {{
 QLabel {{ color: {HC_TEXT}; background: transparent; }}
 QLabel#title, QLabel#cardHead, QLabel#seatName, QLabel#learnHead, QLabel#yakuName {{
   color: {HC_ACCENT}; }}
-QLabel#subtitle, QLabel#stakeUnit, QLabel#koikoiCalls, QLabel#learnNote {{ color: {HC_TEXT}; }}
+QLabel#subtitle, QLabel#koikoiCalls, QLabel#learnNote {{ color: {HC_TEXT}; }}
 QLabel#notice {{ background: {HC_GROUND}; border: 2px solid {HC_ACCENT}; color: {HC_TEXT}; }}
 QFrame#settingsCard, QFrame#seatBox, QFrame#roundBox, QFrame#yakuRow, QFrame#monthRow {{
   background: {HC_GROUND}; border: 2px solid {HC_TEXT}; }}
@@ -247,6 +249,14 @@ def _speed_names() -> dict[str, str]:
     return {"slow": _tr("Slow"), "normal": _tr("Normal"), "fast": _tr("Fast")}
 
 
+def _pace_names() -> dict[str, str]:
+    return {
+        "instant": _tr("At once"),
+        "1s": _tr("After 1 second"),
+        "5s": _tr("After 5 seconds (rules)"),
+    }
+
+
 def _follow_names() -> dict[str, str]:
     return {"system": _tr("As the system says"), "on": _tr("On"), "off": _tr("Off")}
 
@@ -277,6 +287,10 @@ class DisplayDialog(QDialog):
         form.addRow(self.tr("Reduced motion (cards move without flying)"), self.motion)
         self.contrast = self._combo(FOLLOW, _follow_names(), self.tr("High contrast"))
         form.addRow(self.tr("High contrast"), self.contrast)
+        self.draw_pace = self._combo(
+            DRAW_PACES, _pace_names(), self.tr("A drawn card that resolves by itself")
+        )
+        form.addRow(self.tr("A drawn card goes on, unless clicked"), self.draw_pace)
         lay.addLayout(form)
         note = QLabel(
             self.tr(
@@ -295,14 +309,15 @@ class DisplayDialog(QDialog):
         lay.addWidget(buttons)
         self.set_options(options)
         self.aids.toggled.connect(lambda _on: self._changed())
-        for combo in (self.card_size, self.speed, self.motion, self.contrast):
+        for combo in (self.card_size, self.speed, self.motion, self.contrast, self.draw_pace):
             combo.currentIndexChanged.connect(lambda _i: self._changed())
         self.setTabOrder(self.aids, self.card_size)
         self.setTabOrder(self.card_size, self.speed)
         self.setTabOrder(self.speed, self.motion)
         self.setTabOrder(self.motion, self.contrast)
-        self.setTabOrder(self.contrast, close)
-        self.resize(560, 360)
+        self.setTabOrder(self.contrast, self.draw_pace)
+        self.setTabOrder(self.draw_pace, close)
+        self.resize(560, 400)
 
     def _combo(self, values: tuple[str, ...], labels: dict[str, str], name: str) -> QComboBox:
         combo = QComboBox()
@@ -312,7 +327,14 @@ class DisplayDialog(QDialog):
         return combo
 
     def set_options(self, options: DisplayOptions) -> None:
-        widgets = (self.aids, self.card_size, self.speed, self.motion, self.contrast)
+        widgets = (
+            self.aids,
+            self.card_size,
+            self.speed,
+            self.motion,
+            self.contrast,
+            self.draw_pace,
+        )
         for w in widgets:
             w.blockSignals(True)
         self.aids.setChecked(options.reading_aids)
@@ -321,6 +343,7 @@ class DisplayDialog(QDialog):
             (self.speed, options.animation_speed),
             (self.motion, options.reduced_motion),
             (self.contrast, options.high_contrast),
+            (self.draw_pace, options.draw_pace),
         ):
             combo.setCurrentIndex(max(0, combo.findData(value)))
         for w in widgets:
@@ -333,6 +356,7 @@ class DisplayDialog(QDialog):
             str(self.speed.currentData()),
             str(self.motion.currentData()),
             str(self.contrast.currentData()),
+            str(self.draw_pace.currentData()),
         )
 
     def _changed(self) -> None:

@@ -7,9 +7,11 @@ clicks and keys into the controller's calls. The keyboard scheme itself (seed 00
 
 from __future__ import annotations
 
+import html
 import logging
 import time
 from collections.abc import Callable
+from typing import Final
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAccessible, QKeyEvent, QResizeEvent
@@ -103,6 +105,10 @@ def announce(widget: QWidget, text: str) -> None:
         pass
 
 
+STAKE_UNIT_STYLE: Final = "font-size: 13px; font-weight: 400"
+"""The unit after the stakes, smaller than the number (its colour is the number's)."""
+
+
 class SeatBox(QFrame):
     """One player's box in the score column: name, oya, stakes, koikoi calls, yaku."""
 
@@ -117,12 +123,13 @@ class SeatBox(QFrame):
         self.name.setObjectName("seatName")
         lay.addWidget(self.name)
         row = QHBoxLayout()
-        self.stake = QLabel("25")
+        # the number and its unit in one label, so a screen reader hears "Stakes: 25 points"
+        # once, not a lone "points" after it
+        self.stake = QLabel("")
         self.stake.setObjectName("stake")
-        unit = QLabel(self.tr("points"))
-        unit.setObjectName("stakeUnit")
+        self.stake.setTextFormat(Qt.TextFormat.RichText)
+        self._show_stake(25)
         row.addWidget(self.stake)
-        row.addWidget(unit, 0, Qt.AlignmentFlag.AlignBottom)
         row.addStretch(1)
         self.oya = QLabel(self.tr("親 oya"))
         self.oya.setObjectName("oyaBadge")
@@ -138,9 +145,19 @@ class SeatBox(QFrame):
         self.yaku.setTextFormat(Qt.TextFormat.PlainText)
         lay.addWidget(self.yaku)
 
-    def refresh(self, stake: int, is_oya: bool, calls: int, pile: int) -> None:
-        self.stake.setText(str(stake))
+    def _show_stake(self, stake: int) -> None:
+        unit = html.escape(self.tr("points"))
+        space = "" if names.current_language() == "ja" else "\u00a0"  # 25点, 25 points
+        self.stake.setText(f"{stake}<span style='{STAKE_UNIT_STYLE}'>{space}{unit}</span>")
         self.stake.setAccessibleName(self.tr("Stakes: {0} points").format(stake))
+
+    @property
+    def stake_points(self) -> int:
+        """The stakes the box shows."""
+        return int(self.stake.text().partition("<")[0])
+
+    def refresh(self, stake: int, is_oya: bool, calls: int, pile: int) -> None:
+        self._show_stake(stake)
         self.oya.setVisible(is_oya)
         self.calls.setText(self.tr("「こいこい」 called ×{0}").format(calls) if calls else "")
         self.calls.setVisible(bool(calls))
@@ -208,7 +225,7 @@ class SidePanel(QFrame):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(12, 12, 12, 12)
         lay.setSpacing(10)
-        self.them = SeatBox(self.tr("コンピュータ Computer"), 1)
+        self.them = SeatBox(self.tr("コンピューター Computer"), 1)
         lay.addWidget(self.them)
         self.rules = rules_line(wrap=True)
         self.dealing = rules_line(wrap=True)  # a network match: how its deals are made
@@ -221,7 +238,7 @@ class SidePanel(QFrame):
         self.me = SeatBox(self.tr("あなた You"), 0)
         lay.addWidget(self.me)
         buttons = QHBoxLayout()
-        buttons.setSpacing(6)
+        buttons.setSpacing(4)  # 「メニュー」「ヘルプ」「アシスト」 whole in a 960-pixel window
         self.menu_button = QPushButton(self.tr("Menu"))
         self.menu_button.setAccessibleName(self.tr("Back to the start screen (the match is saved)"))
         self.help_button = QPushButton(self.tr("Help"))
@@ -273,7 +290,7 @@ class SidePanel(QFrame):
         me, them = controller.me, controller.them
         self.me.seat, self.them.seat = me, them
         name = controller.opponent_name
-        self.them.name.setText(self.tr("コンピュータ Computer") if name is None else name)
+        self.them.name.setText(self.tr("コンピューター Computer") if name is None else name)
         self.menu_button.setAccessibleName(
             self.tr("Back to the start screen (the match is saved)")
             if name is None
@@ -684,9 +701,9 @@ class GameScreen(QWidget):
         elif mode is Mode.PICK:
             obs = c.observation()
             if obs is not None and obs.pending >= 0:
-                text = self.tr("{0} matches two cards: click the one to take.").format(
-                    names.card_name(obs.pending)
-                )
+                text = self.tr(
+                    "{0} matches two cards: click the one to take (or ← →, then Enter)."
+                ).format(names.card_name(obs.pending))
         elif mode is Mode.DRAW_WAIT and c.draw_wait is not None:
             left = max(0.0, c.draw_wait.ms / 1000 - (time.monotonic() - self._draw_started))
             left = min(left, c.timings.auto_take_ms / 1000)  # the turn-over itself not counted
@@ -733,6 +750,8 @@ class GameScreen(QWidget):
                 )
             )
         self.prompt.setText(text)
+        # a screen reader hears what the prompt says ("Your turn: …"), not only "Prompt"
+        self.prompt.setAccessibleName(text or self.tr("Prompt"))
         self.prompt.setVisible(bool(text))
         self.prompt.setWordWrap(False)
         need = self.prompt.sizeHint()

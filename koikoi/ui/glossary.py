@@ -114,7 +114,7 @@ GLOSSARY: Final[tuple[tuple[str, str, str, str], ...]] = (
         QT_TRANSLATE_NOOP("Glossary", "boar, deer and butterflies: a yaku"),
     ),
     (
-        "化札",
+        "化け札",
         "ばけふだ",
         "bake-fuda",
         QT_TRANSLATE_NOOP(

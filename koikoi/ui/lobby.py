@@ -405,7 +405,7 @@ class Lobby(QWidget):
         self.create_button.setAccessibleName(_tr("Open the room and wait for a player"))
         self.create_button.clicked.connect(self.create_room)
         form2.addRow(self.create_button)
-        self.practice_button = QPushButton(_tr("コンピュータと練習 · Practice with the computer"))
+        self.practice_button = QPushButton(_tr("コンピューターと練習 · Practice vs the computer"))
         self.practice_button.setObjectName("secondaryButton")
         self.practice_button.setAccessibleName(_tr("Practice with the computer, these settings"))
         self.practice_button.clicked.connect(lambda: emit(self.practice, self.form_settings()))

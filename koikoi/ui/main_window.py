@@ -15,10 +15,10 @@ import math
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QFont, QIcon, QKeyEvent
+from PySide6.QtCore import QByteArray, QCoreApplication, QMargins, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QIcon, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -33,6 +33,7 @@ from koikoi.engine.match import Settings
 from koikoi.paths import games_dir
 from koikoi.resources import asset
 from koikoi.ui import names
+from koikoi.ui.accessible import forget_current_while_hidden
 from koikoi.ui.art import CardArt
 from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.controller import GameController, Mode, Timings
@@ -98,7 +99,11 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         names.install_translations()  # before any widget says a count
         self.setObjectName("mainWindow")
-        self.setWindowTitle(self.tr("花札こいこい Koi-Koi"))
+        # the application's display name is the window's title in the language spoken: Qt
+        # adds that name to any other title ("花札こいこい — 花札こいこい Koi-Koi")
+        title = self.tr("花札こいこい Koi-Koi")
+        QGuiApplication.setApplicationDisplayName(title)
+        self.setWindowTitle(title)
         self.setAccessibleName(self.tr("Koi-Koi"))
         with contextlib.suppress(FileNotFoundError):
             self.setWindowIcon(QIcon(str(asset("icons/koikoi.svg"))))
@@ -186,10 +191,14 @@ class MainWindow(QMainWindow):
         self.game.on_assist_changed = self._assist_changed
 
         geometry = self.settings.get(WINDOW_GEOMETRY)
+        self._first_size: QSize | None = None
+        """The size given to a window with none saved, until it is first shown."""
         if not geometry or not self.restoreGeometry(QByteArray(geometry)):
-            self.resize(1280, 800)
+            self._first_size = first_size(self.screen().availableGeometry())
+            self.resize(self._first_size)
         self.setMinimumSize(960, 640)
         self.refresh_start()
+        forget_current_while_hidden(self)  # no hidden list item says it is focused
 
     # -- screens -------------------------------------------------------------------------
 
@@ -198,9 +207,10 @@ class MainWindow(QMainWindow):
         loaded = self.saves.load()
         notice = loaded.problem
         if loaded.moved is not None:
-            notice = self.tr(
-                "The saved match could not be read ({0}); it was moved to {1}."
-            ).format(loaded.reason, loaded.moved)
+            # the reader's own (English) words are in the log, not on the screen
+            notice = self.tr("The saved match could not be read; it was moved to {0}.").format(
+                loaded.moved
+            )
         self.start.set_notice(notice)
         if loaded.saved is not None:
             m = loaded.saved.replay.match
@@ -1015,7 +1025,12 @@ class MainWindow(QMainWindow):
         self.game.table.set_display(options.card_scale, options.reading_aids, high)
         self.game.set_anim_scale(self.anim_scale())
         # the toss panel's spin asks the controller's timings whether things move
-        self.controller.timings = dataclasses.replace(self.timings, anim_scale=self.anim_scale())
+        # and the drawn card's pace (R5.5) is the display options' too
+        self.controller.timings = dataclasses.replace(
+            self.timings,
+            anim_scale=self.anim_scale(),
+            auto_take_ms=options.draw_wait_ms(self.timings.auto_take_ms),
+        )
         if self._help is not None:
             self._help.set_aids(options.reading_aids)
             self._help.set_card_scale(options.card_scale)
@@ -1037,6 +1052,31 @@ class MainWindow(QMainWindow):
         self.settings.set(ASSIST, on)
         self.start.assist.setChecked(on)
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._first_size == self.size():  # the frame is known once shown: made to fit
+            QTimer.singleShot(0, self._fit_frame)
+        self._first_size = None  # (a window sized by its caller is left as it is)
+
+    def _fit_frame(self) -> None:
+        """Shrink a first window whose frame (the title bar) takes it past the screen's
+        available room, and bring it inside that room."""
+        room = self.screen().availableGeometry()
+        frame = self.frameGeometry()
+        extra_w = frame.width() - self.width()
+        extra_h = frame.height() - self.height()
+        if extra_w <= 0 and extra_h <= 0:  # no frame (offscreen, no window manager)
+            return
+        width = max(self.minimumWidth(), min(self.width(), room.width() - extra_w))
+        height = max(self.minimumHeight(), min(self.height(), room.height() - extra_h))
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        if not room.contains(self.frameGeometry()):
+            self.move(
+                max(room.left(), min(frame.left(), room.right() + 1 - width - extra_w)),
+                max(room.top(), min(frame.top(), room.bottom() + 1 - height - extra_h)),
+            )
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # a key with no focused widget reaches the window: the table's keys still work
         if self.stack.currentWidget() is self.game and self.game.handle_key(event.key()):
@@ -1052,6 +1092,20 @@ class MainWindow(QMainWindow):
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
         super().closeEvent(event)
+
+
+FRAME_ALLOWANCE: Final = QMargins(4, 36, 4, 4)
+"""Room left for the window manager's frame (a title bar, borders) before the window is
+shown and its frame is known."""
+
+
+def first_size(room: QRect) -> QSize:
+    """A first window's size: 1280×800 where the screen's available room has that and the
+    frame too, else what the room leaves (never under the 960×640 minimum)."""
+    a = FRAME_ALLOWANCE
+    width = min(1280, room.width() - a.left() - a.right())
+    height = min(800, room.height() - a.top() - a.bottom())
+    return QSize(max(960, width), max(640, height))
 
 
 def ending_text(ending: Any, name: str, mine: bool) -> str:

@@ -9,7 +9,7 @@ keyboard and a screen reader reach them as they reach any dialog.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter
@@ -677,6 +677,32 @@ class RoundResultPanel(Panel):
 # -- the match's result (R2.3, R2.4) ---------------------------------------------------------
 
 
+class RoundsTable(QTableWidget):
+    """The match result's rounds: as tall as its rows where the window has room (up to
+    :attr:`MOST` pixels), else at least three rows, and it scrolls. The height is measured
+    as it is laid out, with the style sheet's header and frame: measured when the table was
+    made, it came out a few pixels short, and 3 to 6 rounds showed a scroll bar."""
+
+    ROW: Final = 30
+    MOST: Final = 420
+
+    def __init__(self, rows: int, columns: int) -> None:
+        super().__init__(rows, columns)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def _height(self, rows: int) -> int:
+        header = self.horizontalHeader()
+        header_h = 0 if header.isHidden() else max(header.height(), header.sizeHint().height())
+        return rows * self.ROW + header_h + 2 * self.frameWidth()
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), min(self.MOST, self._height(self.rowCount())))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(super().minimumSizeHint().width(), self._height(min(3, self.rowCount())))
+
+
 class MatchResultPanel(Panel):
     def __init__(
         self,
@@ -705,7 +731,7 @@ class MatchResultPanel(Panel):
             sub += " " + self.tr("A player with no points left loses at once.")
         super().__init__(title, sub)
         self.setMinimumWidth(820)
-        table = QTableWidget(len(summary.rows), 6)
+        table = RoundsTable(len(summary.rows), 6)
         table.setObjectName("roundsTable")
         table.setAccessibleName(self.tr("Rounds of the match"))
         table.setHorizontalHeaderLabels(
@@ -769,12 +795,7 @@ class MatchResultPanel(Panel):
                 else QHeaderView.ResizeMode.ResizeToContents
             )
             header.setSectionResizeMode(j, mode)
-        table.verticalHeader().setDefaultSectionSize(30)
-        rows_h = 30 * table.rowCount() + header.sizeHint().height() + 2 * table.frameWidth() + 4
-        # all rounds at once where the window has room; in a small window, or a 12-round
-        # match with redeals, the table scrolls
-        table.setMaximumHeight(min(420, rows_h))
-        table.setMinimumHeight(min(rows_h, 3 * 30 + header.sizeHint().height()))
+        table.verticalHeader().setDefaultSectionSize(RoundsTable.ROW)
         table.setMinimumWidth(740)
         self.body.addWidget(table)
         self.button(self.tr("Rematch"), on_rematch, default=True)

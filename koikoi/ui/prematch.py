@@ -264,8 +264,9 @@ class PrematchPanel(QFrame):
             picture.setMinimumSize(card_size(CARD_WIDTH))
             name = QLabel("")
             name.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            name.setWordWrap(True)
-            name.setFixedWidth(CARD_WIDTH + 40)
+            # two whole lines, the name and its Japanese: a width of its own, never wrapped
+            # ("Chrysanthemum plain" above a lone "2")
+            name.setMinimumWidth(CARD_WIDTH + 40)
             grid.addWidget(picture, 0, i)
             grid.addWidget(name, 1, i)
             self.card_labels.append(picture)

@@ -71,9 +71,11 @@ def mdns_bind() -> str | None:
 
 
 def settings_text(rounds: int, doubling: bool) -> str:
-    """The match settings as the seed's lobby writes them: ``6回戦 · 「8点以上×2」``."""
-    double = "「8点以上×2」" if doubling else "「8点で倍なし」"
-    return f"{rounds}回戦 · {double}"
+    """The match settings in the language spoken: ``6 rounds · doubling at 8+``, in Japanese
+    as the seed's lobby writes them, ``6回戦 · 「8点以上×2」``."""
+    if doubling:
+        return _tr("{0} rounds · doubling at 8+").format(rounds)
+    return _tr("{0} rounds · no doubling").format(rounds)
 
 
 def seed_text(room: Room) -> str:
@@ -239,6 +241,8 @@ class RoomListModel(QAbstractTableModel):
             return f"{SAME_TITLE_MARK} {text}" if column == 0 and self.contested(room) else text
         if role == Qt.ItemDataRole.DecorationRole and column == 0 and room.private:
             return lock_icon()
+        if role == Qt.ItemDataRole.AccessibleTextRole and column > 0:
+            return self._text(room, column)  # the row is said once, by its first cell
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
             return self.describe(room, contested=self.contested(room))
         if role == Qt.ItemDataRole.ForegroundRole and column == 0 and self.contested(room):

@@ -16,6 +16,7 @@ from typing import Final
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QFocusEvent,
+    QFontMetrics,
     QHelpEvent,
     QPainter,
     QPaintEvent,
@@ -412,6 +413,8 @@ class ContentsList(QListWidget):
     items leaves out the style sheet's padding, and cuts their last line off)."""
 
     PADDING: Final = 2 * 4 + 8  # the style sheet's item padding, and the text's margins
+    WHOLE: Final = Qt.ItemDataRole.UserRole + 1
+    """The entry's text in one line; its shown text has line breaks between words."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -430,7 +433,8 @@ class ContentsList(QListWidget):
             self.fit()
 
     def fit(self) -> None:
-        """Give each entry the lines its text needs at the list's width."""
+        """Give each entry the lines its text needs at the list's width, broken between its
+        words: Qt would break Japanese between any two kana ("あかたん・あおた" then "ん")."""
         width = self.viewport().width()
         metrics = self.fontMetrics()
         text_width = max(40, width - self.PADDING)
@@ -438,10 +442,30 @@ class ContentsList(QListWidget):
             item = self.item(row)
             if item is None:
                 continue
+            whole = item.data(self.WHOLE)
+            if not isinstance(whole, str):  # the entry as added: kept for the next width
+                whole = item.text()
+                item.setData(self.WHOLE, whole)
+                item.setData(Qt.ItemDataRole.AccessibleTextRole, whole)  # read in one line
+            text = "\n".join(_word_lines(whole, metrics, text_width))
+            if item.text() != text:
+                item.setText(text)
             lines = metrics.boundingRect(
-                QRect(0, 0, text_width, 100_000), Qt.TextFlag.TextWordWrap, item.text()
+                QRect(0, 0, text_width, 100_000), Qt.TextFlag.TextWordWrap, text
             )
             item.setSizeHint(QSize(width, lines.height() + 8))
+
+
+def _word_lines(text: str, metrics: QFontMetrics, width: int) -> list[str]:
+    """``text`` in lines of whole words (split at spaces) that fit ``width``, where they
+    can; a word wider than that has a line of its own."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 class LearnPage(QWidget):

@@ -166,6 +166,8 @@ CARD_SIZES: Final = ("small", "normal", "large")
 ANIMATION_SPEEDS: Final = ("slow", "normal", "fast")
 FOLLOW: Final = ("system", "on", "off")
 """Reduced motion and high contrast: follow the platform's setting, or always on or off."""
+DRAW_PACES: Final = ("instant", "1s", "5s")
+"""How long the player's drawn card waits before it resolves by itself (R5.5: 5 s)."""
 
 READING_AIDS: Final = _option(
     "display/reading_aids", True, doc="the cards' reading aids: month numeral and kind mark"
@@ -180,11 +182,16 @@ REDUCED_MOTION: Final = _option(
 HIGH_CONTRAST: Final = _option(
     "display/high_contrast", "system", FOLLOW, doc="black and white, text at 7:1 or more"
 )
+DRAW_PACE: Final = _option(
+    "display/draw_pace", "5s", DRAW_PACES, doc="a drawn card resolves by itself after this"
+)
 
 CARD_SCALES: Final = {"small": 0.82, "normal": 1.0, "large": 1.18}
 """The table's card width against its usual one (the table keeps what does not fit)."""
 ANIMATION_FACTORS: Final = {"slow": 1.6, "normal": 1.0, "fast": 0.55}
 """Multiplies every animation's duration."""
+DRAW_PACE_MS: Final = {"instant": 0, "1s": 1000}
+"""The quicker paces' waits; "5s" is R5.5's own, the window's timings (tests shrink it)."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +209,7 @@ class DisplayOptions:
     animation_speed: str = "normal"
     reduced_motion: str = "system"
     high_contrast: str = "system"
+    draw_pace: str = "5s"
 
     @property
     def card_scale(self) -> float:
@@ -220,6 +228,15 @@ class DisplayOptions:
     def contrast_high(self, platform_high: bool) -> bool:
         return self.high_contrast == "on" or (self.high_contrast == "system" and platform_high)
 
+    def draw_wait_ms(self, rules_ms: int) -> int:
+        """How long a drawn card waits before it resolves by itself: ``rules_ms`` (R5.5's
+        5 s as the window's timings have it) at the default pace, else the quicker pace's.
+
+        >>> DisplayOptions(draw_pace="1s").draw_wait_ms(5000), DisplayOptions().draw_wait_ms(5000)
+        (1000, 5000)
+        """
+        return min(rules_ms, DRAW_PACE_MS.get(self.draw_pace, rules_ms))
+
 
 def load_display(settings: AppSettings) -> DisplayOptions:
     """The display options as stored (a value that cannot be read is its default)."""
@@ -229,6 +246,7 @@ def load_display(settings: AppSettings) -> DisplayOptions:
         settings.get(ANIMATION_SPEED),
         settings.get(REDUCED_MOTION),
         settings.get(HIGH_CONTRAST),
+        settings.get(DRAW_PACE),
     )
 
 
@@ -238,4 +256,5 @@ def save_display(settings: AppSettings, options: DisplayOptions) -> None:
     settings.set(ANIMATION_SPEED, options.animation_speed)
     settings.set(REDUCED_MOTION, options.reduced_motion)
     settings.set(HIGH_CONTRAST, options.high_contrast)
+    settings.set(DRAW_PACE, options.draw_pace)
     settings.sync()

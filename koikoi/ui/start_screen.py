@@ -3,7 +3,7 @@ settings, help, the score calculator and quit.
 
 "Practice" is the rules page's quick-practice button (R2.7): 6 rounds, with the doubling and
 assist settings last used for practice on this machine (both on until changed) and the last
-computer level. The settings card is the room form's 「コンピュータと練習」: its rounds too.
+computer level. The settings card is the room form's 「コンピューターと練習」: its rounds too.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QRadialGradient
+from PySide6.QtGui import QBrush, QColor, QKeyEvent, QPainter, QPaintEvent, QRadialGradient
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -183,6 +183,23 @@ class StartScreen(QWidget):
         outer.addStretch(4)
         self.load_settings()
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # a push button outside a dialog takes Space only: Enter and the keypad's Enter
+        # press the focused button too, as they do in the app's dialogs
+        focused = self.focusWidget()
+        if (
+            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and isinstance(focused, QPushButton)
+            and self.isAncestorOf(focused)
+            and focused.isEnabled()
+        ):
+            focused.click()
+            return
+        if event.key() == Qt.Key.Key_F1:  # as at the table
+            self.on_help()
+            return
+        super().keyPressEvent(event)
+
     def _learn_row(self) -> QHBoxLayout:
         """The rules with pictures, the card gallery, the glossary and the display options."""
         row = QHBoxLayout()
@@ -214,7 +231,7 @@ class StartScreen(QWidget):
         grid.setContentsMargins(22, 18, 22, 18)
         grid.setHorizontalSpacing(14)
         grid.setVerticalSpacing(10)
-        head = QLabel(self.tr("コンピュータと練習 · Practice settings"))
+        head = QLabel(self.tr("コンピューターと練習 · Practice settings"))
         head.setObjectName("cardHead")
         grid.addWidget(head, 0, 0, 1, 4)
 

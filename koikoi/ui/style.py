@@ -52,8 +52,8 @@ QPushButton#resumeButton:hover { background: #f0c96a; }
 QPushButton#resumeButton:focus { border: 4px solid #1c1411; padding: 12px 28px; }
 QPushButton#secondaryButton { background: rgba(28, 20, 17, 0.75); font-size: 15px; }
 QPushButton#startButton { background: #2b5a47; border-color: #d4a84b; font-weight: 600; }
-QPushButton#smallButton { padding: 4px 10px; font-size: 13px; }
-QPushButton#smallButton:focus { padding: 2px 8px; }
+QPushButton#smallButton { padding: 4px 8px; font-size: 13px; }
+QPushButton#smallButton:focus { padding: 2px 6px; }
 
 QFrame#settingsCard { background: rgba(24, 17, 14, 0.86); border: 1px solid #b58e3e;
   border-radius: 16px; }
@@ -79,7 +79,6 @@ QLabel#seatName { font-size: 16px; font-weight: 700; color: #ffe3a3; }
 QLabel#oyaBadge { background: #b8272d; color: #fff3da; border-radius: 8px;
   padding: 1px 8px; font-weight: 700; font-size: 13px; }
 QLabel#stake { font-size: 34px; font-weight: 800; color: #f7e7c0; }
-QLabel#stakeUnit { font-size: 13px; color: #bfae8c; padding-bottom: 6px; }
 QLabel#koikoiCalls { font-size: 13px; color: #ffcf6b; padding-bottom: 6px; }
 QLabel#yakuList { font-size: 13px; color: #e9dcc0; }
 QLabel#roundLabel { font-size: 18px; font-weight: 700; color: #ffe3a3; }
@@ -142,6 +141,11 @@ QFrame#panel[compact="true"] QPushButton:focus { padding: 2px 10px; }
 QTableWidget#roundsTable { background: rgba(0,0,0,0.25); color: #f3e9d2;
   gridline-color: rgba(212,168,75,0.3); border: 1px solid rgba(212,168,75,0.5);
   border-radius: 8px; font-size: 14px; }
+QTableWidget#roundsTable QScrollBar:vertical { background: transparent; width: 8px; }
+QTableWidget#roundsTable QScrollBar::handle:vertical { background: #6b5324; border-radius: 4px;
+  min-height: 20px; }
+QTableWidget#roundsTable QScrollBar::add-line:vertical,
+QTableWidget#roundsTable QScrollBar::sub-line:vertical { height: 0; }
 QHeaderView::section { background: #2f231c; color: #ffe3a3; border: none;
   padding: 4px 8px; font-weight: 700; }
 

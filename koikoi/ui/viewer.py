@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
-from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -327,7 +327,20 @@ class ReplayViewer(QWidget):
         action()
         return True
 
+    def closes(self, event: QKeyEvent) -> bool:
+        """Esc or Ctrl+W (the platform's Close keys) close the viewer's window, wherever its
+        focus is."""
+        plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if (plain and event.key() == Qt.Key.Key_Escape) or event.matches(
+            QKeySequence.StandardKey.Close
+        ):
+            self.close()
+            return True
+        return False
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self.closes(event):
+            return
         if not self.handle_key(event.key()):
             super().keyPressEvent(event)
 
@@ -339,12 +352,11 @@ class ReplayViewer(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.log and event.type() == QEvent.Type.Resize:
             QTimer.singleShot(0, self._scroll_log)
-        if (
-            event.type() == QEvent.Type.KeyPress
-            and isinstance(event, QKeyEvent)
-            and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        ):
-            return self.handle_key(event.key())
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            if self.closes(event):
+                return True
+            if not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+                return self.handle_key(event.key())
         return False
 
     # -- narration ---------------------------------------------------------------------------
@@ -492,7 +504,7 @@ class ReplayViewer(QWidget):
         owner = r.owner
         names = {
             owner: self.tr("あなた You"),
-            1 - owner: self.tr("コンピュータ Computer") if r.opponent is None else r.opponent,
+            1 - owner: self.tr("コンピューター Computer") if r.opponent is None else r.opponent,
         }
         self.me_box.seat, self.them_box.seat = me, them
         self.me_box.name.setText(names[me])
@@ -594,7 +606,7 @@ class ReplayViewer(QWidget):
                 problems.append("face-down cards while both hands are open")
         elif len(hidden) != obs.opponent_hand_size:
             problems.append("face-down cards")
-        if self.me_box.stake.text() != str(obs.scores[seat]):
+        if self.me_box.stake_points != obs.scores[seat]:
             problems.append("score")
         return problems
 
