@@ -142,7 +142,10 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
     qtbot.wait(2100)  # redrawn once a second: at least one second less on each
     assert seconds(mover.game.prompt.text()) <= seconds(mine) - 1
     assert seconds(waiter.game.prompt.text()) <= seconds(theirs) - 1
-    assert mover.game.prompt.accessibleName() == "Prompt"  # not re-read every second
+    # not re-read every second: the instruction is its name, the clock is not in it
+    assert mover.game.prompt.accessibleName() == (
+        "Your turn: click a card to play it (or 1–8 and Enter)."
+    )
     qtbot.waitUntil(lambda: left_to_move(mover) != [], timeout=20_000)
     assert left_to_move(mover) == ["10 seconds left to move."]
     assert left_to_move(waiter) == []

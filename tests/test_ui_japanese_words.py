@@ -119,6 +119,7 @@ def _listed(rounds: int, doubling: bool) -> tuple[str, str]:
     room = Room(
         name="r1", title="Aiko's room", addresses=("127.0.0.1:4000",), rounds=rounds,
         doubling=doubling, private=False, status=RoomStatus.OPEN, version=4, host="Aiko",
+        dealing="private",
     )  # fmt: skip
     model = RoomListModel()
     model.put(room)

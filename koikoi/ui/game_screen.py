@@ -737,6 +737,10 @@ class GameScreen(QWidget):
             text = self.tr("The computer is thinking…")
         elif mode is Mode.DECIDE:
             text = self.tr("Koikoi or shobu? K or S.")
+        # What a screen reader hears: the instruction, never a count that ticks each second
+        # (the move clock is said at 10 s left; a prompt whose words tick is "Prompt")
+        ticking = mode is Mode.DRAW_WAIT or (mode is Mode.BUSY and c.waiting_since is not None)
+        spoken = "" if ticking else text
         clock = c.clock() if mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE) else None
         if clock is not None and clock.local:  # the local player's move clock
             mine = self.tr("Your move — {0}").format(_clock(clock.left))
@@ -751,7 +755,7 @@ class GameScreen(QWidget):
             )
         self.prompt.setText(text)
         # a screen reader hears what the prompt says ("Your turn: …"), not only "Prompt"
-        self.prompt.setAccessibleName(text or self.tr("Prompt"))
+        self.prompt.setAccessibleName(spoken or self.tr("Prompt"))
         self.prompt.setVisible(bool(text))
         self.prompt.setWordWrap(False)
         need = self.prompt.sizeHint()
