@@ -2,7 +2,9 @@
 
 - ``handshake_ms``: connect → first deal ready (TCP connect, hellos, Noise XXpsk3, signatures,
   coin toss, first deal), median over several connections, open room; ``handshake_ms_private``
-  the same for a password room (SPAKE2 added).
+  the same for a password room (SPAKE2 added); ``handshake_ms_private_dealing`` an open room
+  dealt privately (koikoi-net/4: the four cards, both confirmations, then the coin toss, and
+  the first deal dealt by both sides together).
 - ``match_overhead_pct``: a six-round ``random``-bot match over loopback against the very same
   match (same seed, first oya and bots) played in one process by :func:`koikoi.driver.
   play_match`, the bots' thinking subtracted from both. Both peers run in this one process
@@ -131,11 +133,11 @@ async def _session(
         await room.close()
 
 
-def _handshake_ms(password: str, count: int) -> float:
+def _handshake_ms(password: str, count: int, private: bool = False) -> float:
     times = []
     for i in range(count):
         bots = (_TimedBot("random", 2 * i), _TimedBot("random", 2 * i + 1))
-        _, joined = asyncio.run(_session(bots, password))
+        _, joined = asyncio.run(_session(bots, password, private))
         times.append((joined.times["first_deal"] - joined.times["connect"]) * 1000)
     return statistics.median(times)
 
@@ -298,6 +300,7 @@ def run(
     result: dict[str, Any] = {
         "handshake_ms": round(_handshake_ms("", handshakes), 2),
         "handshake_ms_private": round(_handshake_ms("matsu ni tsuru", handshakes), 2),
+        "handshake_ms_private_dealing": round(_handshake_ms("", handshakes, private=True), 2),
     }
     result.update(_overhead(matches))
     if real_levels:
