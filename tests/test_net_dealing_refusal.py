@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 
 from koikoi.engine.match import Settings
-from koikoi.net.handshake import Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 from koikoi.net.wire import encode_message, unpack
 from tests.net_support import KoikoiProcess
+from tests.test_net_dealing_negotiation import _side
 from tests.test_net_handshake import run
 from tests.test_net_play import host as spawn_host
 from tests.test_net_play import join as spawn_join
@@ -50,18 +50,6 @@ PRIVATE_REFUSED = (
     "(--dealing seed): without it both deal privately"
 )
 """The line of the side that offered only the seed, refused."""
-
-
-def _side(role: Role, dealings: tuple[str, ...], password: str = "") -> Handshake:
-    return Handshake(
-        role,
-        identity=Identity.generate(),
-        nickname=role.value,
-        settings=Settings(),
-        password=password,
-        known_peers=KnownPeers(None),
-        dealings=dealings,
-    )
 
 
 def _released_hello(version: int = 2, **extra: object) -> bytes:
