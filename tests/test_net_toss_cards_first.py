@@ -37,6 +37,7 @@ from koikoi.net.session import CARDS_DIFFER, CardsShown, Ended, Ending, Stage, T
 from koikoi.net.verify import VerificationFailed, verify_record
 from koikoi.net.wire import encode_frame, encode_message, unpack
 from tests.net_support import Table
+from tests.test_net_confirm import pump
 
 BOTH = ("private", "seed")
 SILENCE = 15.0
@@ -76,20 +77,6 @@ def pair(tmp_path: Path | None, hold: bool = True) -> dict[Role, Connection]:
         )
         for role in Role
     }
-
-
-def pump(conns: dict[Role, Connection]) -> dict[Role, list[ConnectionEvent]]:
-    """Carry bytes both ways until the wire is quiet; every event each side saw."""
-    seen: dict[Role, list[ConnectionEvent]] = {role: [] for role in Role}
-    moving = True
-    while moving:
-        moving = False
-        for role in Role:
-            data = conns[role].data_to_send()
-            if data:
-                moving = True
-                seen[role.peer].extend(conns[role.peer].receive_data(data, 0.0))
-    return seen
 
 
 def until_cards(
