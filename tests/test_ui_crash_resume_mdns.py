@@ -21,9 +21,10 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
+from koikoi.net.address import format_address
 from koikoi.net.discovery import Room, RoomBrowser, RoomStatus
 from koikoi.ui.controller import Mode
-from koikoi.ui.netlink import QtJoin, QtRoom, format_address
+from koikoi.ui.netlink import QtJoin, QtRoom
 from koikoi.ui.saves import RESUME_KEY
 from koikoi.ui.smoke import LOOPBACK
 from tests.test_ui_crash_resume import crash, lobby_window, net_records

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
+from koikoi.net.address import format_address, parse_address
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import (
     MAX_NICKNAME,
@@ -100,20 +101,6 @@ _seconds = _seconds_between("--timeout", 0.1, 3600)
 _window = _seconds_between("--resume-window", 0, 3600)
 _clock_seconds = _seconds_between("", 0.1, 86400)
 """--move-clock and --abandon-after (argparse names the option before the message)."""
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[v6]:PORT`` for an IPv6 address) as (host, port).
-
-    >>> parse_address("127.0.0.1:4000"), parse_address("[::1]:80")
-    (('127.0.0.1', 4000), ('::1', 80))
-    """
-    host, sep, port_text = text.rpartition(":")
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    if not sep or not host or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise UsageError(f"join needs HOST:PORT with a port 1-65535, not {text!r}")
-    return host, int(port_text)
 
 
 def _default_nickname() -> str:
@@ -558,10 +545,10 @@ async def _host(
         raise UsageError(
             f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}"
         ) from None
-    shown = f"[{host}]" if ":" in host else host
+    shown = format_address(host, port)
     if restored is not None:
         room.adopt(restored)
-    print(f"listening {shown}:{port}", file=sys.stderr, flush=True)
+    print(f"listening {shown}", file=sys.stderr, flush=True)
     match = asyncio.ensure_future(room.outcome())
     stopped = asyncio.ensure_future(stop.wait())
     try:
@@ -573,7 +560,7 @@ async def _host(
                 await asyncio.wait_for(asyncio.shield(match), LEAVE_GRACE)
         if match.done():
             return match.result()
-        outcome = Outcome(f"{shown}:{port}")
+        outcome = Outcome(shown)
         outcome.failure = "stopped before any peer joined"
         return outcome
     finally:
@@ -707,7 +694,10 @@ def _cmd_join(args: argparse.Namespace) -> int:
     if args.room is None:
         if args.bind is not None:
             raise UsageError("--bind goes with --room (it is where to look for the room)")
-        host, port = parse_address(args.address)
+        try:
+            host, port = parse_address(args.address)
+        except ValueError as error:
+            raise UsageError(f"join: {error}") from None
         options = _options(args)
         restored = _restored(options, Role.JOINER, args.record)
         # a match agreed with the joint seed is redialled as it was joined (a koikoi-net/2

@@ -56,6 +56,7 @@ from zeroconf._handlers.record_manager import RecordManager
 from zeroconf._protocol.incoming import DNSIncoming
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from koikoi.net.address import format_address
 from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
@@ -133,15 +134,6 @@ def _cut_utf8(text: str, max_bytes: int) -> str:
 def short_fingerprint(fingerprint: str) -> str:
     """The first group of :func:`koikoi.net.identity.fingerprint`: what room lists show."""
     return fingerprint.split("-", 1)[0]
-
-
-def format_address(host: str, port: int) -> str:
-    """``IP:PORT``, or ``[IP]:PORT`` for IPv6.
-
-    >>> format_address("10.0.0.2", 4000), format_address("fe80::1%3", 80)
-    ('10.0.0.2:4000', '[fe80::1%3]:80')
-    """
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 # --- what a room says about itself ----------------------------------------------------------

@@ -66,6 +66,7 @@ from PySide6.QtNetwork import (
 
 from koikoi.engine.match import Settings
 from koikoi.engine.round import Action
+from koikoi.net.address import format_address, parse_address
 from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone, HandshakeFailed
 from koikoi.net.errors import (
     AuthenticationFailed,
@@ -139,38 +140,6 @@ RESTARTED: Final = "restarted from the record"
 
 def _now() -> float:
     return time.monotonic()
-
-
-def format_address(host: str, port: int) -> str:
-    """``host:port``, an IPv6 address in brackets.
-
-    >>> format_address("192.0.2.1", 4000), format_address("::1", 4000)
-    ('192.0.2.1:4000', '[::1]:4000')
-    """
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[v6]:PORT`` for an IPv6 address) as (host, port).
-
-    Raises :class:`ValueError` with one line for anything else.
-
-    >>> parse_address("192.0.2.1:4000"), parse_address("[::1]:80"), parse_address("hana.lan:1")
-    (('192.0.2.1', 4000), ('::1', 80), ('hana.lan', 1))
-    """
-    host, sep, port_text = text.strip().rpartition(":")
-    bracketed = host.startswith("[") and host.endswith("]")
-    if bracketed:
-        host = host[1:-1]
-    if (
-        not sep
-        or not host
-        or (":" in host and not bracketed)
-        or not port_text.isdigit()
-        or not 1 <= int(port_text) <= 65535
-    ):
-        raise ValueError(f"an address is HOST:PORT with a port 1-65535, not {text!r}")
-    return host, int(port_text)
 
 
 # --- what the owner is told ------------------------------------------------------------------
