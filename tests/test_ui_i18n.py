@@ -107,27 +107,32 @@ def _texts(widget: QWidget) -> Iterator[tuple[str, str]]:
             yield where, w.toPlainText()
         if isinstance(w, QPlainTextEdit):  # the game log
             yield where, w.toPlainText()
-        if isinstance(w, QTabBar):
-            for i in range(w.count()):
-                yield where, w.tabText(i)
-                yield where, w.tabToolTip(i)
-        if isinstance(w, QComboBox):
-            yield from ((where, w.itemText(i)) for i in range(w.count()))
-        if isinstance(w, QAbstractItemView) and not isinstance(w, (QTableWidget, QHeaderView)):
-            model = w.model()
-            for row in range(model.rowCount() if model is not None else 0):
-                index = model.index(row, 0)
-                for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-                    value = model.data(index, role)
-                    yield where, value if isinstance(value, str) else ""
-        if isinstance(w, QTableWidget):
-            for row in range(w.rowCount()):
-                for col in range(w.columnCount()):
-                    item = w.item(row, col)
-                    yield where, item.text() if item is not None else ""
+        yield from ((where, text) for text in _list_texts(w))
+
+
+def _list_texts(w: QWidget) -> Iterator[str]:
+    """The items of a tab bar, combo box, list or table (and the table's headers)."""
+    if isinstance(w, QTabBar):
+        for i in range(w.count()):
+            yield w.tabText(i)
+            yield w.tabToolTip(i)
+    if isinstance(w, QComboBox):
+        yield from (w.itemText(i) for i in range(w.count()))
+    if isinstance(w, QAbstractItemView) and not isinstance(w, (QTableWidget, QHeaderView)):
+        model = w.model()
+        for row in range(model.rowCount() if model is not None else 0):
+            index = model.index(row, 0)
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                value = model.data(index, role)
+                yield value if isinstance(value, str) else ""
+    if isinstance(w, QTableWidget):
+        for row in range(w.rowCount()):
             for col in range(w.columnCount()):
-                head = w.horizontalHeaderItem(col)
-                yield where, head.text() if head is not None else ""
+                item = w.item(row, col)
+                yield item.text() if item is not None else ""
+        for col in range(w.columnCount()):
+            head = w.horizontalHeaderItem(col)
+            yield head.text() if head is not None else ""
 
 
 NOT_WORDS = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){1,3}|(?<=鍵 )[a-z2-7]{4}\b|\S+\.json")

@@ -122,33 +122,12 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
     for context in root.findall("context"):
         contexts[context.findtext("name") or ""] = context
     empty = contexts.pop("", None)
-    helpers: dict[str, dict[str, set[str]]] = {}
     if empty is not None:
         root.remove(empty)
-        for message in empty.findall("message"):
-            # the same words in two modules' helpers are one message with two locations:
-            # each module's context gets it
-            wheres: list[ET.Element | None] = list(message.findall("location")) or [None]
-            for where in wheres:
-                file = Path(where.get("filename", "") if where is not None else "").name
-                if file not in FILE_CONTEXTS:
-                    raise SystemExit(f"{file}: a message outside a class, with no known context")
-                if file not in helpers:
-                    helpers[file] = _helper_contexts(SOURCES / file)
-                source = message.findtext("source") or ""
-                for name in sorted(helpers[file].get(source, {FILE_CONTEXTS[file]})):
-                    if name not in contexts:
-                        contexts[name] = ET.SubElement(root, "context")
-                        ET.SubElement(contexts[name], "name").text = name
-                    target = contexts[name]
-                    if all(m.findtext("source") != source for m in target.findall("message")):
-                        target.append(copy.deepcopy(message))
+        _spread_helper_messages(root, contexts, empty)
     for path in sorted(SOURCES.glob("*.py")):
         for name, source in _in_fstrings(path):
-            if name not in contexts:
-                contexts[name] = ET.SubElement(root, "context")
-                ET.SubElement(contexts[name], "name").text = name
-            target = contexts[name]
+            target = _context(root, contexts, name)
             if all(m.findtext("source") != source for m in target.findall("message")):
                 message = ET.SubElement(target, "message")
                 ET.SubElement(message, "source").text = source
@@ -162,6 +141,37 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
                 message.remove(where)
         root.append(context)
     return tree
+
+
+def _context(root: ET.Element, contexts: dict[str, ET.Element], name: str) -> ET.Element:
+    """The context ``name`` of ``root``, made if there is none yet."""
+    if name not in contexts:
+        contexts[name] = ET.SubElement(root, "context")
+        ET.SubElement(contexts[name], "name").text = name
+    return contexts[name]
+
+
+def _spread_helper_messages(
+    root: ET.Element, contexts: dict[str, ET.Element], empty: ET.Element
+) -> None:
+    """The messages lupdate found outside a class (``empty``), each put in the contexts its
+    module's helpers translate it in."""
+    helpers: dict[str, dict[str, set[str]]] = {}
+    for message in empty.findall("message"):
+        # the same words in two modules' helpers are one message with two locations:
+        # each module's context gets it
+        wheres: list[ET.Element | None] = list(message.findall("location")) or [None]
+        for where in wheres:
+            file = Path(where.get("filename", "") if where is not None else "").name
+            if file not in FILE_CONTEXTS:
+                raise SystemExit(f"{file}: a message outside a class, with no known context")
+            if file not in helpers:
+                helpers[file] = _helper_contexts(SOURCES / file)
+            source = message.findtext("source") or ""
+            for name in sorted(helpers[file].get(source, {FILE_CONTEXTS[file]})):
+                target = _context(root, contexts, name)
+                if all(m.findtext("source") != source for m in target.findall("message")):
+                    target.append(copy.deepcopy(message))
 
 
 def _key(context: str, message: ET.Element) -> tuple[str, str, str]:

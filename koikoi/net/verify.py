@@ -33,7 +33,7 @@ import base64
 import binascii
 import copy
 import hmac
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -219,23 +219,7 @@ def _check_handshake(net: Mapping[str, Any], session: bytes, keys: list[bytes], 
 
 def verify_record(data: Mapping[str, Any]) -> Verified:
     """Check a decoded record; raises :class:`NotARecord` or :class:`VerificationFailed`."""
-    if data.get("format") != FORMAT:
-        raise NotARecord(f"not a {FORMAT} file (format is {data.get('format')!r})")
-    net = data.get("net")
-    if not isinstance(net, dict):
-        raise VerificationFailed("the record carries no network signatures (no 'net' key)")
-    protocol = net.get("protocol")
-    if protocol not in RECORD_PROTOCOLS:
-        raise VerificationFailed(f"net.protocol is {protocol!r}, not {PROTOCOL_NAME!r}")
-    dealing = net.get("dealing", "seed")
-    if (protocol in NEGOTIATED) != ("dealing" in net):
-        raise VerificationFailed(
-            f"net.dealing in a record of {protocol}, which deals by the seed"
-            if "dealing" in net
-            else f"net.dealing is missing in a record of {protocol}"
-        )
-    if dealing not in ("seed", "private"):
-        raise VerificationFailed(f"net.dealing is {dealing!r}, not 'private' or 'seed'")
+    net, protocol, dealing = _net_block(data)
     session = _bytes(net.get("session"), "net.session")
     keys, nicks = _players(net)
     try:
@@ -264,25 +248,7 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
             keys=tuple(keys),
             nicks=tuple(nicks),
         )
-    if not isinstance(toss, dict):
-        raise VerificationFailed("net.toss must be an object")
-    commit = _bytes(toss.get("commit"), "net.toss.commit")
-    host_random = _bytes(toss.get("host_random"), "net.toss.host_random")
-    joiner_random = _bytes(toss.get("joiner_random"), "net.toss.joiner_random")
-    if not hmac.compare_digest(commitment(session, Role.HOST, host_random), commit):
-        raise VerificationFailed("coin toss: the host's random does not match its commitment")
-    tosses = b""
-    if protocol == protocol_name(PRIVATE_VERSION):  # the toss drawn after the four cards
-        toss_commit = _bytes(toss.get("toss_commit"), "net.toss.toss_commit")
-        host_toss = _bytes(toss.get("host_toss"), "net.toss.host_toss")
-        joiner_toss = _bytes(toss.get("joiner_toss"), "net.toss.joiner_toss")
-        if not hmac.compare_digest(toss_commitment(session, host_toss), toss_commit):
-            raise VerificationFailed(
-                "coin toss: the host's toss random does not match its commitment (toss_commit)"
-            )
-        tosses = host_toss + joiner_toss
-    elif any(key in toss for key in ("toss_commit", "host_toss", "joiner_toss")):
-        raise VerificationFailed(f"net.toss: a {protocol} toss has no second exchange")
+    host_random, joiner_random, tosses = _toss_randoms(toss, session, protocol)
     seed = joint_seed(session, host_random, joiner_random, tosses)
     if "seed" in net and _bytes(net.get("seed"), "net.seed") != seed:
         raise VerificationFailed("coin toss: net.seed is not the seed the toss gives")
@@ -309,22 +275,7 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
         if isinstance(lockstep, AuditedLockstep) and lockstep.match.needs_deal:
             last = i == len(record.deals) - 1
             pending = _lay_out(lockstep, raw_deals[i], i, deal if last else None)
-        dealt = lockstep.record.deals
-        if len(dealt) <= i:
-            raise VerificationFailed(f"deal {i} action -: a deal the moves before it do not reach")
-        expected = dealt[i]
-        cut_short = isinstance(lockstep, AuditedLockstep) and lockstep.unaudited > 0
-        if cut_short:  # the writer's view: its opened cards were checked against the keys
-            pass
-        elif (deal.hands, deal.field, deal.stock) != (
-            expected.hands,
-            expected.field,
-            expected.stock,
-        ):
-            raise VerificationFailed(
-                f"deal {i} action -: the cards are not the deal "
-                + ("its dealing gives" if private else "the joint seed gives")
-            )
+        _check_deal_cards(lockstep, deal, i)
         for j, act in enumerate(deal.actions):
             if len(lockstep.record.deals) != i + 1:
                 raise VerificationFailed(f"deal {i} action {j}: the deal's round had already ended")
@@ -384,6 +335,69 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
         rejected=rejected,
         audit=audited,
     )
+
+
+def _check_deal_cards(lockstep: Lockstep, deal: ParsedDeal, i: int) -> None:
+    """The record's deal ``i`` is the one its dealing (or the joint seed) gives."""
+    dealt = lockstep.record.deals
+    if len(dealt) <= i:
+        raise VerificationFailed(f"deal {i} action -: a deal the moves before it do not reach")
+    expected = dealt[i]
+    if isinstance(lockstep, AuditedLockstep) and lockstep.unaudited > 0:
+        return  # the writer's view: its opened cards were checked against the keys
+    private = isinstance(lockstep, AuditedLockstep)
+    if (deal.hands, deal.field, deal.stock) != (expected.hands, expected.field, expected.stock):
+        raise VerificationFailed(
+            f"deal {i} action -: the cards are not the deal "
+            + ("its dealing gives" if private else "the joint seed gives")
+        )
+
+
+def _net_block(data: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any]:
+    """The record's ``net`` block, protocol and dealing, checked to be of a network record."""
+    if data.get("format") != FORMAT:
+        raise NotARecord(f"not a {FORMAT} file (format is {data.get('format')!r})")
+    net = data.get("net")
+    if not isinstance(net, dict):
+        raise VerificationFailed("the record carries no network signatures (no 'net' key)")
+    protocol = net.get("protocol")
+    if protocol not in RECORD_PROTOCOLS:
+        raise VerificationFailed(f"net.protocol is {protocol!r}, not {PROTOCOL_NAME!r}")
+    dealing = net.get("dealing", "seed")
+    if (protocol in NEGOTIATED) != ("dealing" in net):
+        raise VerificationFailed(
+            f"net.dealing in a record of {protocol}, which deals by the seed"
+            if "dealing" in net
+            else f"net.dealing is missing in a record of {protocol}"
+        )
+    if dealing not in ("seed", "private"):
+        raise VerificationFailed(f"net.dealing is {dealing!r}, not 'private' or 'seed'")
+    return net, protocol, dealing
+
+
+def _toss_randoms(toss: Any, session: bytes, protocol: Any) -> tuple[bytes, bytes, bytes]:
+    """The coin toss's randoms (the host's, the joiner's, and the second exchange's two, or
+    nothing before version 4), the host's commitments checked."""
+    if not isinstance(toss, dict):
+        raise VerificationFailed("net.toss must be an object")
+    commit = _bytes(toss.get("commit"), "net.toss.commit")
+    host_random = _bytes(toss.get("host_random"), "net.toss.host_random")
+    joiner_random = _bytes(toss.get("joiner_random"), "net.toss.joiner_random")
+    if not hmac.compare_digest(commitment(session, Role.HOST, host_random), commit):
+        raise VerificationFailed("coin toss: the host's random does not match its commitment")
+    tosses = b""
+    if protocol == protocol_name(PRIVATE_VERSION):  # the toss drawn after the four cards
+        toss_commit = _bytes(toss.get("toss_commit"), "net.toss.toss_commit")
+        host_toss = _bytes(toss.get("host_toss"), "net.toss.host_toss")
+        joiner_toss = _bytes(toss.get("joiner_toss"), "net.toss.joiner_toss")
+        if not hmac.compare_digest(toss_commitment(session, host_toss), toss_commit):
+            raise VerificationFailed(
+                "coin toss: the host's toss random does not match its commitment (toss_commit)"
+            )
+        tosses = host_toss + joiner_toss
+    elif any(key in toss for key in ("toss_commit", "host_toss", "joiner_toss")):
+        raise VerificationFailed(f"net.toss: a {protocol} toss has no second exchange")
+    return host_random, joiner_random, tosses
 
 
 def _rejected(
@@ -563,17 +577,29 @@ def _check_action(
     lockstep.commit(entry, signature, seat, deals_before)
     if "ack" not in raw and "ack_sig" not in raw:
         return False
+    _check_ack(lockstep, raw, entry.seq, 1 - seat, keys, fail)
+    return True
+
+
+def _check_ack(
+    lockstep: Lockstep,
+    raw: Mapping[str, Any],
+    seq: int,
+    signer: int,
+    keys: list[bytes],
+    fail: Callable[[str], VerificationFailed],
+) -> None:
+    """The seat ``signer``'s acknowledgement of the entry ``seq`` just committed."""
     try:
         ack = _bytes(raw.get("ack"), "ack", None)
         ack_sig = _bytes(raw.get("ack_sig"), "ack_sig", 64)
         acked_seq, head = decode_ack(ack)
     except (VerificationFailed, ProtocolError) as error:
         raise fail(f"the acknowledgement is malformed: {error}") from None
-    if acked_seq != entry.seq or head != lockstep.prev_hash:
+    if acked_seq != seq or head != lockstep.prev_hash:
         raise fail("the acknowledgement does not name this entry (its seq or hash differs)")
-    if not verify_signature(keys[1 - seat], ack_sig, ack_signed_data(lockstep.session, ack)):
-        raise fail(f"the acknowledgement's signature does not verify against seat {1 - seat}'s key")
-    return True
+    if not verify_signature(keys[signer], ack_sig, ack_signed_data(lockstep.session, ack)):
+        raise fail(f"the acknowledgement's signature does not verify against seat {signer}'s key")
 
 
 def compare_records(first: Verified, second: Verified, names: tuple[str, str] = ("A", "B")) -> int:
