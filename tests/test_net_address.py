@@ -150,3 +150,15 @@ def test_join_dials_an_address_with_spaces_around_it(capsys: pytest.CaptureFixtu
     assert accepted == ["127.0.0.1"]
     out, err = capsys.readouterr()
     assert '"finished": false' in out and err.startswith("koikoi: ")
+
+
+def test_host_names_an_ipv6_address_it_cannot_listen_on_in_brackets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Not "cannot listen on 2001:db8::1:0", which reads as another address."""
+    from koikoi import cli
+
+    assert cli.main(["host", "--bind", "2001:db8::1", "--port", "0", "--bot", "random"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("koikoi: cannot listen on [2001:db8::1]:0: ")
+    assert err.count("\n") == 1

@@ -543,7 +543,7 @@ async def _host(
         host, port = await room.open(args.bind, args.port)
     except OSError as error:
         raise UsageError(
-            f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}"
+            f"cannot listen on {format_address(args.bind, args.port)}: {error.strerror or error}"
         ) from None
     shown = format_address(host, port)
     if restored is not None:
