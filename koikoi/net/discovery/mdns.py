@@ -87,6 +87,7 @@ def start_zeroconf(bind: str | None, sources: Sources | None = None) -> AsyncZer
 
 
 async def wait_started(zc: AsyncZeroconf, where: str) -> None:
+    """Wait for ``zc``'s sockets; DiscoveryError when none can send (``where``: where_of)."""
     try:
         await zc.zeroconf.async_wait_for_start(timeout=START_TIMEOUT)
     except Exception as error:
@@ -96,10 +97,12 @@ async def wait_started(zc: AsyncZeroconf, where: str) -> None:
 
 
 def describe_error(error: BaseException) -> str:
+    """An error of zeroconf or the system as the end of a line a person reads."""
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
     return str(error) or type(error).__name__
 
 
 def where_of(bind: str | None) -> str:
+    """``bind`` for the middle of a sentence ("no network interface {where}can ...")."""
     return "" if is_all(bind) else f"with the address {bind} "
