@@ -30,11 +30,9 @@ from PySide6.QtWidgets import (
 from koikoi.engine.cards import (
     CARD_IDS,
     CARD_KINDS,
-    MONTH_MASKS,
     Card,
     CardSet,
     card_list,
-    full_months,
     month_of,
 )
 from koikoi.engine.events import Outcome, RoundResult
@@ -624,8 +622,7 @@ class RoundResultPanel(Panel):
             )
             self.text(oya, "panelText")
         if r.outcome is Outcome.REDEAL:
-            full = full_months(summary.field)
-            four = sum(MONTH_MASKS[c >> 2] for c in card_list(full)) & summary.field
+            four = r.redeal_cards  # the engine's cause: each month of four on the field
             if four:
                 self.body.addWidget(card_row(art, card_list(four), 56))
                 month = names.month_name(card_list(four)[0] >> 2)
