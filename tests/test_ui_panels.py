@@ -4,7 +4,9 @@ engine's cap gives; a redeal's panel shows the cause the engine gives."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
+import pytest
 from PySide6.QtWidgets import QLabel
 
 from koikoi.engine.cards import CARD_IDS, card_list, parse_card, to_set
@@ -12,9 +14,11 @@ from koikoi.engine.events import Outcome
 from koikoi.engine.match import DealOutcome, payment
 from koikoi.engine.round import Round
 from koikoi.engine.yaku import Yaku, yaku_cards, yaku_of
+from koikoi.net.fair import TossResult
+from koikoi.net.handshake import Dealing
 from koikoi.ui import names
 from koikoi.ui.controller import HUMAN, DecisionInfo, RoundSummary
-from koikoi.ui.panels import CardPicture, DecisionPanel, RoundResultPanel
+from koikoi.ui.panels import CardPicture, DecisionPanel, RoundResultPanel, TossPanel
 from tests.engine_support import make_deal
 from tests.ui_driver import close_window, open_window
 
@@ -85,3 +89,48 @@ def test_a_redeals_panel_shows_the_four_cards_the_engine_names(qtbot) -> None:
     assert "All four cards of December lay on the field." in texts
     assert panel.title_label.text() == "Redeal 配り直し"
     close_window(window)
+
+
+SEED_NOTE = "The two numbers together also shuffle every deal of the match."
+PRIVATE_NOTE = (
+    "Each deal is shuffled by both apps together from new secrets each draws for that deal "
+    "(mental poker), not from these numbers: neither app can see the other's hand or the stock."
+)
+
+
+@pytest.mark.parametrize(
+    ("dealing", "note", "japanese"),
+    [
+        (
+            Dealing.SEED,
+            SEED_NOTE,
+            "すべての配りで札を切るのにも",
+        ),
+        (Dealing.PRIVATE, PRIVATE_NOTE, "メンタルポーカー"),
+    ],
+    ids=["seed", "private"],
+)
+def test_the_toss_panel_says_how_the_deals_are_shuffled_for_each_dealing(
+    qtbot, dealing: Dealing, note: str, japanese: str
+) -> None:
+    """Joint-seed deals come from the toss's numbers; private deals never do (each is dealt by
+    mental poker from both sides' secrets of that deal, docs/protocol.md)."""
+    result = TossResult(1, bytes(32), bytes(32), bytes(range(32)), bytes(32), ("", "", "", ""))
+    toss = SimpleNamespace(result=result)
+    window = open_window(qtbot)
+    try:
+        panel = TossPanel(toss, 0, "hana", lambda: None, animate=False, dealing=dealing)
+        qtbot.addWidget(panel)
+        texts = [label.text() for label in panel.findChildren(QLabel)]
+        assert note in texts
+        assert (SEED_NOTE in texts) == (dealing is Dealing.SEED)
+        assert "shuffle" not in " ".join(texts).replace(note, "")  # said once, and only so
+        assert names.install_translations("ja")
+        panel = TossPanel(toss, 0, "hana", lambda: None, animate=False, dealing=dealing)
+        qtbot.addWidget(panel)
+        texts = [label.text() for label in panel.findChildren(QLabel)]
+        assert any(japanese in text for text in texts), texts
+        assert note not in texts
+    finally:
+        names.install_translations("en")
+        close_window(window)

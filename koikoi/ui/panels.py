@@ -38,6 +38,7 @@ from koikoi.engine.cards import (
 from koikoi.engine.events import Outcome, RoundResult
 from koikoi.engine.match import DealOutcome, FirstOya, first_oya_of
 from koikoi.engine.yaku import Yaku, yaku_cards
+from koikoi.net.handshake import Dealing
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import HUMAN, DecisionInfo, MatchSummary, RoundSummary
@@ -351,8 +352,16 @@ class TossPanel(Panel):
     """The commit–reveal coin toss of a network match: who won the first oya, and why."""
 
     def __init__(
-        self, toss: Any, me: int, name: str, on_deal: Callable[[], None], animate: bool = True
+        self,
+        toss: Any,
+        me: int,
+        name: str,
+        on_deal: Callable[[], None],
+        animate: bool = True,
+        *,
+        dealing: str,
     ) -> None:
+        """``dealing``: how the match deals (:class:`~koikoi.net.handshake.Dealing`)."""
         super().__init__(
             self.tr("Coin toss 親決め"),
             self.tr(
@@ -381,10 +390,15 @@ class TossPanel(Panel):
             else self.tr("The toss makes {0} oya (親): {0} plays first.").format(name)
         )
         self.result_label = self.text("", "panelStrong")
-        self.text(
-            self.tr("The two numbers together also shuffle every deal of the match."),
-            "panelNote",
-        )
+        if dealing == Dealing.PRIVATE:  # docs/protocol.md, "Private dealing"
+            how = self.tr(
+                "Each deal is shuffled by both apps together from new secrets each draws for "
+                "that deal (mental poker), not from these numbers: neither app can see the "
+                "other's hand or the stock."
+            )
+        else:  # the joint seed
+            how = self.tr("The two numbers together also shuffle every deal of the match.")
+        self.text(how, "panelNote")
         self.deal_button = self.button(self.tr("Deal the cards"), on_deal, default=True)
         self.finish()
         self._faces = [self.tr("you"), name]
