@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from koikoi.engine.cards import CARD_IDS
+from koikoi.engine.cards import CARD_IDS, parse_card, to_set
 from koikoi.engine.deck import deal_from_order, deck_from_seed
 from koikoi.engine.events import (
     Captured,
@@ -93,8 +93,21 @@ def test_R4_2_four_of_a_month_on_the_field_is_a_redeal() -> None:
     field += ["matsu_crane", "ume_warbler", "sakura_curtain", "fuji_cuckoo"]
     r = Round(make_deal(_eight_singles(0), _eight_singles(1), field))
     assert r.over and r.phase == Phase.OVER
-    assert r.result == RoundResult(Outcome.REDEAL)
+    kiri = to_set(parse_card(c) for c in field[:4])
+    assert r.result == RoundResult(Outcome.REDEAL, redeal_cards=kiri)  # the cause, to show it
     assert r.legal_actions() == ()
+
+
+def test_R4_2_a_redeal_names_every_month_of_four_on_the_field() -> None:
+    field = ["kiri_phoenix", "kiri_plain_yellow", "kiri_plain_1", "kiri_plain_2"]
+    field += ["momiji_deer", "momiji_ribbon", "momiji_plain_1", "momiji_plain_2"]
+    r = Round(make_deal(_eight_singles(0), _eight_singles(1), field))
+    assert r.result is not None and r.result.outcome is Outcome.REDEAL
+    assert r.result.redeal_cards == to_set(parse_card(c) for c in field)
+    three = ["kiri_phoenix", "kiri_plain_yellow", "kiri_plain_1", "matsu_crane"]
+    three += ["ume_warbler", "sakura_curtain", "fuji_cuckoo", "ayame_bridge"]
+    r = Round(make_deal(_eight_singles(0), _eight_singles(1), three))  # three of a month
+    assert r.result is None
 
 
 def test_R4_4_redeal_beats_teyaku() -> None:

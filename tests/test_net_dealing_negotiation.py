@@ -7,16 +7,27 @@ Refusals of a dealing: tests/test_net_dealing_refusal.py."""
 
 from __future__ import annotations
 
+import json
+from enum import StrEnum
+
 import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from koikoi.engine.match import Settings
 from koikoi.net.errors import DealingRefused, UnexpectedMessage, VersionMismatch
-from koikoi.net.handshake import PRIVATE_VERSION, Handshake
+from koikoi.net.handshake import (
+    DEALINGS,
+    PRIVATE_ONLY,
+    PRIVATE_VERSION,
+    SEED_ONLY,
+    WITH_SEED,
+    Dealing,
+    Handshake,
+)
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.verify import VerificationFailed, verify_record
-from koikoi.net.wire import encode_message, unpack
+from koikoi.net.wire import encode_message, pack, unpack
 from tests.net_support import Table
 from tests.test_net_handshake import run
 
@@ -55,6 +66,27 @@ def test_the_dealing_both_offer_is_the_one_agreed(
     joiner_hello = unpack(outcome.frames[0][1])
     assert isinstance(joiner_hello, dict) and joiner_hello["v"] == version
     assert ("deal" in joiner_hello) == (version == PRIVATE_VERSION == 4)
+
+
+@pytest.mark.parametrize(("host", "joiner"), [(BOTH, BOTH), (SEED_ONLY, BOTH)])
+def test_the_dealing_agreed_is_an_enum_that_is_its_string_on_every_wire(
+    host: tuple[str, ...], joiner: tuple[str, ...]
+) -> None:
+    outcome = run(_side(Role.HOST, host), _side(Role.JOINER, joiner))
+    for end in outcome.established():
+        assert type(end.dealing) is Dealing and issubclass(Dealing, StrEnum)
+        word = "private" if host == BOTH else "seed"
+        assert end.dealing == word and str(end.dealing) == word and f"{end.dealing}" == word
+        assert json.dumps({"dealing": end.dealing}) == json.dumps({"dealing": word})
+        assert pack({"dealing": end.dealing}) == pack({"dealing": word})
+    assert [list(map(str, offer)) for offer in (PRIVATE_ONLY, WITH_SEED, SEED_ONLY)] == [
+        ["private"],
+        ["private", "seed"],
+        ["seed"],
+    ]
+    assert DEALINGS == tuple(Dealing) == (Dealing.PRIVATE, Dealing.SEED)
+    hello = unpack(outcome.frames[0][1])  # the joiner's offer goes out as the same strings
+    assert isinstance(hello, dict) and hello["deal"] == ["private", "seed"]
 
 
 def test_a_released_version_2_joiner_plays_with_a_host_that_offers_private_dealing() -> None:

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 import koikoi.net.fair as fair
@@ -45,6 +46,7 @@ from tests.test_ui_lobby import (
     open_room,
 )
 from tests.test_ui_network import LatePair, open_window
+from tests.test_ui_panels import PRIVATE_NOTE, SEED_NOTE
 from tests.ui_driver import click, close_window, panel_button, play_windows_by_clicks
 
 TESHI_SEED = hashlib.sha256(b"teyaku 6").digest()
@@ -86,6 +88,7 @@ def test_a_first_deal_that_ends_at_once_shows_the_toss_then_its_result(
             assert c.mode is Mode.FIRST_OYA, f"no coin toss: the window is at {c.mode}"
             panel = window.game.overlay.panel
             assert panel is not None and panel.accessibleName() == "Coin toss"
+            assert SEED_NOTE in texts_of(panel)  # the joint seed: the numbers shuffle each deal
         for window in windows:
             deal_the_first_round(qtbot, window)
     finally:
@@ -93,6 +96,11 @@ def test_a_first_deal_that_ends_at_once_shows_the_toss_then_its_result(
             close_lobby(qtbot, lobby)
         for window in windows:
             close_window(window)
+
+
+def texts_of(panel: QWidget | None) -> list[str]:
+    assert panel is not None
+    return [label.text() for label in panel.findChildren(QLabel)]
 
 
 def at(controller: GameController, *modes: Mode) -> Callable[[], bool]:
@@ -176,6 +184,8 @@ def test_a_privately_dealt_first_deal_that_ends_at_once_shows_the_toss_then_its_
             c = window.controller
             assert c.remote is not None and c.remote.dealing == "private"
             qtbot.waitUntil(at(c, Mode.FIRST_OYA), timeout=20_000)
+            texts = texts_of(window.game.overlay.panel)
+            assert PRIVATE_NOTE in texts and SEED_NOTE not in texts  # not from the numbers
             deal_the_first_round(qtbot, window)
         qtbot.waitUntil(  # one to move, the other waiting for the move
             lambda: {w.controller.mode for w in pair.windows} == {Mode.PLAY, Mode.BUSY},

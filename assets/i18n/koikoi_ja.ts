@@ -4000,6 +4000,10 @@ round {1} of {2} · you {3} : {4}</source>
             <translation>{0}さんが親です。{0}さんが先に打ちます。</translation>
         </message>
         <message>
+            <source>Each deal is shuffled by both apps together from new secrets each draws for that deal (mental poker), not from these numbers: neither app can see the other's hand or the stock.</source>
+            <translation>配りごとに、両方のアプリがその配りのために引く新しい秘密から一緒に札を切ります（メンタルポーカー）。この2つの数は使いません。相手の手札も山札も、どちらのアプリからも見えません。</translation>
+        </message>
+        <message>
             <source>The two numbers together also shuffle every deal of the match.</source>
             <translation>2つの数を合わせたものが、この対戦のすべての配りで札を切るのにも使われます。</translation>
         </message>

@@ -36,6 +36,8 @@ class RoundResult:
     points: int = 0
     teyaku_hand: CardSet = 0
     """For a teyaku: the winner's dealt hand, to show it."""
+    redeal_cards: CardSet = 0
+    """For a redeal, its cause: the four cards of each month dealt whole to the field (R4.2)."""
 
 
 @dataclass(frozen=True, slots=True)

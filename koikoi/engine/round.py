@@ -191,8 +191,10 @@ class Round:
     def _check_deal(self, judge_teyaku: bool) -> None:
         """R4.2, then R8 unless ``judge_teyaku`` is False (a record's deal whose hands are
         partly stand-ins: :func:`koikoi.engine.record.lay_out`)."""
-        if full_months(self.field):  # R4.2 (R4.4: a redeal never scores a teyaku)
-            self._finish(RoundResult(Outcome.REDEAL))
+        full = full_months(self.field)  # a bit on the first card of each month of four
+        if full:  # R4.2 (R4.4: a redeal never scores a teyaku)
+            four = full * 0xF  # each such bit spread over its month's four (nibbles apart)
+            self._finish(RoundResult(Outcome.REDEAL, redeal_cards=four))
             return
         if not judge_teyaku:
             return

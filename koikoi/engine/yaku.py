@@ -29,7 +29,10 @@ from koikoi.engine.cards import (
     YANAGI_RAINMAN,
     CardSet,
     full_months,
+    iter_cards,
     months_present,
+    parse_card,
+    to_set,
 )
 
 
@@ -199,40 +202,110 @@ def score(cards: CardSet, koikoi: int = 0, doubling: bool = True) -> Score:
     return score_yaku(yaku_of(cards), koikoi, doubling)
 
 
-_YAKU_MASKS: Final[dict[Yaku, CardSet]] = {
-    Yaku.GOKO: LIGHTS,
-    Yaku.SHIKO: LIGHTS,
-    Yaku.AME_SHIKO: LIGHTS,
-    Yaku.SANKO: LIGHTS,
-    Yaku.HANAMI: _CURTAIN | _CUP,
-    Yaku.TSUKIMI: _MOON | _CUP,
-    Yaku.INOSHIKACHO: TANE,  # the three, and each other tane adds a point
-    Yaku.AKATAN: RIBBONS,  # the three red, and each other ribbon adds a point
-    Yaku.AOTAN: RIBBONS,
-    Yaku.AKATAN_AOTAN: RIBBONS,
-    Yaku.TANE: TANE,
-    Yaku.TAN: RIBBONS,
-    Yaku.KASU: PLAINS,
+@dataclass(frozen=True, slots=True)
+class YakuRule:
+    """What makes a yaku and what it is worth (R6, R8), as the rules window states it.
+
+    A pile makes a yaku of R6 when it holds every card of ``needed`` and at least ``more`` of
+    ``pool``, and no yaku it also makes ``replaces`` it (R6.1: only the highest light yaku
+    counts; both ribbon sets replace each alone). It then scores ``points``, and a ``per_card``
+    ("~") yaku one more for each card of ``bonus`` and each card of ``pool`` beyond ``more``.
+    A teyaku (R8.1) is a matter of months, not of cards: ``example`` is a dealt hand that
+    holds it (the seed's: the four cherry cards for teshi). :data:`YAKU_RULES` holds one for
+    each :class:`Yaku`; the tests hold them to :func:`yaku_of` and :func:`teyaku_of`.
+    """
+
+    points: int
+    """The fewest points the yaku scores (R6's points column, without its "~")."""
+    needed: CardSet = 0
+    pool: CardSet = 0
+    more: int = 0
+    """How many cards of ``pool`` it takes at least."""
+    bonus: CardSet = 0
+    per_card: bool = False
+    """R6's "~": one more point for each extra card (each of ``bonus``, each of ``pool``
+    beyond ``more``)."""
+    replaces: frozenset[Yaku] = frozenset()
+    """The yaku this one replaces when a pile makes both."""
+    example: CardSet = 0
+    """A teyaku's example hand; 0 for the yaku of R6."""
+
+    @property
+    def teyaku(self) -> bool:
+        return bool(self.example)
+
+    @property
+    def cards(self) -> CardSet:
+        """Every card that counts for the yaku (for a teyaku: its example hand)."""
+        return self.needed | self.pool | self.bonus | self.example
+
+    def fewest(self) -> CardSet:
+        """The fewest cards that make it: all needed, then the first ``more`` of the pool (a
+        teyaku: its example hand)."""
+        if self.example:
+            return self.example
+        pile = self.needed
+        for card in list(iter_cards(self.pool))[: self.more]:
+            pile |= 1 << card
+        return pile
+
+
+_DRY_LIGHTS: Final = LIGHTS & ~_RAIN
+_LIGHT_YAKU: Final = (Yaku.GOKO, Yaku.SHIKO, Yaku.AME_SHIKO, Yaku.SANKO)
+
+YAKU_RULES: Final[dict[Yaku, YakuRule]] = {
+    Yaku.GOKO: YakuRule(10, LIGHTS, replaces=frozenset(_LIGHT_YAKU[1:])),
+    Yaku.SHIKO: YakuRule(8, _DRY_LIGHTS, replaces=frozenset(_LIGHT_YAKU[3:])),
+    Yaku.AME_SHIKO: YakuRule(7, _RAIN, _DRY_LIGHTS, 3, replaces=frozenset(_LIGHT_YAKU[3:])),
+    Yaku.SANKO: YakuRule(5, 0, _DRY_LIGHTS, 3),  # rain man + 2 lights is nothing
+    Yaku.HANAMI: YakuRule(5, _CURTAIN | _CUP),
+    Yaku.TSUKIMI: YakuRule(5, _MOON | _CUP),
+    Yaku.INOSHIKACHO: YakuRule(5, INOSHIKACHO, bonus=TANE & ~INOSHIKACHO, per_card=True),
+    Yaku.AKATAN: YakuRule(5, AKATAN, bonus=RIBBONS & ~AKATAN, per_card=True),
+    Yaku.AOTAN: YakuRule(5, AOTAN, bonus=RIBBONS & ~AOTAN, per_card=True),
+    Yaku.AKATAN_AOTAN: YakuRule(
+        10,
+        _BOTH_TAN,
+        bonus=RIBBONS & ~_BOTH_TAN,
+        per_card=True,
+        replaces=frozenset({Yaku.AKATAN, Yaku.AOTAN}),
+    ),
+    Yaku.TANE: YakuRule(1, 0, TANE, 5, per_card=True),
+    Yaku.TAN: YakuRule(1, 0, RIBBONS, 5, per_card=True),
+    Yaku.KASU: YakuRule(1, 0, PLAINS, 10, per_card=True),
+    Yaku.TESHI: YakuRule(
+        TEYAKU_POINTS, replaces=frozenset({Yaku.KUTTSUKI}), example=MONTH_MASKS[2]
+    ),
+    Yaku.KUTTSUKI: YakuRule(
+        TEYAKU_POINTS,
+        example=to_set(  # four pairs of months: pine, plum, wisteria, chrysanthemum
+            parse_card(card)
+            for card in (
+                "matsu_crane",
+                "matsu_plain_1",
+                "ume_warbler",
+                "ume_plain_1",
+                "fuji_cuckoo",
+                "fuji_plain_1",
+                "kiku_sake_cup",
+                "kiku_plain_1",
+            )
+        ),
+    ),
 }
-_YAKU_CORE: Final[dict[Yaku, CardSet]] = {
-    Yaku.HANAMI: _CURTAIN | _CUP,
-    Yaku.TSUKIMI: _MOON | _CUP,
-    Yaku.INOSHIKACHO: INOSHIKACHO,
-    Yaku.AKATAN: AKATAN,
-    Yaku.AOTAN: AOTAN,
-    Yaku.AKATAN_AOTAN: _BOTH_TAN,
-}
+"""The rule of every yaku, in :class:`Yaku` order."""
 
 
 def yaku_cards(cards: CardSet) -> list[tuple[Yaku, CardSet, CardSet]]:
     """For each yaku of a pile (as :func:`yaku_of` lists them): the cards that make it, and
-    among those the cards it is named for (R6).
+    among those the cards it is named for (R6), by the yaku's rule (:data:`YAKU_RULES`).
 
-    The cards that make a yaku are those its points count: every light of a light yaku, the
-    two cards of hanami and tsukimi, and for the "~" yaku the named cards plus each extra
-    card that adds a point. The named cards are the boar, deer and butterflies of
-    inoshikacho, the three ribbons of akatan or aotan (six for both), the two of hanami and
-    tsukimi; for the others (counted yaku) every card that counts is named.
+    The cards that make a yaku are those its points count (of its rule's ``cards``): every
+    light of a light yaku, the two cards of hanami and tsukimi, and for the "~" yaku the named
+    cards plus each extra card that adds a point. The named cards (all but the rule's
+    ``bonus``) are the boar, deer and butterflies of inoshikacho, the three ribbons of akatan
+    or aotan (six for both), the two of hanami and tsukimi; for the others (counted yaku)
+    every card that counts is named.
 
     >>> from koikoi.engine.cards import ids, parse_card, to_set
     >>> pile = to_set(parse_card(c) for c in [
@@ -248,6 +321,7 @@ def yaku_cards(cards: CardSet) -> list[tuple[Yaku, CardSet, CardSet]]:
     """
     out: list[tuple[Yaku, CardSet, CardSet]] = []
     for yaku, _ in yaku_of(cards):
-        made = cards & _YAKU_MASKS[yaku]
-        out.append((yaku, made, made & _YAKU_CORE.get(yaku, made)))
+        rule = YAKU_RULES[yaku]
+        made = cards & rule.cards
+        out.append((yaku, made, made & ~rule.bonus))
     return out

@@ -39,7 +39,7 @@ from __future__ import annotations
 import logging
 import unicodedata
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Final
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
@@ -105,7 +105,19 @@ the toss before the cards); a peer speaking one is older and must update."""
 VERSIONS: Final = (PROTOCOL_VERSION, PRIVATE_VERSION)
 """The versions a host accepts: a version-2 joiner gets a version-2 session (joint seed)."""
 NEWEST_VERSION: Final = max(VERSIONS)
-DEALINGS: Final = ("private", "seed")
+
+
+class Dealing(StrEnum):
+    """How a session's deals are made. Each is its own string, so records (JSON), TXT,
+    msgpack and the CLI carry ``private``/``seed`` as before."""
+
+    PRIVATE = "private"
+    """Each deal by mental poker from both sides' per-deal secrets (docs/protocol.md)."""
+    SEED = "seed"
+    """Every deal from the joint seed of the coin toss."""
+
+
+DEALINGS: Final = (Dealing.PRIVATE, Dealing.SEED)
 """The dealing kinds, in the order of preference: private dealing, or the joint seed."""
 
 
@@ -115,13 +127,13 @@ def protocol_name(version: int) -> str:
     return f"koikoi-net/{version}"
 
 
-def agreed_dealing(mine: tuple[str, ...], theirs: tuple[str, ...]) -> str:
+def agreed_dealing(mine: tuple[str, ...], theirs: tuple[str, ...]) -> Dealing:
     """The dealing of a session: the first kind of :data:`DEALINGS` both sides offer.
 
     >>> agreed_dealing(("private", "seed"), ("seed", "private"))
-    'private'
+    <Dealing.PRIVATE: 'private'>
     >>> agreed_dealing(("seed",), DEALINGS)
-    'seed'
+    <Dealing.SEED: 'seed'>
     """
     for kind in DEALINGS:
         if kind in mine and kind in theirs:
@@ -129,15 +141,15 @@ def agreed_dealing(mine: tuple[str, ...], theirs: tuple[str, ...]) -> str:
     raise ProtocolError("hello.deal: no dealing kind both sides support")
 
 
-PRIVATE_ONLY: Final = ("private",)
+PRIVATE_ONLY: Final = (Dealing.PRIVATE,)
 """The default offer of ``koikoi host``/``join`` and the app (``Handshake(dealings=…)``):
 private dealing only; a peer that offers only the joint seed is refused before any card is
 dealt (docs/protocol.md, "A dealing refused")."""
-WITH_SEED: Final = ("private", "seed")
+WITH_SEED: Final = (Dealing.PRIVATE, Dealing.SEED)
 """The offer where the player allowed joint-seed dealing ("for older koikoi": the app's room
 setting, or its option for joining): private dealing with a peer that offers it, else the
 joint seed."""
-SEED_ONLY: Final = ("seed",)
+SEED_ONLY: Final = (Dealing.SEED,)
 """``--dealing seed``, and a joiner of a koikoi-net/2 host: the joint seed alone, a version-2
 hello."""
 
@@ -152,12 +164,12 @@ def resuming_offer(
     joint-seed match allows the seed with its offer, so that its peer's redial is not refused.
     The one rule for the command line and the app.
 
-    >>> resuming_offer(PRIVATE_ONLY, "koikoi-net/4", "private", True)
-    ('private',)
-    >>> resuming_offer(PRIVATE_ONLY, "koikoi-net/2", "seed", True)
-    ('seed',)
-    >>> resuming_offer(PRIVATE_ONLY, "koikoi-net/2", "seed", False)
-    ('private', 'seed')
+    >>> resuming_offer(PRIVATE_ONLY, "koikoi-net/4", "private", True) == PRIVATE_ONLY
+    True
+    >>> resuming_offer(PRIVATE_ONLY, "koikoi-net/2", "seed", True) == SEED_ONLY
+    True
+    >>> resuming_offer(PRIVATE_ONLY, "koikoi-net/2", "seed", False) == WITH_SEED
+    True
     """
     if dealing != "seed":
         return offer
@@ -321,7 +333,7 @@ class Established:
     signed record keeps both, so anyone can check that both keys signed this session."""
     version: int = PROTOCOL_VERSION
     """The protocol version both hellos carry (2 or 3)."""
-    dealing: str = "seed"
+    dealing: Dealing = Dealing.SEED
     """How the session's deals are made: ``private`` (both offered it, version 4) or ``seed``."""
 
 
@@ -350,7 +362,7 @@ HELLO_PRIVATE = Record(
     {
         **HELLO.fields,
         "v": Int(PRIVATE_VERSION, PRIVATE_VERSION),
-        "deal": ListOf(OneOf(DEALINGS), max_len=len(DEALINGS), min_len=1),
+        "deal": ListOf(OneOf(tuple(d.value for d in DEALINGS)), max_len=len(DEALINGS), min_len=1),
     }
 )
 """A private-dealing hello (:data:`PRIVATE_VERSION`): version 2's and ``deal``, the dealing
@@ -442,7 +454,7 @@ class Handshake:
         """The newest version this side speaks: :data:`PRIVATE_VERSION` only when it offers
         private dealing (a
         side that offers only the joint seed speaks version 2 exactly as it was released)."""
-        self.dealing = "seed"
+        self.dealing = Dealing.SEED
         """The dealing agreed, once the hellos crossed."""
         self._hello = self._make_hello(self.version)
         self._static = X25519PrivateKey.generate()

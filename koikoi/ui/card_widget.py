@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from PySide6.QtCore import Property, QObject, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import (
@@ -33,9 +33,6 @@ from koikoi.engine.cards import CARD_IDS, Card
 from koikoi.ui import names
 from koikoi.ui.art import ART_IDS, CardArt
 from koikoi.ui.table_model import Key
-
-if TYPE_CHECKING:
-    from koikoi.ui.table import TableView
 
 PAD: Final = 0.09
 """Room around a card widget's card for its shadow, glow and focus ring, as a share of the
@@ -281,10 +278,31 @@ class SpriteCache(QObject):
         self._pace()
 
 
+class CardTable(QWidget):
+    """The widget cards lie on (:class:`koikoi.ui.table.TableView`), as far as a card asks
+    of it: the sprites it paints, where the keyboard is, what a click or a hover does. The
+    table's module imports this one, never the other way round."""
+
+    sprites: SpriteCache
+    show_focus: bool
+    """Draw the keyboard focus ring (after a key press, not after a click)."""
+    focus_key: Key | None
+    """The card the keyboard is on."""
+
+    def card_clicked(self, w: CardWidget) -> None:
+        raise NotImplementedError
+
+    def card_hovered(self, w: CardWidget, on: bool) -> None:
+        raise NotImplementedError
+
+    def stock_clicked(self) -> None:
+        raise NotImplementedError
+
+
 class CardWidget(QAbstractButton):
     """One card: paints its picture (or the back), a shadow, a glow, the focus ring."""
 
-    def __init__(self, table: TableView, key: Key, face_up: bool) -> None:
+    def __init__(self, table: CardTable, key: Key, face_up: bool) -> None:
         super().__init__(table)
         self.table = table
         self.key: Key = key
@@ -422,7 +440,7 @@ class CardWidget(QAbstractButton):
 class StockWidget(QAbstractButton):
     """The stock (山札): a stack of backs with the count of cards left."""
 
-    def __init__(self, table: TableView) -> None:
+    def __init__(self, table: CardTable) -> None:
         super().__init__(table)
         self.table = table
         self.count = 0

@@ -37,6 +37,7 @@ from koikoi.engine.events import (
 )
 from koikoi.engine.match import Observation
 from koikoi.engine.yaku import yaku_of
+from koikoi.net.handshake import Dealing
 from koikoi.ui import keys, names
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import (
@@ -589,6 +590,7 @@ class GameScreen(QWidget):
             c.opponent_name or "",
             c.start_dealing,
             animate=c.timings.anim_scale > 0,
+            dealing=Dealing.SEED if c.remote is None else c.remote.dealing,
         )
         self.overlay.show_panel(panel, dim=90)
 

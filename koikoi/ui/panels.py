@@ -30,16 +30,15 @@ from PySide6.QtWidgets import (
 from koikoi.engine.cards import (
     CARD_IDS,
     CARD_KINDS,
-    MONTH_MASKS,
     Card,
     CardSet,
     card_list,
-    full_months,
     month_of,
 )
 from koikoi.engine.events import Outcome, RoundResult
 from koikoi.engine.match import DealOutcome, FirstOya, first_oya_of
 from koikoi.engine.yaku import Yaku, yaku_cards
+from koikoi.net.handshake import Dealing
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import HUMAN, DecisionInfo, MatchSummary, RoundSummary
@@ -353,8 +352,16 @@ class TossPanel(Panel):
     """The commit–reveal coin toss of a network match: who won the first oya, and why."""
 
     def __init__(
-        self, toss: Any, me: int, name: str, on_deal: Callable[[], None], animate: bool = True
+        self,
+        toss: Any,
+        me: int,
+        name: str,
+        on_deal: Callable[[], None],
+        animate: bool = True,
+        *,
+        dealing: str,
     ) -> None:
+        """``dealing``: how the match deals (:class:`~koikoi.net.handshake.Dealing`)."""
         super().__init__(
             self.tr("Coin toss 親決め"),
             self.tr(
@@ -383,10 +390,15 @@ class TossPanel(Panel):
             else self.tr("The toss makes {0} oya (親): {0} plays first.").format(name)
         )
         self.result_label = self.text("", "panelStrong")
-        self.text(
-            self.tr("The two numbers together also shuffle every deal of the match."),
-            "panelNote",
-        )
+        if dealing == Dealing.PRIVATE:  # docs/protocol.md, "Private dealing"
+            how = self.tr(
+                "Each deal is shuffled by both apps together from new secrets each draws for "
+                "that deal (mental poker), not from these numbers: neither app can see the "
+                "other's hand or the stock."
+            )
+        else:  # the joint seed
+            how = self.tr("The two numbers together also shuffle every deal of the match.")
+        self.text(how, "panelNote")
         self.deal_button = self.button(self.tr("Deal the cards"), on_deal, default=True)
         self.finish()
         self._faces = [self.tr("you"), name]
@@ -624,8 +636,7 @@ class RoundResultPanel(Panel):
             )
             self.text(oya, "panelText")
         if r.outcome is Outcome.REDEAL:
-            full = full_months(summary.field)
-            four = sum(MONTH_MASKS[c >> 2] for c in card_list(full)) & summary.field
+            four = r.redeal_cards  # the engine's cause: each month of four on the field
             if four:
                 self.body.addWidget(card_row(art, card_list(four), 56))
                 month = names.month_name(card_list(four)[0] >> 2)

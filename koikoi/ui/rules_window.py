@@ -1,15 +1,15 @@
 """The rules with pictures: each yaku with its cards, the R6 table, teyaku, redeals, koikoi
 and shobu, doubling, and how these rules differ from Nintendo's (seed 004's table).
 
-The cards shown for a yaku come from the engine's masks (``koikoi.engine.cards``), as
-:func:`yaku_cards` says: the cards it needs, and the pool it takes some of. The tests hold
-them to ``yaku_of`` / ``teyaku_of``.
+The cards shown for a yaku and its points come from the engine's rule of it
+(``koikoi.engine.yaku.YAKU_RULES``): the cards it needs, the pool it takes some of, the cards
+that add a point. The engine's tests hold those to ``yaku_of`` / ``teyaku_of``, and the
+window's tests what it shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from html import escape
 from typing import Final
 
@@ -41,25 +41,15 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.cards import (
-    AKATAN,
-    AOTAN,
     CARD_IDS,
-    INOSHIKACHO,
     KIKU_SAKE_CUP,
-    LIGHTS,
-    MONTH_MASKS,
-    PLAINS,
-    RIBBONS,
     SAKURA_CURTAIN,
     SUSUKI_MOON,
-    TANE,
-    YANAGI_RAINMAN,
     CardSet,
     iter_cards,
-    parse_card,
 )
 from koikoi.engine.match import STAKE
-from koikoi.engine.yaku import DOUBLING_THRESHOLD, TEYAKU_POINTS, Yaku
+from koikoi.engine.yaku import DOUBLING_THRESHOLD, TEYAKU_POINTS, YAKU_RULES, Yaku
 from koikoi.ui import names
 from koikoi.ui.art import CardArt, card_size
 
@@ -68,67 +58,7 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Rules", text)
 
 
-# -- the cards of each yaku, from the engine's masks ------------------------------------------
-
-_RAIN: Final = 1 << YANAGI_RAINMAN
-_CUP: Final = 1 << KIKU_SAKE_CUP
-
-
-@dataclass(frozen=True)
-class YakuCards:
-    """A yaku's cards: all of ``needed``, and ``more`` cards out of ``pool``; ``bonus`` cards
-    add a point each ("~"). Teyaku are shown by an example hand (``needed``)."""
-
-    needed: CardSet
-    pool: CardSet = 0
-    more: int = 0
-    bonus: CardSet = 0
-
-    def example(self) -> CardSet:
-        """The fewest cards that make the yaku: all needed, then the first of the pool."""
-        pile = self.needed
-        for card in list(iter_cards(self.pool))[: self.more]:
-            pile |= 1 << card
-        return pile
-
-
-def _cards(*ids: str) -> CardSet:
-    return sum(1 << parse_card(i) for i in ids)
-
-
-def yaku_cards(yaku: Yaku) -> YakuCards:
-    """Which cards make ``yaku`` (RULES.md R6, R8), built from the engine's masks."""
-    lights_dry = LIGHTS & ~_RAIN
-    table = {
-        Yaku.GOKO: YakuCards(LIGHTS),
-        Yaku.SHIKO: YakuCards(lights_dry),
-        Yaku.AME_SHIKO: YakuCards(_RAIN, lights_dry, 3),
-        Yaku.SANKO: YakuCards(0, lights_dry, 3),
-        Yaku.HANAMI: YakuCards((1 << SAKURA_CURTAIN) | _CUP),
-        Yaku.TSUKIMI: YakuCards((1 << SUSUKI_MOON) | _CUP),
-        Yaku.INOSHIKACHO: YakuCards(INOSHIKACHO, bonus=TANE & ~INOSHIKACHO),
-        Yaku.AKATAN: YakuCards(AKATAN, bonus=RIBBONS & ~AKATAN),
-        Yaku.AOTAN: YakuCards(AOTAN, bonus=RIBBONS & ~AOTAN),
-        Yaku.AKATAN_AOTAN: YakuCards(AKATAN | AOTAN, bonus=RIBBONS & ~(AKATAN | AOTAN)),
-        Yaku.TANE: YakuCards(0, TANE, 5),
-        Yaku.TAN: YakuCards(0, RIBBONS, 5),
-        Yaku.KASU: YakuCards(0, PLAINS, 10),
-        Yaku.TESHI: YakuCards(MONTH_MASKS[2]),  # the seed's example: the four cherry cards
-        Yaku.KUTTSUKI: YakuCards(
-            _cards(
-                "matsu_crane",
-                "matsu_plain_1",
-                "ume_warbler",
-                "ume_plain_1",
-                "fuji_cuckoo",
-                "fuji_plain_1",
-                "kiku_sake_cup",
-                "kiku_plain_1",
-            )
-        ),  # fmt: skip
-    }
-    return table[yaku]
-
+# -- each yaku's words (its cards and points are the engine's: YAKU_RULES) -------------------
 
 YAKU_READINGS: Final = {
     Yaku.GOKO: "ごこう",
@@ -149,11 +79,9 @@ YAKU_READINGS: Final = {
 }
 
 YAKU_POINTS: Final = {
-    Yaku.GOKO: "10", Yaku.SHIKO: "8", Yaku.AME_SHIKO: "7", Yaku.SANKO: "5",
-    Yaku.HANAMI: "5", Yaku.TSUKIMI: "5", Yaku.INOSHIKACHO: "5~", Yaku.AKATAN: "5~",
-    Yaku.AOTAN: "5~", Yaku.AKATAN_AOTAN: "10~", Yaku.TANE: "1~", Yaku.TAN: "1~",
-    Yaku.KASU: "1~", Yaku.TESHI: str(TEYAKU_POINTS), Yaku.KUTTSUKI: str(TEYAKU_POINTS),
-}  # fmt: skip
+    yaku: f"{rule.points}~" if rule.per_card else str(rule.points)
+    for yaku, rule in YAKU_RULES.items()
+}
 """R6's points column ("~": one more point for each extra card)."""
 
 
@@ -185,8 +113,9 @@ def yaku_condition(yaku: Yaku) -> str:
 
 def yaku_points_text(yaku: Yaku) -> str:
     """'10 points', '5 points or more'."""
-    text = names.points(int(YAKU_POINTS[yaku].rstrip("~")))
-    return _tr("{0} or more").format(text) if YAKU_POINTS[yaku].endswith("~") else text
+    rule = YAKU_RULES[yaku]
+    text = names.points(rule.points)
+    return _tr("{0} or more").format(text) if rule.per_card else text
 
 
 # -- pictures -------------------------------------------------------------------------------
@@ -246,7 +175,7 @@ class CardStrip(QWidget):
     """Several cards' pictures in rows, painted by one widget (a page holds a hundred cards,
     and each widget costs its styling): a screen reader hears them named in one phrase, and
     each shows its own tooltip. ``cards`` says which, ``role`` what they are to a yaku
-    (``needed``, ``pool`` or ``bonus``: :class:`YakuCards`)."""
+    (``needed``, ``pool`` or ``bonus``: :class:`~koikoi.engine.yaku.YakuRule`)."""
 
     GAP: Final = 4
 
@@ -599,7 +528,7 @@ class RulesPage(LearnPage):
         return noted_table(note, head, rows, self.tr("The yaku table"), "r6Table", len(head) - 1)
 
     def _yaku_row(self, yaku: Yaku) -> None:
-        spec = yaku_cards(yaku)
+        spec = YAKU_RULES[yaku]  # which cards make it, what it scores
         title = self.tr("{name} · {ja} ({reading}) · {points}").format(
             ja=names.yaku_japanese(yaku),
             reading=YAKU_READINGS[yaku],
@@ -611,13 +540,11 @@ class RulesPage(LearnPage):
         condition.setWordWrap(True)
         parts.append(condition)
         shown: list[int] = []
-        if spec.needed:
-            if yaku in (Yaku.TESHI, Yaku.KUTTSUKI):
-                text = self.tr("For example:")
-            else:
-                text = self.tr("All of these:")
+        needed = spec.example if spec.teyaku else spec.needed
+        if needed:
+            text = self.tr("For example:") if spec.teyaku else self.tr("All of these:")
             parts.append(QLabel(text))
-            strip = CardStrip(self.art, spec.needed, self.aids, "needed")
+            strip = CardStrip(self.art, needed, self.aids, "needed")
             parts.append(strip)
             self.pictures.append(strip)
             shown += strip.cards

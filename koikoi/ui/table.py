@@ -60,6 +60,7 @@ from koikoi.ui.art import CardArt
 from koikoi.ui.card_widget import (
     GLOW_COLOURS,
     PAD,
+    CardTable,
     CardWidget,
     SpriteCache,
     StockWidget,
@@ -141,7 +142,7 @@ class _Move:
     flip_from: float | None = None
 
 
-class TableView(QWidget):
+class TableView(CardTable):
     """Paints the felt and the zones; places and animates the card widgets."""
 
     def __init__(self, art: CardArt | None = None, parent: QWidget | None = None) -> None:
