@@ -13,7 +13,7 @@ import dataclasses
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -573,7 +573,7 @@ class MainWindow(QMainWindow):
         advertiser = announcer.advertiser
         return {"name": advertiser.name or advertiser.ad.instance, "title": advertiser.ad.title}
 
-    def _announce_restored(self, room: Any, info: dict[str, Any], options: Any) -> None:
+    def _announce_restored(self, room: Any, info: Mapping[str, Any], options: Any) -> None:
         """A restored host announces its room again by mDNS, as it was announced (the same
         service name and title, the port it listens on now), until the match ends: a joiner
         that found it by mDNS finds it again (docs/protocol.md, "A side that crashed")."""
@@ -722,14 +722,9 @@ class MainWindow(QMainWindow):
     def _restore(self, kept: KeptMatch, password: str = "") -> tuple[Any, Any, Any]:
         """The link (a ``QtJoin`` dialling, or a ``QtRoom`` listening), the peer's
         ``PeerInfo`` and a ``TossDone`` of the match in ``kept``; ValueError (one line)."""
-        from koikoi.engine.record import RecordError, loads
-        from koikoi.net.handshake import PROTOCOL_VERSION, protocol_name, resuming_offer
+        from koikoi.net import restore
         from koikoi.net.identity import KnownPeers, PinStatus, load_or_create_identity
-        from koikoi.net.lockstep import Lockstep
-        from koikoi.net.recordfile import attach_local
-        from koikoi.net.resume import restore_session
         from koikoi.net.roles import Role
-        from koikoi.net.session import TossDone
         from koikoi.net.transport import PeerOptions
         from koikoi.ui.netlink import (
             APP_DEALINGS,
@@ -739,29 +734,18 @@ class MainWindow(QMainWindow):
             parse_address,
         )
 
+        data = restore.read_strict(kept.path)
         try:
-            text = kept.path.read_text(encoding="utf-8")
-            data = attach_local(loads(text, unique_keys=True), kept.path)
-        except (UnicodeDecodeError, RecordError) as exc:
-            raise ValueError(str(exc)) from None
-        info = data.get(RESUME_KEY)
-        if not isinstance(info, dict) or info.get("role") not in ("host", "joiner"):
-            raise ValueError(self.tr("the record does not say how to reconnect"))
-        role = Role(info["role"])
-        players = {p.get("role"): p for p in data.get("net", {}).get("players", [])}
-        mine = players.get(role.value, {})
-        nickname = str(mine.get("nick", "")) or self.lobby.nickname_text()
-        raw = data.get("settings", {})
-        settings = Settings(rounds=int(raw.get("rounds", 6)), doubling=bool(raw.get("doubling")))
+            again = restore.reconnect_of(data)
+        except restore.NoReconnect:
+            raise ValueError(self.tr("the record does not say how to reconnect")) from None
+        role, info, settings = again.role, again.info, again.settings
+        nickname = again.nickname or self.lobby.nickname_text()
         identity = load_or_create_identity(self.lobby.home)
         # The app's offer; but a match agreed with the joint seed is resumed as it was agreed:
         # a joiner redials a koikoi-net/2 match with the joint seed only (its host may be a
         # released program, which refuses a private-dealing hello), and any other side of a
         # joint-seed match allows the seed, so that its peer's redial is not refused.
-        net = data.get("net", {})
-        protocol = str(net.get("protocol", protocol_name(PROTOCOL_VERSION)))
-        dealing = str(net.get("dealing", "seed"))
-        offer = resuming_offer(APP_DEALINGS, protocol, dealing, role is Role.JOINER)
         options = PeerOptions(
             identity=identity,
             nickname=nickname,
@@ -770,16 +754,10 @@ class MainWindow(QMainWindow):
             hold_for_confirmation=True,
             resume_window=self.resume_window,
             password=password,
-            dealings=offer,
+            dealings=again.offer(APP_DEALINGS),
         )
-        session = restore_session(
-            data,
-            identity,
-            nickname,
-            role,
-            settings,
-            now=time.monotonic(),
-            silence_timeout=options.silence_timeout,
+        session = restore.restore(
+            data, identity, nickname, role, settings, silence_timeout=options.silence_timeout
         )
         link: Any
         if role is Role.JOINER:
@@ -797,8 +775,8 @@ class MainWindow(QMainWindow):
             join.resume_restored(session, host, port, self.resume_window)
             link = join
         else:
-            check = info.get("check")
-            if isinstance(check, dict) and password:
+            check = again.password_check()
+            if check is not None and password:
                 from koikoi.net.room import password_matches
 
                 if not password_matches(password, check):  # nothing listens, nothing is sent
@@ -813,11 +791,7 @@ class MainWindow(QMainWindow):
             listening.adopt(session, self.resume_window)
             self._announce_restored(listening, info, options)
             link = listening
-        lockstep = session.lockstep
-        assert lockstep is not None and session.toss.result is not None
-        result = session.toss.result
-        first = Lockstep(settings, result.first_oya, result.seed, session.session_id)
-        toss = TossDone(result, tuple(first.events))
+        toss = restore.first_toss(session)
         peer = PeerInfo(
             session.peer.nickname,
             session.peer.fingerprint,
