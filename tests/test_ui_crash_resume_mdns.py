@@ -22,7 +22,7 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.discovery import Room, RoomBrowser, RoomStatus
-from koikoi.ui.controller import Mode
+from koikoi.ui.matchview import Mode
 from koikoi.ui.netlink import QtJoin, QtRoom, format_address
 from koikoi.ui.saves import RESUME_KEY
 from koikoi.ui.smoke import LOOPBACK

@@ -9,7 +9,8 @@ from koikoi.engine.cards import card_list, parse_card, to_set
 from koikoi.engine.match import payment
 from koikoi.engine.yaku import Yaku, yaku_cards, yaku_of
 from koikoi.ui import names
-from koikoi.ui.controller import HUMAN, DecisionInfo
+from koikoi.ui.controller import HUMAN
+from koikoi.ui.matchview import DecisionInfo
 from koikoi.ui.panels import CardPicture, DecisionPanel
 from tests.ui_driver import close_window, open_window
 

@@ -248,8 +248,9 @@ def run_smoke_test(app: QApplication) -> int:
     """Play one round through the real window, by clicks; 0 when it ends cleanly."""
     from PySide6.QtTest import QTest
 
-    from koikoi.ui.controller import Mode, Timings
+    from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
+    from koikoi.ui.matchview import Mode
     from koikoi.ui.saves import SaveStore
     from koikoi.ui.settings import AI_LEVEL, AppSettings
     from koikoi.ui.smoke import SmokeDriver
