@@ -14,8 +14,9 @@ shown and resolves by itself after 5 seconds (or sooner on a click).
 A network match (:meth:`GameController.start_network`) runs the same loop from either seat,
 but the link's session is the authority: its ``Match`` applies and checks both seats' moves
 and keeps the signed record, so the controller shows the events the link reports
-(:class:`RemoteOpponent`) and sends the local seat's actions with ``link.play``; it never runs
-a second engine of its own.
+(:class:`~koikoi.ui.opponents.RemoteOpponent`) and sends the local seat's actions with
+``link.play``; it never runs a second engine of its own. The words said as the match goes
+are :mod:`koikoi.ui.narration`'s; what the table is told, :mod:`koikoi.ui.matchview`'s.
 """
 
 from __future__ import annotations

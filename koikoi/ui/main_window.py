@@ -4,6 +4,8 @@ Starting a practice, resuming the saved match, going back to the start (the matc
 saved) and a rematch all pass through here; the rules stay in the engine and the pacing in
 the controller. A new practice over a match in progress asks first (keep playing, or set it
 aside: it joins the earlier matches listed on the start screen, whence it can be resumed).
+A match with a person over the network is the window's other half,
+:class:`~koikoi.ui.netmatch.NetMatchWindow`.
 """
 
 from __future__ import annotations
