@@ -19,8 +19,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
-from koikoi.ui.controller import Mode
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from tests.ui_driver import progress
 
 Bot = Any

@@ -27,6 +27,7 @@ from koikoi.net.dealing import (
     hand_positions,
 )
 from koikoi.net.identity import Identity
+from koikoi.net.lockstep import Lockstep
 from koikoi.net.private import PrivateLockstep, role_of
 from koikoi.net.roles import Role
 
@@ -303,3 +304,22 @@ def test_the_stand_ins_depend_only_on_the_cards_a_side_knows(game: int) -> None:
         stand_ins = _no_teyaku_hand(unknown)
         assert [side.shadow[p] for p in theirs] == stand_ins
         assert [side.shadow[p] for p in STOCK] == [c for c in unknown if c not in stand_ins]
+
+
+def test_what_a_listener_has_left_to_hear_is_the_locksteps_to_say() -> None:
+    """The table's peer (``koikoi.ui.opponents.RemoteOpponent.behind``) asks the lockstep:
+    deals laid out between moves count in private dealing only, and whose turn it is comes
+    from the deal in play (none before the first deal)."""
+    match = PrivateMatch(0)
+    side = match.sides[0]
+    assert side.deals_laid == 0 and side.turn is None and not side.unheard(0, 0)
+    match.deal()
+    rnd = side.match.round
+    assert rnd is not None and side.turn == rnd.turn
+    assert side.deals_laid == 1 and side.unheard(0, 0) and not side.unheard(0, 1)
+    match.move()
+    assert side.seq == 1 and side.unheard(0, 1) and not side.unheard(1, 1)
+    seed = Lockstep(Settings(), 0, bytes(32), SESSION)  # its deal comes with the toss
+    dealt = seed.match.round
+    assert dealt is not None and seed.turn == dealt.turn
+    assert seed.deals_laid == 0 and not seed.unheard(0, 0) and not seed.unheard(0, 1)

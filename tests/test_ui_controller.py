@@ -14,7 +14,8 @@ from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import round_points, yaku_of
 from koikoi.ui.ai_worker import AiRunner
-from koikoi.ui.controller import COMPUTER, HUMAN, GameController, Mode, Timings
+from koikoi.ui.controller import COMPUTER, HUMAN, GameController, Timings
+from koikoi.ui.matchview import Mode
 from koikoi.ui.saves import SaveStore
 from koikoi.ui.table import TableModel
 

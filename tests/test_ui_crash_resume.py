@@ -35,9 +35,9 @@ from koikoi.net.recordfile import attach_local, local_path
 from koikoi.net.resume import restore_session
 from koikoi.net.roles import Role
 from koikoi.net.verify import verify_record
-from koikoi.ui.controller import Mode
 from koikoi.ui.lobby import PasswordPrompt
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from koikoi.ui.netlink import APP_DEALINGS, SEED_ONLY, WITH_SEED, QtJoin, QtRoom
 from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
 from koikoi.ui.smoke import LOOPBACK, open_window

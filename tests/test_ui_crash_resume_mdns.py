@@ -23,7 +23,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.net.address import format_address
 from koikoi.net.discovery import Room, RoomBrowser, RoomStatus
-from koikoi.ui.controller import Mode
+from koikoi.ui.matchview import Mode
 from koikoi.ui.netlink import QtJoin, QtRoom
 from koikoi.ui.saves import RESUME_KEY
 from koikoi.ui.smoke import LOOPBACK

@@ -23,8 +23,8 @@ from pytestqt.qtbot import QtBot
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.room import password_matches
 from koikoi.net.transport import PeerOptions
-from koikoi.ui.controller import Mode
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from koikoi.ui.netlink import LinkError, QtJoin, QtRoom
 from koikoi.ui.saves import RESUME_KEY
 from koikoi.ui.smoke import LOOPBACK

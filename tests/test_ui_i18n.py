@@ -41,12 +41,13 @@ from koikoi.net.session import BYE_REASONS, Ending
 from koikoi.paths import games_dir, koikoi_home
 from koikoi.ui import names
 from koikoi.ui.app import MainWindows
-from koikoi.ui.controller import Mode
 from koikoi.ui.glossary import GLOSSARY
 from koikoi.ui.help import PAGES
 from koikoi.ui.history import steps_of, verdict_of
-from koikoi.ui.main_window import MainWindow, ending_text
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from koikoi.ui.netlink import LinkError
+from koikoi.ui.netmatch import ending_text
 from koikoi.ui.prematch import failure_text
 from koikoi.ui.settings import LANGUAGE, AppSettings, DisplayOptions
 from koikoi.ui.viewer import ReplayViewer

@@ -27,7 +27,7 @@ from koikoi.net.roles import Role
 from koikoi.net.session import BYE_REASONS, CARDS_DIFFER, CARDS_DIFFER_PEER, Ending
 from koikoi.net.wire import encode_message
 from koikoi.ui import names
-from koikoi.ui.main_window import ending_text
+from koikoi.ui.netmatch import ending_text
 from koikoi.ui.prematch import ending_text as prematch_ending_text
 from tests.net_support import Table
 from tests.test_ui_i18n import ALLOWED, japanese  # noqa: F401  (a fixture, used by the mark)

@@ -31,8 +31,8 @@ from pytestqt.qtbot import QtBot
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.session import Ending, TossDone
-from koikoi.ui.controller import Mode
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from koikoi.ui.netlink import APP_DEALINGS, LinkError, PeerOptions, QtJoin
 from koikoi.ui.saves import SaveStore
 from tests.conftest import REPO, run_koikoi

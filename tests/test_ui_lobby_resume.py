@@ -16,8 +16,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.verify import verify_record
-from koikoi.ui.controller import Mode
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from koikoi.ui.netlink import SEED_ONLY, QtJoin, QtRoom
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.test_ui_lobby import both_at_the_cards, open_room

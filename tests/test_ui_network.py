@@ -20,8 +20,8 @@ from pytestqt.qtbot import QtBot
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.verify import verify_record
-from koikoi.ui.controller import Mode
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
 from koikoi.ui.saves import SaveStore, kept_matches
 from tests.ui_driver import (

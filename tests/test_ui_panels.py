@@ -17,7 +17,8 @@ from koikoi.engine.yaku import Yaku, yaku_cards, yaku_of
 from koikoi.net.fair import TossResult
 from koikoi.net.handshake import Dealing
 from koikoi.ui import names
-from koikoi.ui.controller import HUMAN, DecisionInfo, RoundSummary
+from koikoi.ui.controller import HUMAN
+from koikoi.ui.matchview import DecisionInfo, RoundSummary
 from koikoi.ui.panels import CardPicture, DecisionPanel, RoundResultPanel, TossPanel
 from tests.engine_support import make_deal
 from tests.ui_driver import close_window, open_window

@@ -14,8 +14,9 @@ from PySide6.QtWidgets import QLabel, QPushButton
 from koikoi.engine.match import Settings
 from koikoi.engine.record import replay_record
 from koikoi.paths import koikoi_home
-from koikoi.ui.controller import HUMAN, Mode
+from koikoi.ui.controller import HUMAN
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from koikoi.ui.panels import DecisionPanel
 from koikoi.ui.saves import SaveStore
 from koikoi.ui.settings import (

@@ -31,8 +31,9 @@ from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.recordfile import local_path
 from koikoi.net.verify import VerificationFailed, verify_record
 from koikoi.ui import game_screen
-from koikoi.ui.controller import GameController, Mode
+from koikoi.ui.controller import GameController
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
 from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
 from koikoi.ui.smoke import LOOPBACK
@@ -353,12 +354,12 @@ def test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting(
 
 def test_a_window_that_replays_a_private_record_mid_deal_gets_only_its_own_view() -> None:
     """A window that takes over late replays the record's last deal (the controller's
-    ``_last_deal_events``): mid-deal, that deal holds stand-ins for the other hand and the
+    ``narration.last_deal_events``): mid-deal, that deal holds stand-ins for the other hand and the
     stock. The ``Dealt`` it gets holds this seat's hand and the field and no card of the other
     hand as the other side dealt it; the other hand and the stock come as counts."""
     from koikoi.net.private import SealedDealt
     from koikoi.net.roles import Role
-    from koikoi.ui.controller import _last_deal_events
+    from koikoi.ui.narration import last_deal_events
     from tests.test_net_private_session import _card_set, _mid_deal, private_table
 
     table = private_table(seed=4)
@@ -369,7 +370,7 @@ def test_a_window_that_replays_a_private_record_mid_deal_gets_only_its_own_view(
         record = session.record().to_json()
         assert record["deals"][-1].get("sealed") is True  # not audited yet: stand-ins
         theirs = _card_set(peer.record().to_json()["deals"][-1]["hands"][other])
-        (dealt,) = [e for e in _last_deal_events(record, me) if isinstance(e, Dealt)]
+        (dealt,) = [e for e in last_deal_events(record, me) if isinstance(e, Dealt)]
         assert isinstance(dealt, SealedDealt) and dealt.viewer == me
         assert dealt.hands[other] == 0 and dealt.hands[me] & theirs == 0
         assert dealt.hands[me] == _card_set(record["deals"][-1]["hands"][me])

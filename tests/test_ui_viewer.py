@@ -26,8 +26,8 @@ from koikoi.engine.record import GameRecord, parse
 from koikoi.engine.round import KOIKOI
 from koikoi.paths import games_dir
 from koikoi.ui import viewer as viewer_module
-from koikoi.ui.controller import Mode
 from koikoi.ui.history import steps_of, verdict_of
+from koikoi.ui.matchview import Mode
 from koikoi.ui.names import card_accessible_name
 from koikoi.ui.style import apply_style
 from koikoi.ui.table import CardWidget

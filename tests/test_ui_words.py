@@ -17,7 +17,8 @@ from koikoi.engine.match import DealOutcome
 from koikoi.engine.yaku import Yaku
 from koikoi.resources import asset
 from koikoi.ui import names
-from koikoi.ui.controller import COMPUTER, HUMAN, MatchSummary, Mode, RoundSummary
+from koikoi.ui.controller import COMPUTER, HUMAN
+from koikoi.ui.matchview import MatchSummary, Mode, RoundSummary
 from koikoi.ui.panels import MatchResultPanel, RoundResultPanel
 from tests.ui_driver import (
     click,

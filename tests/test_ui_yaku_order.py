@@ -16,8 +16,8 @@ from koikoi.engine.cards import parse_card
 from koikoi.engine.yaku import Yaku
 from koikoi.ui import names
 from koikoi.ui.calculator import ScoreCalculator
-from koikoi.ui.controller import Mode
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.matchview import Mode
 from koikoi.ui.panels import DecisionPanel, RoundResultPanel
 from tests.ui_driver import click, close_window, open_window, play_by_clicks, start_practice
 

@@ -20,39 +20,6 @@
     <context>
         <name>GameController</name>
         <message numerus="yes">
-            <source>%n second(s) left to move.</source>
-            <translation>
-                <numerusform>%n second left to move.</numerusform>
-                <numerusform>%n seconds left to move.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{0} has sent nothing of the deal for %n minute(s): you may end the match.</source>
-            <translation>
-                <numerusform>{0} has sent nothing of the deal for %n minute: you may end the match.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{0} has sent nothing of the deal for %n second(s): you may end the match.</source>
-            <translation>
-                <numerusform>{0} has sent nothing of the deal for %n second: you may end the match.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{0} has not moved for %n minute(s): you may end the match.</source>
-            <translation>
-                <numerusform>{0} has not moved for %n minute: you may end the match.</numerusform>
-                <numerusform>{0} has not moved for %n minutes: you may end the match.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{0} has not moved for %n second(s): you may end the match.</source>
-            <translation>
-                <numerusform>{0} has not moved for %n second: you may end the match.</numerusform>
-                <numerusform>{0} has not moved for %n seconds: you may end the match.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
             <source>You hold {0}: %n point(s) in all.</source>
             <translation>
                 <numerusform>You hold {0}: %n point in all.</numerusform>
@@ -113,6 +80,39 @@
             <translation>
                 <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n point.</numerusform>
                 <numerusform>{name}'s dealt hand is a yaku (teyaku, 手役): %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n second(s) left to move.</source>
+            <translation>
+                <numerusform>%n second left to move.</numerusform>
+                <numerusform>%n seconds left to move.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has sent nothing of the deal for %n minute(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0} has sent nothing of the deal for %n minute: you may end the match.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has sent nothing of the deal for %n second(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0} has sent nothing of the deal for %n second: you may end the match.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has not moved for %n minute(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0} has not moved for %n minute: you may end the match.</numerusform>
+                <numerusform>{0} has not moved for %n minutes: you may end the match.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has not moved for %n second(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0} has not moved for %n second: you may end the match.</numerusform>
+                <numerusform>{0} has not moved for %n seconds: you may end the match.</numerusform>
             </translation>
         </message>
     </context>

@@ -642,56 +642,6 @@ play on  (K)</source>
             <translation>保存した対戦を再開しました。</translation>
         </message>
         <message>
-            <source>Private dealing: neither side can see the other's hand or the stock</source>
-            <translation>非公開の配り：相手の手札も山札も、どちらからも見えません</translation>
-        </message>
-        <message>
-            <source>Deals from a joint seed</source>
-            <translation>両者のシードから配ります</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n second(s) left to move.</source>
-            <translation>
-                <numerusform>持ち時間はあと%n秒です。</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{0} has sent nothing of the deal for %n minute(s): you may end the match.</source>
-            <translation>
-                <numerusform>{0}さんから配り札の知らせがないまま%n分たちました。対戦を終わらせることができます。</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{0} has sent nothing of the deal for %n second(s): you may end the match.</source>
-            <translation>
-                <numerusform>{0}さんから配り札の知らせがないまま%n秒たちました。対戦を終わらせることができます。</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{0} has not moved for %n minute(s): you may end the match.</source>
-            <translation>
-                <numerusform>{0}さんが打たないまま%n分たちました。対戦を終わらせることができます。</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>{0} has not moved for %n second(s): you may end the match.</source>
-            <translation>
-                <numerusform>{0}さんが打たないまま%n秒たちました。対戦を終わらせることができます。</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Your time ran out: the table called shobu for you.</source>
-            <translation>時間切れです。代わりに「勝負」しました。</translation>
-        </message>
-        <message>
-            <source>Your time ran out: the table took {0} for you.</source>
-            <translation>時間切れです。代わりに{0}を取りました。</translation>
-        </message>
-        <message>
-            <source>Your time ran out: the table played {0} for you.</source>
-            <translation>時間切れです。代わりに{0}を出しました。</translation>
-        </message>
-        <message>
             <source>Round {0}: you are oya (親) and play first.</source>
             <translation>第{0}回戦：あなたが親で、先に打ちます。</translation>
         </message>
@@ -892,6 +842,56 @@ play on  (K)</source>
         <message>
             <source>The match is over: {name} wins.</source>
             <translation>対戦終了：{name}さんの勝ちです。</translation>
+        </message>
+        <message>
+            <source>Private dealing: neither side can see the other's hand or the stock</source>
+            <translation>非公開の配り：相手の手札も山札も、どちらからも見えません</translation>
+        </message>
+        <message>
+            <source>Deals from a joint seed</source>
+            <translation>両者のシードから配ります</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n second(s) left to move.</source>
+            <translation>
+                <numerusform>持ち時間はあと%n秒です。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has sent nothing of the deal for %n minute(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0}さんから配り札の知らせがないまま%n分たちました。対戦を終わらせることができます。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has sent nothing of the deal for %n second(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0}さんから配り札の知らせがないまま%n秒たちました。対戦を終わらせることができます。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has not moved for %n minute(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0}さんが打たないまま%n分たちました。対戦を終わらせることができます。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} has not moved for %n second(s): you may end the match.</source>
+            <translation>
+                <numerusform>{0}さんが打たないまま%n秒たちました。対戦を終わらせることができます。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Your time ran out: the table called shobu for you.</source>
+            <translation>時間切れです。代わりに「勝負」しました。</translation>
+        </message>
+        <message>
+            <source>Your time ran out: the table took {0} for you.</source>
+            <translation>時間切れです。代わりに{0}を取りました。</translation>
+        </message>
+        <message>
+            <source>Your time ran out: the table played {0} for you.</source>
+            <translation>時間切れです。代わりに{0}を出しました。</translation>
         </message>
     </context>
     <context>
@@ -2370,6 +2370,18 @@ play on  (K)</source>
             <translation>結果を見てからコイントスを投げ出したものとして数えます。{0}さんはこれで%n回です。</translation>
         </message>
         <message>
+            <source>Private dealing: neither side can see the other's hand or the stock</source>
+            <translation>非公開の配り：相手の手札も山札も、どちらからも見えません</translation>
+        </message>
+        <message>
+            <source>Deals from a joint seed</source>
+            <translation>両者のシードから配ります</translation>
+        </message>
+        <message>
+            <source>Leave</source>
+            <translation>抜ける</translation>
+        </message>
+        <message>
             <source>That is not an address. Write HOST:PORT, for example 192.168.1.20:4000, [2001:db8::20]:4000 or hana.local:4000.</source>
             <translation>アドレスになっていません。ホスト:ポートの形で書いてください。例：192.168.1.20:4000、[2001:db8::20]:4000、hana.local:4000</translation>
         </message>
@@ -2478,14 +2490,6 @@ play on  (K)</source>
             <translation>対戦は始まりませんでした：{0}</translation>
         </message>
         <message>
-            <source>Private dealing: neither side can see the other's hand or the stock</source>
-            <translation>非公開の配り：相手の手札も山札も、どちらからも見えません</translation>
-        </message>
-        <message>
-            <source>Deals from a joint seed</source>
-            <translation>両者のシードから配ります</translation>
-        </message>
-        <message>
             <source>Nobody knows yet who deals first: the coin is tossed once you both confirmed these cards.</source>
             <translation>最初の親はまだ誰にも分かりません：2人がこの札を確かめてからコイントスをします。</translation>
         </message>
@@ -2544,10 +2548,6 @@ play on  (K)</source>
         <message>
             <source>The four cards differ</source>
             <translation>4枚の札が違う</translation>
-        </message>
-        <message>
-            <source>Leave</source>
-            <translation>抜ける</translation>
         </message>
         <message>
             <source>Leave before the match</source>

@@ -43,6 +43,7 @@ FILE_CONTEXTS = {
     "rooms.py": "Rooms",
     "start_screen.py": "StartScreen",
     "main_window.py": "MainWindow",
+    "netmatch.py": "MainWindow",
     "help.py": "HelpDialog",
     "calculator.py": "ScoreCalculator",
     "neterrors.py": "NetErrors",
@@ -50,6 +51,7 @@ FILE_CONTEXTS = {
     "gallery.py": "Gallery",
     "glossary.py": "Glossary",
     "rules_window.py": "Rules",
+    "narration.py": "GameController",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""
 

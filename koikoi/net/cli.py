@@ -627,47 +627,29 @@ def _redial_room(room: LanRoom, bind: str | None, last: tuple[str, int]) -> Any:
 
 def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | None:
     """The match in play that ``--record FILE`` holds, when this side crashed or was killed
-    during it and is started again (docs/protocol.md, "Resume"): restored from the record,
-    to be resumed with the peer; None when the file holds no match in play."""
-    import time
+    during it and is started again (docs/protocol.md, "Resume"): restored from the record
+    (:mod:`koikoi.net.restore`), to be resumed with the peer; None when the file holds no
+    match in play."""
+    from koikoi.net import restore
 
-    from koikoi.engine.record import RecordError, loads
-    from koikoi.net.recordfile import LocalFileError, attach_local
-    from koikoi.net.resume import NotResumable, restore_session, unfinished_record
-
-    if path is None or not Path(path).is_file():
+    if path is None:
         return None
     try:
-        text = Path(path).read_text(encoding="utf-8")
-        data = loads(text)
-    except (OSError, UnicodeDecodeError, RecordError):
-        return None  # not a record: written over, as before
-    if unfinished_record(data):  # a signed record to go on from: read strictly
-        try:
-            loads(text, unique_keys=True)
-        except RecordError as error:
-            raise UsageError(
-                f"--record {path} holds a match in play that cannot be read: {error}"
-            ) from None
-    if not unfinished_record(data):
-        return None
-    try:
-        attach_local(data, Path(path))  # a privately dealt match's seeds and journal
-        session = restore_session(
+        data = restore.unfinished_in(Path(path))
+        if data is None:
+            return None
+        session = restore.restore(
             data,
             options.identity,
             options.nickname,
             role,
             options.settings,
-            now=time.monotonic(),
             silence_timeout=options.silence_timeout,
         )
-    except (NotResumable, LocalFileError) as error:
-        raise UsageError(
-            f"--record {path} holds a match in play that cannot go on: {error}"
-        ) from None
-    lockstep = session.lockstep
-    moves = 0 if lockstep is None else lockstep.seq
+    except restore.RestoreError as error:
+        why = "cannot be read" if error.unreadable else "cannot go on"
+        raise UsageError(f"--record {path} holds a match in play that {why}: {error}") from None
+    moves = restore.moves(session)
     say(f"resuming the match in {path} with {session.peer.nickname!r} after {moves} moves")
     return session
 

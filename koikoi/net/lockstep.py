@@ -245,6 +245,24 @@ class Lockstep:
             self.record.add_deal(rnd.dealt_hands, rnd.field, rnd.stock)
         return events
 
+    @property
+    def deals_laid(self) -> int:
+        """Deals laid out between moves, each told on its own (private dealing's
+        ``DealLaidOut``); 0 from the joint seed, whose deals come with the moves before them."""
+        return 0
+
+    def unheard(self, moves: int, deals: int) -> bool:
+        """Whether a listener that has heard ``moves`` moves of the log and ``deals`` of the
+        deals laid out between moves (:attr:`deals_laid`) has more to hear."""
+        return moves < self.seq or deals < self.deals_laid
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose turn it is in the deal in play; None between deals and after the
+        match."""
+        rnd = self.match.round
+        return None if rnd is None or rnd.over else rnd.turn
+
     def state_hash(self) -> bytes:
         return state_hash(self.match)
 

@@ -180,6 +180,10 @@ class PrivateLockstep(Lockstep):
         return []  # a private deal is laid out by lay_out, once dealt
 
     @property
+    def deals_laid(self) -> int:
+        return len(self.transcripts)
+
+    @property
     def deal_due(self) -> bool:
         """A deal is to be dealt (the match goes on and no deal is in play)."""
         return self.match.needs_deal

@@ -7,11 +7,9 @@ when the round's result panel is up, 1 on any error or after a time limit.
 ``koikoi --smoke-test lan`` has two windows meet in their lobbies by mDNS on 127.0.0.1 and
 play a round against each other by clicks (:mod:`koikoi.ui.smoke`).
 
-SIGTERM and SIGINT quit the app as its Quit button does, from the event loop: the match in
-progress is saved, the window closes (keeping its settings) and the computer's helper
-process is stopped; the exit code is 0. Qt's loop runs in C++, where a Python signal handler
-cannot run, so the signal's number is written to a socket (``signal.set_wakeup_fd``) that a
-``QSocketNotifier`` watches.
+SIGTERM and SIGINT quit the app as its Quit button does, from the event loop
+(:mod:`koikoi.ui.quitting`): the match in progress is saved, the window closes (keeping its
+settings) and the computer's helper process is stopped; the exit code is 0.
 
 ``KOIKOI_START=practice`` presses Practice as soon as the window is up: tests use it to have
 the real app, in its own process, in a match against the computer.
@@ -19,28 +17,22 @@ the real app, in its own process, in a match against the computer.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-import signal
-import socket
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from koikoi.ui import syslibs
 
 try:
-    from PySide6.QtCore import (
-        QObject,
-        QSocketNotifier,
-        Qt,
-        QTimer,
-    )
+    from PySide6.QtCore import Qt, QTimer
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
+
+    from koikoi.ui.quitting import quit_on_signals
 except ImportError as _exc:  # a system library Qt links against: one line naming its package
     if (_missing := syslibs.import_failure(_exc)) is None:
         raise
@@ -56,8 +48,6 @@ logger = logging.getLogger(__name__)
 
 SMOKE_TIME_LIMIT = 45.0
 
-QUIT_SIGNALS = (signal.SIGTERM, signal.SIGINT)
-"""The signals that quit the app cleanly (saved, helper stopped, exit code 0)."""
 
 START_ENV = "KOIKOI_START"
 
@@ -184,54 +174,6 @@ def quit_app(app: QApplication, window: MainWindow) -> None:
     app.quit()
 
 
-class _SignalNotifier(QObject):
-    """Runs ``action`` from the event loop when a byte arrives on ``sock``."""
-
-    def __init__(self, sock: socket.socket, action: Callable[[], None], parent: QObject) -> None:
-        super().__init__(parent)
-        self.sock = sock
-        self.action = action
-        self.notifier = QSocketNotifier(sock.fileno(), QSocketNotifier.Type.Read, self)
-        self.notifier.activated.connect(self._ready)
-
-    def _ready(self) -> None:
-        try:
-            numbers = self.sock.recv(64)
-        except OSError:  # woken for nothing
-            return
-        quits = [signal.Signals(n).name for n in numbers if n in QUIT_SIGNALS]
-        if quits:
-            logger.info("%s received; quitting", quits[0])
-            self.action()
-
-
-@contextlib.contextmanager
-def quit_on_signals(app: QApplication, action: Callable[[], None]) -> Iterator[None]:
-    """While inside, SIGTERM and SIGINT run ``action`` from ``app``'s event loop (not in
-    the middle of whatever Python code the signal interrupted); restored on the way out."""
-    reader, writer = socket.socketpair()
-    reader.setblocking(False)
-    writer.setblocking(False)
-    old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-    # the C-level handler writes the number to the socket; the Python one has nothing to do
-    old = {number: signal.signal(number, _ignore_here) for number in QUIT_SIGNALS}
-    watcher = _SignalNotifier(reader, action, app)
-    try:
-        yield
-    finally:
-        for number, handler in old.items():
-            signal.signal(number, handler)
-        signal.set_wakeup_fd(old_fd)
-        watcher.notifier.setEnabled(False)
-        watcher.deleteLater()
-        reader.close()
-        writer.close()
-
-
-def _ignore_here(number: int, frame: object) -> None:
-    """The signal is handled from the event loop (see :func:`quit_on_signals`)."""
-
-
 # -- the smoke test ------------------------------------------------------------------------------
 
 
@@ -248,8 +190,9 @@ def run_smoke_test(app: QApplication) -> int:
     """Play one round through the real window, by clicks; 0 when it ends cleanly."""
     from PySide6.QtTest import QTest
 
-    from koikoi.ui.controller import Mode, Timings
+    from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
+    from koikoi.ui.matchview import Mode
     from koikoi.ui.saves import SaveStore
     from koikoi.ui.settings import AI_LEVEL, AppSettings
     from koikoi.ui.smoke import SmokeDriver

@@ -14,23 +14,20 @@ shown and resolves by itself after 5 seconds (or sooner on a click).
 A network match (:meth:`GameController.start_network`) runs the same loop from either seat,
 but the link's session is the authority: its ``Match`` applies and checks both seats' moves
 and keeps the signed record, so the controller shows the events the link reports
-(:class:`RemoteOpponent`) and sends the local seat's actions with ``link.play``; it never runs
-a second engine of its own.
+(:class:`~koikoi.ui.opponents.RemoteOpponent`) and sends the local seat's actions with
+``link.play``; it never runs a second engine of its own. The words said as the match goes
+are :mod:`koikoi.ui.narration`'s; what the table is told, :mod:`koikoi.ui.matchview`'s.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import logging
 import random
 import secrets
 import time
-import warnings
 from collections import deque
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -39,58 +36,45 @@ from koikoi.engine.cards import CARD_IDS, CARD_MONTH_MASK, Card, CardSet, parse_
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.events import (
     Captured,
-    CardPlayed,
     ChoiceNeeded,
     Dealt,
-    DecisionNeeded,
     Event,
     KoikoiDeclared,
-    MatchEnded,
     Outcome,
     PlacedOnField,
     RoundEnded,
     StakesPaid,
     StockTurned,
     TurnStarted,
-    YakuFormed,
 )
 from koikoi.engine.match import (
     STARTING_SCORES,
-    DealOutcome,
     FirstOya,
     Match,
     Observation,
     Settings,
-    payment,
     turn_for_first_oya,
 )
-from koikoi.engine.record import GameRecord, lay_out, parse
+from koikoi.engine.record import GameRecord
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
-from koikoi.engine.yaku import Yaku, round_points, yaku_of
-from koikoi.net.private import seat_view
-from koikoi.ui import names
+from koikoi.engine.yaku import Yaku, yaku_of
+from koikoi.ui import names, narration
 from koikoi.ui.ai_worker import AiRunner
+from koikoi.ui.matchview import DecisionInfo as DecisionInfo  # panels.py imports these here
+from koikoi.ui.matchview import DrawWait, Mode, NullPresenter, Presenter
+from koikoi.ui.matchview import MatchSummary as MatchSummary
+from koikoi.ui.matchview import RoundSummary as RoundSummary
+from koikoi.ui.opponents import ComputerOpponent, MatchLink, Opponent, RemoteOpponent
 from koikoi.ui.saves import SavedMatch, SaveStore
 from koikoi.ui.signals import emit
+
+if TYPE_CHECKING:
+    from koikoi.net.session import DealLaidOut, Ending, MoveClock, MovePlayed, TossDone
 
 logger = logging.getLogger(__name__)
 
 HUMAN = 0
 COMPUTER = 1
-
-
-class Mode(Enum):
-    """What the controller waits for."""
-
-    IDLE = "idle"  # no match
-    FIRST_OYA = "first_oya"  # the first-oya cards are shown; waiting for "deal"
-    BUSY = "busy"  # events are being shown, or the computer is thinking
-    PLAY = "play"  # the local player plays a hand card
-    PICK = "pick"  # the local player picks one of two field cards
-    DRAW_WAIT = "draw_wait"  # the local player's drawn card waits (R5.5)
-    DECIDE = "decide"  # koikoi or shobu
-    ROUND_OVER = "round_over"  # a result panel is up; waiting for "next round"
-    MATCH_OVER = "match_over"
 
 
 @dataclass(frozen=True)
@@ -111,90 +95,6 @@ class Timings:
     @classmethod
     def instant(cls, auto_take_ms: int = 40) -> Timings:
         return cls(0.0, (0, 0), 20000, auto_take_ms, 0)
-
-
-class Presenter(Protocol):
-    """What shows the game: the table. ``present`` returns the milliseconds it animates."""
-
-    def present(self, event: Event, controller: GameController) -> int: ...
-
-    def restore(self, obs: Observation, controller: GameController) -> None: ...
-
-
-class NullPresenter:
-    """Shows nothing, takes no time: for running the controller headless."""
-
-    def present(self, event: Event, controller: GameController) -> int:
-        return 0
-
-    def restore(self, obs: Observation, controller: GameController) -> None:
-        pass
-
-
-@dataclass(frozen=True)
-class DecisionInfo:
-    """What the koikoi/shobu panel shows, all from the engine (R7, R9)."""
-
-    seat: int
-    yaku: tuple[tuple[Yaku, int], ...]
-    new_yaku: frozenset[Yaku]
-    """Yaku formed or grown this turn."""
-    total: int
-    baseline: int
-    koikoi_count: int
-    doubling: bool
-    doubled: bool
-    points: int
-    """What shobu is worth now: total, ×2 when doubled, × (koikoi_count + 1)."""
-    opponent_stake: int
-    pay: int
-    """What shobu would be paid now: ``points`` capped by the opponent's stakes (R9.4)."""
-    can_koikoi: bool
-
-    @property
-    def multiplier(self) -> int:
-        return self.koikoi_count + 1
-
-    @property
-    def capped(self) -> bool:
-        return self.pay < self.points
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    """A finished deal as the result panel shows it."""
-
-    round_no: int
-    rounds: int
-    outcome: DealOutcome
-    scores_before: tuple[int, int]
-    koikoi_calls: tuple[int, int]
-    doubling: bool
-    match_finished: bool
-    match_winner: int | None
-    field: CardSet = 0
-    """The dealt field (for a redeal: where the four cards of one month lay)."""
-    loser_yaku: tuple[tuple[Yaku, int], ...] = ()
-    """The yaku the loser of a won round held; they count for nothing (R7.4)."""
-
-
-@dataclass(frozen=True)
-class MatchSummary:
-    scores: tuple[int, int]
-    winner: int | None
-    rounds: int
-    rows: tuple[tuple[int, DealOutcome], ...]
-    """(round number, outcome) for every deal, redeals included (numbered with their round)."""
-
-
-@dataclass(frozen=True)
-class DrawWait:
-    """The local player's drawn card, shown before it resolves by itself (R5.5)."""
-
-    card: Card
-    taken: tuple[Card, ...]
-    """The field cards it takes; empty when it is placed on the field."""
-    ms: int
 
 
 @dataclass
@@ -228,152 +128,6 @@ class _Shown:
             self.on_field |= 1 << event.card
         elif isinstance(event, StakesPaid):
             self.outcomes += 1
-
-
-class Opponent(Protocol):
-    """The other seat: asked for a move with an observation, it reports the move (the
-    computer through :meth:`GameController._on_ai_decided`, the peer through the link's
-    ``moved``) and hears the match's end. ``name`` is None for the computer."""
-
-    name: str | None
-
-    def ask(self, obs: Observation) -> None: ...
-
-    def shutdown(self) -> None: ...
-
-
-class ComputerOpponent:
-    """The computer: :class:`AiRunner` thinking in its helper process."""
-
-    name: str | None = None
-
-    def __init__(self, controller: GameController) -> None:
-        self.controller = controller
-
-    def ask(self, obs: Observation) -> None:
-        self.controller._ask_computer(obs)
-
-    def shutdown(self) -> None:
-        if self.controller.ai is not None:
-            self.controller.ai.shutdown()
-
-
-class RemoteOpponent(QObject):
-    """The person at the other end of a network link (``QtRoom`` or ``QtJoin``).
-
-    The link's session is the authority: its ``Match`` applies and checks both seats'
-    moves, so the controller only shows the events the link reports (``moved``) and sends
-    the local seat's actions with ``link.play``.
-    """
-
-    def __init__(self, link: Any, name: str, controller: GameController) -> None:
-        super().__init__(controller)
-        self.link = link
-        self.name: str | None = name
-        self.controller = controller
-        self.seen = 0
-        """Moves of the log the controller has taken into its queue."""
-        self.deals_heard = 0
-        """Private dealing: deals laid out that the controller has taken into its queue (the
-        toss's first deal, then each ``DealLaidOut``)."""
-        self.ended: Any = None
-        self.spoken_seq = -1
-        """The move whose clock was said at 10 s left (said once a move)."""
-        link.moved.connect(self._on_moved)
-        link.dealt.connect(self._on_dealt)
-        link.ended.connect(self._on_ended)
-        link.out_of_time.connect(self._on_out_of_time)
-        link.peer_overdue.connect(self._on_peer_overdue)
-        self._listening = True
-        self._ticker = QTimer(self)  # the move clock on the table, once a second
-        self._ticker.setInterval(1000)
-        self._ticker.timeout.connect(controller._clock_tick)
-        self._ticker.start()
-
-    @property
-    def session(self) -> Any:
-        return self.link.session
-
-    def behind(self) -> bool:
-        """Moves are in the session's log that the controller has not heard of yet, or one
-        is on its way: a deal laid out (private dealing lays one out between moves) or the
-        local seat's move, which waits for the peer's key of the card it draws."""
-        session = self.session
-        lockstep = None if session is None else session.lockstep
-        if session is None or lockstep is None:
-            return False
-        laid = len(getattr(lockstep, "transcripts", ()))
-        if self.seen < lockstep.seq or self.deals_heard < laid:
-            return True
-        rnd = lockstep.match.round
-        return (
-            session.dealing == "private"
-            and session.ending is None
-            and rnd is not None
-            and not rnd.over
-            and rnd.turn == session.seat
-            and session.local_turn is None
-        )
-
-    @property
-    def dealing(self) -> str:
-        """How the match deals: ``private`` or ``seed`` (the joint seed)."""
-        session = self.session
-        return "seed" if session is None else str(session.dealing)
-
-    def ask(self, obs: Observation) -> None:
-        """The peer is to move: its answer comes as the link's ``moved``."""
-
-    def send(self, action: Action) -> bool:
-        try:
-            self.link.play(action)
-        except ValueError as exc:  # not this seat's move (a stale click): nothing sent
-            logger.warning("not sent: %s", exc)
-            return False
-        return True
-
-    def leave(self) -> None:
-        self.link.leave()
-
-    def shutdown(self) -> None:
-        """Stop listening to the link (once)."""
-        if not self._listening:
-            return
-        self._listening = False
-        self._ticker.stop()
-        for signal, slot in (
-            (self.link.moved, self._on_moved),
-            (self.link.dealt, self._on_dealt),
-            (self.link.ended, self._on_ended),
-            (self.link.out_of_time, self._on_out_of_time),
-            (self.link.peer_overdue, self._on_peer_overdue),
-        ):
-            # a slot the link let go of already (a rematch or resume disconnects the old
-            # link's signals): PySide warns instead of raising; nothing is wrong
-            with contextlib.suppress(RuntimeError, TypeError), warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                signal.disconnect(slot)
-
-    def _on_out_of_time(self, event: Any) -> None:
-        self.controller._out_of_time()
-
-    def _on_peer_overdue(self, event: Any) -> None:
-        self.controller._peer_overdue(event.seconds)
-
-    def _on_moved(self, move: Any) -> None:
-        if move.seq < self.seen:
-            return
-        self.seen = move.seq + 1
-        self.controller._remote_moved(move)
-
-    def _on_dealt(self, deal: Any) -> None:
-        self.deals_heard += 1
-        self.controller._remote_dealt(deal)
-
-    def _on_ended(self, ending: Any) -> None:
-        self.ended = ending
-        self._ticker.stop()
-        self.controller._remote_ended(ending)
 
 
 class GameController(QObject):
@@ -431,29 +185,23 @@ class GameController(QObject):
         self.ai: AiRunner | None = None
         self.me = HUMAN
         """The local player's seat (a network joiner sits in seat 1)."""
-        self.opponent: Opponent = ComputerOpponent(self)
+        self.computer = ComputerOpponent(self)
+        """The computer, the opponent in practice (its thinking kept between matches)."""
+        self.opponent: Opponent = self.computer
         self.remote: RemoteOpponent | None = None
-        self.toss: Any = None
+        self.toss: TossDone | None = None
         """The network match's ``TossDone``."""
         self.waiting_since: float | None = None
         """When the peer's move became due (monotonic seconds); None when it is not."""
         self._shown = _Shown()
         self._queue: deque[Event] = deque()
         self._pending = _Pending()
-        self._ai_token = 0
-        self._ai_started = 0.0
-        self._ai_delay = 0
         self._pump_timer = QTimer(self)
         self._pump_timer.setSingleShot(True)
         self._pump_timer.timeout.connect(self._pump)
         self._auto_timer = QTimer(self)
         self._auto_timer.setSingleShot(True)
         self._auto_timer.timeout.connect(self.continue_draw)
-        self._ai_timer = QTimer(self)
-        self._ai_timer.setSingleShot(True)
-        self._ai_timer.timeout.connect(self._apply_ai_answer)
-        self._ai_answer: int | None = None
-        self._rng = random.Random()
         self._skip_choice = False
 
     # -- queries --------------------------------------------------------------------------
@@ -547,10 +295,12 @@ class GameController(QObject):
 
     def _retell(self, data: dict[str, Any]) -> None:
         """Say the last deal of a resumed record again, as it was said while it was played."""
-        for event in _last_deal_events(data, self.me):
+        for event in narration.last_deal_events(data, self.me):
             self.said_event(event)
 
-    def start_network(self, link: Any, name: str, toss: Any, restored: bool = False) -> None:
+    def start_network(
+        self, link: MatchLink, name: str, toss: TossDone, restored: bool = False
+    ) -> None:
         """Take over a network match (``link``: a ``QtRoom`` or ``QtJoin`` past the toss;
         ``name``: the peer's nickname; ``toss``: the link's ``TossDone``).
 
@@ -575,7 +325,7 @@ class GameController(QObject):
         self.seed = lockstep.seed
         self.first = FirstOya((), toss.result.first_oya)
         # the toss's first deal is heard; a restored match stands where its record stops
-        self.remote.deals_heard = len(getattr(lockstep, "transcripts", ())) if restored else 1
+        self.remote.deals_heard = lockstep.deals_laid if restored else 1
         emit(self.state_changed)
         # Taken over at the toss while no deal has been played out: a deal that ended as it
         # was dealt (a teyaku, R8) is scored and the next one dealt before anyone moves, so
@@ -590,7 +340,7 @@ class GameController(QObject):
                 self.remote.seen = lockstep.seq
                 dealt = [i for i, event in enumerate(toss.events) if isinstance(event, Dealt)]
                 self._queue.extend(toss.events[: max(dealt, default=0)])
-                self._queue.extend(_last_deal_events(self.record.to_json(), self.me))
+                self._queue.extend(narration.last_deal_events(self.record.to_json(), self.me))
             self._set_mode(Mode.FIRST_OYA)
             emit(self.tossed, toss)
             emit(self.said, self.dealing_text())  # the log and screen readers
@@ -606,11 +356,7 @@ class GameController(QObject):
     def dealing_text(self) -> str:
         """How a network match deals, in a short line (the score column, the log and screen
         readers at the start); empty in practice."""
-        if self.remote is None:
-            return ""
-        if self.remote.dealing == "private":
-            return self.tr("Private dealing: neither side can see the other's hand or the stock")
-        return self.tr("Deals from a joint seed")
+        return "" if self.remote is None else narration.dealing_text(self.remote.dealing)
 
     def peer_dealing(self) -> bool:
         """Private dealing: the move clock waits for a dealing message of the peer (its part
@@ -633,7 +379,7 @@ class GameController(QObject):
         if self.remote is not None:
             self.remote.leave()
 
-    def clock(self) -> Any:
+    def clock(self) -> MoveClock | None:
         """A network match's move clock (a ``MoveClock``: whose, seconds left, seconds
         waited, the peer overdue); None in practice or outside play."""
         if self.remote is None or self.remote.ended is not None:
@@ -660,34 +406,14 @@ class GameController(QObject):
             if seq != remote.spoken_seq and clock.left > 0:
                 remote.spoken_seq = seq
                 seconds = max(1, int(clock.left + 0.999))
-                emit(self.said, self.tr("%n second(s) left to move.", "", seconds))
+                emit(self.said, narration.seconds_left_text(seconds))
         emit(self.clock_ticked)
 
     def _peer_overdue(self, seconds: float) -> None:
         """The peer has not moved for the abandon time: said once (the log and screen
         readers); the table offers to end the match."""
-        name = self.opponent_name or ""
-        if self.peer_dealing() and seconds >= 60:
-            text = self.tr(
-                "{0} has sent nothing of the deal for %n minute(s): you may end the match.",
-                "",
-                int(seconds // 60),
-            )
-        elif self.peer_dealing():
-            text = self.tr(
-                "{0} has sent nothing of the deal for %n second(s): you may end the match.",
-                "",
-                int(seconds),
-            )
-        elif seconds >= 60:
-            text = self.tr(
-                "{0} has not moved for %n minute(s): you may end the match.", "", int(seconds // 60)
-            )
-        else:
-            text = self.tr(
-                "{0} has not moved for %n second(s): you may end the match.", "", int(seconds)
-            )
-        emit(self.said, text.format(name))
+        text = narration.peer_overdue_text(self.opponent_name or "", seconds, self.peer_dealing())
+        emit(self.said, text)
         emit(self.clock_ticked)
 
     def _out_of_time(self) -> None:
@@ -698,16 +424,7 @@ class GameController(QObject):
         if remote is None or session is None or session.local_turn is None:
             return
         action = session.automatic_action()
-        if action == SHOBU:
-            text = self.tr("Your time ran out: the table called shobu for you.")
-        elif action >= PICK_BASE:
-            text = self.tr("Your time ran out: the table took {0} for you.").format(
-                names.card_name(action - PICK_BASE)
-            )
-        else:
-            text = self.tr("Your time ran out: the table played {0} for you.").format(
-                names.card_name(action)
-            )
+        text = narration.out_of_time_text(action)
         emit(self.said, text)
         if self.mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE):  # as if the player chose it
             self.decision = None
@@ -716,7 +433,7 @@ class GameController(QObject):
         else:  # the table is still showing what came before: the move joins the queue
             remote.send(action)
 
-    def _remote_moved(self, move: Any) -> None:
+    def _remote_moved(self, move: MovePlayed) -> None:
         """A move went into the session's log (the peer's, or ours coming back)."""
         events = list(move.events)
         if move.seat == self.them:
@@ -729,7 +446,7 @@ class GameController(QObject):
         if self.mode is Mode.BUSY:
             self._pump()
 
-    def _remote_dealt(self, deal: Any) -> None:
+    def _remote_dealt(self, deal: DealLaidOut) -> None:
         """Private dealing: the session dealt and laid out the next deal (a ``DealLaidOut``);
         it is shown as a deal that came with the move before it (joint seed) is: after the
         round's result, once the player asked for the next round."""
@@ -737,11 +454,11 @@ class GameController(QObject):
         if self.mode is Mode.BUSY:
             self._pump()
 
-    def _remote_ended(self, ending: Any) -> None:
+    def _remote_ended(self, ending: Ending) -> None:
         self.waiting_since = None
         emit(self.thinking, False)
         if not ending.finished:
-            for timer in (self._pump_timer, self._auto_timer, self._ai_timer):
+            for timer in (self._pump_timer, self._auto_timer, self.computer.timer):
                 timer.stop()
             self._queue.clear()
             self._pending = _Pending()
@@ -776,15 +493,7 @@ class GameController(QObject):
 
     def match_summary(self) -> MatchSummary:
         assert self.match is not None
-        rows: list[tuple[int, DealOutcome]] = []
-        round_no = 1
-        for outcome in self.match.history:
-            rows.append((round_no, outcome))
-            if outcome.result.outcome is not Outcome.REDEAL:
-                round_no += 1
-        return MatchSummary(
-            self.match.scores, self.match.winner, self.match.settings.rounds, tuple(rows)
-        )
+        return MatchSummary.of(self.match)
 
     def save(self) -> None:
         """Write the match in progress now (the app is quitting; it is also written after
@@ -794,7 +503,7 @@ class GameController(QObject):
     def shutdown(self) -> None:
         """Stop timers and the computer's thinking (the window is closing); a network
         match's link is let go of (leave it first to tell the peer)."""
-        for timer in (self._pump_timer, self._auto_timer, self._ai_timer):
+        for timer in (self._pump_timer, self._auto_timer, self.computer.timer):
             timer.stop()
         if self.ai is not None:
             self.ai.shutdown()
@@ -863,7 +572,7 @@ class GameController(QObject):
             self.remote.deleteLater()
         self.remote = None
         self.me = HUMAN
-        self.opponent = ComputerOpponent(self)
+        self.opponent = self.computer
         self.toss = None
         self.waiting_since = None
         self._skip_choice = False
@@ -882,7 +591,7 @@ class GameController(QObject):
                 self.ai.shutdown()
                 self.ai.deleteLater()
             self.ai = AiRunner(level, self.timings.ai_cap_ms, self)
-            self.ai.decided.connect(self._on_ai_decided)
+            self.ai.decided.connect(self.computer.decided)
 
     def _record_extra(self) -> dict[str, Any]:
         assert self.first is not None
@@ -994,12 +703,11 @@ class GameController(QObject):
                 doubling=self.match.settings.doubling,
                 match_finished=self.match.finished and last,
                 match_winner=self.match.winner if last else None,
-                field=shown.on_field,
                 loser_yaku=loser_yaku,
             )
         if isinstance(event, KoikoiDeclared) and event.seat == self.them:
             obs = self.match.observation(self.them)
-            emit(self.opponent_called, True, self._decision_info(obs, self.them, 0))
+            emit(self.opponent_called, True, DecisionInfo.of(obs, self.them, 0))
         if (
             isinstance(event, RoundEnded)
             and event.result.outcome is Outcome.WIN
@@ -1030,7 +738,7 @@ class GameController(QObject):
                 self._set_mode(Mode.PLAY)
             elif rnd.phase is Phase.DECIDE:
                 before = self._pending.extra.get("captured_before", 0)
-                self.decision = self._decision_info(m.observation(self.me), self.me, before)
+                self.decision = DecisionInfo.of(m.observation(self.me), self.me, before)
                 self._set_mode(Mode.DECIDE)
                 emit(self.decision_needed, self.decision)
             else:
@@ -1041,67 +749,6 @@ class GameController(QObject):
                 self.waiting_since = time.monotonic()
                 emit(self.thinking, True)
             self.opponent.ask(m.observation(self.them))
-
-    def _decision_info(self, obs: Observation, seat: int, captured_before: CardSet) -> DecisionInfo:
-        pile = obs.captured[seat]
-        yaku = tuple(yaku_of(pile))
-        before = dict(yaku_of(captured_before)) if captured_before else {}
-        new = frozenset(y for y, p in yaku if before.get(y, 0) < p)
-        total = obs.totals[seat]
-        doubled, points = round_points(total, obs.koikoi_count, obs.settings.doubling)
-        stake = obs.scores[1 - seat]
-        return DecisionInfo(
-            seat=seat,
-            yaku=yaku,
-            new_yaku=new,
-            total=total,
-            baseline=obs.baselines[seat],
-            koikoi_count=obs.koikoi_count,
-            doubling=obs.settings.doubling,
-            doubled=doubled,
-            points=points,
-            opponent_stake=stake,
-            pay=payment(points, stake),
-            can_koikoi=KOIKOI in obs.legal_actions,
-        )
-
-    # -- the computer ---------------------------------------------------------------------
-
-    def _ask_computer(self, obs: Observation) -> None:
-        assert self.match is not None and self.ai is not None
-        self._set_mode(Mode.BUSY)
-        emit(self.thinking, True)
-        self._ai_answer = None
-        self._ai_started = time.monotonic()
-        low, high = self.timings.ai_delay_ms
-        if obs.phase is Phase.PLAY:
-            self._ai_delay = self._rng.randint(low, high)
-        else:  # a pick or a decision comes quicker than choosing what to play
-            self._ai_delay = self._rng.randint(low // 2, high // 2)
-        self._ai_token = self.ai.request(obs, self._ai_rng())
-
-    def _ai_rng(self) -> random.Random:
-        """Reproducible per decision: the match seed and where in the record we are."""
-        assert self.record is not None
-        where = f"{len(self.record.deals)}:{len(self.record.deals[-1].actions)}"
-        digest = hashlib.sha256(self.seed + b"/ai/" + where.encode()).digest()
-        return random.Random(int.from_bytes(digest[:8], "big"))
-
-    def _on_ai_decided(self, token: int, action: int) -> None:
-        if token != self._ai_token or self.mode is not Mode.BUSY:
-            return
-        self._ai_answer = action
-        elapsed = int((time.monotonic() - self._ai_started) * 1000)
-        self._ai_timer.start(max(0, self._ai_delay - elapsed))
-
-    def _apply_ai_answer(self) -> None:
-        action = self._ai_answer
-        self._ai_answer = None
-        if action is None or self.match is None:
-            return
-        emit(self.thinking, False)
-        self._queue.extend(self._apply(action, self.them))
-        self._pump()
 
     # -- narration ------------------------------------------------------------------------
 
@@ -1116,180 +763,9 @@ class GameController(QObject):
         """The peer's nickname in a network match; None: the computer."""
         return self.opponent.name
 
-    def _they(self, computer: str, named: str) -> str:
-        """The computer's sentence in practice, the named one against a person (each
-        sentence whole, for translators); ``{name}`` is filled by :meth:`_fill`."""
-        return computer if self.opponent_name is None else named
-
-    def _fill(self, text: str, *args: object) -> str:
-        return text.format(*args, name=self.opponent_name or "")
-
     def describe(self, event: Event) -> str:
-        """One sentence for an event; each seat has its own sentence, for translators."""
-        me = self.me
-        you = getattr(event, "seat", None) == me
-        they = self._they
-        fill = self._fill
-        if isinstance(event, Dealt):
-            if event.oya == me:
-                return self.tr("Round {0}: you are oya (親) and play first.").format(event.round_no)
-            return fill(
-                they(
-                    self.tr("Round {0}: the computer is oya (親) and plays first."),
-                    self.tr("Round {0}: {name} is oya (親) and plays first."),
-                ),
-                event.round_no,
-            )
-        if isinstance(event, CardPlayed):
-            text = (
-                self.tr("You played {0}.")
-                if you
-                else they(self.tr("The computer played {0}."), self.tr("{name} played {0}."))
-            )
-            return fill(text, names.card_name(event.card))
-        if isinstance(event, StockTurned):
-            text = (
-                self.tr("You turned {0} from the stock.")
-                if you
-                else they(
-                    self.tr("The computer turned {0} from the stock."),
-                    self.tr("{name} turned {0} from the stock."),
-                )
-            )
-            return fill(text, names.card_name(event.card))
-        if isinstance(event, Captured):
-            taken = names.cards_named(event.taken)
-            text = (
-                self.tr("You took {0} with {1}.")
-                if you
-                else they(
-                    self.tr("The computer took {0} with {1}."), self.tr("{name} took {0} with {1}.")
-                )
-            )
-            return fill(text, taken, names.card_name(event.card))
-        if isinstance(event, PlacedOnField):
-            return self.tr("{0} stays on the field.").format(names.card_name(event.card))
-        if isinstance(event, ChoiceNeeded):
-            if not you:
-                return ""
-            a, b = event.candidates
-            return self.tr("{0} matches two field cards: choose {1} or {2}.").format(
-                names.card_name(event.card), names.card_name(a), names.card_name(b)
-            )
-        if isinstance(event, YakuFormed):
-            listed = ", ".join(names.yaku_with_points(y, p) for y, p in event.yaku)
-            if len(event.yaku) == 1:
-                text = (
-                    self.tr("You hold {0}.")
-                    if you
-                    else they(self.tr("The computer holds {0}."), self.tr("{name} holds {0}."))
-                )
-                return fill(text, listed)
-            text = (
-                self.tr("You hold {0}: %n point(s) in all.", "", event.total)
-                if you
-                else they(
-                    self.tr("The computer holds {0}: %n point(s) in all.", "", event.total),
-                    self.tr("{name} holds {0}: %n point(s) in all.", "", event.total),
-                )
-            )
-            return fill(text, listed)
-        if isinstance(event, DecisionNeeded):
-            if not you:
-                return fill(
-                    they(
-                        self.tr("The computer is deciding: koikoi or shobu…"),
-                        self.tr("{name} is deciding: koikoi or shobu…"),
-                    )
-                )
-            if event.can_koikoi:
-                return self.tr("Koikoi or shobu? Press K for こいこい, S for 勝負.")
-            return self.tr("Last turn: only 勝負 (shobu) is possible. Press S.")
-        if isinstance(event, KoikoiDeclared):
-            text = (
-                self.tr("You called 「こいこい」 (koikoi): the round goes on at ×{0}.")
-                if you
-                else they(
-                    self.tr(
-                        "The computer called 「こいこい」 (koikoi): the round goes on at ×{0}."
-                    ),
-                    self.tr("{name} called 「こいこい」 (koikoi): the round goes on at ×{0}."),
-                )
-            )
-            return fill(text, event.koikoi_count + 1)
-        if isinstance(event, TurnStarted):
-            if you:
-                return self.tr("Your turn: play a card from your hand.")
-            return fill(they(self.tr("The computer's turn."), self.tr("{name}'s turn.")))
-        if isinstance(event, RoundEnded):
-            r = event.result
-            if r.outcome is Outcome.WIN:
-                if r.winner == me:
-                    return self.tr(
-                        "You called 「勝負」 (shobu) and win the round: %n point(s).", "", r.points
-                    )
-                return fill(
-                    they(
-                        self.tr(
-                            "The computer called 「勝負」 (shobu) and wins the round: %n point(s).",
-                            "",
-                            r.points,
-                        ),
-                        self.tr(
-                            "{name} called 「勝負」 (shobu) and wins the round: %n point(s).",
-                            "",
-                            r.points,
-                        ),
-                    )
-                )
-            if r.outcome is Outcome.TEYAKU:
-                if r.winner == me:
-                    return self.tr(
-                        "Your dealt hand is a yaku (teyaku, 手役): %n point(s).", "", r.points
-                    )
-                return fill(
-                    they(
-                        self.tr(
-                            "The computer's dealt hand is a yaku (teyaku, 手役): %n point(s).",
-                            "",
-                            r.points,
-                        ),
-                        self.tr(
-                            "{name}'s dealt hand is a yaku (teyaku, 手役): %n point(s).",
-                            "",
-                            r.points,
-                        ),
-                    )
-                )
-            if r.outcome is Outcome.NAGARE:
-                return self.tr("Nobody called shobu: the round is a draw (nagare, 流れ).")
-            return self.tr("Four cards of one month on the field: the cards are dealt again.")
-        if isinstance(event, StakesPaid):
-            if event.winner is None:
-                return ""
-            if event.winner == me:
-                text = they(
-                    self.tr("The computer paid you {0}. Stakes: you {1}, the computer {2}."),
-                    self.tr("{name} paid you {0}. Stakes: you {1}, {name} {2}."),
-                )
-            else:
-                text = they(
-                    self.tr("You paid the computer {0}. Stakes: you {1}, the computer {2}."),
-                    self.tr("You paid {name} {0}. Stakes: you {1}, {name} {2}."),
-                )
-            return fill(text, event.paid, event.scores[me], event.scores[1 - me])
-        if isinstance(event, MatchEnded):
-            if event.winner is None:
-                return self.tr("The match is over: a draw.")
-            if event.winner == me:
-                return self.tr("The match is over: you win!")
-            return fill(
-                they(
-                    self.tr("The match is over: the computer wins."),
-                    self.tr("The match is over: {name} wins."),
-                )
-            )
-        return ""
+        """One sentence for an event (:func:`koikoi.ui.narration.describe`)."""
+        return narration.describe(event, self.me, self.opponent_name)
 
     def _set_mode(self, mode: Mode) -> None:
         if mode is self.mode:
@@ -1307,21 +783,6 @@ def _shown_of(match: Match) -> _Shown:
         shown.on_field = rnd.field
         shown.captured = [rnd.captured[0], rnd.captured[1]]
     return shown
-
-
-def _last_deal_events(data: dict[str, Any], seat: int) -> list[Event]:
-    """The events of a record's last deal, from the engine replaying the whole record;
-    a privately dealt one's ``Dealt`` as ``seat`` may see it (its record holds stand-ins
-    for the cards still sealed)."""
-    parsed = parse(data)
-    match = Match(parsed.settings, parsed.first_oya)
-    events: list[Event] = []
-    for deal in parsed.deals:
-        events = lay_out(match, deal)
-        for act in deal.actions:
-            events += match.apply(act.action, act.seat)
-    private = isinstance(data.get("net"), dict) and data["net"].get("dealing") == "private"
-    return seat_view(events, seat) if private else events
 
 
 def _first_oya_from_json(data: dict[str, Any], oya: int) -> FirstOya:

@@ -40,14 +40,8 @@ from koikoi.engine.yaku import yaku_of
 from koikoi.net.handshake import Dealing
 from koikoi.ui import keys, names
 from koikoi.ui.art import CardArt
-from koikoi.ui.controller import (
-    DecisionInfo,
-    DrawWait,
-    GameController,
-    MatchSummary,
-    Mode,
-    RoundSummary,
-)
+from koikoi.ui.controller import GameController
+from koikoi.ui.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
 from koikoi.ui.panels import (
     DecisionPanel,
     FirstOyaPanel,

@@ -1,24 +1,22 @@
-"""A game record as the replay viewer steps through it, and the ``koikoi view`` command.
+"""A game record as the replay viewer steps through it.
 
 No Qt here: :func:`steps_of` plays a ``koikoi-record/1`` through the engine's checked door
 (``Match.apply``, after :func:`~koikoi.engine.record.replay_record` has checked the whole
 record) and keeps, for every step — a deal laid out, or one action — the events it yielded
 and both seats' observations after it. The viewer shows a step from these alone, so what it
-shows is what the engine had. ``koikoi view RECORD`` reads and checks the record here (a bad
-one is one line and exit 2, as ``replay``), and only then starts the window.
+shows is what the engine had. ``koikoi view RECORD`` (:mod:`koikoi.ui.viewcmd`) reads and
+checks the record here (a bad one is one line and exit 2, as ``replay``), and only then
+starts the window.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from koikoi.command import EXIT_FAILED, UsageError, read_input
+from koikoi.command import UsageError, read_input
 from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Match, Observation, Settings
 from koikoi.engine.record import RecordError, lay_out, loads, parse, replay_record
@@ -177,44 +175,3 @@ def load(path: str) -> tuple[dict[str, Any], Replayed]:
         return data, steps_of(data, Path(path))
     except RecordError as exc:
         raise UsageError(str(exc)) from None
-
-
-# -- koikoi view ----------------------------------------------------------------------------
-
-
-def _no_display(smoke_test: bool) -> str | None:
-    """The line ``koikoi`` itself prints on Linux without a display (the smoke test runs
-    offscreen and needs none)."""
-    if (
-        sys.platform.startswith("linux")
-        and not smoke_test
-        and not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
-    ):
-        return (
-            "koikoi: no display found (DISPLAY and WAYLAND_DISPLAY are unset); run it in a "
-            "desktop session, or under a virtual one with 'xvfb-run koikoi view RECORD'"
-        )
-    return None
-
-
-def _cmd_view(args: argparse.Namespace) -> int:
-    data, replayed = load(args.record)
-    if (problem := _no_display(args.smoke_test)) is not None:
-        print(problem, file=sys.stderr)
-        return EXIT_FAILED
-    from koikoi.ui.app import run_view
-
-    return run_view(data, replayed, Path(args.record).name, smoke_test=args.smoke_test)
-
-
-def configure(name: str, p: argparse.ArgumentParser) -> None:
-    """The arguments of ``view``."""
-    if name != "view":
-        raise ValueError(f"not a subcommand of this module: {name!r}")
-    p.add_argument("record", metavar="RECORD", help="a koikoi-record/1 file ('-' reads stdin)")
-    p.add_argument(
-        "--smoke-test",
-        action="store_true",
-        help="step offscreen from the first move to the last and back, checking each, exit",
-    )
-    p.set_defaults(run=_cmd_view)

@@ -44,8 +44,9 @@ def _shoot(out: Path, language: str = "en") -> list[Path]:
     from koikoi.engine.yaku import Yaku
     from koikoi.ui import names
     from koikoi.ui.app import make_app
-    from koikoi.ui.controller import Mode, Timings
+    from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
+    from koikoi.ui.matchview import Mode
     from koikoi.ui.settings import DisplayOptions
 
     app = make_app()

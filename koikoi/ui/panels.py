@@ -41,7 +41,8 @@ from koikoi.engine.yaku import Yaku, yaku_cards
 from koikoi.net.handshake import Dealing
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
-from koikoi.ui.controller import HUMAN, DecisionInfo, MatchSummary, RoundSummary
+from koikoi.ui.matchview import DecisionInfo, MatchSummary, RoundSummary
+from koikoi.ui.table_model import HUMAN
 
 
 class Overlay(QWidget):

@@ -167,11 +167,9 @@ class KeptMatch:
 
 
 RESUME_KEY: Final = "resume"
-"""The key of a network record that says how to take its match up again after a crash:
-``role`` (``host``/``joiner``), for the joiner ``address`` (``host:port`` dialled last) and,
-when it joined a room found by mDNS, ``room`` (``name``, ``title``, ``fingerprint``); for the
-host ``bind`` and ``port`` (where its room listened). Nothing signs it (docs/protocol.md,
-"A side that crashed")."""
+"""The key of a network record that says how to take its match up again after a crash
+(``koikoi.net.restore.RESUME_KEY``, which says what it holds; named here too so that the
+start screen does not load the network to list the matches it offers)."""
 
 
 def reconnectable(data: dict[str, Any], written: float, window: float, now: float) -> bool:

@@ -105,8 +105,9 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
     from koikoi.engine.match import Settings
     from koikoi.ui import names
     from koikoi.ui.app import make_app
-    from koikoi.ui.controller import Mode, Timings
+    from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
+    from koikoi.ui.matchview import Mode
     from koikoi.ui.saves import SaveStore
 
     app = make_app()
@@ -287,9 +288,10 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from koikoi.net.transport import PeerOptions
     from koikoi.ui import names
     from koikoi.ui.app import make_app
-    from koikoi.ui.controller import Mode, Timings
+    from koikoi.ui.controller import Timings
     from koikoi.ui.lobby import Lobby
-    from koikoi.ui.netlink import APP_DEALINGS
+    from koikoi.ui.matchview import Mode
+    from koikoi.ui.netlink import APP_DEALINGS, QtJoin
     from koikoi.ui.rooms import RoomAnnouncer
     from koikoi.ui.smoke import LOOPBACK, click, open_window, type_into
     from koikoi.ui.viewer import ReplayViewer
@@ -557,8 +559,8 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         play_until(
             lambda: (
                 jc.waiting_since is not None
-                and jc.clock() is not None
-                and not jc.clock().local
+                and (clock := jc.clock()) is not None
+                and not clock.local
                 and host.controller.mode is Mode.PLAY
             ),
             "wait for hana's move",
@@ -591,6 +593,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
 
         # the connection drops: taro's table says so while it dials again
         link = joiner.link
+        assert isinstance(link, QtJoin) and link.socket is not None  # taro dialled hana
         dropped: list[bool] = []
 
         def on_suspended(_seconds: float) -> None:

@@ -84,7 +84,7 @@ class SmokeDriver:
         click(widget)
 
     def step(self) -> None:
-        from koikoi.ui.controller import Mode
+        from koikoi.ui.matchview import Mode
 
         if self.finished:
             return
@@ -493,7 +493,7 @@ class LanSmoke(QObject):
     def _toss(self) -> None:
         """The coin toss on the joiner's screen: the joiner deals (the host's window deals
         when its player gets to it, in the round)."""
-        from koikoi.ui.controller import Mode
+        from koikoi.ui.matchview import Mode
 
         self._check_lobbies()
         window = self.joiner.window
@@ -539,7 +539,7 @@ class LanSmoke(QObject):
 
     def _playing(self) -> None:
         """Both players click through one round, each when the game waits for them."""
-        from koikoi.ui.controller import Mode
+        from koikoi.ui.matchview import Mode
 
         for side in self.sides:
             side.driver.step()

@@ -667,8 +667,8 @@ def run_viewer(
 ) -> int:
     """The viewer as ``koikoi view`` runs it, until its window closes; with ``smoke_test``
     (offscreen, no animation) every step is checked forward and back: 0 when all match."""
-    from koikoi.ui.app import quit_on_signals
     from koikoi.ui.history import verdict_of
+    from koikoi.ui.quitting import quit_on_signals
     from koikoi.ui.style import apply_style
 
     window = ReplayViewer(replayed, name, verdict_of(data), anim_scale=0.0 if smoke_test else 1.0)
