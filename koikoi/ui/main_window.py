@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
+from koikoi.net.policy import REMATCH_CALL_EVERY, REMATCH_CALL_FOR, retry_call
 from koikoi.paths import games_dir
 from koikoi.resources import asset
 from koikoi.ui import names
@@ -368,7 +369,8 @@ class MainWindow(QMainWindow):
         # the record is kept even if the table has let go of the link (went home early)
         link.ended.connect(lambda _ending, link=link: self._keep_record(link))
         # and written after every entry, so that a crash loses nothing (docs/protocol.md)
-        link.options.on_record = self._write_record
+        link.options.on_record = self._save_record
+        link.options.on_record_failed = self._record_failed
         session = link.session
         if session is not None:
             self._records.setdefault(session.session_id, (self._record_target(session), link))
@@ -509,10 +511,27 @@ class MainWindow(QMainWindow):
         return target
 
     def _write_record(self, session: Any) -> Path | None:
+        """:meth:`_save_record`, a failure logged (None)."""
+        try:
+            return self._save_record(session)
+        except (OSError, ValueError) as exc:
+            logger.error("could not save the network record: %s", exc)
+            return None
+
+    def _record_failed(self, failed: Any) -> None:
+        """``PeerOptions.on_record_failed``: the match goes on, the player is told that a
+        crash would now lose it (once a match, :mod:`koikoi.net.policy`)."""
+        self.game.side.add_line(
+            self.tr("Could not save the record ({0}): a crash would now lose the match.").format(
+                failed.error
+            )
+        )
+
+    def _save_record(self, session: Any) -> Path | None:
         """Write the session's record (atomically) to its file, with what it takes to resume
         the match after a crash (``saves.RESUME_KEY``): ``PeerOptions.on_record``, called
         after the toss, after every entry (before it is sent), privately dealt also after
-        every dealing message taken or sent, and at the end."""
+        every dealing message taken or sent, and at the end. Raises when it cannot."""
         from koikoi.net.recordfile import RecordFile
         from koikoi.net.resume import restorable
 
@@ -529,8 +548,7 @@ class MainWindow(QMainWindow):
             target.parent.mkdir(parents=True, exist_ok=True)
             self._record_files.setdefault(target, RecordFile(target)).save(session, extra)
         except (OSError, ValueError) as exc:
-            logger.error("could not save the network record to %s: %s", target, exc)
-            return None
+            raise OSError(f"cannot save the record to {target}: {exc}") from exc
         return target
 
     def _resume_info(self, session: Any, link: Any) -> dict[str, Any]:
@@ -738,6 +756,7 @@ class MainWindow(QMainWindow):
             QtRoom,
             parse_address,
         )
+        from koikoi.ui.pins import write_later
 
         try:
             text = kept.path.read_text(encoding="utf-8")
@@ -766,7 +785,7 @@ class MainWindow(QMainWindow):
             identity=identity,
             nickname=nickname,
             settings=settings,
-            known_peers=KnownPeers.load(self.lobby.home),
+            known_peers=KnownPeers.load(self.lobby.home, write_later),
             hold_for_confirmation=True,
             resume_window=self.resume_window,
             password=password,
@@ -863,7 +882,7 @@ class MainWindow(QMainWindow):
                 old.closed.connect(listen_again)
             text = self.tr("Rematch: waiting for {0} to click Rematch too…").format(name)
         else:
-            self._redial_until = time.monotonic() + 30
+            self._redial_until = time.monotonic() + REMATCH_CALL_FOR
             self._redial(old)
             text = self.tr("Rematch: calling {0} again…").format(name)
         self.game.side.add_line(text)
@@ -901,8 +920,13 @@ class MainWindow(QMainWindow):
                 return
             # the host is not back yet: its port is closed, or its old room (its match over,
             # or closing) says busy; nothing else is retried (a room never hangs up on a call)
-            if failure.kind in ("connect", "refused") and time.monotonic() < self._redial_until:
-                QTimer.singleShot(300, lambda: self._redial(old))
+            error = failure.error
+            code = getattr(error, "error_code", "")
+            closed_port = failure.kind == "connect" and code == "connect.refused"
+            refusal = getattr(error, "code", None) if failure.kind == "refused" else None
+            again = retry_call(closed_port=closed_port, refusal=refusal)
+            if again and time.monotonic() < self._redial_until:
+                QTimer.singleShot(round(REMATCH_CALL_EVERY * 1000), lambda: self._redial(old))
                 return
             self.rematch_link = None
             self._rematch_failed(failure.text)

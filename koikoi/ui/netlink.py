@@ -80,7 +80,17 @@ from koikoi.net.errors import (
 )
 from koikoi.net.handshake import PRIVATE_ONLY, SEED_ONLY, WITH_SEED, Phase, refuse_message
 from koikoi.net.identity import PinStatus
-from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finished, suspendable
+from koikoi.net.policy import (
+    CLOSE_GRACE,
+    REFUSE_GRACE,
+    GoodbyeWait,
+    RedialSchedule,
+    Verdict,
+    may_resume,
+    redial_verdict,
+    resumable_after,
+)
+from koikoi.net.resume import Resumed, Suspended, expire
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
@@ -115,16 +125,8 @@ __all__ = [
     "parse_address",
 ]
 
-CLOSE_GRACE: Final = 2.0
-"""Seconds to wait for the peer's end of the stream after our last bytes, before closing."""
-REFUSE_GRACE: Final = 0.5
-"""The same for a connection the room turns away."""
 ACCEPT_BATCH: Final = 30
 """Connections a room accepts in one turn of the event loop (the rest wait in the kernel)."""
-REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
-"""Seconds between a joiner's redials of a suspended match (the last one repeats)."""
-_RECORDED: Final = (TossDone, MovePlayed, DealLaidOut, Ended)
-"""The events after which a session's record has grown (``PeerOptions.on_record``)."""
 APP_DEALINGS: Final = PRIVATE_ONLY
 """The dealing kinds the app offers by default (``PeerOptions.dealings``, docs/protocol.md
 "Version 4"): private dealing only. A peer that offers only the joint seed is refused before
@@ -305,9 +307,8 @@ class PeerLink(QObject):
         self._deliver_timer.setSingleShot(True)
         self._deliver_timer.timeout.connect(self._deliver)
         self._queue: deque[ConnectionEvent] = deque()
-        self._local_written: tuple[int, int] | None = None
-        """The session's :attr:`~koikoi.net.session.Session.local_mark` at the last record."""
         self._pumping = False
+        self._goodbye = GoodbyeWait()
         self._announced: int | None = None
         self._stage = "new"
         """new → connecting (joiner) → open → closing (half-closed, waiting) → done."""
@@ -318,6 +319,9 @@ class PeerLink(QObject):
         """How and until when the match was suspended (the last time)."""
         self.on_resumed: Callable[[PeerLink], None] | None = None
         """Called as a new connection resumes the match, before any signal (the room)."""
+        self.on_event: Callable[[ConnectionEvent], None] | None = None
+        """Called with every event as it is handed out, before its signal (the room's
+        resume admission, :func:`~koikoi.net.policy.resumable_after`)."""
 
     # --- what the owner reads and does ----------------------------------------------------
 
@@ -394,6 +398,7 @@ class PeerLink(QObject):
         """Drive ``connection`` over the connected ``sock`` (the link becomes its parent)."""
         self.times.setdefault("connected", _now())
         self.connection = connection
+        self._goodbye = GoodbyeWait()  # a new connection waits for its own goodbye
         self._wire(sock)
         self._stage = "open"
         self._process([])
@@ -523,23 +528,10 @@ class PeerLink(QObject):
         self._record(events)
 
     def _record(self, events: Sequence[ConnectionEvent]) -> None:
-        """The options' ``on_record`` once the record grew (the toss, a move, the end),
-        before the entry is sent: a crash after this loses nothing the peer may hold."""
-        record = self.options.on_record
-        session = self.session
-        if record is None or session is None:
-            return
-        # privately dealt: also when its journal or dealing sent grew (docs/protocol.md,
-        # "A side that crashed"): a crash then loses nothing the peer holds of it
-        mark = session.local_mark if session.dealing == "private" else None
-        grew = mark is not None and mark != self._local_written and not session.closed
-        if not grew and not any(isinstance(e, _RECORDED) for e in events):
-            return
-        self._local_written = mark
-        try:
-            record(session)
-        except Exception:
-            logger.warning("the record could not be written", exc_info=True)
+        """The options' ``on_record`` when the record is due (:mod:`koikoi.net.policy`),
+        before the entry is sent: a crash after this loses nothing the peer may hold. A
+        failed write goes to the options' ``on_record_failed`` (once); the match goes on."""
+        self.options.record(self.session, events)
 
     def _deliver(self) -> None:
         if self._pumping:
@@ -562,6 +554,8 @@ class PeerLink(QObject):
 
     def _dispatch(self, event: ConnectionEvent) -> None:
         now = _now()
+        if self.on_event is not None:
+            self.on_event(event)
         if isinstance(event, HandshakeDone):
             self.times["established"] = now
             est = event.established
@@ -646,7 +640,12 @@ class PeerLink(QObject):
         if conn.suspended is not None:
             self._go_suspended(conn)
         elif conn.closed:
-            self._start_closing(CLOSE_GRACE)
+            now = _now()
+            wait = self._goodbye
+            if wait.close_now(closed=True, awaiting_goodbye=conn.awaiting_goodbye, now=now):
+                self._start_closing(CLOSE_GRACE)
+            elif wait.by is not None:  # read on for the peer's goodbye (a drop suspends)
+                self._timer.start(max(0, math.ceil((wait.by - now) * 1000)))
 
     def _go_suspended(self, conn: Connection) -> None:
         """The connection is gone but the match waits: drop the socket, keep the session."""
@@ -787,7 +786,7 @@ class QtJoin(PeerLink):
         self._dialled: tuple[str, int] | None = None
         self._resuming: Session | None = None
         """The suspended session this link dials again to resume (docs/protocol.md)."""
-        self._attempts = 0
+        self._redials = RedialSchedule()
         self._redial = QTimer(self)
         self._redial.setSingleShot(True)
         self._redial.timeout.connect(self._dial_again)
@@ -813,7 +812,7 @@ class QtJoin(PeerLink):
         self.held = self._resuming = session
         self.suspension = Suspended(_now() + window, RESTARTED)
         self._stage = "suspended"
-        self._attempts = 0
+        self._redials.reset()
         self._start_looking()
         self._schedule()
 
@@ -897,7 +896,7 @@ class QtJoin(PeerLink):
         if self._resuming is None:  # the match's connection dropped
             super()._go_suspended(conn)
             self._resuming = self.held
-            self._attempts = 0
+            self._redials.reset()
             self._start_looking()
         else:  # an attempt to resume failed: drop its socket, dial again
             self._stage = "suspended"
@@ -915,10 +914,8 @@ class QtJoin(PeerLink):
         suspension = self.suspension
         if suspension is None:
             return
-        delay = REDIAL_DELAYS[min(self._attempts, len(REDIAL_DELAYS) - 1)]
-        self._attempts += 1
-        left = max(0.0, suspension.deadline - _now())
-        self._redial.start(math.ceil(min(delay, left) * 1000))
+        delay = self._redials.next_delay(_now(), suspension.deadline)
+        self._redial.start(math.ceil(delay * 1000))
 
     def _dial_again(self) -> None:
         suspension = self.suspension
@@ -932,7 +929,7 @@ class QtJoin(PeerLink):
             self.expire()
             return
         targets = self.redial_targets()
-        host, port = targets[(self._attempts - 1) % len(targets)]
+        host, port = targets[(self._redials.attempts - 1) % len(targets)]
         self.address = format_address(host, port)
         self._trying = (host, port)
         self._dial(host, port, min(self.options.silence_timeout, left))
@@ -953,26 +950,42 @@ class QtJoin(PeerLink):
         super()._settle()
 
     def _give_up(self, failure: LinkError) -> None:
-        if self._resuming is not None and failure.kind != "left":
-            self._stage = "suspended"
+        session = self._resuming
+        if session is not None and failure.kind != "left":
             self._drop_socket()
+            if redial_verdict(session, connected=False, failure=None) is Verdict.GIVE_UP:
+                self._stop_redialling()  # finished here and the host is gone
+                return
+            self._stage = "suspended"
             self._schedule()
             return
         super()._give_up(failure)
+
+    def _stop_redialling(self) -> None:
+        """A finished match whose host is gone or busy: it waits for no resume; the link
+        is done, ending nothing (its session stays, as :attr:`held`)."""
+        self._redial.stop()
+        self._resuming = None
+        self._finish()
 
     def _dispatch(self, event: ConnectionEvent) -> None:
         session = self._resuming
         if isinstance(event, HandshakeFailed) and session is not None:
             error = event.error
-            if isinstance(error, ResumeRefused) and error.by_peer:  # nothing to resume there
+            verdict = redial_verdict(session, connected=True, failure=error)
+            if verdict is Verdict.END:  # nothing to resume there
                 self._resuming = None
                 self._enqueue(session.connection_lost(_now(), str(error)))
+            elif verdict is Verdict.GIVE_UP:  # finished here and the host busy
+                self._resuming = None
+                self._redial.stop()
+                self._stop_looking()
             elif isinstance(error, AuthenticationFailed):
                 emit(self.wrong_password, LinkError.from_protocol(error, self.address))
             return
         if isinstance(event, Resumed):
             self._resuming = None
-            self._attempts = 0
+            self._redials.reset()
             if self._trying is not None:  # where the room is now, for the next drop
                 self._dialled = self._trying
             self._stop_looking()
@@ -1319,7 +1332,6 @@ class QtRoom(QObject):
         ticket = self.links.get(link)
         assert ticket is not None
         self.policy.established(ticket, _now())
-        self.policy.resumable = self.options.resume_window > 0
         self.match = link
         link.established.connect(self.established)
         link.cards_shown.connect(self.cards_shown)
@@ -1327,6 +1339,7 @@ class QtRoom(QObject):
 
     def _follow(self, link: PeerLink) -> None:
         """Forward the match's signals from ``link`` (the first, or one that resumed it)."""
+        link.on_event = self._on_match_event
         link.tossed.connect(self.tossed)
         link.moved.connect(self.moved)
         link.dealt.connect(self.dealt)
@@ -1375,9 +1388,16 @@ class QtRoom(QObject):
         still holds it (the drop not noticed yet) lets go of it."""
         link = self.match
         session = None if link is None else link.session
-        if link is None or session is None or key != session.peer.public_key or self._leaving:
+        if link is None or session is None:
             return None
-        if not (suspendable(session) or (finished(session) and link.is_suspended)):
+        conn = link.connection
+        if not may_resume(
+            session,
+            key,
+            suspended=link.is_suspended,
+            awaiting_goodbye=conn is not None and conn.awaiting_goodbye,
+            closing=self._leaving or self.policy.closing,
+        ):
             return None
         if not link.is_suspended:
             link._guarded(lambda conn: conn.detach(_now(), "the peer dialled again"))
@@ -1406,8 +1426,11 @@ class QtRoom(QObject):
         if self.match is not None and self.match.is_suspended:
             self.match.expire()
 
+    def _on_match_event(self, event: ConnectionEvent) -> None:
+        policy = self.policy
+        policy.resumable = resumable_after(event, self.options.resume_window, policy.resumable)
+
     def _on_match_ended(self, _ending: object) -> None:
-        self.policy.resumable = False
         self._expiry.stop()
 
     def _link(self) -> PeerLink | None:
@@ -1444,7 +1467,8 @@ class QtRoom(QObject):
             QTimer.singleShot(0, self._retired.clear)
         elif not self._leaving:
             # The match is over and its connection closed (a dropped one waits, suspended,
-            # and does not close): the owner may close the room now.
+            # and does not close): nothing is left to resume, the owner may close the room.
+            self.policy.resumable = False
             emit(self.match_closed)
         self._maybe_closed()
 
