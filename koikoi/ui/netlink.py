@@ -646,6 +646,9 @@ class PeerLink(QObject):
                 self._start_closing(CLOSE_GRACE)
             elif wait.by is not None:  # read on for the peer's goodbye (a drop suspends)
                 self._timer.start(max(0, math.ceil((wait.by - now) * 1000)))
+                sock = self.socket
+                if sock is not None and sock.bytesToWrite():
+                    sock.flush()  # everything is said: to the kernel now, as a close does
 
     def _go_suspended(self, conn: Connection) -> None:
         """The connection is gone but the match waits: drop the socket, keep the session."""
