@@ -53,7 +53,7 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtNetwork import (
@@ -141,6 +141,28 @@ RESTARTED: Final = "restarted from the record"
 
 def _now() -> float:
     return time.monotonic()
+
+
+class Timer(Protocol):
+    """A single-shot timer, as :class:`QTimer` is one: ``start`` (re)arms it."""
+
+    def start(self, msec: int) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+TimerFactory = Callable[[QObject, Callable[[], None]], Timer]
+"""Makes a single-shot timer owned by its first argument that calls the second when it
+fires: :func:`qt_timer`, or a test's stepped clock's."""
+
+
+def qt_timer(parent: QObject, slot: Callable[[], None]) -> Timer:
+    """A precise single-shot :class:`QTimer` (the real clock's)."""
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.timeout.connect(slot)
+    return timer
 
 
 def format_address(host: str, port: int) -> str:
@@ -281,8 +303,20 @@ class PeerLink(QObject):
     resumed = Signal(int)
     """A new connection carries the match on; how many log entries went to the peer again."""
 
-    def __init__(self, options: PeerOptions, role: Role, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        options: PeerOptions,
+        role: Role,
+        parent: QObject | None = None,
+        *,
+        now: Callable[[], float] = _now,
+        timer: TimerFactory = qt_timer,
+    ) -> None:
         super().__init__(parent)
+        self.now = now
+        """The clock (monotonic seconds): a test steps its own."""
+        self.make_timer = timer
+        """Makes the link's timers (heartbeats, deadlines, close grace, redials)."""
         self.options = options
         self.role = role
         self.connection: Connection | None = None
@@ -299,10 +333,7 @@ class PeerLink(QObject):
         """Called as the handshake succeeds, before any signal (the room's policy)."""
         self.on_receive: Callable[[PeerLink], None] | None = None
         """Called whenever bytes arrive (the room's policy)."""
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.timeout.connect(self._on_timer)
+        self._timer = timer(self, self._on_timer)
         self._deliver_timer = QTimer(self)
         self._deliver_timer.setSingleShot(True)
         self._deliver_timer.timeout.connect(self._deliver)
@@ -352,7 +383,7 @@ class PeerLink(QObject):
         conn = self.connection
         if conn is None or conn.local_turn is None:
             raise ValueError("it is not this seat's move")
-        self._process(conn.play(action, _now()))
+        self._process(conn.play(action, self.now()))
 
     def confirm_sas(self, same: bool = True) -> None:
         """The local player compared the four cards (``cards_shown``) with the peer's screen.
@@ -364,12 +395,12 @@ class PeerLink(QObject):
         handshake or after the end.
         """
         if self._stage == "open" and self.session is not None:
-            self._guarded(lambda conn: conn.confirm(_now(), same))
+            self._guarded(lambda conn: conn.confirm(self.now(), same))
 
     def clock(self) -> MoveClock | None:
         """The move clock now (whose, seconds left, seconds waited); None outside play."""
         session = self.session
-        return None if session is None else session.clock(_now())
+        return None if session is None else session.clock(self.now())
 
     def abandon(self) -> None:
         """End the match as abandoned by the peer, after ``peer_overdue``: the peer is told,
@@ -378,16 +409,16 @@ class PeerLink(QObject):
         clock = self.clock()
         if self._stage != "open" or clock is None or clock.local or not clock.overdue:
             raise ValueError("the peer is not overdue")
-        self._guarded(lambda conn: conn.abandon(_now()))
+        self._guarded(lambda conn: conn.abandon(self.now()))
 
     def leave(self, reason: str = "the player left") -> None:
         """Leave: the peer is told, the match ends unfinished (or the handshake is dropped)."""
         if self._stage == "connecting":
             self._give_up(LinkError("left", f"gave up connecting to {self.address}", self.address))
         elif self._stage == "open" and self.connection is not None:
-            self._guarded(lambda conn: conn.leave(_now(), reason))
+            self._guarded(lambda conn: conn.leave(self.now(), reason))
         elif self._stage == "suspended" and self.held is not None:
-            self._enqueue(self.held.leave(_now(), reason))
+            self._enqueue(self.held.leave(self.now(), reason))
             self.held = None
             self._deliver()
             self._finish()
@@ -396,7 +427,7 @@ class PeerLink(QObject):
 
     def attach(self, sock: QTcpSocket, connection: Connection) -> None:
         """Drive ``connection`` over the connected ``sock`` (the link becomes its parent)."""
-        self.times.setdefault("connected", _now())
+        self.times.setdefault("connected", self.now())
         self.connection = connection
         self._goodbye = GoodbyeWait()  # a new connection waits for its own goodbye
         self._wire(sock)
@@ -447,7 +478,7 @@ class PeerLink(QObject):
         self.bytes_received += len(data)
         if self.on_receive is not None:
             self.on_receive(self)
-        self._guarded(lambda conn: conn.receive_data(data, _now()))
+        self._guarded(lambda conn: conn.receive_data(data, self.now()))
 
     def _on_disconnected(self) -> None:
         self._lost("")
@@ -477,7 +508,7 @@ class PeerLink(QObject):
         elif self._stage == "closing":
             self._finish()
         elif self._stage == "open":
-            self._guarded(lambda conn: conn.tick(_now()))
+            self._guarded(lambda conn: conn.tick(self.now()))
 
     def _lost(self, detail: str) -> None:
         if self._stage == "closing":
@@ -486,7 +517,7 @@ class PeerLink(QObject):
             sock = self.socket
             if sock is not None and sock.bytesAvailable():  # the peer's last words first
                 self._on_ready_read()
-            self._guarded(lambda conn: conn.connection_lost(_now(), detail))
+            self._guarded(lambda conn: conn.connection_lost(self.now(), detail))
             if self._stage == "closing":  # the socket is gone: nothing left to wait for
                 self._finish()
 
@@ -553,7 +584,7 @@ class PeerLink(QObject):
         self._settle()
 
     def _dispatch(self, event: ConnectionEvent) -> None:
-        now = _now()
+        now = self.now()
         if self.on_event is not None:
             self.on_event(event)
         if isinstance(event, HandshakeDone):
@@ -640,7 +671,7 @@ class PeerLink(QObject):
         if conn.suspended is not None:
             self._go_suspended(conn)
         elif conn.closed:
-            now = _now()
+            now = self.now()
             wait = self._goodbye
             if wait.close_now(closed=True, awaiting_goodbye=conn.awaiting_goodbye, now=now):
                 self._start_closing(CLOSE_GRACE)
@@ -667,7 +698,7 @@ class PeerLink(QObject):
         if self._stage != "suspended" or session is None:
             return
         if suspended is not None:
-            self._enqueue(expire(session, suspended, _now()))
+            self._enqueue(expire(session, suspended, self.now()))
         self.held = None
         self._deliver()
         self._finish()
@@ -677,7 +708,7 @@ class PeerLink(QObject):
         if deadline is None:
             self._timer.stop()
         else:
-            self._timer.start(max(0, math.ceil((deadline - _now()) * 1000)))
+            self._timer.start(max(0, math.ceil((deadline - self.now()) * 1000)))
 
     # --- closing -------------------------------------------------------------------------
 
@@ -725,13 +756,13 @@ class PeerLink(QObject):
         sock, self.socket = self.socket, None
         if sock is not None:  # freed with the link, its parent
             sock.abort()  # its signals now find the link done
-        self.times["closed"] = _now()
+        self.times["closed"] = self.now()
         emit(self.closed)
 
     def _give_up(self, failure: LinkError) -> None:
         """The joiner never got a connection (or stopped trying)."""
         self.failure = failure
-        self.times["ended"] = _now()
+        self.times["ended"] = self.now()
         emit(self.failed, failure)
         self._finish()
 
@@ -747,10 +778,10 @@ class PeerLink(QObject):
         try:
             reason = f"internal error: {error!r}"
             if conn.session is not None:
-                self._process(conn.session.local_failure(_now(), reason))
+                self._process(conn.session.local_failure(self.now(), reason))
             else:
                 self.failure = LinkError("internal", reason, self.address, error)
-                self.times["ended"] = _now()
+                self.times["ended"] = self.now()
                 emit(self.failed, self.failure)
                 self._finish()
         except Exception:
@@ -784,15 +815,20 @@ class QtJoin(PeerLink):
     """``LinkError``: a resume of a restored match was refused for its password (the
     redials go on; :meth:`forsake` stops them)."""
 
-    def __init__(self, options: PeerOptions, parent: QObject | None = None) -> None:
-        super().__init__(options, Role.JOINER, parent)
+    def __init__(
+        self,
+        options: PeerOptions,
+        parent: QObject | None = None,
+        *,
+        now: Callable[[], float] = _now,
+        timer: TimerFactory = qt_timer,
+    ) -> None:
+        super().__init__(options, Role.JOINER, parent, now=now, timer=timer)
         self._dialled: tuple[str, int] | None = None
         self._resuming: Session | None = None
         """The suspended session this link dials again to resume (docs/protocol.md)."""
         self._redials = RedialSchedule()
-        self._redial = QTimer(self)
-        self._redial.setSingleShot(True)
-        self._redial.timeout.connect(self._dial_again)
+        self._redial = timer(self, self._dial_again)
         self.room: tuple[str, str, str | None] | None = None
         """The mDNS room the match was joined in (service name, title, host fingerprint)."""
         self._room_bind: str | None = None
@@ -810,10 +846,10 @@ class QtJoin(PeerLink):
         if self._stage != "new":
             raise ValueError("this link has already been used")
         self.address = format_address(host, port)
-        self.times["connect"] = _now()
+        self.times["connect"] = self.now()
         self._dialled = (host, port)
         self.held = self._resuming = session
-        self.suspension = Suspended(_now() + window, RESTARTED)
+        self.suspension = Suspended(self.now() + window, RESTARTED)
         self._stage = "suspended"
         self._redials.reset()
         self._start_looking()
@@ -880,7 +916,7 @@ class QtJoin(PeerLink):
         if self._stage != "new":
             raise ValueError("this link has already been used")
         self.address = format_address(host, port)
-        self.times["connect"] = _now()
+        self.times["connect"] = self.now()
         self._dialled = (host, port)
         self._dial(host, port, self.options.silence_timeout)
 
@@ -917,14 +953,14 @@ class QtJoin(PeerLink):
         suspension = self.suspension
         if suspension is None:
             return
-        delay = self._redials.next_delay(_now(), suspension.deadline)
+        delay = self._redials.next_delay(self.now(), suspension.deadline)
         self._redial.start(math.ceil(delay * 1000))
 
     def _dial_again(self) -> None:
         suspension = self.suspension
         if self._stage != "suspended" or suspension is None or self._dialled is None:
             return
-        left = suspension.deadline - _now()
+        left = suspension.deadline - self.now()
         if left <= 0:
             self.held = self._resuming
             self._resuming = None
@@ -978,7 +1014,7 @@ class QtJoin(PeerLink):
             verdict = redial_verdict(session, connected=True, failure=error)
             if verdict is Verdict.END:  # nothing to resume there
                 self._resuming = None
-                self._enqueue(session.connection_lost(_now(), str(error)))
+                self._enqueue(session.connection_lost(self.now(), str(error)))
             elif verdict is Verdict.GIVE_UP:  # finished here and the host busy
                 self._resuming = None
                 self._redial.stop()
@@ -1002,7 +1038,7 @@ class QtJoin(PeerLink):
             self._redial.stop()
             self._resuming = None
             self._drop_socket()
-            self._enqueue(session.leave(_now(), reason))
+            self._enqueue(session.leave(self.now(), reason))
             self._deliver()
             self._finish()
             return
@@ -1028,7 +1064,7 @@ class QtJoin(PeerLink):
         sock.connected.disconnect(self._on_connected)
         sock.errorOccurred.disconnect(self._on_error)
         try:
-            conn = self.options.connection(Role.JOINER, _now())
+            conn = self.options.connection(Role.JOINER, self.now())
             conn.resuming = self._resuming
             conn.start()
         except Exception as error:
@@ -1078,8 +1114,13 @@ class QtRoom(QObject):
         *,
         max_pending: int = MAX_PENDING,
         parent: QObject | None = None,
+        now: Callable[[], float] = _now,
+        timer: TimerFactory = qt_timer,
     ) -> None:
         super().__init__(parent)
+        self.now = now
+        """The clock of the room and its links (see :class:`PeerLink`)."""
+        self.make_timer = timer
         self.options = options
         self.policy = RoomPolicy(max_pending, private=bool(options.password))
         # Connections are taken on a later turn of the loop, not in Qt's signal: Qt accepts
@@ -1097,12 +1138,8 @@ class QtRoom(QObject):
         self._leaving = False
         self._closed = False
         self._retired: list[PeerLink] = []
-        self._sweeper = QTimer(self)
-        self._sweeper.setSingleShot(True)
-        self._sweeper.timeout.connect(self._sweep)
-        self._expiry = QTimer(self)
-        self._expiry.setSingleShot(True)
-        self._expiry.timeout.connect(self._expire)
+        self._sweeper = timer(self, self._sweep)
+        self._expiry = timer(self, self._expire)
 
     # --- listening -----------------------------------------------------------------------
 
@@ -1240,7 +1277,7 @@ class QtRoom(QObject):
         if phase in (Phase.AWAIT_HELLO, Phase.AWAIT_NOISE1):
             ticket = self.links.get(link)
             if ticket is not None:
-                self.policy.closed(ticket, _now())
+                self.policy.closed(ticket, self.now())
             away = TurnedAway("the room was closed", "busy")
             self._tell_refused(LinkError("busy", "the room was closed", link.address, away))
             link.turn_away(encode_frame(refuse_message("busy")))
@@ -1263,7 +1300,7 @@ class QtRoom(QObject):
                 self._tell_refused(LinkError("internal", f"internal error: {error!r}", "", error))
 
     def _admit(self, sock: QTcpSocket) -> None:
-        now = _now()
+        now = self.now()
         address = format_address(_peer_host(sock), sock.peerPort())
         ticket = self.policy.admit(address, now)
         if isinstance(ticket, Refusal):
@@ -1300,7 +1337,7 @@ class QtRoom(QObject):
     def _on_receive(self, link: PeerLink) -> None:
         ticket = self.links.get(link)
         if ticket is not None and ticket.number not in self.policy.spoken:
-            self.policy.heard(ticket, _now())
+            self.policy.heard(ticket, self.now())
             self._drop(self.policy.take_evicted(), "dropped to limit password attempts", "attempts")
             self._sweep()
 
@@ -1315,7 +1352,7 @@ class QtRoom(QObject):
 
     def _sweep(self) -> None:
         """Drop the overdue pending connections; wake up again at the next deadline."""
-        now = _now()
+        now = self.now()
         self._drop(self.policy.overdue(now), "did not finish the handshake in time", "overdue")
         deadline = self.policy.next_deadline()
         if deadline is None:
@@ -1326,7 +1363,7 @@ class QtRoom(QObject):
     def _new_link(self, ticket: Ticket | None) -> PeerLink:
         # The room keeps its links in Python, not as Qt children: a link is freed by Python once
         # the room lets go of it, never by Qt from inside the room's or its own signals.
-        link = PeerLink(self.options, Role.HOST)
+        link = PeerLink(self.options, Role.HOST, now=self.now, timer=self.make_timer)
         link.closed.connect(self._on_link_closed)
         self.links[link] = ticket
         return link
@@ -1334,7 +1371,7 @@ class QtRoom(QObject):
     def _on_handshake(self, link: PeerLink) -> None:
         ticket = self.links.get(link)
         assert ticket is not None
-        self.policy.established(ticket, _now())
+        self.policy.established(ticket, self.now())
         self.match = link
         link.established.connect(self.established)
         link.cards_shown.connect(self.cards_shown)
@@ -1364,9 +1401,9 @@ class QtRoom(QObject):
         :meth:`koikoi.net.transport.Room.adopt`."""
         if self.match is not None:
             raise ValueError("the room has a match already")
-        link = PeerLink(self.options, Role.HOST)
+        link = PeerLink(self.options, Role.HOST, now=self.now, timer=self.make_timer)
         link.held = session
-        link.suspension = Suspended(_now() + window, RESTARTED)
+        link.suspension = Suspended(self.now() + window, RESTARTED)
         link._stage = "suspended"
         link.closed.connect(self._on_link_closed)
         self.links[link] = None
@@ -1403,14 +1440,14 @@ class QtRoom(QObject):
         ):
             return None
         if not link.is_suspended:
-            link._guarded(lambda conn: conn.detach(_now(), "the peer dialled again"))
+            link._guarded(lambda conn: conn.detach(self.now(), "the peer dialled again"))
         return session
 
     def _on_resumed(self, link: PeerLink) -> None:
         ticket = self.links.get(link)
         if ticket is None or link is self.match:
             return
-        self.policy.resumed(ticket, _now())
+        self.policy.resumed(ticket, self.now())
         self._expiry.stop()
         old, self.match = self.match, link
         self._follow(link)
@@ -1445,9 +1482,9 @@ class QtRoom(QObject):
         ticket = None if link is None else self.links.get(link)
         if ticket is not None:
             if self.policy.private and failure.kind == "auth":
-                count = self.policy.wrong_password(ticket, _now())
+                count = self.policy.wrong_password(ticket, self.now())
                 emit(self.wrong_password, address_host(ticket.address), count)
-            self.policy.closed(ticket, _now())  # its place is free now, not after the close
+            self.policy.closed(ticket, self.now())  # its place is free now, not after the close
         self._tell_refused(failure)
 
     def _tell_refused(self, failure: LinkError) -> None:
@@ -1464,7 +1501,7 @@ class QtRoom(QObject):
         ticket = self.links.pop(link, None)
         if ticket is not None:
             link.failed.disconnect(self._on_link_failed)
-            self.policy.closed(ticket, _now())
+            self.policy.closed(ticket, self.now())
         if link is not self.match:  # the match's link stays: its session holds the record
             self._retired.append(link)  # freed on the next turn of the loop, outside its signals
             QTimer.singleShot(0, self._retired.clear)
