@@ -37,6 +37,7 @@ from koikoi.net.roles import Role
 from koikoi.net.session import Session
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 from koikoi.ui.netlink import QtJoin, QtRoom
+from tests.stepped_clock import SteppedClock
 
 SETTINGS = Settings(rounds=6)
 WINDOW = 60.0
@@ -86,6 +87,8 @@ class Peer:
     events: list[ConnectionEvent] = field(default_factory=list)
     error: BaseException | None = None
     failure: object = None
+    drop_at: int | None = None
+    """Drop the connection once the log holds this many entries (mid-match)."""
     hold_open: float = 0.0
     """Seconds to keep the socket open after the match, reading (0: close at the peer's end)."""
 
@@ -116,6 +119,10 @@ class Peer:
             if conn.session is not None:
                 self.session = conn.session
             session = self.session
+            lockstep = None if session is None else session.lockstep
+            if self.drop_at is not None and lockstep is not None and lockstep.seq >= self.drop_at:
+                sock.shutdown(socket.SHUT_WR)
+                return "dropped"
             if drop and finished(session) and session is not None:
                 assert session.lockstep is not None
                 if session.lockstep.actions[-1]["seat"] == self.role.seat:
@@ -465,3 +472,62 @@ def test_the_redial_schedule_is_the_documented_one() -> None:
     assert schedule.next_delay(99.5, 100.0) == 0.5
     schedule.reset()
     assert schedule.next_delay(0.0, 100.0) == 0.2
+
+
+def test_a_suspended_joiner_redials_on_the_same_schedule_asyncio() -> None:
+    """The host drops mid-match and is gone: the joiner dials again after 0.2 s, 0.5 s,
+    1 s, then every 2 s (policy.RedialSchedule), on the real clock here."""
+    host = Host(drop_at=4)
+    host.start()
+    calls: list[float] = []
+    stop = asyncio.Event()
+
+    async def redial() -> list[tuple[str, int]]:
+        calls.append(time.monotonic())
+        if len(calls) == 5:
+            stop.set()
+        return [("127.0.0.1", host.port)]
+
+    async def main() -> Outcome:
+        return await asyncio.wait_for(
+            join("127.0.0.1", host.port, options("taro"), FirstLegal(), stop=stop, redial=redial),
+            60,
+        )
+
+    outcome = asyncio.run(main())
+    host.join(10)
+    assert host.error is None, host.error
+    gaps = [b - a for a, b in zip(calls, calls[1:], strict=False)]
+    assert len(gaps) == 4, calls
+    for gap, expected in zip(gaps, policy.REDIAL_DELAYS[1:] + (2.0,), strict=True):
+        assert expected - 0.05 <= gap <= expected + 0.5, gaps
+    assert outcome.session is not None and outcome.session.ending is not None
+    assert not outcome.session.ending.finished  # the player left
+
+
+def test_a_suspended_joiner_redials_on_the_same_schedule_qt(qtbot: QtBot) -> None:
+    """The same with the app's joiner, on a stepped clock (exact, no real waiting)."""
+    clock = SteppedClock()
+    host = Host(drop_at=4)
+    host.start()
+    link = QtJoin(options("taro"), now=clock.now, timer=clock.timer)
+    link.local_turn.connect(lambda observation: link.play(observation.legal_actions[0]))
+    dials: list[float] = []
+    real_dial = link._dial
+
+    def dial(host_: str, port: int, timeout: float) -> None:
+        dials.append(clock.now())
+        real_dial(host_, port, timeout)
+
+    link._dial = dial  # type: ignore[method-assign]
+    link.connect_to("127.0.0.1", host.port)
+    qtbot.waitUntil(lambda: link.is_suspended, timeout=20_000)
+    host.join(10)
+    assert host.error is None, host.error
+    start = clock.now()
+    for _ in range(60):  # 6 s of the stepped clock; each refused dial is seen at once
+        clock.advance(0.1, qtbot, step=0.05)
+        qtbot.waitUntil(lambda: link.is_suspended, timeout=5_000)
+    redials = [round(t - start, 2) for t in dials[1:]]
+    assert redials[:5] == [0.2, 0.7, 1.7, 3.7, 5.7], redials
+    link.leave()
