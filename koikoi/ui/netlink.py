@@ -45,6 +45,7 @@ network"), well under the 50 ms that would call for a worker thread.
 from __future__ import annotations
 
 import contextlib
+import enum
 import logging
 import math
 import socket
@@ -114,6 +115,7 @@ logger = logging.getLogger(__name__)
 __all__ = [
     "APP_DEALINGS",
     "LinkError",
+    "LinkStage",
     "PeerInfo",
     "PeerLink",
     "PeerOptions",
@@ -141,6 +143,22 @@ RESTARTED: Final = "restarted from the record"
 
 def _now() -> float:
     return time.monotonic()
+
+
+class LinkStage(enum.Enum):
+    """Where a :class:`PeerLink` is; only the link moves it on."""
+
+    NEW = "new"
+    CONNECTING = "connecting"
+    """A joiner dialling."""
+    OPEN = "open"
+    """The socket carries the connection."""
+    CLOSING = "closing"
+    """Half-closed, waiting for the peer's end (at most the close grace)."""
+    SUSPENDED = "suspended"
+    """The connection dropped mid-match: the session waits for another one."""
+    DONE = "done"
+    """The socket is closed; nothing more is emitted."""
 
 
 class Timer(Protocol):
@@ -341,8 +359,8 @@ class PeerLink(QObject):
         self._pumping = False
         self._goodbye = GoodbyeWait()
         self._announced: int | None = None
-        self._stage = "new"
-        """new → connecting (joiner) → open → closing (half-closed, waiting) → done."""
+        self._stage = LinkStage.NEW
+        """NEW → CONNECTING (joiner) → OPEN → CLOSING → DONE, or OPEN → SUSPENDED → OPEN."""
         self._crashing = False
         self.held: Session | None = None
         """The suspended session, while no connection carries it (see :meth:`session`)."""
@@ -364,14 +382,28 @@ class PeerLink(QObject):
         return self.held
 
     @property
+    def stage(self) -> LinkStage:
+        """Where the link is (it alone moves it on)."""
+        return self._stage
+
+    @property
     def is_suspended(self) -> bool:
         """The match waits for a new connection (the joiner redials, the room listens)."""
-        return self._stage == "suspended"
+        return self._stage == LinkStage.SUSPENDED
+
+    def hold(self, session: Session, suspension: Suspended) -> None:
+        """A new link takes ``session``, restored from its record, suspended: it waits for a
+        connection that resumes it (:meth:`QtRoom.adopt`)."""
+        if self._stage != LinkStage.NEW:
+            raise ValueError("this link has already been used")
+        self.held = session
+        self.suspension = suspension
+        self._stage = LinkStage.SUSPENDED
 
     @property
     def done(self) -> bool:
         """The socket is closed and nothing more will be emitted."""
-        return self._stage == "done"
+        return self._stage == LinkStage.DONE
 
     def play(self, action: Action) -> None:
         """The local seat's move, when :attr:`local_turn` was announced.
@@ -394,7 +426,7 @@ class PeerLink(QObject):
         ``same`` stands for them (a rematch with a key already compared). Nothing before the
         handshake or after the end.
         """
-        if self._stage == "open" and self.session is not None:
+        if self._stage == LinkStage.OPEN and self.session is not None:
             self._guarded(lambda conn: conn.confirm(self.now(), same))
 
     def clock(self) -> MoveClock | None:
@@ -407,17 +439,17 @@ class PeerLink(QObject):
         ``ended`` follows (``how`` = ``abandoned``). Raises :class:`ValueError` before the
         peer's time is up."""
         clock = self.clock()
-        if self._stage != "open" or clock is None or clock.local or not clock.overdue:
+        if self._stage != LinkStage.OPEN or clock is None or clock.local or not clock.overdue:
             raise ValueError("the peer is not overdue")
         self._guarded(lambda conn: conn.abandon(self.now()))
 
     def leave(self, reason: str = "the player left") -> None:
         """Leave: the peer is told, the match ends unfinished (or the handshake is dropped)."""
-        if self._stage == "connecting":
+        if self._stage == LinkStage.CONNECTING:
             self._give_up(LinkError("left", f"gave up connecting to {self.address}", self.address))
-        elif self._stage == "open" and self.connection is not None:
+        elif self._stage == LinkStage.OPEN and self.connection is not None:
             self._guarded(lambda conn: conn.leave(self.now(), reason))
-        elif self._stage == "suspended" and self.held is not None:
+        elif self._stage == LinkStage.SUSPENDED and self.held is not None:
             self._enqueue(self.held.leave(self.now(), reason))
             self.held = None
             self._deliver()
@@ -431,7 +463,7 @@ class PeerLink(QObject):
         self.connection = connection
         self._goodbye = GoodbyeWait()  # a new connection waits for its own goodbye
         self._wire(sock)
-        self._stage = "open"
+        self._stage = LinkStage.OPEN
         self._process([])
         # a room's socket may have read, or seen the end, while it waited to be taken
         if sock.state() is not QAbstractSocket.SocketState.ConnectedState:
@@ -445,14 +477,14 @@ class PeerLink(QObject):
 
     def turn_away(self, frame: bytes) -> None:
         """A pending handshake is refused: send ``frame`` (a clear ``refuse``) and close."""
-        if self._stage == "open":
+        if self._stage == LinkStage.OPEN:
             self._write(frame)
             self._start_closing(REFUSE_GRACE)
 
     def refuse(self, sock: QTcpSocket, frame: bytes) -> None:
         """Send ``frame`` (a refusal) on ``sock`` and close it, with no connection at all."""
         self._wire(sock)
-        self._stage = "open"
+        self._stage = LinkStage.OPEN
         self._write(frame)
         self._start_closing(REFUSE_GRACE)
 
@@ -473,7 +505,7 @@ class PeerLink(QObject):
         if sock is None:
             return
         data = bytes(sock.readAll().data())
-        if not data or self._stage != "open":
+        if not data or self._stage != LinkStage.OPEN:
             return  # closing: the peer's last bytes are read only to let it close cleanly
         self.bytes_received += len(data)
         if self.on_receive is not None:
@@ -489,36 +521,36 @@ class PeerLink(QObject):
             detail = ""
         else:
             detail = _lower_first(sock.errorString())
-        if self._stage == "connecting":
+        if self._stage == LinkStage.CONNECTING:
             text = f"cannot connect to {self.address}: {detail}"
             self._give_up(LinkError("connect", text, self.address, connect_failure(error, text)))
             return
         self._lost(detail)
 
     def _on_bytes_written(self, _count: int) -> None:
-        if self._stage == "closing" and not self._half_closed:
+        if self._stage == LinkStage.CLOSING and not self._half_closed:
             self._half_close()
 
     def _on_timer(self) -> None:
-        if self._stage == "connecting":
+        if self._stage == LinkStage.CONNECTING:
             seconds = self.options.silence_timeout
             text = f"cannot connect to {self.address}: no answer within {seconds:g} s"
             failure = connect_failure(None, text, seconds)
             self._give_up(LinkError("connect", text, self.address, failure))
-        elif self._stage == "closing":
+        elif self._stage == LinkStage.CLOSING:
             self._finish()
-        elif self._stage == "open":
+        elif self._stage == LinkStage.OPEN:
             self._guarded(lambda conn: conn.tick(self.now()))
 
     def _lost(self, detail: str) -> None:
-        if self._stage == "closing":
+        if self._stage == LinkStage.CLOSING:
             self._finish()
-        elif self._stage == "open":
+        elif self._stage == LinkStage.OPEN:
             sock = self.socket
             if sock is not None and sock.bytesAvailable():  # the peer's last words first
                 self._on_ready_read()
             self._guarded(lambda conn: conn.connection_lost(self.now(), detail))
-            if self._stage == "closing":  # the socket is gone: nothing left to wait for
+            if self.stage is LinkStage.CLOSING:  # the socket is gone: nothing left to wait for
                 self._finish()
 
     def _guarded(self, step: Callable[[Connection], list[ConnectionEvent]]) -> None:
@@ -546,7 +578,7 @@ class PeerLink(QObject):
         self._record(events)
         self._flush()
         conn = self.connection
-        if self._stage == "open" and conn is not None and not conn.closed:
+        if self._stage == LinkStage.OPEN and conn is not None and not conn.closed:
             self._arm_timer(conn)
         if self._queue or self._turn_due():
             self._deliver_timer.start(0)
@@ -654,7 +686,7 @@ class PeerLink(QObject):
 
     def _flush(self) -> None:
         conn = self.connection
-        if conn is not None and self._stage == "open":
+        if conn is not None and self._stage == LinkStage.OPEN:
             self._write(conn.data_to_send())
 
     def _write(self, data: bytes) -> None:
@@ -666,7 +698,7 @@ class PeerLink(QObject):
     def _settle(self) -> None:
         """Close once the connection is closed and the owner has heard everything."""
         conn = self.connection
-        if self._stage != "open" or conn is None or self._pumping or self._queue:
+        if self._stage != LinkStage.OPEN or conn is None or self._pumping or self._queue:
             return
         if conn.suspended is not None:
             self._go_suspended(conn)
@@ -685,7 +717,7 @@ class PeerLink(QObject):
         """The connection is gone but the match waits: drop the socket, keep the session."""
         self.held = conn.session
         self.suspension = conn.suspended
-        self._stage = "suspended"
+        self._stage = LinkStage.SUSPENDED
         self._timer.stop()
         sock, self.socket = self.socket, None
         if sock is not None:
@@ -695,7 +727,7 @@ class PeerLink(QObject):
     def expire(self) -> None:
         """The resume window passed: the suspended match ends as without resume."""
         session, suspended = self.held, self.suspension
-        if self._stage != "suspended" or session is None:
+        if self._stage != LinkStage.SUSPENDED or session is None:
             return
         if suspended is not None:
             self._enqueue(expire(session, suspended, self.now()))
@@ -716,7 +748,7 @@ class PeerLink(QObject):
 
     def _start_closing(self, grace: float) -> None:
         """Everything is said: let Qt write it, half-close, wait for the peer's end."""
-        self._stage = "closing"
+        self._stage = LinkStage.CLOSING
         sock = self.socket
         if sock is None or sock.state() is not QAbstractSocket.SocketState.ConnectedState:
             self._finish()
@@ -746,9 +778,9 @@ class PeerLink(QObject):
                 self._finish()
 
     def _finish(self) -> None:
-        if self._stage == "done":
+        if self._stage == LinkStage.DONE:
             return
-        self._stage = "done"
+        self._stage = LinkStage.DONE
         self.on_handshake = None  # the owner's hooks must not outlive the link
         self.on_receive = None
         self._timer.stop()
@@ -843,14 +875,14 @@ class QtJoin(PeerLink):
         resume ``session`` (restored from its record,
         :func:`~koikoi.net.resume.restore_session`) with the peer, who waits for it.
         ``resumed`` follows, or ``ended`` when the window runs out."""
-        if self._stage != "new":
+        if self._stage != LinkStage.NEW:
             raise ValueError("this link has already been used")
         self.address = format_address(host, port)
         self.times["connect"] = self.now()
         self._dialled = (host, port)
         self.held = self._resuming = session
         self.suspension = Suspended(self.now() + window, RESTARTED)
-        self._stage = "suspended"
+        self._stage = LinkStage.SUSPENDED
         self._redials.reset()
         self._start_looking()
         self._schedule()
@@ -913,7 +945,7 @@ class QtJoin(PeerLink):
 
     def connect_to(self, host: str, port: int) -> None:
         """Start connecting; a host name is looked up without blocking the event loop."""
-        if self._stage != "new":
+        if self._stage != LinkStage.NEW:
             raise ValueError("this link has already been used")
         self.address = format_address(host, port)
         self.times["connect"] = self.now()
@@ -921,7 +953,7 @@ class QtJoin(PeerLink):
         self._dial(host, port, self.options.silence_timeout)
 
     def _dial(self, host: str, port: int, timeout: float) -> None:
-        self._stage = "connecting"
+        self._stage = LinkStage.CONNECTING
         sock = QTcpSocket(self)
         self.socket = sock
         sock.connected.connect(self._on_connected)
@@ -938,7 +970,7 @@ class QtJoin(PeerLink):
             self._redials.reset()
             self._start_looking()
         else:  # an attempt to resume failed: drop its socket, dial again
-            self._stage = "suspended"
+            self._stage = LinkStage.SUSPENDED
             self._drop_socket()
         self._schedule()
 
@@ -958,7 +990,7 @@ class QtJoin(PeerLink):
 
     def _dial_again(self) -> None:
         suspension = self.suspension
-        if self._stage != "suspended" or suspension is None or self._dialled is None:
+        if self._stage != LinkStage.SUSPENDED or suspension is None or self._dialled is None:
             return
         left = suspension.deadline - self.now()
         if left <= 0:
@@ -977,7 +1009,7 @@ class QtJoin(PeerLink):
         conn = self.connection
         if (
             self._resuming is not None
-            and self._stage == "open"
+            and self._stage == LinkStage.OPEN
             and conn is not None
             and conn.closed
             and conn.session is None
@@ -995,7 +1027,7 @@ class QtJoin(PeerLink):
             if redial_verdict(session, connected=False, failure=None) is Verdict.GIVE_UP:
                 self._stop_redialling()  # finished here and the host is gone
                 return
-            self._stage = "suspended"
+            self._stage = LinkStage.SUSPENDED
             self._schedule()
             return
         super()._give_up(failure)
@@ -1034,7 +1066,7 @@ class QtJoin(PeerLink):
 
     def leave(self, reason: str = "the player left") -> None:
         session = self._resuming
-        if session is not None and self._stage in ("suspended", "connecting"):
+        if session is not None and self._stage in (LinkStage.SUSPENDED, LinkStage.CONNECTING):
             self._redial.stop()
             self._resuming = None
             self._drop_socket()
@@ -1058,7 +1090,7 @@ class QtJoin(PeerLink):
 
     def _on_connected(self) -> None:
         sock = self.socket
-        if self._stage != "connecting" or sock is None:
+        if self._stage != LinkStage.CONNECTING or sock is None:
             return
         self._timer.stop()
         sock.connected.disconnect(self._on_connected)
@@ -1068,7 +1100,7 @@ class QtJoin(PeerLink):
             conn.resuming = self._resuming
             conn.start()
         except Exception as error:
-            self._stage = "open"
+            self._stage = LinkStage.OPEN
             self.socket = None
             sock.abort()
             self._give_up(LinkError("internal", f"internal error: {error!r}", self.address, error))
@@ -1402,9 +1434,7 @@ class QtRoom(QObject):
         if self.match is not None:
             raise ValueError("the room has a match already")
         link = PeerLink(self.options, Role.HOST, now=self.now, timer=self.make_timer)
-        link.held = session
-        link.suspension = Suspended(self.now() + window, RESTARTED)
-        link._stage = "suspended"
+        link.hold(session, Suspended(self.now() + window, RESTARTED))
         link.closed.connect(self._on_link_closed)
         self.links[link] = None
         self.match = link
