@@ -20,6 +20,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.ai import get_player
 from koikoi.engine.match import Observation, Settings
+from koikoi.net import policy
 from koikoi.net.connection import HandshakeDone
 from koikoi.net.errors import PeerRefused, SettingsMismatch
 from koikoi.net.identity import Identity, KnownPeers, PinStatus
@@ -30,6 +31,7 @@ from koikoi.net.wire import encode_frame
 from koikoi.ui.netlink import LinkError, PeerInfo, PeerLink, PeerOptions, QtJoin, QtRoom
 from tests.conftest import run_koikoi
 from tests.net_support import KoikoiProcess, spawn
+from tests.stepped_clock import SteppedClock
 
 PASSWORD = "matsu ni tsuru"
 
@@ -607,10 +609,15 @@ def test_the_window_stays_live_through_a_password_handshake_and_the_first_deal(
 
 
 def test_a_half_open_connection_is_dropped_at_the_handshake_deadline(qtbot: QtBot) -> None:
-    room = open_room(qtbot, options("hana", timeout=1.0))
+    clock = SteppedClock()
+    room = QtRoom(options("hana", timeout=1.0), now=clock.now, timer=clock.timer)
+    room.listen("127.0.0.1", 0)
     host = Seat(room)
     raw = RawPeer.dial(room.port)  # connects and says nothing
     qtbot.waitUntil(lambda: len(room.policy.pending) == 1, timeout=10_000)
+    clock.advance(0.95, qtbot)
+    assert host.refused == [] and len(room.policy.pending) == 1  # not before its deadline
+    clock.advance(0.1, qtbot)
     qtbot.waitUntil(lambda: len(host.refused) == 1, timeout=10_000)
     assert host.refused[0].text == "the peer did not finish the handshake within 1 s"
     assert room.policy.pending == {} and not room.policy.busy
@@ -620,17 +627,24 @@ def test_a_half_open_connection_is_dropped_at_the_handshake_deadline(qtbot: QtBo
 
 
 def test_heartbeats_keep_a_slow_player_connected(qtbot: QtBot) -> None:
-    # 1.5 s of silence counts as gone; each side's first move takes 3.5 s. The timers
-    # send heartbeats meanwhile, so the match goes on to its end.
-    room = open_room(qtbot, options("hana", timeout=1.5))
-    host = Seat(room, "greedy", 5, first_delay_ms=3500)
-    join = QtJoin(options("taro", timeout=1.5))
-    joiner = Seat(join, "greedy", 6, first_delay_ms=3500)
+    # 1.5 s of silence counts as gone; the host thinks for 6 s of the stepped clock. The
+    # timers send heartbeats meanwhile, so neither side suspends nor ends the match; the
+    # real-time run of the same is the modal dialog's test below.
+    clock = SteppedClock()
+    room = QtRoom(options("hana", timeout=1.5), now=clock.now, timer=clock.timer)
+    room.listen("127.0.0.1", 0)
+    host = Seat(room, "greedy", 5, hold=True)
+    join = QtJoin(options("taro", timeout=1.5), now=clock.now, timer=clock.timer)
+    joiner = Seat(join, "greedy", 6)
     join.connect_to("127.0.0.1", room.port)
-    qtbot.waitUntil(lambda: host.ending is not None and joiner.ending is not None, timeout=60_000)
-    assert host.ending is not None and host.ending.finished, host.ending
-    assert joiner.ending is not None and joiner.ending.finished, joiner.ending
-    check_records(host, joiner)
+    qtbot.waitUntil(lambda: host.tossed is not None and joiner.tossed is not None, timeout=20_000)
+    sent = join.bytes_sent
+    clock.advance(6.0, qtbot)
+    assert host.ending is None and joiner.ending is None
+    assert not join.is_suspended and not room.is_suspended
+    assert join.bytes_sent > sent  # its heartbeats
+    room.leave()
+    clock.advance(policy.CLOSE_GRACE, qtbot)  # the close grace, on the stepped clock too
     close_room(qtbot, room)
 
 

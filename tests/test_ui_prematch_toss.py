@@ -27,6 +27,7 @@ from koikoi.net.transport import PeerOptions
 from koikoi.ui import names
 from koikoi.ui.lobby import Lobby
 from koikoi.ui.netlink import WITH_SEED, PeerLink, QtRoom
+from koikoi.ui.pins import wait_written
 from tests.test_net_toss_cli import AbandoningHost
 from tests.test_ui_lobby import Ready, close_lobby, make_lobby
 from tests.test_ui_netlink import close_room, open_room, options
@@ -149,6 +150,7 @@ def test_they_differ_or_leaving_before_the_toss_counts_against_nobody(
         else:
             assert "left" in text
         assert "counts as abandoning" not in text
+        wait_written()  # the app saves its pins off the UI thread
         peers = KnownPeers.load(tmp_path / "tsuki")
         assert peers.toss_aborts("hana", hana.identity.public_key) == 0
     finally:
@@ -188,6 +190,7 @@ def test_a_host_leaving_after_the_toss_is_counted_and_shown_next_time(
                 "That counts as abandoning the coin toss after seeing the result: "
                 f"hana has done so {times}" in text
             ), text
+            wait_written()  # the app saves its pins off the UI thread
             peers = KnownPeers.load(tmp_path / "tsuki")
             assert peers.toss_aborts("hana", hana.identity.public_key) == count
         assert hana.errors == []

@@ -1710,6 +1710,10 @@ play on  (K)</source>
             <translation>署名付きの記録を保存できませんでした。</translation>
         </message>
         <message>
+            <source>Could not save the record ({0}): a crash would now lose the match.</source>
+            <translation>記録を保存できませんでした（{0}）。このまま異常終了すると、この対局は失われます。</translation>
+        </message>
+        <message>
             <source>Reconnecting to {0}…</source>
             <translation>{0} さんに再接続しています…</translation>
         </message>

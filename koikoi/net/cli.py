@@ -34,6 +34,7 @@ from koikoi.net.handshake import (
     protocol_name,
     resuming_offer,
 )
+from koikoi.net.policy import RecordFailed
 from koikoi.net.recordfile import RecordFile
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
@@ -278,7 +279,10 @@ def _install_stop(stop: asyncio.Event) -> None:
 class _Recorder:
     """Writes the session's record after every entry and at the end, privately dealt with
     its sidecar (:class:`~koikoi.net.recordfile.RecordFile`): to ``--record`` and to
-    KOIKOI_HOME/games, under a name fixed at the first write."""
+    KOIKOI_HOME/games, under a name fixed at the first write. A target that fails is said
+    once on stderr while another one still holds the record; when none does, the write
+    raises, and the player is told once that the match goes on without crash recovery
+    (``PeerOptions.on_record_failed``, :mod:`koikoi.net.policy`)."""
 
     def __init__(self, role: Role, record_path: str | None, dealing: str) -> None:
         self.role = role
@@ -288,6 +292,24 @@ class _Recorder:
         started (a session says its own, :attr:`Session.dealing`)."""
         self.targets: list[RecordFile] | None = None
         self.failed: set[Path] = set()
+        self.told = False
+        """The player was told that the record cannot be saved."""
+
+    def failed_write(self, failed: RecordFailed) -> None:
+        """``PeerOptions.on_record_failed``: one line, the match goes on."""
+        self.told = True
+        with contextlib.suppress(OSError):
+            say(failed.text)
+
+    def last_write(self, session: Session) -> None:
+        """The record at the end of the run; a failure not told yet is said."""
+        try:
+            self(session)
+        except OSError as error:
+            if not self.told:
+                self.told = True
+                with contextlib.suppress(OSError):
+                    say(str(error))
 
     def __call__(self, session: Session) -> None:
         if self.targets is None:
@@ -295,20 +317,27 @@ class _Recorder:
             name = f"net-{stamp}-{session.session_id.hex()[:8]}-{self.role.value}.json"
             paths = [] if self.record_path is None else [Path(self.record_path)]
             self.targets = [RecordFile(path) for path in [*paths, games_dir() / name]]
+        failures: list[tuple[Path, str]] = []
         for target in self.targets:
             try:
                 target.path.parent.mkdir(parents=True, exist_ok=True)
                 target.save(session)
             except OSError as error:
-                if target.path not in self.failed:  # said once, not after every move
-                    self.failed.add(target.path)
-                    with contextlib.suppress(OSError):
-                        say(f"cannot save the record to {target.path}: {error.strerror or error}")
+                failures.append((target.path, str(error.strerror or error)))
+        if len(failures) == len(self.targets):  # nowhere: the caller tells the player
+            path, why = failures[0]
+            raise OSError(f"cannot save the record to {path}: {why}")
+        for path, why in failures:
+            if path not in self.failed:  # said once, not after every move
+                self.failed.add(path)
+                with contextlib.suppress(OSError):
+                    say(f"cannot save the record to {path}: {why}")
 
 
 def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Recorder:
     recorder = _Recorder(role, record_path, options.dealings[0])
     options.on_record = recorder
+    options.on_record_failed = recorder.failed_write
     return recorder
 
 
@@ -372,7 +401,7 @@ def _refused_before_dialling(recorder: _Recorder, line: str) -> int:
 def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     session = outcome.session
     if session is not None:
-        recorder(session)
+        recorder.last_write(session)
     if session is not None:
         result = _result_of(session)
     else:

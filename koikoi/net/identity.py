@@ -279,17 +279,28 @@ class KnownPeers:
 
     Each name's entry holds its ``key`` (hex), when it was ``pinned`` and, once counted,
     ``toss_aborts``: how many coin tosses the peer abandoned after seeing the result.
+
+    A change (a pin, a count, a name forgotten) is made in memory at once and saved to the
+    file under an exclusive lock (``flock``), which may wait for another koikoi. ``defer``
+    runs that save elsewhere: it is handed a job to run later, in order (the app's worker
+    thread, :mod:`koikoi.ui.pins`, so its UI thread never waits on the lock); without it the
+    caller saves before the change returns (the CLI).
     """
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(
+        self, path: Path | None, defer: Callable[[Callable[[], None]], None] | None = None
+    ) -> None:
         self.path = path
+        self.defer = defer
         self._peers: dict[str, dict[str, Any]] = {}
         if path is not None and path.exists():
             self._peers = self._read(path)
 
     @classmethod
-    def load(cls, home: Path | None = None) -> KnownPeers:
-        return cls(identity_dir(home) / PEERS_FILE)
+    def load(
+        cls, home: Path | None = None, defer: Callable[[Callable[[], None]], None] | None = None
+    ) -> KnownPeers:
+        return cls(identity_dir(home) / PEERS_FILE, defer)
 
     @staticmethod
     def _read(path: Path) -> dict[str, dict[str, Any]]:
@@ -311,11 +322,10 @@ class KnownPeers:
             ) from None
         return peers
 
-    def _save(self) -> None:
-        if self.path is None:
-            return
-        document = {"format": PEERS_FORMAT, "peers": self._peers}
-        atomic_write(self.path, json.dumps(document, indent=1).encode() + b"\n", mode=0o600)
+    @staticmethod
+    def _save(path: Path, peers: dict[str, dict[str, Any]]) -> None:
+        document = {"format": PEERS_FORMAT, "peers": peers}
+        atomic_write(path, json.dumps(document, indent=1).encode() + b"\n", mode=0o600)
 
     def check(self, nickname: str, public_key: bytes) -> PinCheck:
         name = pin_name(nickname)
@@ -408,21 +418,37 @@ class KnownPeers:
     def _update(self, change: Callable[[dict[str, dict[str, Any]]], bool]) -> None:
         """Apply ``change`` (which says whether it changed anything) to the pins as they are
         in the file now, under the lock, and save."""
-        if self.path is None:
+        path = self.path
+        if path is None:
             change(self._peers)
             return
-        with _exclusive(self.path.with_name(self.path.name + ".lock")):
-            peers = self._read(self.path) if self.path.exists() else {}
+        if self.defer is not None:
+            # in memory now (this side's next check sees it), in the file later: the job
+            # reads the file as it is then and changes only that copy
+            change(self._peers)
+
+            def save() -> None:
+                self._save_change(path, change)
+
+            self.defer(save)
+            return
+        self._peers = self._save_change(path, change)
+
+    @classmethod
+    def _save_change(
+        cls, path: Path, change: Callable[[dict[str, dict[str, Any]]], bool]
+    ) -> dict[str, dict[str, Any]]:
+        """Apply ``change`` to the file as it is now, under its lock; the pins it holds."""
+        with _exclusive(path.with_name(path.name + ".lock")):
+            peers = cls._read(path) if path.exists() else {}
             if change(peers):
-                self._peers = peers
-                self._save()
-            else:
-                self._peers = peers
+                cls._save(path, peers)
+            return peers
 
     @staticmethod
     def _apply(peers: dict[str, dict[str, Any]], name: str, entry: dict[str, Any] | None) -> bool:
         """Change ``peers``; whether anything changed."""
         if entry is None:
             return peers.pop(name, None) is not None
-        peers[name] = entry
+        peers[name] = dict(entry)  # its own copy: memory and file are changed apart
         return True

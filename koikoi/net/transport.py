@@ -31,10 +31,21 @@ from koikoi.net.connection import (
     HandshakeDone,
     HandshakeFailed,
 )
-from koikoi.net.errors import AuthenticationFailed, DealingRefused, PeerRefused
+from koikoi.net.errors import AuthenticationFailed, DealingRefused, PeerRefused, ProtocolError
 from koikoi.net.handshake import refuse_message
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finished
+from koikoi.net.policy import (
+    CLOSE_GRACE,
+    GoodbyeWait,
+    RecordFailed,
+    RecordKeeper,
+    RedialSchedule,
+    Verdict,
+    may_resume,
+    redial_verdict,
+    resumable_after,
+)
+from koikoi.net.resume import Resumed, Suspended, expire, finished
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
@@ -52,8 +63,6 @@ from koikoi.net.wire import encode_frame
 logger = logging.getLogger(__name__)
 
 READ_CHUNK: Final = 64 * 1024
-CLOSE_GRACE: Final = 2.0
-"""Seconds to wait for the peer's end of the stream after our last bytes, before closing."""
 
 
 class LocalPlayer(Protocol):
@@ -121,7 +130,12 @@ class PeerOptions:
     of the session's journal (:attr:`Session.local_mark`), before what the step sends goes
     out: the moment to save the record, so that a closed terminal or a crash loses nothing
     (the CLI and the app hand it to a :class:`~koikoi.net.recordfile.RecordFile`, which
-    writes what changed)."""
+    writes what changed). It raises when it cannot write: the match goes on, and
+    ``on_record_failed`` is told once (the player has no crash recovery then)."""
+    on_record_failed: Callable[[RecordFailed], None] | None = None
+    """Called once a match's record could not be written (:mod:`koikoi.net.policy`)."""
+    records: RecordKeeper = field(default_factory=RecordKeeper, repr=False, compare=False)
+    """When the record is due (:class:`~koikoi.net.policy.RecordKeeper`)."""
     move_clock: float = DEFAULT_MOVE_CLOCK
     """Seconds for each move; the local seat's client plays a safe move when they run out."""
     abandon_after: float = DEFAULT_ABANDON_AFTER
@@ -154,6 +168,19 @@ class PeerOptions:
         )
         conn.resume_window = self.resume_window
         return conn
+
+    def record(
+        self, session: Session | None, events: Sequence[ConnectionEvent]
+    ) -> RecordFailed | None:
+        """After a step's ``events``, before what it sends goes out: write ``session``'s
+        record when it is due (``on_record``); a failed write is told (``on_record_failed``,
+        once) and returned."""
+        failed = self.records.after(session, events, self.on_record)
+        if failed is not None:
+            logger.debug("the record could not be written: %s", failed.error)
+            if self.on_record_failed is not None:
+                self.on_record_failed(failed)
+        return failed
 
 
 EventHook = Callable[[ConnectionEvent, float], None]
@@ -270,7 +297,7 @@ async def drive(
     on_event: EventHook | None = None,
     stop: asyncio.Event | None = None,
     on_receive: Callable[[], None] | None = None,
-    on_step: Callable[[], None] | None = None,
+    on_step: Callable[[Sequence[ConnectionEvent]], None] | None = None,
 ) -> None:
     """Run ``conn`` over the stream until it closes; never raises for what the peer does.
 
@@ -303,9 +330,9 @@ async def drive(
         if overdue and not conn.closed:
             handle(conn.abandon(now))
         if on_step is not None:  # after each step, before what it sends goes out
-            on_step()
+            on_step(events)
 
-    goodbye_by: float | None = None
+    goodbye = GoodbyeWait()
     read_task: asyncio.Task[bytes] = asyncio.ensure_future(reader.read(READ_CHUNK))
     think_task: asyncio.Task[Action] | None = None
     stop_task: asyncio.Task[bool] | None = None
@@ -322,15 +349,12 @@ async def drive(
                     handle(conn.connection_lost(loop.time(), detail))
                     break
                 outcome.bytes_sent += len(data)
-            if conn.closed:
-                # The match finished with our move: the peer's goodbye says it has the last
-                # entry; a drop before it leaves the session to be resumed (resume.py).
-                if not conn.awaiting_goodbye:
-                    break
-                if goodbye_by is None:
-                    goodbye_by = loop.time() + CLOSE_GRACE
-                if loop.time() >= goodbye_by:
-                    break
+            # The match finished here: the peer's goodbye says it has the last entry; a drop
+            # before it leaves the session to be resumed (resume.py).
+            if goodbye.close_now(
+                closed=conn.closed, awaiting_goodbye=conn.awaiting_goodbye, now=loop.time()
+            ):
+                break
             observation = conn.local_turn
             if observation is not None and think_task is None:
                 think_task = asyncio.ensure_future(player.choose(observation))
@@ -339,7 +363,7 @@ async def drive(
                 waiting.add(think_task)
             if stop_task is not None:
                 waiting.add(stop_task)
-            timer = conn.next_timer() if goodbye_by is None else goodbye_by
+            timer = conn.next_timer() if goodbye.by is None else goodbye.by
             wait = None if timer is None else max(0.0, timer - loop.time())
             done, _ = await asyncio.wait(waiting, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
             if read_task in done:
@@ -434,8 +458,6 @@ async def join(
 
 Redial = Callable[[], Awaitable[list[tuple[str, int]]]]
 """Where to dial again to resume a match: the address, or the room found again by mDNS."""
-REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
-"""Seconds between redials of a suspended match (the last one repeats)."""
 
 
 def _same_address(host: str, port: int) -> Redial:
@@ -503,21 +525,17 @@ async def _redial(
     loop = asyncio.get_running_loop()
     deadline = 0.0 if suspension is None else suspension.deadline
     hook = _session_recording(session, options, on_event)
-    attempt = 0
+    schedule = RedialSchedule()
     while suspension is not None and (not session.closed or finished(session)):
         if stop is not None and stop.is_set():
-            for event in session.leave(loop.time(), "the player left"):
-                hook(event, loop.time())
+            hook(session.leave(loop.time(), "the player left"), loop.time())
             break
         if loop.time() >= deadline:
             if session.closed:
                 break  # finished here; the peer never came back for the last entry
-            for event in expire(session, suspension, loop.time()):
-                hook(event, loop.time())
+            hook(expire(session, suspension, loop.time()), loop.time())
             break
-        delay = REDIAL_DELAYS[min(attempt, len(REDIAL_DELAYS) - 1)]
-        attempt += 1
-        await _sleep_or_stop(min(delay, max(0.0, deadline - loop.time())), stop)
+        await _sleep_or_stop(schedule.next_delay(loop.time(), deadline), stop)
         if stop is not None and stop.is_set():
             continue
         try:
@@ -534,18 +552,22 @@ async def _redial(
                 again.resumed = outcome.resumed + 1
                 again.bytes_sent += outcome.bytes_sent
                 again.bytes_received += outcome.bytes_received
-                outcome, attempt = again, 0
+                outcome = again
+                schedule.reset()
                 suspension = again.connection.suspended
                 if suspension is not None:
                     deadline = suspension.deadline
                 break
-            failure = None if again.connection is None else again.connection.failure
-            if session.closed and (again.connection is None or isinstance(failure, PeerRefused)):
-                # finished here, and the host is gone or busy: it waits for no resume
-                return outcome
-            if isinstance(failure, ResumeRefused) and failure.by_peer:
-                for event in session.connection_lost(loop.time(), str(failure)):
-                    hook(event, loop.time())
+            failure: ProtocolError | None = None
+            if again.connection is not None:
+                failure = again.connection.failure
+            verdict = redial_verdict(
+                session, connected=again.connection is not None, failure=failure
+            )
+            if verdict is Verdict.GIVE_UP:
+                return outcome  # finished here, the host gone or busy: it waits for no resume
+            if verdict is Verdict.END:
+                hook(session.connection_lost(loop.time(), str(failure)), loop.time())
                 break
     return outcome
 
@@ -599,9 +621,9 @@ async def _join_once(
         writer,
         player,
         outcome,
-        _recording(conn, options, on_event),
+        on_event,
         stop,
-        on_step=_local_recording(conn, options),
+        on_step=_recording(conn, options),
     )
     if conn.failure is not None:
         outcome.failure = str(conn.failure)
@@ -610,52 +632,30 @@ async def _join_once(
 
 def _session_recording(
     session: Session, options: PeerOptions, on_event: EventHook | None
-) -> EventHook:
-    """``on_event``, then ``options.on_record`` (for a session that no connection holds)."""
+) -> Callable[[Sequence[ConnectionEvent], float], None]:
+    """``on_event`` for each event, then the record when due (for a session that no
+    connection holds: it left or expired while suspended)."""
 
-    def hook(event: ConnectionEvent, now: float) -> None:
+    def hook(events: Sequence[ConnectionEvent], now: float) -> None:
         if on_event is not None:
-            on_event(event, now)
-        if options.on_record is not None and isinstance(event, _RECORDED):
-            options.on_record(session)
+            for event in events:
+                on_event(event, now)
+        options.record(session, events)
 
     return hook
 
 
-def _recording(conn: Connection, options: PeerOptions, on_event: EventHook | None) -> EventHook:
-    """``on_event``, then ``options.on_record`` whenever the record grew (or ended)."""
+def _recording(
+    conn: Connection, options: PeerOptions
+) -> Callable[[Sequence[ConnectionEvent]], None]:
+    """After each step of ``conn``, the record when due (:meth:`PeerOptions.record`)."""
 
-    def hook(event: ConnectionEvent, now: float) -> None:
-        if on_event is not None:
-            on_event(event, now)
-        session = conn.session
-        record = options.on_record
-        if record is not None and session is not None and isinstance(event, _RECORDED):
-            record(session)
-
-    return hook
-
-
-def _local_recording(conn: Connection, options: PeerOptions) -> Callable[[], None]:
-    """``options.on_record`` whenever a privately dealt session's local journal or dealing
-    sent grew (no entry with it, often): a side that crashes then restores what the peer
-    holds of it (docs/protocol.md, "A side that crashed")."""
-    written: list[tuple[int, int] | None] = [None]
-
-    def step() -> None:
-        session = conn.session
-        record = options.on_record
-        if record is None or session is None or session.dealing != "private" or session.closed:
-            return
-        mark = session.local_mark
-        if mark != written[0]:
-            written[0] = mark
-            record(session)
+    def step(events: Sequence[ConnectionEvent]) -> None:
+        options.record(conn.session, events)
 
     return step
 
 
-_RECORDED: Final = (TossDone, MovePlayed, Ended)
 _OUT_OF_RESOURCES: Final = "socket.accept() out of system resource"
 OUT_OF_DESCRIPTORS: Final = "this machine is out of file descriptors (a connection flood?)"
 
@@ -803,25 +803,20 @@ class Room:
         self._on_match_event(None, suspension, loop.time())
 
     def _resume_candidate(self, key: bytes) -> Session | None:
-        """The room's match, when ``key`` is its peer's and it is in play: the connection
-        that holds it (if the host did not notice the drop yet) lets go of it."""
+        """The room's match, when ``key`` may resume it (:func:`~koikoi.net.policy.may_resume`):
+        the connection that holds it (if the host did not notice the drop yet) lets go of it."""
         match = self._match
         if match is None:
             return None
         session = match.session
-        if session is None or key != session.peer.public_key:
-            return None
-        if session.closed and not finished(session):
-            return None
         old = match.connection
-        if (
-            finished(session)
-            and old is not None
-            and old.suspended is None
-            and not old.awaiting_goodbye
+        if session is None or not may_resume(
+            session,
+            key,
+            suspended=old is None or old.suspended is not None,
+            awaiting_goodbye=old is not None and old.awaiting_goodbye,
+            closing=self.policy.closing,
         ):
-            # over here, and the peer showed it holds every entry (its goodbye came): a new
-            # call with its key is a new match (a rematch), not a resume: the room is busy
             return None
         loop = asyncio.get_running_loop()
         if old is not None:
@@ -831,14 +826,9 @@ class Room:
 
     def _on_match_event(self, conn: Connection | None, event: ConnectionEvent, now: float) -> None:
         """Resume bookkeeping for the connection of the room's match."""
-        if isinstance(event, TossDone) and self.options.resume_window > 0:
-            self.policy.resumable = True
-        elif isinstance(event, Ended) and not event.ending.finished:
-            self.policy.resumable = False  # a finished match stays resumable: see resume.py
-        elif isinstance(event, Suspended):
-            # a suspended match is resumable, also one dropped before its first deal was
-            # laid out (privately dealt: its TossDone comes with that deal)
-            self.policy.resumable = True
+        policy = self.policy
+        policy.resumable = resumable_after(event, self.options.resume_window, policy.resumable)
+        if isinstance(event, Suspended):
             loop = asyncio.get_running_loop()
             if self._expiry is not None:
                 self._expiry.cancel()
@@ -878,9 +868,9 @@ class Room:
         assert match is not None and match.session is not None
         hook = _session_recording(match.session, self.options, self.on_event)
         loop = asyncio.get_running_loop()
-        for event in events:
+        if events:
             match.times["ended"] = loop.time()
-            hook(event, loop.time())
+        hook(events, loop.time())
         self.policy.resumable = False
         assert self._outcome is not None
         if not self._outcome.done():
@@ -979,10 +969,10 @@ class Room:
                 writer,
                 self.player,
                 outcome,
-                _recording(conn, self.options, on_event),
+                on_event,
                 self.stop,
                 on_receive,
-                _local_recording(conn, self.options),
+                _recording(conn, self.options),
             )
         finally:
             self._writers.pop(ticket.number, None)

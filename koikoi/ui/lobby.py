@@ -92,6 +92,7 @@ from koikoi.ui.netlink import (
     QtRoom,
     parse_address,
 )
+from koikoi.ui.pins import write_later
 from koikoi.ui.prematch import PrematchPanel, ending_text, failure_text
 from koikoi.ui.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind, settings_text
 from koikoi.ui.settings import JOIN_SEED, NICKNAME, ROOM_TITLE, AppSettings
@@ -484,7 +485,7 @@ class Lobby(QWidget):
             home = self.home
             pool = ThreadPoolExecutor(1, thread_name_prefix="koikoi-identity")
             self._loading = pool.submit(
-                lambda: (load_or_create_identity(home), KnownPeers.load(home))
+                lambda: (load_or_create_identity(home), KnownPeers.load(home, write_later))
             )
             finder = weakref.ref(self.finder)  # (nothing keeps a closed lobby alive)
 

@@ -45,6 +45,7 @@ network"), well under the 50 ms that would call for a worker thread.
 from __future__ import annotations
 
 import contextlib
+import enum
 import logging
 import math
 import socket
@@ -53,7 +54,7 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtNetwork import (
@@ -81,7 +82,17 @@ from koikoi.net.errors import (
 )
 from koikoi.net.handshake import PRIVATE_ONLY, SEED_ONLY, WITH_SEED, Phase, refuse_message
 from koikoi.net.identity import PinStatus
-from koikoi.net.resume import Resumed, ResumeRefused, Suspended, expire, finished, suspendable
+from koikoi.net.policy import (
+    CLOSE_GRACE,
+    REFUSE_GRACE,
+    GoodbyeWait,
+    RedialSchedule,
+    Verdict,
+    may_resume,
+    redial_verdict,
+    resumable_after,
+)
+from koikoi.net.resume import Resumed, Suspended, expire
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session import (
@@ -105,6 +116,7 @@ logger = logging.getLogger(__name__)
 __all__ = [
     "APP_DEALINGS",
     "LinkError",
+    "LinkStage",
     "PeerInfo",
     "PeerLink",
     "PeerOptions",
@@ -116,16 +128,8 @@ __all__ = [
     "parse_address",
 ]
 
-CLOSE_GRACE: Final = 2.0
-"""Seconds to wait for the peer's end of the stream after our last bytes, before closing."""
-REFUSE_GRACE: Final = 0.5
-"""The same for a connection the room turns away."""
 ACCEPT_BATCH: Final = 30
 """Connections a room accepts in one turn of the event loop (the rest wait in the kernel)."""
-REDIAL_DELAYS: Final = (0.2, 0.5, 1.0, 2.0)
-"""Seconds between a joiner's redials of a suspended match (the last one repeats)."""
-_RECORDED: Final = (TossDone, MovePlayed, DealLaidOut, Ended)
-"""The events after which a session's record has grown (``PeerOptions.on_record``)."""
 APP_DEALINGS: Final = PRIVATE_ONLY
 """The dealing kinds the app offers by default (``PeerOptions.dealings``, docs/protocol.md
 "Version 4"): private dealing only. A peer that offers only the joint seed is refused before
@@ -140,6 +144,44 @@ RESTARTED: Final = "restarted from the record"
 
 def _now() -> float:
     return time.monotonic()
+
+
+class LinkStage(enum.Enum):
+    """Where a :class:`PeerLink` is; only the link moves it on."""
+
+    NEW = "new"
+    CONNECTING = "connecting"
+    """A joiner dialling."""
+    OPEN = "open"
+    """The socket carries the connection."""
+    CLOSING = "closing"
+    """Half-closed, waiting for the peer's end (at most the close grace)."""
+    SUSPENDED = "suspended"
+    """The connection dropped mid-match: the session waits for another one."""
+    DONE = "done"
+    """The socket is closed; nothing more is emitted."""
+
+
+class Timer(Protocol):
+    """A single-shot timer, as :class:`QTimer` is one: ``start`` (re)arms it."""
+
+    def start(self, msec: int) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+TimerFactory = Callable[[QObject, Callable[[], None]], Timer]
+"""Makes a single-shot timer owned by its first argument that calls the second when it
+fires: :func:`qt_timer`, or a test's stepped clock's."""
+
+
+def qt_timer(parent: QObject, slot: Callable[[], None]) -> Timer:
+    """A precise single-shot :class:`QTimer` (the real clock's)."""
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.timeout.connect(slot)
+    return timer
 
 
 # --- what the owner is told ------------------------------------------------------------------
@@ -248,8 +290,20 @@ class PeerLink(QObject):
     resumed = Signal(int)
     """A new connection carries the match on; how many log entries went to the peer again."""
 
-    def __init__(self, options: PeerOptions, role: Role, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        options: PeerOptions,
+        role: Role,
+        parent: QObject | None = None,
+        *,
+        now: Callable[[], float] = _now,
+        timer: TimerFactory = qt_timer,
+    ) -> None:
         super().__init__(parent)
+        self.now = now
+        """The clock (monotonic seconds): a test steps its own."""
+        self.make_timer = timer
+        """Makes the link's timers (heartbeats, deadlines, close grace, redials)."""
         self.options = options
         self.role = role
         self.connection: Connection | None = None
@@ -266,20 +320,16 @@ class PeerLink(QObject):
         """Called as the handshake succeeds, before any signal (the room's policy)."""
         self.on_receive: Callable[[PeerLink], None] | None = None
         """Called whenever bytes arrive (the room's policy)."""
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.timeout.connect(self._on_timer)
+        self._timer = timer(self, self._on_timer)
         self._deliver_timer = QTimer(self)
         self._deliver_timer.setSingleShot(True)
         self._deliver_timer.timeout.connect(self._deliver)
         self._queue: deque[ConnectionEvent] = deque()
-        self._local_written: tuple[int, int] | None = None
-        """The session's :attr:`~koikoi.net.session.Session.local_mark` at the last record."""
         self._pumping = False
+        self._goodbye = GoodbyeWait()
         self._announced: int | None = None
-        self._stage = "new"
-        """new → connecting (joiner) → open → closing (half-closed, waiting) → done."""
+        self._stage = LinkStage.NEW
+        """NEW → CONNECTING (joiner) → OPEN → CLOSING → DONE, or OPEN → SUSPENDED → OPEN."""
         self._crashing = False
         self.held: Session | None = None
         """The suspended session, while no connection carries it (see :meth:`session`)."""
@@ -287,6 +337,9 @@ class PeerLink(QObject):
         """How and until when the match was suspended (the last time)."""
         self.on_resumed: Callable[[PeerLink], None] | None = None
         """Called as a new connection resumes the match, before any signal (the room)."""
+        self.on_event: Callable[[ConnectionEvent], None] | None = None
+        """Called with every event as it is handed out, before its signal (the room's
+        resume admission, :func:`~koikoi.net.policy.resumable_after`)."""
 
     # --- what the owner reads and does ----------------------------------------------------
 
@@ -298,14 +351,28 @@ class PeerLink(QObject):
         return self.held
 
     @property
+    def stage(self) -> LinkStage:
+        """Where the link is (it alone moves it on)."""
+        return self._stage
+
+    @property
     def is_suspended(self) -> bool:
         """The match waits for a new connection (the joiner redials, the room listens)."""
-        return self._stage == "suspended"
+        return self._stage == LinkStage.SUSPENDED
+
+    def hold(self, session: Session, suspension: Suspended) -> None:
+        """A new link takes ``session``, restored from its record, suspended: it waits for a
+        connection that resumes it (:meth:`QtRoom.adopt`)."""
+        if self._stage != LinkStage.NEW:
+            raise ValueError("this link has already been used")
+        self.held = session
+        self.suspension = suspension
+        self._stage = LinkStage.SUSPENDED
 
     @property
     def done(self) -> bool:
         """The socket is closed and nothing more will be emitted."""
-        return self._stage == "done"
+        return self._stage == LinkStage.DONE
 
     def play(self, action: Action) -> None:
         """The local seat's move, when :attr:`local_turn` was announced.
@@ -317,7 +384,7 @@ class PeerLink(QObject):
         conn = self.connection
         if conn is None or conn.local_turn is None:
             raise ValueError("it is not this seat's move")
-        self._process(conn.play(action, _now()))
+        self._process(conn.play(action, self.now()))
 
     def confirm_sas(self, same: bool = True) -> None:
         """The local player compared the four cards (``cards_shown``) with the peer's screen.
@@ -328,31 +395,31 @@ class PeerLink(QObject):
         ``same`` stands for them (a rematch with a key already compared). Nothing before the
         handshake or after the end.
         """
-        if self._stage == "open" and self.session is not None:
-            self._guarded(lambda conn: conn.confirm(_now(), same))
+        if self._stage == LinkStage.OPEN and self.session is not None:
+            self._guarded(lambda conn: conn.confirm(self.now(), same))
 
     def clock(self) -> MoveClock | None:
         """The move clock now (whose, seconds left, seconds waited); None outside play."""
         session = self.session
-        return None if session is None else session.clock(_now())
+        return None if session is None else session.clock(self.now())
 
     def abandon(self) -> None:
         """End the match as abandoned by the peer, after ``peer_overdue``: the peer is told,
         ``ended`` follows (``how`` = ``abandoned``). Raises :class:`ValueError` before the
         peer's time is up."""
         clock = self.clock()
-        if self._stage != "open" or clock is None or clock.local or not clock.overdue:
+        if self._stage != LinkStage.OPEN or clock is None or clock.local or not clock.overdue:
             raise ValueError("the peer is not overdue")
-        self._guarded(lambda conn: conn.abandon(_now()))
+        self._guarded(lambda conn: conn.abandon(self.now()))
 
     def leave(self, reason: str = "the player left") -> None:
         """Leave: the peer is told, the match ends unfinished (or the handshake is dropped)."""
-        if self._stage == "connecting":
+        if self._stage == LinkStage.CONNECTING:
             self._give_up(LinkError("left", f"gave up connecting to {self.address}", self.address))
-        elif self._stage == "open" and self.connection is not None:
-            self._guarded(lambda conn: conn.leave(_now(), reason))
-        elif self._stage == "suspended" and self.held is not None:
-            self._enqueue(self.held.leave(_now(), reason))
+        elif self._stage == LinkStage.OPEN and self.connection is not None:
+            self._guarded(lambda conn: conn.leave(self.now(), reason))
+        elif self._stage == LinkStage.SUSPENDED and self.held is not None:
+            self._enqueue(self.held.leave(self.now(), reason))
             self.held = None
             self._deliver()
             self._finish()
@@ -361,10 +428,11 @@ class PeerLink(QObject):
 
     def attach(self, sock: QTcpSocket, connection: Connection) -> None:
         """Drive ``connection`` over the connected ``sock`` (the link becomes its parent)."""
-        self.times.setdefault("connected", _now())
+        self.times.setdefault("connected", self.now())
         self.connection = connection
+        self._goodbye = GoodbyeWait()  # a new connection waits for its own goodbye
         self._wire(sock)
-        self._stage = "open"
+        self._stage = LinkStage.OPEN
         self._process([])
         # a room's socket may have read, or seen the end, while it waited to be taken
         if sock.state() is not QAbstractSocket.SocketState.ConnectedState:
@@ -378,14 +446,14 @@ class PeerLink(QObject):
 
     def turn_away(self, frame: bytes) -> None:
         """A pending handshake is refused: send ``frame`` (a clear ``refuse``) and close."""
-        if self._stage == "open":
+        if self._stage == LinkStage.OPEN:
             self._write(frame)
             self._start_closing(REFUSE_GRACE)
 
     def refuse(self, sock: QTcpSocket, frame: bytes) -> None:
         """Send ``frame`` (a refusal) on ``sock`` and close it, with no connection at all."""
         self._wire(sock)
-        self._stage = "open"
+        self._stage = LinkStage.OPEN
         self._write(frame)
         self._start_closing(REFUSE_GRACE)
 
@@ -406,12 +474,12 @@ class PeerLink(QObject):
         if sock is None:
             return
         data = bytes(sock.readAll().data())
-        if not data or self._stage != "open":
+        if not data or self._stage != LinkStage.OPEN:
             return  # closing: the peer's last bytes are read only to let it close cleanly
         self.bytes_received += len(data)
         if self.on_receive is not None:
             self.on_receive(self)
-        self._guarded(lambda conn: conn.receive_data(data, _now()))
+        self._guarded(lambda conn: conn.receive_data(data, self.now()))
 
     def _on_disconnected(self) -> None:
         self._lost("")
@@ -422,36 +490,36 @@ class PeerLink(QObject):
             detail = ""
         else:
             detail = _lower_first(sock.errorString())
-        if self._stage == "connecting":
+        if self._stage == LinkStage.CONNECTING:
             text = f"cannot connect to {self.address}: {detail}"
             self._give_up(LinkError("connect", text, self.address, connect_failure(error, text)))
             return
         self._lost(detail)
 
     def _on_bytes_written(self, _count: int) -> None:
-        if self._stage == "closing" and not self._half_closed:
+        if self._stage == LinkStage.CLOSING and not self._half_closed:
             self._half_close()
 
     def _on_timer(self) -> None:
-        if self._stage == "connecting":
+        if self._stage == LinkStage.CONNECTING:
             seconds = self.options.silence_timeout
             text = f"cannot connect to {self.address}: no answer within {seconds:g} s"
             failure = connect_failure(None, text, seconds)
             self._give_up(LinkError("connect", text, self.address, failure))
-        elif self._stage == "closing":
+        elif self._stage == LinkStage.CLOSING:
             self._finish()
-        elif self._stage == "open":
-            self._guarded(lambda conn: conn.tick(_now()))
+        elif self._stage == LinkStage.OPEN:
+            self._guarded(lambda conn: conn.tick(self.now()))
 
     def _lost(self, detail: str) -> None:
-        if self._stage == "closing":
+        if self._stage == LinkStage.CLOSING:
             self._finish()
-        elif self._stage == "open":
+        elif self._stage == LinkStage.OPEN:
             sock = self.socket
             if sock is not None and sock.bytesAvailable():  # the peer's last words first
                 self._on_ready_read()
-            self._guarded(lambda conn: conn.connection_lost(_now(), detail))
-            if self._stage == "closing":  # the socket is gone: nothing left to wait for
+            self._guarded(lambda conn: conn.connection_lost(self.now(), detail))
+            if self.stage is LinkStage.CLOSING:  # the socket is gone: nothing left to wait for
                 self._finish()
 
     def _guarded(self, step: Callable[[Connection], list[ConnectionEvent]]) -> None:
@@ -479,7 +547,7 @@ class PeerLink(QObject):
         self._record(events)
         self._flush()
         conn = self.connection
-        if self._stage == "open" and conn is not None and not conn.closed:
+        if self._stage == LinkStage.OPEN and conn is not None and not conn.closed:
             self._arm_timer(conn)
         if self._queue or self._turn_due():
             self._deliver_timer.start(0)
@@ -492,23 +560,10 @@ class PeerLink(QObject):
         self._record(events)
 
     def _record(self, events: Sequence[ConnectionEvent]) -> None:
-        """The options' ``on_record`` once the record grew (the toss, a move, the end),
-        before the entry is sent: a crash after this loses nothing the peer may hold."""
-        record = self.options.on_record
-        session = self.session
-        if record is None or session is None:
-            return
-        # privately dealt: also when its journal or dealing sent grew (docs/protocol.md,
-        # "A side that crashed"): a crash then loses nothing the peer holds of it
-        mark = session.local_mark if session.dealing == "private" else None
-        grew = mark is not None and mark != self._local_written and not session.closed
-        if not grew and not any(isinstance(e, _RECORDED) for e in events):
-            return
-        self._local_written = mark
-        try:
-            record(session)
-        except Exception:
-            logger.warning("the record could not be written", exc_info=True)
+        """The options' ``on_record`` when the record is due (:mod:`koikoi.net.policy`),
+        before the entry is sent: a crash after this loses nothing the peer may hold. A
+        failed write goes to the options' ``on_record_failed`` (once); the match goes on."""
+        self.options.record(self.session, events)
 
     def _deliver(self) -> None:
         if self._pumping:
@@ -530,7 +585,9 @@ class PeerLink(QObject):
         self._settle()
 
     def _dispatch(self, event: ConnectionEvent) -> None:
-        now = _now()
+        now = self.now()
+        if self.on_event is not None:
+            self.on_event(event)
         if isinstance(event, HandshakeDone):
             self.times["established"] = now
             est = event.established
@@ -598,7 +655,7 @@ class PeerLink(QObject):
 
     def _flush(self) -> None:
         conn = self.connection
-        if conn is not None and self._stage == "open":
+        if conn is not None and self._stage == LinkStage.OPEN:
             self._write(conn.data_to_send())
 
     def _write(self, data: bytes) -> None:
@@ -610,18 +667,26 @@ class PeerLink(QObject):
     def _settle(self) -> None:
         """Close once the connection is closed and the owner has heard everything."""
         conn = self.connection
-        if self._stage != "open" or conn is None or self._pumping or self._queue:
+        if self._stage != LinkStage.OPEN or conn is None or self._pumping or self._queue:
             return
         if conn.suspended is not None:
             self._go_suspended(conn)
         elif conn.closed:
-            self._start_closing(CLOSE_GRACE)
+            now = self.now()
+            wait = self._goodbye
+            if wait.close_now(closed=True, awaiting_goodbye=conn.awaiting_goodbye, now=now):
+                self._start_closing(CLOSE_GRACE)
+            elif wait.by is not None:  # read on for the peer's goodbye (a drop suspends)
+                self._timer.start(max(0, math.ceil((wait.by - now) * 1000)))
+                sock = self.socket
+                if sock is not None and sock.bytesToWrite():
+                    sock.flush()  # everything is said: to the kernel now, as a close does
 
     def _go_suspended(self, conn: Connection) -> None:
         """The connection is gone but the match waits: drop the socket, keep the session."""
         self.held = conn.session
         self.suspension = conn.suspended
-        self._stage = "suspended"
+        self._stage = LinkStage.SUSPENDED
         self._timer.stop()
         sock, self.socket = self.socket, None
         if sock is not None:
@@ -631,10 +696,10 @@ class PeerLink(QObject):
     def expire(self) -> None:
         """The resume window passed: the suspended match ends as without resume."""
         session, suspended = self.held, self.suspension
-        if self._stage != "suspended" or session is None:
+        if self._stage != LinkStage.SUSPENDED or session is None:
             return
         if suspended is not None:
-            self._enqueue(expire(session, suspended, _now()))
+            self._enqueue(expire(session, suspended, self.now()))
         self.held = None
         self._deliver()
         self._finish()
@@ -644,7 +709,7 @@ class PeerLink(QObject):
         if deadline is None:
             self._timer.stop()
         else:
-            self._timer.start(max(0, math.ceil((deadline - _now()) * 1000)))
+            self._timer.start(max(0, math.ceil((deadline - self.now()) * 1000)))
 
     # --- closing -------------------------------------------------------------------------
 
@@ -652,7 +717,7 @@ class PeerLink(QObject):
 
     def _start_closing(self, grace: float) -> None:
         """Everything is said: let Qt write it, half-close, wait for the peer's end."""
-        self._stage = "closing"
+        self._stage = LinkStage.CLOSING
         sock = self.socket
         if sock is None or sock.state() is not QAbstractSocket.SocketState.ConnectedState:
             self._finish()
@@ -682,9 +747,9 @@ class PeerLink(QObject):
                 self._finish()
 
     def _finish(self) -> None:
-        if self._stage == "done":
+        if self._stage == LinkStage.DONE:
             return
-        self._stage = "done"
+        self._stage = LinkStage.DONE
         self.on_handshake = None  # the owner's hooks must not outlive the link
         self.on_receive = None
         self._timer.stop()
@@ -692,13 +757,13 @@ class PeerLink(QObject):
         sock, self.socket = self.socket, None
         if sock is not None:  # freed with the link, its parent
             sock.abort()  # its signals now find the link done
-        self.times["closed"] = _now()
+        self.times["closed"] = self.now()
         emit(self.closed)
 
     def _give_up(self, failure: LinkError) -> None:
         """The joiner never got a connection (or stopped trying)."""
         self.failure = failure
-        self.times["ended"] = _now()
+        self.times["ended"] = self.now()
         emit(self.failed, failure)
         self._finish()
 
@@ -714,10 +779,10 @@ class PeerLink(QObject):
         try:
             reason = f"internal error: {error!r}"
             if conn.session is not None:
-                self._process(conn.session.local_failure(_now(), reason))
+                self._process(conn.session.local_failure(self.now(), reason))
             else:
                 self.failure = LinkError("internal", reason, self.address, error)
-                self.times["ended"] = _now()
+                self.times["ended"] = self.now()
                 emit(self.failed, self.failure)
                 self._finish()
         except Exception:
@@ -751,15 +816,20 @@ class QtJoin(PeerLink):
     """``LinkError``: a resume of a restored match was refused for its password (the
     redials go on; :meth:`forsake` stops them)."""
 
-    def __init__(self, options: PeerOptions, parent: QObject | None = None) -> None:
-        super().__init__(options, Role.JOINER, parent)
+    def __init__(
+        self,
+        options: PeerOptions,
+        parent: QObject | None = None,
+        *,
+        now: Callable[[], float] = _now,
+        timer: TimerFactory = qt_timer,
+    ) -> None:
+        super().__init__(options, Role.JOINER, parent, now=now, timer=timer)
         self._dialled: tuple[str, int] | None = None
         self._resuming: Session | None = None
         """The suspended session this link dials again to resume (docs/protocol.md)."""
-        self._attempts = 0
-        self._redial = QTimer(self)
-        self._redial.setSingleShot(True)
-        self._redial.timeout.connect(self._dial_again)
+        self._redials = RedialSchedule()
+        self._redial = timer(self, self._dial_again)
         self.room: tuple[str, str, str | None] | None = None
         """The mDNS room the match was joined in (service name, title, host fingerprint)."""
         self._room_bind: str | None = None
@@ -774,15 +844,15 @@ class QtJoin(PeerLink):
         resume ``session`` (restored from its record,
         :func:`~koikoi.net.resume.restore_session`) with the peer, who waits for it.
         ``resumed`` follows, or ``ended`` when the window runs out."""
-        if self._stage != "new":
+        if self._stage != LinkStage.NEW:
             raise ValueError("this link has already been used")
         self.address = format_address(host, port)
-        self.times["connect"] = _now()
+        self.times["connect"] = self.now()
         self._dialled = (host, port)
         self.held = self._resuming = session
-        self.suspension = Suspended(_now() + window, RESTARTED)
-        self._stage = "suspended"
-        self._attempts = 0
+        self.suspension = Suspended(self.now() + window, RESTARTED)
+        self._stage = LinkStage.SUSPENDED
+        self._redials.reset()
         self._start_looking()
         self._schedule()
 
@@ -844,15 +914,15 @@ class QtJoin(PeerLink):
 
     def connect_to(self, host: str, port: int) -> None:
         """Start connecting; a host name is looked up without blocking the event loop."""
-        if self._stage != "new":
+        if self._stage != LinkStage.NEW:
             raise ValueError("this link has already been used")
         self.address = format_address(host, port)
-        self.times["connect"] = _now()
+        self.times["connect"] = self.now()
         self._dialled = (host, port)
         self._dial(host, port, self.options.silence_timeout)
 
     def _dial(self, host: str, port: int, timeout: float) -> None:
-        self._stage = "connecting"
+        self._stage = LinkStage.CONNECTING
         sock = QTcpSocket(self)
         self.socket = sock
         sock.connected.connect(self._on_connected)
@@ -866,10 +936,10 @@ class QtJoin(PeerLink):
         if self._resuming is None:  # the match's connection dropped
             super()._go_suspended(conn)
             self._resuming = self.held
-            self._attempts = 0
+            self._redials.reset()
             self._start_looking()
         else:  # an attempt to resume failed: drop its socket, dial again
-            self._stage = "suspended"
+            self._stage = LinkStage.SUSPENDED
             self._drop_socket()
         self._schedule()
 
@@ -884,16 +954,14 @@ class QtJoin(PeerLink):
         suspension = self.suspension
         if suspension is None:
             return
-        delay = REDIAL_DELAYS[min(self._attempts, len(REDIAL_DELAYS) - 1)]
-        self._attempts += 1
-        left = max(0.0, suspension.deadline - _now())
-        self._redial.start(math.ceil(min(delay, left) * 1000))
+        delay = self._redials.next_delay(self.now(), suspension.deadline)
+        self._redial.start(math.ceil(delay * 1000))
 
     def _dial_again(self) -> None:
         suspension = self.suspension
-        if self._stage != "suspended" or suspension is None or self._dialled is None:
+        if self._stage != LinkStage.SUSPENDED or suspension is None or self._dialled is None:
             return
-        left = suspension.deadline - _now()
+        left = suspension.deadline - self.now()
         if left <= 0:
             self.held = self._resuming
             self._resuming = None
@@ -901,7 +969,7 @@ class QtJoin(PeerLink):
             self.expire()
             return
         targets = self.redial_targets()
-        host, port = targets[(self._attempts - 1) % len(targets)]
+        host, port = targets[(self._redials.attempts - 1) % len(targets)]
         self.address = format_address(host, port)
         self._trying = (host, port)
         self._dial(host, port, min(self.options.silence_timeout, left))
@@ -910,7 +978,7 @@ class QtJoin(PeerLink):
         conn = self.connection
         if (
             self._resuming is not None
-            and self._stage == "open"
+            and self._stage == LinkStage.OPEN
             and conn is not None
             and conn.closed
             and conn.session is None
@@ -922,26 +990,42 @@ class QtJoin(PeerLink):
         super()._settle()
 
     def _give_up(self, failure: LinkError) -> None:
-        if self._resuming is not None and failure.kind != "left":
-            self._stage = "suspended"
+        session = self._resuming
+        if session is not None and failure.kind != "left":
             self._drop_socket()
+            if redial_verdict(session, connected=False, failure=None) is Verdict.GIVE_UP:
+                self._stop_redialling()  # finished here and the host is gone
+                return
+            self._stage = LinkStage.SUSPENDED
             self._schedule()
             return
         super()._give_up(failure)
+
+    def _stop_redialling(self) -> None:
+        """A finished match whose host is gone or busy: it waits for no resume; the link
+        is done, ending nothing (its session stays, as :attr:`held`)."""
+        self._redial.stop()
+        self._resuming = None
+        self._finish()
 
     def _dispatch(self, event: ConnectionEvent) -> None:
         session = self._resuming
         if isinstance(event, HandshakeFailed) and session is not None:
             error = event.error
-            if isinstance(error, ResumeRefused) and error.by_peer:  # nothing to resume there
+            verdict = redial_verdict(session, connected=True, failure=error)
+            if verdict is Verdict.END:  # nothing to resume there
                 self._resuming = None
-                self._enqueue(session.connection_lost(_now(), str(error)))
+                self._enqueue(session.connection_lost(self.now(), str(error)))
+            elif verdict is Verdict.GIVE_UP:  # finished here and the host busy
+                self._resuming = None
+                self._redial.stop()
+                self._stop_looking()
             elif isinstance(error, AuthenticationFailed):
                 emit(self.wrong_password, LinkError.from_protocol(error, self.address))
             return
         if isinstance(event, Resumed):
             self._resuming = None
-            self._attempts = 0
+            self._redials.reset()
             if self._trying is not None:  # where the room is now, for the next drop
                 self._dialled = self._trying
             self._stop_looking()
@@ -951,11 +1035,11 @@ class QtJoin(PeerLink):
 
     def leave(self, reason: str = "the player left") -> None:
         session = self._resuming
-        if session is not None and self._stage in ("suspended", "connecting"):
+        if session is not None and self._stage in (LinkStage.SUSPENDED, LinkStage.CONNECTING):
             self._redial.stop()
             self._resuming = None
             self._drop_socket()
-            self._enqueue(session.leave(_now(), reason))
+            self._enqueue(session.leave(self.now(), reason))
             self._deliver()
             self._finish()
             return
@@ -975,17 +1059,17 @@ class QtJoin(PeerLink):
 
     def _on_connected(self) -> None:
         sock = self.socket
-        if self._stage != "connecting" or sock is None:
+        if self._stage != LinkStage.CONNECTING or sock is None:
             return
         self._timer.stop()
         sock.connected.disconnect(self._on_connected)
         sock.errorOccurred.disconnect(self._on_error)
         try:
-            conn = self.options.connection(Role.JOINER, _now())
+            conn = self.options.connection(Role.JOINER, self.now())
             conn.resuming = self._resuming
             conn.start()
         except Exception as error:
-            self._stage = "open"
+            self._stage = LinkStage.OPEN
             self.socket = None
             sock.abort()
             self._give_up(LinkError("internal", f"internal error: {error!r}", self.address, error))
@@ -1031,8 +1115,13 @@ class QtRoom(QObject):
         *,
         max_pending: int = MAX_PENDING,
         parent: QObject | None = None,
+        now: Callable[[], float] = _now,
+        timer: TimerFactory = qt_timer,
     ) -> None:
         super().__init__(parent)
+        self.now = now
+        """The clock of the room and its links (see :class:`PeerLink`)."""
+        self.make_timer = timer
         self.options = options
         self.policy = RoomPolicy(max_pending, private=bool(options.password))
         # Connections are taken on a later turn of the loop, not in Qt's signal: Qt accepts
@@ -1050,12 +1139,8 @@ class QtRoom(QObject):
         self._leaving = False
         self._closed = False
         self._retired: list[PeerLink] = []
-        self._sweeper = QTimer(self)
-        self._sweeper.setSingleShot(True)
-        self._sweeper.timeout.connect(self._sweep)
-        self._expiry = QTimer(self)
-        self._expiry.setSingleShot(True)
-        self._expiry.timeout.connect(self._expire)
+        self._sweeper = timer(self, self._sweep)
+        self._expiry = timer(self, self._expire)
 
     # --- listening -----------------------------------------------------------------------
 
@@ -1193,7 +1278,7 @@ class QtRoom(QObject):
         if phase in (Phase.AWAIT_HELLO, Phase.AWAIT_NOISE1):
             ticket = self.links.get(link)
             if ticket is not None:
-                self.policy.closed(ticket, _now())
+                self.policy.closed(ticket, self.now())
             away = TurnedAway("the room was closed", "busy")
             self._tell_refused(LinkError("busy", "the room was closed", link.address, away))
             link.turn_away(encode_frame(refuse_message("busy")))
@@ -1216,7 +1301,7 @@ class QtRoom(QObject):
                 self._tell_refused(LinkError("internal", f"internal error: {error!r}", "", error))
 
     def _admit(self, sock: QTcpSocket) -> None:
-        now = _now()
+        now = self.now()
         address = format_address(_peer_host(sock), sock.peerPort())
         ticket = self.policy.admit(address, now)
         if isinstance(ticket, Refusal):
@@ -1253,7 +1338,7 @@ class QtRoom(QObject):
     def _on_receive(self, link: PeerLink) -> None:
         ticket = self.links.get(link)
         if ticket is not None and ticket.number not in self.policy.spoken:
-            self.policy.heard(ticket, _now())
+            self.policy.heard(ticket, self.now())
             self._drop(self.policy.take_evicted(), "dropped to limit password attempts", "attempts")
             self._sweep()
 
@@ -1268,7 +1353,7 @@ class QtRoom(QObject):
 
     def _sweep(self) -> None:
         """Drop the overdue pending connections; wake up again at the next deadline."""
-        now = _now()
+        now = self.now()
         self._drop(self.policy.overdue(now), "did not finish the handshake in time", "overdue")
         deadline = self.policy.next_deadline()
         if deadline is None:
@@ -1279,7 +1364,7 @@ class QtRoom(QObject):
     def _new_link(self, ticket: Ticket | None) -> PeerLink:
         # The room keeps its links in Python, not as Qt children: a link is freed by Python once
         # the room lets go of it, never by Qt from inside the room's or its own signals.
-        link = PeerLink(self.options, Role.HOST)
+        link = PeerLink(self.options, Role.HOST, now=self.now, timer=self.make_timer)
         link.closed.connect(self._on_link_closed)
         self.links[link] = ticket
         return link
@@ -1287,8 +1372,7 @@ class QtRoom(QObject):
     def _on_handshake(self, link: PeerLink) -> None:
         ticket = self.links.get(link)
         assert ticket is not None
-        self.policy.established(ticket, _now())
-        self.policy.resumable = self.options.resume_window > 0
+        self.policy.established(ticket, self.now())
         self.match = link
         link.established.connect(self.established)
         link.cards_shown.connect(self.cards_shown)
@@ -1296,6 +1380,7 @@ class QtRoom(QObject):
 
     def _follow(self, link: PeerLink) -> None:
         """Forward the match's signals from ``link`` (the first, or one that resumed it)."""
+        link.on_event = self._on_match_event
         link.tossed.connect(self.tossed)
         link.moved.connect(self.moved)
         link.dealt.connect(self.dealt)
@@ -1317,10 +1402,8 @@ class QtRoom(QObject):
         :meth:`koikoi.net.transport.Room.adopt`."""
         if self.match is not None:
             raise ValueError("the room has a match already")
-        link = PeerLink(self.options, Role.HOST)
-        link.held = session
-        link.suspension = Suspended(_now() + window, RESTARTED)
-        link._stage = "suspended"
+        link = PeerLink(self.options, Role.HOST, now=self.now, timer=self.make_timer)
+        link.hold(session, Suspended(self.now() + window, RESTARTED))
         link.closed.connect(self._on_link_closed)
         self.links[link] = None
         self.match = link
@@ -1344,19 +1427,26 @@ class QtRoom(QObject):
         still holds it (the drop not noticed yet) lets go of it."""
         link = self.match
         session = None if link is None else link.session
-        if link is None or session is None or key != session.peer.public_key or self._leaving:
+        if link is None or session is None:
             return None
-        if not (suspendable(session) or (finished(session) and link.is_suspended)):
+        conn = link.connection
+        if not may_resume(
+            session,
+            key,
+            suspended=link.is_suspended,
+            awaiting_goodbye=conn is not None and conn.awaiting_goodbye,
+            closing=self._leaving or self.policy.closing,
+        ):
             return None
         if not link.is_suspended:
-            link._guarded(lambda conn: conn.detach(_now(), "the peer dialled again"))
+            link._guarded(lambda conn: conn.detach(self.now(), "the peer dialled again"))
         return session
 
     def _on_resumed(self, link: PeerLink) -> None:
         ticket = self.links.get(link)
         if ticket is None or link is self.match:
             return
-        self.policy.resumed(ticket, _now())
+        self.policy.resumed(ticket, self.now())
         self._expiry.stop()
         old, self.match = self.match, link
         self._follow(link)
@@ -1375,8 +1465,11 @@ class QtRoom(QObject):
         if self.match is not None and self.match.is_suspended:
             self.match.expire()
 
+    def _on_match_event(self, event: ConnectionEvent) -> None:
+        policy = self.policy
+        policy.resumable = resumable_after(event, self.options.resume_window, policy.resumable)
+
     def _on_match_ended(self, _ending: object) -> None:
-        self.policy.resumable = False
         self._expiry.stop()
 
     def _link(self) -> PeerLink | None:
@@ -1388,9 +1481,9 @@ class QtRoom(QObject):
         ticket = None if link is None else self.links.get(link)
         if ticket is not None:
             if self.policy.private and failure.kind == "auth":
-                count = self.policy.wrong_password(ticket, _now())
+                count = self.policy.wrong_password(ticket, self.now())
                 emit(self.wrong_password, address_host(ticket.address), count)
-            self.policy.closed(ticket, _now())  # its place is free now, not after the close
+            self.policy.closed(ticket, self.now())  # its place is free now, not after the close
         self._tell_refused(failure)
 
     def _tell_refused(self, failure: LinkError) -> None:
@@ -1407,13 +1500,14 @@ class QtRoom(QObject):
         ticket = self.links.pop(link, None)
         if ticket is not None:
             link.failed.disconnect(self._on_link_failed)
-            self.policy.closed(ticket, _now())
+            self.policy.closed(ticket, self.now())
         if link is not self.match:  # the match's link stays: its session holds the record
             self._retired.append(link)  # freed on the next turn of the loop, outside its signals
             QTimer.singleShot(0, self._retired.clear)
         elif not self._leaving:
             # The match is over and its connection closed (a dropped one waits, suspended,
-            # and does not close): the owner may close the room now.
+            # and does not close): nothing is left to resume, the owner may close the room.
+            self.policy.resumable = False
             emit(self.match_closed)
         self._maybe_closed()
 

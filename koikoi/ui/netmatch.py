@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from koikoi.net.policy import REMATCH_CALL_EVERY, REMATCH_CALL_FOR, RecordFailed, retry_call
 from koikoi.paths import games_dir
 from koikoi.ui.matchview import Mode
 from koikoi.ui.neterrors import (
@@ -148,14 +149,16 @@ class NetMatchWindow(QMainWindow):
         link.ended.connect(lambda _ending, link=link: self._keep_record(link))
         # and written after every entry, so that a crash loses nothing (docs/protocol.md)
         link.options.on_record = self._record_due
+        link.options.on_record_failed = self._record_failed
         session = link.session
         if session is not None:
             self._records.setdefault(session.session_id, (self._record_target(session), link))
             self._write_record(session)
 
     def _record_due(self, session: Session) -> None:
-        """``PeerOptions.on_record``: the record is written (:meth:`_write_record`)."""
-        self._write_record(session)
+        """``PeerOptions.on_record``: the record is written (:meth:`_save_record`); a write
+        that fails raises, for the link to tell (:meth:`_record_failed`)."""
+        self._save_record(session)
 
     def _keep_record(self, link: NetLink | None) -> None:
         if self._saved_link is not link:
@@ -293,10 +296,27 @@ class NetMatchWindow(QMainWindow):
         return target
 
     def _write_record(self, session: Session) -> Path | None:
+        """:meth:`_save_record`, a failure logged (None)."""
+        try:
+            return self._save_record(session)
+        except (OSError, ValueError) as exc:
+            logger.error("could not save the network record: %s", exc)
+            return None
+
+    def _record_failed(self, failed: RecordFailed) -> None:
+        """``PeerOptions.on_record_failed``: the match goes on, the player is told that a
+        crash would now lose it (once a match, :mod:`koikoi.net.policy`)."""
+        self.game.side.add_line(
+            _tr("Could not save the record ({0}): a crash would now lose the match.").format(
+                failed.error
+            )
+        )
+
+    def _save_record(self, session: Session) -> Path | None:
         """Write the session's record (atomically) to its file, with what it takes to resume
         the match after a crash (``saves.RESUME_KEY``): ``PeerOptions.on_record``, called
         after the toss, after every entry (before it is sent), privately dealt also after
-        every dealing message taken or sent, and at the end."""
+        every dealing message taken or sent, and at the end. Raises when it cannot."""
         from koikoi.net.recordfile import RecordFile
         from koikoi.net.resume import restorable
 
@@ -313,8 +333,7 @@ class NetMatchWindow(QMainWindow):
             target.parent.mkdir(parents=True, exist_ok=True)
             self._record_files.setdefault(target, RecordFile(target)).save(session, extra)
         except (OSError, ValueError) as exc:
-            logger.error("could not save the network record to %s: %s", target, exc)
-            return None
+            raise OSError(f"cannot save the record to {target}: {exc}") from exc
         return target
 
     def _resume_info(self, session: Session, link: NetLink) -> dict[str, Any]:
@@ -522,6 +541,7 @@ class NetMatchWindow(QMainWindow):
             QtRoom,
             parse_address,
         )
+        from koikoi.ui.pins import write_later
 
         data = restore.read_strict(kept.path)
         try:
@@ -539,7 +559,7 @@ class NetMatchWindow(QMainWindow):
             identity=identity,
             nickname=nickname,
             settings=settings,
-            known_peers=KnownPeers.load(self.lobby.home),
+            known_peers=KnownPeers.load(self.lobby.home, write_later),
             hold_for_confirmation=True,
             resume_window=self.resume_window,
             password=password,
@@ -626,7 +646,7 @@ class NetMatchWindow(QMainWindow):
                 old.closed.connect(listen_again)
             text = _tr("Rematch: waiting for {0} to click Rematch too…").format(name)
         else:
-            self._redial_until = time.monotonic() + 30
+            self._redial_until = time.monotonic() + REMATCH_CALL_FOR
             self._redial(old)
             text = _tr("Rematch: calling {0} again…").format(name)
         self.game.side.add_line(text)
@@ -664,8 +684,13 @@ class NetMatchWindow(QMainWindow):
                 return
             # the host is not back yet: its port is closed, or its old room (its match over,
             # or closing) says busy; nothing else is retried (a room never hangs up on a call)
-            if failure.kind in ("connect", "refused") and time.monotonic() < self._redial_until:
-                QTimer.singleShot(300, lambda: self._redial(old))
+            error = failure.error
+            code = getattr(error, "error_code", "")
+            closed_port = failure.kind == "connect" and code == "connect.refused"
+            refusal = getattr(error, "code", None) if failure.kind == "refused" else None
+            again = retry_call(closed_port=closed_port, refusal=refusal)
+            if again and time.monotonic() < self._redial_until:
+                QTimer.singleShot(round(REMATCH_CALL_EVERY * 1000), lambda: self._redial(old))
                 return
             self.rematch_link = None
             self._rematch_failed(failure.text)
