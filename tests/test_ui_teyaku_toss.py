@@ -163,7 +163,7 @@ def test_a_privately_dealt_first_deal_that_ends_at_once_shows_the_toss_then_its_
     start_deal = Session._start_deal
 
     def teyaku_first(session: Session) -> None:
-        if not session._own_seeds:
+        if not session._journal.own_seeds:
             session.dealer_seeds.append(teyaku_seeds(session.session_id)[session.role])
         start_deal(session)
 
