@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from koikoi import __version__
+from koikoi.ai.basic import GreedyPlayer
 from koikoi.engine.cards import CARD_IDS, CARD_MONTH_MASK, Card, CardSet, parse_card
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.events import (
@@ -697,7 +698,7 @@ class GameController(QObject):
         session = None if remote is None else remote.session
         if remote is None or session is None or session.local_turn is None:
             return
-        action = session.automatic_action()
+        action = session.automatic_action(GreedyPlayer().choose)
         if action == SHOBU:
             text = self.tr("Your time ran out: the table called shobu for you.")
         elif action >= PICK_BASE:

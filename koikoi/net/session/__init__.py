@@ -19,10 +19,11 @@ The package, one part a module: :mod:`~koikoi.net.session.core` (the :class:`Ses
 façade: the toss, the lockstep, the inputs and the transport's view), ``toss`` (the coin
 toss and the four cards until the first deal), ``endings`` (the stages, :class:`Ending`,
 :class:`Audit`, the ``bye`` codes), ``farewell`` (which ending each way out is, the waits
-after the last move), ``clock`` (the link's times and the move clock), ``acks`` (the
-acknowledgements), ``private_dealing`` (each privately dealt deal and its audit),
-``journal`` and ``record`` (the signed record, the sidecar's seeds and journal, a crashed
-side replayed), ``events`` and ``messages`` (what goes to the transport and over the wire).
+after the last move), ``clock`` (the link's times and the move clock, its safe move chosen
+by the client's :class:`SafeMove`), ``acks`` (the acknowledgements), ``private_dealing``
+(each privately dealt deal and its audit), ``journal`` and ``record`` (the signed record,
+the sidecar's seeds and journal, a crashed side replayed), ``events`` and ``messages`` (what
+goes to the transport and over the wire).
 
 >>> from koikoi.engine.match import Settings
 >>> from koikoi.net.handshake import Handshake
@@ -58,6 +59,7 @@ from koikoi.net.session.clock import (
     DEFAULT_MOVE_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
     MoveClock,
+    SafeMove,
 )
 from koikoi.net.session.core import Session
 from koikoi.net.session.endings import (
@@ -114,6 +116,7 @@ __all__ = [
     "OutOfTime",
     "PeerOverdue",
     "Role",
+    "SafeMove",
     "Session",
     "SessionEvent",
     "Stage",

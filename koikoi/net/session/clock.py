@@ -1,6 +1,7 @@
 """Time in the session: the link's (when the peer was last heard and this side last sent:
-silence and heartbeats) and the move clock (each turn's, and the abandon time of the
-peer's). Times are plain seconds from any monotonic clock, passed in.
+silence and heartbeats) and the move clock (each turn's, with the automatic safe move when
+the local one runs out and the abandon time of the peer's). Times are plain seconds from any
+monotonic clock, passed in.
 
 >>> clock = TurnClock(move_clock=60.0, abandon_after=180.0)
 >>> clock.follow(seq=4, now=10.0)
@@ -12,8 +13,13 @@ MoveClock(seat=1, local=False, left=0.0, waited=190.0, overdue=True)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from random import Random
+from typing import Final, Protocol
+
+from koikoi.engine.match import Observation
+from koikoi.engine.round import SHOBU, Action
 
 DEFAULT_SILENCE_TIMEOUT: Final = 15.0
 """Seconds without a byte from the peer before it counts as disconnected."""
@@ -99,3 +105,21 @@ class TurnClock:
             return None
         limit = self.move_clock if local else self.abandon_after
         return self.turn.started + limit
+
+
+class SafeMove(Protocol):
+    """Chooses the move a player whose clock ran out makes (``rng`` is seeded by the
+    session, so the choice is the same wherever it is made): a computer player's
+    ``choose``, such as :meth:`koikoi.ai.basic.GreedyPlayer.choose`."""
+
+    def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random, /) -> Action: ...
+
+
+def safe_action(observation: Observation, choose: SafeMove, session_id: bytes, seq: int) -> Action:
+    """The automatic move: shobu whenever koikoi or shobu is asked, else ``choose``'s, with
+    a random of the session and the log's place."""
+    legal = observation.legal_actions
+    if SHOBU in legal:
+        return SHOBU
+    rng = Random(int.from_bytes(session_id[:8], "big") ^ seq)
+    return choose(observation, legal, rng)

@@ -30,8 +30,10 @@ from koikoi.net.session.clock import (
     DEFAULT_SILENCE_TIMEOUT,
     LinkClock,
     MoveClock,
+    SafeMove,
     Turn,
     TurnClock,
+    safe_action,
 )
 from koikoi.net.session.endings import (
     CARDS_DIFFER,
@@ -259,22 +261,15 @@ class Session:
             return None
         return self._moves.state(seat, seat == self.seat, now)
 
-    def automatic_action(self) -> Action:
-        """A safe move for the local seat whose clock ran out: the greedy player's choice,
-        and shobu whenever koikoi or shobu is asked (``ValueError`` when not its move)."""
-        from random import Random
-
-        from koikoi.ai.basic import GreedyPlayer
-        from koikoi.engine.round import SHOBU
-
+    def automatic_action(self, choose: SafeMove) -> Action:
+        """A safe move for the local seat whose clock ran out: ``choose``'s (the client's
+        computer player, such as the greedy player's ``choose``), and shobu whenever koikoi
+        or shobu is asked (``ValueError`` when not its move). ``choose`` gets a random seeded
+        by the session and the log's place, so the move is the same wherever it is made."""
         observation = self.local_turn
         if observation is None or self.lockstep is None:
             raise ValueError("it is not this seat's move")
-        legal = observation.legal_actions
-        if SHOBU in legal:
-            return SHOBU
-        rng = Random(int.from_bytes(self.session_id[:8], "big") ^ self.lockstep.seq)
-        return GreedyPlayer().choose(observation, legal, rng)
+        return safe_action(observation, choose, self.session_id, self.lockstep.seq)
 
     def abandon(self, now: float) -> list[SessionEvent]:
         """End the match as abandoned by the peer, which sent no move for the abandon time.
