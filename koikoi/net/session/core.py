@@ -1,7 +1,8 @@
-"""The :class:`Session` façade: the toss, the lockstep and the goodbye, composed of the
-move clock (:mod:`~koikoi.net.session.clock`), the acknowledgements
-(:mod:`~koikoi.net.session.acks`), private dealing
-(:mod:`~koikoi.net.session.private_dealing`) and the record and journal
+"""The :class:`Session` façade: the inputs, the lockstep of the moves and what the transport
+reads, composed of the toss stage (:mod:`~koikoi.net.session.toss`), the move clock
+(:mod:`~koikoi.net.session.clock`), the acknowledgements (:mod:`~koikoi.net.session.acks`),
+private dealing (:mod:`~koikoi.net.session.private_dealing`), the endings
+(:mod:`~koikoi.net.session.farewell`) and the record and journal
 (:mod:`~koikoi.net.session.record`, :mod:`~koikoi.net.session.journal`); the package's
 docstring (:mod:`koikoi.net.session`) says how a transport drives it."""
 
