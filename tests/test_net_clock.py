@@ -8,8 +8,10 @@ on time and never plays. Clock values are short so that each test runs in second
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
+import random
 import re
 import signal
 from collections.abc import Sequence
@@ -17,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+import koikoi.net
+from koikoi.ai.basic import GreedyPlayer
 from koikoi.engine.events import Event
 from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import KOIKOI, SHOBU, Action, Phase
@@ -100,7 +104,7 @@ def test_the_local_player_who_runs_out_gets_a_safe_move_from_its_own_side() -> N
     assert not [e for e in later if isinstance(e, OutOfTime)]  # said once a turn
     observation = session.local_turn
     assert observation is not None
-    action = session.automatic_action()
+    action = session.automatic_action(GreedyPlayer().choose)
     assert action in observation.legal_actions
     events = session.play(action, table.now)
     table.deliver(mover, session.outgoing())
@@ -108,23 +112,75 @@ def test_the_local_player_who_runs_out_gets_a_safe_move_from_its_own_side() -> N
     assert events and session.ending is None
 
 
+def test_the_safe_move_is_the_clients_choice_with_a_random_of_the_session() -> None:
+    """The session picks no computer player itself: the client passes its chooser, which
+    gets the legal moves and a random that is the same for the same session and place in
+    the log (both the window and a test get the same move)."""
+    table, mover, _ = waiting_pair()
+    session = table.sessions[mover]
+    observation = session.local_turn
+    assert observation is not None
+    seen: list[tuple[tuple[Action, ...], float]] = []
+
+    def last(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
+        assert obs.legal_actions == observation.legal_actions
+        seen.append((tuple(legal), rng.random()))
+        return legal[-1]
+
+    assert session.automatic_action(last) == observation.legal_actions[-1]
+    assert session.automatic_action(last) == observation.legal_actions[-1]
+    assert seen[0] == seen[1] and seen[0][0] == tuple(observation.legal_actions)
+    greedy = session.automatic_action(GreedyPlayer().choose)
+    assert greedy == session.automatic_action(GreedyPlayer().choose)
+    assert greedy in observation.legal_actions
+    waiting = table.sessions[mover.peer]
+    with pytest.raises(ValueError, match="not this seat's move"):
+        waiting.automatic_action(last)
+
+
+def test_the_protocol_core_imports_no_computer_player() -> None:
+    """``koikoi.net`` decides; the computer players are ``koikoi.ai``'s, chosen by the
+    client (the commands ``cli.py`` and ``bench.py`` pick the bot that plays)."""
+    net = Path(koikoi.net.__file__).parent
+    checked = 0
+    for path in sorted(net.rglob("*.py")):
+        if path.name in ("cli.py", "bench.py"):
+            continue
+        checked += 1
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            else:
+                continue
+            for module in modules:
+                assert module.split(".")[:2] != ["koikoi", "ai"], f"{path.name} imports {module}"
+    assert checked > 20
+
+
 def test_the_automatic_move_calls_shobu_not_koikoi() -> None:
-    table = Table(seed=3)
-    decisions = 0
-    while not (table.host.closed and table.joiner.closed) and decisions < 3:
-        for role in Role:
-            session = table.sessions[role]
-            while (obs := session.local_turn) is not None:
-                action = table.choose(session)
-                assert session.automatic_action() in obs.legal_actions
-                if obs.phase is Phase.DECIDE:
-                    decisions += 1
-                    assert session.automatic_action() == SHOBU
-                    if KOIKOI in obs.legal_actions:
-                        action = KOIKOI  # play on, to meet more decisions
-                table.events[role].extend(session.play(action, table.now))
-            table.deliver(role, session.outgoing())
-    assert decisions >= 3
+    """Each table's decks are the toss's (random): a match may hold fewer than three
+    koikoi-or-shobu decisions, so the matches go on until three were met."""
+    greedy = GreedyPlayer().choose
+    decisions = matches = 0
+    while decisions < 3:
+        matches += 1
+        assert matches <= 20, f"only {decisions} decisions in 20 matches"
+        table = Table(seed=3)
+        while not (table.host.closed and table.joiner.closed) and decisions < 3:
+            for role in Role:
+                session = table.sessions[role]
+                while (obs := session.local_turn) is not None:
+                    action = table.choose(session)
+                    assert session.automatic_action(greedy) in obs.legal_actions
+                    if obs.phase is Phase.DECIDE:
+                        decisions += 1
+                        assert session.automatic_action(greedy) == SHOBU
+                        if KOIKOI in obs.legal_actions:
+                            action = KOIKOI  # play on, to meet more decisions
+                    table.events[role].extend(session.play(action, table.now))
+                table.deliver(role, session.outgoing())
 
 
 def test_a_peer_that_pings_but_never_moves_is_declared_to_have_abandoned() -> None:

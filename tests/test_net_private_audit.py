@@ -21,6 +21,7 @@ from koikoi.net.connection import Connection, ConnectionEvent
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.session import DealLaidOut, Ended, Ending, MovePlayed, Session, TossDone
+from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_message, unpack
 from tests.net_support import Table
@@ -157,26 +158,28 @@ def test_an_honest_last_audit_is_done_on_both_sides_and_in_verify() -> None:
         assert report["proven"]["audit"] == {"result": "done", "deals": len(record["deals"])}
 
 
-def test_a_last_deal_whose_audit_names_a_cheat_is_proven_by_verify() -> None:
+def test_a_last_deal_whose_audit_names_a_cheat_is_proven_by_verify(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The joiner commits to one seed and deals with another: the last deal's audit names
     it; the match stays the moves', and verify proves the cheat from the record."""
     from koikoi.net import dealing
 
+    real_start = PrivateDealing.start_deal
+    liars: list[Session] = []
+
+    def lying_start(self: PrivateDealing) -> None:
+        real_start(self)
+        lockstep = self.lockstep
+        if self._session in liars and lockstep.match.round_no == lockstep.match.settings.rounds:
+            dealer = self.deal.dealer  # the last round's
+            context = dealer.transcript.context
+            dealer._keys = dealing._Keys(bytes(range(32)), context, Role.JOINER)
+
+    monkeypatch.setattr(PrivateDealing, "start_deal", lying_start)
     for seed in range(1, 30):
         table = Table(dealings=PRIVATE, seed=seed)
-        joiner = table.joiner
-        real_start = joiner._start_deal
-
-        def lying_start(joiner: Session = joiner, real_start=real_start) -> None:  # type: ignore[no-untyped-def]
-            real_start()
-            lockstep = joiner.lockstep
-            assert lockstep is not None
-            if lockstep.match.round_no == lockstep.match.settings.rounds:  # the last round
-                dealer = joiner._private.dealer  # type: ignore[union-attr]
-                context = dealer.transcript.context
-                dealer._keys = dealing._Keys(bytes(range(32)), context, Role.JOINER)
-
-        joiner._start_deal = lying_start  # type: ignore[method-assign]
+        liars[:] = [table.joiner]
         table.run()
         ending = table.host.ending
         assert ending is not None
@@ -271,7 +274,7 @@ def _at_the_first_deal(dealings: tuple[str, ...] = BOTH, seed: int = 4) -> Table
 @pytest.mark.parametrize("cheater", list(Role))
 def test_a_seed_revealed_mid_deal_is_named_at_once(cheater: Role) -> None:
     table = _at_the_first_deal()
-    dealer = table.sessions[cheater]._private.dealer  # type: ignore[union-attr]
+    dealer = table.sessions[cheater]._private.deal.dealer  # type: ignore[union-attr]
     table.inject(cheater, encode_message("seed", s=dealer._seed))  # its own, committed seed
     honest = table.sessions[cheater.peer]
     ending = honest.ending

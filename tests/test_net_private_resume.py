@@ -162,8 +162,8 @@ def cut_when(
 
 
 def dealer_phase(session: Session) -> DealPhase | None:
-    private = session._private
-    return None if private is None else private.dealer.phase
+    dealing = session._private
+    return None if dealing is None else dealing.deal.dealer.phase
 
 
 def during_the_exchange(
@@ -188,7 +188,8 @@ def during_the_exchange(
 def between_the_draw_keys(match: PrivateMatch) -> dict[Role, int] | None:
     """A mover sent its key of a draw; the other's key has not come (the mover's arrives)."""
     for role in Role:
-        private = match.session[role]._private
+        dealing = match.session[role]._private
+        private = None if dealing is None else dealing.deal
         if private is not None and private.pending is not None and match.link.flight[role]:
             lockstep = match.session[role].lockstep
             if lockstep is not None and lockstep.seq >= 6:
@@ -210,7 +211,8 @@ def right_after_a_play_key(match: PrivateMatch) -> dict[Role, int] | None:
 def during_the_seed_reveal(match: PrivateMatch) -> dict[Role, int] | None:
     """A deal is over; a side revealed its seed, which is lost (the other's is not)."""
     for role in Role:
-        private = match.session[role]._private
+        dealing = match.session[role]._private
+        private = None if dealing is None else dealing.deal
         seeds = 0 if private is None else len(private.dealer.transcript.seeds)
         if private is not None and private.seed_sent and match.link.flight[role] and seeds < 2:
             return {role.peer: 99}  # the peer's seed is not in: this side's is lost
@@ -436,7 +438,7 @@ def test_an_old_deals_message_resent_in_place_of_the_lost_one_is_caught() -> Non
     match = cut_match(POINTS["the second deal's shuffle"])
 
     def replayed(resent: list[bytes], session: Session) -> list[bytes]:
-        old = session._dealing_sent[0][1]
+        old = session._journal.dealing_sent[0][1]
         assert kind_of(old) == "shuffle"
         out = [old if kind_of(m) == "shuffle" else m for m in resent]
         assert out != resent

@@ -11,6 +11,7 @@ from koikoi.engine.record import replay
 from koikoi.net.private import PrivateLockstep
 from koikoi.net.roles import Role
 from koikoi.net.session import DEALING, DealLaidOut, MovePlayed, TossDone
+from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.net.wire import encode_message, unpack
 from tests.net_support import Table, teyaku_seeds
 
@@ -72,7 +73,7 @@ def test_a_live_session_holds_only_what_the_rules_show() -> None:
     for role in Role:
         lockstep = table.sessions[role].lockstep
         assert isinstance(lockstep, PrivateLockstep)
-        dealer = table.sessions[role]._private.dealer  # type: ignore[union-attr]
+        dealer = table.sessions[role]._private.deal.dealer  # type: ignore[union-attr]
         opened = {p for p in range(48) if dealer.card_at(p) is not None}
         assert lockstep.known == opened
         assert len(opened) < 48
@@ -219,21 +220,25 @@ def test_a_seed_that_is_not_the_committed_one_is_named(cheater: Role) -> None:
     assert f"the {cheater.value} revealed a seed that is not the one it committed to" in reason
 
 
-def test_a_deck_its_seed_does_not_give_is_named_at_the_audit() -> None:
+def test_a_deck_its_seed_does_not_give_is_named_at_the_audit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The joiner commits to one seed and shuffles with another: everything opens, and the
     audit at the deal's end names it."""
     from koikoi.net import dealing
 
     table = private_table(seed=9)
     joiner = table.joiner
-    real_start = joiner._start_deal
+    real_start = PrivateDealing.start_deal
 
-    def lying_start() -> None:
-        real_start()
-        dealer = joiner._private.dealer  # type: ignore[union-attr]
-        dealer._keys = dealing._Keys(bytes(range(32)), dealer.transcript.context, Role.JOINER)
+    def lying_start(self: PrivateDealing) -> None:
+        real_start(self)
+        if self._session is joiner:
+            dealer = self.deal.dealer
+            context = dealer.transcript.context
+            dealer._keys = dealing._Keys(bytes(range(32)), context, Role.JOINER)
 
-    joiner._start_deal = lying_start  # type: ignore[method-assign]
+    monkeypatch.setattr(PrivateDealing, "start_deal", lying_start)
     table.run()
     reason = _audit_cheat_caught(table, Role.HOST)
     assert "the joiner sent a shuffled deck that its seed does not give" in reason
@@ -294,7 +299,8 @@ def test_a_withheld_draw_key_runs_out_the_move_clock_of_the_withholder() -> None
     from koikoi.net.session import PeerOverdue
 
     def withhold(sender: Role, messages: list[bytes]) -> list[bytes]:
-        private = table.host._private
+        dealing = table.host._private
+        private = None if dealing is None else dealing.deal
         if sender is Role.JOINER and private is not None and private.pending is not None:
             return [m for m in messages if _kind(m) != "draw"]  # the answer to the host's
         return messages
@@ -512,7 +518,8 @@ def test_verify_names_a_public_card_changed_in_a_deal_cut_short() -> None:
 def _mid_deal(table: Table, draws: int) -> None:
     """Step the table until a deal is in play with at least ``draws`` cards drawn."""
     for _ in range(500):
-        lockstep, private = table.joiner.lockstep, table.joiner._private
+        lockstep, dealing = table.joiner.lockstep, table.joiner._private
+        private = None if dealing is None else dealing.deal
         if (
             isinstance(lockstep, PrivateLockstep)
             and private is not None

@@ -29,7 +29,7 @@ import koikoi.net.fair as fair
 from koikoi.engine.events import Outcome
 from koikoi.engine.match import Settings
 from koikoi.net.lockstep import Lockstep
-from koikoi.net.session import Session
+from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.ui.controller import GameController
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
@@ -169,14 +169,15 @@ def test_a_privately_dealt_first_deal_that_ends_at_once_shows_the_toss_then_its_
     opening the hand, the next deal is dealt by both sides afterwards and comes to the window
     as a ``DealLaidOut``. Each table shows the toss, the teyaku's result, then that deal. Both
     sessions draw the dealer seeds that give the teyaku (both are in this process)."""
-    start_deal = Session._start_deal
+    start_deal = PrivateDealing.start_deal
 
-    def teyaku_first(session: Session) -> None:
-        if not session._own_seeds:
+    def teyaku_first(private: PrivateDealing) -> None:
+        session = private._session
+        if not session._journal.own_seeds:
             session.dealer_seeds.append(teyaku_seeds(session.session_id)[session.role])
-        start_deal(session)
+        start_deal(private)
 
-    monkeypatch.setattr(Session, "_start_deal", teyaku_first)
+    monkeypatch.setattr(PrivateDealing, "start_deal", teyaku_first)
     pair = ClockPair(
         qtbot, tmp_path, options("hana", 3600.0, 3600.0), options("taro", 3600.0, 3600.0)
     )

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from koikoi import __version__
+from koikoi.ai.basic import GreedyPlayer
 from koikoi.engine.cards import CARD_IDS, CARD_MONTH_MASK, Card, CardSet, parse_card
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.events import (
@@ -423,7 +424,7 @@ class GameController(QObject):
         session = None if remote is None else remote.session
         if remote is None or session is None or session.local_turn is None:
             return
-        action = session.automatic_action()
+        action = session.automatic_action(GreedyPlayer().choose)
         text = narration.out_of_time_text(action)
         emit(self.said, text)
         if self.mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE):  # as if the player chose it
