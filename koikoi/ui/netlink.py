@@ -18,7 +18,7 @@ at ``Connection.next_timer()``), and hands what happened to the owner as signals
   (``event.seat`` says whose; the local seat's come from :meth:`PeerLink.play`);
 - ``local_turn(Observation)``: the local seat is to move; answer with :meth:`PeerLink.play`;
 - ``out_of_time(OutOfTime)``: the local seat's move clock ran out: play
-  ``session.automatic_action()`` for it now (and say so);
+  ``session.automatic_action(choose)`` for it now (and say so);
 - ``peer_overdue(PeerOverdue)``: the peer sent no move for the abandon time (heartbeats do
   not count): the player may end the match with :meth:`PeerLink.abandon`;
 - ``ended(Ending)``: the session is over; ``ending.reason`` is one line, ``finished`` says
