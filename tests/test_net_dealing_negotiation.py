@@ -15,15 +15,8 @@ import pytest
 
 from koikoi.engine.match import Settings
 from koikoi.net.errors import DealingRefused, UnexpectedMessage, VersionMismatch
-from koikoi.net.handshake import (
-    DEALINGS,
-    PRIVATE_ONLY,
-    PRIVATE_VERSION,
-    SEED_ONLY,
-    WITH_SEED,
-    Dealing,
-    Handshake,
-)
+from koikoi.net.handshake import Handshake
+from koikoi.net.hello import DEALINGS, PRIVATE_ONLY, PRIVATE_VERSION, SEED_ONLY, WITH_SEED, Dealing
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.verify import VerificationFailed, verify_record

@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "koikoi.net.fair",
     "koikoi.net.handshake",
+    "koikoi.net.hello",
     "koikoi.net.identity",
     "koikoi.net.noise",
     "koikoi.net.pake",

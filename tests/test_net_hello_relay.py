@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from koikoi.net.handshake import WITH_SEED
+from koikoi.net.hello import WITH_SEED
 from koikoi.net.roles import Role
 from koikoi.net.wire import FrameDecoder, encode_frame, encode_message, unpack
 from tests.test_net_dealing_negotiation import _side

@@ -11,7 +11,7 @@ import pytest
 from koikoi.command import UsageError
 from koikoi.engine.match import Settings
 from koikoi.net import cli, restore
-from koikoi.net.handshake import SEED_ONLY, WITH_SEED
+from koikoi.net.hello import SEED_ONLY, WITH_SEED
 from koikoi.net.identity import KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.transport import PeerOptions

@@ -21,7 +21,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.net.discovery import Advertisement, RoomAdvertiser
 from koikoi.net.errors import DealingRefused
-from koikoi.net.handshake import PROTOCOL_VERSION
+from koikoi.net.hello import PROTOCOL_VERSION
 from koikoi.ui.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import APP_DEALINGS, SEED_ONLY, WITH_SEED, LinkError, PeerOptions, QtJoin

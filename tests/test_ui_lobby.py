@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.discovery import MAX_ROOMS, Advertisement, RoomAdvertiser
-from koikoi.net.handshake import PRIVATE_VERSION
+from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.net.identity import PinStatus
 from koikoi.net.session import TossDone
 from koikoi.ui.lobby import Lobby, connect_match_ready

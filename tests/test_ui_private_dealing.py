@@ -26,7 +26,7 @@ from pytestqt.qtbot import QtBot
 from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Settings
 from koikoi.net.discovery import Advertisement, RoomAdvertiser, announced_version, room_txt
-from koikoi.net.handshake import PRIVATE_VERSION, PROTOCOL_VERSION
+from koikoi.net.hello import PRIVATE_VERSION, PROTOCOL_VERSION
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.recordfile import local_path
 from koikoi.net.verify import VerificationFailed, verify_record

@@ -23,7 +23,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.discovery import Room, RoomStatus
-from koikoi.net.handshake import PRIVATE_VERSION
+from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.paths import games_dir
 from koikoi.ui import names
 from koikoi.ui.main_window import MainWindow

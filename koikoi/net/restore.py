@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from koikoi.engine.match import Settings
 from koikoi.engine.record import RecordError, loads
-from koikoi.net.handshake import PROTOCOL_VERSION, protocol_name, resuming_offer
+from koikoi.net.hello import PROTOCOL_VERSION, protocol_name, resuming_offer
 from koikoi.net.identity import Identity
 from koikoi.net.lockstep import Lockstep
 from koikoi.net.recordfile import LocalFileError, attach_local

@@ -25,7 +25,8 @@ from typing import Any, Final
 from koikoi.engine.match import Settings
 from koikoi.net.errors import HandshakeError, ProtocolError
 from koikoi.net.fair import TossPhase, TossResult
-from koikoi.net.handshake import PROTOCOL_NAME, VERSIONS, Established, Peer, protocol_name
+from koikoi.net.handshake import Established, Peer
+from koikoi.net.hello import PROTOCOL_NAME, VERSIONS, protocol_name
 from koikoi.net.identity import Identity, PinCheck, PinStatus
 from koikoi.net.lockstep import (
     HASH_LEN,

@@ -42,12 +42,8 @@ from koikoi.engine.round import SHOBU, IllegalAction, Phase, action_str
 from koikoi.net.dealing import DealingCheat, DealTranscript, audit
 from koikoi.net.errors import ProtocolError
 from koikoi.net.fair import commitment, first_oya, joint_seed, toss_commitment
-from koikoi.net.handshake import (
-    PRIVATE_VERSION,
-    PROTOCOL_NAME,
-    protocol_name,
-    session_statement,
-)
+from koikoi.net.handshake import session_statement
+from koikoi.net.hello import PRIVATE_VERSION, PROTOCOL_NAME, protocol_name
 from koikoi.net.identity import fingerprint, verify_signature
 from koikoi.net.lockstep import Lockstep, ack_signed_data, decode_ack, decode_entry, signed_data
 from koikoi.net.private import SEALED_KEY, AuditedLockstep, replay_dealt

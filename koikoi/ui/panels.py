@@ -38,7 +38,7 @@ from koikoi.engine.cards import (
 from koikoi.engine.events import Outcome, RoundResult
 from koikoi.engine.match import DealOutcome, FirstOya, first_oya_of
 from koikoi.engine.yaku import Yaku, yaku_cards
-from koikoi.net.handshake import Dealing
+from koikoi.net.hello import Dealing
 from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.matchview import DecisionInfo, MatchSummary, RoundSummary
@@ -362,7 +362,7 @@ class TossPanel(Panel):
         *,
         dealing: str,
     ) -> None:
-        """``dealing``: how the match deals (:class:`~koikoi.net.handshake.Dealing`)."""
+        """``dealing``: how the match deals (:class:`~koikoi.net.hello.Dealing`)."""
         super().__init__(
             self.tr("Coin toss 親決め"),
             self.tr(

@@ -47,7 +47,7 @@ from koikoi.net.discovery import (
     RoomStatus,
     same_host,
 )
-from koikoi.net.handshake import PRIVATE_VERSION
+from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.ui.signals import emit
 
 logger = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from koikoi.net.address import format_address
-from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION
+from koikoi.net.hello import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION
 
 SERVICE_TYPE: Final = "_koikoi._tcp.local."
 MAX_TITLE: Final = 48

@@ -17,7 +17,8 @@ from koikoi.engine.record import GameRecord
 from koikoi.engine.round import Action, IllegalAction
 from koikoi.net.errors import DecryptError, ProtocolError
 from koikoi.net.fair import CoinToss
-from koikoi.net.handshake import PRIVATE_VERSION, Established, protocol_name
+from koikoi.net.handshake import Established
+from koikoi.net.hello import PRIVATE_VERSION, protocol_name
 from koikoi.net.identity import Identity, verify_signature
 from koikoi.net.lockstep import Lockstep, b64, decode_entry, signed_data
 from koikoi.net.roles import Role

@@ -18,7 +18,8 @@ from koikoi.engine.record import GameRecord, replay_record
 from koikoi.engine.round import IllegalAction
 from koikoi.net.dealing import SEED_LEN
 from koikoi.net.errors import ProtocolError
-from koikoi.net.handshake import protocol_name, session_statement
+from koikoi.net.handshake import session_statement
+from koikoi.net.hello import protocol_name
 from koikoi.net.lockstep import b64
 from koikoi.net.private import PrivateLockstep
 from koikoi.net.roles import Role
