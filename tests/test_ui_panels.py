@@ -19,7 +19,8 @@ from koikoi.net.hello import Dealing
 from koikoi.ui import names
 from koikoi.ui.controller import HUMAN
 from koikoi.ui.matchview import DecisionInfo, RoundSummary
-from koikoi.ui.panels import CardPicture, DecisionPanel, RoundResultPanel, TossPanel
+from koikoi.ui.overlay import CardPicture
+from koikoi.ui.panels import DecisionPanel, RoundResultPanel, TossPanel
 from tests.engine_support import make_deal
 from tests.ui_driver import close_window, open_window
 

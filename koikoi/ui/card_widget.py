@@ -244,7 +244,7 @@ class SpriteCache(QObject):
         return lambda: self._sprite(art_id, round(width * self.dpr), None)
 
     def _panel_job(self, art_id: str) -> Callable[[], object]:
-        """A picture as ``panels.CardPicture`` asks for it."""
+        """A picture as ``overlay.CardPicture`` asks for it."""
         w, h = PANEL_WIDTH, round(PANEL_WIDTH * 1.6)
         size = QSize(int(w * self.dpr), int(h * self.dpr))
         return lambda: self.art.pixmap(art_id, size, True, self.dpr)
