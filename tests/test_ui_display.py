@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication, QComboBox
 
 from koikoi.ui.controller import Timings
 from koikoi.ui.display import DisplayDialog, platform_reduced_motion
+from koikoi.ui.learn_page import CardPicture
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.rules_window import CardPicture
 from koikoi.ui.settings import (
     ANIMATION_SPEED,
     CARD_SIZE,

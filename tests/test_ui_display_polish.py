@@ -16,8 +16,8 @@ from koikoi.ui.art import card_size
 from koikoi.ui.display import HC_GROUND, HC_TEXT
 from koikoi.ui.gallery import GALLERY_WIDTH
 from koikoi.ui.help import HelpDialog
+from koikoi.ui.learn_page import CardPicture
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.rules_window import CardPicture
 from koikoi.ui.settings import CARD_SCALES, DisplayOptions
 from tests.ui_driver import click, close_window, open_window
 

@@ -34,7 +34,7 @@ from koikoi.ui import names
 from koikoi.ui.art import CardArt
 from koikoi.ui.display import DisplayDialog
 from koikoi.ui.help import HelpDialog
-from koikoi.ui.rules_window import CardPicture, CardStrip
+from koikoi.ui.learn_page import CardPicture, CardStrip
 from koikoi.ui.settings import AppSettings, DisplayOptions
 from koikoi.ui.start_screen import StartScreen
 from tests.ui_driver import click, close_window, open_window, press, start_practice, wait_for_input
