@@ -3925,6 +3925,10 @@ round {1} of {2} · you {3} : {4}</source>
             <translation>卓</translation>
         </message>
         <message>
+            <source>場札 Field</source>
+            <translation>場札</translation>
+        </message>
+        <message>
             <source>The computer's hand</source>
             <translation>コンピューターの手札</translation>
         </message>
@@ -3963,10 +3967,6 @@ round {1} of {2} · you {3} : {4}</source>
         <message>
             <source>Played</source>
             <translation>出した札</translation>
-        </message>
-        <message>
-            <source>場札 Field</source>
-            <translation>場札</translation>
         </message>
     </context>
     <context>

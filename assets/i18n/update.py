@@ -51,6 +51,7 @@ FILE_CONTEXTS = {
     "gallery.py": "Gallery",
     "glossary.py": "Glossary",
     "rules_window.py": "Rules",
+    "table_layout.py": "TableView",
     "narration.py": "GameController",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""

@@ -1,19 +1,14 @@
-"""The table view: where every card widget belongs at this size, and how it gets there.
+"""The table view: each card widget animated to where it belongs at this size.
 
-:class:`TableView` maps the :class:`~koikoi.ui.table_model.TableModel` to rectangles for its
-current size (:class:`Layout`) and animates each card widget
-(:class:`~koikoi.ui.card_widget.CardWidget`) to its place, so cards move rather than jump;
-it never decides a rule. The model changes by engine events only, and the view follows the
-model.
-
-The layout follows the game's rules page (seed 000): the opponent's hand at the top, then
-the opponent's captures, the field with the stock, your captures grouped by kind, and your
-hand at the bottom.
+:class:`TableView` asks :mod:`koikoi.ui.table_layout` where every card of the
+:class:`~koikoi.ui.table_model.TableModel` belongs at its current size (a :class:`Layout`)
+and animates each card widget (:class:`~koikoi.ui.card_widget.CardWidget`) to its place, so
+cards move rather than jump; it never decides a rule. The model changes by engine events
+only, and the view follows the model. It also paints the felt, its trays and their labels.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -66,7 +61,15 @@ from koikoi.ui.card_widget import (
     StockWidget,
     discard,
 )
-from koikoi.ui.table_model import COMPUTER, DRAWN, HUMAN, KIND_ORDER, Key, TableModel
+from koikoi.ui.table_layout import (
+    Layout,
+    capture_groups,
+    capture_y,
+    card_rect,
+    compute_layout,
+    targets,
+)
+from koikoi.ui.table_model import COMPUTER, HUMAN, KIND_ORDER, Key, TableModel
 
 __all__ = [
     "COMPUTER",
@@ -102,34 +105,8 @@ BACKGROUNDS_KEPT: Final = 4
 """Table backgrounds kept, one per size (the koikoi panel's column narrows the table and
 gives it back)."""
 
-_GROUP_WEIGHTS: Final = {Kind.LIGHT: 3.0, Kind.TANE: 4.2, Kind.RIBBON: 4.6, Kind.PLAIN: 7.6}
-
 
 # -- the view --------------------------------------------------------------------------------
-
-
-@dataclass
-class Layout:
-    """Rectangles of one table size: card sizes, rows and zones."""
-
-    width: float
-    height: float
-    cw: float  # a hand or field card
-    ch: float
-    sw: float  # a captured card / an opponent's hidden card
-    sh: float
-    margin: float
-    opp_hand_y: float
-    opp_cap_y: float
-    field_rect: QRectF
-    prompt_rect: QRectF
-    my_cap_y: float
-    hand_y: float
-    stock_rect: QRectF
-    wait_rect: QRectF
-    grid_left: float
-    grid_right: float
-    label_h: float
 
 
 @dataclass
@@ -210,46 +187,7 @@ class TableView(CardTable):
     def _compute_layout(self, size: QSize | None = None) -> Layout:
         """The layout at this size, or at ``size``."""
         size = size if size is not None else self.size()
-        W, H = float(max(size.width(), 320)), float(max(size.height(), 240))
-        m = max(8.0, H * 0.016)
-        # whole pixels, so that a card widget is exactly the size of its picture (a blit)
-        label_h = max(14.0, H * 0.024)
-        prompt_h = max(H * 0.04, self.prompt_height)  # never below its text's height
-        small = 0.6 if self.card_scale <= 1 else 0.5  # larger cards: the piles give room
-        cw = H * 0.098 * self.card_scale
-        if self.card_scale > 1:  # no larger than the rows fit in the height
-            fits = (H - 4 * m - 2 * label_h - prompt_h - 16) / (4.8 * small + 5.216)
-            cw = min(cw, max(H * 0.098, fits))
-        cw = float(round(min(cw, (W - 2 * m) / 9.6)))
-        ch = float(round(cw * 1.6))
-        sw = float(round(cw * small))
-        sh = float(round(sw * 1.6))
-        lift = ch * 0.14
-        used = m + sh + (label_h + sh) + (2 * ch + ch * 0.12 + 2 * m) + prompt_h
-        used += (label_h + sh) + (ch + lift) + m
-        gap = max(4.0, (H - used) / 4)
-        y = m * 0.6
-        opp_hand_y = y
-        y += sh + gap * 0.7
-        opp_cap_y = y + label_h
-        y = opp_cap_y + sh + gap
-        field_h = 2 * ch + ch * 0.12 + 2 * m
-        field_rect = QRectF(m, y, W - 2 * m, field_h)
-        y += field_h
-        prompt_rect = QRectF(m, y + gap * 0.15, W - 2 * m, prompt_h)
-        y = prompt_rect.bottom() + gap * 0.6
-        my_cap_y = y + label_h
-        y = my_cap_y + sh + gap
-        hand_y = max(y + lift, H - m - ch)
-        stock_rect = QRectF(
-            field_rect.left() + m * 1.2, field_rect.center().y() - ch / 2 - 6, cw, ch + 14
-        )
-        wait_rect = QRectF(stock_rect.right() + cw * 0.28, field_rect.top() + m * 0.5, cw, ch)
-        grid_left = wait_rect.right() + cw * 0.45
-        return Layout(
-            W, H, cw, ch, sw, sh, m, opp_hand_y, opp_cap_y, field_rect, prompt_rect,
-            my_cap_y, hand_y, stock_rect, wait_rect, grid_left, field_rect.right() - m, label_h,
-        )  # fmt: skip
+        return compute_layout(size, self.card_scale, self.prompt_height)
 
     def set_display(
         self, card_scale: float, reading_aids: bool, high_contrast: bool = False
@@ -266,107 +204,15 @@ class TableView(CardTable):
         self.stock.update()
 
     def _card_rect(self, x: float, y: float, w: float, h: float) -> QRect:
-        p = round(w * PAD)
-        return QRect(round(x) - p, round(y) - p, round(w) + 2 * p, round(h) + 2 * p)
-
-    def _field_slot_rect(self, slot: int) -> tuple[float, float]:
-        lay = self.layout_
-        n = max(len(self.model.field), 8)
-        cols = max(4, math.ceil(n / 2))
-        avail = lay.grid_right - lay.grid_left
-        step = min(lay.cw * 1.16, (avail - lay.cw) / max(1, cols - 1))
-        width = step * (cols - 1) + lay.cw
-        centred = lay.field_rect.center().x() - width / 2  # centred on the mat when it fits
-        left = max(lay.grid_left, min(centred, lay.grid_right - width))
-        col, row = divmod(slot, 2)
-        top = lay.field_rect.top() + lay.margin
-        return left + col * step, top + row * lay.ch * 1.12
-
-    def _hand_rects(self, count: int, y: float, w: float, h: float, gap: float) -> list[float]:
-        lay = self.layout_
-        step = min(w + gap, (lay.width - 2 * lay.margin - w) / max(1, count - 1))
-        total = step * (count - 1) + w if count else 0
-        left = (lay.width - total) / 2
-        return [left + i * step for i in range(count)]
+        return card_rect(x, y, w, h)
 
     def capture_group_rects(self, seat: int) -> dict[Kind, QRectF]:
         """Where each kind's group of a capture pile sits (labels included)."""
-        lay = self.layout_
-        y = lay.my_cap_y if seat == self.model.me else lay.opp_cap_y
-        avail = lay.width - 2 * lay.margin
-        gap = lay.sw * 0.35
-        total = sum(_GROUP_WEIGHTS.values())
-        unit = (avail - gap * 3) / total
-        x = lay.margin
-        rects = {}
-        for kind in KIND_ORDER:
-            w = _GROUP_WEIGHTS[kind] * unit
-            rects[kind] = QRectF(x, y - lay.label_h, w, lay.sh + lay.label_h)
-            x += w + gap
-        return rects
+        return capture_groups(self.layout_, capture_y(self.layout_, self.model, seat))
 
     def targets(self) -> dict[Key, tuple[QRect, bool, str]]:
         """Where every card widget belongs now: (rectangle, face up, where in words)."""
-        lay = self.layout_
-        model = self.model
-        out: dict[Key, tuple[QRect, bool, str]] = {}
-        # the opponent's hidden hand
-        xs = self._hand_rects(len(model.opponent), lay.opp_hand_y, lay.sw, lay.sh, lay.sw * 0.12)
-        opp_where = (
-            self.tr("The computer's hand")
-            if self.opponent_name is None
-            else self.tr("{0}'s hand").format(self.opponent_name)
-        )
-        for key, x in zip(model.opponent, xs, strict=True):
-            out[key] = (self._card_rect(x, lay.opp_hand_y, lay.sw, lay.sh), False, opp_where)
-        # the field
-        where = self.tr("Field")
-        for slot, card in enumerate(model.field):
-            if card is not None:
-                x, y = self._field_slot_rect(slot)
-                out[card] = (self._card_rect(x, y, lay.cw, lay.ch), True, where)
-        # captures, grouped by kind
-        me = model.me
-        theirs = (
-            self.tr("The computer's captures")
-            if self.opponent_name is None
-            else self.tr("{0}'s captures").format(self.opponent_name)
-        )
-        for seat in (me, 1 - me):
-            groups = self.capture_group_rects(seat)
-            whose = self.tr("Your captures") if seat == me else theirs
-            for kind in KIND_ORDER:
-                cards = [c for c in model.captured[seat] if kind_of(c) is kind]
-                g = groups[kind]
-                if not cards:
-                    continue
-                step = min(lay.sw * 0.62, (g.width() - lay.sw) / max(1, len(cards) - 1))
-                for i, card in enumerate(cards):
-                    x = g.left() + i * step
-                    out[card] = (
-                        self._card_rect(x, g.top() + lay.label_h, lay.sw, lay.sh),
-                        True,
-                        whose,
-                    )
-        # the local player's hand
-        xs = self._hand_rects(len(model.hand), lay.hand_y, lay.cw, lay.ch, lay.cw * 0.14)
-        where = self.tr("Your hand")
-        for i, (card, x) in enumerate(zip(model.hand, xs, strict=True)):
-            y = lay.hand_y - (lay.ch * 0.14 if card == self.lifted else 0)
-            out[card] = (
-                self._card_rect(x, y, lay.cw, lay.ch),
-                True,
-                self.tr("{0}, card {1} of {2}").format(where, i + 1, len(model.hand)),
-            )
-        # cards between places
-        w = lay.wait_rect
-        for card, how in model.staged.items():
-            out[card] = (
-                self._card_rect(w.left(), w.top(), w.width(), w.height()),
-                True,
-                self.tr("Turned from the stock") if how == DRAWN else self.tr("Played"),
-            )
-        return out
+        return targets(self.layout_, self.model, self.lifted, self.opponent_name)
 
     def stock_geometry(self) -> QRect:
         r = self.layout_.stock_rect
