@@ -33,18 +33,13 @@ from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi
-from tests.net_support import Table, spawn
-
-
-def play_some(table: Table, moves: int) -> None:
-    while table.host.lockstep is None or table.host.lockstep.seq < moves:
-        assert table.step()
+from tests.net_support import Table, in_play, spawn
 
 
 def waiting_pair(moves: int = 6) -> tuple[Table, Role, Role]:
-    """A table a few moves in; returns it, the seat to move and the seat waiting."""
-    table = Table(seed=5, silence_timeout=1000.0)
-    play_some(table, moves)
+    """A table a few moves in, its match not over; returns it, the seat to move and the seat
+    waiting."""
+    table = in_play(moves, seeds=range(5, 45), silence_timeout=1000.0)
     lockstep = table.host.lockstep
     assert lockstep is not None
     mover = Role.HOST if lockstep.match.current_seat() == Role.HOST.seat else Role.JOINER
@@ -109,22 +104,26 @@ def test_the_local_player_who_runs_out_gets_a_safe_move_from_its_own_side() -> N
 
 
 def test_the_automatic_move_calls_shobu_not_koikoi() -> None:
-    table = Table(seed=3)
-    decisions = 0
-    while not (table.host.closed and table.joiner.closed) and decisions < 3:
-        for role in Role:
-            session = table.sessions[role]
-            while (obs := session.local_turn) is not None:
-                action = table.choose(session)
-                assert session.automatic_action() in obs.legal_actions
-                if obs.phase is Phase.DECIDE:
-                    decisions += 1
-                    assert session.automatic_action() == SHOBU
-                    if KOIKOI in obs.legal_actions:
-                        action = KOIKOI  # play on, to meet more decisions
-                table.events[role].extend(session.play(action, table.now))
-            table.deliver(role, session.outgoing())
-    assert decisions >= 3
+    def decisions_met(table: Table) -> int:
+        decisions = 0
+        while not (table.host.closed and table.joiner.closed) and decisions < 3:
+            for role in Role:
+                session = table.sessions[role]
+                while (obs := session.local_turn) is not None:
+                    action = table.choose(session)
+                    assert session.automatic_action() in obs.legal_actions
+                    if obs.phase is Phase.DECIDE:
+                        decisions += 1
+                        assert session.automatic_action() == SHOBU
+                        if KOIKOI in obs.legal_actions:
+                            action = KOIKOI  # play on, to meet more decisions
+                    table.events[role].extend(session.play(action, table.now))
+                table.deliver(role, session.outgoing())
+        return decisions
+
+    # The cards are random per run (each session's secrets): a match can end before it
+    # met three decisions; the next seed plays another.
+    assert any(decisions_met(Table(seed=seed)) >= 3 for seed in range(3, 23))
 
 
 def test_a_peer_that_pings_but_never_moves_is_declared_to_have_abandoned() -> None:
