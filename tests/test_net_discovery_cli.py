@@ -163,18 +163,22 @@ def test_a_room_announced_as_version_2_is_refused_without_dialling(tmp_path: Pat
 
 def test_the_room_says_playing_once_the_match_starts(tmp_path: Path) -> None:
     title = f"Yukimi {secrets.token_hex(3)}"
-    host = _advertise(tmp_path, title, "--bot", "random")
+    # The joiner is held stopped while the room is listed: the host would count it gone after
+    # its silence timeout (15 s by default) and end the match, which a listing on a loaded
+    # machine could outlast. Both wait a minute, longer than the listings may take.
+    silence = ("--timeout", "60")
+    host = _advertise(tmp_path, title, "--bot", "random", *silence)
     try:
         port = host.port()
         joiner = spawn(
             tmp_path / "joiner",
-            "join", f"127.0.0.1:{port}", "--bot", "random", "--name", "taro",
+            "join", f"127.0.0.1:{port}", "--bot", "random", "--name", "taro", *silence,
         )  # fmt: skip
         try:
             joiner.wait_for("coin toss")
             joiner.proc.send_signal(signal.SIGSTOP)  # hold the match in play
             # a listing of 1 s on a loaded machine may hear no answer: ask again
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + 40
             statuses: list[str] = []
             while "playing" not in statuses and time.monotonic() < deadline:
                 statuses = [str(room["status"]) for room in _titled(title, "--timeout", "1")]
