@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -49,45 +50,104 @@ def _qapplication() -> object:
     return QApplication.instance() or QApplication([])
 
 
-NETWORK_TIMING_MODULES = frozenset(
-    {
-        "test_net_clock.py",
-        "test_net_discovery.py",
-        "test_net_discovery_cli.py",
-        "test_net_discovery_netns.py",
-        "test_net_faults.py",
-        "test_net_faults_crash.py",
-        "test_net_faults_netns.py",
-        "test_net_guessing.py",
-        "test_net_hostile.py",
-        "test_net_play.py",
-        "test_net_resume_app.py",
-        "test_net_toss_cli.py",
-        "test_ui_atspi.py",
-        "test_ui_clock.py",
-        "test_ui_crash_resume.py",
-        "test_ui_lan_processes.py",
-        "test_ui_lobby.py",
-        "test_ui_lobby_join_wait.py",
-        "test_ui_mdns_redial.py",
-        "test_ui_netlink.py",
-        "test_ui_network.py",
-        "test_ui_prematch_toss.py",
-        "test_ui_screenshots.py",
-        "test_ui_smoke_lan.py",
-        "test_ui_stall.py",
-        "test_ui_teyaku_toss.py",
-    }
-)
-"""Tests over real sockets, mDNS on the shared loopback and whole app processes. A wait bound
-in time can run out on a loaded 2-core machine without anything being wrong, so these run
-again (up to twice) when they fail; a rerun is listed in the summary ("R"), and a test that
-fails every time still fails. A test that needs a rerun is a defect to chase, not to keep."""
+@pytest.fixture
+def japanese() -> Iterator[None]:
+    """The app's words in Japanese for one test (English again after it)."""
+    from koikoi.ui import names
+
+    assert names.install_translations("ja")
+    try:
+        yield
+    finally:
+        names.install_translations("en")
+
+
+KINDS: dict[str, tuple[str, ...]] = {
+    "test_ai_simulate": ("processes",),
+    "test_art": ("processes",),
+    "test_ci_setup": ("processes",),
+    "test_cli": ("processes", "sockets"),
+    "test_golden_replays": ("processes",),
+    "test_golden_scores": ("processes",),
+    "test_net_bench": ("sockets",),
+    "test_net_clock": ("processes", "sockets"),
+    "test_net_confirm": ("sockets",),
+    "test_net_dealing_bench": ("processes",),
+    "test_net_dealing_refusal": ("processes", "sockets"),
+    "test_net_discovery": ("processes", "sockets"),
+    "test_net_discovery_cli": ("processes", "sockets"),
+    "test_net_discovery_flood": ("netns", "processes", "sockets"),
+    "test_net_discovery_netns": ("netns", "processes", "sockets"),
+    "test_net_faults": ("processes", "sockets"),
+    "test_net_faults_crash": ("processes", "sockets"),
+    "test_net_faults_netns": ("netns", "processes", "sockets"),
+    "test_net_flood": ("processes", "sockets"),
+    "test_net_fuzz": ("processes", "sockets"),
+    "test_net_guess_report": ("sockets",),
+    "test_net_guessing": ("processes", "sockets"),
+    "test_net_hello_relay": ("sockets",),
+    "test_net_hostile": ("processes", "sockets"),
+    "test_net_netns": ("netns", "processes", "sockets"),
+    "test_net_nickname": ("processes", "sockets"),
+    "test_net_play": ("processes", "sockets"),
+    "test_net_private_audit_cli": ("processes", "sockets"),
+    "test_net_private_cli": ("processes",),
+    "test_net_private_prober": ("processes", "sockets"),
+    "test_net_record_keys": ("processes",),
+    "test_net_record_signals": ("processes", "sockets"),
+    "test_net_recordfile": ("sockets",),
+    "test_net_resume_app": ("processes", "sockets"),
+    "test_net_room": ("sockets",),
+    "test_net_room_rematch": ("sockets",),
+    "test_net_toss_cli": ("processes", "sockets"),
+    "test_net_transport": ("sockets",),
+    "test_net_verify": ("processes",),
+    "test_net_verify_ledger": ("processes", "sockets"),
+    "test_packaging": ("processes",),
+    "test_packaging_syslibs": ("netns", "processes"),
+    "test_static": ("processes",),
+    "test_ui_app": ("processes",),
+    "test_ui_atspi": ("atspi", "processes"),
+    "test_ui_clock": ("sockets",),
+    "test_ui_crash_resume": ("processes", "sockets"),
+    "test_ui_crash_resume_mdns": ("sockets",),
+    "test_ui_crash_resume_stranger": ("sockets",),
+    "test_ui_dealing_refusal": ("sockets",),
+    "test_ui_i18n": ("processes",),
+    "test_ui_i18n_failures": ("netns", "processes", "sockets"),
+    "test_ui_lan_processes": ("netns", "processes", "sockets"),
+    "test_ui_lobby": ("processes", "sockets"),
+    "test_ui_lobby_join_wait": ("sockets",),
+    "test_ui_lobby_resume": ("sockets",),
+    "test_ui_mdns_redial": ("processes", "sockets"),
+    "test_ui_netlink": ("processes", "sockets"),
+    "test_ui_netlink_room_closing": ("sockets",),
+    "test_ui_network": ("sockets",),
+    "test_ui_prematch_toss": ("sockets",),
+    "test_ui_private_audit": ("sockets",),
+    "test_ui_private_dealing": ("sockets",),
+    "test_ui_processes": ("processes",),
+    "test_ui_screenshots": ("processes",),
+    "test_ui_smoke_lan": ("processes",),
+    "test_ui_stall": ("processes", "sockets"),
+    "test_ui_teyaku_toss": ("processes",),
+    "test_ui_viewer": ("processes",),
+}
+"""What each module's tests need beyond Python, as markers (registered in pyproject.toml):
+``sockets`` real sockets on the loopback (asyncio, Qt, mDNS), ``processes`` starts koikoi or
+another program, ``netns`` network namespaces, ``atspi`` the accessibility bus. A module not
+listed needs none: the engine, the sans-I/O protocol on an injected clock, widgets offscreen."""
+
+SLOW: frozenset[str] = frozenset()
+"""Modules that take over 20 s on the 2-core machine (docs/benchmarks.md, "Tests"), marked
+``slow``. The everyday run leaves them out with the processes, namespaces and AT-SPI:
+``pytest -m "not (processes or netns or atspi or slow)"`` (README, "Develop")."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.pluginmanager.hasplugin("rerunfailures"):
-        return
     for item in items:
-        if item.path.name in NETWORK_TIMING_MODULES:
-            item.add_marker(pytest.mark.flaky(reruns=2, reruns_delay=1))
+        module = item.path.stem
+        for kind in KINDS.get(module, ()):
+            item.add_marker(kind)
+        if module in SLOW:
+            item.add_marker("slow")
