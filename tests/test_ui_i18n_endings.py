@@ -30,7 +30,7 @@ from koikoi.ui import names
 from koikoi.ui.main_window import ending_text
 from koikoi.ui.prematch import ending_text as prematch_ending_text
 from tests.net_support import Table, in_play
-from tests.test_ui_i18n import ALLOWED, japanese  # noqa: F401  (a fixture, used by the mark)
+from tests.test_ui_i18n import ALLOWED
 from tests.test_ui_i18n_failures import english_in
 from tests.test_ui_network import Pair, ended_message, mid_round, saved_record
 
