@@ -138,10 +138,117 @@ KINDS: dict[str, tuple[str, ...]] = {
 another program, ``netns`` network namespaces, ``atspi`` the accessibility bus. A module not
 listed needs none: the engine, the sans-I/O protocol on an injected clock, widgets offscreen."""
 
-SLOW: frozenset[str] = frozenset()
-"""Modules that take over 20 s on the 2-core machine (docs/benchmarks.md, "Tests"), marked
-``slow``. The everyday run leaves them out with the processes, namespaces and AT-SPI:
+SLOW: dict[str, tuple[str, ...]] = {
+    "test_net_bench": (
+        "test_bench_net_adds_the_keys_of_cli_md",
+        "test_the_network_figures",
+    ),
+    "test_net_dealing": (
+        "test_a_damaged_message_ends_the_dealing_with_one_named_line_never_a_traceback",
+    ),
+    "test_net_guess_report": (
+        "test_a_real_host_flooded_by_one_address_writes_a_bounded_number_of_lines",
+    ),
+    "test_net_handshake": ("test_any_flipped_byte_fails_the_receiver",),
+    "test_net_hello_relay": (
+        "test_a_hello_turned_into_version_2_is_not_blamed_on_an_older_host",
+        "test_a_rewritten_dealing_offer_is_refused_and_nothing_is_dealt",
+        "test_a_version_3_hello_gets_the_update_line",
+    ),
+    "test_net_private_audit": ("test_nothing_done_with_the_last_seed_changes_a_finished_result",),
+    "test_net_private_resume": (
+        "test_a_private_match_cut_by_a_crash_is_restored_resumes_and_finishes",
+        "test_a_private_match_cut_in_its_dealing_resumes_and_finishes",
+        "test_a_private_match_goes_on_after_random_crashes",
+        "test_a_private_match_goes_on_after_random_resets",
+        "test_the_refusal_reaches_the_joiner_and_the_suspended_host_waits_on",
+    ),
+    "test_net_private_session": ("test_a_flipped_bit_in_any_dealing_message_names_its_sender",),
+    "test_net_record_property": ("test_every_record_written_replays_as_verify_proves",),
+    "test_net_recordfile": (
+        "test_a_side_restored_from_its_files_resumes_and_the_end_leaves_no_sidecar",
+    ),
+    "test_net_room_rematch": (
+        "test_a_call_with_the_match_s_key_after_its_end_is_refused_busy_not_hung_up_on",
+    ),
+    "test_net_toss_cards_first": (
+        "test_neither_side_can_compute_the_oya_before_both_confirmed",
+        "test_verify_rechecks_the_toss_after_the_cards",
+    ),
+    "test_net_transport": ("test_heartbeats_keep_a_slow_thinker_alive",),
+    "test_ui_clock": (
+        "test_a_clock_that_runs_out_before_the_table_is_shown_plays_in_order",
+        "test_a_peer_that_never_moves_can_be_ended_as_abandoned",
+        "test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move",
+    ),
+    "test_ui_contrast": (
+        "test_keyboard_focus_shows_3_to_1_on_the_start_screen_the_column_and_the_panels",
+        "test_text_meets_aa_on_every_screen",
+    ),
+    "test_ui_controller": (
+        "test_the_computers_time_cap_answers_with_a_legal_move",
+        "test_whole_matches_keep_the_table_model_equal_to_the_engine",
+    ),
+    "test_ui_crash_resume_mdns": (
+        "test_a_restored_host_announces_its_room_again_and_the_joiner_finds_it",
+    ),
+    "test_ui_crash_resume_stranger": (
+        "test_a_stranger_s_wrong_password_leaves_the_restored_host_s_match_waiting",
+    ),
+    "test_ui_dealing_refusal": (
+        "test_a_room_announced_as_version_2_is_not_dialled_unless_the_seed_is_allowed",
+        "test_a_room_that_allows_the_seed_says_so_on_the_waiting_page_and_in_lists",
+    ),
+    "test_ui_display": (
+        "test_high_contrast_text_meets_aaa",
+        "test_reduced_motion_moves_cards_without_flying",
+    ),
+    "test_ui_display_polish": ("test_no_word_of_the_rules_contents_breaks_in_the_middle",),
+    "test_ui_keyboard": ("test_a_whole_match_by_keyboard_alone",),
+    "test_ui_layout": ("test_the_match_result_shows_every_round_or_scrolls_to_it",),
+    "test_ui_lobby_join_wait": ("test_a_join_the_room_never_answers_says_how_long_then_why",),
+    "test_ui_lobby_resume": (
+        "test_a_match_hosted_from_the_lobby_resumes_and_is_played_to_its_end",
+    ),
+    "test_ui_match": ("test_whole_match_by_mouse_clicks",),
+    "test_ui_netlink_room_closing": ("test_a_joiner_calling_a_room_that_leaves_is_told_busy",),
+    "test_ui_network": (
+        "test_a_rematch_is_a_new_session_and_a_new_toss",
+        "test_a_window_that_takes_over_after_the_peer_moved_still_shows_the_toss_then_the_table",
+        "test_the_joiner_plays_a_round_by_keys",
+        "test_the_peer_dropping_mid_round_is_told_in_words",
+        "test_two_windows_play_a_whole_network_match_by_clicks",
+    ),
+    "test_ui_persist": ("test_a_match_resumed_at_koikoi_or_shobu_asks_again",),
+    "test_ui_play": (
+        "test_R5_5_the_drawn_cards_pace_is_a_display_option_and_stays",
+        "test_koikoi_shobu_and_result_panels_show_the_engines_numbers",
+        "test_the_window_stays_live_while_the_hard_computer_thinks",
+    ),
+    "test_ui_prematch_toss": ("test_a_host_leaving_after_the_toss_is_counted_and_shown_next_time",),
+    "test_ui_private_audit": ("test_a_withheld_last_seed_is_said_beside_a_finished_result",),
+    "test_ui_private_dealing": (
+        "test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting",
+        "test_a_room_announced_as_version_2_is_joined_with_the_joint_seed",
+        "test_the_peer_withholding_its_part_of_the_deal_is_waited_for_in_words",
+        "test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify",
+    ),
+    "test_ui_words": ("test_the_english_plural_forms_cover_every_count_in_the_code",),
+    "test_ui_yaku_order": (
+        "test_the_panels_and_the_score_column_name_each_yaku_in_the_players_language_first",
+        "test_the_rules_and_the_calculator_name_each_yaku_in_the_players_language_first",
+    ),
+}
+"""The tests (every case of each) that take 2 s or more on the 2-core machine, of those that
+need no process, namespace or AT-SPI bus (docs/benchmarks.md, "The suite"), marked ``slow``.
+The everyday run leaves them out with the processes, namespaces and AT-SPI:
 ``pytest -m "not (processes or netns or atspi or slow)"`` (README, "Develop")."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    gone = sorted(m for m in (*KINDS, *SLOW) if not (REPO / "tests" / f"{m}.py").exists())
+    if gone:
+        raise pytest.UsageError(f"tests/conftest.py names modules that are not there: {gone}")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -149,5 +256,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = item.path.stem
         for kind in KINDS.get(module, ()):
             item.add_marker(kind)
-        if module in SLOW:
+        if getattr(item, "originalname", item.name) in SLOW.get(module, ()):
             item.add_marker("slow")
