@@ -240,7 +240,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     ),
 }
 """The tests (every case of each) that take 2 s or more on the 2-core machine, of those that
-need no process, namespace or AT-SPI bus (docs/benchmarks.md, "The suite"), marked ``slow``.
+need no process, namespace or AT-SPI bus (docs/benchmarks.md, "The test suite"), marked ``slow``.
 The everyday run leaves them out with the processes, namespaces and AT-SPI:
 ``pytest -m "not (processes or netns or atspi or slow)"`` (README, "Develop")."""
 
