@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,6 +42,76 @@ def run_koikoi(
         timeout=timeout,
         cwd=REPO,
     )
+
+
+_QT_LOOPS: list[object] = []
+"""The Qt event loops the running test waits in (qtbot's waits), the innermost last."""
+_TIMED_OUT: list[str] = []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
+    """pytest-timeout's signal method, made safe for a test that waits in Qt's event loop.
+    SIGALRM's handler runs at the next Python code, and in such a test that is a slot: the
+    timer slot of a qtbot wait, whose loop then never quits (the failure raised before its
+    ``quit()``), and pytest-qt keeps the failure as an exception in the event loop: the wait
+    hung for good. Here, inside a wait, the handler quits the loops instead, and the failure
+    is raised in the test once they are left (:func:`_qt_waits_end_at_the_timeout`)."""
+    if settings.method != "signal" or threading.current_thread() is not threading.main_thread():
+        return None
+    import pytest_timeout
+
+    message = pytest_timeout.PYTEST_FAILURE_MESSAGE % settings.timeout
+
+    def handler(signum: int, frame: object) -> None:
+        if not _QT_LOOPS:
+            pytest_timeout.timeout_sigalrm(item, settings)  # raises here, in the test
+            return
+        pytest_timeout.dump_stacks(item.config.get_terminal_writer())
+        _TIMED_OUT.append(f"{message} (waiting in Qt's event loop)")
+        for loop in _QT_LOOPS:
+            loop.exit()  # type: ignore[attr-defined]
+
+    def cancel() -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        _TIMED_OUT.clear()
+
+    item.cancel_timeout = cancel  # type: ignore[attr-defined]  # pytest-timeout calls it
+    signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, settings.timeout)
+    return True
+
+
+@pytest.fixture(autouse=True)
+def _qt_waits_end_at_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every qtbot wait enters Qt's event loop through ``qt_api.exec``: its loop is noted for
+    the timeout's handler, and a timeout met inside fails the test when the loop is left. A
+    signal's Python handler runs only when Python code does: a timer ticks in the loop (a wait
+    for a signal may run no Python code for its whole timeout)."""
+    from PySide6.QtCore import QTimer
+    from pytestqt.qt_compat import qt_api
+
+    enter = qt_api.exec
+    tick = QTimer()
+    tick.setInterval(100)
+    tick.timeout.connect(lambda: None)  # Python runs, and with it a signal's handler
+
+    def tracked(loop: object) -> object:
+        if _TIMED_OUT:
+            pytest.fail(_TIMED_OUT[0])
+        _QT_LOOPS.append(loop)
+        tick.start()
+        try:
+            return enter(loop)
+        finally:
+            _QT_LOOPS.pop()
+            if not _QT_LOOPS:
+                tick.stop()
+            if _TIMED_OUT and not _QT_LOOPS:
+                pytest.fail(_TIMED_OUT[0])
+
+    monkeypatch.setattr(qt_api, "exec", tracked)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -106,6 +179,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_packaging": ("processes",),
     "test_packaging_syslibs": ("netns", "processes"),
     "test_static": ("processes",),
+    "test_suite_timeout": ("processes",),
     "test_ui_app": ("processes",),
     "test_ui_atspi": ("atspi", "processes"),
     "test_ui_clock": ("sockets",),
@@ -246,7 +320,7 @@ The everyday run leaves them out with the processes, namespaces and AT-SPI:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    gone = sorted(m for m in (*KINDS, *SLOW) if not (REPO / "tests" / f"{m}.py").exists())
+    gone = sorted({m for m in (*KINDS, *SLOW) if not (REPO / "tests" / f"{m}.py").exists()})
     if gone:
         raise pytest.UsageError(f"tests/conftest.py names modules that are not there: {gone}")
 

@@ -101,6 +101,7 @@ default deals privately only, and refuses a new peer that offers only the seed).
 
 
 @AGAIN
+@pytest.mark.timeout(300)  # the restarted joiner may take its 180 s
 def test_the_joiner_killed_and_restarted_resumes_from_its_record(
     tmp_path: Path, dealing: str, again: str
 ) -> None:
@@ -129,6 +130,7 @@ def test_the_joiner_killed_and_restarted_resumes_from_its_record(
 
 
 @AGAIN
+@pytest.mark.timeout(300)  # the joiner may take its 180 s
 def test_the_host_killed_and_restarted_resumes_from_its_record(
     tmp_path: Path, dealing: str, again: str
 ) -> None:

@@ -16,6 +16,7 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -149,6 +150,7 @@ def english_words(widget: QWidget) -> list[str]:
 # -- the translation files ----------------------------------------------------------------------
 
 
+@pytest.mark.timeout(420)  # update.py may take its 300 s
 def test_every_message_of_the_sources_is_translated_and_compiled() -> None:
     """lupdate over koikoi/ui finds nothing the .ts lacks, nothing is unfinished, and the .qm
     files are what lrelease makes of the .ts (a string added without its translation fails)."""
