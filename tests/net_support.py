@@ -352,3 +352,21 @@ def spawn(
             env=env,
         )
     return KoikoiProcess(proc, out, err)
+
+
+def join_and_play(
+    home: Path, host: KoikoiProcess, room: str, *args: str, prefix: Sequence[str] = ()
+) -> KoikoiProcess:
+    """taro's bot (its folder ``home``) joins the room ``room`` by title on 127.0.0.1 (with
+    ``args``; ``prefix`` runs it, e.g. in a netns) and plays it to the end with the host's bot;
+    both processes exit 0."""
+    joiner = spawn(
+        home, "join", "--room", room, "--bind", "127.0.0.1", "--bot", "random",
+        "--name", "taro", *args, prefix=prefix,
+    )  # fmt: skip
+    try:
+        assert joiner.wait(90) == 0, joiner.stderr
+        assert host.wait(90) == 0, host.stderr
+    finally:
+        joiner.kill()
+    return joiner
