@@ -448,7 +448,9 @@ class GameScreen(QWidget):
             name, _clock(clock.left)
         )
 
-    def update_prompt(self) -> None:
+    def prompt_words(self) -> str:
+        """What the moment asks of the player, or what the game waits for (without the local
+        player's move clock, which :meth:`update_prompt` puts before it)."""
         c = self.controller
         mode = c.mode
         text = ""
@@ -497,6 +499,14 @@ class GameScreen(QWidget):
             text = self.tr("The computer is thinking…")
         elif mode is Mode.DECIDE:
             text = self.tr("Koikoi or shobu? K or S.")
+        return text
+
+    def update_prompt(self) -> None:
+        """The prompt line: its words (:meth:`prompt_words`) after the local player's move
+        clock, the button that ends a match whose peer is overdue, the line's place."""
+        c = self.controller
+        mode = c.mode
+        text = self.prompt_words()
         # What a screen reader hears: the instruction, never a count that ticks each second
         # (the move clock is said at 10 s left; a prompt whose words tick is "Prompt")
         ticking = mode is Mode.DRAW_WAIT or (mode is Mode.BUSY and c.waiting_since is not None)
@@ -505,6 +515,12 @@ class GameScreen(QWidget):
         if clock is not None and clock.local:  # the local player's move clock
             mine = self.tr("Your move — {0}").format(_clock(clock.left))
             text = f"{mine} · {text}" if text else mine
+        self._offer_abandon()
+        self._place_prompt(text, spoken)
+
+    def _offer_abandon(self) -> None:
+        """The button that ends the match, while the peer's move clock is overdue."""
+        c = self.controller
         overdue = c.clock()
         self.side.abandon_button.setVisible(overdue is not None and overdue.overdue)
         if overdue is not None and overdue.overdue:
@@ -513,6 +529,11 @@ class GameScreen(QWidget):
                     c.opponent_name, _clock(overdue.waited)
                 )
             )
+
+    def _place_prompt(self, text: str, spoken: str) -> None:
+        """Show ``text`` on the prompt line (a screen reader hears ``spoken``), centred in the
+        table's prompt strip; a text longer than the table is wide wraps, and the table makes
+        room for it."""
         self.prompt.setText(text)
         # a screen reader hears what the prompt says ("Your turn: …"), not only "Prompt"
         self.prompt.setAccessibleName(spoken or self.tr("Prompt"))
