@@ -44,7 +44,7 @@ from koikoi.ui.netlink.base import (
 )
 from koikoi.ui.signals import emit
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("koikoi.ui.netlink")  # the link's log lines, as they were
 
 
 # --- one connection --------------------------------------------------------------------------

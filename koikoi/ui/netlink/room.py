@@ -42,7 +42,7 @@ from koikoi.ui.netlink.base import (
 from koikoi.ui.netlink.peer import PeerLink
 from koikoi.ui.signals import emit
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("koikoi.ui.netlink")  # the link's log lines, as they were
 
 
 ACCEPT_BATCH: Final = 30
