@@ -112,7 +112,7 @@ def ending(how: str, reason: str, by: Role | None = Role.HOST, stage: str = "pla
 
 
 # Every reason koikoi/net gives an Ending (session/, connection.py, resume.py, transport.py,
-# netlink.py, fair.py, dealing.py, private.py), with the phrase the window says for it.
+# netlink/, fair.py, dealing.py, private.py), with the phrase the window says for it.
 REASONS: list[tuple[str, str, str]] = [
     ("left", "the player left", ""),
     ("left", f"the peer left ({MARK} went home)", ""),
