@@ -404,7 +404,7 @@ class Lobby(QWidget):
             known_peers=self._known,
             password=password,
             hold_for_confirmation=True,
-            resume_window=RESUME_WINDOW,  # a dropped connection is dialled again (netlink.py)
+            resume_window=RESUME_WINDOW,  # a dropped connection is dialled again (netlink/)
             dealings=dealings,
         )
 
