@@ -102,118 +102,182 @@ async def drive(
     at once. The local computer player never needs the move clock's automatic move: its
     search budget is seconds, the clock a minute.
     """
-    loop = asyncio.get_running_loop()
-    timeout = conn.silence_timeout
+    await _Drive(conn, reader, writer, player, outcome, on_event, stop, on_receive, on_step).run()
 
-    def handle(events: Sequence[ConnectionEvent]) -> None:
-        now = loop.time()
+
+class _Drive:
+    """:func:`drive`'s loop, one step a method: send what is due, wait for the first of the
+    peer's bytes, the local player's move, the stop and the next timer, carry out what came,
+    and close as the connection says."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        player: LocalPlayer,
+        outcome: Outcome,
+        on_event: EventHook | None,
+        stop: asyncio.Event | None,
+        on_receive: Callable[[], None] | None,
+        on_step: Callable[[Sequence[ConnectionEvent]], None] | None,
+    ) -> None:
+        self.conn = conn
+        self.reader = reader
+        self.writer = writer
+        self.player = player
+        self.outcome = outcome
+        self.on_event = on_event
+        self.on_receive = on_receive
+        self.on_step = on_step
+        self.loop = asyncio.get_running_loop()
+        self.timeout = conn.silence_timeout
+        self.goodbye = GoodbyeWait()
+        self.read_task: asyncio.Task[bytes] = asyncio.ensure_future(reader.read(READ_CHUNK))
+        self.think_task: asyncio.Task[Action] | None = None
+        self.stop_task: asyncio.Task[bool] | None = None
+        if stop is not None:
+            self.stop_task = asyncio.ensure_future(stop.wait())
+
+    def handle(self, events: Sequence[ConnectionEvent]) -> None:
+        """Carry out one step's events: the outcome's times, the player told, the hooks."""
+        conn, outcome = self.conn, self.outcome
+        now = self.loop.time()
         overdue = False
         for event in events:
             if isinstance(event, HandshakeDone):
                 outcome.times["established"] = now
             elif isinstance(event, TossDone):
                 outcome.times["first_deal"] = now
-                player.notify(event.events)
+                self.player.notify(event.events)
             elif isinstance(event, MovePlayed):
-                player.notify(event.events)
+                self.player.notify(event.events)
             elif isinstance(event, Ended | HandshakeFailed):
                 outcome.times["ended"] = now
             elif isinstance(event, PeerOverdue):
                 overdue = True
-            if on_event is not None:
-                on_event(event, now)
+            if self.on_event is not None:
+                self.on_event(event, now)
         if overdue and not conn.closed:
-            handle(conn.abandon(now))
-        if on_step is not None:  # after each step, before what it sends goes out
-            on_step(events)
+            self.handle(conn.abandon(now))
+        if self.on_step is not None:  # after each step, before what it sends goes out
+            self.on_step(events)
 
-    goodbye = GoodbyeWait()
-    read_task: asyncio.Task[bytes] = asyncio.ensure_future(reader.read(READ_CHUNK))
-    think_task: asyncio.Task[Action] | None = None
-    stop_task: asyncio.Task[bool] | None = None
-    if stop is not None:
-        stop_task = asyncio.ensure_future(stop.wait())
-    try:
-        while True:
-            data = conn.data_to_send()
-            if data:
-                try:
-                    await _write(writer, data, timeout)
-                except (OSError, TimeoutError) as error:
-                    detail = str(error) or "the peer stopped reading"
-                    handle(conn.connection_lost(loop.time(), detail))
-                    break
-                outcome.bytes_sent += len(data)
-            # The match finished here: the peer's goodbye says it has the last entry; a drop
-            # before it leaves the session to be resumed (resume.py).
-            if goodbye.close_now(
-                closed=conn.closed, awaiting_goodbye=conn.awaiting_goodbye, now=loop.time()
-            ):
-                break
-            observation = conn.local_turn
-            if observation is not None and think_task is None:
-                think_task = asyncio.ensure_future(player.choose(observation))
-            waiting: set[asyncio.Future[Any]] = {read_task}
-            if think_task is not None:
-                waiting.add(think_task)
-            if stop_task is not None:
-                waiting.add(stop_task)
-            timer = conn.next_timer() if goodbye.by is None else goodbye.by
-            wait = None if timer is None else max(0.0, timer - loop.time())
-            done, _ = await asyncio.wait(waiting, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
-            if read_task in done:
-                try:
-                    received = read_task.result()
-                except OSError as error:
-                    handle(conn.connection_lost(loop.time(), str(error) or type(error).__name__))
+    async def run(self) -> None:
+        conn = self.conn
+        try:
+            while await self._send() and not self._goodbye_closes():
+                done = await self._wait()
+                if self.read_task in done and not self._received():
                     continue
-                if not received:
-                    handle(conn.connection_lost(loop.time()))
-                    continue
-                outcome.bytes_received += len(received)
-                if on_receive is not None:
-                    on_receive()
-                handle(conn.receive_data(received, loop.time()))
-                read_task = asyncio.ensure_future(reader.read(READ_CHUNK))
-            if think_task is not None and think_task in done:
-                task, think_task = think_task, None
-                session = conn.session
-                assert session is not None
-                try:
-                    action = task.result()
-                    handle(conn.play(action, loop.time()))
-                except Exception as error:  # the local player failed: say so, end cleanly
-                    logger.debug("the local player failed", exc_info=True)
-                    handle(session.local_failure(loop.time(), f"the local player failed: {error}"))
-            if stop_task is not None and stop_task in done:
-                stop_task = None
-                handle(conn.leave(loop.time(), "the player left"))
-            handle(conn.tick(loop.time()))
-    except asyncio.CancelledError:
-        handle(conn.leave(loop.time(), "the program was stopped"))
-        with contextlib.suppress(Exception):
-            await _write(writer, conn.data_to_send(), 1.0)
-        raise
-    finally:
-        if stop_task is not None:
-            stop_task.cancel()
-        read_task.cancel()
+                if self.think_task is not None and self.think_task in done:
+                    self._thought(self.think_task)
+                if self.stop_task is not None and self.stop_task in done:
+                    self.stop_task = None
+                    self.handle(conn.leave(self.loop.time(), "the player left"))
+                self.handle(conn.tick(self.loop.time()))
+        except asyncio.CancelledError:
+            self.handle(conn.leave(self.loop.time(), "the program was stopped"))
+            with contextlib.suppress(Exception):
+                await _write(self.writer, conn.data_to_send(), 1.0)
+            raise
+        finally:
+            await self._wind_down()
+
+    async def _send(self) -> bool:
+        """Send what the connection has to send; False: the connection is lost."""
+        conn = self.conn
+        data = conn.data_to_send()
+        if data:
+            try:
+                await _write(self.writer, data, self.timeout)
+            except (OSError, TimeoutError) as error:
+                detail = str(error) or "the peer stopped reading"
+                self.handle(conn.connection_lost(self.loop.time(), detail))
+                return False
+            self.outcome.bytes_sent += len(data)
+        return True
+
+    def _goodbye_closes(self) -> bool:
+        """The match finished here: the peer's goodbye says it has the last entry; a drop
+        before it leaves the session to be resumed (resume.py)."""
+        conn = self.conn
+        return self.goodbye.close_now(
+            closed=conn.closed, awaiting_goodbye=conn.awaiting_goodbye, now=self.loop.time()
+        )
+
+    async def _wait(self) -> set[asyncio.Future[Any]]:
+        """Ask the local player when it is to move; wait for the first of the peer's bytes,
+        its move, the stop and the next timer (the goodbye's, while it is waited for)."""
+        conn = self.conn
+        observation = conn.local_turn
+        if observation is not None and self.think_task is None:
+            self.think_task = asyncio.ensure_future(self.player.choose(observation))
+        waiting: set[asyncio.Future[Any]] = {self.read_task}
+        if self.think_task is not None:
+            waiting.add(self.think_task)
+        if self.stop_task is not None:
+            waiting.add(self.stop_task)
+        timer = conn.next_timer() if self.goodbye.by is None else self.goodbye.by
+        wait = None if timer is None else max(0.0, timer - self.loop.time())
+        done, _ = await asyncio.wait(waiting, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        return done
+
+    def _received(self) -> bool:
+        """Feed what the peer sent and read on; False: the connection is lost (the step
+        ends there)."""
+        conn = self.conn
+        try:
+            received = self.read_task.result()
+        except OSError as error:
+            self.handle(conn.connection_lost(self.loop.time(), str(error) or type(error).__name__))
+            return False
+        if not received:
+            self.handle(conn.connection_lost(self.loop.time()))
+            return False
+        self.outcome.bytes_received += len(received)
+        if self.on_receive is not None:
+            self.on_receive()
+        self.handle(conn.receive_data(received, self.loop.time()))
+        self.read_task = asyncio.ensure_future(self.reader.read(READ_CHUNK))
+        return True
+
+    def _thought(self, task: asyncio.Task[Action]) -> None:
+        """The local player chose: play its move (a failed player ends the match cleanly)."""
+        self.think_task = None
+        session = self.conn.session
+        assert session is not None
+        try:
+            action = task.result()
+            self.handle(self.conn.play(action, self.loop.time()))
+        except Exception as error:  # the local player failed: say so, end cleanly
+            logger.debug("the local player failed", exc_info=True)
+            reason = f"the local player failed: {error}"
+            self.handle(session.local_failure(self.loop.time(), reason))
+
+    async def _wind_down(self) -> None:
+        """Stop reading and thinking, and close: a dead connection at once; a joiner's
+        finished match that may still be resumed checks that the peer closed cleanly."""
+        conn, reader, writer = self.conn, self.reader, self.writer
+        if self.stop_task is not None:
+            self.stop_task.cancel()
+        self.read_task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
-            await read_task
+            await self.read_task
         if conn.session is not None and conn.suspended is None:
-            player.cancel()
-        if think_task is not None:
-            think_task.cancel()
+            self.player.cancel()
+        if self.think_task is not None:
+            self.think_task.cancel()
         if conn.suspended is not None:  # a dead connection: no goodbye to wait for
             writer.transport.abort()
         if not writer.is_closing():
             if conn.role is Role.JOINER and finished(conn.session) and conn.resume_window > 0:
                 drained, clean = await _close_checked(reader, writer)
-                outcome.bytes_received += drained
+                self.outcome.bytes_received += drained
                 if not clean:
-                    handle(conn.unclean_end(loop.time()))
+                    self.handle(conn.unclean_end(self.loop.time()))
             else:
-                outcome.bytes_received += await _close(reader, writer)
+                self.outcome.bytes_received += await _close(reader, writer)
 
 
 def _session_recording(

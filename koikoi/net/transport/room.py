@@ -307,31 +307,7 @@ class Room:
                 self._sweep()
 
         def on_event(event: ConnectionEvent, now: float) -> None:
-            if isinstance(event, HandshakeDone):
-                self.policy.established(ticket, now)
-                self._match, self._match_writer = outcome, writer
-            elif isinstance(event, Resumed):
-                self.policy.resumed(ticket, now)
-                previous = self._match
-                if previous is not None:
-                    outcome.resumed = previous.resumed + 1
-                    outcome.times = {**previous.times, **outcome.times}
-                self._match, self._match_writer = outcome, writer
-                if self._expiry is not None:
-                    self._expiry.cancel()
-                    self._expiry = None
-            elif isinstance(event, HandshakeFailed):  # its place is free now, not after the close
-                if self.policy.private and isinstance(event.error, AuthenticationFailed):
-                    count = self.policy.wrong_password(ticket, now)
-                    if self.on_wrong_password is not None:
-                        self.on_wrong_password(address_host(address), count)
-                self.policy.closed(ticket, now)
-            if self._match is outcome:
-                self._on_match_event(conn, event, now)
-                if isinstance(event, Suspended | Resumed):
-                    return
-            if self.on_event is not None:
-                self.on_event(event, now)
+            self._on_connection_event(ticket, outcome, writer, event, now)
 
         try:
             await drive(
@@ -348,6 +324,51 @@ class Room:
         finally:
             self._writers.pop(ticket.number, None)
             established = self.policy.closed(ticket, loop.time())
+        self._served(ticket, outcome, established)
+
+    def _on_connection_event(
+        self,
+        ticket: Ticket,
+        outcome: Outcome,
+        writer: asyncio.StreamWriter,
+        event: ConnectionEvent,
+        now: float,
+    ) -> None:
+        """What the policy and the room's match make of an event of ``outcome``'s
+        connection, then the room's ``on_event``."""
+        conn, address = outcome.connection, outcome.address
+        if isinstance(event, HandshakeDone):
+            self.policy.established(ticket, now)
+            self._match, self._match_writer = outcome, writer
+        elif isinstance(event, Resumed):
+            self.policy.resumed(ticket, now)
+            previous = self._match
+            if previous is not None:
+                outcome.resumed = previous.resumed + 1
+                outcome.times = {**previous.times, **outcome.times}
+            self._match, self._match_writer = outcome, writer
+            if self._expiry is not None:
+                self._expiry.cancel()
+                self._expiry = None
+        elif isinstance(event, HandshakeFailed):  # its place is free now, not after the close
+            if self.policy.private and isinstance(event.error, AuthenticationFailed):
+                count = self.policy.wrong_password(ticket, now)
+                if self.on_wrong_password is not None:
+                    self.on_wrong_password(address_host(address), count)
+            self.policy.closed(ticket, now)
+        if self._match is outcome:
+            self._on_match_event(conn, event, now)
+            if isinstance(event, Suspended | Resumed):
+                return
+        if self.on_event is not None:
+            self.on_event(event, now)
+
+    def _served(self, ticket: Ticket, outcome: Outcome, established: bool) -> None:
+        """``outcome``'s connection closed: the room's match ended, waits to be resumed, or
+        the connection is turned away with its reason (an open room's refused dealing ends
+        the room)."""
+        conn, address = outcome.connection, outcome.address
+        assert conn is not None
         dropped = self._dropped.pop(ticket.number, None)
         if dropped is not None:
             self._refuse(address, dropped)
