@@ -163,7 +163,9 @@ def test_a_room_announced_as_version_2_is_refused_without_dialling(tmp_path: Pat
 
 def test_the_room_says_playing_once_the_match_starts(tmp_path: Path) -> None:
     title = f"Yukimi {secrets.token_hex(3)}"
-    host = _advertise(tmp_path, title, "--bot", "random")
+    # The stopped joiner says nothing: with the default 15 s of silence the host would end the
+    # match and withdraw its room before the listings' 20 s are up (a listing of []).
+    host = _advertise(tmp_path, title, "--bot", "random", "--timeout", "60")
     try:
         port = host.port()
         joiner = spawn(
