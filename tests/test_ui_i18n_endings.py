@@ -111,7 +111,7 @@ def ending(how: str, reason: str, by: Role | None = Role.HOST, stage: str = "pla
     return Ending(False, how, by, reason, stage, 12, "2026-12-01T00:00:00Z")
 
 
-# Every reason koikoi/net gives an Ending (session/, connection.py, resume.py, transport.py,
+# Every reason koikoi/net gives an Ending (session/, connection.py, resume.py, transport/,
 # netlink/, fair.py, dealing.py, private.py), with the phrase the window says for it.
 REASONS: list[tuple[str, str, str]] = [
     ("left", "the player left", ""),
