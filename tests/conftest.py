@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,6 +44,76 @@ def run_koikoi(
     )
 
 
+_QT_LOOPS: list[object] = []
+"""The Qt event loops the running test waits in (qtbot's waits), the innermost last."""
+_TIMED_OUT: list[str] = []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
+    """pytest-timeout's signal method, made safe for a test that waits in Qt's event loop.
+    SIGALRM's handler runs at the next Python code, and in such a test that is a slot: the
+    timer slot of a qtbot wait, whose loop then never quits (the failure raised before its
+    ``quit()``), and pytest-qt keeps the failure as an exception in the event loop: the wait
+    hung for good. Here, inside a wait, the handler quits the loops instead, and the failure
+    is raised in the test once they are left (:func:`_qt_waits_end_at_the_timeout`)."""
+    if settings.method != "signal" or threading.current_thread() is not threading.main_thread():
+        return None
+    import pytest_timeout
+
+    message = pytest_timeout.PYTEST_FAILURE_MESSAGE % settings.timeout
+
+    def handler(signum: int, frame: object) -> None:
+        if not _QT_LOOPS:
+            pytest_timeout.timeout_sigalrm(item, settings)  # raises here, in the test
+            return
+        pytest_timeout.dump_stacks(item.config.get_terminal_writer())
+        _TIMED_OUT.append(f"{message} (waiting in Qt's event loop)")
+        for loop in _QT_LOOPS:
+            loop.exit()  # type: ignore[attr-defined]
+
+    def cancel() -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        _TIMED_OUT.clear()
+
+    item.cancel_timeout = cancel  # type: ignore[attr-defined]  # pytest-timeout calls it
+    signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, settings.timeout)
+    return True
+
+
+@pytest.fixture(autouse=True)
+def _qt_waits_end_at_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every qtbot wait enters Qt's event loop through ``qt_api.exec``: its loop is noted for
+    the timeout's handler, and a timeout met inside fails the test when the loop is left. A
+    signal's Python handler runs only when Python code does: a timer ticks in the loop (a wait
+    for a signal may run no Python code for its whole timeout)."""
+    from PySide6.QtCore import QTimer
+    from pytestqt.qt_compat import qt_api
+
+    enter = qt_api.exec
+    tick = QTimer()
+    tick.setInterval(100)
+    tick.timeout.connect(lambda: None)  # Python runs, and with it a signal's handler
+
+    def tracked(loop: object) -> object:
+        if _TIMED_OUT:
+            pytest.fail(_TIMED_OUT[0])
+        _QT_LOOPS.append(loop)
+        tick.start()
+        try:
+            return enter(loop)
+        finally:
+            _QT_LOOPS.pop()
+            if not _QT_LOOPS:
+                tick.stop()
+            if _TIMED_OUT and not _QT_LOOPS:
+                pytest.fail(_TIMED_OUT[0])
+
+    monkeypatch.setattr(qt_api, "exec", tracked)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _qapplication() -> object:
     """One QApplication for the run, made before any test can make a bare QGuiApplication
@@ -49,45 +123,219 @@ def _qapplication() -> object:
     return QApplication.instance() or QApplication([])
 
 
-NETWORK_TIMING_MODULES = frozenset(
-    {
-        "test_net_clock.py",
-        "test_net_discovery.py",
-        "test_net_discovery_cli.py",
-        "test_net_discovery_netns.py",
-        "test_net_faults.py",
-        "test_net_faults_crash.py",
-        "test_net_faults_netns.py",
-        "test_net_guessing.py",
-        "test_net_hostile.py",
-        "test_net_play.py",
-        "test_net_resume_app.py",
-        "test_net_toss_cli.py",
-        "test_ui_atspi.py",
-        "test_ui_clock.py",
-        "test_ui_crash_resume.py",
-        "test_ui_lan_processes.py",
-        "test_ui_lobby.py",
-        "test_ui_lobby_join_wait.py",
-        "test_ui_mdns_redial.py",
-        "test_ui_netlink.py",
-        "test_ui_network.py",
-        "test_ui_prematch_toss.py",
-        "test_ui_screenshots.py",
-        "test_ui_smoke_lan.py",
-        "test_ui_stall.py",
-        "test_ui_teyaku_toss.py",
-    }
-)
-"""Tests over real sockets, mDNS on the shared loopback and whole app processes. A wait bound
-in time can run out on a loaded 2-core machine without anything being wrong, so these run
-again (up to twice) when they fail; a rerun is listed in the summary ("R"), and a test that
-fails every time still fails. A test that needs a rerun is a defect to chase, not to keep."""
+@pytest.fixture
+def japanese() -> Iterator[None]:
+    """The app's words in Japanese for one test (English again after it)."""
+    from koikoi.ui import names
+
+    assert names.install_translations("ja")
+    try:
+        yield
+    finally:
+        names.install_translations("en")
+
+
+KINDS: dict[str, tuple[str, ...]] = {
+    "test_ai_simulate": ("processes",),
+    "test_art": ("processes",),
+    "test_ci_setup": ("processes",),
+    "test_cli": ("processes", "sockets"),
+    "test_golden_replays": ("processes",),
+    "test_golden_scores": ("processes",),
+    "test_net_address": ("processes", "sockets"),
+    "test_net_bench": ("sockets",),
+    "test_net_clock": ("processes", "sockets"),
+    "test_net_confirm": ("sockets",),
+    "test_net_dealing_bench": ("processes",),
+    "test_net_dealing_refusal": ("processes", "sockets"),
+    "test_net_discovery": ("processes", "sockets"),
+    "test_net_discovery_cli": ("processes", "sockets"),
+    "test_net_discovery_flood": ("netns", "processes", "sockets"),
+    "test_net_discovery_netns": ("netns", "processes", "sockets"),
+    "test_net_faults": ("processes", "sockets"),
+    "test_net_faults_crash": ("processes", "sockets"),
+    "test_net_faults_netns": ("netns", "processes", "sockets"),
+    "test_net_flood": ("processes", "sockets"),
+    "test_net_fuzz": ("processes", "sockets"),
+    "test_net_guess_report": ("sockets",),
+    "test_net_guessing": ("processes", "sockets"),
+    "test_net_hello_relay": ("sockets",),
+    "test_net_hostile": ("processes", "sockets"),
+    "test_net_netns": ("netns", "processes", "sockets"),
+    "test_net_nickname": ("processes", "sockets"),
+    "test_net_play": ("processes", "sockets"),
+    "test_net_policy_both": ("sockets",),
+    "test_net_private_audit_cli": ("processes", "sockets"),
+    "test_net_private_cli": ("processes",),
+    "test_net_private_prober": ("processes", "sockets"),
+    "test_net_record_failed_cli": ("processes", "sockets"),
+    "test_net_record_keys": ("processes",),
+    "test_net_record_signals": ("processes", "sockets"),
+    "test_net_recordfile": ("sockets",),
+    "test_net_restore": ("sockets",),
+    "test_net_resume_app": ("processes", "sockets"),
+    "test_net_room": ("sockets",),
+    "test_net_room_rematch": ("sockets",),
+    "test_net_toss_cli": ("processes", "sockets"),
+    "test_net_transport": ("sockets",),
+    "test_net_verify": ("processes",),
+    "test_net_verify_ledger": ("processes", "sockets"),
+    "test_packaging": ("processes",),
+    "test_packaging_syslibs": ("netns", "processes"),
+    "test_static": ("processes",),
+    "test_suite_timeout": ("processes",),
+    "test_ui_app": ("processes",),
+    "test_ui_atspi": ("atspi", "processes"),
+    "test_ui_clock": ("sockets",),
+    "test_ui_crash_resume": ("processes", "sockets"),
+    "test_ui_crash_resume_mdns": ("sockets",),
+    "test_ui_crash_resume_stranger": ("sockets",),
+    "test_ui_dealing_refusal": ("sockets",),
+    "test_ui_i18n": ("processes",),
+    "test_ui_i18n_failures": ("netns", "processes", "sockets"),
+    "test_ui_lan_processes": ("netns", "processes", "sockets"),
+    "test_ui_lobby": ("processes", "sockets"),
+    "test_ui_lobby_address": ("sockets",),
+    "test_ui_lobby_join_wait": ("sockets",),
+    "test_ui_lobby_resume": ("sockets",),
+    "test_ui_mdns_redial": ("processes", "sockets"),
+    "test_ui_netlink": ("processes", "sockets"),
+    "test_ui_netlink_room_closing": ("sockets",),
+    "test_ui_network": ("sockets",),
+    "test_ui_pins": ("sockets",),
+    "test_ui_prematch_toss": ("sockets",),
+    "test_ui_private_audit": ("sockets",),
+    "test_ui_private_dealing": ("sockets",),
+    "test_ui_processes": ("processes",),
+    "test_ui_record_failed": ("sockets",),
+    "test_ui_screenshots": ("processes",),
+    "test_ui_smoke_lan": ("processes",),
+    "test_ui_stall": ("processes", "sockets"),
+    "test_ui_teyaku_toss": ("processes",),
+    "test_ui_viewer": ("processes",),
+}
+"""What each module's tests need beyond Python, as markers (registered in pyproject.toml):
+``sockets`` real sockets on the loopback (asyncio, Qt, mDNS), ``processes`` starts koikoi or
+another program, ``netns`` network namespaces, ``atspi`` the accessibility bus. A module not
+listed needs none: the engine, the sans-I/O protocol on an injected clock, widgets offscreen."""
+
+SLOW: dict[str, tuple[str, ...]] = {
+    "test_net_bench": (
+        "test_bench_net_adds_the_keys_of_cli_md",
+        "test_the_network_figures",
+    ),
+    "test_net_dealing": (
+        "test_a_damaged_message_ends_the_dealing_with_one_named_line_never_a_traceback",
+    ),
+    "test_net_guess_report": (
+        "test_a_real_host_flooded_by_one_address_writes_a_bounded_number_of_lines",
+    ),
+    "test_net_handshake": ("test_any_flipped_byte_fails_the_receiver",),
+    "test_net_hello_relay": (
+        "test_a_hello_turned_into_version_2_is_not_blamed_on_an_older_host",
+        "test_a_rewritten_dealing_offer_is_refused_and_nothing_is_dealt",
+        "test_a_version_3_hello_gets_the_update_line",
+    ),
+    "test_net_private_audit": ("test_nothing_done_with_the_last_seed_changes_a_finished_result",),
+    "test_net_private_resume": (
+        "test_a_private_match_cut_by_a_crash_is_restored_resumes_and_finishes",
+        "test_a_private_match_cut_in_its_dealing_resumes_and_finishes",
+        "test_a_private_match_goes_on_after_random_crashes",
+        "test_a_private_match_goes_on_after_random_resets",
+        "test_the_refusal_reaches_the_joiner_and_the_suspended_host_waits_on",
+    ),
+    "test_net_private_session": ("test_a_flipped_bit_in_any_dealing_message_names_its_sender",),
+    "test_net_record_property": ("test_every_record_written_replays_as_verify_proves",),
+    "test_net_recordfile": (
+        "test_a_side_restored_from_its_files_resumes_and_the_end_leaves_no_sidecar",
+    ),
+    "test_net_room_rematch": (
+        "test_a_call_with_the_match_s_key_after_its_end_is_refused_busy_not_hung_up_on",
+    ),
+    "test_net_toss_cards_first": (
+        "test_neither_side_can_compute_the_oya_before_both_confirmed",
+        "test_verify_rechecks_the_toss_after_the_cards",
+    ),
+    "test_net_transport": ("test_heartbeats_keep_a_slow_thinker_alive",),
+    "test_ui_clock": (
+        "test_a_clock_that_runs_out_before_the_table_is_shown_plays_in_order",
+        "test_a_peer_that_never_moves_can_be_ended_as_abandoned",
+        "test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move",
+    ),
+    "test_ui_contrast": (
+        "test_keyboard_focus_shows_3_to_1_on_the_start_screen_the_column_and_the_panels",
+        "test_text_meets_aa_on_every_screen",
+    ),
+    "test_ui_controller": (
+        "test_the_computers_time_cap_answers_with_a_legal_move",
+        "test_whole_matches_keep_the_table_model_equal_to_the_engine",
+    ),
+    "test_ui_crash_resume_mdns": (
+        "test_a_restored_host_announces_its_room_again_and_the_joiner_finds_it",
+    ),
+    "test_ui_crash_resume_stranger": (
+        "test_a_stranger_s_wrong_password_leaves_the_restored_host_s_match_waiting",
+    ),
+    "test_ui_dealing_refusal": (
+        "test_a_room_announced_as_version_2_is_not_dialled_unless_the_seed_is_allowed",
+        "test_a_room_that_allows_the_seed_says_so_on_the_waiting_page_and_in_lists",
+    ),
+    "test_ui_display": (
+        "test_high_contrast_text_meets_aaa",
+        "test_reduced_motion_moves_cards_without_flying",
+    ),
+    "test_ui_display_polish": ("test_no_word_of_the_rules_contents_breaks_in_the_middle",),
+    "test_ui_keyboard": ("test_a_whole_match_by_keyboard_alone",),
+    "test_ui_layout": ("test_the_match_result_shows_every_round_or_scrolls_to_it",),
+    "test_ui_lobby_join_wait": ("test_a_join_the_room_never_answers_says_how_long_then_why",),
+    "test_ui_lobby_resume": (
+        "test_a_match_hosted_from_the_lobby_resumes_and_is_played_to_its_end",
+    ),
+    "test_ui_match": ("test_whole_match_by_mouse_clicks",),
+    "test_ui_netlink_room_closing": ("test_a_joiner_calling_a_room_that_leaves_is_told_busy",),
+    "test_ui_network": (
+        "test_a_rematch_is_a_new_session_and_a_new_toss",
+        "test_a_window_that_takes_over_after_the_peer_moved_still_shows_the_toss_then_the_table",
+        "test_the_joiner_plays_a_round_by_keys",
+        "test_the_peer_dropping_mid_round_is_told_in_words",
+        "test_two_windows_play_a_whole_network_match_by_clicks",
+    ),
+    "test_ui_persist": ("test_a_match_resumed_at_koikoi_or_shobu_asks_again",),
+    "test_ui_play": (
+        "test_R5_5_the_drawn_cards_pace_is_a_display_option_and_stays",
+        "test_koikoi_shobu_and_result_panels_show_the_engines_numbers",
+        "test_the_window_stays_live_while_the_hard_computer_thinks",
+    ),
+    "test_ui_prematch_toss": ("test_a_host_leaving_after_the_toss_is_counted_and_shown_next_time",),
+    "test_ui_private_audit": ("test_a_withheld_last_seed_is_said_beside_a_finished_result",),
+    "test_ui_private_dealing": (
+        "test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting",
+        "test_a_room_announced_as_version_2_is_joined_with_the_joint_seed",
+        "test_the_peer_withholding_its_part_of_the_deal_is_waited_for_in_words",
+        "test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify",
+    ),
+    "test_ui_words": ("test_the_english_plural_forms_cover_every_count_in_the_code",),
+    "test_ui_yaku_order": (
+        "test_the_panels_and_the_score_column_name_each_yaku_in_the_players_language_first",
+        "test_the_rules_and_the_calculator_name_each_yaku_in_the_players_language_first",
+    ),
+}
+"""The tests (every case of each) that take 2 s or more on the 2-core machine, of those that
+need no process, namespace or AT-SPI bus (docs/benchmarks.md, "The test suite"), marked ``slow``.
+The everyday run leaves them out with the processes, namespaces and AT-SPI:
+``pytest -m "not (processes or netns or atspi or slow)"`` (README, "Develop")."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    gone = sorted({m for m in (*KINDS, *SLOW) if not (REPO / "tests" / f"{m}.py").exists()})
+    if gone:
+        raise pytest.UsageError(f"tests/conftest.py names modules that are not there: {gone}")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.pluginmanager.hasplugin("rerunfailures"):
-        return
     for item in items:
-        if item.path.name in NETWORK_TIMING_MODULES:
-            item.add_marker(pytest.mark.flaky(reruns=2, reruns_delay=1))
+        module = item.path.stem
+        for kind in KINDS.get(module, ()):
+            item.add_marker(kind)
+        if getattr(item, "originalname", item.name) in SLOW.get(module, ()):
+            item.add_marker("slow")

@@ -18,11 +18,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from koikoi.engine.match import Settings
 from koikoi.engine.round import Action
+from koikoi.net.discovery import Room, RoomStatus
 from koikoi.net.handshake import Established, Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.lockstep import decode_entry, encode_entry, signed_data
@@ -167,6 +169,54 @@ class Table:
         return ends[0]
 
 
+def in_play(
+    moves: int,
+    seeds: range = range(1, 41),
+    until: Callable[[Table], bool] = lambda table: True,
+    **kwargs: Any,
+) -> Table:
+    """A table at least ``moves`` moves into play (both lockstep ``seq``) and ``until`` it,
+    its match not over and neither side ended. ``kwargs`` go to :class:`Table`.
+
+    A table's cards are random whatever its ``seed`` (each session's toss and dealing secrets
+    and the handshake are its own, per run), and now and then a match is over in its first
+    moves: teyaku deals in a row, a doubled win that takes a player's whole stake (about one
+    table in 1,500 within five moves). Such a table is set aside for the next seed. (The
+    first deal is over as it is dealt, a teyaku or a redeal, about once in 55: a test that
+    needs moves in it says so with ``until``.)"""
+    for seed in seeds:
+        table = Table(seed=seed, **kwargs)
+        for _ in range(10_000):
+            lockstep = table.host.lockstep
+            over = lockstep is not None and lockstep.match.finished
+            if over or table.host.ending is not None or table.joiner.ending is not None:
+                break
+            steps = [session.lockstep for session in (table.host, table.joiner)]
+            if all(step is not None and step.seq >= moves for step in steps) and until(table):
+                return table
+            if not table.step():
+                break
+    raise AssertionError(f"no match of {len(seeds)} lasted {moves} moves")
+
+
+def room(title: str, token: str, fp: str | None, address: str, **changes: Any) -> Room:
+    """A room as the browser reports it, named ``TITLE #token``: open, six rounds with
+    doubling, version 3, hosted by hana with the fingerprint ``fp`` (None: a private room)."""
+    found = Room(
+        name=f"{title} #{token}._koikoi._tcp.local.",
+        title=title,
+        addresses=(address,),
+        rounds=6,
+        doubling=True,
+        private=fp is None,
+        status=RoomStatus.OPEN,
+        version=3,
+        host=None if fp is None else "hana",
+        fingerprint=fp,
+    )
+    return replace(found, **changes)
+
+
 def is_move(message: bytes) -> bool:
     value = unpack(message)
     return isinstance(value, dict) and value.get("t") == "move"
@@ -302,3 +352,21 @@ def spawn(
             env=env,
         )
     return KoikoiProcess(proc, out, err)
+
+
+def join_and_play(
+    home: Path, host: KoikoiProcess, room: str, *args: str, prefix: Sequence[str] = ()
+) -> KoikoiProcess:
+    """taro's bot (its folder ``home``) joins the room ``room`` by title on 127.0.0.1 (with
+    ``args``; ``prefix`` runs it, e.g. in a netns) and plays it to the end with the host's bot;
+    both processes exit 0."""
+    joiner = spawn(
+        home, "join", "--room", room, "--bind", "127.0.0.1", "--bot", "random",
+        "--name", "taro", *args, prefix=prefix,
+    )  # fmt: skip
+    try:
+        assert joiner.wait(90) == 0, joiner.stderr
+        assert host.wait(90) == 0, host.stderr
+    finally:
+        joiner.kill()
+    return joiner

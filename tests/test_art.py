@@ -276,6 +276,7 @@ def _build_wheel(out: Path) -> Path:
     return wheel
 
 
+@pytest.mark.timeout(420)  # the build may take its 300 s, then a venv is made
 def test_the_wheel_carries_the_art_and_an_installed_copy_finds_it(tmp_path: Path) -> None:
     """Build the wheel, look inside, install it into a fresh venv and load a card from there."""
     wheel = _build_wheel(tmp_path / "dist")

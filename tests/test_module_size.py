@@ -10,17 +10,6 @@ from tests.conftest import REPO
 LIMIT = 800
 """The most lines a module under ``koikoi/`` may have."""
 
-ALLOWED = {
-    # Being split right now (issue 21), each by its own branch. The coordinator removes an
-    # entry when its split lands; the list only shrinks, and a stale entry fails below.
-    "koikoi/ui/netlink.py": "the Qt link: peer link, joiner with redial, room",
-    "koikoi/net/transport.py": "the asyncio transport: options, drive, join, room",
-    "koikoi/net/cli.py": "the network commands",
-    "koikoi/ui/lobby.py": "the lobby",
-    "koikoi/ui/game_screen.py": "the game screen",
-}
-"""Modules over :data:`LIMIT` for now, with the seams they are being split along."""
-
 
 def line_count(path: Path) -> int:
     return len(path.read_text(encoding="utf-8").splitlines())
@@ -51,16 +40,7 @@ def test_line_count_counts_the_lines_of_a_file(tmp_path: Path) -> None:
 def test_no_module_is_over_the_limit() -> None:
     counted = sizes()
     assert len(counted) > 100, counted  # the package was found
-    over = {name: lines for name, lines in over_limit(counted).items() if name not in ALLOWED}
+    over = over_limit(counted)
     assert not over, f"modules over {LIMIT} lines (split them along a seam): " + ", ".join(
         f"{name} ({lines})" for name, lines in sorted(over.items(), key=lambda kv: -kv[1])
-    )
-
-
-def test_the_allow_list_names_only_modules_still_over_the_limit() -> None:
-    counted = sizes()
-    stale = sorted(name for name in ALLOWED if counted.get(name, 0) <= LIMIT)
-    assert not stale, (
-        f"no longer over {LIMIT} lines (or gone): remove from ALLOWED in "
-        f"tests/test_module_size.py: {', '.join(stale)}"
     )

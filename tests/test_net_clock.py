@@ -37,18 +37,13 @@ from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi
-from tests.net_support import Table, spawn
-
-
-def play_some(table: Table, moves: int) -> None:
-    while table.host.lockstep is None or table.host.lockstep.seq < moves:
-        assert table.step()
+from tests.net_support import Table, in_play, spawn
 
 
 def waiting_pair(moves: int = 6) -> tuple[Table, Role, Role]:
-    """A table a few moves in; returns it, the seat to move and the seat waiting."""
-    table = Table(seed=5, silence_timeout=1000.0)
-    play_some(table, moves)
+    """A table a few moves in, its match not over; returns it, the seat to move and the seat
+    waiting."""
+    table = in_play(moves, seeds=range(5, 45), silence_timeout=1000.0)
     lockstep = table.host.lockstep
     assert lockstep is not None
     mover = Role.HOST if lockstep.match.current_seat() == Role.HOST.seat else Role.JOINER

@@ -629,3 +629,38 @@ def test_a_browser_started_out_of_file_descriptors_says_why_and_does_not_raise(
     events, failure = done.stdout.splitlines()
     assert events.startswith("[BrowseFailed(reason='cannot start mDNS: ")
     assert failure.startswith("cannot start mDNS: ")
+
+
+def test_every_question_of_a_listing_asks_for_a_multicast_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """zeroconf asks its first question for a unicast answer (QU); the answer goes to port
+    5353 of the asker, and where other programs share the port (another koikoi, any mDNS
+    library with SO_REUSEPORT) the kernel hands it to one socket among them by a hash of the
+    addresses, the same one every time: ``koikoi rooms --timeout 1`` listed no room at all
+    (0 of 6 on this machine with one other mDNS program running; 6 of 6 asking QM), and
+    ``test_the_room_says_playing_once_the_match_starts`` listed nothing for 20 s. The browser
+    asks every question, the rooms and each room's lookup, for a multicast answer."""
+    asked: list[tuple[str, int, bool]] = []
+    send = Zeroconf.async_send
+
+    def recorded(self: Zeroconf, out: DNSOutgoing, *args: Any, **kwargs: Any) -> None:
+        if threading.current_thread().name == "koikoi-browser":  # (an advertiser probes QU)
+            asked.extend((q.name, q.type, q.unicast) for q in out.questions)
+        send(self, out, *args, **kwargs)
+
+    monkeypatch.setattr(Zeroconf, "async_send", recorded)
+    seen = Seen()
+    room_browser = RoomBrowser(seen, bind=LOOPBACK)
+    room_browser.start()
+    title = _title("Tsukimi")
+    advertiser = RoomAdvertiser(Advertisement(title, "hana", 4321, rounds=12), bind=LOOPBACK)
+    try:
+        assert room_browser.ready.wait(10) and room_browser.failure is None
+        advertiser.publish()
+        seen.wait(lambda e: isinstance(e, RoomAdded) and e.room.title == title, timeout=10)
+    finally:
+        advertiser.withdraw()
+        room_browser.stop()
+    assert (SERVICE_TYPE, _TYPE_PTR, False) in asked
+    assert [q for q in asked if q[2]] == []

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_koikoi
-from tests.net_support import KoikoiProcess, spawn
+from tests.net_support import KoikoiProcess, join_and_play, spawn
 
 LOOPBACK = ("--bind", "127.0.0.1")
 ROOM_KEYS = {"room", "host", "address", "rounds", "doubling", "private", "status", "fingerprint"}
@@ -59,23 +59,6 @@ def _advertise(tmp_path: Path, title: str, *args: str) -> KoikoiProcess:
     return proc
 
 
-def _join_and_play(
-    tmp_path: Path, host: KoikoiProcess, room: str, *args: str, home: str = "joiner"
-) -> KoikoiProcess:
-    """taro's bot (its folder ``home``) joins the room ``room`` by title (with ``args``) and
-    plays it to the end with the host's bot; both processes exit 0."""
-    joiner = spawn(
-        tmp_path / home,
-        "join", "--room", room, *LOOPBACK, "--bot", "random", "--name", "taro", *args,
-    )  # fmt: skip
-    try:
-        assert joiner.wait(90) == 0, joiner.stderr
-        assert host.wait(90) == 0, host.stderr
-    finally:
-        joiner.kill()
-    return joiner
-
-
 def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) -> None:
     title = f"Tsukimi {secrets.token_hex(3)}"
     records = tmp_path / "host.json", tmp_path / "joiner.json"
@@ -93,8 +76,8 @@ def test_a_room_is_listed_joined_by_title_and_played_to_the_end(tmp_path: Path) 
         assert listed["dealing"] == "private"  # the default: private dealing only
         assert isinstance(listed["fingerprint"], str) and len(listed["fingerprint"]) == 4
 
-        joiner = _join_and_play(
-            tmp_path, host, title.upper(), "--rounds", "12", "--record", str(records[1])
+        joiner = join_and_play(
+            tmp_path / "joiner", host, title.upper(), "--rounds", "12", "--record", str(records[1])
         )
     finally:
         host.kill()
@@ -124,8 +107,8 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed_alone(
     try:
         (listed,) = _listed_at_last(title)
         assert listed["version"] == 2 and listed["dealing"] == "seed"
-        joiner = _join_and_play(
-            tmp_path, host, title, "--dealing", "seed", "--record", str(records[1])
+        joiner = join_and_play(
+            tmp_path / "joiner", host, title, "--dealing", "seed", "--record", str(records[1])
         )
     finally:
         host.kill()
@@ -163,18 +146,22 @@ def test_a_room_announced_as_version_2_is_refused_without_dialling(tmp_path: Pat
 
 def test_the_room_says_playing_once_the_match_starts(tmp_path: Path) -> None:
     title = f"Yukimi {secrets.token_hex(3)}"
-    host = _advertise(tmp_path, title, "--bot", "random")
+    # The joiner is held stopped while the room is listed: the host would count it gone after
+    # its silence timeout (15 s by default) and end the match, which a listing on a loaded
+    # machine could outlast. Both wait a minute, longer than the listings may take.
+    silence = ("--timeout", "60")
+    host = _advertise(tmp_path, title, "--bot", "random", *silence)
     try:
         port = host.port()
         joiner = spawn(
             tmp_path / "joiner",
-            "join", f"127.0.0.1:{port}", "--bot", "random", "--name", "taro",
+            "join", f"127.0.0.1:{port}", "--bot", "random", "--name", "taro", *silence,
         )  # fmt: skip
         try:
             joiner.wait_for("coin toss")
             joiner.proc.send_signal(signal.SIGSTOP)  # hold the match in play
             # a listing of 1 s on a loaded machine may hear no answer: ask again
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + 40
             statuses: list[str] = []
             while "playing" not in statuses and time.monotonic() < deadline:
                 statuses = [str(room["status"]) for room in _titled(title, "--timeout", "1")]
@@ -244,7 +231,7 @@ def test_a_private_room_hides_its_host_and_asks_for_the_password(tmp_path: Path)
             "",
             f"koikoi: the room {title!r} is private: give its password with --password-file\n",
         )
-        joiner = _join_and_play(tmp_path, host, title, "--password-file", str(password), home="j2")
+        joiner = join_and_play(tmp_path / "j2", host, title, "--password-file", str(password))
     finally:
         host.kill()
     assert joiner.result()["finished"] is True
@@ -273,15 +260,7 @@ def test_a_room_announced_with_another_identity_is_joined_with_a_warning(tmp_pat
                 parsed_addresses=["127.0.0.1"],
             )
         )
-        joiner = spawn(
-            tmp_path / "joiner", "join", "--room", title, *LOOPBACK, "--bot", "random",
-            "--name", "taro",
-        )  # fmt: skip
-        try:
-            assert joiner.wait(90) == 0, joiner.stderr
-            assert host.wait(90) == 0, host.stderr
-        finally:
-            joiner.kill()
+        joiner = join_and_play(tmp_path / "joiner", host, title)
     finally:
         forger.close()
         host.kill()

@@ -25,7 +25,7 @@ import pytest
 
 from koikoi.net.discovery import MAX_ROOMS_PER_SOURCE
 from tests.conftest import REPO
-from tests.net_support import KoikoiProcess, spawn
+from tests.net_support import KoikoiProcess, join_and_play, spawn
 from tests.test_net_netns import _ip, _skip_reason
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
@@ -102,17 +102,10 @@ def test_a_flood_of_300_rooms_from_one_source_neither_hides_nor_blocks_the_real_
                     listed.append((len(ours), len(spam)))
                     assert len(ours) == 1, f"listing {listing}: {len(rooms)} rooms, not ours"
                     assert ours[0]["address"] == f"127.0.0.1:{port}"
-                joiner = spawn(
-                    tmp_path / f"joiner{attempt}",
-                    "join", "--room", title, "--bind", "127.0.0.1", "--bot", "random",
-                    "--name", "taro",
+                joiner = join_and_play(
+                    tmp_path / f"joiner{attempt}", host, title,
                     prefix=("ip", "netns", "exec", netns),
                 )  # fmt: skip
-                try:
-                    assert joiner.wait(90) == 0, joiner.stderr
-                    assert host.wait(90) == 0, host.stderr
-                finally:
-                    joiner.kill()
             finally:
                 host.kill()
             assert f"found the room {title!r} at 127.0.0.1:{port}" in joiner.stderr

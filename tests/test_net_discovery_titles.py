@@ -14,33 +14,16 @@ from dataclasses import replace
 from koikoi.net.discovery import (
     SAME_TITLE_LISTEN,
     SAME_TITLE_WAIT,
-    Room,
     RoomFound,
     RoomStatus,
     SameTitle,
     TitleSearch,
     same_host,
 )
+from tests.net_support import room
 
-
-def _room(name: str, fp: str | None, address: str, **changes: object) -> Room:
-    room = Room(
-        name=f"{name}._koikoi._tcp.local.",
-        title="Hanami",
-        addresses=(address,),
-        rounds=6,
-        doubling=True,
-        private=fp is None,
-        status=RoomStatus.OPEN,
-        version=3,
-        host=None if fp is None else "hana",
-        fingerprint=fp,
-    )
-    return replace(room, **changes)  # type: ignore[arg-type]
-
-
-REAL = _room("Hanami #0a0a0a", "abcd", "10.0.0.2:4000")
-SPOOF = _room("Hanami #0b0b0b", "wxyz", "10.0.0.9:4000")
+REAL = room("Hanami", "0a0a0a", "abcd", "10.0.0.2:4000")
+SPOOF = room("Hanami", "0b0b0b", "wxyz", "10.0.0.9:4000")
 
 
 def test_one_room_is_chosen_once_the_wait_is_over() -> None:
@@ -99,7 +82,7 @@ def test_a_room_gone_meanwhile_still_counts() -> None:
 def test_the_same_host_announced_twice_is_one_room() -> None:
     """A host restarted under a new name (the old announcement not yet expired), at the same
     address with another port, with the same fingerprint: one room, the latest joined."""
-    again = _room("Hanami #0c0c0c", "abcd", "10.0.0.2:4100")
+    again = room("Hanami", "0c0c0c", "abcd", "10.0.0.2:4100")
     assert same_host(REAL, again) and not same_host(REAL, SPOOF)
     search = TitleSearch("Hanami")
     search.see(REAL, 1.0)
@@ -111,7 +94,7 @@ def test_the_same_host_announced_twice_is_one_room() -> None:
 def test_a_copied_fingerprint_from_another_address_is_another_host() -> None:
     """The fingerprint in TXT is only a hint anyone can copy: with no address in common it
     does not make a room the real host's."""
-    copied = _room("Hanami #0d0d0d", "abcd", "10.0.0.9:4000")
+    copied = room("Hanami", "0d0d0d", "abcd", "10.0.0.9:4000")
     assert not same_host(REAL, copied)
     search = TitleSearch("Hanami")
     search.see(REAL, 1.0)
@@ -121,8 +104,8 @@ def test_a_copied_fingerprint_from_another_address_is_another_host() -> None:
 
 def test_private_rooms_of_one_title_are_told_apart_by_name_only() -> None:
     """A private room publishes no fingerprint: two of one title are two rooms."""
-    first = _room("Hanami #0e0e0e", None, "10.0.0.2:4000")
-    second = _room("Hanami #0f0f0f", None, "10.0.0.2:4001")
+    first = room("Hanami", "0e0e0e", None, "10.0.0.2:4000")
+    second = room("Hanami", "0f0f0f", None, "10.0.0.2:4001")
     assert not same_host(first, second) and same_host(first, replace(first, rounds=12))
     search = TitleSearch("Hanami")
     search.see(first, 0.0)

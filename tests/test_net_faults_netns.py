@@ -108,6 +108,7 @@ def _same_verified_records(tmp_path: Path, host: KoikoiProcess, joiner: KoikoiPr
         assert run_koikoi("verify", str(tmp_path / f"{side}.json")).returncode == 0
 
 
+@pytest.mark.timeout(420)  # the joiner may take its 300 s
 def test_a_match_over_a_lossy_slow_link(namespaces: Namespaces, tmp_path: Path) -> None:
     for ns in (namespaces.host, namespaces.joiner):
         _lose(ns, 5)
@@ -135,6 +136,7 @@ def test_a_match_over_a_lossy_slow_link(namespaces: Namespaces, tmp_path: Path) 
     _same_verified_records(tmp_path, host, joiner)
 
 
+@pytest.mark.timeout(360)  # the joiner may take its 240 s
 def test_the_link_down_for_20_s_and_up_again(namespaces: Namespaces, tmp_path: Path) -> None:
     # the strongest bots think longest: the match is still in play when the link goes down
     host, port = _host(namespaces, tmp_path, "hard")

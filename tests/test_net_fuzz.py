@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]
+import pytest
 
 from koikoi.engine.match import Settings
 from koikoi.net.handshake import Handshake
@@ -254,6 +255,7 @@ async def fuzz(port: int) -> list[Seen]:
     return seen
 
 
+@pytest.mark.timeout(360)  # the fuzzers may take their 240 s
 def test_the_host_survives_hostile_input_and_then_plays(tmp_path: Path) -> None:
     host = spawn(
         tmp_path / "host",

@@ -85,6 +85,7 @@ def namespaces() -> Iterator[Namespaces]:
             subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=30)
 
 
+@pytest.mark.timeout(240)  # each side may take its 150 s
 def test_a_whole_match_across_two_namespaces(namespaces: Namespaces, tmp_path: Path) -> None:
     records = tmp_path / "host.json", tmp_path / "joiner.json"
     host = spawn(

@@ -107,6 +107,7 @@ def test_two_processes_play_a_whole_match(tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["valid"] is False
 
 
+@pytest.mark.timeout(240)  # the match may take its 150 s
 def test_the_real_levels_play_a_whole_match(tmp_path: Path) -> None:
     h, j, host_record, joiner_record = play(tmp_path, "normal", "hard", timeout=150.0)
     check_match(h, j, host_record, joiner_record)

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from koikoi.engine.match import Settings
 from koikoi.net.connection import Connection, ConnectionEvent
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
@@ -25,6 +24,7 @@ from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_message, unpack
 from tests.net_support import Table
+from tests.test_net_toss_aborts import carry, connection
 
 BOTH = ("private", "seed")
 PRIVATE = {role: BOTH for role in Role}
@@ -355,27 +355,8 @@ def test_leaving_a_later_deal_before_its_first_move_is_suspicious() -> None:
 # --- the pin counts it, as an abandoned toss ----------------------------------------------
 
 
-def _connection(role: Role, identity: Identity, nick: str, peers: KnownPeers) -> Connection:
-    return Connection(
-        role,
-        identity=identity,
-        nickname=nick,
-        settings=Settings(),
-        password="",
-        known_peers=peers,
-        now=0.0,
-        silence_timeout=SILENCE,
-        dealings=BOTH,
-    )
-
-
-def _carry(src: Connection, dst: Connection) -> list[ConnectionEvent]:
-    data = src.data_to_send()
-    return dst.receive_data(data, 0.0) if data else []
-
-
 QUITS: dict[str, Callable[[Connection, Connection], list[ConnectionEvent]]] = {
-    "leave": lambda mallory, hana: (mallory.leave(0.0, "not this hand"), _carry(mallory, hana))[1],
+    "leave": lambda mallory, hana: (mallory.leave(0.0, "not this hand"), carry(mallory, hana))[1],
     "drop": lambda mallory, hana: hana.connection_lost(0.0, "reset"),
 }
 
@@ -386,13 +367,15 @@ def test_quitting_at_move_0_is_counted_in_the_pin(how: str, tmp_path: Path) -> N
     mallory_id = Identity.generate()
     count = 0
     for _ in range(10):
-        hana = _connection(Role.HOST, Identity.generate(), "hana", KnownPeers(peers_file))
-        mallory = _connection(Role.JOINER, mallory_id, "mallory", KnownPeers(None))
+        hana = connection(
+            Role.HOST, Identity.generate(), "hana", KnownPeers(peers_file), dealings=BOTH
+        )
+        mallory = connection(Role.JOINER, mallory_id, "mallory", KnownPeers(None), dealings=BOTH)
         mallory.start()
         seen: list[ConnectionEvent] = []
         for _ in range(200):
-            seen += _carry(mallory, hana)
-            _carry(hana, mallory)
+            seen += carry(mallory, hana)
+            carry(hana, mallory)
             if any(isinstance(e, TossDone) for e in seen):
                 break
         else:

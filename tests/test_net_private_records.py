@@ -199,7 +199,7 @@ def _finish_output(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> tuple[int, dict[str, Any], list[str]]:
-    from koikoi.net.cli import _finish, _Recorder
+    from koikoi.net.cli_result import _finish, _Recorder
     from koikoi.net.transport import Outcome
 
     monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))

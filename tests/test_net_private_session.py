@@ -492,6 +492,17 @@ def test_a_flipped_bit_in_any_dealing_message_names_its_sender(trial: int) -> No
     if seen[0] >= target and after_the_end[0]:  # the last seed: the moves decided already
         assert ending.finished and ending.audit is not None, ending
         assert ending.audit.result in ("cheat", "refused") and ending.audit.by is cheater
+    elif seen[0] >= target and ending.how == "stopped":
+        # A deck's point changed into another point of the group is no card the receiver can
+        # tell from a real one: it locks it and sends it on. The changed card comes back to
+        # its sender when the sender opens it (the receiver's key, on the sender's deck as it
+        # really went), and the sender's own engine, which knows nothing of the change, ends
+        # the match over a key that opens no card. The receiver is told, and its record names
+        # the sender as the one who stopped the match.
+        theirs = table.sessions[cheater].ending
+        assert theirs is not None and theirs.how == "cheat" and theirs.by is cheater.peer
+        assert "that opens no card" in theirs.reason, theirs
+        assert not ending.finished and ending.by is cheater and ending.suspicious, ending
     elif seen[0] >= target:  # the match lasted long enough for the change
         assert not ending.finished and ending.by is cheater, ending
         assert ending.how in ("cheat", "protocol")

@@ -18,14 +18,20 @@ from koikoi.command import UsageError
 from koikoi.engine.record import RecordError, loads, replay_text
 from koikoi.net.roles import Role
 from tests.conftest import run_koikoi
-from tests.net_support import Table
+from tests.net_support import Table, in_play
 
 
 @pytest.fixture(scope="module")
 def finished() -> dict[str, Any]:
-    table = Table(seed=3)
-    table.run()
-    return table.host.record().to_json()
+    """A finished match's record whose first deal has moves (the cards are random per run,
+    and about one first deal in 55 is over as it is dealt: a teyaku or a redeal)."""
+    for seed in range(3, 23):
+        table = Table(seed=seed)
+        table.run()
+        record = table.host.record().to_json()
+        if record["deals"][0]["actions"]:
+            return record
+    raise AssertionError("no first deal of 20 had moves")
 
 
 def _repeating(record: dict[str, Any], where: str) -> str:
@@ -68,11 +74,14 @@ def test_replay_takes_a_record_that_repeats_a_key_as_before(finished: dict[str, 
 
 
 def _in_play() -> tuple[Table, dict[str, Any]]:
-    table = Table(seed=5)
-    for _ in range(12):
-        table.step()
-    assert table.host.ending is None and table.host.lockstep is not None
+    """A match some moves in and not over (``in_play``: now and then one is over by then),
+    its first deal with moves (:func:`_repeating` repeats a key of its first action)."""
+    table = in_play(16, seeds=range(5, 45), until=_first_deal_has_moves)
     return table, table.host.record().to_json()
+
+
+def _first_deal_has_moves(table: Table) -> bool:
+    return bool(table.host.record().to_json()["deals"][0]["actions"])
 
 
 def test_a_record_in_play_that_repeats_a_key_is_not_restored(tmp_path: Path) -> None:

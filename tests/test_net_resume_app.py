@@ -1,4 +1,4 @@
-"""Resume in the app's network layer (koikoi/ui/netlink.py): a QtRoom and a QtJoin whose
+"""Resume in the app's network layer (koikoi/ui/netlink/): a QtRoom and a QtJoin whose
 connection the kernel destroys mid-match (``ss -K``, as a reset would) go on over a new one;
 the joiner dials again, the room takes its peer back, both records end the same.
 """

@@ -37,8 +37,16 @@ SILENCE = 15.0
 
 
 def connection(
-    role: Role, identity: Identity, nickname: str, peers: KnownPeers, *, hold: bool
+    role: Role,
+    identity: Identity,
+    nickname: str,
+    peers: KnownPeers,
+    *,
+    hold: bool = False,
+    dealings: tuple[str, ...] = ("seed",),
 ) -> Connection:
+    """One side of a match on no network, at time 0 (its peer's bytes are carried by hand:
+    :func:`carry`); also the private-dealing audit tests' side."""
     return Connection(
         role,
         identity=identity,
@@ -49,6 +57,7 @@ def connection(
         now=0.0,
         silence_timeout=SILENCE,
         hold_for_confirmation=hold,
+        dealings=dealings,
     )
 
 

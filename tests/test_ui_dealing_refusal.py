@@ -29,7 +29,6 @@ from koikoi.ui.prematch import failure_text
 from koikoi.ui.rooms import RoomListModel
 from koikoi.ui.settings import JOIN_SEED
 from koikoi.ui.smoke import LOOPBACK, open_window
-from tests.test_ui_i18n import japanese  # noqa: F401  (a fixture)
 from tests.test_ui_lobby import open_room, row_of, wait_listed
 from tests.test_ui_netlink import close_room, options
 from tests.test_ui_netlink import open_room as open_qt_room

@@ -29,8 +29,8 @@ from koikoi.net.wire import encode_message
 from koikoi.ui import names
 from koikoi.ui.netmatch import ending_text
 from koikoi.ui.prematch import ending_text as prematch_ending_text
-from tests.net_support import Table
-from tests.test_ui_i18n import ALLOWED, japanese  # noqa: F401  (a fixture, used by the mark)
+from tests.net_support import Table, in_play
+from tests.test_ui_i18n import ALLOWED
 from tests.test_ui_i18n_failures import english_in
 from tests.test_ui_network import Pair, ended_message, mid_round, saved_record
 
@@ -111,8 +111,8 @@ def ending(how: str, reason: str, by: Role | None = Role.HOST, stage: str = "pla
     return Ending(False, how, by, reason, stage, 12, "2026-12-01T00:00:00Z")
 
 
-# Every reason koikoi/net gives an Ending (session/, connection.py, resume.py, transport.py,
-# netlink.py, fair.py, dealing.py, private.py), with the phrase the window says for it.
+# Every reason koikoi/net gives an Ending (session/, connection.py, resume.py, transport/,
+# netlink/, fair.py, dealing.py, private.py), with the phrase the window says for it.
 REASONS: list[tuple[str, str, str]] = [
     ("left", "the player left", ""),
     ("left", f"the peer left ({MARK} went home)", ""),
@@ -483,19 +483,8 @@ def test_a_failure_inside_this_app_is_said_in_japanese(
 
 def _in_play() -> Table:
     """Two sessions over an in-memory wire (tests/net_support.py), a few moves into play and
-    the match not over. The private deals are random (each session's own secrets), and now and
-    then a match is over in its first moves (teyaku deals in a row, a player's stake gone):
-    such a table is set aside for the next one."""
-    for seed in range(3, 23):
-        table = Table(seed=seed)
-        for _ in range(50):
-            lockstep = table.joiner.lockstep
-            if lockstep is not None and lockstep.match.finished:
-                break
-            if lockstep is not None and lockstep.seq >= 4 and table.joiner.ending is None:
-                return table
-            table.step()
-    raise AssertionError("no match in play")
+    the match not over (``in_play`` sets aside a match over in its first moves)."""
+    return in_play(4, seeds=range(3, 23))
 
 
 HOSTILE: dict[str, Callable[[Table], object]] = {

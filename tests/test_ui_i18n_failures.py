@@ -13,7 +13,6 @@ import re
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,15 +38,6 @@ from tests.test_ui_i18n import ALLOWED, NOT_WORDS, _texts, english_words
 from tests.test_ui_lobby import both_at_the_cards, close_lobby, make_lobby, open_room
 from tests.test_ui_network import Pair, ended_message, mid_round, options
 from tests.test_ui_viewer import net_record, open_viewer  # noqa: F401  (a fixture)
-
-
-@pytest.fixture
-def japanese() -> Iterator[None]:
-    assert names.install_translations("ja")
-    try:
-        yield
-    finally:
-        names.install_translations("en")
 
 
 def english_in(text: str) -> list[str]:

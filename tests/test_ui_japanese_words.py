@@ -6,7 +6,6 @@ screen."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,15 +22,6 @@ from tests.ui_driver import close_window, open_window
 
 REPO = Path(__file__).resolve().parent.parent
 TS = REPO / "assets" / "i18n" / "koikoi_ja.ts"
-
-
-@pytest.fixture
-def japanese() -> Iterator[None]:
-    assert names.install_translations("ja")
-    try:
-        yield
-    finally:
-        names.install_translations("en")
 
 
 def _translations() -> list[str]:

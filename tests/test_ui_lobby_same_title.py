@@ -9,7 +9,6 @@ PNG (``KOIKOI_SHOTS=DIR`` keeps it there, for a person to look at).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,40 +16,16 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.discovery import Room, RoomStatus
+from koikoi.net.discovery import RoomStatus
 from koikoi.ui import names
 from koikoi.ui.lobby import Lobby
 from koikoi.ui.rooms import RoomListModel
 from koikoi.ui.settings import AppSettings, open_qsettings
+from tests.net_support import room as a_room
 
-
-def _room(token: str, fp: str | None, address: str, title: str = "Hanami") -> Room:
-    return Room(
-        name=f"{title} #{token}._koikoi._tcp.local.",
-        title=title,
-        addresses=(address,),
-        rounds=6,
-        doubling=True,
-        private=fp is None,
-        status=RoomStatus.OPEN,
-        version=3,
-        host=None if fp is None else "hana",
-        fingerprint=fp,
-    )
-
-
-REAL = _room("0a0a0a", "abcd", "192.168.1.20:4000")
-SPOOF = _room("0b0b0b", "wxyz", "192.168.1.66:4000")
-OTHER = _room("0c0c0c", "qrst", "192.168.1.30:4000", title="Tsukimi")
-
-
-@pytest.fixture
-def japanese() -> Iterator[None]:
-    assert names.install_translations("ja")
-    try:
-        yield
-    finally:
-        names.install_translations("en")
+REAL = a_room("Hanami", "0a0a0a", "abcd", "192.168.1.20:4000")
+SPOOF = a_room("Hanami", "0b0b0b", "wxyz", "192.168.1.66:4000")
+OTHER = a_room("Tsukimi", "0c0c0c", "qrst", "192.168.1.30:4000")
 
 
 def _shown(model: RoomListModel, row: int, role: Qt.ItemDataRole) -> str:

@@ -1337,34 +1337,6 @@ play on  (K)</source>
             </translation>
         </message>
         <message>
-            <source>Private room</source>
-            <translation>鍵付きの部屋</translation>
-        </message>
-        <message>
-            <source>Password for the private room</source>
-            <translation>鍵付きの部屋のパスワード</translation>
-        </message>
-        <message>
-            <source>「{0}」 is private. Its password:</source>
-            <translation>「{0}」は鍵付きの部屋です。パスワード：</translation>
-        </message>
-        <message>
-            <source>Room password</source>
-            <translation>部屋のパスワード</translation>
-        </message>
-        <message>
-            <source>Join</source>
-            <translation>入る</translation>
-        </message>
-        <message>
-            <source>Join with this password</source>
-            <translation>このパスワードで入る</translation>
-        </message>
-        <message>
-            <source>Cancel</source>
-            <translation>キャンセル</translation>
-        </message>
-        <message>
             <source>← Back</source>
             <translation>← 戻る</translation>
         </message>
@@ -1399,6 +1371,90 @@ play on  (K)</source>
         <message>
             <source>Accept the peer's new key and try again</source>
             <translation>相手の新しい鍵を受け入れてもう一度つなぐ</translation>
+        </message>
+        <message>
+            <source>No rooms can be listed: {0}. Joining by address still works: ask the host for the address its screen shows.</source>
+            <translation>部屋の一覧を出せません：{0}。アドレスで入ることはできます。部屋を作った人に、画面に出ているアドレスを聞いてください。</translation>
+        </message>
+        <message>
+            <source>Looking for rooms on the local network… None yet: create one, or join by address.</source>
+            <translation>ローカルネットワークの部屋を探しています… まだありません。部屋を作るか、アドレスで入ってください。</translation>
+        </message>
+        <message>
+            <source>⚠ One title, different hosts: one room may pretend to be another. Join the one whose host fingerprint (in the Host column) you know; the peer's whole key is shown before the match.</source>
+            <translation>⚠ 同じ名前の部屋が別々のホストから出ています。一方はなりすましかもしれません。ホスト欄の鍵が知っている相手のものか確かめてから入ってください。対戦の前に相手の鍵全体が表示されます。</translation>
+        </message>
+        <message>
+            <source>Choose a nickname first: the other player sees it.</source>
+            <translation>先にニックネームを決めてください。相手に表示されます。</translation>
+        </message>
+        <message>
+            <source>Your identity cannot be read: {0}</source>
+            <translation>あなたの鍵を読み込めません：{0}</translation>
+        </message>
+        <message>
+            <source>Choose a room in the list first.</source>
+            <translation>先に一覧から部屋を選んでください。</translation>
+        </message>
+        <message>
+            <source>That room is already playing.</source>
+            <translation>その部屋はもう対戦中です。</translation>
+        </message>
+        <message>
+            <source>Connecting to {0}…</source>
+            <translation>{0}に接続しています…</translation>
+        </message>
+        <message>
+            <source>Connected to {0}: the room checks who you are…</source>
+            <translation>{0}に接続しました。部屋があなたを確認しています…</translation>
+        </message>
+        <message>
+            <source>A private room needs a password.</source>
+            <translation>鍵付きの部屋にはパスワードが必要です。</translation>
+        </message>
+        <message>
+            <source>{0}'s room</source>
+            <translation>{0}さんの部屋</translation>
+        </message>
+        <message>
+            <source>The room cannot be opened: {0}</source>
+            <translation>部屋を開けません：{0}</translation>
+        </message>
+        <message>
+            <source>Waiting for a player… The room is listed on the local network.</source>
+            <translation>相手を待っています… 部屋はローカルネットワークの一覧に出ています。</translation>
+        </message>
+        <message>
+            <source>Waiting for a player… The room is not listed on the network ({0}): give your friend an address below.</source>
+            <translation>相手を待っています… 部屋はネットワークの一覧に出ていません（{0}）。下のアドレスを友だちに伝えてください。</translation>
+        </message>
+        <message>
+            <source>Private room</source>
+            <translation>鍵付きの部屋</translation>
+        </message>
+        <message>
+            <source>Password for the private room</source>
+            <translation>鍵付きの部屋のパスワード</translation>
+        </message>
+        <message>
+            <source>「{0}」 is private. Its password:</source>
+            <translation>「{0}」は鍵付きの部屋です。パスワード：</translation>
+        </message>
+        <message>
+            <source>Room password</source>
+            <translation>部屋のパスワード</translation>
+        </message>
+        <message>
+            <source>Join</source>
+            <translation>入る</translation>
+        </message>
+        <message>
+            <source>Join with this password</source>
+            <translation>このパスワードで入る</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>キャンセル</translation>
         </message>
         <message>
             <source>Rooms on the local network</source>
@@ -1541,60 +1597,12 @@ play on  (K)</source>
             <translation>部屋を閉じる</translation>
         </message>
         <message>
-            <source>No rooms can be listed: {0}. Joining by address still works: ask the host for the address its screen shows.</source>
-            <translation>部屋の一覧を出せません：{0}。アドレスで入ることはできます。部屋を作った人に、画面に出ているアドレスを聞いてください。</translation>
-        </message>
-        <message>
-            <source>Looking for rooms on the local network… None yet: create one, or join by address.</source>
-            <translation>ローカルネットワークの部屋を探しています… まだありません。部屋を作るか、アドレスで入ってください。</translation>
-        </message>
-        <message>
-            <source>⚠ One title, different hosts: one room may pretend to be another. Join the one whose host fingerprint (in the Host column) you know; the peer's whole key is shown before the match.</source>
-            <translation>⚠ 同じ名前の部屋が別々のホストから出ています。一方はなりすましかもしれません。ホスト欄の鍵が知っている相手のものか確かめてから入ってください。対戦の前に相手の鍵全体が表示されます。</translation>
-        </message>
-        <message>
-            <source>Choose a nickname first: the other player sees it.</source>
-            <translation>先にニックネームを決めてください。相手に表示されます。</translation>
-        </message>
-        <message>
-            <source>Your identity cannot be read: {0}</source>
-            <translation>あなたの鍵を読み込めません：{0}</translation>
-        </message>
-        <message>
-            <source>Choose a room in the list first.</source>
-            <translation>先に一覧から部屋を選んでください。</translation>
-        </message>
-        <message>
-            <source>That room is already playing.</source>
-            <translation>その部屋はもう対戦中です。</translation>
-        </message>
-        <message>
             <source>Joining {0}</source>
             <translation>{0}に入っています</translation>
         </message>
         <message>
-            <source>Connecting to {0}…</source>
-            <translation>{0}に接続しています…</translation>
-        </message>
-        <message>
             <source>Stop connecting</source>
             <translation>接続をやめる</translation>
-        </message>
-        <message>
-            <source>Connected to {0}: the room checks who you are…</source>
-            <translation>{0}に接続しました。部屋があなたを確認しています…</translation>
-        </message>
-        <message>
-            <source>A private room needs a password.</source>
-            <translation>鍵付きの部屋にはパスワードが必要です。</translation>
-        </message>
-        <message>
-            <source>{0}'s room</source>
-            <translation>{0}さんの部屋</translation>
-        </message>
-        <message>
-            <source>The room cannot be opened: {0}</source>
-            <translation>部屋を開けません：{0}</translation>
         </message>
         <message>
             <source>private</source>
@@ -1613,14 +1621,6 @@ play on  (K)</source>
 {1}</source>
             <translation>ポート{0}。離れた場所の友だちはアドレスで入れます：
 {1}</translation>
-        </message>
-        <message>
-            <source>Waiting for a player… The room is listed on the local network.</source>
-            <translation>相手を待っています… 部屋はローカルネットワークの一覧に出ています。</translation>
-        </message>
-        <message>
-            <source>Waiting for a player… The room is not listed on the network ({0}): give your friend an address below.</source>
-            <translation>相手を待っています… 部屋はネットワークの一覧に出ていません（{0}）。下のアドレスを友だちに伝えてください。</translation>
         </message>
         <message>
             <source>Older koikoi (koikoi-net/2) deals from a seed both sides know: either program can then compute the other's hand and the stock. Off: only private dealing, and a player who offers only the joint seed is refused before any card is dealt.</source>

@@ -39,6 +39,7 @@ LANGUAGES = ("ja", "en")
 
 FILE_CONTEXTS = {
     "lobby.py": "Lobby",
+    "lobby_pages.py": "Lobby",
     "prematch.py": "Prematch",
     "rooms.py": "Rooms",
     "start_screen.py": "StartScreen",

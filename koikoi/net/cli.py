@@ -5,6 +5,10 @@ A computer player sits in the local seat (``--bot``). The final result goes to s
 match finished; 1: it ended early (the peer left, the connection dropped, a cheat, a refused
 handshake); 2: bad arguments. ``host --advertise`` announces the room by mDNS, ``rooms`` lists
 the rooms on the LAN and ``join --room TITLE`` finds one by its title (``discovery.py``).
+
+This module holds the arguments and the commands; the record and the result JSON are
+:mod:`koikoi.net.cli_result`'s, the mDNS side (announcing, finding a room)
+:mod:`koikoi.net.cli_lan`'s.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.address import format_address, parse_address
+from koikoi.net.cli_lan import _Announcer, _find_room, _pinned, _redial_room, _split_address
+from koikoi.net.cli_result import EXIT_EARLY, _finish, _recorder, _refused_before_dialling
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.handshake import (
     MAX_NICKNAME,
@@ -34,8 +39,6 @@ from koikoi.net.handshake import (
     protocol_name,
     resuming_offer,
 )
-from koikoi.net.policy import RecordFailed
-from koikoi.net.recordfile import RecordFile
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session import (
@@ -47,13 +50,10 @@ from koikoi.net.session import (
     TossDone,
 )
 from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join, resume_joined
-from koikoi.paths import games_dir
 
 if TYPE_CHECKING:
     from koikoi.net.discovery import Room as LanRoom
-    from koikoi.net.discovery import RoomAdvertiser
 
-EXIT_EARLY = 1
 DEFAULT_BOT = "normal"
 ROOMS_TIMEOUT = 3.0
 """Seconds ``koikoi rooms`` listens by default."""
@@ -276,71 +276,6 @@ def _install_stop(stop: asyncio.Event) -> None:
             loop.add_signal_handler(sig, stop.set)
 
 
-class _Recorder:
-    """Writes the session's record after every entry and at the end, privately dealt with
-    its sidecar (:class:`~koikoi.net.recordfile.RecordFile`): to ``--record`` and to
-    KOIKOI_HOME/games, under a name fixed at the first write. A target that fails is said
-    once on stderr while another one still holds the record; when none does, the write
-    raises, and the player is told once that the match goes on without crash recovery
-    (``PeerOptions.on_record_failed``, :mod:`koikoi.net.policy`)."""
-
-    def __init__(self, role: Role, record_path: str | None, dealing: str) -> None:
-        self.role = role
-        self.record_path = record_path
-        self.dealing = dealing
-        """The dealing this side offered first: the result's ``dealing`` when no session
-        started (a session says its own, :attr:`Session.dealing`)."""
-        self.targets: list[RecordFile] | None = None
-        self.failed: set[Path] = set()
-        self.told = False
-        """The player was told that the record cannot be saved."""
-
-    def failed_write(self, failed: RecordFailed) -> None:
-        """``PeerOptions.on_record_failed``: one line, the match goes on."""
-        self.told = True
-        with contextlib.suppress(OSError):
-            say(failed.text)
-
-    def last_write(self, session: Session) -> None:
-        """The record at the end of the run; a failure not told yet is said."""
-        try:
-            self(session)
-        except OSError as error:
-            if not self.told:
-                self.told = True
-                with contextlib.suppress(OSError):
-                    say(str(error))
-
-    def __call__(self, session: Session) -> None:
-        if self.targets is None:
-            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-            name = f"net-{stamp}-{session.session_id.hex()[:8]}-{self.role.value}.json"
-            paths = [] if self.record_path is None else [Path(self.record_path)]
-            self.targets = [RecordFile(path) for path in [*paths, games_dir() / name]]
-        failures: list[tuple[Path, str]] = []
-        for target in self.targets:
-            try:
-                target.path.parent.mkdir(parents=True, exist_ok=True)
-                target.save(session)
-            except OSError as error:
-                failures.append((target.path, str(error.strerror or error)))
-        if len(failures) == len(self.targets):  # nowhere: the caller tells the player
-            path, why = failures[0]
-            raise OSError(f"cannot save the record to {path}: {why}")
-        for path, why in failures:
-            if path not in self.failed:  # said once, not after every move
-                self.failed.add(path)
-                with contextlib.suppress(OSError):
-                    say(f"cannot save the record to {path}: {why}")
-
-
-def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Recorder:
-    recorder = _Recorder(role, record_path, options.dealings[0])
-    options.on_record = recorder
-    options.on_record_failed = recorder.failed_write
-    return recorder
-
-
 def _resuming_offer(
     offer: tuple[str, ...], restored: Session | None, role: Role
 ) -> tuple[str, ...]:
@@ -348,156 +283,6 @@ def _resuming_offer(
     if restored is None:
         return offer
     return resuming_offer(offer, restored.protocol, restored.dealing, role is Role.JOINER)
-
-
-ENDED = {"silent": "dropped"}
-"""CLI.md's ``ended`` is how an unfinished match ended, as the record's ``end.how`` says it,
-except that a peer gone silent counts as a dropped connection; ``end`` keeps the details."""
-
-
-def _result_of(session: Session) -> dict[str, Any]:
-    """The session's result JSON; when its record does not replay (a fault of this side's
-    own making: never a traceback), the match as this side's engine played it, and one line
-    saying why."""
-    try:
-        return session.result_json()
-    except ValueError as error:  # RecordError, or a record the engine cannot lay out
-        with contextlib.suppress(OSError):
-            say(f"the result could not be read from the record: {error}")
-    lockstep = session.lockstep
-    if lockstep is None:
-        return {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
-    match = lockstep.match
-    rounds = [outcome.to_json() for outcome in match.history]
-    if match.round is not None and not match.round.over:
-        rounds.append({"result": "in_progress"})
-    finished = session.ending is not None and session.ending.finished and match.finished
-    return {
-        "rounds": rounds,
-        "scores": list(match.scores),
-        "winner": match.winner if finished else None,
-        "finished": finished,
-    }
-
-
-AUDIT_WORDS: Final = {
-    "refused": "was refused",
-    "cheat": "caught a cheat",
-    "unfinished": "was not waited for",
-}
-"""How a finished match's last audit went, in the line said beside its result."""
-
-
-def _refused_before_dialling(recorder: _Recorder, line: str) -> int:
-    """``join --room`` refused a room before dialling it: the result of a refused handshake
-    (exit 1, ``ended`` ``refused``) and the line saying why."""
-    result: dict[str, Any] = {"rounds": [], "scores": [25, 25], "winner": None}
-    result.update(finished=False, dealing=recorder.dealing, ended="refused")
-    emit(result)
-    say(line)
-    return EXIT_EARLY
-
-
-def _finish(outcome: Outcome, recorder: _Recorder) -> int:
-    session = outcome.session
-    if session is not None:
-        recorder.last_write(session)
-    if session is not None:
-        result = _result_of(session)
-    else:
-        result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
-    result["dealing"] = session.dealing if session is not None else recorder.dealing
-    ending = session.ending if session is not None else None
-    if ending is not None and ending.audit is not None:  # CLI.md "Fair play and the clock"
-        result["audit"] = ending.audit.result
-        if ending.audit.by is not None:
-            result["audit_by"] = ending.audit.by.seat
-    if outcome.resumed:
-        result["resumed"] = outcome.resumed
-    if outcome.finished:
-        emit(result)
-        audit = ending.audit if ending is not None else None
-        if audit is not None and audit.result != "done":
-            how = AUDIT_WORDS.get(audit.result, audit.result)
-            say(
-                f"the match is over (its signed moves decide); its last audit {how}: {audit.reason}"
-            )
-        return EXIT_OK
-    if ending is not None:
-        result["ended"] = ENDED.get(ending.how, ending.how)
-        result["end"] = {
-            key: value for key, value in ending.to_json().items() if key not in ("rejected",)
-        }
-    else:  # no session: the handshake failed, or there was no connection at all
-        result["ended"] = "refused" if outcome.connection is not None else "dropped"
-    emit(result)
-    say(outcome.reason)
-    counted = outcome.connection.toss_aborts if outcome.connection is not None else None
-    if counted is not None and session is not None:
-        tosses = "toss" if counted == 1 else "tosses"
-        if ending is not None and ending.stage == "play":  # docs/protocol.md, "Deal aborts"
-            say(
-                f"{session.peer.nickname!r} abandoned a deal after seeing its cards: counted in"
-                f" its pin like an abandoned toss ({counted} in all)"
-            )
-        else:
-            say(
-                f"{session.peer.nickname!r} has abandoned {counted} {tosses} after seeing the"
-                " result (counted in its pin)"
-            )
-    return EXIT_EARLY
-
-
-class _Announcer:
-    """``host --advertise``: the room on mDNS while the host runs, ``playing`` once a peer's
-    handshake succeeds, withdrawn at exit. mDNS failing is said once; joining by address
-    still works."""
-
-    def __init__(self, args: argparse.Namespace, options: PeerOptions) -> None:
-        self.title: str = args.room if args.room is not None else options.nickname
-        self.options = options
-        self.advertiser: RoomAdvertiser | None = None
-
-    async def publish(self, host: str, port: int) -> None:
-        from koikoi.net.discovery import (
-            Advertisement,
-            DiscoveryError,
-            RoomAdvertiser,
-            announced_dealing,
-            announced_version,
-        )
-
-        settings = self.options.settings
-        ad = Advertisement(
-            title=self.title,
-            host=self.options.nickname,
-            port=port,
-            rounds=settings.rounds,
-            doubling=settings.doubling,
-            private=bool(self.options.password),
-            fingerprint=self.options.identity.fingerprint,
-            version=announced_version(self.options.dealings),
-            dealing=announced_dealing(self.options.dealings),
-        )
-        advertiser = RoomAdvertiser(ad, bind=host)
-        try:
-            await asyncio.to_thread(advertiser.publish)
-        except DiscoveryError as error:
-            say(f"cannot announce the room on the LAN ({error}); join it by address")
-            return
-        self.advertiser = advertiser
-        say(f"advertising the room {ad.title!r} by mDNS at {', '.join(advertiser.addresses)}")
-
-    def playing(self, event: ConnectionEvent, now: float) -> None:
-        if isinstance(event, HandshakeDone) and self.advertiser is not None:
-            from koikoi.net.discovery import RoomStatus
-
-            self.advertiser.set_status(RoomStatus.PLAYING)
-
-    async def withdraw(self) -> None:
-        advertiser, self.advertiser = self.advertiser, None
-        if advertiser is not None:
-            await asyncio.to_thread(advertiser.withdraw)
 
 
 class _GuessLines:
@@ -630,30 +415,6 @@ async def _join(
     return await join(host, port, options, player, on_event=on_event, stop=stop, redial=redial)
 
 
-REFIND_TIMEOUT = 2.0
-"""Seconds a joiner resuming by ``--room`` looks for its room again each time it dials."""
-
-
-def _redial_room(room: LanRoom, bind: str | None, last: tuple[str, int]) -> Any:
-    """Where to dial again to resume a match joined by ``--room``: the room found again by
-    mDNS (its address may have changed; the same title, and the same identity when it was
-    announced with one), else the address it was joined at."""
-    from koikoi.net.discovery import DiscoveryError, find_room
-
-    async def redial() -> list[tuple[str, int]]:
-        try:
-            rooms = await asyncio.to_thread(
-                find_room, room.title, bind=bind, timeout=REFIND_TIMEOUT, playing=True
-            )
-        except DiscoveryError:
-            rooms = []
-        same = [r for r in rooms if not room.fingerprint or r.fingerprint == room.fingerprint]
-        found = [_split_address(address) for r in same for address in r.addresses]
-        return [*found, last] if last not in found else found
-
-    return redial
-
-
 def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | None:
     """The match in play that ``--record FILE`` holds, when this side crashed or was killed
     during it and is started again (docs/protocol.md, "Resume"): restored from the record
@@ -743,56 +504,6 @@ def _cmd_join(args: argparse.Namespace) -> int:
     return _finish(outcome, recorder)
 
 
-def _find_room(
-    title: str, bind: str | None, timeout: float, options: PeerOptions, recorder: _Recorder
-) -> LanRoom | None:
-    """The room called ``title`` to join; None (said in one line) when no open room of that
-    title appeared, or when rooms of that title came from more than one host (open or in
-    play, seen up to SAME_TITLE_WAIT seconds after the first): then the result of a match
-    never begun is printed too, ``ended`` ``refused``, with the ``candidates``."""
-    from koikoi.net.discovery import DiscoveryError, SameTitle, look_for_room
-
-    try:
-        found = look_for_room(
-            title, bind=bind, timeout=timeout, pinned=options.known_peers.fingerprints()
-        )
-    except DiscoveryError as error:
-        say(f"cannot look for the room {title!r}: {error}; join it by address")
-        return None
-    if found is None:
-        say(f"no open room called {title!r} appeared within {timeout:g} s")
-        return None
-    if isinstance(found, SameTitle):
-        where = ", ".join(
-            f"{room.address} (host {room.host or '?'}, fingerprint {room.fingerprint})"
-            if room.fingerprint is not None
-            else f"{room.address} (a private room: no fingerprint)"
-            for room in found.rooms
-        )
-        emit(
-            {
-                "rounds": [],
-                "scores": [25, 25],
-                "winner": None,
-                "finished": False,
-                "dealing": recorder.dealing,
-                "ended": "refused",
-                "candidates": [room.to_json() for room in found.rooms],
-            }
-        )
-        say(
-            f"{len(found.rooms)} rooms are called {title!r}, announced by different hosts (one "
-            f"may pretend to be another): {where}; join one by address"
-        )
-        return None
-    return found.room
-
-
-def _split_address(text: str) -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    return host.strip("[]"), int(port)
-
-
 async def _join_any(
     addresses: list[tuple[str, int]],
     options: PeerOptions,
@@ -831,18 +542,6 @@ def _cmd_rooms(args: argparse.Namespace) -> int:
     for room in browser.rooms():
         emit(room.to_json())
     return EXIT_OK
-
-
-def _pinned() -> frozenset[str]:
-    """The pinned peers' fingerprints, whose rooms a listing looks up first (none when the
-    pins cannot be read: a listing needs no pins)."""
-    from koikoi.net.errors import IdentityFileError
-    from koikoi.net.identity import KnownPeers
-
-    try:
-        return KnownPeers.load().fingerprints()
-    except (IdentityFileError, OSError, ValueError):
-        return frozenset()
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

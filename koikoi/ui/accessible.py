@@ -5,7 +5,8 @@ view is on the screen or not: the start screen's language list, hidden in its cl
 box, said 「日本語」 was focused beside the card the player was on at the table, and so did
 the lobby's selected room. :func:`forget_current_while_hidden` takes the current item off a
 view while it is hidden and gives it back when the view shows again (the selection is left
-alone).
+alone). :func:`announce` has it say a line (the table's log, a replay's step) without moving
+the focus.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
 )
+from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import QAbstractItemView, QWidget
 
 
@@ -60,3 +62,13 @@ def forget_current_while_hidden(root: QWidget) -> None:
             view.installEventFilter(keeper)
             if not view.isVisible():
                 keeper.eventFilter(view, QEvent(QEvent.Type.Hide))
+
+
+def announce(widget: QWidget, text: str) -> None:
+    """Have a screen reader say ``text`` (Qt 6.8+), without moving the focus."""
+    try:
+        from PySide6.QtGui import QAccessibleAnnouncementEvent
+
+        QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, text))
+    except (ImportError, RuntimeError, TypeError):  # an older Qt: the log line still shows it
+        pass

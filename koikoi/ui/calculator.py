@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 from koikoi.engine.cards import CARD_IDS, NUM_CARDS, CardSet
 from koikoi.engine.yaku import DOUBLING_THRESHOLD, Score, score
 from koikoi.ui import names
+from koikoi.ui.accessible import announce
 from koikoi.ui.art import CardArt, card_size
-from koikoi.ui.game_screen import announce
 
 CARD_WIDTH = 46
 """Pixels across one card of the grid."""

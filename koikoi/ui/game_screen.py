@@ -7,23 +7,16 @@ clicks and keys into the controller's calls. The keyboard scheme itself (seed 00
 
 from __future__ import annotations
 
-import html
 import logging
 import time
 from collections.abc import Callable
-from typing import Final
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
-from PySide6.QtGui import QAccessible, QKeyEvent, QResizeEvent
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QFrame,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
-    QSizePolicy,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -36,9 +29,9 @@ from koikoi.engine.events import (
     RoundEnded,
 )
 from koikoi.engine.match import Observation
-from koikoi.engine.yaku import yaku_of
 from koikoi.net.handshake import Dealing
 from koikoi.ui import keys, names
+from koikoi.ui.accessible import announce
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import GameController
 from koikoi.ui.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
@@ -52,6 +45,7 @@ from koikoi.ui.panels import (
     panels_ahead,
     they,
 )
+from koikoi.ui.score_column import SidePanel
 from koikoi.ui.table import MIN_WIDTH as TABLE_MIN_WIDTH
 from koikoi.ui.table import CardWidget, TableView
 
@@ -59,8 +53,6 @@ logger = logging.getLogger(__name__)
 
 OVERLAY_MARGIN = 20
 """The overlay's room around its panel (see :meth:`Overlay._place`)."""
-LOG_LINES = 200
-"""Lines the log keeps (it scrolls; the newest is always in sight)."""
 DECISION_WIDTH = 440
 """The koikoi panel's width where the window has room (its title then fits one line)."""
 
@@ -88,234 +80,6 @@ def _clock(seconds: float) -> str:
     """
     whole = max(0, int(seconds + 0.999))
     return f"{whole // 60}:{whole % 60:02d}"
-
-
-def announce(widget: QWidget, text: str) -> None:
-    """Have a screen reader say ``text`` (Qt 6.8+), without moving the focus."""
-    try:
-        from PySide6.QtGui import QAccessibleAnnouncementEvent
-
-        QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, text))
-    except (ImportError, RuntimeError, TypeError):  # an older Qt: the log line still shows it
-        pass
-
-
-STAKE_UNIT_STYLE: Final = "font-size: 13px; font-weight: 400"
-"""The unit after the stakes, smaller than the number (its colour is the number's)."""
-
-
-class SeatBox(QFrame):
-    """One player's box in the score column: name, oya, stakes, koikoi calls, yaku."""
-
-    def __init__(self, title: str, seat: int) -> None:
-        super().__init__()
-        self.seat = seat
-        self.setObjectName("seatBox")
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(14, 10, 14, 10)
-        lay.setSpacing(4)
-        self.name = QLabel(title)
-        self.name.setObjectName("seatName")
-        lay.addWidget(self.name)
-        row = QHBoxLayout()
-        # the number and its unit in one label, so a screen reader hears "Stakes: 25 points"
-        # once, not a lone "points" after it
-        self.stake = QLabel("")
-        self.stake.setObjectName("stake")
-        self.stake.setTextFormat(Qt.TextFormat.RichText)
-        self._show_stake(25)
-        row.addWidget(self.stake)
-        row.addStretch(1)
-        self.oya = QLabel(self.tr("親 oya"))
-        self.oya.setObjectName("oyaBadge")
-        self.oya.setAccessibleName(self.tr("Oya: plays first this round"))
-        row.addWidget(self.oya, 0, Qt.AlignmentFlag.AlignVCenter)
-        lay.addLayout(row)
-        self.calls = QLabel("")
-        self.calls.setObjectName("koikoiCalls")
-        lay.addWidget(self.calls)
-        self.yaku = QLabel("")
-        self.yaku.setObjectName("yakuList")
-        self.yaku.setWordWrap(True)
-        self.yaku.setTextFormat(Qt.TextFormat.PlainText)
-        lay.addWidget(self.yaku)
-
-    def _show_stake(self, stake: int) -> None:
-        unit = html.escape(self.tr("points"))
-        space = "" if names.current_language() == "ja" else "\u00a0"  # 25点, 25 points
-        self.stake.setText(f"{stake}<span style='{STAKE_UNIT_STYLE}'>{space}{unit}</span>")
-        self.stake.setAccessibleName(self.tr("Stakes: {0} points").format(stake))
-
-    @property
-    def stake_points(self) -> int:
-        """The stakes the box shows."""
-        return int(self.stake.text().partition("<")[0])
-
-    def refresh(self, stake: int, is_oya: bool, calls: int, pile: int) -> None:
-        self._show_stake(stake)
-        self.oya.setVisible(is_oya)
-        self.calls.setText(self.tr("「こいこい」 called ×{0}").format(calls) if calls else "")
-        self.calls.setVisible(bool(calls))
-        held = yaku_of(pile)
-        if held:
-            lines = [f"{names.yaku_name(y)}  {names.yaku_japanese(y)}  {p}" for y, p in held]
-            total = sum(p for _, p in held)
-            lines.append(self.tr("Total {0}").format(total))
-            self.yaku.setText("\n".join(lines))
-        else:
-            self.yaku.setText(self.tr("No yaku yet"))
-        self.yaku.setAccessibleName(self.tr("Yaku held: {0}").format(self.yaku.text()))
-
-
-def rules_line(wrap: bool = False) -> QLabel:
-    """A small line of the round box (the rules played, where a replay is)."""
-    line = QLabel("")
-    line.setObjectName("rulesLine")
-    line.setWordWrap(wrap)
-    return line
-
-
-def round_box(*lines: QLabel) -> tuple[QFrame, QLabel, QLabel]:
-    """The box between the two seats of a score column: the round, the multiplier, then
-    ``lines``; returns the box and its round and multiplier labels."""
-    box = QFrame()
-    box.setObjectName("roundBox")
-    lay = QVBoxLayout(box)
-    lay.setContentsMargins(14, 10, 14, 10)
-    lay.setSpacing(2)
-    round_ = QLabel("")
-    round_.setObjectName("roundLabel")
-    multiplier = QLabel("")
-    multiplier.setObjectName("multiplier")
-    for w in (round_, multiplier, *lines):
-        lay.addWidget(w)
-    return box, round_, multiplier
-
-
-def game_log(name: str, max_lines: int = 0) -> QPlainTextEdit:
-    """A score column's log, named ``name`` for a screen reader (``max_lines``: 0 keeps all).
-    It scrolls, its newest line always in sight however short the column; Tab reaches it, so
-    that a screen reader can read it back, while a click leaves the keys to the table."""
-    log = QPlainTextEdit()
-    log.setObjectName("log")
-    log.setReadOnly(True)
-    log.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-    log.setMaximumBlockCount(max_lines)
-    log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-    log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    log.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-    log.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
-    log.setMinimumHeight(log.fontMetrics().lineSpacing() * 2 + 16)
-    log.setAccessibleName(name)
-    return log
-
-
-class SidePanel(QFrame):
-    """The score column: both players, the round, the multiplier, a log, the buttons."""
-
-    def __init__(self, screen: GameScreen) -> None:
-        super().__init__()
-        self.screen_ = screen
-        self.setObjectName("side")
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(12, 12, 12, 12)
-        lay.setSpacing(10)
-        self.them = SeatBox(self.tr("コンピューター Computer"), 1)
-        lay.addWidget(self.them)
-        self.rules = rules_line(wrap=True)
-        self.dealing = rules_line(wrap=True)  # a network match: how its deals are made
-        self.dealing.hide()
-        mid, self.round, self.multiplier = round_box(self.rules, self.dealing)
-        lay.addWidget(mid)
-        # the game's keys the log does not use go on to the screen
-        self.log = game_log(self.tr("What happened"), LOG_LINES)
-        lay.addWidget(self.log, 1)
-        self.me = SeatBox(self.tr("あなた You"), 0)
-        lay.addWidget(self.me)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(4)  # 「メニュー」「ヘルプ」「アシスト」 whole in a 960-pixel window
-        self.menu_button = QPushButton(self.tr("Menu"))
-        self.menu_button.setAccessibleName(self.tr("Back to the start screen (the match is saved)"))
-        self.help_button = QPushButton(self.tr("Help"))
-        self.help_button.setAccessibleName(self.tr("Rules and keys"))
-        self.assist = QCheckBox(self.tr("Assist"))
-        self.assist.setAccessibleName(self.tr("Assist display: highlight cards that can capture"))
-        for b in (self.menu_button, self.help_button):
-            b.setObjectName("smallButton")
-            b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-            buttons.addWidget(b)
-        buttons.addStretch(1)
-        buttons.addWidget(self.assist)
-        self.abandon_button = QPushButton(self.tr("End the match"))  # a peer that never moves
-        self.abandon_button.setObjectName("abandonMatch")
-        self.abandon_button.hide()
-        lay.addWidget(self.abandon_button)
-        lay.addLayout(buttons)
-        self._lines: list[str] = []
-
-    def add_line(self, text: str) -> None:
-        self._lines.append(text)
-        self._lines = self._lines[-LOG_LINES:]
-        self.log.appendPlainText(text)
-        self.scroll_log()
-
-    def scroll_log(self) -> None:
-        """Show the newest line (after a line, and after the column changed size)."""
-        bar = self.log.verticalScrollBar()
-        bar.setValue(bar.maximum())
-
-    def clear_log(self) -> None:
-        self._lines = []
-        self.log.clear()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        QTimer.singleShot(0, self.scroll_log)
-
-    def refresh(self, controller: GameController, table: TableView) -> None:
-        m = controller.match
-        if m is None:
-            return
-        rnd = m.round
-        model = table.model
-        oya = rnd.oya if rnd is not None else m.oya
-        calls = rnd.koikoi_calls if rnd is not None and model.round_no != 0 else [0, 0]
-        count = rnd.koikoi_count if rnd is not None else 0
-        shown = m.scores
-        me, them = controller.me, controller.them
-        self.me.seat, self.them.seat = me, them
-        name = controller.opponent_name
-        self.them.name.setText(self.tr("コンピューター Computer") if name is None else name)
-        self.menu_button.setAccessibleName(
-            self.tr("Back to the start screen (the match is saved)")
-            if name is None
-            else self.tr("Leave the match (asks first)")
-        )
-        self.them.refresh(shown[them], oya == them, calls[them], model.captured_set(them))
-        self.me.refresh(shown[me], oya == me, calls[me], model.captured_set(me))
-        round_no = model.round_no or m.round_no
-        self.round.setText(self.tr("Round {0} of {1}").format(round_no, m.settings.rounds))
-        self.multiplier.setText(
-            self.tr("Multiplier ×{0} · koikoi calls: {1}").format(count + 1, count)
-        )
-        level = {"easy": self.tr("easy"), "normal": self.tr("normal"), "hard": self.tr("hard")}
-        doubling = self.tr("on") if m.settings.doubling else self.tr("off")
-        dealing = controller.dealing_text()
-        self.dealing.setText(dealing)
-        self.dealing.setAccessibleName(dealing)
-        self.dealing.setVisible(bool(dealing))
-        if name is not None:
-            self.rules.setText(
-                self.tr("Double at 8 or more: {0} · a network match with {1}").format(
-                    doubling, name
-                )
-            )
-            return
-        self.rules.setText(
-            self.tr("Double at 8 or more: {0} · computer: {1}").format(
-                doubling, level.get(controller.level, controller.level)
-            )
-        )
 
 
 class GameScreen(QWidget):
@@ -684,7 +448,9 @@ class GameScreen(QWidget):
             name, _clock(clock.left)
         )
 
-    def update_prompt(self) -> None:
+    def prompt_words(self) -> str:
+        """What the moment asks of the player, or what the game waits for (without the local
+        player's move clock, which :meth:`update_prompt` puts before it)."""
         c = self.controller
         mode = c.mode
         text = ""
@@ -733,6 +499,14 @@ class GameScreen(QWidget):
             text = self.tr("The computer is thinking…")
         elif mode is Mode.DECIDE:
             text = self.tr("Koikoi or shobu? K or S.")
+        return text
+
+    def update_prompt(self) -> None:
+        """The prompt line: its words (:meth:`prompt_words`) after the local player's move
+        clock, the button that ends a match whose peer is overdue, the line's place."""
+        c = self.controller
+        mode = c.mode
+        text = self.prompt_words()
         # What a screen reader hears: the instruction, never a count that ticks each second
         # (the move clock is said at 10 s left; a prompt whose words tick is "Prompt")
         ticking = mode is Mode.DRAW_WAIT or (mode is Mode.BUSY and c.waiting_since is not None)
@@ -741,6 +515,12 @@ class GameScreen(QWidget):
         if clock is not None and clock.local:  # the local player's move clock
             mine = self.tr("Your move — {0}").format(_clock(clock.left))
             text = f"{mine} · {text}" if text else mine
+        self._offer_abandon()
+        self._place_prompt(text, spoken)
+
+    def _offer_abandon(self) -> None:
+        """The button that ends the match, while the peer's move clock is overdue."""
+        c = self.controller
         overdue = c.clock()
         self.side.abandon_button.setVisible(overdue is not None and overdue.overdue)
         if overdue is not None and overdue.overdue:
@@ -749,6 +529,11 @@ class GameScreen(QWidget):
                     c.opponent_name, _clock(overdue.waited)
                 )
             )
+
+    def _place_prompt(self, text: str, spoken: str) -> None:
+        """Show ``text`` on the prompt line (a screen reader hears ``spoken``), centred in the
+        table's prompt strip; a text longer than the table is wide wraps, and the table makes
+        room for it."""
         self.prompt.setText(text)
         # a screen reader hears what the prompt says ("Your turn: …"), not only "Prompt"
         self.prompt.setAccessibleName(spoken or self.tr("Prompt"))

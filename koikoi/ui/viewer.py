@@ -41,11 +41,12 @@ from koikoi.engine.cards import Card, card_list
 from koikoi.engine.events import Dealt, DecisionNeeded, Event, Outcome, RoundEnded, TurnStarted
 from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
+from koikoi.ui.accessible import announce
 from koikoi.ui.art import CardArt
 from koikoi.ui.controller import GameController
-from koikoi.ui.game_screen import SeatBox, announce, game_log, round_box, rules_line
 from koikoi.ui.history import Replayed, Step, Verdict
 from koikoi.ui.neterrors import move_problem
+from koikoi.ui.score_column import SeatBox, game_log, round_box, rules_line
 from koikoi.ui.table import TableView
 from koikoi.ui.table_model import Key, TableModel
 

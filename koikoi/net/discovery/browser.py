@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from zeroconf import BadTypeInNameException, ServiceStateChange, Zeroconf
+from zeroconf import BadTypeInNameException, DNSQuestionType, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from koikoi.net.discovery.interfaces import DiscoveryError
@@ -47,6 +47,12 @@ MAX_ROOMS: Final = 256
 REPORT_INTERVAL: Final = 0.2
 """Seconds between two reports of the browser: changes in between are coalesced."""
 RESOLVE_TIMEOUT_MS: Final = 2000
+ASK: Final = DNSQuestionType.QM
+"""Every question asks for a multicast answer. zeroconf's first question asks for a unicast
+one (QU), sent to port 5353 of the asker; where other programs share that port (another
+koikoi, any mDNS library with SO_REUSEPORT) the kernel hands it to one of their sockets, by a
+hash of the addresses, the same one each time, so a listing could miss every room for its
+first second, and ``koikoi rooms --timeout 1`` every time. A multicast answer reaches them all."""
 RESOLVE_AT_ONCE: Final = 16
 """Lookups that ask the network at once (a lookup the cache answers does not wait for them)."""
 MAX_ROOMS_PER_SOURCE: Final = 32
@@ -272,7 +278,9 @@ class RoomBrowser:
         try:
             zc = start_zeroconf(self.bind, self.sources)
             await wait_started(zc, where_of(self.bind))
-            browser = AsyncServiceBrowser(zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change])
+            browser = AsyncServiceBrowser(
+                zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change], question_type=ASK
+            )
             self._schedule_reconcile(zc.zeroconf)
             self.ready.set()
             await self._stop.wait()
@@ -413,7 +421,7 @@ class RoomBrowser:
                 async with self._turns.turn(self._charged.get(name.lower()), first):
                     if name not in self._state.resolving:
                         return None  # gone while it waited for its turn: ask nothing
-                    if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
+                    if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS, ASK):
                         raise Unusable("no answer")
             return parse_room(name, info.text or b"", info.parsed_scoped_addresses(), info.port)
         except (ValueError, BadTypeInNameException) as error:
