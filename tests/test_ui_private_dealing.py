@@ -160,7 +160,11 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
         # record has them all)
         deals = records[0]["deals"]
         assert len(deals) == len(host.controller.match.history)  # type: ignore[union-attr]
-        assert len(deals) >= 2  # the first deal came with the toss, the others laid out later
+        # the first deal came with the toss, the others were laid out later; now and then a
+        # random first deal is a stake lost whole (R2.3: the match ends there), so only a
+        # match that ended so may hold a single deal
+        scores = host.controller.match.scores  # type: ignore[union-attr]
+        assert len(deals) >= 2 or 0 in scores, (len(deals), scores)
         for window, seen in zip((host, joiner), shown, strict=True):
             me = window.controller.me
             assert len(seen.deals) == len(deals)
