@@ -192,18 +192,47 @@ def test_two_windows_play_a_whole_network_match_by_clicks(qtbot: QtBot, tmp_path
 
 
 def mid_round(pair: Pair, waiting: MainWindow) -> None:
-    """Click both windows until a few moves are in and ``waiting`` waits for the other."""
+    """Click both windows until a few moves are in and ``waiting`` waits for the other, in a
+    round both play, having shown every move it was sent. The deals are random (each app's
+    own secrets): a round can be over within those moves, and ``waiting`` may still be
+    showing its last moves (or its result) while the other already plays the next round, so
+    ``waiting`` must have caught up. Shobu at once keeps the stakes small, so the match is not
+    over first (a match over there would leave nothing to wait for)."""
     other = pair.joiner if waiting is pair.host else pair.host
+
+    def over() -> bool:
+        return any(w.controller.mode is Mode.MATCH_OVER for w in pair.windows)
+
+    def caught_up() -> bool:
+        c, o = waiting.controller, other.controller
+        if c.remote is None or o.remote is None:
+            return False
+        mine, theirs = c.remote.session.lockstep, o.remote.session.lockstep
+        return (
+            mine is not None
+            and theirs is not None
+            and mine.seq == theirs.seq
+            and not c._queue
+            and not c._pump_timer.isActive()
+        )
+
     play_windows_by_clicks(
         pair.qtbot,
         pair.windows,
         random.Random(11),
         until=lambda: (
-            actions_so_far(waiting) >= 6
-            and other.controller.mode is Mode.PLAY
-            and waiting.controller.waiting_since is not None
+            over()
+            or (
+                actions_so_far(waiting) >= 6
+                and other.controller.mode is Mode.PLAY
+                and waiting.controller.mode is Mode.BUSY
+                and waiting.controller.waiting_since is not None
+                and caught_up()
+            )
         ),
+        koikoi_rate=0.0,
     )
+    assert not over(), "the match was over before a round was under way"
 
 
 def ended_message(qtbot: QtBot, window: MainWindow) -> QMessageBox:
