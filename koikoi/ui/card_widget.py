@@ -289,14 +289,19 @@ class CardTable(QWidget):
     focus_key: Key | None
     """The card the keyboard is on."""
 
+    # What a card tells its table; TableView (and the replay viewer's table) provide them.
+
     def card_clicked(self, w: CardWidget) -> None:
-        raise NotImplementedError
+        """A card was clicked or activated by key."""
+        raise NotImplementedError("TableView handles the cards' clicks")
 
     def card_hovered(self, w: CardWidget, on: bool) -> None:
-        raise NotImplementedError
+        """The pointer came onto a card (``on``) or left it."""
+        raise NotImplementedError("TableView handles the cards' hovering")
 
     def stock_clicked(self) -> None:
-        raise NotImplementedError
+        """The stock was clicked (draw the next card, when the game waits for it)."""
+        raise NotImplementedError("TableView handles the stock's clicks")
 
 
 class CardWidget(QAbstractButton):

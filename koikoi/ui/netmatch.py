@@ -121,11 +121,16 @@ class NetMatchWindow(QMainWindow):
         self.resume_prompt: QDialog | None = None
         """The password prompt of a password room's match offered for resume, while open."""
 
+    # The screens are MainWindow's, the one class built on this one: the network half calls
+    # them, and a class that does not provide them fails at the first call, not silently.
+
     def go_home(self) -> None:
-        raise NotImplementedError  # the screens' (MainWindow)
+        """Back to the start screen (``MainWindow.go_home``)."""
+        raise NotImplementedError("MainWindow provides the screens")
 
     def refresh_start(self) -> None:
-        raise NotImplementedError  # the screens' (MainWindow)
+        """The start screen's list of kept games again (``MainWindow.refresh_start``)."""
+        raise NotImplementedError("MainWindow provides the screens")
 
     # -- a network match ---------------------------------------------------------------------
 
