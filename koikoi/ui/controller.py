@@ -177,6 +177,7 @@ class GameController(QObject):
         self.match: Match | None = None
         self.record: GameRecord | None = None
         self.seed = b""
+        self.new_seed = lambda: secrets.token_bytes(32)  # a new practice's seed; tests set it
         self.level = "normal"
         self.first: FirstOya | None = None
         self.mode = Mode.IDLE
@@ -257,7 +258,7 @@ class GameController(QObject):
         """Start a practice match: turn cards for the first oya (R3.1), then wait for deal."""
         self._reset(level)
         self.saves.discard()
-        self.seed = seed if seed is not None else secrets.token_bytes(32)
+        self.seed = seed if seed is not None else self.new_seed()
         self.first = turn_for_first_oya(random.Random(self.seed))
         self.match = Match(settings, self.first.oya)
         self.record = GameRecord(settings, self.first.oya, extra=self._record_extra())
