@@ -62,7 +62,7 @@ from koikoi.engine.yaku import Yaku, yaku_of
 from koikoi.ui import names, narration
 from koikoi.ui.ai_worker import AiRunner
 from koikoi.ui.matchview import DecisionInfo as DecisionInfo  # panels.py imports these here
-from koikoi.ui.matchview import DrawWait, Mode, NullPresenter, Presenter
+from koikoi.ui.matchview import DrawWait, Mode, NullPresenter, Presenter, ShownDeal
 from koikoi.ui.matchview import MatchSummary as MatchSummary
 from koikoi.ui.matchview import RoundSummary as RoundSummary
 from koikoi.ui.opponents import ComputerOpponent, MatchLink, Opponent, RemoteOpponent
@@ -70,6 +70,8 @@ from koikoi.ui.saves import SavedMatch, SaveStore
 from koikoi.ui.signals import emit
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from koikoi.net.session import DealLaidOut, Ending, MoveClock, MovePlayed, TossDone
 
 logger = logging.getLogger(__name__)
@@ -102,33 +104,6 @@ class Timings:
 class _Pending:
     summary: RoundSummary | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class _Shown:
-    """The deal as the table has shown it, from events (a network match's engine may
-    already be in the next deal when a round's result is shown)."""
-
-    calls: list[int] = field(default_factory=lambda: [0, 0])
-    on_field: CardSet = 0
-    captured: list[CardSet] = field(default_factory=lambda: [0, 0])
-    outcomes: int = 0
-    """StakesPaid events shown so far: one per entry of ``Match.history``."""
-
-    def note(self, event: Event) -> None:
-        if isinstance(event, Dealt):
-            self.calls, self.on_field, self.captured = [0, 0], event.field, [0, 0]
-        elif isinstance(event, KoikoiDeclared):
-            self.calls[event.seat] += 1
-        elif isinstance(event, Captured):
-            for card in event.taken:
-                self.on_field &= ~(1 << card)
-                self.captured[event.seat] |= 1 << card
-            self.captured[event.seat] |= 1 << event.card
-        elif isinstance(event, PlacedOnField):
-            self.on_field |= 1 << event.card
-        elif isinstance(event, StakesPaid):
-            self.outcomes += 1
 
 
 class GameController(QObject):
@@ -177,7 +152,7 @@ class GameController(QObject):
         self.match: Match | None = None
         self.record: GameRecord | None = None
         self.seed = b""
-        self.new_seed = lambda: secrets.token_bytes(32)  # a new practice's seed; tests set it
+        self.new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32)  # tests set it
         self.level = "normal"
         self.first: FirstOya | None = None
         self.mode = Mode.IDLE
@@ -195,7 +170,7 @@ class GameController(QObject):
         """The network match's ``TossDone``."""
         self.waiting_since: float | None = None
         """When the peer's move became due (monotonic seconds); None when it is not."""
-        self._shown = _Shown()
+        self._shown = ShownDeal()
         self._queue: deque[Event] = deque()
         self._pending = _Pending()
         self._pump_timer = QTimer(self)
@@ -578,7 +553,7 @@ class GameController(QObject):
         self.toss = None
         self.waiting_since = None
         self._skip_choice = False
-        self._shown = _Shown()
+        self._shown = ShownDeal()
         self._queue.clear()
         self._pending = _Pending()
         self.draw_wait = None
@@ -776,9 +751,9 @@ class GameController(QObject):
         emit(self.mode_changed, mode)
 
 
-def _shown_of(match: Match) -> _Shown:
+def _shown_of(match: Match) -> ShownDeal:
     """What the table shows of a deal taken up in its middle (a resumed match)."""
-    shown = _Shown(outcomes=len(match.history))
+    shown = ShownDeal(outcomes=len(match.history))
     rnd = match.round
     if rnd is not None:
         shown.calls = [rnd.koikoi_calls[0], rnd.koikoi_calls[1]]

@@ -1,16 +1,24 @@
 """What the controller tells the table about a match: what it waits for (:class:`Mode`),
 the :class:`Presenter` that shows its events, and the panels' data (the koikoi/shobu
 decision, a deal's and the match's results, the drawn card that waits), each worked out
-from the engine (R5.5, R7, R9)."""
+from the engine (R5.5, R7, R9); :class:`ShownDeal`, the deal as the table has shown it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
 from koikoi.engine.cards import Card, CardSet
-from koikoi.engine.events import Event, Outcome
+from koikoi.engine.events import (
+    Captured,
+    Dealt,
+    Event,
+    KoikoiDeclared,
+    Outcome,
+    PlacedOnField,
+    StakesPaid,
+)
 from koikoi.engine.match import DealOutcome, Match, Observation, payment
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
@@ -149,3 +157,30 @@ class DrawWait:
     taken: tuple[Card, ...]
     """The field cards it takes; empty when it is placed on the field."""
     ms: int
+
+
+@dataclass
+class ShownDeal:
+    """The deal as the table has shown it, from events (a network match's engine may
+    already be in the next deal when a round's result is shown)."""
+
+    calls: list[int] = field(default_factory=lambda: [0, 0])
+    on_field: CardSet = 0
+    captured: list[CardSet] = field(default_factory=lambda: [0, 0])
+    outcomes: int = 0
+    """StakesPaid events shown so far: one per entry of ``Match.history``."""
+
+    def note(self, event: Event) -> None:
+        if isinstance(event, Dealt):
+            self.calls, self.on_field, self.captured = [0, 0], event.field, [0, 0]
+        elif isinstance(event, KoikoiDeclared):
+            self.calls[event.seat] += 1
+        elif isinstance(event, Captured):
+            for card in event.taken:
+                self.on_field &= ~(1 << card)
+                self.captured[event.seat] |= 1 << card
+            self.captured[event.seat] |= 1 << event.card
+        elif isinstance(event, PlacedOnField):
+            self.on_field |= 1 << event.card
+        elif isinstance(event, StakesPaid):
+            self.outcomes += 1
