@@ -24,7 +24,7 @@ from PySide6.QtSvg import QSvgRenderer
 
 from koikoi.engine.cards import CARD_IDS
 from koikoi.resources import asset, assets_dir
-from koikoi.ui.art import ART_IDS, BACK, CardArt, card_size, card_svg
+from koikoi.ui.common.art import ART_IDS, BACK, CardArt, card_size, card_svg
 from koikoi.ui.sheet import layout, parse_size, render_sheet
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -56,7 +56,7 @@ def test_hidden_lists_say_nothing_is_focused_at_the_table(qtbot: QtBot, monkeypa
 def test_a_list_shown_again_has_its_current_item_back(qtbot: QtBot) -> None:
     from PySide6.QtWidgets import QLabel, QListWidget, QStackedWidget
 
-    from koikoi.ui.accessible import forget_current_while_hidden
+    from koikoi.ui.common.accessible import forget_current_while_hidden
 
     stack = QStackedWidget()
     qtbot.addWidget(stack)

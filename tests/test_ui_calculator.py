@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
 from koikoi.engine.cards import CARD_IDS, parse_card
 from koikoi.engine.yaku import score
-from koikoi.ui import names
 from koikoi.ui.calculator import ScoreCalculator
+from koikoi.ui.common import names
 from tests.ui_driver import click, close_window, open_window
 
 

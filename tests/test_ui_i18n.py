@@ -39,8 +39,9 @@ from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.net.session import BYE_REASONS, Ending
 from koikoi.paths import games_dir, koikoi_home
-from koikoi.ui import names
 from koikoi.ui.app import MainWindows
+from koikoi.ui.common import names
+from koikoi.ui.common.settings import LANGUAGE, AppSettings, DisplayOptions
 from koikoi.ui.glossary import GLOSSARY
 from koikoi.ui.help import PAGES
 from koikoi.ui.history import steps_of, verdict_of
@@ -50,7 +51,6 @@ from koikoi.ui.netlink import LinkError
 from koikoi.ui.netmatch import ending_text
 from koikoi.ui.prematch import failure_text
 from koikoi.ui.rooms import RoomListModel
-from koikoi.ui.settings import LANGUAGE, AppSettings, DisplayOptions
 from koikoi.ui.viewer import ReplayViewer
 from tests.conftest import REPO
 from tests.test_ui_clock import ClockPair, options

@@ -26,7 +26,7 @@ from pytestqt.qtbot import QtBot
 from koikoi.net.roles import Role
 from koikoi.net.session import BYE_REASONS, CARDS_DIFFER, CARDS_DIFFER_PEER, Ending
 from koikoi.net.wire import encode_message
-from koikoi.ui import names
+from koikoi.ui.common import names
 from koikoi.ui.netmatch import ending_text
 from koikoi.ui.prematch import ending_text as prematch_ending_text
 from tests.net_support import Table, in_play

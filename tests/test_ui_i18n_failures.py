@@ -24,13 +24,13 @@ from pytestqt.qtbot import QtBot
 from koikoi.engine.round import play
 from koikoi.net.lockstep import encode_entry, signed_data
 from koikoi.net.wire import encode_message
-from koikoi.ui import names
+from koikoi.ui.common import names
+from koikoi.ui.common.settings import AppSettings, open_qsettings
 from koikoi.ui.history import verdict_of
 from koikoi.ui.lobby import Lobby
 from koikoi.ui.neterrors import error_detail, move_problem
 from koikoi.ui.netlink import LinkError, QtJoin
 from koikoi.ui.prematch import failure_text
-from koikoi.ui.settings import AppSettings, open_qsettings
 from tests.conftest import REPO
 from tests.test_net_discovery_netns import no_multicast  # noqa: F401  (the namespaces)
 from tests.test_net_netns import Namespaces, _skip_reason
@@ -162,9 +162,9 @@ NO_MULTICAST_LOBBY = """
 import json, sys, time
 from pathlib import Path
 from PySide6.QtWidgets import QApplication
-from koikoi.ui import names
+from koikoi.ui.common import names
 from koikoi.ui.lobby import Lobby
-from koikoi.ui.settings import AppSettings
+from koikoi.ui.common.settings import AppSettings
 
 app = QApplication([])
 names.install_translations("ja")

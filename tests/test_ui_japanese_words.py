@@ -15,8 +15,8 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.cards import parse_card
 from koikoi.paths import koikoi_home
-from koikoi.ui import names
 from koikoi.ui.calculator import ScoreCalculator
+from koikoi.ui.common import names
 from koikoi.ui.start_screen import resume_text
 from tests.ui_driver import close_window, open_window
 

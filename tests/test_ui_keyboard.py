@@ -3,7 +3,7 @@ and back, in English and (once its translation ships) in Japanese.
 
 Every key goes to the widget that has the focus (``QTest.keyClick`` on
 ``QApplication.focusWidget()``, see ``tests/keyboard_player.py``): a moment where nothing has
-the focus, or where the key the scheme of ``koikoi/ui/keys.py`` names does nothing, fails.
+the focus, or where the key the scheme of ``koikoi/ui/common/keys.py`` names does nothing, fails.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from koikoi.engine.round import Round
 from koikoi.engine.yaku import Yaku, yaku_cards, yaku_of
 from koikoi.net.fair import TossResult
 from koikoi.net.hello import Dealing
-from koikoi.ui import names
+from koikoi.ui.common import names
 from koikoi.ui.controller import HUMAN
 from koikoi.ui.matchview import DecisionInfo, RoundSummary
 from koikoi.ui.overlay import CardPicture

@@ -24,7 +24,7 @@ from pytestqt.qtbot import QtBot
 from koikoi.net.identity import KnownPeers
 from koikoi.net.session import CardsShown, TossDone
 from koikoi.net.transport import PeerOptions
-from koikoi.ui import names
+from koikoi.ui.common import names
 from koikoi.ui.lobby import Lobby
 from koikoi.ui.netlink import WITH_SEED, PeerLink, QtRoom
 from koikoi.ui.pins import wait_written
@@ -207,7 +207,7 @@ def test_a_card_name_on_the_four_card_page_keeps_its_words_on_one_line(
     from PySide6.QtCore import QRect
 
     from koikoi.engine.cards import CARD_IDS
-    from koikoi.ui.art import CardArt
+    from koikoi.ui.common.art import CardArt
     from koikoi.ui.prematch import PrematchPanel
 
     assert names.install_translations(language)

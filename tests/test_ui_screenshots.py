@@ -25,7 +25,7 @@ from koikoi.engine.match import Settings
 from koikoi.net.discovery import Room, RoomStatus
 from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.paths import games_dir
-from koikoi.ui import names
+from koikoi.ui.common import names
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.rooms import BIND_ENV
 from tests.conftest import REPO

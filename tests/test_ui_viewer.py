@@ -26,10 +26,10 @@ from koikoi.engine.record import GameRecord, parse
 from koikoi.engine.round import KOIKOI
 from koikoi.paths import games_dir
 from koikoi.ui import viewer as viewer_module
+from koikoi.ui.common.names import card_accessible_name
+from koikoi.ui.common.style import apply_style
 from koikoi.ui.history import steps_of, verdict_of
 from koikoi.ui.matchview import Mode
-from koikoi.ui.names import card_accessible_name
-from koikoi.ui.style import apply_style
 from koikoi.ui.table import CardWidget
 from koikoi.ui.viewer import OPEN, ReplayViewer
 from tests.conftest import REPO, run_koikoi

@@ -16,7 +16,7 @@ from koikoi.engine.events import Outcome, RoundEnded, RoundResult, YakuFormed
 from koikoi.engine.match import DealOutcome
 from koikoi.engine.yaku import Yaku
 from koikoi.resources import asset
-from koikoi.ui import names
+from koikoi.ui.common import names
 from koikoi.ui.controller import COMPUTER, HUMAN
 from koikoi.ui.matchview import MatchSummary, Mode, RoundSummary
 from koikoi.ui.panels import MatchResultPanel, RoundResultPanel

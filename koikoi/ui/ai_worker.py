@@ -50,7 +50,7 @@ from koikoi.ui.ai_helper import (
     load_player,
     quick_choice,
 )
-from koikoi.ui.signals import emit
+from koikoi.ui.common.signals import emit
 
 logger = logging.getLogger(__name__)
 

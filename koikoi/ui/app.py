@@ -54,8 +54,8 @@ START_ENV = "KOIKOI_START"
 
 def _install_translators(app: QApplication) -> None:
     """The language chosen in the settings, else the system's (LANG=ja_JP.UTF-8: Japanese)."""
-    from koikoi.ui import names
-    from koikoi.ui.settings import LANGUAGE, AppSettings
+    from koikoi.ui.common import names
+    from koikoi.ui.common.settings import LANGUAGE, AppSettings
 
     try:
         names.install_translations(AppSettings().get(LANGUAGE) or names.system_language())
@@ -143,9 +143,9 @@ class MainWindows:
         QTimer.singleShot(0, self.switch)  # not inside the old window's own signal
 
     def switch(self) -> None:
-        from koikoi.ui import names
+        from koikoi.ui.common import names
+        from koikoi.ui.common.settings import LANGUAGE
         from koikoi.ui.main_window import MainWindow
-        from koikoi.ui.settings import LANGUAGE
 
         old = self.window
         names.install_translations(old.settings.get(LANGUAGE) or names.system_language())
@@ -190,11 +190,11 @@ def run_smoke_test(app: QApplication) -> int:
     """Play one round through the real window, by clicks; 0 when it ends cleanly."""
     from PySide6.QtTest import QTest
 
+    from koikoi.ui.common.settings import AI_LEVEL, AppSettings
     from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
     from koikoi.ui.matchview import Mode
     from koikoi.ui.saves import SaveStore
-    from koikoi.ui.settings import AI_LEVEL, AppSettings
     from koikoi.ui.smoke import SmokeDriver
 
     errors = _ErrorCounter()

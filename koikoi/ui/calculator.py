@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.cards import CARD_IDS, NUM_CARDS, CardSet
 from koikoi.engine.yaku import DOUBLING_THRESHOLD, Score, score
-from koikoi.ui import names
-from koikoi.ui.accessible import announce
-from koikoi.ui.art import CardArt, card_size
+from koikoi.ui.common import names
+from koikoi.ui.common.accessible import announce
+from koikoi.ui.common.art import CardArt, card_size
 
 CARD_WIDTH = 46
 """Pixels across one card of the grid."""

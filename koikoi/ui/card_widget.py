@@ -30,8 +30,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
 from koikoi.engine.cards import CARD_IDS, Card
-from koikoi.ui import names
-from koikoi.ui.art import ART_IDS, CardArt
+from koikoi.ui.common import names
+from koikoi.ui.common.art import ART_IDS, CardArt
 from koikoi.ui.table_model import Key
 
 PAD: Final = 0.09

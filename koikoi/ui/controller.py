@@ -59,15 +59,16 @@ from koikoi.engine.match import (
 from koikoi.engine.record import GameRecord
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, yaku_of
-from koikoi.ui import names, narration
+from koikoi.ui import narration
 from koikoi.ui.ai_worker import AiRunner
+from koikoi.ui.common import names
+from koikoi.ui.common.signals import emit
 from koikoi.ui.matchview import DecisionInfo as DecisionInfo  # panels.py imports these here
 from koikoi.ui.matchview import DrawWait, Mode, NullPresenter, Presenter, ShownDeal
 from koikoi.ui.matchview import MatchSummary as MatchSummary
 from koikoi.ui.matchview import RoundSummary as RoundSummary
 from koikoi.ui.opponents import ComputerOpponent, MatchLink, Opponent, RemoteOpponent
 from koikoi.ui.saves import SavedMatch, SaveStore
-from koikoi.ui.signals import emit
 
 if TYPE_CHECKING:
     from collections.abc import Callable

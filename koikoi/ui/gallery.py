@@ -10,8 +10,8 @@ from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from koikoi.engine.cards import CARD_IDS, MONTH_MASKS, iter_cards, kind_of, parse_card
-from koikoi.ui import names
-from koikoi.ui.art import CARD_WIDTH, CardArt, card_size
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CARD_WIDTH, CardArt, card_size
 from koikoi.ui.learn_page import CardPicture, LearnPage
 
 MONTH_PLANTS: Final = (

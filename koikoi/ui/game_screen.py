@@ -2,7 +2,7 @@
 
 It is the controller's presenter (each engine event → :meth:`GameScreen.present`) and turns
 clicks and keys into the controller's calls. The keyboard scheme itself (seed 000) is
-:mod:`koikoi.ui.keys`; this screen names Qt's keys for it and carries out its commands.
+:mod:`koikoi.ui.common.keys`; this screen names Qt's keys for it and carries out its commands.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from koikoi.engine.events import (
 )
 from koikoi.engine.match import Observation
 from koikoi.net.handshake import Dealing
-from koikoi.ui import keys, names
-from koikoi.ui.accessible import announce
-from koikoi.ui.art import CardArt
+from koikoi.ui.common import keys, names
+from koikoi.ui.common.accessible import announce
+from koikoi.ui.common.art import CardArt
 from koikoi.ui.controller import GameController
 from koikoi.ui.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
 from koikoi.ui.panels import (
@@ -703,7 +703,7 @@ class GameScreen(QWidget):
         )
 
     def handle_key(self, key: int) -> bool:
-        """The table's keyboard scheme (:mod:`koikoi.ui.keys`); True when the key was used."""
+        """The table's keyboard scheme (:mod:`koikoi.ui.common.keys`); True if the key was used."""
         self.set_keyboard(True)
         commands = keys.respond(self.situation(), keys.parse_key(_key_name(key)))
         if commands is None:

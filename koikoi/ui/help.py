@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.match import STAKE
 from koikoi.engine.yaku import Yaku
-from koikoi.ui import names
-from koikoi.ui.art import CardArt
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt
 from koikoi.ui.gallery import CardGallery
 from koikoi.ui.glossary import Glossary
 from koikoi.ui.rules_window import YAKU_POINTS, RulesPage, yaku_condition

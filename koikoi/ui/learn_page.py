@@ -39,8 +39,8 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.cards import CARD_IDS, CardSet, iter_cards
-from koikoi.ui import names
-from koikoi.ui.art import CardArt, card_size
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt, card_size
 
 # -- pictures -------------------------------------------------------------------------------
 

@@ -42,12 +42,12 @@ def _shoot(out: Path, language: str = "en") -> list[Path]:
 
     from koikoi.engine.match import Settings
     from koikoi.engine.yaku import Yaku
-    from koikoi.ui import names
     from koikoi.ui.app import make_app
+    from koikoi.ui.common import names
+    from koikoi.ui.common.settings import DisplayOptions
     from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
     from koikoi.ui.matchview import Mode
-    from koikoi.ui.settings import DisplayOptions
 
     app = make_app()
     names.install_translations(language)

@@ -72,7 +72,9 @@ from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, dealing_refused_
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
 from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session import CardsShown, Ending, TossDone
-from koikoi.ui.art import CardArt
+from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.settings import NICKNAME, ROOM_TITLE, AppSettings
+from koikoi.ui.common.signals import emit
 from koikoi.ui.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
 from koikoi.ui.neterrors import discovery_detail
 from koikoi.ui.netlink import (
@@ -90,8 +92,6 @@ from koikoi.ui.netlink import (
 from koikoi.ui.pins import write_later
 from koikoi.ui.prematch import PrematchPanel, ending_text, failure_text
 from koikoi.ui.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind
-from koikoi.ui.settings import NICKNAME, ROOM_TITLE, AppSettings
-from koikoi.ui.signals import emit
 
 logger = logging.getLogger(__name__)
 

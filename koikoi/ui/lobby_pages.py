@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
+from koikoi.ui.common.settings import JOIN_SEED, ROOM_TITLE, AppSettings
 from koikoi.ui.rooms import RoomListModel, settings_text
-from koikoi.ui.settings import JOIN_SEED, ROOM_TITLE, AppSettings
 
 MAX_PASSWORD: Final = 128
 

@@ -29,17 +29,28 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.match import Settings
 from koikoi.resources import asset
-from koikoi.ui import names
-from koikoi.ui.accessible import forget_current_while_hidden
-from koikoi.ui.art import CardArt
 from koikoi.ui.calculator import ScoreCalculator
-from koikoi.ui.controller import GameController, Timings
-from koikoi.ui.display import (
+from koikoi.ui.common import names
+from koikoi.ui.common.accessible import forget_current_while_hidden
+from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.display import (
     DisplayDialog,
     platform_high_contrast,
     platform_reduced_motion,
     window_sheet,
 )
+from koikoi.ui.common.settings import (
+    AI_LEVEL,
+    ASSIST,
+    PRACTICE_DOUBLING,
+    WINDOW_GEOMETRY,
+    AppSettings,
+    DisplayOptions,
+    load_display,
+    save_display,
+)
+from koikoi.ui.common.style import apply_style, style_sheet
+from koikoi.ui.controller import GameController, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
@@ -51,18 +62,7 @@ from koikoi.ui.saves import (
     kept_matches,
     take_back,
 )
-from koikoi.ui.settings import (
-    AI_LEVEL,
-    ASSIST,
-    PRACTICE_DOUBLING,
-    WINDOW_GEOMETRY,
-    AppSettings,
-    DisplayOptions,
-    load_display,
-    save_display,
-)
 from koikoi.ui.start_screen import StartScreen, resume_text
-from koikoi.ui.style import apply_style, style_sheet
 
 logger = logging.getLogger(__name__)
 

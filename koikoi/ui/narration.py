@@ -32,7 +32,7 @@ from koikoi.engine.match import Match
 from koikoi.engine.record import lay_out, parse
 from koikoi.engine.round import PICK_BASE, SHOBU, Action
 from koikoi.net.private import seat_view
-from koikoi.ui import names
+from koikoi.ui.common import names
 
 
 def _tr(text: str, disambiguation: str = "", n: int = -1) -> str:

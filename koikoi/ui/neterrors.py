@@ -17,7 +17,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtNetwork import QAbstractSocket
 
 from koikoi.net.session import BYE_REASONS
-from koikoi.ui.names import current_language
+from koikoi.ui.common.names import current_language
 
 logger = logging.getLogger(__name__)
 

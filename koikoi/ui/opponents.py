@@ -20,8 +20,8 @@ from PySide6.QtCore import QObject, QTimer, SignalInstance
 
 from koikoi.engine.match import Observation
 from koikoi.engine.round import Action, Phase
+from koikoi.ui.common.signals import emit
 from koikoi.ui.matchview import Mode
-from koikoi.ui.signals import emit
 
 if TYPE_CHECKING:
     from koikoi.net.session import (

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.cards import CARD_IDS, Card
 from koikoi.engine.yaku import Yaku
-from koikoi.ui import names
-from koikoi.ui.art import CardArt
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt
 
 
 class Overlay(QWidget):

@@ -37,8 +37,8 @@ from koikoi.engine.events import Outcome, RoundResult
 from koikoi.engine.match import DealOutcome, FirstOya, first_oya_of
 from koikoi.engine.yaku import Yaku, yaku_cards
 from koikoi.net.hello import Dealing
-from koikoi.ui import names
-from koikoi.ui.art import CardArt
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt
 from koikoi.ui.matchview import DecisionInfo, MatchSummary, RoundSummary
 from koikoi.ui.overlay import CardPicture, Panel, calc_rows, card_row, yaku_grid
 

@@ -32,8 +32,8 @@ from koikoi.engine.cards import CARD_IDS
 from koikoi.net.errors import DealingRefused, IdentityChanged, PeerRefused, SettingsMismatch
 from koikoi.net.identity import PinStatus, fingerprint
 from koikoi.net.session import CardsShown, Ending
-from koikoi.ui import names
-from koikoi.ui.art import CardArt, card_size
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt, card_size
 from koikoi.ui.neterrors import ending_detail, error_detail
 from koikoi.ui.netlink import LinkError, PeerInfo
 from koikoi.ui.rooms import settings_text

@@ -48,7 +48,7 @@ from koikoi.net.discovery import (
     same_host,
 )
 from koikoi.net.hello import PRIVATE_VERSION
-from koikoi.ui.signals import emit
+from koikoi.ui.common.signals import emit
 
 logger = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QLabel, QWidget
 from koikoi.engine.cards import KIKU_SAKE_CUP, SAKURA_CURTAIN, SUSUKI_MOON
 from koikoi.engine.match import STAKE
 from koikoi.engine.yaku import DOUBLING_THRESHOLD, TEYAKU_POINTS, YAKU_RULES, Yaku
-from koikoi.ui import names
-from koikoi.ui.art import CardArt
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt
 from koikoi.ui.learn_page import CardStrip, LearnPage, Section, noted_table, rich_label, ul
 
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.yaku import yaku_of
-from koikoi.ui import names
+from koikoi.ui.common import names
 
 if TYPE_CHECKING:
     from koikoi.ui.controller import GameController

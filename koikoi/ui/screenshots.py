@@ -103,8 +103,8 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
     from PySide6.QtWidgets import QApplication
 
     from koikoi.engine.match import Settings
-    from koikoi.ui import names
     from koikoi.ui.app import make_app
+    from koikoi.ui.common import names
     from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
     from koikoi.ui.matchview import Mode
@@ -286,8 +286,8 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from koikoi.engine.match import Settings
     from koikoi.net.discovery import Advertisement, RoomStatus
     from koikoi.net.transport import PeerOptions
-    from koikoi.ui import names
     from koikoi.ui.app import make_app
+    from koikoi.ui.common import names
     from koikoi.ui.controller import Timings
     from koikoi.ui.lobby import Lobby
     from koikoi.ui.matchview import Mode

@@ -2,7 +2,7 @@
 
 The months run across (1 matsu ... 12 kiri), the four cards of each month down their column,
 in card order (RULES.md R1.1); the back stands in a thirteenth column. Rendering goes through
-the same :class:`koikoi.ui.art.CardArt` the table uses, offscreen.
+the same :class:`koikoi.ui.common.art.CardArt` the table uses, offscreen.
 
     python -m koikoi.ui.sheet docs/screenshots/cards.png --card 160x256
     python -m koikoi.ui.sheet small.png --card 60x96 --no-aids
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QImageWriter, QPainter
 
-from koikoi.ui.art import ART_IDS, BACK, CardArt
+from koikoi.ui.common.art import ART_IDS, BACK, CardArt
 
 FELT = "#2f5d45"
 """The sheet's ground: the green of a play mat, which the cards are made to sit on."""

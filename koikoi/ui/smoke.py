@@ -261,9 +261,9 @@ class _Side:
 def open_window(home: Path, timings: Timings, bind: str) -> MainWindow:
     """A main window with everything of its own under ``home``: settings, saves, the
     identity key and the pinned peers; its lobby browses and listens on ``bind``."""
+    from koikoi.ui.common.settings import AppSettings
     from koikoi.ui.main_window import MainWindow
     from koikoi.ui.saves import SaveStore
-    from koikoi.ui.settings import AppSettings
 
     home.mkdir(parents=True, exist_ok=True)
     settings = AppSettings(QSettings(str(home / "settings.ini"), QSettings.Format.IniFormat))

@@ -50,8 +50,6 @@ from koikoi.engine.events import (
     StockTurned,
 )
 from koikoi.engine.match import Observation
-from koikoi.ui import names
-from koikoi.ui.art import CardArt
 from koikoi.ui.card_widget import (
     GLOW_COLOURS,
     PAD,
@@ -61,6 +59,8 @@ from koikoi.ui.card_widget import (
     StockWidget,
     discard,
 )
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt
 from koikoi.ui.table_layout import (
     Layout,
     capture_groups,

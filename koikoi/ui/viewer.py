@@ -41,8 +41,8 @@ from koikoi.engine.cards import Card, card_list
 from koikoi.engine.events import Dealt, DecisionNeeded, Event, Outcome, RoundEnded, TurnStarted
 from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
-from koikoi.ui.accessible import announce
-from koikoi.ui.art import CardArt
+from koikoi.ui.common.accessible import announce
+from koikoi.ui.common.art import CardArt
 from koikoi.ui.controller import GameController
 from koikoi.ui.history import Replayed, Step, Verdict
 from koikoi.ui.neterrors import move_problem
@@ -668,9 +668,9 @@ def run_viewer(
 ) -> int:
     """The viewer as ``koikoi view`` runs it, until its window closes; with ``smoke_test``
     (offscreen, no animation) every step is checked forward and back: 0 when all match."""
+    from koikoi.ui.common.style import apply_style
     from koikoi.ui.history import verdict_of
     from koikoi.ui.quitting import quit_on_signals
-    from koikoi.ui.style import apply_style
 
     window = ReplayViewer(replayed, name, verdict_of(data), anim_scale=0.0 if smoke_test else 1.0)
     apply_style(window)

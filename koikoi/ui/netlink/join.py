@@ -19,9 +19,9 @@ from koikoi.net.resume import Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session import Ended, Session
 from koikoi.net.transport import PeerOptions
+from koikoi.ui.common.signals import emit
 from koikoi.ui.netlink.base import RESTARTED, LinkError, LinkStage, TimerFactory, _now, qt_timer
 from koikoi.ui.netlink.peer import PeerLink
-from koikoi.ui.signals import emit
 
 # --- the joiner ------------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from koikoi.net.session import (
     TossDone,
 )
 from koikoi.net.transport import PeerOptions
+from koikoi.ui.common.signals import emit
 from koikoi.ui.neterrors import connect_failure
 from koikoi.ui.netlink.base import (
     LinkError,
@@ -42,7 +43,6 @@ from koikoi.ui.netlink.base import (
     _peer_host,
     qt_timer,
 )
-from koikoi.ui.signals import emit
 
 logger = logging.getLogger("koikoi.ui.netlink")  # the link's log lines, as they were
 

@@ -29,6 +29,7 @@ from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_ho
 from koikoi.net.session import MoveClock, Session
 from koikoi.net.transport import PeerOptions
 from koikoi.net.wire import encode_frame
+from koikoi.ui.common.signals import emit
 from koikoi.ui.neterrors import TurnedAway
 from koikoi.ui.netlink.base import (
     RESTARTED,
@@ -40,7 +41,6 @@ from koikoi.ui.netlink.base import (
     qt_timer,
 )
 from koikoi.ui.netlink.peer import PeerLink
-from koikoi.ui.signals import emit
 
 logger = logging.getLogger("koikoi.ui.netlink")  # the link's log lines, as they were
 

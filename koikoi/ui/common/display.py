@@ -1,8 +1,8 @@
 """Display options: reading aids, card size, animation speed, reduced motion, high contrast,
 the drawn card's pace.
 
-The options are stored in :mod:`koikoi.ui.settings` (``DisplayOptions``); this module asks the
-platform what it prefers, holds the high-contrast style sheet and the small dialog that
+The options are stored in :mod:`koikoi.ui.common.settings` (``DisplayOptions``); this module
+asks the platform what it prefers, holds the high-contrast style sheet and the small dialog that
 changes the options. The main window applies them at once to an open table.
 
 Qt 6.11 tells the contrast preference (``QStyleHints.accessibility().contrastPreference()``)
@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from koikoi.ui.settings import (
+from koikoi.ui.common.settings import (
     ANIMATION_SPEEDS,
     CARD_SIZES,
     DRAW_PACES,
