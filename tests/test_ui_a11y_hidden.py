@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.discovery import Room, RoomStatus
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from tests.ui_driver import click, close_window, open_window, wait_for_input
 
 

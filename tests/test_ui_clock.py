@@ -20,7 +20,7 @@ from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtJoin, QtRoom
 from tests.test_ui_network import ended_message, log_text, open_window, saved_record
 from tests.ui_driver import (

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.cards import parse_card
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from tests.contrast import NON_TEXT_AA, TEXT_AA, dominant, ratio, text_contrasts
 from tests.ui_driver import (
     click,

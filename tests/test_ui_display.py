@@ -21,9 +21,9 @@ from koikoi.ui.common.settings import (
     DisplayOptions,
     settings_path,
 )
-from koikoi.ui.controller import Timings
 from koikoi.ui.learn_page import CardPicture
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.match.controller import Timings
 from tests.contrast import text_contrasts
 from tests.ui_driver import (
     click,

@@ -46,7 +46,7 @@ from koikoi.ui.glossary import GLOSSARY
 from koikoi.ui.help import PAGES
 from koikoi.ui.history import steps_of, verdict_of
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from koikoi.ui.netlink import LinkError
 from koikoi.ui.netmatch import ending_text
 from koikoi.ui.prematch import failure_text

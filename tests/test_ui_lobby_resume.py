@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from koikoi.ui.netlink import SEED_ONLY, QtJoin, QtRoom
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.test_ui_lobby import both_at_the_cards, open_room

@@ -20,8 +20,8 @@ from koikoi.engine.match import Settings
 from koikoi.engine.record import replay_record
 from koikoi.paths import koikoi_home
 from koikoi.ui.common.names import card_accessible_name
-from koikoi.ui.controller import COMPUTER, HUMAN
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.controller import COMPUTER, HUMAN
+from koikoi.ui.match.matchview import Mode
 from koikoi.ui.panels import MatchResultPanel
 from koikoi.ui.table import CardWidget
 from tests.ui_driver import (

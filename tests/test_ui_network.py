@@ -21,9 +21,9 @@ from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import SaveStore, kept_matches
 from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
-from koikoi.ui.saves import SaveStore, kept_matches
 from tests.ui_driver import (
     FAST,
     actions_so_far,

@@ -17,8 +17,8 @@ from koikoi.engine.yaku import Yaku, yaku_cards, yaku_of
 from koikoi.net.fair import TossResult
 from koikoi.net.hello import Dealing
 from koikoi.ui.common import names
-from koikoi.ui.controller import HUMAN
-from koikoi.ui.matchview import DecisionInfo, RoundSummary
+from koikoi.ui.match.controller import HUMAN
+from koikoi.ui.match.matchview import DecisionInfo, RoundSummary
 from koikoi.ui.overlay import CardPicture
 from koikoi.ui.panels import DecisionPanel, RoundResultPanel, TossPanel
 from tests.engine_support import make_deal

@@ -24,11 +24,11 @@ from koikoi.ui.common.settings import (
     AppSettings,
     settings_path,
 )
-from koikoi.ui.controller import HUMAN
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.controller import HUMAN
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import SaveStore
 from koikoi.ui.panels import DecisionPanel
-from koikoi.ui.saves import SaveStore
 from tests.ui_driver import (
     FAST,
     click,

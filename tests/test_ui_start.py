@@ -18,7 +18,7 @@ from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.match import Match, Settings
 from koikoi.engine.record import GameRecord, replay_record
 from koikoi.paths import games_dir
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from tests.ui_driver import (
     actions_so_far,
     click,

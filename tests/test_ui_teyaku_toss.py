@@ -30,10 +30,10 @@ from koikoi.engine.events import Outcome
 from koikoi.engine.match import Settings
 from koikoi.net.lockstep import Lockstep
 from koikoi.net.session.private_dealing import PrivateDealing
-from koikoi.ui.controller import GameController
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.controller import GameController
+from koikoi.ui.match.matchview import Mode
 from koikoi.ui.netlink import SEED_ONLY
 from tests.net_support import teyaku_seeds
 from tests.test_ui_clock import ClockPair, options

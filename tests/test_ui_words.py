@@ -17,8 +17,8 @@ from koikoi.engine.match import DealOutcome
 from koikoi.engine.yaku import Yaku
 from koikoi.resources import asset
 from koikoi.ui.common import names
-from koikoi.ui.controller import COMPUTER, HUMAN
-from koikoi.ui.matchview import MatchSummary, Mode, RoundSummary
+from koikoi.ui.match.controller import COMPUTER, HUMAN
+from koikoi.ui.match.matchview import MatchSummary, Mode, RoundSummary
 from koikoi.ui.panels import MatchResultPanel, RoundResultPanel
 from tests.ui_driver import (
     click,

@@ -17,7 +17,7 @@ from koikoi.engine.yaku import Yaku
 from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.common import names
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from koikoi.ui.panels import DecisionPanel, RoundResultPanel
 from tests.ui_driver import click, close_window, open_window, play_by_clicks, start_practice
 

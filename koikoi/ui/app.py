@@ -97,7 +97,7 @@ def run_app(smoke_test: bool | str = False, argv: Sequence[str] | None = None) -
         return run_lan_smoke_test(app)
     if smoke_test:
         return run_smoke_test(app)
-    from koikoi.ui import ai_worker
+    from koikoi.ui.match import ai_worker
 
     windows = MainWindows()
     window = windows.window
@@ -191,10 +191,10 @@ def run_smoke_test(app: QApplication) -> int:
     from PySide6.QtTest import QTest
 
     from koikoi.ui.common.settings import AI_LEVEL, AppSettings
-    from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.matchview import Mode
-    from koikoi.ui.saves import SaveStore
+    from koikoi.ui.match.controller import Timings
+    from koikoi.ui.match.matchview import Mode
+    from koikoi.ui.match.saves import SaveStore
     from koikoi.ui.smoke import SmokeDriver
 
     errors = _ErrorCounter()

@@ -33,8 +33,8 @@ from koikoi.net.handshake import Dealing
 from koikoi.ui.common import keys, names
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
-from koikoi.ui.controller import GameController
-from koikoi.ui.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
+from koikoi.ui.match.controller import GameController
+from koikoi.ui.match.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
 from koikoi.ui.panels import (
     DecisionPanel,
     FirstOyaPanel,

@@ -21,7 +21,7 @@ from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Match, Observation, Settings
 from koikoi.engine.record import RecordError, lay_out, loads, parse, replay_record
 from koikoi.engine.round import SHOBU, Phase
-from koikoi.ui.saves import NET_SEAT
+from koikoi.ui.match.saves import NET_SEAT
 
 
 @dataclass(frozen=True, slots=True)

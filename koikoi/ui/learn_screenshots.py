@@ -45,9 +45,9 @@ def _shoot(out: Path, language: str = "en") -> list[Path]:
     from koikoi.ui.app import make_app
     from koikoi.ui.common import names
     from koikoi.ui.common.settings import DisplayOptions
-    from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.matchview import Mode
+    from koikoi.ui.match.controller import Timings
+    from koikoi.ui.match.matchview import Mode
 
     app = make_app()
     names.install_translations(language)

@@ -50,18 +50,18 @@ from koikoi.ui.common.settings import (
     save_display,
 )
 from koikoi.ui.common.style import apply_style, style_sheet
-from koikoi.ui.controller import GameController, Timings
 from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
-from koikoi.ui.matchview import Mode
-from koikoi.ui.netmatch import NetMatchWindow
-from koikoi.ui.saves import (
+from koikoi.ui.match.controller import GameController, Timings
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import (
     KeptMatch,
     SaveStore,
     kept_matches,
     take_back,
 )
+from koikoi.ui.netmatch import NetMatchWindow
 from koikoi.ui.start_screen import StartScreen, resume_text
 
 logger = logging.getLogger(__name__)

@@ -30,7 +30,8 @@ from PySide6.QtWidgets import (
 from koikoi.net.policy import REMATCH_CALL_EVERY, REMATCH_CALL_FOR, RecordFailed, retry_call
 from koikoi.paths import games_dir
 from koikoi.ui.common.settings import ASSIST
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import RESUME_KEY, KeptMatch, net_record_name
 from koikoi.ui.neterrors import (
     audit_outcome,
     audit_text,
@@ -44,19 +45,18 @@ from koikoi.ui.neterrors import (
     withheld_seed_text,
 )
 from koikoi.ui.prematch import ending_text as prematch_ending_text
-from koikoi.ui.saves import RESUME_KEY, KeptMatch, net_record_name
 
 if TYPE_CHECKING:
     from koikoi.net.recordfile import RecordFile
     from koikoi.net.session import Ending, Session, TossDone
     from koikoi.net.transport import PeerOptions
     from koikoi.ui.common.settings import AppSettings
-    from koikoi.ui.controller import GameController
     from koikoi.ui.game_screen import GameScreen
     from koikoi.ui.lobby import Lobby
+    from koikoi.ui.match.controller import GameController
+    from koikoi.ui.match.saves import SaveStore
     from koikoi.ui.netlink import LinkError, PeerInfo, PeerLink, QtJoin, QtRoom
     from koikoi.ui.rooms import RoomAnnouncer
-    from koikoi.ui.saves import SaveStore
     from koikoi.ui.start_screen import StartScreen
 
     NetLink = PeerLink | QtRoom

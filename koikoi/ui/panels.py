@@ -39,7 +39,7 @@ from koikoi.engine.yaku import Yaku, yaku_cards
 from koikoi.net.hello import Dealing
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt
-from koikoi.ui.matchview import DecisionInfo, MatchSummary, RoundSummary
+from koikoi.ui.match.matchview import DecisionInfo, MatchSummary, RoundSummary
 from koikoi.ui.overlay import CardPicture, Panel, calc_rows, card_row, yaku_grid
 
 # Re-exported: game_screen.py, being split now (issue 21), imports these from here.

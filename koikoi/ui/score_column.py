@@ -28,8 +28,8 @@ from koikoi.engine.yaku import yaku_of
 from koikoi.ui.common import names
 
 if TYPE_CHECKING:
-    from koikoi.ui.controller import GameController
     from koikoi.ui.game_screen import GameScreen
+    from koikoi.ui.match.controller import GameController
     from koikoi.ui.table import TableView
 
 LOG_LINES = 200

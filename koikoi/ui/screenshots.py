@@ -105,10 +105,10 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
     from koikoi.engine.match import Settings
     from koikoi.ui.app import make_app
     from koikoi.ui.common import names
-    from koikoi.ui.controller import Timings
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.matchview import Mode
-    from koikoi.ui.saves import SaveStore
+    from koikoi.ui.match.controller import Timings
+    from koikoi.ui.match.matchview import Mode
+    from koikoi.ui.match.saves import SaveStore
 
     app = make_app()
     names.install_translations(language)
@@ -288,9 +288,9 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from koikoi.net.transport import PeerOptions
     from koikoi.ui.app import make_app
     from koikoi.ui.common import names
-    from koikoi.ui.controller import Timings
     from koikoi.ui.lobby import Lobby
-    from koikoi.ui.matchview import Mode
+    from koikoi.ui.match.controller import Timings
+    from koikoi.ui.match.matchview import Mode
     from koikoi.ui.netlink import APP_DEALINGS, QtJoin
     from koikoi.ui.rooms import RoomAnnouncer
     from koikoi.ui.smoke import LOOPBACK, click, open_window, type_into

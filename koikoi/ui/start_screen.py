@@ -41,7 +41,7 @@ from koikoi.ui.common.settings import (
     PRACTICE_ROUNDS,
     AppSettings,
 )
-from koikoi.ui.saves import KeptMatch
+from koikoi.ui.match.saves import KeptMatch
 
 
 def _tr(text: str) -> str:

@@ -43,8 +43,8 @@ from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
-from koikoi.ui.controller import GameController
 from koikoi.ui.history import Replayed, Step, Verdict
+from koikoi.ui.match.controller import GameController
 from koikoi.ui.neterrors import move_problem
 from koikoi.ui.score_column import SeatBox, game_log, round_box, rules_line
 from koikoi.ui.table import TableView

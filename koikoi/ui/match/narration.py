@@ -1,7 +1,7 @@
 """The table's narration: one sentence for each event of a match, in the player's language.
 
 What the log, the status line and screen readers say as a match goes (the controller says
-it, :meth:`koikoi.ui.controller.GameController.said_event`; the replay viewer too). The
+it, :meth:`koikoi.ui.match.controller.GameController.said_event`; the replay viewer too). The
 words are the controller's translations (context ``GameController``).
 """
 

@@ -1,6 +1,6 @@
 """The other seat of a match: the computer, or a person at the other end of a network link.
 
-The controller (:mod:`koikoi.ui.controller`) asks its :class:`Opponent` for a move and hears
+The controller (:mod:`koikoi.ui.match.controller`) asks its :class:`Opponent` for a move and hears
 the answer back: the computer's from its helper process, the peer's as the link's ``moved``.
 A network match's link is any :class:`MatchLink` (the Qt link's ``QtRoom``, ``QtJoin`` or a
 room's ``PeerLink``): its session is the authority, applying and checking both seats' moves.
@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, QTimer, SignalInstance
 from koikoi.engine.match import Observation
 from koikoi.engine.round import Action, Phase
 from koikoi.ui.common.signals import emit
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 
 if TYPE_CHECKING:
     from koikoi.net.session import (
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
         PeerOverdue,
         Session,
     )
-    from koikoi.ui.controller import GameController
+    from koikoi.ui.match.controller import GameController
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class Opponent(Protocol):
 
 
 class ComputerOpponent:
-    """The computer: :class:`~koikoi.ui.ai_worker.AiRunner` thinking in its helper process
+    """The computer: :class:`~koikoi.ui.match.ai_worker.AiRunner` thinking in its helper process
     (the controller's ``ai``), its answer played after a human-like pause
     (``Timings.ai_delay_ms``), reproducible from the match seed."""
 

@@ -7,7 +7,7 @@ Where it thinks: by default in a helper *process* shared by the whole app. A sea
 Python; in a thread it would hold the interpreter lock, and every Qt call the window makes
 while painting would wait for it back — the hard level stalled the window for a few hundred
 milliseconds that way. In its own process it cannot. The helper runs
-:mod:`koikoi.ui.ai_helper`, which imports no Qt. If a process cannot be started (a
+:mod:`koikoi.ui.match.ai_helper`, which imports no Qt. If a process cannot be started (a
 locked-down system), the runner falls back to a Qt pool thread.
 
 The helper never outlives the app: it watches its parent (multiprocessing's parent
@@ -42,7 +42,8 @@ from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal, Slot
 
 from koikoi.engine.match import Observation
 from koikoi.engine.round import Action
-from koikoi.ui.ai_helper import (
+from koikoi.ui.common.signals import emit
+from koikoi.ui.match.ai_helper import (
     child_choose,
     child_init,
     child_warm,
@@ -50,7 +51,6 @@ from koikoi.ui.ai_helper import (
     load_player,
     quick_choice,
 )
-from koikoi.ui.common.signals import emit
 
 logger = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 
 if TYPE_CHECKING:
-    from koikoi.ui.controller import GameController
+    from koikoi.ui.match.controller import GameController
 
 
 class Mode(Enum):

@@ -2,7 +2,7 @@
 
 It is the one loop of DESIGN.md for a window: the local player's clicks and keys arrive as
 :meth:`GameController.play`, :meth:`pick`, :meth:`decide` …; the computer's moves come from
-:class:`~koikoi.ui.ai_worker.AiRunner`. Every action goes through ``Match.apply`` (the engine
+:class:`~koikoi.ui.match.ai_worker.AiRunner`. Every action goes through ``Match.apply`` (the engine
 checks it), is appended to the record and saved, and its events are handed one at a time to
 a *presenter* (the table), which animates each and says how long that takes. The controller
 knows nothing of pixels; with a presenter that returns 0 it runs headless.
@@ -14,9 +14,9 @@ shown and resolves by itself after 5 seconds (or sooner on a click).
 A network match (:meth:`GameController.start_network`) runs the same loop from either seat,
 but the link's session is the authority: its ``Match`` applies and checks both seats' moves
 and keeps the signed record, so the controller shows the events the link reports
-(:class:`~koikoi.ui.opponents.RemoteOpponent`) and sends the local seat's actions with
+(:class:`~koikoi.ui.match.opponents.RemoteOpponent`) and sends the local seat's actions with
 ``link.play``; it never runs a second engine of its own. The words said as the match goes
-are :mod:`koikoi.ui.narration`'s; what the table is told, :mod:`koikoi.ui.matchview`'s.
+are :mod:`koikoi.ui.match.narration`'s; what the table is told, :mod:`koikoi.ui.match.matchview`'s.
 """
 
 from __future__ import annotations
@@ -59,16 +59,16 @@ from koikoi.engine.match import (
 from koikoi.engine.record import GameRecord
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, yaku_of
-from koikoi.ui import narration
-from koikoi.ui.ai_worker import AiRunner
 from koikoi.ui.common import names
 from koikoi.ui.common.signals import emit
-from koikoi.ui.matchview import DecisionInfo as DecisionInfo  # panels.py imports these here
-from koikoi.ui.matchview import DrawWait, Mode, NullPresenter, Presenter, ShownDeal
-from koikoi.ui.matchview import MatchSummary as MatchSummary
-from koikoi.ui.matchview import RoundSummary as RoundSummary
-from koikoi.ui.opponents import ComputerOpponent, MatchLink, Opponent, RemoteOpponent
-from koikoi.ui.saves import SavedMatch, SaveStore
+from koikoi.ui.match import narration
+from koikoi.ui.match.ai_worker import AiRunner
+from koikoi.ui.match.matchview import DecisionInfo as DecisionInfo  # panels.py imports these here
+from koikoi.ui.match.matchview import DrawWait, Mode, NullPresenter, Presenter, ShownDeal
+from koikoi.ui.match.matchview import MatchSummary as MatchSummary
+from koikoi.ui.match.matchview import RoundSummary as RoundSummary
+from koikoi.ui.match.opponents import ComputerOpponent, MatchLink, Opponent, RemoteOpponent
+from koikoi.ui.match.saves import SavedMatch, SaveStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -742,7 +742,7 @@ class GameController(QObject):
         return self.opponent.name
 
     def describe(self, event: Event) -> str:
-        """One sentence for an event (:func:`koikoi.ui.narration.describe`)."""
+        """One sentence for an event (:func:`koikoi.ui.match.narration.describe`)."""
         return narration.describe(event, self.me, self.opponent_name)
 
     def _set_mode(self, mode: Mode) -> None:

@@ -1,9 +1,9 @@
 """What runs in the computer's helper process, and nothing of Qt.
 
-The helper imports this module, not :mod:`koikoi.ui.ai_worker`: without Qt it needs about
+The helper imports this module, not :mod:`koikoi.ui.match.ai_worker`: without Qt it needs about
 half the memory (some 20 MB instead of 40). The player function gets an observation and
 returns an action; :func:`child_init` makes the helper exit when the app is gone (see
-:mod:`koikoi.ui.ai_worker`).
+:mod:`koikoi.ui.match.ai_worker`).
 """
 
 from __future__ import annotations
