@@ -264,7 +264,7 @@ def blend(colour: QColor, under: QColor) -> QColor:
 
 
 def test_words_painted_on_the_felt_meet_aa(qtbot):
-    from koikoi.ui.table import FIELD_LABEL, TRAY_LABEL_EMPTY
+    from koikoi.ui.table.table import FIELD_LABEL, TRAY_LABEL_EMPTY
 
     window = open_window(qtbot)
     start_practice(window, seed=TWO_IN_HAND)

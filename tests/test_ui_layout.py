@@ -17,10 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from koikoi.ui.card_widget import CardWidget
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.panels import DecisionPanel
+from koikoi.ui.table.card_widget import CardWidget
+from koikoi.ui.table.panels import DecisionPanel
 from tests.ui_driver import (
     actions_so_far,
     close_window,

@@ -19,8 +19,8 @@ from koikoi.net.hello import Dealing
 from koikoi.ui.common import names
 from koikoi.ui.match.controller import HUMAN
 from koikoi.ui.match.matchview import DecisionInfo, RoundSummary
-from koikoi.ui.overlay import CardPicture
-from koikoi.ui.panels import DecisionPanel, RoundResultPanel, TossPanel
+from koikoi.ui.table.overlay import CardPicture
+from koikoi.ui.table.panels import DecisionPanel, RoundResultPanel, TossPanel
 from tests.engine_support import make_deal
 from tests.ui_driver import close_window, open_window
 

@@ -28,7 +28,7 @@ from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import HUMAN
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore
-from koikoi.ui.panels import DecisionPanel
+from koikoi.ui.table.panels import DecisionPanel
 from tests.ui_driver import (
     FAST,
     click,

@@ -21,7 +21,7 @@ from koikoi.ui.common.names import card_accessible_name, yaku_japanese
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import COMPUTER, HUMAN, Timings
 from koikoi.ui.match.matchview import DecisionInfo, Mode
-from koikoi.ui.panels import DecisionPanel, FirstOyaPanel, RoundResultPanel
+from koikoi.ui.table.panels import DecisionPanel, FirstOyaPanel, RoundResultPanel
 from tests.ui_driver import (
     FAST,
     StallMeter,

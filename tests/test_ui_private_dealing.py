@@ -30,13 +30,13 @@ from koikoi.net.hello import PRIVATE_VERSION, PROTOCOL_VERSION
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.recordfile import local_path
 from koikoi.net.verify import VerificationFailed, verify_record
-from koikoi.ui import game_screen
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY, SaveStore, kept_matches
 from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
 from koikoi.ui.smoke import LOOPBACK
+from koikoi.ui.table import game_screen
 from koikoi.ui.viewer import OpenTableModel
 from tests.test_ui_clock import ClockPair
 from tests.test_ui_clock import options as clock_options

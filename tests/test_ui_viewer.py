@@ -30,7 +30,7 @@ from koikoi.ui.common.names import card_accessible_name
 from koikoi.ui.common.style import apply_style
 from koikoi.ui.history import steps_of, verdict_of
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.table import CardWidget
+from koikoi.ui.table.table import CardWidget
 from koikoi.ui.viewer import OPEN, ReplayViewer
 from tests.conftest import REPO, run_koikoi
 from tests.ui_driver import (

@@ -19,7 +19,7 @@ from koikoi.resources import asset
 from koikoi.ui.common import names
 from koikoi.ui.match.controller import COMPUTER, HUMAN
 from koikoi.ui.match.matchview import MatchSummary, Mode, RoundSummary
-from koikoi.ui.panels import MatchResultPanel, RoundResultPanel
+from koikoi.ui.table.panels import MatchResultPanel, RoundResultPanel
 from tests.ui_driver import (
     click,
     close_window,

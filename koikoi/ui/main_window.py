@@ -50,7 +50,6 @@ from koikoi.ui.common.settings import (
     save_display,
 )
 from koikoi.ui.common.style import apply_style, style_sheet
-from koikoi.ui.game_screen import GameScreen
 from koikoi.ui.help import HelpDialog
 from koikoi.ui.lobby import Lobby, connect_match_ready
 from koikoi.ui.match.controller import GameController, Timings
@@ -63,6 +62,7 @@ from koikoi.ui.match.saves import (
 )
 from koikoi.ui.netmatch import NetMatchWindow
 from koikoi.ui.start_screen import StartScreen, resume_text
+from koikoi.ui.table.game_screen import GameScreen
 
 logger = logging.getLogger(__name__)
 

@@ -51,13 +51,13 @@ if TYPE_CHECKING:
     from koikoi.net.session import Ending, Session, TossDone
     from koikoi.net.transport import PeerOptions
     from koikoi.ui.common.settings import AppSettings
-    from koikoi.ui.game_screen import GameScreen
     from koikoi.ui.lobby import Lobby
     from koikoi.ui.match.controller import GameController
     from koikoi.ui.match.saves import SaveStore
     from koikoi.ui.netlink import LinkError, PeerInfo, PeerLink, QtJoin, QtRoom
     from koikoi.ui.rooms import RoomAnnouncer
     from koikoi.ui.start_screen import StartScreen
+    from koikoi.ui.table.game_screen import GameScreen
 
     NetLink = PeerLink | QtRoom
     """A network match's link: a ``QtJoin`` (a ``PeerLink``), a ``QtRoom``, or the lobby

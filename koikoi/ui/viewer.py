@@ -2,12 +2,13 @@
 
 Read-only. Each step's table is rebuilt from the engine's events
 (:func:`koikoi.ui.history.steps_of` replayed the record through ``Match.apply``) into a
-:class:`~koikoi.ui.table_model.TableModel`, shown by a :class:`~koikoi.ui.table.TableView`,
-so a card sits where the live table put it; a step forward by one is animated as the live
-table animates it. Both hands open, or either seat's view with the other hand face down.
-The narration is the live table's (:meth:`GameController.describe`), said to screen readers
-as it is there; the score column is the live one's :class:`SeatBox` fed the step's
-observation. A network record shows what ``koikoi verify`` says of it.
+:class:`~koikoi.ui.table.table_model.TableModel`, shown by a
+:class:`~koikoi.ui.table.table.TableView`, so a card sits where the live table put it; a
+step forward by one is animated as the live table animates it. Both hands open, or either
+seat's view with the other hand face down. The narration is the live table's
+(:meth:`GameController.describe`), said to screen readers as it is there; the score column
+is the live one's :class:`SeatBox` fed the step's observation. A network record shows what
+``koikoi verify`` says of it.
 
 Keys: ← → a move, Home / End the deal's start and end, PgUp / PgDn the previous and next
 deal.
@@ -46,9 +47,9 @@ from koikoi.ui.common.art import CardArt
 from koikoi.ui.history import Replayed, Step, Verdict
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.neterrors import move_problem
-from koikoi.ui.score_column import SeatBox, game_log, round_box, rules_line
-from koikoi.ui.table import TableView
-from koikoi.ui.table_model import Key, TableModel
+from koikoi.ui.table.score_column import SeatBox, game_log, round_box, rules_line
+from koikoi.ui.table.table import TableView
+from koikoi.ui.table.table_model import Key, TableModel
 
 logger = logging.getLogger(__name__)
 

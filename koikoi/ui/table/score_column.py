@@ -3,7 +3,7 @@ and the buttons under it (:class:`SidePanel`), and the parts the replay viewer's
 (:class:`SeatBox`, :func:`round_box`, :func:`rules_line`, :func:`game_log`).
 
 The koikoi panel takes this column's place while the player decides
-(:meth:`koikoi.ui.game_screen.GameScreen.decision_rect`), so the field stays in sight.
+(:meth:`koikoi.ui.table.game_screen.GameScreen.decision_rect`), so the field stays in sight.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from koikoi.engine.yaku import yaku_of
 from koikoi.ui.common import names
 
 if TYPE_CHECKING:
-    from koikoi.ui.game_screen import GameScreen
     from koikoi.ui.match.controller import GameController
-    from koikoi.ui.table import TableView
+    from koikoi.ui.table.game_screen import GameScreen
+    from koikoi.ui.table.table import TableView
 
 LOG_LINES = 200
 """Lines the log keeps (it scrolls; the newest is always in sight)."""

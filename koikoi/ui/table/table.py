@@ -1,8 +1,8 @@
 """The table view: each card widget animated to where it belongs at this size.
 
-:class:`TableView` asks :mod:`koikoi.ui.table_layout` where every card of the
-:class:`~koikoi.ui.table_model.TableModel` belongs at its current size (a :class:`Layout`)
-and animates each card widget (:class:`~koikoi.ui.card_widget.CardWidget`) to its place, so
+:class:`TableView` asks :mod:`koikoi.ui.table.table_layout` where every card of the
+:class:`~koikoi.ui.table.table_model.TableModel` belongs at its current size (a :class:`Layout`)
+and animates each card widget (:class:`~koikoi.ui.table.card_widget.CardWidget`) to its place, so
 cards move rather than jump; it never decides a rule. The model changes by engine events
 only, and the view follows the model. It also paints the felt, its trays and their labels.
 """
@@ -50,7 +50,9 @@ from koikoi.engine.events import (
     StockTurned,
 )
 from koikoi.engine.match import Observation
-from koikoi.ui.card_widget import (
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt
+from koikoi.ui.table.card_widget import (
     GLOW_COLOURS,
     PAD,
     CardTable,
@@ -59,9 +61,7 @@ from koikoi.ui.card_widget import (
     StockWidget,
     discard,
 )
-from koikoi.ui.common import names
-from koikoi.ui.common.art import CardArt
-from koikoi.ui.table_layout import (
+from koikoi.ui.table.table_layout import (
     Layout,
     capture_groups,
     capture_y,
@@ -69,7 +69,7 @@ from koikoi.ui.table_layout import (
     compute_layout,
     targets,
 )
-from koikoi.ui.table_model import COMPUTER, HUMAN, KIND_ORDER, Key, TableModel
+from koikoi.ui.table.table_model import COMPUTER, HUMAN, KIND_ORDER, Key, TableModel
 
 __all__ = [
     "COMPUTER",

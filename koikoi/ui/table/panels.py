@@ -4,7 +4,7 @@ Each panel shows numbers the controller took from the engine (a :class:`Decision
 :class:`RoundSummary`, a :class:`MatchSummary`) and explains them in words; none computes a
 rule of its own. Buttons are ordinary ``QPushButton``\\ s with accessible names, so the
 keyboard and a screen reader reach them as they reach any dialog. The overlay that holds them
-and the parts they are made of are in :mod:`koikoi.ui.overlay`.
+and the parts they are made of are in :mod:`koikoi.ui.table.overlay`.
 """
 
 from __future__ import annotations
@@ -40,12 +40,12 @@ from koikoi.net.hello import Dealing
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.match.matchview import DecisionInfo, MatchSummary, RoundSummary
-from koikoi.ui.overlay import CardPicture, Panel, calc_rows, card_row, yaku_grid
+from koikoi.ui.table.overlay import CardPicture, Panel, calc_rows, card_row, yaku_grid
 
 # Re-exported: game_screen.py, being split now (issue 21), imports these from here.
-from koikoi.ui.overlay import Overlay as Overlay
-from koikoi.ui.overlay import they as they
-from koikoi.ui.table_model import HUMAN
+from koikoi.ui.table.overlay import Overlay as Overlay
+from koikoi.ui.table.overlay import they as they
+from koikoi.ui.table.table_model import HUMAN
 
 # -- first oya (R3.1) ------------------------------------------------------------------------
 
@@ -608,7 +608,7 @@ _built_ahead = False
 
 
 def panels_ahead(art: CardArt) -> list[Callable[[], object]]:
-    """Work for the app's idle turns (the table's :meth:`~koikoi.ui.table.TableView.prewarm`):
+    """Work for the app's idle turns (the table's :meth:`~koikoi.ui.table.table.TableView.prewarm`):
     build one koikoi panel, one round's result and one match result, thrown away unseen. The
     first panel of a kind built in a process costs about half as much again as the next (its
     code's first run, Qt's first styling and text layout of its kinds of labels); this way

@@ -35,7 +35,7 @@ from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
-from koikoi.ui.panels import (
+from koikoi.ui.table.panels import (
     DecisionPanel,
     FirstOyaPanel,
     MatchResultPanel,
@@ -45,9 +45,9 @@ from koikoi.ui.panels import (
     panels_ahead,
     they,
 )
-from koikoi.ui.score_column import SidePanel
-from koikoi.ui.table import MIN_WIDTH as TABLE_MIN_WIDTH
-from koikoi.ui.table import CardWidget, TableView
+from koikoi.ui.table.score_column import SidePanel
+from koikoi.ui.table.table import MIN_WIDTH as TABLE_MIN_WIDTH
+from koikoi.ui.table.table import CardWidget, TableView
 
 logger = logging.getLogger(__name__)
 

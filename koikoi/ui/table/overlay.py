@@ -1,7 +1,7 @@
 """The overlay over the table and what its panels are made of: :class:`Overlay` (it dims the
 table and holds one panel in its middle), :class:`Panel` (a title, a body, a row of buttons),
 card pictures and rows of them, the yaku list and the rows of a calculation. The panels
-themselves are in :mod:`koikoi.ui.panels`.
+themselves are in :mod:`koikoi.ui.table.panels`.
 """
 
 from __future__ import annotations

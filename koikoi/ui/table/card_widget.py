@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QAbstractButton, QWidget
 from koikoi.engine.cards import CARD_IDS, Card
 from koikoi.ui.common import names
 from koikoi.ui.common.art import ART_IDS, CardArt
-from koikoi.ui.table_model import Key
+from koikoi.ui.table.table_model import Key
 
 PAD: Final = 0.09
 """Room around a card widget's card for its shadow, glow and focus ring, as a share of the
@@ -279,7 +279,7 @@ class SpriteCache(QObject):
 
 
 class CardTable(QWidget):
-    """The widget cards lie on (:class:`koikoi.ui.table.TableView`), as far as a card asks
+    """The widget cards lie on (:class:`koikoi.ui.table.table.TableView`), as far as a card asks
     of it: the sprites it paints, where the keyboard is, what a click or a hover does. The
     table's module imports this one, never the other way round."""
 

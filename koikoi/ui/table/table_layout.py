@@ -1,8 +1,8 @@
 """Where every card belongs at one table size: pure geometry, with no widget.
 
 :func:`compute_layout` gives the rectangles of a size (:class:`Layout`); :func:`targets`
-places each card of a :class:`~koikoi.ui.table_model.TableModel` on it, with where it lies
-in words. :class:`~koikoi.ui.table.TableView` asks these for its size and animates its
+places each card of a :class:`~koikoi.ui.table.table_model.TableModel` on it, with where it lies
+in words. :class:`~koikoi.ui.table.table.TableView` asks these for its size and animates its
 card widgets to the places they give.
 
 The layout follows the game's rules page (seed 000): the opponent's hand at the top, then
@@ -19,8 +19,8 @@ from typing import Final
 from PySide6.QtCore import QCoreApplication, QRect, QRectF, QSize
 
 from koikoi.engine.cards import Card, Kind, kind_of
-from koikoi.ui.card_widget import PAD
-from koikoi.ui.table_model import DRAWN, KIND_ORDER, Key, TableModel
+from koikoi.ui.table.card_widget import PAD
+from koikoi.ui.table.table_model import DRAWN, KIND_ORDER, Key, TableModel
 
 GROUP_WEIGHTS: Final = {Kind.LIGHT: 3.0, Kind.TANE: 4.2, Kind.RIBBON: 4.6, Kind.PLAIN: 7.6}
 """How much of a capture row's width each kind's group takes."""
