@@ -35,7 +35,7 @@ from koikoi.net.recordfile import attach_local, local_path
 from koikoi.net.resume import restore_session
 from koikoi.net.roles import Role
 from koikoi.net.verify import verify_record
-from koikoi.ui.lobby import PasswordPrompt
+from koikoi.ui.lobby.lobby import PasswordPrompt
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY, SaveStore, kept_matches

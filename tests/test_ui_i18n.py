@@ -45,12 +45,12 @@ from koikoi.ui.common.settings import LANGUAGE, AppSettings, DisplayOptions
 from koikoi.ui.glossary import GLOSSARY
 from koikoi.ui.help import PAGES
 from koikoi.ui.history import steps_of, verdict_of
+from koikoi.ui.lobby.rooms import RoomListModel
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.netlink import LinkError
 from koikoi.ui.netmatch import ending_text
 from koikoi.ui.prematch import failure_text
-from koikoi.ui.rooms import RoomListModel
 from koikoi.ui.viewer import ReplayViewer
 from tests.conftest import REPO
 from tests.test_ui_clock import ClockPair, options

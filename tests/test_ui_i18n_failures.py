@@ -27,7 +27,7 @@ from koikoi.net.wire import encode_message
 from koikoi.ui.common import names
 from koikoi.ui.common.settings import AppSettings, open_qsettings
 from koikoi.ui.history import verdict_of
-from koikoi.ui.lobby import Lobby
+from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.neterrors import error_detail, move_problem
 from koikoi.ui.netlink import LinkError, QtJoin
 from koikoi.ui.prematch import failure_text
@@ -163,7 +163,7 @@ import json, sys, time
 from pathlib import Path
 from PySide6.QtWidgets import QApplication
 from koikoi.ui.common import names
-from koikoi.ui.lobby import Lobby
+from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.common.settings import AppSettings
 
 app = QApplication([])

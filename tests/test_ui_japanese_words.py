@@ -104,7 +104,7 @@ def test_a_damaged_save_is_said_in_japanese_and_its_detail_is_logged(
 
 def _listed(rounds: int, doubling: bool) -> tuple[str, str]:
     from koikoi.net.discovery import Room, RoomStatus
-    from koikoi.ui.rooms import RoomListModel
+    from koikoi.ui.lobby.rooms import RoomListModel
 
     room = Room(
         name="r1", title="Aiko's room", addresses=("127.0.0.1:4000",), rounds=rounds,

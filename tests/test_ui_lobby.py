@@ -34,10 +34,10 @@ from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.net.identity import PinStatus
 from koikoi.net.session import TossDone
 from koikoi.ui.common.settings import NICKNAME, AppSettings, open_qsettings
-from koikoi.ui.lobby import Lobby, connect_match_ready
+from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
+from koikoi.ui.lobby.rooms import RoomFinder
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import APP_DEALINGS, PeerInfo, PeerLink, QtRoom
-from koikoi.ui.rooms import RoomFinder
 from tests.test_ui_netlink import GapMeter, close_room, options
 from tests.ui_driver import StallMeter
 

@@ -25,7 +25,7 @@ from koikoi.net.identity import KnownPeers
 from koikoi.net.session import CardsShown, TossDone
 from koikoi.net.transport import PeerOptions
 from koikoi.ui.common import names
-from koikoi.ui.lobby import Lobby
+from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.netlink import WITH_SEED, PeerLink, QtRoom
 from koikoi.ui.pins import wait_written
 from tests.test_net_toss_cli import AbandoningHost

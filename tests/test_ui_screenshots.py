@@ -26,8 +26,8 @@ from koikoi.net.discovery import Room, RoomStatus
 from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.paths import games_dir
 from koikoi.ui.common import names
+from koikoi.ui.lobby.rooms import BIND_ENV
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.rooms import BIND_ENV
 from tests.conftest import REPO
 from tests.test_ui_viewer import played_match
 from tests.ui_driver import click, close_window, open_window

@@ -30,7 +30,7 @@ from koikoi.engine.events import Outcome
 from koikoi.engine.match import Settings
 from koikoi.net.lockstep import Lockstep
 from koikoi.net.session.private_dealing import PrivateDealing
-from koikoi.ui.lobby import Lobby, connect_match_ready
+from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode

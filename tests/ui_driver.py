@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton, QWidget
 from koikoi.engine.cards import Card
 from koikoi.engine.match import Settings
 from koikoi.ui.common.names import card_accessible_name
-from koikoi.ui.lobby import Lobby
+from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import Timings
 from koikoi.ui.match.matchview import Mode

@@ -51,7 +51,7 @@ from koikoi.ui.common.settings import (
 )
 from koikoi.ui.common.style import apply_style, style_sheet
 from koikoi.ui.help import HelpDialog
-from koikoi.ui.lobby import Lobby, connect_match_ready
+from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
 from koikoi.ui.match.controller import GameController, Timings
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import (

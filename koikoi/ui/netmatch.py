@@ -51,11 +51,11 @@ if TYPE_CHECKING:
     from koikoi.net.session import Ending, Session, TossDone
     from koikoi.net.transport import PeerOptions
     from koikoi.ui.common.settings import AppSettings
-    from koikoi.ui.lobby import Lobby
+    from koikoi.ui.lobby.lobby import Lobby
+    from koikoi.ui.lobby.rooms import RoomAnnouncer
     from koikoi.ui.match.controller import GameController
     from koikoi.ui.match.saves import SaveStore
     from koikoi.ui.netlink import LinkError, PeerInfo, PeerLink, QtJoin, QtRoom
-    from koikoi.ui.rooms import RoomAnnouncer
     from koikoi.ui.start_screen import StartScreen
     from koikoi.ui.table.game_screen import GameScreen
 
@@ -393,7 +393,7 @@ class NetMatchWindow(QMainWindow):
             announced_dealing,
             announced_version,
         )
-        from koikoi.ui.rooms import RoomAnnouncer
+        from koikoi.ui.lobby.rooms import RoomAnnouncer
 
         named = info.get("room")
         if not isinstance(named, dict) or not named.get("title"):
@@ -481,7 +481,7 @@ class NetMatchWindow(QMainWindow):
     def _ask_resume_password(self, kept: KeptMatch) -> None:
         """The lobby's password prompt for the match of a password room; Cancel keeps the
         offer."""
-        from koikoi.ui.lobby import PasswordPrompt
+        from koikoi.ui.lobby.lobby import PasswordPrompt
 
         prompt = PasswordPrompt(kept.title or kept.opponent, self)
         self.resume_prompt = prompt

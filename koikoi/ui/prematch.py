@@ -34,9 +34,9 @@ from koikoi.net.identity import PinStatus, fingerprint
 from koikoi.net.session import CardsShown, Ending
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt, card_size
+from koikoi.ui.lobby.rooms import settings_text
 from koikoi.ui.neterrors import ending_detail, error_detail
 from koikoi.ui.netlink import LinkError, PeerInfo
-from koikoi.ui.rooms import settings_text
 
 CARD_WIDTH: Final = 96
 

@@ -288,11 +288,11 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from koikoi.net.transport import PeerOptions
     from koikoi.ui.app import make_app
     from koikoi.ui.common import names
-    from koikoi.ui.lobby import Lobby
+    from koikoi.ui.lobby.lobby import Lobby
+    from koikoi.ui.lobby.rooms import RoomAnnouncer
     from koikoi.ui.match.controller import Timings
     from koikoi.ui.match.matchview import Mode
     from koikoi.ui.netlink import APP_DEALINGS, QtJoin
-    from koikoi.ui.rooms import RoomAnnouncer
     from koikoi.ui.smoke import LOOPBACK, click, open_window, type_into
     from koikoi.ui.viewer import ReplayViewer
 

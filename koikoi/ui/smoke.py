@@ -27,13 +27,13 @@ from PySide6.QtCore import QElapsedTimer, QObject, QPoint, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPushButton, QWidget
 
 from koikoi.paths import HOME_ENV
-from koikoi.ui.rooms import BIND_ENV
+from koikoi.ui.lobby.rooms import BIND_ENV
 
 if TYPE_CHECKING:
-    from koikoi.ui.lobby import Lobby
+    from koikoi.ui.lobby.lobby import Lobby
+    from koikoi.ui.lobby.rooms import RoomAnnouncer
     from koikoi.ui.main_window import MainWindow
     from koikoi.ui.match.controller import Timings
-    from koikoi.ui.rooms import RoomAnnouncer
 
 logger = logging.getLogger(__name__)
 

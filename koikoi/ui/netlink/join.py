@@ -89,7 +89,7 @@ class QtJoin(PeerLink):
         """Browse for the followed room while the match waits to be resumed."""
         if self.room is None or self._finder is not None:
             return
-        from koikoi.ui.rooms import RoomFinder  # mDNS only when a room is followed
+        from koikoi.ui.lobby.rooms import RoomFinder  # mDNS only when a room is followed
 
         self._finder = RoomFinder(self._room_bind, self)
         self._finder.start()

@@ -1,5 +1,5 @@
 """The lobby's pages as the player sees them (:class:`RoomsPage`, :class:`WaitingPage`), the
-private room's password prompt and the lobby's style; :mod:`koikoi.ui.lobby` runs them (what
+private room's password prompt and the lobby's style; :mod:`koikoi.ui.lobby.lobby` runs them (what
 a join, a room and a failure do) and connects their buttons. Their strings are the lobby's
 (the translation context ``Lobby``).
 """
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.match import Settings
 from koikoi.ui.common.settings import JOIN_SEED, ROOM_TITLE, AppSettings
-from koikoi.ui.rooms import RoomListModel, settings_text
+from koikoi.ui.lobby.rooms import RoomListModel, settings_text
 
 MAX_PASSWORD: Final = 128
 

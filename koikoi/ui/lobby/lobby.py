@@ -22,7 +22,7 @@ Every failure reaches the player as a sentence (:func:`~koikoi.ui.prematch.failu
 nothing here blocks the UI thread: sockets are Qt's, zeroconf runs on threads of its own.
 
 This module is what the lobby does; the first two pages and the password prompt, as the
-player sees them, are :mod:`koikoi.ui.lobby_pages` (their widgets keep the lobby's names:
+player sees them, are :mod:`koikoi.ui.lobby.lobby_pages` (their widgets keep the lobby's names:
 ``lobby.room_list``, ``lobby.address``, ``lobby.waiting_state``, …).
 """
 
@@ -75,7 +75,8 @@ from koikoi.net.session import CardsShown, Ending, TossDone
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.common.settings import NICKNAME, ROOM_TITLE, AppSettings
 from koikoi.ui.common.signals import emit
-from koikoi.ui.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
+from koikoi.ui.lobby.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
+from koikoi.ui.lobby.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind
 from koikoi.ui.neterrors import discovery_detail
 from koikoi.ui.netlink import (
     APP_DEALINGS,
@@ -91,7 +92,6 @@ from koikoi.ui.netlink import (
 )
 from koikoi.ui.pins import write_later
 from koikoi.ui.prematch import PrematchPanel, ending_text, failure_text
-from koikoi.ui.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind
 
 logger = logging.getLogger(__name__)
 
