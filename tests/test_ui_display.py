@@ -21,7 +21,7 @@ from koikoi.ui.common.settings import (
     DisplayOptions,
     settings_path,
 )
-from koikoi.ui.learn_page import CardPicture
+from koikoi.ui.learn.learn_page import CardPicture
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import Timings
 from tests.contrast import text_contrasts

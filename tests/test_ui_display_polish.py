@@ -15,9 +15,9 @@ from koikoi.ui.common import names
 from koikoi.ui.common.art import card_size
 from koikoi.ui.common.display import HC_GROUND, HC_TEXT
 from koikoi.ui.common.settings import CARD_SCALES, DisplayOptions
-from koikoi.ui.gallery import GALLERY_WIDTH
-from koikoi.ui.help import HelpDialog
-from koikoi.ui.learn_page import CardPicture
+from koikoi.ui.learn.gallery import GALLERY_WIDTH
+from koikoi.ui.learn.help import HelpDialog
+from koikoi.ui.learn.learn_page import CardPicture
 from koikoi.ui.main_window import MainWindow
 from tests.ui_driver import click, close_window, open_window
 

@@ -42,9 +42,9 @@ from koikoi.paths import games_dir, koikoi_home
 from koikoi.ui.app import MainWindows
 from koikoi.ui.common import names
 from koikoi.ui.common.settings import LANGUAGE, AppSettings, DisplayOptions
-from koikoi.ui.glossary import GLOSSARY
-from koikoi.ui.help import PAGES
 from koikoi.ui.history import steps_of, verdict_of
+from koikoi.ui.learn.glossary import GLOSSARY
+from koikoi.ui.learn.help import PAGES
 from koikoi.ui.lobby.rooms import RoomListModel
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode

@@ -34,8 +34,8 @@ from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.common.display import DisplayDialog
 from koikoi.ui.common.settings import AppSettings, DisplayOptions
-from koikoi.ui.help import HelpDialog
-from koikoi.ui.learn_page import CardPicture, CardStrip
+from koikoi.ui.learn.help import HelpDialog
+from koikoi.ui.learn.learn_page import CardPicture, CardStrip
 from koikoi.ui.start_screen import StartScreen
 from tests.ui_driver import click, close_window, open_window, press, start_practice, wait_for_input
 

@@ -14,8 +14,8 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.cards import parse_card
 from koikoi.engine.yaku import Yaku
-from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.common import names
+from koikoi.ui.learn.calculator import ScoreCalculator
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.table.panels import DecisionPanel, RoundResultPanel

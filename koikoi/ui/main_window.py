@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.match import Settings
 from koikoi.resources import asset
-from koikoi.ui.calculator import ScoreCalculator
 from koikoi.ui.common import names
 from koikoi.ui.common.accessible import forget_current_while_hidden
 from koikoi.ui.common.art import CardArt
@@ -50,7 +49,8 @@ from koikoi.ui.common.settings import (
     save_display,
 )
 from koikoi.ui.common.style import apply_style, style_sheet
-from koikoi.ui.help import HelpDialog
+from koikoi.ui.learn.calculator import ScoreCalculator
+from koikoi.ui.learn.help import HelpDialog
 from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
 from koikoi.ui.match.controller import GameController, Timings
 from koikoi.ui.match.matchview import Mode

@@ -2,7 +2,7 @@
 contents beside a scrolling page of :class:`Section`\\ s the keyboard stops at; the cards
 as pictures (:class:`CardPicture`, a yaku's cards as one :class:`CardStrip`), rich text and
 the tables read cell by cell (:class:`FactTable`). What the rules page says is in
-:mod:`koikoi.ui.rules_window`.
+:mod:`koikoi.ui.learn.rules_window`.
 """
 
 from __future__ import annotations

@@ -25,9 +25,9 @@ from koikoi.engine.match import STAKE
 from koikoi.engine.yaku import Yaku
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt
-from koikoi.ui.gallery import CardGallery
-from koikoi.ui.glossary import Glossary
-from koikoi.ui.rules_window import YAKU_POINTS, RulesPage, yaku_condition
+from koikoi.ui.learn.gallery import CardGallery
+from koikoi.ui.learn.glossary import Glossary
+from koikoi.ui.learn.rules_window import YAKU_POINTS, RulesPage, yaku_condition
 
 PAGES: Final = ("short", "rules", "cards", "glossary")
 """The help window's pages, in tab order."""

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 from koikoi.engine.cards import CARD_IDS, MONTH_MASKS, iter_cards, kind_of, parse_card
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CARD_WIDTH, CardArt, card_size
-from koikoi.ui.learn_page import CardPicture, LearnPage
+from koikoi.ui.learn.learn_page import CardPicture, LearnPage
 
 MONTH_PLANTS: Final = (
     ("松", "まつ"), ("梅", "うめ"), ("桜", "さくら"), ("藤", "ふじ"), ("菖蒲", "あやめ"),

@@ -19,7 +19,7 @@ from koikoi.engine.match import STAKE
 from koikoi.engine.yaku import DOUBLING_THRESHOLD, TEYAKU_POINTS, YAKU_RULES, Yaku
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt
-from koikoi.ui.learn_page import CardStrip, LearnPage, Section, noted_table, rich_label, ul
+from koikoi.ui.learn.learn_page import CardStrip, LearnPage, Section, noted_table, rich_label, ul
 
 
 def _tr(text: str) -> str:
