@@ -42,7 +42,6 @@ from koikoi.paths import games_dir, koikoi_home
 from koikoi.ui.app import MainWindows
 from koikoi.ui.common import names
 from koikoi.ui.common.settings import LANGUAGE, AppSettings, DisplayOptions
-from koikoi.ui.history import steps_of, verdict_of
 from koikoi.ui.learn.glossary import GLOSSARY
 from koikoi.ui.learn.help import PAGES
 from koikoi.ui.lobby.rooms import RoomListModel
@@ -51,7 +50,8 @@ from koikoi.ui.match.matchview import Mode
 from koikoi.ui.netlink import LinkError
 from koikoi.ui.netmatch import ending_text
 from koikoi.ui.prematch import failure_text
-from koikoi.ui.viewer import ReplayViewer
+from koikoi.ui.replay.history import steps_of, verdict_of
+from koikoi.ui.replay.viewer import ReplayViewer
 from tests.conftest import REPO
 from tests.test_ui_clock import ClockPair, options
 from tests.test_ui_lobby import both_at_the_cards, close_lobby, make_lobby, open_room

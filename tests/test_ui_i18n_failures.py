@@ -26,11 +26,11 @@ from koikoi.net.lockstep import encode_entry, signed_data
 from koikoi.net.wire import encode_message
 from koikoi.ui.common import names
 from koikoi.ui.common.settings import AppSettings, open_qsettings
-from koikoi.ui.history import verdict_of
 from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.neterrors import error_detail, move_problem
 from koikoi.ui.netlink import LinkError, QtJoin
 from koikoi.ui.prematch import failure_text
+from koikoi.ui.replay.history import verdict_of
 from tests.conftest import REPO
 from tests.test_net_discovery_netns import no_multicast  # noqa: F401  (the namespaces)
 from tests.test_net_netns import Namespaces, _skip_reason

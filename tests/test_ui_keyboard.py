@@ -17,9 +17,9 @@ from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QPushButton
 
 from koikoi.engine.events import MatchEnded
-from koikoi.ui.history import load
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
+from koikoi.ui.replay.history import load
 from tests import keyboard_player
 from tests.keyboard_player import focused, key
 from tests.ui_driver import close_window, describe, open_window, wait_for_input

@@ -35,9 +35,9 @@ from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY, SaveStore, kept_matches
 from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
+from koikoi.ui.replay.viewer import OpenTableModel
 from koikoi.ui.smoke import LOOPBACK
 from koikoi.ui.table import game_screen
-from koikoi.ui.viewer import OpenTableModel
 from tests.test_ui_clock import ClockPair
 from tests.test_ui_clock import options as clock_options
 from tests.test_ui_crash_resume import crash, lobby_window, net_records

@@ -41,8 +41,8 @@ except ImportError as _exc:  # a system library Qt links against: one line namin
 if TYPE_CHECKING:
     from typing import Any
 
-    from koikoi.ui.history import Replayed
     from koikoi.ui.main_window import MainWindow
+    from koikoi.ui.replay.history import Replayed
 
 logger = logging.getLogger(__name__)
 
@@ -113,13 +113,13 @@ def run_app(smoke_test: bool | str = False, argv: Sequence[str] | None = None) -
 
 
 def run_view(data: dict[str, Any], replayed: Replayed, name: str, smoke_test: bool = False) -> int:
-    """``koikoi view RECORD`` on a record already checked (:mod:`koikoi.ui.viewer`)."""
+    """``koikoi view RECORD`` on a record already checked (:mod:`koikoi.ui.replay.viewer`)."""
     if smoke_test and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if QApplication.instance() is None and (problem := syslibs.platform_problem()):
         print(problem, file=sys.stderr)
         return 1
-    from koikoi.ui.viewer import run_viewer
+    from koikoi.ui.replay.viewer import run_viewer
 
     return run_viewer(make_app(), data, replayed, name, smoke_test)
 

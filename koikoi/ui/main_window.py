@@ -209,7 +209,7 @@ class MainWindow(NetMatchWindow):
     def view_kept(self, kept: KeptMatch) -> None:
         """The replay viewer on an earlier match, in a window of its own; a record that
         cannot be shown is said in a message box (the file stays where it is)."""
-        from koikoi.ui.viewer import ViewError, open_record
+        from koikoi.ui.replay.viewer import ViewError, open_record
 
         try:
             viewer = open_record(kept.path, self.art, self, self.anim_scale())

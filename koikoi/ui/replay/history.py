@@ -4,7 +4,7 @@ No Qt here: :func:`steps_of` plays a ``koikoi-record/1`` through the engine's ch
 (``Match.apply``, after :func:`~koikoi.engine.record.replay_record` has checked the whole
 record) and keeps, for every step — a deal laid out, or one action — the events it yielded
 and both seats' observations after it. The viewer shows a step from these alone, so what it
-shows is what the engine had. ``koikoi view RECORD`` (:mod:`koikoi.ui.viewcmd`) reads and
+shows is what the engine had. ``koikoi view RECORD`` (:mod:`koikoi.ui.replay.viewcmd`) reads and
 checks the record here (a bad one is one line and exit 2, as ``replay``), and only then
 starts the window.
 """

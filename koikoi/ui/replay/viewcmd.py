@@ -1,6 +1,6 @@
-"""``koikoi view RECORD``: the record read and checked (:mod:`koikoi.ui.history`, no Qt; a
+"""``koikoi view RECORD``: the record read and checked (:mod:`koikoi.ui.replay.history`, no Qt; a
 bad one is one line and exit 2, as ``replay``), and only then the replay viewer's window
-(:mod:`koikoi.ui.viewer`, started by :func:`koikoi.ui.app.run_view`)."""
+(:mod:`koikoi.ui.replay.viewer`, started by :func:`koikoi.ui.app.run_view`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from koikoi.command import EXIT_FAILED
-from koikoi.ui.history import load
+from koikoi.ui.replay.history import load
 
 
 def _no_display(smoke_test: bool) -> str | None:

@@ -1,7 +1,7 @@
 """The replay viewer: a recorded match shown move by move on the live table's widgets.
 
 Read-only. Each step's table is rebuilt from the engine's events
-(:func:`koikoi.ui.history.steps_of` replayed the record through ``Match.apply``) into a
+(:func:`koikoi.ui.replay.history.steps_of` replayed the record through ``Match.apply``) into a
 :class:`~koikoi.ui.table.table_model.TableModel`, shown by a
 :class:`~koikoi.ui.table.table.TableView`, so a card sits where the live table put it; a
 step forward by one is animated as the live table animates it. Both hands open, or either
@@ -44,9 +44,9 @@ from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
-from koikoi.ui.history import Replayed, Step, Verdict
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.neterrors import move_problem
+from koikoi.ui.replay.history import Replayed, Step, Verdict
 from koikoi.ui.table.score_column import SeatBox, game_log, round_box, rules_line
 from koikoi.ui.table.table import TableView
 from koikoi.ui.table.table_model import Key, TableModel
@@ -623,7 +623,7 @@ def open_record(
     """A viewer window on the record at ``path`` (the start screen's history): read,
     replayed through the engine and, for a network game, verified. A file that cannot be
     read or replayed raises :class:`ViewError`; the file itself is left as it is."""
-    from koikoi.ui.history import steps_of, verdict_of
+    from koikoi.ui.replay.history import steps_of, verdict_of
 
     try:
         data = loads(path.read_text(encoding="utf-8"))
@@ -670,8 +670,8 @@ def run_viewer(
     """The viewer as ``koikoi view`` runs it, until its window closes; with ``smoke_test``
     (offscreen, no animation) every step is checked forward and back: 0 when all match."""
     from koikoi.ui.common.style import apply_style
-    from koikoi.ui.history import verdict_of
     from koikoi.ui.quitting import quit_on_signals
+    from koikoi.ui.replay.history import verdict_of
 
     window = ReplayViewer(replayed, name, verdict_of(data), anim_scale=0.0 if smoke_test else 1.0)
     apply_style(window)
