@@ -21,7 +21,7 @@ from koikoi.net.roles import Role
 from koikoi.net.sas import sas_cards
 from koikoi.net.session import CARDS_DIFFER, CardsShown, Ended, Stage, TossDone
 from koikoi.net.wire import encode_frame, encode_message
-from koikoi.ui.netlink import LinkError, PeerInfo, QtJoin, QtRoom
+from koikoi.ui.net.netlink import LinkError, PeerInfo, QtJoin, QtRoom
 from tests.test_ui_netlink import close_room, open_room, options
 
 

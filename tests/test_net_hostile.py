@@ -22,7 +22,7 @@ from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 from koikoi.net.wire import unpack
-from koikoi.ui.netlink import QtJoin
+from koikoi.ui.net.netlink import QtJoin
 from tests.net_support import spawn
 from tests.test_net_transport import Bot
 from tests.ui_driver import StallMeter

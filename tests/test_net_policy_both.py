@@ -1,5 +1,5 @@
 """The same policy cases against both transports: ``koikoi host``/``join``'s asyncio one
-(:mod:`koikoi.net.transport`) and the app's Qt link (:mod:`koikoi.ui.netlink`).
+(:mod:`koikoi.net.transport`) and the app's Qt link (:mod:`koikoi.ui.net.netlink`).
 
 Each decision is :mod:`koikoi.net.policy`'s; the two transports only carry it out. These
 cases are where they used to disagree (the Qt room refused to resume a finished match whose
@@ -36,7 +36,7 @@ from koikoi.net.resume import Resumed, finished
 from koikoi.net.roles import Role
 from koikoi.net.session import Session
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
-from koikoi.ui.netlink import QtJoin, QtRoom
+from koikoi.ui.net.netlink import QtJoin, QtRoom
 from tests.stepped_clock import SteppedClock
 
 SETTINGS = Settings(rounds=6)

@@ -39,7 +39,7 @@ from koikoi.ui.lobby.lobby import PasswordPrompt
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY, SaveStore, kept_matches
-from koikoi.ui.netlink import APP_DEALINGS, SEED_ONLY, WITH_SEED, QtJoin, QtRoom
+from koikoi.ui.net.netlink import APP_DEALINGS, SEED_ONLY, WITH_SEED, QtJoin, QtRoom
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.conftest import run_koikoi
 from tests.test_ui_lobby import both_at_the_cards, open_room

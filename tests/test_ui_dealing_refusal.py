@@ -26,8 +26,8 @@ from koikoi.ui.common.settings import JOIN_SEED
 from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.lobby.rooms import RoomListModel
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.netlink import APP_DEALINGS, SEED_ONLY, WITH_SEED, LinkError, PeerOptions, QtJoin
-from koikoi.ui.prematch import failure_text
+from koikoi.ui.net.netlink import APP_DEALINGS, SEED_ONLY, WITH_SEED, LinkError, PeerOptions, QtJoin
+from koikoi.ui.net.prematch import failure_text
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.test_ui_lobby import open_room, row_of, wait_listed
 from tests.test_ui_netlink import close_room, options

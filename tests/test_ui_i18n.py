@@ -47,9 +47,9 @@ from koikoi.ui.learn.help import PAGES
 from koikoi.ui.lobby.rooms import RoomListModel
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.netlink import LinkError
-from koikoi.ui.netmatch import ending_text
-from koikoi.ui.prematch import failure_text
+from koikoi.ui.net.netlink import LinkError
+from koikoi.ui.net.netmatch import ending_text
+from koikoi.ui.net.prematch import failure_text
 from koikoi.ui.replay.history import steps_of, verdict_of
 from koikoi.ui.replay.viewer import ReplayViewer
 from tests.conftest import REPO

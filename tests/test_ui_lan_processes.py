@@ -34,7 +34,7 @@ from koikoi.net.session import Ending, TossDone
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore
-from koikoi.ui.netlink import APP_DEALINGS, LinkError, PeerOptions, QtJoin
+from koikoi.ui.net.netlink import APP_DEALINGS, LinkError, PeerOptions, QtJoin
 from tests.conftest import REPO, run_koikoi
 from tests.net_support import KoikoiProcess
 from tests.test_net_netns import (  # noqa: F401  (the fixture that makes the namespaces)

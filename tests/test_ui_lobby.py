@@ -37,7 +37,7 @@ from koikoi.ui.common.settings import NICKNAME, AppSettings, open_qsettings
 from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
 from koikoi.ui.lobby.rooms import RoomFinder
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.netlink import APP_DEALINGS, PeerInfo, PeerLink, QtRoom
+from koikoi.ui.net.netlink import APP_DEALINGS, PeerInfo, PeerLink, QtRoom
 from tests.test_ui_netlink import GapMeter, close_room, options
 from tests.ui_driver import StallMeter
 

@@ -28,7 +28,7 @@ from koikoi.net.roles import Role
 from koikoi.net.session import Ending, MovePlayed, TossDone
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_frame
-from koikoi.ui.netlink import LinkError, PeerInfo, PeerLink, PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink import LinkError, PeerInfo, PeerLink, PeerOptions, QtJoin, QtRoom
 from tests.conftest import run_koikoi
 from tests.net_support import KoikoiProcess, spawn
 from tests.stepped_clock import SteppedClock

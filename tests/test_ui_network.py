@@ -1,7 +1,7 @@
 """A network match at the table: two MainWindows in one process over loopback, each seat
 played by clicks, host in seat 0 and joiner in seat 1.
 
-The links are set up directly with ``koikoi.ui.netlink`` (the lobby is another screen's
+The links are set up directly with ``koikoi.ui.net.netlink`` (the lobby is another screen's
 work); each window takes its match over with ``start_network_match`` when its link reports
 ``tossed``, as the lobby does.
 """
@@ -23,7 +23,7 @@ from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore, kept_matches
-from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink import PeerOptions, QtJoin, QtRoom
 from tests.ui_driver import (
     FAST,
     actions_so_far,

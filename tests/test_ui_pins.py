@@ -13,8 +13,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.identity import PEERS_FILE, Identity, KnownPeers, PinStatus, identity_dir
-from koikoi.ui.netlink import WITH_SEED
-from koikoi.ui.pins import wait_written, write_later
+from koikoi.ui.net.netlink import WITH_SEED
+from koikoi.ui.net.pins import wait_written, write_later
 from tests.test_ui_lobby import close_lobby, make_lobby
 from tests.test_ui_netlink import close_room, open_room, options
 

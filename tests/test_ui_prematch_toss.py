@@ -26,8 +26,8 @@ from koikoi.net.session import CardsShown, TossDone
 from koikoi.net.transport import PeerOptions
 from koikoi.ui.common import names
 from koikoi.ui.lobby.lobby import Lobby
-from koikoi.ui.netlink import WITH_SEED, PeerLink, QtRoom
-from koikoi.ui.pins import wait_written
+from koikoi.ui.net.netlink import WITH_SEED, PeerLink, QtRoom
+from koikoi.ui.net.pins import wait_written
 from tests.test_net_toss_cli import AbandoningHost
 from tests.test_ui_lobby import Ready, close_lobby, make_lobby
 from tests.test_ui_netlink import close_room, open_room, options
@@ -208,7 +208,7 @@ def test_a_card_name_on_the_four_card_page_keeps_its_words_on_one_line(
 
     from koikoi.engine.cards import CARD_IDS
     from koikoi.ui.common.art import CardArt
-    from koikoi.ui.prematch import PrematchPanel
+    from koikoi.ui.net.prematch import PrematchPanel
 
     assert names.install_translations(language)
     try:

@@ -34,7 +34,7 @@ from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY, SaveStore, kept_matches
-from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
+from koikoi.ui.net.netlink import APP_DEALINGS, PeerOptions, QtRoom
 from koikoi.ui.replay.viewer import OpenTableModel
 from koikoi.ui.smoke import LOOPBACK
 from koikoi.ui.table import game_screen

@@ -34,7 +34,7 @@ from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.netlink import SEED_ONLY
+from koikoi.ui.net.netlink import SEED_ONLY
 from tests.net_support import teyaku_seeds
 from tests.test_ui_clock import ClockPair, options
 from tests.test_ui_lobby import (

@@ -1,7 +1,7 @@
 """What both transports decide alike, sans-I/O: no sockets, no loop, no Qt, time passed in.
 
 The asyncio transport of ``koikoi host``/``join`` (:mod:`koikoi.net.transport`) and the app's
-Qt link (:mod:`koikoi.ui.netlink`) move bytes and run timers; every decision they used to
+Qt link (:mod:`koikoi.ui.net.netlink`) move bytes and run timers; every decision they used to
 make each in its own way is here, once, and both ask it:
 
 - **resume admission** (docs/protocol.md, "Resume", "Dialling again"):

@@ -5,7 +5,7 @@ saved) and a rematch all pass through here; the rules stay in the engine and the
 the controller. A new practice over a match in progress asks first (keep playing, or set it
 aside: it joins the earlier matches listed on the start screen, whence it can be resumed).
 A match with a person over the network is the window's other half,
-:class:`~koikoi.ui.netmatch.NetMatchWindow`.
+:class:`~koikoi.ui.net.netmatch.NetMatchWindow`.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ from koikoi.ui.match.saves import (
     kept_matches,
     take_back,
 )
-from koikoi.ui.netmatch import NetMatchWindow
+from koikoi.ui.net.netmatch import NetMatchWindow
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.table.game_screen import GameScreen
 

@@ -1,6 +1,6 @@
 """How live the window stays while it plays on the network: ``python -m koikoi.ui.netbench``.
 
-A :class:`~koikoi.ui.netlink.QtRoom` and a :class:`~koikoi.ui.netlink.QtJoin` connect over
+A :class:`~koikoi.ui.net.netlink.QtRoom` and a :class:`~koikoi.ui.net.netlink.QtJoin` connect over
 loopback in this process, on the one Qt thread, while a 10 ms ``QTimer`` ticks; each run goes
 from the joiner's connect to both sides' first deal, open room and password room. Figures:
 
@@ -14,7 +14,7 @@ from the joiner's connect to both sides' first deal, open room and password room
   process (not counted above), which pays for first uses: the password room runs first, so
   its cold run is the process's first handshake of all (the worst case of a window).
 
-``--dealing private`` offers what the app offers (:data:`~koikoi.ui.netlink.APP_DEALINGS`):
+``--dealing private`` offers what the app offers (:data:`~koikoi.ui.net.netlink.APP_DEALINGS`):
 the first deal is then dealt privately (SRA, both ends' shuffles and keys on this thread)
 before it is laid out; the default, ``seed``, deals it from the joint seed.
 
@@ -34,7 +34,7 @@ from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, QObject,
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.ui.netlink import APP_DEALINGS, SEED_ONLY, PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink import APP_DEALINGS, SEED_ONLY, PeerOptions, QtJoin, QtRoom
 
 PASSWORD = "matsu ni tsuru"
 RUNS = 15

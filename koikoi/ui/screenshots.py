@@ -292,7 +292,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from koikoi.ui.lobby.rooms import RoomAnnouncer
     from koikoi.ui.match.controller import Timings
     from koikoi.ui.match.matchview import Mode
-    from koikoi.ui.netlink import APP_DEALINGS, QtJoin
+    from koikoi.ui.net.netlink import APP_DEALINGS, QtJoin
     from koikoi.ui.replay.viewer import ReplayViewer
     from koikoi.ui.smoke import LOOPBACK, click, open_window, type_into
 

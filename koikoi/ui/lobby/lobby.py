@@ -8,17 +8,17 @@ older koikoi or not) with practice against the computer under it. Rooms and join
 privately only unless the player allows the joint seed (the room's setting; for joining, an
 option under the list, remembered): a peer that offers only the seed is refused in words.
 **Waiting**: a host's addresses and port and its room's state, or a joiner connecting.
-**Before the match** (:class:`~koikoi.ui.prematch.PrematchPanel`): the peer, the
+**Before the match** (:class:`~koikoi.ui.net.prematch.PrematchPanel`): the peer, the
 coin toss as it is played, then the four cards drawn from it, which both players confirm
 before the first deal (``hold_for_confirmation``).
 
 When the toss is over, :attr:`Lobby.match_ready` hands the link over: ``(link, peer, toss)``,
-``link`` a :class:`~koikoi.ui.netlink.PeerLink` (``play``, ``leave``, ``moved``,
-``local_turn``, ``ended``, ``closed``), ``peer`` its :class:`~koikoi.ui.netlink.PeerInfo`,
+``link`` a :class:`~koikoi.ui.net.netlink.PeerLink` (``play``, ``leave``, ``moved``,
+``local_turn``, ``ended``, ``closed``), ``peer`` its :class:`~koikoi.ui.net.netlink.PeerInfo`,
 ``toss`` the :class:`~koikoi.net.session.TossDone`. A host's room stays announced (as in play)
 until that link closes.
 
-Every failure reaches the player as a sentence (:func:`~koikoi.ui.prematch.failure_text`);
+Every failure reaches the player as a sentence (:func:`~koikoi.ui.net.prematch.failure_text`);
 nothing here blocks the UI thread: sockets are Qt's, zeroconf runs on threads of its own.
 
 This module is what the lobby does; the first two pages and the password prompt, as the
@@ -77,8 +77,8 @@ from koikoi.ui.common.settings import NICKNAME, ROOM_TITLE, AppSettings
 from koikoi.ui.common.signals import emit
 from koikoi.ui.lobby.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
 from koikoi.ui.lobby.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind
-from koikoi.ui.neterrors import discovery_detail
-from koikoi.ui.netlink import (
+from koikoi.ui.net.neterrors import discovery_detail
+from koikoi.ui.net.netlink import (
     APP_DEALINGS,
     SEED_ONLY,
     WITH_SEED,
@@ -90,8 +90,8 @@ from koikoi.ui.netlink import (
     QtRoom,
     parse_address,
 )
-from koikoi.ui.pins import write_later
-from koikoi.ui.prematch import PrematchPanel, ending_text, failure_text
+from koikoi.ui.net.pins import write_later
+from koikoi.ui.net.prematch import PrematchPanel, ending_text, failure_text
 
 logger = logging.getLogger(__name__)
 

@@ -45,7 +45,7 @@ from koikoi.engine.record import RecordError, loads
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.match.controller import GameController
-from koikoi.ui.neterrors import move_problem
+from koikoi.ui.net.neterrors import move_problem
 from koikoi.ui.replay.history import Replayed, Step, Verdict
 from koikoi.ui.table.score_column import SeatBox, game_log, round_box, rules_line
 from koikoi.ui.table.table import TableView

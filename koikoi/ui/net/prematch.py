@@ -35,8 +35,8 @@ from koikoi.net.session import CardsShown, Ending
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt, card_size
 from koikoi.ui.lobby.rooms import settings_text
-from koikoi.ui.neterrors import ending_detail, error_detail
-from koikoi.ui.netlink import LinkError, PeerInfo
+from koikoi.ui.net.neterrors import ending_detail, error_detail
+from koikoi.ui.net.netlink import LinkError, PeerInfo
 
 CARD_WIDTH: Final = 96
 

@@ -1,6 +1,6 @@
 """One connection: :class:`PeerLink`, a socket and its sans-I/O
 :class:`~koikoi.net.connection.Connection`, driven by Qt's event loop (the signals it hands
-out are listed in :mod:`koikoi.ui.netlink`)."""
+out are listed in :mod:`koikoi.ui.net.netlink`)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ from koikoi.net.session import (
 )
 from koikoi.net.transport import PeerOptions
 from koikoi.ui.common.signals import emit
-from koikoi.ui.neterrors import connect_failure
-from koikoi.ui.netlink.base import (
+from koikoi.ui.net.neterrors import connect_failure
+from koikoi.ui.net.netlink.base import (
     LinkError,
     LinkStage,
     PeerInfo,
@@ -44,7 +44,7 @@ from koikoi.ui.netlink.base import (
     qt_timer,
 )
 
-logger = logging.getLogger("koikoi.ui.netlink")  # the link's log lines, as they were
+logger = logging.getLogger("koikoi.ui.net.netlink")  # the link's log lines, as they were
 
 
 # --- one connection --------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from koikoi.paths import games_dir
 from koikoi.ui.common.settings import ASSIST
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY, KeptMatch, net_record_name
-from koikoi.ui.neterrors import (
+from koikoi.ui.net.neterrors import (
     audit_outcome,
     audit_text,
     bye_detail,
@@ -44,7 +44,7 @@ from koikoi.ui.neterrors import (
     protocol_detail,
     withheld_seed_text,
 )
-from koikoi.ui.prematch import ending_text as prematch_ending_text
+from koikoi.ui.net.prematch import ending_text as prematch_ending_text
 
 if TYPE_CHECKING:
     from koikoi.net.recordfile import RecordFile
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from koikoi.ui.lobby.rooms import RoomAnnouncer
     from koikoi.ui.match.controller import GameController
     from koikoi.ui.match.saves import SaveStore
-    from koikoi.ui.netlink import LinkError, PeerInfo, PeerLink, QtJoin, QtRoom
+    from koikoi.ui.net.netlink import LinkError, PeerInfo, PeerLink, QtJoin, QtRoom
     from koikoi.ui.start_screen import StartScreen
     from koikoi.ui.table.game_screen import GameScreen
 
@@ -343,7 +343,7 @@ class NetMatchWindow(QMainWindow):
 
     def _resume_info(self, session: Session, link: NetLink) -> dict[str, Any]:
         from koikoi.net.roles import Role
-        from koikoi.ui.netlink import QtJoin as QtJoinType
+        from koikoi.ui.net.netlink import QtJoin as QtJoinType
 
         info: dict[str, Any] = {"role": session.role.value}
         if link is not None and link.options.password:
@@ -462,7 +462,7 @@ class NetMatchWindow(QMainWindow):
         self.restored_link = link
         link.resumed.connect(lambda _resent, link=link: self._restored_resumed(link))
         if kept.private:
-            from koikoi.ui.netlink import QtJoin
+            from koikoi.ui.net.netlink import QtJoin
 
             if isinstance(link, QtJoin):
                 link.wrong_password.connect(lambda failure: self._resume_refused(link, failure))
@@ -539,14 +539,14 @@ class NetMatchWindow(QMainWindow):
         from koikoi.net.identity import KnownPeers, PinStatus, load_or_create_identity
         from koikoi.net.roles import Role
         from koikoi.net.transport import PeerOptions
-        from koikoi.ui.netlink import (
+        from koikoi.ui.net.netlink import (
             APP_DEALINGS,
             PeerInfo,
             QtJoin,
             QtRoom,
             parse_address,
         )
-        from koikoi.ui.pins import write_later
+        from koikoi.ui.net.pins import write_later
 
         data = restore.read_strict(kept.path)
         try:
@@ -622,7 +622,7 @@ class NetMatchWindow(QMainWindow):
         """Rematch: the host listens again on the same port, the joiner redials the same
         address until the host is back (30 s); a new handshake, a new session, a new toss.
         The peer must be the same key as in the match just played."""
-        from koikoi.ui.netlink import QtRoom  # the network only when used
+        from koikoi.ui.net.netlink import QtRoom  # the network only when used
 
         old, peer = self.link, self.peer
         if old is None or peer is None or self.rematch_link is not None:
@@ -665,7 +665,7 @@ class NetMatchWindow(QMainWindow):
         """Where the host's room listened (bind address, port), for a rematch; None for the
         joiner. ``link`` is a ``QtRoom``, or the lobby room's ``PeerLink`` of the match."""
         from koikoi.net.roles import Role
-        from koikoi.ui.netlink import QtRoom, parse_address
+        from koikoi.ui.net.netlink import QtRoom, parse_address
 
         if isinstance(link, QtRoom):
             addresses = link.addresses()
@@ -677,7 +677,7 @@ class NetMatchWindow(QMainWindow):
         return None
 
     def _redial(self, old: NetLink) -> None:
-        from koikoi.ui.netlink import QtJoin
+        from koikoi.ui.net.netlink import QtJoin
 
         join = QtJoin(old.options, parent=self)
         self.rematch_link = join
@@ -720,7 +720,7 @@ class NetMatchWindow(QMainWindow):
         if self.rematch_link is not link:
             return
         self.rematch_link = None
-        from koikoi.ui.netlink import QtRoom
+        from koikoi.ui.net.netlink import QtRoom
 
         match = link.match if isinstance(link, QtRoom) else link  # a room's match link
         new_peer = match.peer if match is not None else None
@@ -742,7 +742,7 @@ class NetMatchWindow(QMainWindow):
 
 def ending_text(ending: Ending, name: str, mine: bool) -> str:
     """One line for how a network match ended (an ``Ending``), naming the peer. Every part
-    of it is a translated phrase (koikoi.ui.neterrors); in another language than English
+    of it is a translated phrase (koikoi.ui.net.neterrors); in another language than English
     the network's own English words go to the log, and an ending this app does not know is
     said in general words."""
 

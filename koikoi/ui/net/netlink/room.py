@@ -30,8 +30,8 @@ from koikoi.net.session import MoveClock, Session
 from koikoi.net.transport import PeerOptions
 from koikoi.net.wire import encode_frame
 from koikoi.ui.common.signals import emit
-from koikoi.ui.neterrors import TurnedAway
-from koikoi.ui.netlink.base import (
+from koikoi.ui.net.neterrors import TurnedAway
+from koikoi.ui.net.netlink.base import (
     RESTARTED,
     LinkError,
     TimerFactory,
@@ -40,9 +40,9 @@ from koikoi.ui.netlink.base import (
     _peer_host,
     qt_timer,
 )
-from koikoi.ui.netlink.peer import PeerLink
+from koikoi.ui.net.netlink.peer import PeerLink
 
-logger = logging.getLogger("koikoi.ui.netlink")  # the link's log lines, as they were
+logger = logging.getLogger("koikoi.ui.net.netlink")  # the link's log lines, as they were
 
 
 ACCEPT_BATCH: Final = 30

@@ -41,10 +41,10 @@ password room's SPAKE2, takes about 10 ms a side, and the UI thread is never bus
 than about 20 ms at once through a whole handshake (docs/benchmarks.md, "The window on the
 network"), well under the 50 ms that would call for a worker thread.
 
-The parts, one job each: :mod:`~koikoi.ui.netlink.base` (the link's stage, its timers, what
-the owner is told of a peer and of a failure), :mod:`~koikoi.ui.netlink.peer` (one
-connection: :class:`PeerLink`), :mod:`~koikoi.ui.netlink.join` (the joiner and its redials:
-:class:`QtJoin`) and :mod:`~koikoi.ui.netlink.room` (the host's room: :class:`QtRoom`).
+The parts, one job each: :mod:`~koikoi.ui.net.netlink.base` (the link's stage, its timers, what
+the owner is told of a peer and of a failure), :mod:`~koikoi.ui.net.netlink.peer` (one
+connection: :class:`PeerLink`), :mod:`~koikoi.ui.net.netlink.join` (the joiner and its redials:
+:class:`QtJoin`) and :mod:`~koikoi.ui.net.netlink.room` (the host's room: :class:`QtRoom`).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from __future__ import annotations
 from koikoi.net.address import format_address, parse_address
 from koikoi.net.handshake import SEED_ONLY, WITH_SEED
 from koikoi.net.transport import PeerOptions
-from koikoi.ui.netlink.base import (
+from koikoi.ui.net.netlink.base import (
     APP_DEALINGS,
     LinkError,
     LinkStage,
@@ -61,9 +61,9 @@ from koikoi.ui.netlink.base import (
     TimerFactory,
     qt_timer,
 )
-from koikoi.ui.netlink.join import QtJoin
-from koikoi.ui.netlink.peer import PeerLink
-from koikoi.ui.netlink.room import QtRoom
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.peer import PeerLink
+from koikoi.ui.net.netlink.room import QtRoom
 
 __all__ = [
     "APP_DEALINGS",

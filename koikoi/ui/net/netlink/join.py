@@ -20,8 +20,8 @@ from koikoi.net.roles import Role
 from koikoi.net.session import Ended, Session
 from koikoi.net.transport import PeerOptions
 from koikoi.ui.common.signals import emit
-from koikoi.ui.netlink.base import RESTARTED, LinkError, LinkStage, TimerFactory, _now, qt_timer
-from koikoi.ui.netlink.peer import PeerLink
+from koikoi.ui.net.netlink.base import RESTARTED, LinkError, LinkStage, TimerFactory, _now, qt_timer
+from koikoi.ui.net.netlink.peer import PeerLink
 
 # --- the joiner ------------------------------------------------------------------------------
 
