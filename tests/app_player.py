@@ -31,7 +31,7 @@ is in its list and double-clicked), ``create`` (the host: "Create" → the room 
 → the first deal's toss panel), ``toss`` (the
 coin, until the panel's "Deal the cards" is pressed), ``deal`` (→ the first deal laid out:
 eight cards in the hand, its events shown), ``play`` (the rest of the match). Figures over
-many runs: ``python -m koikoi.ui.lanbench --processes``.
+many runs: ``python -m koikoi.devtools.lanbench --processes``.
 
 ``--think MS`` pauses before each click with the tests' instant timings, so the monitor sees
 each step's work apart, as a person's clicks come (``lanbench`` passes 100 ms). ``--pace MS``

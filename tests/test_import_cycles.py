@@ -158,3 +158,13 @@ def test_the_card_widgets_do_not_import_the_table_they_lie_on() -> None:
             if following.startswith("koikoi.ui."):
                 seen.add(following)
                 todo.append(following)
+
+
+def test_the_product_never_imports_the_developers_tools() -> None:
+    """``koikoi.devtools`` stays out of the packaged app (``packaging/koikoi.spec``): a
+    product module that imported it would break there."""
+    graph = import_graph(REPO, type_checking=True)
+    assert "koikoi.ui.smoke" in graph["koikoi.devtools.lanbench"]
+    for name, imported in graph.items():
+        if not name.startswith("koikoi.devtools"):
+            assert not {m for m in imported if m.startswith("koikoi.devtools")}, name

@@ -7,7 +7,7 @@ this process, each with its own home folder, meet by mDNS on 127.0.0.1 through t
 see the coin toss and the four cards drawn from it on both screens, compare them, confirm on
 both, deal and play one whole round by clicks on both tables. It steps on a timer, so the
 event loop (sockets, zeroconf's reports, animations) runs between clicks; every span it
-passes is timed (:class:`LanTimes`, for ``python -m koikoi.ui.lanbench``).
+passes is timed (:class:`LanTimes`, for ``python -m koikoi.devtools.lanbench``).
 """
 
 from __future__ import annotations

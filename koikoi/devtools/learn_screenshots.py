@@ -1,7 +1,7 @@
 """Render the learning windows and the display options offscreen, as PNG files.
 
-    python -m koikoi.ui.learn_screenshots docs/screenshots
-    python -m koikoi.ui.learn_screenshots docs/screenshots/ja --language ja
+    python -m koikoi.devtools.learn_screenshots docs/screenshots
+    python -m koikoi.devtools.learn_screenshots docs/screenshots/ja --language ja
 
 The rules with pictures, the card gallery and the glossary at a small screen's size
 (960×640) and a large one (1920×1080); the display dialog; and high contrast on the start

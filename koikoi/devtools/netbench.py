@@ -1,4 +1,4 @@
-"""How live the window stays while it plays on the network: ``python -m koikoi.ui.netbench``.
+"""How live the window stays while it plays on the network: ``python -m koikoi.devtools.netbench``.
 
 A :class:`~koikoi.ui.net.netlink.QtRoom` and a :class:`~koikoi.ui.net.netlink.QtJoin` connect over
 loopback in this process, on the one Qt thread, while a 10 ms ``QTimer`` ticks; each run goes
@@ -129,7 +129,7 @@ def run(runs: int = RUNS, dealings: tuple[str, ...] = SEED_ONLY) -> dict[str, An
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m koikoi.ui.netbench")
+    parser = argparse.ArgumentParser(prog="python -m koikoi.devtools.netbench")
     parser.add_argument("--runs", type=int, default=RUNS, metavar="N")
     parser.add_argument("--dealing", choices=("seed", "private"), default="seed")
     args = parser.parse_args(argv)

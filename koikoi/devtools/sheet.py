@@ -1,11 +1,12 @@
-"""A contact sheet of the whole deck, to look at the art: ``python -m koikoi.ui.sheet out.png``.
+"""A contact sheet of the whole deck, to look at the art:
+``python -m koikoi.devtools.sheet out.png``.
 
 The months run across (1 matsu ... 12 kiri), the four cards of each month down their column,
 in card order (RULES.md R1.1); the back stands in a thirteenth column. Rendering goes through
 the same :class:`koikoi.ui.common.art.CardArt` the table uses, offscreen.
 
-    python -m koikoi.ui.sheet docs/screenshots/cards.png --card 160x256
-    python -m koikoi.ui.sheet small.png --card 60x96 --no-aids
+    python -m koikoi.devtools.sheet docs/screenshots/cards.png --card 160x256
+    python -m koikoi.devtools.sheet small.png --card 60x96 --no-aids
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def render_sheet(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m koikoi.ui.sheet",
+        prog="python -m koikoi.devtools.sheet",
         description="Render all 49 card pictures into one PNG contact sheet.",
     )
     parser.add_argument("out", help="the PNG file to write")

@@ -1,4 +1,5 @@
-"""From the Join click to the first deal, in the real windows: ``python -m koikoi.ui.lanbench``.
+"""From the Join click to the first deal, in the real windows:
+``python -m koikoi.devtools.lanbench``.
 
 Each run is the path of ``koikoi --smoke-test lan`` (:class:`~koikoi.ui.smoke.LanSmoke`) with
 the app's own timings (animations at their real speed), stopped once the first deal is at rest
@@ -240,7 +241,7 @@ def run_processes(runs: int = RUNS, pace: int = 0) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m koikoi.ui.lanbench")
+    parser = argparse.ArgumentParser(prog="python -m koikoi.devtools.lanbench")
     parser.add_argument("--runs", type=int, default=RUNS, metavar="N", help="runs of each kind")
     parser.add_argument(
         "--processes",

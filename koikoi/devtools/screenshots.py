@@ -1,8 +1,8 @@
 """Render the real window offscreen at set moments of a match, as PNG files.
 
-    python -m koikoi.ui.screenshots docs/screenshots [--size 1024x640] [--size 1920x1080]
-    python -m koikoi.ui.screenshots docs/screenshots/ja --language ja
-    python -m koikoi.ui.screenshots docs/screenshots --network [--language ja]
+    python -m koikoi.devtools.screenshots docs/screenshots [--size 1024x640] [--size 1920x1080]
+    python -m koikoi.devtools.screenshots docs/screenshots/ja --language ja
+    python -m koikoi.devtools.screenshots docs/screenshots --network [--language ja]
 
 A practice match: the moments come from fixed seeds, so the pictures are the same on every
 run (the computer's choices are seeded too): the start screen, the first oya, the deal, a
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                 shoot = _shoot_network if args.network else _shoot
                 paths = shoot(args.out, size, args.language)
             except ShotFailed as failure:
-                print(f"koikoi.ui.screenshots: {failure}", file=sys.stderr)
+                print(f"koikoi.devtools.screenshots: {failure}", file=sys.stderr)
                 return 1
             for path in paths:
                 print(path, file=sys.stderr)
