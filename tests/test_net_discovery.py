@@ -26,21 +26,18 @@ from zeroconf._dns import DNSAddress, DNSPointer, DNSService, DNSText
 from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.const import _CLASS_IN, _CLASS_IN_UNIQUE, _FLAGS_AA, _FLAGS_QR_RESPONSE
 
-from koikoi.net.discovery import (
+from koikoi.net.discovery.advertiser import RoomAdvertiser
+from koikoi.net.discovery.browser import (
     MAX_ROOMS,
     REPORT_INTERVAL,
-    SERVICE_TYPE,
-    Advertisement,
     BrowseFailed,
     DiscoveryEvent,
     RoomAdded,
-    RoomAdvertiser,
     RoomBrowser,
     RoomChanged,
     RoomRemoved,
-    RoomStatus,
-    parse_room,
 )
+from koikoi.net.discovery.txt import SERVICE_TYPE, Advertisement, RoomStatus, parse_room
 from koikoi.net.identity import Identity
 
 LOOPBACK = "127.0.0.1"

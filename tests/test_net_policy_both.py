@@ -34,9 +34,12 @@ from koikoi.net.connection import Connection, ConnectionEvent
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.resume import Resumed, finished
 from koikoi.net.roles import Role
-from koikoi.net.session import Session
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
-from koikoi.ui.net.netlink import QtJoin, QtRoom
+from koikoi.net.session.core import Session
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.stepped_clock import SteppedClock
 
 SETTINGS = Settings(rounds=6)

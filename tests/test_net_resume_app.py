@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.session import MovePlayed
+from koikoi.net.session.events import MovePlayed
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.net.netlink import PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.test_ui_netlink import Seat, check_records, close_room, open_room, options
 from tests.test_ui_network import mid_round, open_window
 from tests.test_ui_network import options as net_options

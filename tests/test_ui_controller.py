@@ -17,7 +17,7 @@ from koikoi.ui.match.ai_worker import AiRunner
 from koikoi.ui.match.controller import COMPUTER, HUMAN, GameController, Timings
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore
-from koikoi.ui.table.table import TableModel
+from koikoi.ui.table.table_model import TableModel
 
 TEYAKU_OF_YOURS = b"special-deal-0000000000000000002"
 TEYAKU_OF_THEIRS = b"special-deal-0000000000000000013"

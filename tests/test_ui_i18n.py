@@ -37,7 +37,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
-from koikoi.net.session import BYE_REASONS, Ending
+from koikoi.net.session.endings import BYE_REASONS, Ending
 from koikoi.paths import games_dir, koikoi_home
 from koikoi.ui.app import MainWindows
 from koikoi.ui.common import names
@@ -47,7 +47,7 @@ from koikoi.ui.learn.help import PAGES
 from koikoi.ui.lobby.rooms import RoomListModel
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.net.netlink import LinkError
+from koikoi.ui.net.netlink.base import LinkError
 from koikoi.ui.net.netmatch import ending_text
 from koikoi.ui.net.prematch import failure_text
 from koikoi.ui.replay.history import steps_of, verdict_of

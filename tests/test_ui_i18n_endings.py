@@ -24,7 +24,7 @@ from PySide6.QtCore import QCoreApplication
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.roles import Role
-from koikoi.net.session import BYE_REASONS, CARDS_DIFFER, CARDS_DIFFER_PEER, Ending
+from koikoi.net.session.endings import BYE_REASONS, CARDS_DIFFER, CARDS_DIFFER_PEER, Ending
 from koikoi.net.wire import encode_message
 from koikoi.ui.common import names
 from koikoi.ui.net.netmatch import ending_text
@@ -330,7 +330,7 @@ def test_a_finished_match_whose_last_audit_failed_is_said_in_japanese(
 
 
 def test_a_seed_withheld_mid_match_is_said_in_japanese() -> None:
-    from koikoi.net.session import Audit
+    from koikoi.net.session.endings import Audit
 
     reason = "the host withheld its seed of deal 2 for 15 s: it refused the deal's audit"
     withheld = Ending(

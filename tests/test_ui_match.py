@@ -22,8 +22,8 @@ from koikoi.paths import koikoi_home
 from koikoi.ui.common.names import card_accessible_name
 from koikoi.ui.match.controller import COMPUTER, HUMAN
 from koikoi.ui.match.matchview import Mode
+from koikoi.ui.table.card_widget import CardWidget
 from koikoi.ui.table.panels import MatchResultPanel
-from koikoi.ui.table.table import CardWidget
 from tests.ui_driver import (
     click,
     close_window,

@@ -19,11 +19,13 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore, kept_matches
-from koikoi.ui.net.netlink import PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.ui_driver import (
     FAST,
     actions_so_far,

@@ -25,16 +25,19 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Settings
-from koikoi.net.discovery import Advertisement, RoomAdvertiser, announced_version, room_txt
+from koikoi.net.discovery.advertiser import RoomAdvertiser
+from koikoi.net.discovery.txt import Advertisement, announced_version, room_txt
 from koikoi.net.hello import PRIVATE_VERSION, PROTOCOL_VERSION
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.recordfile import local_path
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import VerificationFailed, verify_record
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY, SaveStore, kept_matches
-from koikoi.ui.net.netlink import APP_DEALINGS, PeerOptions, QtRoom
+from koikoi.ui.net.netlink.base import APP_DEALINGS
+from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.replay.viewer import OpenTableModel
 from koikoi.ui.smoke import LOOPBACK
 from koikoi.ui.table import game_screen

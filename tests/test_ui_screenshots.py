@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
-from koikoi.net.discovery import Room, RoomStatus
+from koikoi.net.discovery.txt import Room, RoomStatus
 from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.paths import games_dir
 from koikoi.ui.common import names

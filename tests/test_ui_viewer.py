@@ -31,7 +31,7 @@ from koikoi.ui.match.matchview import Mode
 from koikoi.ui.replay import viewer as viewer_module
 from koikoi.ui.replay.history import steps_of, verdict_of
 from koikoi.ui.replay.viewer import OPEN, ReplayViewer
-from koikoi.ui.table.table import CardWidget
+from koikoi.ui.table.card_widget import CardWidget
 from tests.conftest import REPO, run_koikoi
 from tests.ui_driver import (
     click,

@@ -19,7 +19,7 @@ from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import Timings
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.table.table import CardWidget
+from koikoi.ui.table.card_widget import CardWidget
 
 INPUT_MODES = {
     Mode.FIRST_OYA,
