@@ -93,7 +93,7 @@ class GameScreen(QWidget):
         self.table = TableView(self.art, self)
         self.table.more_ahead = lambda: panels_ahead(self.art)  # built once, unseen
         self.table.other_sizes = lambda: [self._table_size_deciding()]
-        self.side = SidePanel(self)
+        self.side = SidePanel()
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
