@@ -3,8 +3,9 @@
 A name is imported from the module that defines it (assigns it, or defines it by ``def`` or
 ``class``), never from a module that only imported it itself: no ``from koikoi.x import N as
 N`` re-export, no ``__all__`` naming what a module did not define, and no ``from koikoi.x
-import N`` in ``koikoi/`` or ``tests/`` where ``koikoi.x`` has ``N`` from somewhere else. A
-package's submodules count as its own (``from koikoi.net import wire``). Imports under ``if
+import N`` in ``koikoi/`` or ``tests/`` where ``koikoi.x`` has ``N`` from somewhere else; the
+tests' own helpers are held to the same rule. A package's submodules count as its own
+(``from koikoi.net import wire``). Imports under ``if
 TYPE_CHECKING:`` are checked like the others: a type has one home too."""
 
 from __future__ import annotations
@@ -73,9 +74,9 @@ def read_module(path: Path, name: str) -> Module:
     return Module(path, package, frozenset(defined), exported)
 
 
-def read_modules(root: Path) -> dict[str, Module]:
-    """Every module under ``root/koikoi``, by its dotted name."""
-    paths = {module_name(path, root): path for path in sorted((root / "koikoi").rglob("*.py"))}
+def read_modules(root: Path, folder: str = "koikoi") -> dict[str, Module]:
+    """Every module under ``root/folder``, by its dotted name."""
+    paths = {module_name(path, root): path for path in sorted((root / folder).rglob("*.py"))}
     return {name: read_module(path, name) for name, path in paths.items()}
 
 
@@ -92,9 +93,9 @@ def wrong_homes(path: Path, package: str, modules: dict[str, Module], root: Path
     ``koikoi.x``'s own, and each ``N as N`` re-export, as ``path:line: why``."""
     where = path.relative_to(root).as_posix()
     found: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.ImportFrom):
-            continue
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    for node in sorted(nodes, key=lambda node: node.lineno):
         source = _source(node, package)
         if source not in modules:
             continue
@@ -121,13 +122,13 @@ def pass_throughs(modules: dict[str, Module], root: Path) -> list[str]:
 
 
 def all_wrong_homes(root: Path) -> list[str]:
-    modules = read_modules(root)
-    found = pass_throughs(modules, root)
+    """Every wrong home in ``root/koikoi`` and ``root/tests`` (the tests' helpers have one
+    home each too)."""
+    product = read_modules(root)
+    modules = product | read_modules(root, "tests")
+    found = pass_throughs(product, root)  # a test's __all__ may hold a fixture it imports
     for module in modules.values():
         found += wrong_homes(module.path, module.package, modules, root)
-    tests = root / "tests"
-    for path in sorted(tests.rglob("*.py")) if tests.is_dir() else ():
-        found += wrong_homes(path, module_name(path, root), modules, root)
     return found
 
 
@@ -156,7 +157,12 @@ def test_a_name_imported_from_a_module_that_only_imported_it_is_found(tmp_path: 
             "koikoi/fine.py": (
                 "from koikoi.home import X, Y, Z, f, C\nfrom koikoi.sub import part\n"
             ),
-            "tests/test_x.py": "def t():\n    from koikoi.sub.part import X\n",
+            "tests/__init__.py": "",
+            "tests/support.py": "from koikoi.home import X\nY = 1\n",
+            "tests/test_x.py": (
+                "def t():\n    from koikoi.sub.part import X\n"
+                "from tests.support import Y\nfrom tests.support import X as Z\n"
+            ),
         },
     )
     assert all_wrong_homes(tmp_path) == [
@@ -164,6 +170,7 @@ def test_a_name_imported_from_a_module_that_only_imported_it_is_found(tmp_path: 
         "koikoi/alias.py:1: re-exports X of koikoi.home",
         "koikoi/sub/again.py:1: koikoi.sub.part does not define C",
         "tests/test_x.py:2: koikoi.sub.part does not define X",
+        "tests/test_x.py:4: tests.support does not define X",
     ]
 
 
