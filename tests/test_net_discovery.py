@@ -593,7 +593,7 @@ def test_a_browser_stopped_as_soon_as_started_stops_at_once() -> None:
 
 OUT_OF_DESCRIPTORS_SCRIPT = """
 import resource, socket
-from koikoi.net.discovery import RoomBrowser
+from koikoi.net.discovery.browser import RoomBrowser
 events = []
 browser = RoomBrowser(events.append, bind="127.0.0.1")
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

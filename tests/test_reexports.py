@@ -11,6 +11,7 @@ TYPE_CHECKING:`` are checked like the others: a type has one home too."""
 from __future__ import annotations
 
 import ast
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,6 +89,26 @@ def _source(node: ast.ImportFrom, package: str) -> str:
     return ".".join([*base, node.module] if node.module else base)
 
 
+def _imports_in_scripts(tree: ast.Module) -> list[ast.ImportFrom]:
+    """The imports of the Python scripts a module keeps in strings (run by a child process:
+    ``python -c SCRIPT``), numbered by the string's line in the module."""
+    found: list[ast.ImportFrom] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        if "import" not in node.value or "koikoi" not in node.value:
+            continue
+        try:
+            script = ast.parse(textwrap.dedent(node.value))
+        except SyntaxError:
+            continue  # prose, not a script
+        for inner in ast.walk(script):
+            if isinstance(inner, ast.ImportFrom):
+                inner.lineno += node.lineno - 1
+                found.append(inner)
+    return found
+
+
 def wrong_homes(path: Path, package: str, modules: dict[str, Module], root: Path) -> list[str]:
     """Each ``from koikoi.x import N`` in the source at ``path`` whose ``N`` is not
     ``koikoi.x``'s own, and each ``N as N`` re-export, as ``path:line: why``."""
@@ -95,6 +116,7 @@ def wrong_homes(path: Path, package: str, modules: dict[str, Module], root: Path
     found: list[str] = []
     tree = ast.parse(path.read_text(encoding="utf-8"))
     nodes = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    nodes += _imports_in_scripts(tree)
     for node in sorted(nodes, key=lambda node: node.lineno):
         source = _source(node, package)
         if source not in modules:
