@@ -76,12 +76,17 @@ def settings_text(rounds: int, doubling: bool) -> str:
     return _tr("{0} rounds · no doubling").format(rounds)
 
 
+def seed_notes() -> tuple[str, str]:
+    """What a room that deals by the joint seed says of it: a koikoi-net/2 room, a newer one."""
+    return _tr("joint seed only"), _tr("joint seed allowed")
+
+
 def seed_text(room: Room) -> str:
     """What a room says of joint-seed dealing (TXT ``dealing``, ``v``), or "" for a room that
     deals privately only: a koikoi-net/2 room deals only so, a newer one may allow it."""
     if room.dealing != "seed":
         return ""
-    return _tr("joint seed only") if room.version < PRIVATE_VERSION else _tr("joint seed allowed")
+    return seed_notes()[0 if room.version < PRIVATE_VERSION else 1]
 
 
 def status_text(status: RoomStatus) -> str:
