@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
@@ -28,6 +26,7 @@ from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.room import QtRoom
 from tests.ui_driver import (
     FAST,
+    StallMeter,
     actions_so_far,
     click,
     close_window,
@@ -118,24 +117,6 @@ def check_joiner_table(window: MainWindow) -> None:
         for card in model.hand:
             w = find_card(window, card)
             assert w.geometry().center().y() > table.height() * 0.6, "the hand is not at the bottom"
-
-
-class GapMeter(QObject):
-    """A 10 ms timer; the largest gap between its ticks is how long the UI thread stalled."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.timer = QTimer(self)
-        self.timer.setInterval(10)
-        self.timer.timeout.connect(self._tick)
-        self.last = time.perf_counter()
-        self.largest = 0.0
-        self.timer.start()
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.largest = max(self.largest, now - self.last)
-        self.last = now
 
 
 def test_two_windows_play_a_whole_network_match_by_clicks(qtbot: QtBot, tmp_path: Path) -> None:
@@ -249,13 +230,14 @@ def test_the_peer_dropping_mid_round_is_told_in_words(qtbot: QtBot, tmp_path: Pa
     host, joiner = pair.windows
     mid_round(pair, joiner)
     # the joiner waits for hana, her move clock counting down, and the window stays live
-    meter = GapMeter()
+    meter = StallMeter()
+    meter.start()
     qtbot.wait(1300)
-    meter.timer.stop()
+    meter.stop()
     prompt = joiner.game.prompt.text()
     assert prompt.startswith("Waiting for hana… 0:"), prompt
     assert int(prompt.split("… 0:")[1]) <= 59, prompt
-    assert meter.largest < 0.1, f"the UI thread stalled {meter.largest * 1000:.0f} ms"
+    assert meter.largest_busy < 0.1, f"the UI thread stalled: {meter.summary()}"
     # hana's app goes away without a word: its socket is gone
     link = pair.room.match
     assert link is not None and link.socket is not None
