@@ -25,7 +25,7 @@ import logging
 import random
 import secrets
 import time
-from collections import deque
+from collections import abc, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -177,7 +177,7 @@ class GameController(QObject):
         self.match: Match | None = None
         self.record: GameRecord | None = None
         self.seed = b""
-        self.new_seed = lambda: secrets.token_bytes(32)  # a new practice's seed; tests set it
+        self.new_seed: abc.Callable[[], bytes] = lambda: secrets.token_bytes(32)  # tests set it
         self.level = "normal"
         self.first: FirstOya | None = None
         self.mode = Mode.IDLE
