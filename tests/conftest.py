@@ -7,7 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +92,7 @@ def _qt_waits_end_at_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtCore import QTimer
     from pytestqt.qt_compat import qt_api
 
-    enter = qt_api.exec
+    enter: Callable[[object], object] = qt_api.exec  # pytest-qt leaves it unannotated
     tick = QTimer()
     tick.setInterval(100)
     tick.timeout.connect(lambda: None)  # Python runs, and with it a signal's handler
