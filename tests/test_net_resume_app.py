@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.session import MovePlayed
+from koikoi.net.session import MovePlayed, TossDone
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
 from tests.test_ui_netlink import Seat, check_records, close_room, open_room, options
@@ -134,12 +134,12 @@ class WindowPair:
             timeout=20_000,
         )
 
-    def _host_tossed(self, toss: object) -> None:
+    def _host_tossed(self, toss: TossDone) -> None:
         link = self.room.match
         assert link is not None and link.peer is not None
         self.host.start_network_match(self.room, link.peer, toss)
 
-    def _joiner_tossed(self, toss: object) -> None:
+    def _joiner_tossed(self, toss: TossDone) -> None:
         assert self.join.peer is not None
         self.joiner.start_network_match(self.join, self.join.peer, toss)
 
