@@ -47,11 +47,13 @@ SUBCOMMANDS: Final[dict[str, Subcommand]] = {
         "koikoi.net.cli",
         "check a network match's signed record: bytes, chain, signatures, hashes, moves",
     ),
-    "view": Subcommand("koikoi.ui.viewcmd", "open the replay viewer on a koikoi-record/1 file"),
+    "view": Subcommand(
+        "koikoi.ui.replay.viewcmd", "open the replay viewer on a koikoi-record/1 file"
+    ),
 }
 """Every subcommand, in the order ``koikoi --help`` lists them (one entry each)."""
 
-__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "SUBCOMMANDS", "UsageError", "main"]
+__all__ = ["SUBCOMMANDS", "main"]
 
 
 ENVIRONMENT: Final = """environment:

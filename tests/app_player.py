@@ -31,7 +31,7 @@ is in its list and double-clicked), ``create`` (the host: "Create" → the room 
 → the first deal's toss panel), ``toss`` (the
 coin, until the panel's "Deal the cards" is pressed), ``deal`` (→ the first deal laid out:
 eight cards in the hand, its events shown), ``play`` (the rest of the match). Figures over
-many runs: ``python -m koikoi.ui.lanbench --processes``.
+many runs: ``python -m koikoi.devtools.lanbench --processes``.
 
 ``--think MS`` pauses before each click with the tests' instant timings, so the monitor sees
 each step's work apart, as a person's clicks come (``lanbench`` passes 100 ms). ``--pace MS``
@@ -73,9 +73,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from koikoi.ui.app import make_app
-from koikoi.ui.controller import Timings
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.controller import Timings
+from koikoi.ui.match.matchview import Mode
 from koikoi.ui.smoke import GapMeter
 from tests.ui_driver import (
     FAST,

@@ -39,8 +39,8 @@ from PySide6.QtCore import QEventLoop, QSocketNotifier, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
 from koikoi.engine.yaku import Yaku
-from koikoi.ui.matchview import Mode
-from koikoi.ui.names import card_accessible_name, card_name, yaku_name
+from koikoi.ui.common.names import card_accessible_name, card_name, yaku_name
+from koikoi.ui.match.matchview import Mode
 from tests import keyboard_player
 from tests.ui_driver import (
     FAST,

@@ -132,7 +132,7 @@ def _qapplication() -> object:
 @pytest.fixture
 def japanese() -> Iterator[None]:
     """The app's words in Japanese for one test (English again after it)."""
-    from koikoi.ui import names
+    from koikoi.ui.common import names
 
     assert names.install_translations("ja")
     try:

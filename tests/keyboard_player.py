@@ -1,7 +1,7 @@
 """A player with the keyboard alone: each key goes to the widget that has the focus.
 
 Not a test module. :func:`step` answers whatever the game waits for with the keys of
-``koikoi/ui/keys.py`` (1–8, arrows, Enter/Space, Esc, K, S; Enter on a panel) and waits after
+``koikoi/ui/common/keys.py`` (1–8, arrows, Enter/Space, Esc, K, S; Enter on a panel) and waits after
 each key until the game has taken it: with the accessibility bridge on (a screen reader, or
 ``QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1``), Qt first offers every key to the screen reader over
 D-Bus and hands it to the widget only when the answer comes, so a key lands a little later.
@@ -20,7 +20,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from tests.ui_driver import progress
 
 Bot = Any

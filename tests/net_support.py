@@ -24,13 +24,14 @@ from typing import Any
 
 from koikoi.engine.match import Settings
 from koikoi.engine.round import Action
-from koikoi.net.discovery import Room, RoomStatus
+from koikoi.net.discovery.txt import Room, RoomStatus
 from koikoi.net.handshake import Established, Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.lockstep import decode_entry, encode_entry, signed_data
 from koikoi.net.noise import CipherState
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, Session, SessionEvent
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import Ended, SessionEvent
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import REPO
 

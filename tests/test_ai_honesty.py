@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from koikoi.ai import PLAYERS, Budget, get_player
+from koikoi.ai import PLAYERS, get_player
+from koikoi.ai.base import Budget
 from koikoi.ai.seat import AiSeat
 from koikoi.engine.match import observe
 from koikoi.engine.round import Phase

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from koikoi.ai import LEVELS, PLAYERS, Budget, UnknownPlayer, get_player
+from koikoi.ai import LEVELS, PLAYERS, UnknownPlayer, get_player
+from koikoi.ai.base import Budget
 from koikoi.ai.hard import Policy, distinct, sample
 from koikoi.ai.koikoi_model import outlook
 from koikoi.ai.stakes import match_value, settle

@@ -22,10 +22,10 @@ from PySide6.QtCore import QByteArray, QRect, QRectF, QSize, QtMsgType, qInstall
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
+from koikoi.devtools.sheet import layout, parse_size, render_sheet
 from koikoi.engine.cards import CARD_IDS
 from koikoi.resources import asset, assets_dir
-from koikoi.ui.art import ART_IDS, BACK, CardArt, card_size, card_svg
-from koikoi.ui.sheet import layout, parse_size, render_sheet
+from koikoi.ui.common.art import ART_IDS, BACK, CardArt, card_size, card_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "assets" / "cards"
@@ -225,7 +225,7 @@ def test_contact_sheet(app: QGuiApplication, tmp_path: Path) -> None:
     assert (sheet.width(), sheet.height()) == (size.width(), size.height())
     out = tmp_path / "sheet.png"
     result = subprocess.run(
-        [sys.executable, "-m", "koikoi.ui.sheet", str(out), "--card", "30x48", "--no-aids"],
+        [sys.executable, "-m", "koikoi.devtools.sheet", str(out), "--card", "30x48", "--no-aids"],
         capture_output=True,
         text=True,
         timeout=60,

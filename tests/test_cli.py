@@ -246,7 +246,7 @@ def test_no_display_is_one_line(monkeypatch):
 def test_the_help_and_the_readme_name_the_environment_the_app_reads() -> None:
     """KOIKOI_MDNS_BIND is what lets two apps find each other's rooms over loopback; it was
     in neither the README nor --help."""
-    from koikoi.ui.rooms import BIND_ENV
+    from koikoi.ui.lobby.rooms import BIND_ENV
 
     proc = run_koikoi("--help")
     assert proc.returncode == 0, proc.stderr

@@ -26,14 +26,11 @@ from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import KOIKOI, SHOBU, Action, Phase
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.session import (
-    DEFAULT_ABANDON_AFTER,
-    DEFAULT_MOVE_CLOCK,
-    Ended,
-    OutOfTime,
-    PeerOverdue,
-)
-from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
+from koikoi.net.session.clock import DEFAULT_ABANDON_AFTER, DEFAULT_MOVE_CLOCK
+from koikoi.net.session.events import Ended, OutOfTime, PeerOverdue
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions, ThreadedSeat
+from koikoi.net.transport.room import Room
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi

@@ -26,21 +26,18 @@ from zeroconf._dns import DNSAddress, DNSPointer, DNSService, DNSText
 from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.const import _CLASS_IN, _CLASS_IN_UNIQUE, _FLAGS_AA, _FLAGS_QR_RESPONSE
 
-from koikoi.net.discovery import (
+from koikoi.net.discovery.advertiser import RoomAdvertiser
+from koikoi.net.discovery.browser import (
     MAX_ROOMS,
     REPORT_INTERVAL,
-    SERVICE_TYPE,
-    Advertisement,
     BrowseFailed,
     DiscoveryEvent,
     RoomAdded,
-    RoomAdvertiser,
     RoomBrowser,
     RoomChanged,
     RoomRemoved,
-    RoomStatus,
-    parse_room,
 )
+from koikoi.net.discovery.txt import SERVICE_TYPE, Advertisement, RoomStatus, parse_room
 from koikoi.net.identity import Identity
 
 LOOPBACK = "127.0.0.1"
@@ -596,7 +593,7 @@ def test_a_browser_stopped_as_soon_as_started_stops_at_once() -> None:
 
 OUT_OF_DESCRIPTORS_SCRIPT = """
 import resource, socket
-from koikoi.net.discovery import RoomBrowser
+from koikoi.net.discovery.browser import RoomBrowser
 events = []
 browser = RoomBrowser(events.append, bind="127.0.0.1")
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -20,9 +20,11 @@ from koikoi.engine.match import Settings
 from koikoi.net.connection import Connection
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
 from koikoi.net.wire import unpack
-from koikoi.ui.netlink import QtJoin
+from koikoi.ui.net.netlink.join import QtJoin
 from tests.net_support import spawn
 from tests.test_net_transport import Bot
 from tests.ui_driver import StallMeter

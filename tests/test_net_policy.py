@@ -11,7 +11,9 @@ from koikoi.net import policy
 from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.net.resume import ResumeRefused, Suspended
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, Ending, How, Session, TossDone
+from koikoi.net.session.core import Session
+from koikoi.net.session.endings import Ending, How
+from koikoi.net.session.events import Ended, TossDone
 from tests.test_net_resume import Match, until_play
 
 

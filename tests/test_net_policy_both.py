@@ -1,5 +1,5 @@
 """The same policy cases against both transports: ``koikoi host``/``join``'s asyncio one
-(:mod:`koikoi.net.transport`) and the app's Qt link (:mod:`koikoi.ui.netlink`).
+(:mod:`koikoi.net.transport`) and the app's Qt link (:mod:`koikoi.ui.net.netlink`).
 
 Each decision is :mod:`koikoi.net.policy`'s; the two transports only carry it out. These
 cases are where they used to disagree (the Qt room refused to resume a finished match whose
@@ -34,9 +34,12 @@ from koikoi.net.connection import Connection, ConnectionEvent
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.resume import Resumed, finished
 from koikoi.net.roles import Role
-from koikoi.net.session import Session
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
-from koikoi.ui.netlink import QtJoin, QtRoom
+from koikoi.net.session.core import Session
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.stepped_clock import SteppedClock
 
 SETTINGS = Settings(rounds=6)

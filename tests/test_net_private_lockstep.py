@@ -307,7 +307,7 @@ def test_the_stand_ins_depend_only_on_the_cards_a_side_knows(game: int) -> None:
 
 
 def test_what_a_listener_has_left_to_hear_is_the_locksteps_to_say() -> None:
-    """The table's peer (``koikoi.ui.opponents.RemoteOpponent.behind``) asks the lockstep:
+    """The table's peer (``koikoi.ui.match.opponents.RemoteOpponent.behind``) asks the lockstep:
     deals laid out between moves count in private dealing only, and whose turn it is comes
     from the deal in play (none before the first deal)."""
     match = PrivateMatch(0)

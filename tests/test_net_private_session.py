@@ -13,7 +13,8 @@ import pytest
 from koikoi.engine.record import replay
 from koikoi.net.private import PrivateLockstep
 from koikoi.net.roles import Role
-from koikoi.net.session import DEALING, DealLaidOut, MovePlayed, TossDone
+from koikoi.net.session.events import DealLaidOut, MovePlayed, TossDone
+from koikoi.net.session.messages import DEALING
 from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.net.wire import encode_message, unpack
 from tests.net_support import Table, teyaku_seeds
@@ -270,7 +271,7 @@ def _audit_cheat_caught(table: Table, victim: Role) -> str:
 
 
 def test_a_move_that_plays_another_card_than_the_one_opened_is_named() -> None:
-    from koikoi.net.session import MOVE
+    from koikoi.net.session.messages import MOVE
     from tests.net_support import resign
 
     table = private_table(seed=10)
@@ -305,7 +306,7 @@ def test_a_move_that_plays_another_card_than_the_one_opened_is_named() -> None:
 def test_a_withheld_draw_key_runs_out_the_move_clock_of_the_withholder() -> None:
     """The joiner never answers the host's draw: the host's clock waits for the joiner, and
     after the abandon time the host ends the match as abandoned by the joiner."""
-    from koikoi.net.session import PeerOverdue
+    from koikoi.net.session.events import PeerOverdue
 
     def withhold(sender: Role, messages: list[bytes]) -> list[bytes]:
         dealing = table.host._private

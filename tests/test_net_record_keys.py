@@ -105,7 +105,7 @@ def test_the_kept_games_list_skips_a_network_record_that_repeats_a_key(
     finished: dict[str, Any], tmp_path: Path
 ) -> None:
     from koikoi.paths import games_dir
-    from koikoi.ui.saves import SaveStore, kept_matches
+    from koikoi.ui.match.saves import SaveStore, kept_matches
 
     store = SaveStore(tmp_path)
     games = games_dir(store.directory)

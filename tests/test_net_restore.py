@@ -14,8 +14,8 @@ from koikoi.net import cli, restore
 from koikoi.net.hello import SEED_ONLY, WITH_SEED
 from koikoi.net.identity import KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.transport import PeerOptions
-from koikoi.ui import saves
+from koikoi.net.transport.options import PeerOptions
+from koikoi.ui.match import saves
 from tests.test_net_recordfile import WrittenMatch, written_and_cut
 
 
@@ -155,5 +155,5 @@ def test_a_resume_key_without_a_role_says_so(tmp_path: Path) -> None:
 
 
 def test_the_start_screen_reads_the_same_resume_key() -> None:
-    """``koikoi.ui.saves`` names the key without loading the network for the start screen."""
+    """``koikoi.ui.match.saves`` names the key without loading the network for the start screen."""
     assert saves.RESUME_KEY == restore.RESUME_KEY

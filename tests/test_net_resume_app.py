@@ -1,4 +1,4 @@
-"""Resume in the app's network layer (koikoi/ui/netlink/): a QtRoom and a QtJoin whose
+"""Resume in the app's network layer (koikoi/ui/net/netlink/): a QtRoom and a QtJoin whose
 connection the kernel destroys mid-match (``ss -K``, as a reset would) go on over a new one;
 the joiner dials again, the room takes its peer back, both records end the same.
 """
@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.session import MovePlayed, TossDone
+from koikoi.net.session.events import MovePlayed, TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.netlink import PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.test_ui_netlink import Seat, check_records, close_room, open_room, options
 from tests.test_ui_network import mid_round, open_window
 from tests.test_ui_network import options as net_options

@@ -17,6 +17,7 @@ from koikoi.engine.cards import CARD_IDS
 from koikoi.engine.match import Settings
 from koikoi.engine.record import replay
 from koikoi.engine.round import KOIKOI, SHOBU, Round, play
+from koikoi.net.errors import ProtocolError
 from koikoi.net.lockstep import (
     Lockstep,
     canonical_state,
@@ -27,9 +28,10 @@ from koikoi.net.lockstep import (
     state_hash,
 )
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, MovePlayed, Stage, TossDone
+from koikoi.net.session.endings import Stage
+from koikoi.net.session.events import Ended, MovePlayed, TossDone
 from koikoi.net.verify import verify_record
-from koikoi.net.wire import ProtocolError, encode_message, unpack
+from koikoi.net.wire import encode_message, unpack
 from tests.net_support import Table, in_play, is_move, resign
 
 MOVE_NAMED = re.compile(r"deal \d+ action \d+ \(move \d+, seat [01]( \w+( \w+)?)?\)")

@@ -33,7 +33,8 @@ from koikoi.net.fair import (
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.sas import sas_cards
-from koikoi.net.session import CARDS_DIFFER, CardsShown, Ended, Ending, Stage, TossDone
+from koikoi.net.session.endings import CARDS_DIFFER, Ending, Stage
+from koikoi.net.session.events import CardsShown, Ended, TossDone
 from koikoi.net.verify import VerificationFailed, verify_record
 from koikoi.net.wire import encode_frame, encode_message, unpack
 from tests.net_support import Table

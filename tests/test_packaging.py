@@ -106,6 +106,25 @@ def _png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
+def test_the_spec_leaves_the_developers_tools_out() -> None:
+    """The spec's own filter (run here on every module of the checkout) keeps the product
+    and drops ``koikoi.devtools``, which its excludes name too."""
+    spec = (PACKAGING / "koikoi.spec").read_text(encoding="utf-8")
+    assert 'collect_submodules("koikoi", filter=_product)' in spec
+    assert re.search(r"excludes=\[[^\]]*\bDEVTOOLS\b", spec)
+    names: dict[str, object] = {}
+    exec(spec[spec.index("DEVTOOLS = ") : spec.index("a = Analysis(")], names)
+    product = names["_product"]
+    assert callable(product)
+    modules = [
+        ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        for path in (REPO / "koikoi").rglob("*.py")
+    ]
+    dropped = sorted(name for name in modules if not product(name))
+    assert dropped == sorted(name for name in modules if name.startswith("koikoi.devtools"))
+    assert "koikoi.devtools.screenshots" in dropped and product("koikoi.ui.smoke")
+
+
 def test_the_hicolor_icons_are_the_sizes_their_names_say() -> None:
     sizes = []
     for png in sorted((REPO / "assets" / "icons").glob("koikoi-*.png")):

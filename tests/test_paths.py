@@ -15,7 +15,7 @@ import pytest
 
 from koikoi.net.identity import IDENTITY_DIR, identity_dir
 from koikoi.paths import atomic_write, games_dir, koikoi_home, platform_home
-from koikoi.ui.saves import SaveStore
+from koikoi.ui.match.saves import SaveStore
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
 

@@ -8,8 +8,8 @@ from PySide6.QtGui import QAccessible, QAccessibleInterface
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.discovery import Room, RoomStatus
-from koikoi.ui.matchview import Mode
+from koikoi.net.discovery.txt import Room, RoomStatus
+from koikoi.ui.match.matchview import Mode
 from tests.ui_driver import click, close_window, open_window, wait_for_input
 
 
@@ -56,7 +56,7 @@ def test_hidden_lists_say_nothing_is_focused_at_the_table(qtbot: QtBot, monkeypa
 def test_a_list_shown_again_has_its_current_item_back(qtbot: QtBot) -> None:
     from PySide6.QtWidgets import QLabel, QListWidget, QStackedWidget
 
-    from koikoi.ui.accessible import forget_current_while_hidden
+    from koikoi.ui.common.accessible import forget_current_while_hidden
 
     stack = QStackedWidget()
     qtbot.addWidget(stack)

@@ -50,7 +50,7 @@ from koikoi.engine.events import (
     StockTurned,
     YakuFormed,
 )
-from koikoi.ui.history import load
+from koikoi.ui.replay.history import load
 
 REPO = Path(__file__).resolve().parent.parent
 SYSTEM_PYTHON = "/usr/bin/python3"

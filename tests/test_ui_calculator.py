@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox
 
 from koikoi.engine.cards import CARD_IDS, parse_card
 from koikoi.engine.yaku import score
-from koikoi.ui import names
-from koikoi.ui.calculator import ScoreCalculator
+from koikoi.ui.common import names
+from koikoi.ui.learn.calculator import ScoreCalculator
 from koikoi.ui.main_window import MainWindow
 from tests.ui_driver import click, close_window, open_window
 
@@ -109,7 +109,7 @@ def test_any_pile_reads_as_the_engine_scores_it(qtbot) -> None:
 
 
 def test_each_change_is_announced_once(qtbot, monkeypatch) -> None:
-    import koikoi.ui.calculator as calculator_module
+    import koikoi.ui.learn.calculator as calculator_module
 
     said: list[str] = []
     monkeypatch.setattr(calculator_module, "announce", lambda widget, text: said.append(text))

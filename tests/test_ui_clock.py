@@ -18,11 +18,14 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.session import TossDone
+from koikoi.net.session.events import TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtJoin, QtRoom
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.net.netlink.base import APP_DEALINGS
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.test_ui_network import ended_message, log_text, open_window, saved_record
 from tests.ui_driver import (
     actions_so_far,

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.cards import parse_card
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from tests.contrast import NON_TEXT_AA, TEXT_AA, dominant, ratio, text_contrasts
 from tests.ui_driver import (
     click,
@@ -275,7 +275,7 @@ def blend(colour: QColor, under: QColor) -> QColor:
 
 
 def test_words_painted_on_the_felt_meet_aa(qtbot):
-    from koikoi.ui.table import FIELD_LABEL, TRAY_LABEL_EMPTY
+    from koikoi.ui.table.table import FIELD_LABEL, TRAY_LABEL_EMPTY
 
     window = open_window(qtbot)
     start_practice(window, seed=TWO_IN_HAND)

@@ -13,11 +13,11 @@ from koikoi.engine.events import Event, Outcome
 from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import round_points, yaku_of
-from koikoi.ui.ai_worker import AiRunner
-from koikoi.ui.controller import COMPUTER, HUMAN, GameController, Timings
-from koikoi.ui.matchview import Mode
-from koikoi.ui.saves import SaveStore
-from koikoi.ui.table import TableModel
+from koikoi.ui.match.ai_worker import AiRunner
+from koikoi.ui.match.controller import COMPUTER, HUMAN, GameController, Timings
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import SaveStore
+from koikoi.ui.table.table_model import TableModel
 
 TEYAKU_OF_YOURS = b"special-deal-0000000000000000002"
 TEYAKU_OF_THEIRS = b"special-deal-0000000000000000013"
@@ -155,7 +155,7 @@ def test_the_computers_time_cap_answers_with_a_legal_move(qtbot, monkeypatch, tm
             time.sleep(3)
             return legal[0]
 
-    monkeypatch.setattr("koikoi.ui.ai_worker.load_player", lambda level: Dawdler())
+    monkeypatch.setattr("koikoi.ui.match.ai_worker.load_player", lambda level: Dawdler())
     runner = AiRunner("normal", cap_ms=100, in_process=False)
     c = make(tmp_path)
     c.new_match(Settings(), "easy", seed=b"cap-seed")

@@ -30,16 +30,19 @@ from PySide6.QtWidgets import QDialogButtonBox, QLabel
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
+from koikoi.net.hello import SEED_ONLY, WITH_SEED
 from koikoi.net.identity import load_or_create_identity
 from koikoi.net.recordfile import attach_local, local_path
 from koikoi.net.resume import restore_session
 from koikoi.net.roles import Role
 from koikoi.net.verify import verify_record
-from koikoi.ui.lobby import PasswordPrompt
+from koikoi.ui.lobby.lobby_pages import PasswordPrompt
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.netlink import APP_DEALINGS, SEED_ONLY, WITH_SEED, QtJoin, QtRoom
-from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import RESUME_KEY, SaveStore, kept_matches
+from koikoi.ui.net.netlink.base import APP_DEALINGS
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.conftest import run_koikoi
 from tests.test_ui_lobby import both_at_the_cards, open_room

@@ -10,11 +10,8 @@ from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox
 
-from koikoi.ui.controller import Timings
-from koikoi.ui.display import DisplayDialog, platform_reduced_motion
-from koikoi.ui.learn_page import CardPicture
-from koikoi.ui.main_window import MainWindow
-from koikoi.ui.settings import (
+from koikoi.ui.common.display import DisplayDialog, platform_reduced_motion
+from koikoi.ui.common.settings import (
     ANIMATION_SPEED,
     CARD_SIZE,
     HIGH_CONTRAST,
@@ -24,6 +21,9 @@ from koikoi.ui.settings import (
     DisplayOptions,
     settings_path,
 )
+from koikoi.ui.learn.learn_page import CardPicture
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.match.controller import Timings
 from tests.contrast import text_contrasts
 from tests.ui_driver import (
     click,

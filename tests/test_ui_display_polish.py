@@ -11,14 +11,14 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
-from koikoi.ui import names
-from koikoi.ui.art import card_size
-from koikoi.ui.display import HC_GROUND, HC_TEXT
-from koikoi.ui.gallery import GALLERY_WIDTH
-from koikoi.ui.help import HelpDialog
-from koikoi.ui.learn_page import CardPicture
+from koikoi.ui.common import names
+from koikoi.ui.common.art import card_size
+from koikoi.ui.common.display import HC_GROUND, HC_TEXT
+from koikoi.ui.common.settings import CARD_SCALES, DisplayOptions
+from koikoi.ui.learn.gallery import GALLERY_WIDTH
+from koikoi.ui.learn.help import HelpDialog
+from koikoi.ui.learn.learn_page import CardPicture
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.settings import CARD_SCALES, DisplayOptions
 from tests.ui_driver import click, close_window, open_window
 
 SIZES = [(960, 640), (1280, 800)]

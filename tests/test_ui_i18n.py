@@ -37,21 +37,21 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
-from koikoi.net.session import BYE_REASONS, Ending, How
+from koikoi.net.session.endings import BYE_REASONS, Ending, How
 from koikoi.paths import games_dir, koikoi_home
-from koikoi.ui import names
 from koikoi.ui.app import MainWindows
-from koikoi.ui.glossary import GLOSSARY
-from koikoi.ui.help import PAGES
-from koikoi.ui.history import steps_of, verdict_of
+from koikoi.ui.common import names
+from koikoi.ui.common.settings import LANGUAGE, AppSettings, DisplayOptions
+from koikoi.ui.learn.glossary import GLOSSARY
+from koikoi.ui.learn.help import PAGES
+from koikoi.ui.lobby.rooms import RoomListModel
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.netlink import LinkError
-from koikoi.ui.netmatch import ending_text
-from koikoi.ui.prematch import failure_text
-from koikoi.ui.rooms import RoomListModel
-from koikoi.ui.settings import LANGUAGE, AppSettings, DisplayOptions
-from koikoi.ui.viewer import ReplayViewer
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.net.netlink.base import LinkError
+from koikoi.ui.net.netmatch import ending_text
+from koikoi.ui.net.prematch import failure_text
+from koikoi.ui.replay.history import steps_of, verdict_of
+from koikoi.ui.replay.viewer import ReplayViewer
 from tests.conftest import REPO
 from tests.test_ui_clock import ClockPair, options
 from tests.test_ui_lobby import both_at_the_cards, close_lobby, make_lobby, open_room

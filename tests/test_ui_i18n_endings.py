@@ -24,11 +24,11 @@ from PySide6.QtCore import QCoreApplication
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.roles import Role
-from koikoi.net.session import BYE_REASONS, CARDS_DIFFER, CARDS_DIFFER_PEER, Ending, How
+from koikoi.net.session.endings import BYE_REASONS, CARDS_DIFFER, CARDS_DIFFER_PEER, Ending, How
 from koikoi.net.wire import encode_message
-from koikoi.ui import names
-from koikoi.ui.netmatch import ending_text
-from koikoi.ui.prematch import ending_text as prematch_ending_text
+from koikoi.ui.common import names
+from koikoi.ui.net.netmatch import ending_text
+from koikoi.ui.net.prematch import ending_text as prematch_ending_text
 from tests.net_support import Table, in_play
 from tests.test_ui_i18n import ALLOWED
 from tests.test_ui_i18n_failures import english_in
@@ -271,7 +271,7 @@ def test_every_ending_the_network_gives_is_a_japanese_sentence(
     """The window's line for each reason: the phrase meant for it, in Japanese, no other
     English (but the new messages' words until they are translated); a detail in free text
     goes to the log."""
-    caplog.set_level(logging.INFO, logger="koikoi.ui.neterrors")
+    caplog.set_level(logging.INFO, logger="koikoi.ui.net.neterrors")
     for mine in (False, True):
         text = ending_text(ending(how, reason), "hana", mine)
         if phrase:
@@ -313,7 +313,7 @@ def test_a_finished_match_whose_last_audit_failed_is_said_in_japanese(
 ) -> None:
     """The note beside a finished match's result panel: the result stands, and who kept the
     last audit from passing, in Japanese (issue 20, 2)."""
-    from koikoi.ui.neterrors import audit_outcome, audit_text
+    from koikoi.ui.net.neterrors import audit_outcome, audit_text
 
     for peer in (True, False):
         text = audit_text(result, peer, "hana", audit_outcome(winner, 0))
@@ -331,7 +331,7 @@ def test_a_finished_match_whose_last_audit_failed_is_said_in_japanese(
 
 
 def test_a_seed_withheld_mid_match_is_said_in_japanese() -> None:
-    from koikoi.net.session import Audit, AuditResult
+    from koikoi.net.session.endings import Audit, AuditResult
 
     reason = "the host withheld its seed of deal 2 for 15 s: it refused the deal's audit"
     withheld = Ending(
@@ -412,7 +412,7 @@ def test_a_hostile_peers_message_and_the_stop_it_is_told_are_said_in_japanese(
     """hana's app (a session of our own, used as a hostile peer) sends a message no match
     takes: taro's app stops the match (``protocol``) and tells hana's, whose window says
     that taro's app stopped it (``stopped``, taro's English words in the log only)."""
-    caplog.set_level(logging.INFO, logger="koikoi.ui.neterrors")
+    caplog.set_level(logging.INFO, logger="koikoi.ui.net.neterrors")
     pair = Pair(qtbot, tmp_path)
     host, joiner = pair.windows
     try:
@@ -457,7 +457,7 @@ def test_a_failure_inside_this_app_is_said_in_japanese(
 ) -> None:
     """A step of taro's link fails (a bug met mid-match): taro's window says this app failed,
     the error's words in the log; hana's window says taro's app failed."""
-    caplog.set_level(logging.INFO, logger="koikoi.ui.neterrors")
+    caplog.set_level(logging.INFO, logger="koikoi.ui.net.neterrors")
     pair = Pair(qtbot, tmp_path)
     host, joiner = pair.windows
     try:
@@ -522,7 +522,7 @@ def test_each_ending_a_real_session_gives_is_said_in_japanese(
 ) -> None:
     """taro's session ends as the network layer ends it (its own reason, not one written
     here); the window's line is Japanese, the reason's English words in the log only."""
-    caplog.set_level(logging.INFO, logger="koikoi.ui.neterrors")
+    caplog.set_level(logging.INFO, logger="koikoi.ui.net.neterrors")
     table = _in_play()
     HOSTILE[what](table)
     ending = table.joiner.ending

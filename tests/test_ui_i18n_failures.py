@@ -24,13 +24,14 @@ from pytestqt.qtbot import QtBot
 from koikoi.engine.round import play
 from koikoi.net.lockstep import encode_entry, signed_data
 from koikoi.net.wire import encode_message
-from koikoi.ui import names
-from koikoi.ui.history import verdict_of
-from koikoi.ui.lobby import Lobby
-from koikoi.ui.neterrors import error_detail, move_problem
-from koikoi.ui.netlink import LinkError, QtJoin
-from koikoi.ui.prematch import failure_text
-from koikoi.ui.settings import AppSettings, open_qsettings
+from koikoi.ui.common import names
+from koikoi.ui.common.settings import AppSettings, open_qsettings
+from koikoi.ui.lobby.lobby import Lobby
+from koikoi.ui.net.neterrors import error_detail, move_problem
+from koikoi.ui.net.netlink.base import LinkError
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.prematch import failure_text
+from koikoi.ui.replay.history import verdict_of
 from tests.conftest import REPO
 from tests.test_net_discovery_netns import no_multicast  # noqa: F401  (the namespaces)
 from tests.test_net_netns import Namespaces, _skip_reason
@@ -85,7 +86,7 @@ def test_a_connection_the_system_refuses_is_said_in_japanese(
 ) -> None:
     """The lobby's message is a Japanese sentence; the system's own words (Qt's, which may be
     English) are in the log, not the window."""
-    caplog.set_level(logging.INFO, logger="koikoi.ui.neterrors")
+    caplog.set_level(logging.INFO, logger="koikoi.ui.net.neterrors")
     guest = make_lobby(qtbot, tmp_path, "guest", "つき")
     try:
         target = address or f"127.0.0.1:{closed_port()}"
@@ -109,7 +110,7 @@ def test_nobody_answering_is_said_in_japanese(
 ) -> None:
     """A room whose queue of connections is full never answers a new one (its SYN is
     dropped): the join gives up at its time limit, in words."""
-    caplog.set_level(logging.INFO, logger="koikoi.ui.neterrors")
+    caplog.set_level(logging.INFO, logger="koikoi.ui.net.neterrors")
     full = socket.socket()
     full.bind(("127.0.0.1", 0))
     full.listen(0)
@@ -162,9 +163,9 @@ NO_MULTICAST_LOBBY = """
 import json, sys, time
 from pathlib import Path
 from PySide6.QtWidgets import QApplication
-from koikoi.ui import names
-from koikoi.ui.lobby import Lobby
-from koikoi.ui.settings import AppSettings
+from koikoi.ui.common import names
+from koikoi.ui.lobby.lobby import Lobby
+from koikoi.ui.common.settings import AppSettings
 
 app = QApplication([])
 names.install_translations("ja")
@@ -297,7 +298,7 @@ def test_a_record_that_does_not_check_is_said_in_japanese(
 ) -> None:
     """The viewer of a signed record whose move carries another move's signature says which
     move and why, in Japanese; verify's own words go to the log."""
-    caplog.set_level(logging.INFO, logger="koikoi.ui.neterrors")
+    caplog.set_level(logging.INFO, logger="koikoi.ui.net.neterrors")
     changed = copy.deepcopy(net_record)
     actions = changed["deals"][1]["actions"]
     first, second = [i for i, a in enumerate(actions) if "play" in a][:2]

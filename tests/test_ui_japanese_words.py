@@ -15,8 +15,8 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.cards import parse_card
 from koikoi.paths import koikoi_home
-from koikoi.ui import names
-from koikoi.ui.calculator import ScoreCalculator
+from koikoi.ui.common import names
+from koikoi.ui.learn.calculator import ScoreCalculator
 from koikoi.ui.start_screen import resume_text
 from tests.ui_driver import close_window, open_window
 
@@ -64,7 +64,7 @@ def test_the_computer_is_spelt_one_way_in_the_app_and_the_desktop_file() -> None
     assert not [t for t in texts if re.search("コンピュータ(?!ー)", t)]
     desktop = (REPO / "packaging" / "linux" / "org.koikoi.Koikoi.desktop").read_text("utf-8")
     assert "コンピューター" in desktop and not re.search("コンピュータ(?!ー)", desktop)
-    glossary = (REPO / "koikoi" / "ui" / "glossary.py").read_text("utf-8")
+    glossary = (REPO / "koikoi" / "ui" / "learn" / "glossary.py").read_text("utf-8")
     assert '"化け札"' in glossary and '"化札"' not in glossary
 
 
@@ -103,8 +103,8 @@ def test_a_damaged_save_is_said_in_japanese_and_its_detail_is_logged(
 
 
 def _listed(rounds: int, doubling: bool) -> tuple[str, str]:
-    from koikoi.net.discovery import Room, RoomStatus
-    from koikoi.ui.rooms import RoomListModel
+    from koikoi.net.discovery.txt import Room, RoomStatus
+    from koikoi.ui.lobby.rooms import RoomListModel
 
     room = Room(
         name="r1", title="Aiko's room", addresses=("127.0.0.1:4000",), rounds=rounds,

@@ -3,7 +3,7 @@ and back, in English and (once its translation ships) in Japanese.
 
 Every key goes to the widget that has the focus (``QTest.keyClick`` on
 ``QApplication.focusWidget()``, see ``tests/keyboard_player.py``): a moment where nothing has
-the focus, or where the key the scheme of ``koikoi/ui/keys.py`` names does nothing, fails.
+the focus, or where the key the scheme of ``koikoi/ui/common/keys.py`` names does nothing, fails.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QPushButton
 
 from koikoi.engine.events import MatchEnded
-from koikoi.ui.history import load
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.replay.history import load
 from tests import keyboard_player
 from tests.keyboard_player import focused, key
 from tests.ui_driver import close_window, describe, open_window, wait_for_input

@@ -6,9 +6,9 @@ import doctest
 
 import pytest
 
-import koikoi.ui.keys as keys_module
+import koikoi.ui.common.keys as keys_module
 from koikoi.engine.cards import parse_card
-from koikoi.ui.keys import (
+from koikoi.ui.common.keys import (
     ContinueDraw,
     Decide,
     Focus,

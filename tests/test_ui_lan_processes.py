@@ -30,11 +30,15 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.session import Ending, TossDone
+from koikoi.net.session.endings import Ending
+from koikoi.net.session.events import TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.netlink import APP_DEALINGS, LinkError, PeerOptions, QtJoin, QtRoom
-from koikoi.ui.saves import SaveStore
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import SaveStore
+from koikoi.ui.net.netlink.base import APP_DEALINGS, LinkError
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.conftest import REPO, run_koikoi
 from tests.net_support import KoikoiProcess
 from tests.test_net_netns import (  # noqa: F401  (the fixture that makes the namespaces)

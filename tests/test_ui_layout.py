@@ -17,10 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from koikoi.ui.card_widget import CardWidget
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.panels import DecisionPanel
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.table.card_widget import CardWidget
+from koikoi.ui.table.panels import DecisionPanel
 from tests.ui_driver import (
     actions_so_far,
     close_window,
@@ -232,8 +232,8 @@ def test_a_match_of_a_few_rounds_shows_them_all_without_a_scroll_bar(qtbot, rows
     from koikoi.engine.events import Outcome, RoundResult
     from koikoi.engine.match import DealOutcome
     from koikoi.engine.yaku import Yaku
-    from koikoi.ui.controller import HUMAN
-    from koikoi.ui.matchview import MatchSummary
+    from koikoi.ui.match.controller import HUMAN
+    from koikoi.ui.match.matchview import MatchSummary
 
     window = open_window(qtbot, size=(1280, 800))
     result = RoundResult(Outcome.WIN, HUMAN, ((Yaku.HANAMI, 5), (Yaku.TANE, 1)), 6, False, 0, 6)

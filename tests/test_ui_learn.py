@@ -31,12 +31,12 @@ from koikoi.engine.cards import (
     parse_card,
 )
 from koikoi.engine.yaku import Yaku, teyaku_of, yaku_of
-from koikoi.ui import names
-from koikoi.ui.art import CardArt
-from koikoi.ui.display import DisplayDialog
-from koikoi.ui.help import HelpDialog
-from koikoi.ui.learn_page import CardPicture, CardStrip
-from koikoi.ui.settings import AppSettings, DisplayOptions
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.display import DisplayDialog
+from koikoi.ui.common.settings import AppSettings, DisplayOptions
+from koikoi.ui.learn.help import HelpDialog
+from koikoi.ui.learn.learn_page import CardPicture, CardStrip
 from koikoi.ui.start_screen import StartScreen
 from tests.ui_driver import click, close_window, open_window, press, start_practice, wait_for_input
 

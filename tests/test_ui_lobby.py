@@ -29,15 +29,19 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.discovery import MAX_ROOMS, Advertisement, RoomAdvertiser
+from koikoi.net.discovery.advertiser import RoomAdvertiser
+from koikoi.net.discovery.browser import MAX_ROOMS
+from koikoi.net.discovery.txt import Advertisement
 from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.net.identity import PinStatus
-from koikoi.net.session import TossDone
-from koikoi.ui.lobby import Lobby, connect_match_ready
+from koikoi.net.session.events import TossDone
+from koikoi.ui.common.settings import NICKNAME, AppSettings, open_qsettings
+from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
+from koikoi.ui.lobby.rooms import RoomFinder
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.netlink import APP_DEALINGS, PeerInfo, PeerLink, QtRoom
-from koikoi.ui.rooms import RoomFinder
-from koikoi.ui.settings import NICKNAME, AppSettings, open_qsettings
+from koikoi.ui.net.netlink.base import APP_DEALINGS, PeerInfo
+from koikoi.ui.net.netlink.peer import PeerLink
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.test_ui_netlink import GapMeter, close_room, options
 from tests.ui_driver import StallMeter
 

@@ -4,7 +4,7 @@ A real lobby offscreen dials a listening socket on loopback that accepts the con
 never says a word (a room whose window hangs, say). The waiting page said "Connecting…" for
 the whole handshake time limit, 15 s, the same words as before the connection was even made;
 now it says the room was reached and is checking the player, then, after
-:data:`~koikoi.ui.lobby.SILENT_JOIN` seconds, for how long it has not answered and when the
+:data:`~koikoi.ui.lobby.lobby.SILENT_JOIN` seconds, for how long it has not answered and when the
 join stops; at the limit the lobby says why, in one line.
 """
 
@@ -21,12 +21,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
-import koikoi.ui.lobby
-from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT
-from koikoi.ui.lobby import Lobby
+import koikoi.ui.lobby.lobby
+from koikoi.net.session.clock import DEFAULT_SILENCE_TIMEOUT
+from koikoi.ui.lobby.lobby import Lobby
 from tests.test_ui_lobby import LOOPBACK, PASSWORD, close_lobby, make_lobby
 
-SILENT_JOIN: float = getattr(koikoi.ui.lobby, "SILENT_JOIN", 3.0)
+SILENT_JOIN: float = getattr(koikoi.ui.lobby.lobby, "SILENT_JOIN", 3.0)
 
 
 @pytest.fixture

@@ -16,11 +16,11 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.discovery import RoomStatus
-from koikoi.ui import names
-from koikoi.ui.lobby import Lobby
-from koikoi.ui.rooms import RoomListModel
-from koikoi.ui.settings import AppSettings, open_qsettings
+from koikoi.net.discovery.txt import RoomStatus
+from koikoi.ui.common import names
+from koikoi.ui.common.settings import AppSettings, open_qsettings
+from koikoi.ui.lobby.lobby import Lobby
+from koikoi.ui.lobby.rooms import RoomListModel
 from tests.net_support import room as a_room
 
 REAL = a_room("Hanami", "0a0a0a", "abcd", "192.168.1.20:4000")

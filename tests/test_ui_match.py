@@ -19,11 +19,11 @@ from koikoi.engine.cards import CARD_IDS, iter_cards
 from koikoi.engine.match import Settings
 from koikoi.engine.record import replay_record
 from koikoi.paths import koikoi_home
-from koikoi.ui.controller import COMPUTER, HUMAN
-from koikoi.ui.matchview import Mode
-from koikoi.ui.names import card_accessible_name
-from koikoi.ui.panels import MatchResultPanel
-from koikoi.ui.table import CardWidget
+from koikoi.ui.common.names import card_accessible_name
+from koikoi.ui.match.controller import COMPUTER, HUMAN
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.table.card_widget import CardWidget
+from koikoi.ui.table.panels import MatchResultPanel
 from tests.ui_driver import (
     click,
     close_window,

@@ -25,10 +25,15 @@ from koikoi.net.connection import HandshakeDone
 from koikoi.net.errors import PeerRefused, SettingsMismatch
 from koikoi.net.identity import Identity, KnownPeers, PinStatus
 from koikoi.net.roles import Role
-from koikoi.net.session import Ending, MovePlayed, TossDone
+from koikoi.net.session.endings import Ending
+from koikoi.net.session.events import MovePlayed, TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_frame
-from koikoi.ui.netlink import LinkError, PeerInfo, PeerLink, PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink.base import LinkError, PeerInfo
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.peer import PeerLink
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.conftest import run_koikoi
 from tests.net_support import KoikoiProcess, spawn
 from tests.stepped_clock import SteppedClock

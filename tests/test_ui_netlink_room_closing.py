@@ -19,7 +19,8 @@ from koikoi.net.errors import PeerRefused
 from koikoi.net.handshake import Phase, refuse_message
 from koikoi.net.roles import Role
 from koikoi.net.wire import encode_frame
-from koikoi.ui.netlink import LinkError, QtRoom
+from koikoi.ui.net.netlink.base import LinkError
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.test_ui_netlink import RawPeer, open_room, options
 
 BUSY = encode_frame(refuse_message("busy"))

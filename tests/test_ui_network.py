@@ -1,7 +1,7 @@
 """A network match at the table: two MainWindows in one process over loopback, each seat
 played by clicks, host in seat 0 and joiner in seat 1.
 
-The links are set up directly with ``koikoi.ui.netlink`` (the lobby is another screen's
+The links are set up directly with ``koikoi.ui.net.netlink`` (the lobby is another screen's
 work); each window takes its match over with ``start_network_match`` when its link reports
 ``tossed``, as the lobby does.
 """
@@ -21,12 +21,16 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.session import Session, TossDone
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.netlink import PeerInfo, PeerOptions, QtJoin, QtRoom
-from koikoi.ui.saves import SaveStore, kept_matches
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import SaveStore, kept_matches
+from koikoi.ui.net.netlink.base import PeerInfo
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.ui_driver import (
     FAST,
     actions_so_far,

@@ -16,11 +16,11 @@ from koikoi.engine.round import Round
 from koikoi.engine.yaku import Yaku, yaku_cards, yaku_of
 from koikoi.net.fair import TossResult
 from koikoi.net.hello import Dealing
-from koikoi.ui import names
-from koikoi.ui.controller import HUMAN
-from koikoi.ui.matchview import DecisionInfo, RoundSummary
-from koikoi.ui.overlay import CardPicture
-from koikoi.ui.panels import DecisionPanel, RoundResultPanel, TossPanel
+from koikoi.ui.common import names
+from koikoi.ui.match.controller import HUMAN
+from koikoi.ui.match.matchview import DecisionInfo, RoundSummary
+from koikoi.ui.table.overlay import CardPicture
+from koikoi.ui.table.panels import DecisionPanel, RoundResultPanel, TossPanel
 from tests.engine_support import make_deal
 from tests.ui_driver import close_window, open_window
 

@@ -14,12 +14,7 @@ from PySide6.QtWidgets import QLabel, QPushButton
 from koikoi.engine.match import Settings
 from koikoi.engine.record import replay_record
 from koikoi.paths import koikoi_home
-from koikoi.ui.controller import HUMAN
-from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.panels import DecisionPanel
-from koikoi.ui.saves import SaveStore
-from koikoi.ui.settings import (
+from koikoi.ui.common.settings import (
     AI_LEVEL,
     ASSIST,
     OPTIONS,
@@ -29,6 +24,11 @@ from koikoi.ui.settings import (
     AppSettings,
     settings_path,
 )
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.match.controller import HUMAN
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import SaveStore
+from koikoi.ui.table.panels import DecisionPanel
 from tests.ui_driver import (
     FAST,
     click,
@@ -305,9 +305,9 @@ def test_a_first_window_fits_the_screens_room_with_its_title_bar(qtbot, monkeypa
 
 
 def test_a_language_switch_keeps_the_windows_place_and_size(qtbot):
-    from koikoi.ui import names
     from koikoi.ui.app import MainWindows
-    from koikoi.ui.settings import LANGUAGE
+    from koikoi.ui.common import names
+    from koikoi.ui.common.settings import LANGUAGE
 
     names.install_translations("en")
     windows = MainWindows()

@@ -17,11 +17,11 @@ from koikoi.engine.cards import CARD_IDS, CARD_MONTH_MASK, parse_card
 from koikoi.engine.events import Outcome
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
-from koikoi.ui.controller import COMPUTER, HUMAN, Timings
+from koikoi.ui.common.names import card_accessible_name, yaku_japanese
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import DecisionInfo, Mode
-from koikoi.ui.names import card_accessible_name, yaku_japanese
-from koikoi.ui.panels import DecisionPanel, FirstOyaPanel, RoundResultPanel
+from koikoi.ui.match.controller import COMPUTER, HUMAN, Timings
+from koikoi.ui.match.matchview import DecisionInfo, Mode
+from koikoi.ui.table.panels import DecisionPanel, FirstOyaPanel, RoundResultPanel
 from tests.ui_driver import (
     FAST,
     StallMeter,

@@ -21,13 +21,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
+from koikoi.net.hello import WITH_SEED
 from koikoi.net.identity import KnownPeers
-from koikoi.net.session import CardsShown, TossDone
-from koikoi.net.transport import PeerOptions
-from koikoi.ui import names
-from koikoi.ui.lobby import Lobby
-from koikoi.ui.netlink import WITH_SEED, PeerLink, QtRoom
-from koikoi.ui.pins import wait_written
+from koikoi.net.session.events import CardsShown, TossDone
+from koikoi.net.transport.options import PeerOptions
+from koikoi.ui.common import names
+from koikoi.ui.lobby.lobby import Lobby
+from koikoi.ui.net.netlink.peer import PeerLink
+from koikoi.ui.net.netlink.room import QtRoom
+from koikoi.ui.net.pins import wait_written
 from tests.test_net_toss_cli import AbandoningHost
 from tests.test_ui_lobby import Ready, close_lobby, make_lobby
 from tests.test_ui_netlink import close_room, open_room, options
@@ -207,8 +209,8 @@ def test_a_card_name_on_the_four_card_page_keeps_its_words_on_one_line(
     from PySide6.QtCore import QRect
 
     from koikoi.engine.cards import CARD_IDS
-    from koikoi.ui.art import CardArt
-    from koikoi.ui.prematch import PrematchPanel
+    from koikoi.ui.common.art import CardArt
+    from koikoi.ui.net.prematch import PrematchPanel
 
     assert names.install_translations(language)
     try:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.transport import PeerOptions
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.wire import unpack
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from tests import test_ui_network
 from tests.test_ui_network import Pair, saved_record
 from tests.ui_driver import play_windows_by_clicks

@@ -25,19 +25,22 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Settings
-from koikoi.net.discovery import Advertisement, RoomAdvertiser, announced_version, room_txt
+from koikoi.net.discovery.advertiser import RoomAdvertiser
+from koikoi.net.discovery.txt import Advertisement, announced_version, room_txt
 from koikoi.net.hello import PRIVATE_VERSION, PROTOCOL_VERSION
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.recordfile import local_path
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import VerificationFailed, verify_record
-from koikoi.ui import game_screen
-from koikoi.ui.controller import GameController
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.netlink import APP_DEALINGS, PeerOptions, QtRoom
-from koikoi.ui.saves import RESUME_KEY, SaveStore, kept_matches
+from koikoi.ui.match.controller import GameController
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import RESUME_KEY, SaveStore, kept_matches
+from koikoi.ui.net.netlink.base import APP_DEALINGS
+from koikoi.ui.net.netlink.room import QtRoom
+from koikoi.ui.replay.viewer import OpenTableModel
 from koikoi.ui.smoke import LOOPBACK
-from koikoi.ui.viewer import OpenTableModel
+from koikoi.ui.table import game_screen
 from tests.test_ui_clock import ClockPair
 from tests.test_ui_clock import options as clock_options
 from tests.test_ui_crash_resume import crash, lobby_window, net_records
@@ -367,7 +370,7 @@ def test_a_window_that_replays_a_private_record_mid_deal_gets_only_its_own_view(
     hand as the other side dealt it; the other hand and the stock come as counts."""
     from koikoi.net.private import SealedDealt
     from koikoi.net.roles import Role
-    from koikoi.ui.narration import last_deal_events
+    from koikoi.ui.match.narration import last_deal_events
     from tests.test_net_private_session import _card_set, _mid_deal, private_table
 
     table = private_table(seed=4)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from koikoi.ui.saves import SaveStore
+from koikoi.ui.match.saves import SaveStore
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.skipif(
@@ -162,7 +162,7 @@ THINKING = """
 import itertools, random
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.match import Match, Settings
-from koikoi.ui import ai_worker
+from koikoi.ui.match import ai_worker
 
 match = Match(Settings(), 0)
 match.deal(deck_from_seed(b"busy", match.round_no, match.deal_no))
@@ -220,7 +220,7 @@ def test_sigterm_and_sigint_quit_cleanly_saved_with_no_process_left(
 
 
 def test_stopping_the_helper_kills_it_when_its_work_does_not_stop_in_time() -> None:
-    from koikoi.ui import ai_worker
+    from koikoi.ui.match import ai_worker
 
     host = ai_worker._get_host()
     assert host is not None

@@ -1,6 +1,6 @@
 """The screenshot scripts keep working, and what their pictures showed stays fixed.
 
-``python -m koikoi.ui.screenshots OUT --network`` plays two windows against each other on
+``python -m koikoi.devtools.screenshots OUT --network`` plays two windows against each other on
 127.0.0.1, from the lobby to the replay: run for one size in one language, every picture it
 promises comes out, and no two are the same (a moment that never came would leave a copy of
 the one before). The pictures showed two unreadable overlays, checked here on the widgets.
@@ -22,12 +22,12 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
-from koikoi.net.discovery import Room, RoomStatus
+from koikoi.net.discovery.txt import Room, RoomStatus
 from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.paths import games_dir
-from koikoi.ui import names
+from koikoi.ui.common import names
+from koikoi.ui.lobby.rooms import BIND_ENV
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.rooms import BIND_ENV
 from tests.conftest import REPO
 from tests.test_ui_viewer import played_match
 from tests.ui_driver import click, close_window, open_window
@@ -43,7 +43,7 @@ def test_the_network_screenshots_come_out_whole_and_distinct(tmp_path: Path) -> 
     out = tmp_path / "shots"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(REPO))
     proc = subprocess.run(
-        [sys.executable, "-m", "koikoi.ui.screenshots", str(out), "--network"]
+        [sys.executable, "-m", "koikoi.devtools.screenshots", str(out), "--network"]
         + ["--size", "1024x640"],
         capture_output=True,
         text=True,

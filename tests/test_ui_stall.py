@@ -12,11 +12,11 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.cards import CARD_IDS, card_id, iter_cards, parse_card, to_set
 from koikoi.engine.yaku import Yaku, yaku_of
-from koikoi.ui.card_widget import PANEL_WIDTH, CardWidget, SpriteCache
-from koikoi.ui.controller import HUMAN
-from koikoi.ui.matchview import DecisionInfo, Mode
-from koikoi.ui.overlay import CardPicture
+from koikoi.ui.match.controller import HUMAN
+from koikoi.ui.match.matchview import DecisionInfo, Mode
 from koikoi.ui.smoke import GapMeter
+from koikoi.ui.table.card_widget import PANEL_WIDTH, CardWidget, SpriteCache
+from koikoi.ui.table.overlay import CardPicture
 from tests.test_ui_lan_processes import (  # noqa: F401  (the fixture: two lobbies, a match)
     LobbyPair,
     lobby_pair,

@@ -19,7 +19,7 @@ from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.match import Match, Settings
 from koikoi.engine.record import GameRecord, replay_record
 from koikoi.paths import games_dir
-from koikoi.ui.matchview import Mode
+from koikoi.ui.match.matchview import Mode
 from tests.ui_driver import (
     actions_so_far,
     click,
@@ -232,8 +232,8 @@ def test_at_1024_by_640_an_offer_and_earlier_matches_squeeze_no_button(qtbot) ->
 
 
 def test_enter_and_keypad_enter_press_the_focused_start_button(qtbot) -> None:
-    from koikoi.ui.calculator import ScoreCalculator
-    from koikoi.ui.help import HelpDialog
+    from koikoi.ui.learn.calculator import ScoreCalculator
+    from koikoi.ui.learn.help import HelpDialog
 
     window = open_window(qtbot)
     window.start.help_button.setFocus()
@@ -256,7 +256,7 @@ def test_enter_and_keypad_enter_press_the_focused_start_button(qtbot) -> None:
 
 
 def test_f1_on_the_start_screen_opens_the_help(qtbot) -> None:
-    from koikoi.ui.help import HelpDialog
+    from koikoi.ui.learn.help import HelpDialog
 
     window = open_window(qtbot)
     window.start.practice_button.setFocus()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox
 
-from koikoi.ui.style import STYLE, style_sheet
+from koikoi.ui.common.style import STYLE, style_sheet
 
 
 def _dark_pixels_in_indicator(sheet: str) -> int:

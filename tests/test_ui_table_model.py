@@ -11,12 +11,12 @@ import random
 
 import pytest
 
-import koikoi.ui.table_model as table_model
+import koikoi.ui.table.table_model as table_model
 from koikoi.engine.cards import parse_card
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.events import Captured, CardPlayed, ChoiceNeeded, PlacedOnField, StockTurned
 from koikoi.engine.match import Match, Settings
-from koikoi.ui.table_model import COMPUTER, DRAWN, HUMAN, PLAYED, TableModel
+from koikoi.ui.table.table_model import COMPUTER, DRAWN, HUMAN, PLAYED, TableModel
 
 
 def test_the_docstring_examples_hold() -> None:

@@ -25,14 +25,14 @@ from koikoi.engine.match import Match, Observation, Settings
 from koikoi.engine.record import GameRecord, parse
 from koikoi.engine.round import KOIKOI
 from koikoi.paths import games_dir
-from koikoi.ui import viewer as viewer_module
-from koikoi.ui.accessible import announce
-from koikoi.ui.history import steps_of, verdict_of
-from koikoi.ui.matchview import Mode
-from koikoi.ui.names import card_accessible_name
-from koikoi.ui.style import apply_style
-from koikoi.ui.table import CardWidget
-from koikoi.ui.viewer import OPEN, ReplayViewer
+from koikoi.ui.common.accessible import announce
+from koikoi.ui.common.names import card_accessible_name
+from koikoi.ui.common.style import apply_style
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.replay import viewer as viewer_module
+from koikoi.ui.replay.history import steps_of, verdict_of
+from koikoi.ui.replay.viewer import OPEN, ReplayViewer
+from koikoi.ui.table.card_widget import CardWidget
 from tests.conftest import REPO, run_koikoi
 from tests.ui_driver import (
     click,

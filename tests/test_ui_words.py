@@ -16,10 +16,10 @@ from koikoi.engine.events import Outcome, RoundEnded, RoundResult, YakuFormed
 from koikoi.engine.match import DealOutcome
 from koikoi.engine.yaku import Yaku
 from koikoi.resources import asset
-from koikoi.ui import names
-from koikoi.ui.controller import COMPUTER, HUMAN
-from koikoi.ui.matchview import MatchSummary, Mode, RoundSummary
-from koikoi.ui.panels import MatchResultPanel, RoundResultPanel
+from koikoi.ui.common import names
+from koikoi.ui.match.controller import COMPUTER, HUMAN
+from koikoi.ui.match.matchview import MatchSummary, Mode, RoundSummary
+from koikoi.ui.table.panels import MatchResultPanel, RoundResultPanel
 from tests.ui_driver import (
     click,
     close_window,

@@ -14,11 +14,11 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.cards import parse_card
 from koikoi.engine.yaku import Yaku
-from koikoi.ui import names
-from koikoi.ui.calculator import ScoreCalculator
+from koikoi.ui.common import names
+from koikoi.ui.learn.calculator import ScoreCalculator
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.panels import DecisionPanel, RoundResultPanel
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.table.panels import DecisionPanel, RoundResultPanel
 from tests.ui_driver import click, close_window, open_window, play_by_clicks, start_practice
 
 LIGHTS = ("matsu_crane", "sakura_curtain", "susuki_moon", "yanagi_rainman", "kiri_phoenix")

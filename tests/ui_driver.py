@@ -14,12 +14,12 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton, QWidget
 
 from koikoi.engine.cards import Card
 from koikoi.engine.match import Settings
-from koikoi.ui.controller import Timings
-from koikoi.ui.lobby import Lobby
+from koikoi.ui.common.names import card_accessible_name
+from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.matchview import Mode
-from koikoi.ui.names import card_accessible_name
-from koikoi.ui.table import CardWidget
+from koikoi.ui.match.controller import Timings
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.table.card_widget import CardWidget
 
 INPUT_MODES = {
     Mode.FIRST_OYA,

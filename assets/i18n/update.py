@@ -2,7 +2,7 @@
 
 One command for everything under ``assets/i18n``:
 
-1. ``pyside6-lupdate`` reads ``koikoi/ui/*.py``. Its Python parser gives ``self.tr(...)`` the
+1. ``pyside6-lupdate`` reads ``koikoi/ui/**/*.py``. Its Python parser gives ``self.tr(...)`` the
    class's context, but puts a module's helper (``_tr("...")`` in lobby.py, the ``t``
    shorthand of help.py) in the empty context; those messages move to the context the
    helper passes to Qt at run time: the module's for ``_tr`` (:data:`FILE_CONTEXTS`, which
@@ -36,6 +36,21 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 SOURCES = ROOT / "koikoi" / "ui"
 LANGUAGES = ("ja", "en")
+
+
+def sources() -> list[Path]:
+    """The window's modules, in its subpackages too; by file name, so each name is one file's."""
+    found = sorted(SOURCES.rglob("*.py"))
+    names = [p.name for p in found if p.name != "__init__.py"]
+    if len(names) != len(set(names)):
+        raise SystemExit("two modules of koikoi/ui share a file name: FILE_CONTEXTS is by name")
+    return found
+
+
+def source_named(name: str) -> Path:
+    """The module of ``koikoi/ui`` whose file is called ``name``."""
+    return next(p for p in sources() if p.name == name)
+
 
 FILE_CONTEXTS = {
     "lobby.py": "Lobby",
@@ -113,11 +128,11 @@ def _helper_contexts(path: Path) -> dict[str, set[str]]:
 
 def extract(out: Path) -> ET.ElementTree[ET.Element]:
     """Every message of the sources, in its run-time context, with no translation yet."""
-    sources = sorted(str(p.relative_to(ROOT)) for p in SOURCES.glob("*.py"))
+    files = [str(p.relative_to(ROOT)) for p in sources()]
     subprocess.run(
         [tool("pyside6-lupdate"), "-silent", "-locations", "absolute", "-no-obsolete",
          "-tr-function-alias", ALIASES, "-source-language", "en", "-target-language", "ja",
-         *sources, "-ts", str(out)],
+         *files, "-ts", str(out)],
         cwd=ROOT, check=True,
     )  # fmt: skip
     tree = ET.parse(out)
@@ -129,7 +144,7 @@ def extract(out: Path) -> ET.ElementTree[ET.Element]:
     if empty is not None:
         root.remove(empty)
         _spread_helper_messages(root, contexts, empty)
-    for path in sorted(SOURCES.glob("*.py")):
+    for path in sources():
         for name, source in _in_fstrings(path):
             target = _context(root, contexts, name)
             if all(m.findtext("source") != source for m in target.findall("message")):
@@ -170,7 +185,7 @@ def _spread_helper_messages(
             if file not in FILE_CONTEXTS:
                 raise SystemExit(f"{file}: a message outside a class, with no known context")
             if file not in helpers:
-                helpers[file] = _helper_contexts(SOURCES / file)
+                helpers[file] = _helper_contexts(source_named(file))
             source = message.findtext("source") or ""
             for name in sorted(helpers[file].get(source, {FILE_CONTEXTS[file]})):
                 target = _context(root, contexts, name)

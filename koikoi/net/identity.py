@@ -283,7 +283,7 @@ class KnownPeers:
     A change (a pin, a count, a name forgotten) is made in memory at once and saved to the
     file under an exclusive lock (``flock``), which may wait for another koikoi. ``defer``
     runs that save elsewhere: it is handed a job to run later, in order (the app's worker
-    thread, :mod:`koikoi.ui.pins`, so its UI thread never waits on the lock); without it the
+    thread, :mod:`koikoi.ui.net.pins`, so its UI thread never waits on the lock); without it the
     caller saves before the change returns (the CLI).
     """
 

@@ -1,7 +1,7 @@
 """What both transports decide alike, sans-I/O: no sockets, no loop, no Qt, time passed in.
 
 The asyncio transport of ``koikoi host``/``join`` (:mod:`koikoi.net.transport`) and the app's
-Qt link (:mod:`koikoi.ui.netlink`) move bytes and run timers; every decision they used to
+Qt link (:mod:`koikoi.ui.net.netlink`) move bytes and run timers; every decision they used to
 make each in its own way is here, once, and both ask it:
 
 - **resume admission** (docs/protocol.md, "Resume", "Dialling again"):
@@ -37,7 +37,8 @@ from typing import Final
 
 from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.net.resume import ResumeRefused, Suspended, finished
-from koikoi.net.session import DealLaidOut, Ended, MovePlayed, Session, TossDone
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import DealLaidOut, Ended, MovePlayed, TossDone
 
 __all__ = [
     "CLOSE_GRACE",
@@ -160,7 +161,7 @@ class RecordKeeper:
     Call :meth:`after` with each step's events and the writer (``PeerOptions.on_record``,
     which raises when it cannot write), before what the step sends goes out: the record is
     due after any of :data:`RECORDED` and, privately dealt, whenever the session's journal
-    (:attr:`~koikoi.net.session.Session.local_mark`) grew while it is open, so a crash loses
+    (:attr:`~koikoi.net.session.core.Session.local_mark`) grew while it is open, so a crash loses
     nothing the peer may hold (docs/protocol.md, "A side that crashed"). One keeper serves
     every session of one side (a resumed match's new connections, a rematch)."""
 

@@ -41,8 +41,8 @@ except ImportError as _exc:  # a system library Qt links against: one line namin
 if TYPE_CHECKING:
     from typing import Any
 
-    from koikoi.ui.history import Replayed
     from koikoi.ui.main_window import MainWindow
+    from koikoi.ui.replay.history import Replayed
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +54,8 @@ START_ENV = "KOIKOI_START"
 
 def _install_translators(app: QApplication) -> None:
     """The language chosen in the settings, else the system's (LANG=ja_JP.UTF-8: Japanese)."""
-    from koikoi.ui import names
-    from koikoi.ui.settings import LANGUAGE, AppSettings
+    from koikoi.ui.common import names
+    from koikoi.ui.common.settings import LANGUAGE, AppSettings
 
     try:
         names.install_translations(AppSettings().get(LANGUAGE) or names.system_language())
@@ -97,7 +97,7 @@ def run_app(smoke_test: bool | str = False, argv: Sequence[str] | None = None) -
         return run_lan_smoke_test(app)
     if smoke_test:
         return run_smoke_test(app)
-    from koikoi.ui import ai_worker
+    from koikoi.ui.match import ai_worker
 
     windows = MainWindows()
     window = windows.window
@@ -113,13 +113,13 @@ def run_app(smoke_test: bool | str = False, argv: Sequence[str] | None = None) -
 
 
 def run_view(data: dict[str, Any], replayed: Replayed, name: str, smoke_test: bool = False) -> int:
-    """``koikoi view RECORD`` on a record already checked (:mod:`koikoi.ui.viewer`)."""
+    """``koikoi view RECORD`` on a record already checked (:mod:`koikoi.ui.replay.viewer`)."""
     if smoke_test and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if QApplication.instance() is None and (problem := syslibs.platform_problem()):
         print(problem, file=sys.stderr)
         return 1
-    from koikoi.ui.viewer import run_viewer
+    from koikoi.ui.replay.viewer import run_viewer
 
     return run_viewer(make_app(), data, replayed, name, smoke_test)
 
@@ -143,9 +143,9 @@ class MainWindows:
         QTimer.singleShot(0, self.switch)  # not inside the old window's own signal
 
     def switch(self) -> None:
-        from koikoi.ui import names
+        from koikoi.ui.common import names
+        from koikoi.ui.common.settings import LANGUAGE
         from koikoi.ui.main_window import MainWindow
-        from koikoi.ui.settings import LANGUAGE
 
         old = self.window
         names.install_translations(old.settings.get(LANGUAGE) or names.system_language())
@@ -190,11 +190,11 @@ def run_smoke_test(app: QApplication) -> int:
     """Play one round through the real window, by clicks; 0 when it ends cleanly."""
     from PySide6.QtTest import QTest
 
-    from koikoi.ui.controller import Timings
+    from koikoi.ui.common.settings import AI_LEVEL, AppSettings
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.matchview import Mode
-    from koikoi.ui.saves import SaveStore
-    from koikoi.ui.settings import AI_LEVEL, AppSettings
+    from koikoi.ui.match.controller import Timings
+    from koikoi.ui.match.matchview import Mode
+    from koikoi.ui.match.saves import SaveStore
     from koikoi.ui.smoke import SmokeDriver
 
     errors = _ErrorCounter()

@@ -5,7 +5,7 @@ saved) and a rematch all pass through here; the rules stay in the engine and the
 the controller. A new practice over a match in progress asks first (keep playing, or set it
 aside: it joins the earlier matches listed on the start screen, whence it can be resumed).
 A match with a person over the network is the window's other half,
-:class:`~koikoi.ui.netmatch.NetMatchWindow`.
+:class:`~koikoi.ui.net.netmatch.NetMatchWindow`.
 """
 
 from __future__ import annotations
@@ -29,29 +29,16 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.match import Settings
 from koikoi.resources import asset
-from koikoi.ui import names
-from koikoi.ui.accessible import forget_current_while_hidden
-from koikoi.ui.art import CardArt
-from koikoi.ui.calculator import ScoreCalculator
-from koikoi.ui.controller import GameController, Timings
-from koikoi.ui.display import (
+from koikoi.ui.common import names
+from koikoi.ui.common.accessible import forget_current_while_hidden
+from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.display import (
     DisplayDialog,
     platform_high_contrast,
     platform_reduced_motion,
     window_sheet,
 )
-from koikoi.ui.game_screen import GameScreen
-from koikoi.ui.help import HelpDialog
-from koikoi.ui.lobby import Lobby, connect_match_ready
-from koikoi.ui.matchview import Mode
-from koikoi.ui.netmatch import NetMatchWindow
-from koikoi.ui.saves import (
-    KeptMatch,
-    SaveStore,
-    kept_matches,
-    take_back,
-)
-from koikoi.ui.settings import (
+from koikoi.ui.common.settings import (
     AI_LEVEL,
     ASSIST,
     PRACTICE_DOUBLING,
@@ -61,8 +48,21 @@ from koikoi.ui.settings import (
     load_display,
     save_display,
 )
+from koikoi.ui.common.style import apply_style, style_sheet
+from koikoi.ui.learn.calculator import ScoreCalculator
+from koikoi.ui.learn.help import HelpDialog
+from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
+from koikoi.ui.match.controller import GameController, Timings
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import (
+    KeptMatch,
+    SaveStore,
+    kept_matches,
+    take_back,
+)
+from koikoi.ui.net.netmatch import NetMatchWindow
 from koikoi.ui.start_screen import StartScreen, resume_text
-from koikoi.ui.style import apply_style, style_sheet
+from koikoi.ui.table.game_screen import GameScreen
 
 logger = logging.getLogger(__name__)
 
@@ -209,7 +209,7 @@ class MainWindow(NetMatchWindow):
     def view_kept(self, kept: KeptMatch) -> None:
         """The replay viewer on an earlier match, in a window of its own; a record that
         cannot be shown is said in a message box (the file stays where it is)."""
-        from koikoi.ui.viewer import ViewError, open_record
+        from koikoi.ui.replay.viewer import ViewError, open_record
 
         try:
             viewer = open_record(kept.path, self.art, self, self.anim_scale())

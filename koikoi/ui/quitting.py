@@ -2,7 +2,7 @@
 
 Qt's loop runs in C++, where a Python signal handler cannot run, so the signal's number is
 written to a socket (``signal.set_wakeup_fd``) that a ``QSocketNotifier`` watches; the app
-(:mod:`koikoi.ui.app`) and the replay viewer (:mod:`koikoi.ui.viewer`) quit through it.
+(:mod:`koikoi.ui.app`) and the replay viewer (:mod:`koikoi.ui.replay.viewer`) quit through it.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ this process, each with its own home folder, meet by mDNS on 127.0.0.1 through t
 see the coin toss and the four cards drawn from it on both screens, compare them, confirm on
 both, deal and play one whole round by clicks on both tables. It steps on a timer, so the
 event loop (sockets, zeroconf's reports, animations) runs between clicks; every span it
-passes is timed (:class:`LanTimes`, for ``python -m koikoi.ui.lanbench``).
+passes is timed (:class:`LanTimes`, for ``python -m koikoi.devtools.lanbench``).
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from PySide6.QtCore import QElapsedTimer, QObject, QPoint, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPushButton, QWidget
 
 from koikoi.paths import HOME_ENV
-from koikoi.ui.rooms import BIND_ENV
+from koikoi.ui.lobby.rooms import BIND_ENV
 
 if TYPE_CHECKING:
-    from koikoi.ui.controller import Timings
-    from koikoi.ui.lobby import Lobby
+    from koikoi.ui.lobby.lobby import Lobby
+    from koikoi.ui.lobby.rooms import RoomAnnouncer
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.rooms import RoomAnnouncer
+    from koikoi.ui.match.controller import Timings
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class SmokeDriver:
         click(widget)
 
     def step(self) -> None:
-        from koikoi.ui.matchview import Mode
+        from koikoi.ui.match.matchview import Mode
 
         if self.finished:
             return
@@ -261,9 +261,9 @@ class _Side:
 def open_window(home: Path, timings: Timings, bind: str) -> MainWindow:
     """A main window with everything of its own under ``home``: settings, saves, the
     identity key and the pinned peers; its lobby browses and listens on ``bind``."""
+    from koikoi.ui.common.settings import AppSettings
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.saves import SaveStore
-    from koikoi.ui.settings import AppSettings
+    from koikoi.ui.match.saves import SaveStore
 
     home.mkdir(parents=True, exist_ok=True)
     settings = AppSettings(QSettings(str(home / "settings.ini"), QSettings.Format.IniFormat))
@@ -493,7 +493,7 @@ class LanSmoke(QObject):
     def _toss(self) -> None:
         """The coin toss on the joiner's screen: the joiner deals (the host's window deals
         when its player gets to it, in the round)."""
-        from koikoi.ui.matchview import Mode
+        from koikoi.ui.match.matchview import Mode
 
         self._check_lobbies()
         window = self.joiner.window
@@ -539,7 +539,7 @@ class LanSmoke(QObject):
 
     def _playing(self) -> None:
         """Both players click through one round, each when the game waits for them."""
-        from koikoi.ui.matchview import Mode
+        from koikoi.ui.match.matchview import Mode
 
         for side in self.sides:
             side.driver.step()
@@ -633,7 +633,7 @@ class _ErrorCounter(logging.Handler):
 
 def smoke_timings() -> Timings:
     """Quick animations and no waiting, so that a round takes seconds."""
-    from koikoi.ui.controller import Timings
+    from koikoi.ui.match.controller import Timings
 
     return Timings(
         anim_scale=0.12, ai_delay_ms=(0, 0), ai_cap_ms=4000, auto_take_ms=150, announce_ms=60

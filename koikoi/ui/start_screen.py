@@ -30,10 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
-from koikoi.ui import names
-from koikoi.ui.art import CardArt
-from koikoi.ui.saves import KeptMatch
-from koikoi.ui.settings import (
+from koikoi.ui.common import names
+from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.settings import (
     AI_LEVEL,
     AI_LEVELS,
     ASSIST,
@@ -42,6 +41,7 @@ from koikoi.ui.settings import (
     PRACTICE_ROUNDS,
     AppSettings,
 )
+from koikoi.ui.match.saves import KeptMatch
 
 
 def _tr(text: str) -> str:

@@ -1,0 +1,315 @@
+"""The lobby's pages as the player sees them (:class:`RoomsPage`, :class:`WaitingPage`), the
+private room's password prompt and the lobby's style; :mod:`koikoi.ui.lobby.lobby` runs them (what
+a join, a room and a failure do) and connects their buttons. Their strings are the lobby's
+(the translation context ``Lobby``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from koikoi.engine.match import Settings
+from koikoi.ui.common.settings import JOIN_SEED, ROOM_TITLE, AppSettings
+from koikoi.ui.lobby.rooms import RoomListModel, settings_text
+
+MAX_PASSWORD: Final = 128
+
+STYLE: Final = """
+QLineEdit { background: #1a130f; color: #f3e9d2; border: 1px solid #b58e3e; border-radius: 4px;
+  padding: 4px 6px; font-size: 15px; selection-background-color: #6b5324; }
+QLineEdit:focus, QTreeView:focus { border: 2px solid #7fd3ff; }
+QLineEdit:disabled { background: #2a211c; color: #8a7f76; border-color: #5a4a3a; }
+QTreeView#roomList { background: #1a130f; alternate-background-color: #211813; color: #f3e9d2;
+  border: 1px solid #b58e3e; font-size: 15px; selection-background-color: #6b5324;
+  selection-color: #fff3da; }
+QTreeView#roomList::item { padding: 4px 2px; }
+QHeaderView::section { background: #3a2a22; color: #ffe3a3; border: none; padding: 4px 6px;
+  font-weight: 600; }
+QLabel#roomAddresses { font-size: 18px; color: #ffe3a3; }
+QLabel#waitingState, QLabel#prematchWho { font-size: 16px; }
+QLabel#prematchHeading { font-size: 22px; color: #ffe3a3; font-weight: 700; }
+QPushButton#sameCards { background: #2b5a47; border-color: #d4a84b; font-weight: 600; }
+QPushButton:disabled, QPushButton#sameCards:disabled { background: #2a211c; color: #9a8f86;
+  border-color: #5a4a3a; }
+"""
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Lobby", text)
+
+
+class PasswordPrompt(QDialog):
+    """Asks for a private room's password (window-modal, never blocking the loop)."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("passwordPrompt")
+        self.setWindowTitle(_tr("Private room"))
+        self.setAccessibleName(_tr("Password for the private room"))
+        layout = QVBoxLayout(self)
+        label = QLabel(_tr("「{0}」 is private. Its password:").format(title))
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        self.password = QLineEdit()
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setMaxLength(MAX_PASSWORD)
+        self.password.setAccessibleName(_tr("Room password"))
+        label.setBuddy(self.password)
+        layout.addWidget(self.password)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText(_tr("Join"))
+        ok.setAccessibleName(_tr("Join with this password"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setAccessibleName(_tr("Cancel"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+
+
+class RoomsPage(QWidget):
+    """The lobby's first page: the rooms heard of on the LAN with the join buttons and the
+    join-by-address form, and beside them the form that creates a room (with practice
+    against the computer under it). The lobby connects its buttons."""
+
+    def __init__(self, model: RoomListModel, settings: AppSettings) -> None:
+        super().__init__()
+        grid = QGridLayout(self)
+        grid.setHorizontalSpacing(24)
+
+        left = QVBoxLayout()
+        head = QLabel(_tr("Rooms on the local network"))
+        left.addWidget(head)
+        self.room_list = QTreeView()
+        self.room_list.setObjectName("roomList")
+        self.room_list.setAccessibleName(_tr("Rooms on the local network"))
+        self.room_list.setRootIsDecorated(False)
+        self.room_list.setAlternatingRowColors(True)
+        self.room_list.setUniformRowHeights(True)
+        self.room_list.setAllColumnsShowFocus(True)
+        self.room_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.room_list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.room_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.room_list.setModel(model)
+        header = self.room_list.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # fixed widths, measured once: sizing to contents would re-measure every row each
+        # time a room comes in (a flood of rooms would make that quadratic)
+        metrics = self.room_list.fontMetrics()
+        # (and the title gets the rest: a 1024-pixel window left it a few letters)
+        # (the host's column holds a nickname and the whole short fingerprint: "hana · ab3d";
+        # a room that allows the joint seed, off by default, says so after its settings: cut
+        # short there in a small window, whole in its tooltip and to a screen reader)
+        widest = (("M" * 5 + " · wwww", 16), (settings_text(12, False), 32), (_tr("in play"), 24))
+        for column, (text, pad) in enumerate(widest, start=1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, metrics.horizontalAdvance(text) + pad)
+        self.room_list.header().setStretchLastSection(False)
+        head.setBuddy(self.room_list)
+        left.addWidget(self.room_list, 1)
+        self.empty = QLabel("")
+        self.empty.setObjectName("roomsEmpty")
+        self.empty.setWordWrap(True)
+        self.empty.setAccessibleName(_tr("About the room list"))
+        left.addWidget(self.empty)
+        self.join_button = QPushButton(_tr("Join the selected room"))
+        self.join_button.setObjectName("joinRoom")
+        self.join_button.setAccessibleName(_tr("Join the selected room"))
+        left.addWidget(self.join_button)
+        self.join_seed = QCheckBox(_tr("Allow joint-seed dealing when joining (for older koikoi)"))
+        self.join_seed.setObjectName("joinSeed")
+        self.join_seed.setAccessibleName(_tr("Allow joint-seed dealing when joining"))
+        self.join_seed.setToolTip(seed_risk())
+        self.join_seed.setChecked(settings.get(JOIN_SEED))
+        self.join_seed.toggled.connect(lambda on: settings.set(JOIN_SEED, bool(on)))
+        left.addWidget(self.join_seed)
+
+        by_address = QFrame()
+        by_address.setObjectName("settingsCard")
+        form = QFormLayout(by_address)
+        self.address = QLineEdit()
+        self.address.setObjectName("joinAddress")
+        self.address.setPlaceholderText(_tr("192.168.1.20:4000 · [2001:db8::20]:4000 · host:port"))
+        self.address.setAccessibleName(_tr("Address to join, host:port"))
+        form.addRow(_tr("Address:"), self.address)
+        self.address_password = QLineEdit()
+        self.address_password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.address_password.setMaxLength(MAX_PASSWORD)
+        self.address_password.setPlaceholderText(_tr("only for a private room"))
+        self.address_password.setAccessibleName(_tr("Password for the room at that address"))
+        form.addRow(_tr("Password:"), self.address_password)
+        self.address_button = QPushButton(_tr("Join by address"))
+        self.address_button.setObjectName("joinByAddress")
+        self.address_button.setAccessibleName(_tr("Join by address"))
+        form.addRow(self.address_button)
+        left.addWidget(by_address)
+        grid.addLayout(left, 0, 0)
+
+        create = QFrame()
+        create.setObjectName("settingsCard")
+        form2 = QFormLayout(create)
+        heading = QLabel(_tr("Create a room"))
+        heading.setObjectName("cardHead")
+        form2.addRow(heading)
+        self.room_title = QLineEdit(settings.get(ROOM_TITLE))
+        self.room_title.setObjectName("roomTitle")
+        self.room_title.setMaxLength(48)
+        self.room_title.setPlaceholderText(_tr("e.g. Friday hanafuda"))
+        self.room_title.setAccessibleName(_tr("Room title"))
+        form2.addRow(_tr("Title:"), self.room_title)
+        rounds_row = QHBoxLayout()
+        self.rounds = QButtonGroup(self)
+        for n in (6, 12):
+            button = QRadioButton(_tr("{0}回戦 · {0} rounds").format(n))
+            button.setAccessibleName(_tr("{0} rounds").format(n))
+            self.rounds.addButton(button, n)
+            rounds_row.addWidget(button)
+        self.rounds.button(6).setChecked(True)
+        form2.addRow(_tr("Rounds:"), rounds_row)
+        self.doubling = QCheckBox(_tr("Double at 8 points or more (8点以上×2)"))
+        self.doubling.setAccessibleName(_tr("Double at 8 points or more"))
+        self.doubling.setChecked(True)
+        form2.addRow(self.doubling)
+        self.private = QCheckBox(_tr("Private: a password is needed to join"))
+        self.private.setAccessibleName(_tr("Private room"))
+        form2.addRow(self.private)
+        self.room_password = QLineEdit()
+        self.room_password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.room_password.setMaxLength(MAX_PASSWORD)
+        self.room_password.setAccessibleName(_tr("Password of the new room"))
+        self.room_password.setEnabled(False)
+        self.private.toggled.connect(self.room_password.setEnabled)
+        form2.addRow(_tr("Password:"), self.room_password)
+        self.room_seed = QCheckBox(_tr("Allow joint-seed dealing (for older koikoi)"))
+        self.room_seed.setObjectName("roomSeed")
+        self.room_seed.setAccessibleName(_tr("Allow joint-seed dealing"))
+        self.room_seed.setToolTip(seed_risk())
+        form2.addRow(self.room_seed)
+        self.create_button = QPushButton(_tr("Open the room"))
+        self.create_button.setObjectName("createRoom")
+        self.create_button.setAccessibleName(_tr("Open the room and wait for a player"))
+        form2.addRow(self.create_button)
+        self.practice_button = QPushButton(_tr("コンピューターと練習 · Practice vs the computer"))
+        self.practice_button.setObjectName("secondaryButton")
+        self.practice_button.setAccessibleName(_tr("Practice with the computer, these settings"))
+        form2.addRow(self.practice_button)
+        grid.addWidget(create, 0, 1, Qt.AlignmentFlag.AlignTop)
+        grid.setColumnStretch(0, 3)
+        grid.setColumnStretch(1, 2)
+
+
+class WaitingPage(QWidget):
+    """The lobby's page while a room waits for a player or a join connects: the room, its
+    state, the addresses to give a friend, who was turned away, and the button that stops
+    (the lobby writes them and connects it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        self.waiting_title = QLabel("")
+        self.waiting_title.setObjectName("subtitle")
+        self.waiting_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.waiting_title.setAccessibleName(_tr("Room"))
+        layout.addWidget(self.waiting_title)
+        self.waiting_state = QLabel("")
+        self.waiting_state.setObjectName("waitingState")
+        self.waiting_state.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.waiting_state.setWordWrap(True)
+        self.waiting_state.setAccessibleName(_tr("State"))
+        layout.addWidget(self.waiting_state)
+        self.addresses = QLabel("")
+        self.addresses.setObjectName("roomAddresses")
+        self.addresses.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.addresses.setWordWrap(True)
+        self.addresses.setAccessibleName(_tr("Addresses to give a friend"))
+        self.addresses.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.addresses)
+        self.turned_away = QLabel("")
+        self.turned_away.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.turned_away.setWordWrap(True)
+        self.turned_away.setAccessibleName(_tr("Turned away"))
+        layout.addWidget(self.turned_away)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.cancel_button = QPushButton(_tr("Close the room"))
+        self.cancel_button.setObjectName("cancelWaiting")
+        self.cancel_button.setAccessibleName(_tr("Close the room"))
+        row.addWidget(self.cancel_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addStretch(2)
+
+    def show_joining(self, address: str) -> None:
+        """A join connecting to ``address``: the button stops it."""
+        self.waiting_title.setText(_tr("Joining {0}").format(address))
+        self.waiting_state.setText(_tr("Connecting to {0}…").format(address))
+        self.addresses.setText("")
+        self.turned_away.setText("")
+        self.cancel_button.setText(_tr("Cancel"))
+        self.cancel_button.setAccessibleName(_tr("Stop connecting"))
+
+    def show_room(
+        self,
+        title: str,
+        settings: Settings,
+        dealings: tuple[str, ...],
+        private: bool,
+        port: int,
+        shown: list[str],
+    ) -> None:
+        """A room just opened, announcing itself: its title, settings and dealing, the
+        addresses a friend elsewhere can join it by (``shown``, on ``port``); the button
+        closes it."""
+        self.waiting_title.setText(
+            title
+            + "  ·  "
+            + _settings_words(settings)
+            + ("  ·  " + _tr("private") if private else "")
+            + ("  ·  " + _tr("joint-seed dealing allowed") if "seed" in dealings else "")
+        )
+        self.waiting_state.setText(_tr("Waiting for a player… (announcing the room)"))
+        self.addresses.setText(
+            _tr("Port {0}. A friend elsewhere can join by address:\n{1}").format(
+                port, "\n".join(shown)
+            )
+        )
+        self.turned_away.setText("")
+        self.cancel_button.setText(_tr("Close the room"))
+        self.cancel_button.setAccessibleName(_tr("Close the room"))
+
+
+def seed_risk() -> str:
+    """Why joint-seed dealing is off by default, for the options' tooltips."""
+    return _tr(
+        "Older koikoi (koikoi-net/2) deals from a seed both sides know: either program can "
+        "then compute the other's hand and the stock. Off: only private dealing, and a player "
+        "who offers only the joint seed is refused before any card is dealt."
+    )
+
+
+def _settings_words(settings: Settings) -> str:
+    return settings_text(settings.rounds, settings.doubling)
