@@ -152,7 +152,8 @@ def test_the_card_widgets_do_not_import_the_table_they_lie_on() -> None:
     """Not even for their types: a card asks its table through ``CardTable``."""
     graph = import_graph(REPO, type_checking=True)
     assert "koikoi.ui.table.card_widget" in graph["koikoi.ui.table.table"]
-    seen, todo = set(), ["koikoi.ui.table.card_widget"]
+    seen: set[str] = set()
+    todo = ["koikoi.ui.table.card_widget"]
     while todo:
         for following in graph[todo.pop()] - seen:
             assert following != "koikoi.ui.table.table"
@@ -176,7 +177,8 @@ def type_only_cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
     strongly connected components of more than one module)."""
     reach: dict[str, set[str]] = {}
     for start in graph:
-        seen, todo = set(), [start]
+        seen: set[str] = set()
+        todo = [start]
         while todo:
             for following in graph.get(todo.pop(), set()) - seen:
                 seen.add(following)

@@ -321,7 +321,7 @@ def test_koikoi_host_ends_the_match_of_a_peer_that_never_moves(tmp_path: Path) -
             h.proc.send_signal(signal.SIGTERM)
     result = h.result()
     assert result["finished"] is False and result["winner"] is None
-    assert result["ended"] == "abandoned" and result["end"]["by"] == 1  # type: ignore[index]
+    assert result["ended"] == "abandoned" and result["end"]["by"] == 1
     assert re.search(r"the peer sent no move for [23] s: it abandoned the match", h.stderr)
     saved = json.loads(record.read_text())
     assert saved["end"]["how"] == "abandoned" and saved["end"]["role"] == "joiner"

@@ -55,7 +55,7 @@ async def _play_without_goodbye(port: int, seed: int) -> Connection:
             patched = True
             send = session._send
 
-            def no_goodbye(message: bytes, send=send) -> None:  # type: ignore[no-untyped-def]
+            def no_goodbye(message: bytes, send: Callable[[bytes], None] = send) -> None:
                 if unpack(message)["t"] != "bye":  # type: ignore[index,call-overload]
                     send(message)
 

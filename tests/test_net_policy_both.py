@@ -518,9 +518,9 @@ def test_a_suspended_joiner_redials_on_the_same_schedule_qt(qtbot: QtBot) -> Non
     dials: list[float] = []
     real_dial = link._dial
 
-    def dial(host_: str, port: int, timeout: float) -> None:
+    def dial(host: str, port: int, timeout: float) -> None:
         dials.append(clock.now())
-        real_dial(host_, port, timeout)
+        real_dial(host, port, timeout)
 
     link._dial = dial  # type: ignore[method-assign]
     link.connect_to("127.0.0.1", host.port)

@@ -57,7 +57,7 @@ class SeedTap:
             return [] if self.behaviour != "wrong" else messages
         lockstep = self.table.sessions[sender].lockstep
         over = lockstep is not None and lockstep.match.finished
-        out = []
+        out: list[bytes] = []
         for n, message in enumerate(messages):
             if _kind(message) == "seed" and over == self.last:
                 self.fired = True

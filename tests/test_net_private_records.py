@@ -111,7 +111,9 @@ def _cut_after_three_of_a_month() -> Table:
             if _joiner_hand_is_teyaku_to_the_host(table):
                 return table
             lockstep = table.host.lockstep
-            if lockstep is not None and (lockstep.deal_over or len(lockstep.record.deals) > 1):
+            if isinstance(lockstep, PrivateLockstep) and (
+                lockstep.deal_over or len(lockstep.record.deals) > 1
+            ):
                 break
             table.step()
     raise AssertionError("no table reached three of a month")

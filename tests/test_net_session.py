@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from koikoi.engine.cards import CARD_IDS
 from koikoi.engine.match import Settings
 from koikoi.engine.record import replay
-from koikoi.engine.round import KOIKOI, SHOBU, play
+from koikoi.engine.round import KOIKOI, SHOBU, Round, play
 from koikoi.net.errors import ProtocolError
 from koikoi.net.lockstep import (
     Lockstep,
@@ -83,7 +84,7 @@ def _fresh() -> Lockstep:
     return Lockstep(Settings(), first_oya=0, seed=bytes(32), session=bytes(32))
 
 
-def _round(game: Lockstep):  # type: ignore[no-untyped-def]
+def _round(game: Lockstep) -> Round:
     assert game.match.round is not None
     return game.match.round
 
@@ -101,7 +102,7 @@ def _round(game: Lockstep):  # type: ignore[no-untyped-def]
         lambda g: setattr(_round(g), "stock", tuple(reversed(_round(g).stock))),
     ],
 )
-def test_the_state_hash_covers_the_whole_state(change) -> None:  # type: ignore[no-untyped-def]
+def test_the_state_hash_covers_the_whole_state(change: Callable[[Lockstep], object]) -> None:
     game = _fresh()
     before = state_hash(game.match)
     assert state_hash(_fresh().match) == before  # the same seed gives the same state
@@ -143,10 +144,14 @@ def test_entries_have_one_encoding() -> None:
 # --- cheats --------------------------------------------------------------------------------
 
 
+Change = Callable[[Table, bytes, list[bytes], list[bytes]], list[bytes]]
+"""What a cheat makes of a move: ``change(table, message, rest, out)`` sends instead."""
+
+
 class Cheat:
     """A tap that lets the match run, then changes the ``nth`` move ``cheater`` sends."""
 
-    def __init__(self, cheater: Role, nth: int, change) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, cheater: Role, nth: int, change: Change) -> None:
         self.cheater = cheater
         self.nth = nth
         self.change = change
@@ -162,6 +167,7 @@ class Cheat:
             if is_move(message) and not self.done:
                 if self.count == self.nth:
                     self.done = True
+                    assert self.table is not None  # cheated() sets it before the match runs
                     out.extend(self.change(self.table, message, messages[i + 1 :], out))
                     return out
                 self.count += 1
@@ -169,7 +175,7 @@ class Cheat:
         return out
 
 
-def cheated(cheater: Role, nth: int, change, seed: int) -> Table:  # type: ignore[no-untyped-def]
+def cheated(cheater: Role, nth: int, change: Change, seed: int) -> Table:
     """A match played to its end with ``change(table, message, rest, out)`` made to the
     ``nth`` move ``cheater`` sends. The cards are random per run (each session's secrets),
     and now and then a match is over before that move: it is set aside for the next seed."""

@@ -209,7 +209,7 @@ def test_the_state_before_confirming_does_not_determine_the_oya() -> None:
     joiner's fresh tB still gives either seat; and the joiner's view (rA, rB, c, ct) leaves tA
     behind a commitment."""
     session = bytes(range(32))
-    outcomes = set()
+    outcomes: set[int] = set()
     for _ in range(32):
         host = CoinToss(
             Role.HOST, session, secret=b"\1" * 32, toss_secret=b"\3" * 32, cards_first=True

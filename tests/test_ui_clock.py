@@ -18,6 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.session.events import TossDone
 from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
@@ -69,12 +70,12 @@ class ClockPair:
             lambda: all(w.controller.remote is not None for w in self.windows), timeout=20_000
         )
 
-    def _host_tossed(self, toss: object) -> None:
+    def _host_tossed(self, toss: TossDone) -> None:
         link = self.room.match
         assert link is not None and link.peer is not None
         self.host.start_network_match(self.room, link.peer, toss)
 
-    def _joiner_tossed(self, toss: object) -> None:
+    def _joiner_tossed(self, toss: TossDone) -> None:
         assert self.join.peer is not None
         self.joiner.start_network_match(self.join, self.join.peer, toss)
 

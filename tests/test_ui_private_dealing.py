@@ -127,7 +127,9 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
             timeout=20_000,
         )
         for window in (host, joiner):
-            session = window.controller.remote.session  # type: ignore[union-attr]
+            remote = window.controller.remote
+            assert remote is not None and remote.session is not None  # waited for above
+            session = remote.session
             assert session.dealing == "private" and session.protocol == "koikoi-net/4"
             # the score column says it, and it was said (the log and screen readers)
             line = window.game.side.dealing
@@ -236,8 +238,10 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed(
         assert joiner.lobby.prematch.dealing.text() == SEED_TEXT
         click(qtbot, joiner.lobby.prematch.same_button)
         qtbot.waitUntil(lambda: joiner.controller.remote is not None, timeout=20_000)
-        session = joiner.controller.remote.session  # type: ignore[union-attr]
-        assert joiner.link.options.dealings == ("seed",)  # type: ignore[union-attr]
+        remote = joiner.controller.remote
+        assert remote is not None and remote.session is not None  # waited for above
+        session = remote.session
+        assert joiner.link is not None and joiner.link.options.dealings == ("seed",)
         assert session.protocol == "koikoi-net/2" and session.dealing == "seed"
         assert joiner.game.side.dealing.text() == SEED_TEXT
         assert SEED_TEXT in log_text(joiner)
