@@ -144,12 +144,13 @@ def test_entries_have_one_encoding() -> None:
 # --- cheats --------------------------------------------------------------------------------
 
 
-Change = Callable[[Table, bytes, list[bytes], list[bytes]], list[bytes]]
+Change = Callable[[Table, bytes, list[bytes], list[bytes]], list[bytes] | None]
 """What a cheat makes of a move: ``change(table, message, rest, out)`` sends instead."""
 
 
 class Cheat:
-    """A tap that lets the match run, then changes the ``nth`` move ``cheater`` sends."""
+    """A tap that lets the match run, then changes the ``nth`` move ``cheater`` sends (or the
+    first after it that ``change`` takes: it returns None for a move it cannot cheat with)."""
 
     def __init__(self, cheater: Role, nth: int, change: Change) -> None:
         self.cheater = cheater
@@ -165,11 +166,13 @@ class Cheat:
         out: list[bytes] = []
         for i, message in enumerate(messages):
             if is_move(message) and not self.done:
-                if self.count == self.nth:
-                    self.done = True
+                if self.count >= self.nth:
                     assert self.table is not None  # cheated() sets it before the match runs
-                    out.extend(self.change(self.table, message, messages[i + 1 :], out))
-                    return out
+                    changed = self.change(self.table, message, messages[i + 1 :], out)
+                    if changed is not None:
+                        self.done = True
+                        out.extend(changed)
+                        return out
                 self.count += 1
             out.append(message)
         return out
@@ -289,10 +292,21 @@ def test_an_illegal_move_is_caught() -> None:
     assert MOVE_NAMED.search(reason)
 
 
+def move_action(message: bytes) -> int:
+    """The action of a move message's signed entry."""
+    value = unpack(message)
+    assert isinstance(value, dict) and isinstance(value["entry"], bytes)
+    return decode_entry(value["entry"]).action
+
+
 def test_a_koikoi_out_of_turn_is_caught() -> None:
     cheater = Role.HOST
 
-    def koikoi(table: Table, message: bytes, rest: list[bytes], out: list[bytes]) -> list[bytes]:
+    def koikoi(
+        table: Table, message: bytes, rest: list[bytes], out: list[bytes]
+    ) -> list[bytes] | None:
+        if move_action(message) in (KOIKOI, SHOBU):
+            return None  # a decision of its own: a koikoi there is no cheat (a random deal)
         return [resign(message, table.identities[cheater], action=KOIKOI)]
 
     table = cheated(cheater, 2, koikoi, seed=4)
