@@ -285,6 +285,8 @@ def test_the_wheel_carries_the_art_and_an_installed_copy_finds_it(tmp_path: Path
     for card_id in ART_IDS:
         assert f"koikoi/assets/cards/{card_id}.svg" in names
     assert "koikoi/assets/icons/koikoi-64.png" in names
+    assert "koikoi/ui/smoke.py" in names  # the smoke test ships; the developers' tools do not
+    assert not [name for name in names if name.startswith("koikoi/devtools/")]
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
