@@ -257,11 +257,6 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_verify_rechecks_the_toss_after_the_cards",
     ),
     "test_net_transport": ("test_heartbeats_keep_a_slow_thinker_alive",),
-    "test_ui_clock": (
-        "test_a_clock_that_runs_out_before_the_table_is_shown_plays_in_order",
-        "test_a_peer_that_never_moves_can_be_ended_as_abandoned",
-        "test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move",
-    ),
     "test_ui_contrast": (
         "test_keyboard_focus_shows_3_to_1_on_the_start_screen_the_column_and_the_panels",
         "test_text_meets_aa_on_every_screen",
@@ -287,7 +282,6 @@ SLOW: dict[str, tuple[str, ...]] = {
     "test_ui_display_polish": ("test_no_word_of_the_rules_contents_breaks_in_the_middle",),
     "test_ui_keyboard": ("test_a_whole_match_by_keyboard_alone",),
     "test_ui_layout": ("test_the_match_result_shows_every_round_or_scrolls_to_it",),
-    "test_ui_lobby_join_wait": ("test_a_join_the_room_never_answers_says_how_long_then_why",),
     "test_ui_lobby_resume": (
         "test_a_match_hosted_from_the_lobby_resumes_and_is_played_to_its_end",
     ),
