@@ -256,7 +256,6 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_neither_side_can_compute_the_oya_before_both_confirmed",
         "test_verify_rechecks_the_toss_after_the_cards",
     ),
-    "test_net_transport": ("test_heartbeats_keep_a_slow_thinker_alive",),
     "test_ui_contrast": (
         "test_keyboard_focus_shows_3_to_1_on_the_start_screen_the_column_and_the_panels",
         "test_text_meets_aa_on_every_screen",

@@ -37,6 +37,7 @@ from koikoi.net.roles import Role
 from koikoi.net.session import Session
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 from koikoi.ui.net.netlink import QtJoin, QtRoom
+from tests import virtual_loop
 from tests.stepped_clock import SteppedClock
 
 SETTINGS = Settings(rounds=6)
@@ -476,14 +477,15 @@ def test_the_redial_schedule_is_the_documented_one() -> None:
 
 def test_a_suspended_joiner_redials_on_the_same_schedule_asyncio() -> None:
     """The host drops mid-match and is gone: the joiner dials again after 0.2 s, 0.5 s,
-    1 s, then every 2 s (policy.RedialSchedule), on the real clock here."""
+    1 s, then every 2 s (policy.RedialSchedule), on a virtual clock (exact, no real
+    waiting: tests/virtual_loop.py)."""
     host = Host(drop_at=4)
     host.start()
     calls: list[float] = []
     stop = asyncio.Event()
 
     async def redial() -> list[tuple[str, int]]:
-        calls.append(time.monotonic())
+        calls.append(asyncio.get_running_loop().time())
         if len(calls) == 5:
             stop.set()
         return [("127.0.0.1", host.port)]
@@ -494,13 +496,13 @@ def test_a_suspended_joiner_redials_on_the_same_schedule_asyncio() -> None:
             60,
         )
 
-    outcome = asyncio.run(main())
+    outcome = virtual_loop.run(main())
     host.join(10)
     assert host.error is None, host.error
     gaps = [b - a for a, b in zip(calls, calls[1:], strict=False)]
     assert len(gaps) == 4, calls
     for gap, expected in zip(gaps, policy.REDIAL_DELAYS[1:] + (2.0,), strict=True):
-        assert expected - 0.05 <= gap <= expected + 0.5, gaps
+        assert gap == pytest.approx(expected, abs=1e-6), gaps
     assert outcome.session is not None and outcome.session.ending is not None
     assert not outcome.session.ending.finished  # the player left
 
