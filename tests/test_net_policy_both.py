@@ -91,7 +91,9 @@ class Peer:
     drop_at: int | None = None
     """Drop the connection once the log holds this many entries (mid-match)."""
     hold_open: float = 0.0
-    """Seconds to keep the socket open after the match, reading (0: close at the peer's end)."""
+    """Seconds to keep the socket open after the match, reading (0: close at the peer's end),
+    at most: :attr:`release` ends the wait sooner."""
+    release: threading.Event = field(default_factory=threading.Event)
 
     def connection(self) -> Connection:
         conn = Connection(
@@ -152,7 +154,7 @@ class Peer:
             if conn.closed and self.hold_open:
                 with contextlib.suppress(OSError):
                     sock.sendall(conn.data_to_send())
-                time.sleep(self.hold_open)  # neither reading nor closing: the peer waits
+                self.release.wait(self.hold_open)  # neither reading nor closing: it waits
                 return "held"
         raise AssertionError("the match did not end")
 
@@ -373,53 +375,63 @@ def test_the_record_is_written_after_the_toss_every_entry_and_the_end(
 def test_a_peer_that_does_not_close_is_waited_for_the_close_grace(kind: str, qtbot: QtBot) -> None:
     """After the match the peer neither reads nor closes: the host waits CLOSE_GRACE for
     its end of the stream, then closes (not at once: a farewell could be reset away; not
-    for ever)."""
-    started: list[float] = []
+    for ever). The host's clock is a virtual one (asyncio) or a stepped one (Qt)."""
+    peers: list[Joiner] = []
 
     def joiner(port: int) -> Joiner:
-        peer = Joiner(port, hold_open=policy.CLOSE_GRACE + 4.0)
-        started.append(time.monotonic())
+        peer = Joiner(port, hold_open=policy.CLOSE_GRACE + 60.0)
+        peers.append(peer)
         return peer
 
     ended: list[float] = []
     opts = options("hana", resume_window=0.0)
+    clock = SteppedClock()
+    now = clock.now
 
     def note(session: Session) -> None:
         if session.ending is not None and not ended:
-            ended.append(time.monotonic())
+            ended.append(now())
 
     opts.on_record = note
     if kind == "asyncio":
 
         async def main() -> float:
+            nonlocal now
+            now = asyncio.get_running_loop().time
             room = Room(opts, FirstLegal())
             _, port = await room.open("127.0.0.1", 0)
-            peer = joiner(port)
-            peer.start()
+            joiner(port).start()
             try:
                 await asyncio.wait_for(room.outcome(), 60)
                 # the room's outcome comes once its match's connection is closed
-                return time.monotonic()
+                return now()
             finally:
                 await room.close()
 
-        closed = asyncio.run(main())
+        closed = virtual_loop.run(main())
     else:
-        room = QtRoom(opts)
+        room = QtRoom(opts, now=clock.now, timer=clock.timer)
         room.listen("127.0.0.1", 0)
         room.local_turn.connect(lambda observation: room.play(observation.legal_actions[0]))
-        peer = joiner(room.port)
-        peer.start()
+        match_closed: list[float] = []
+        room.match_closed.connect(lambda: match_closed.append(clock.now()))
+        joiner(room.port).start()
         try:
-            with qtbot.waitSignal(room.match_closed, timeout=60_000):
-                pass
-            closed = time.monotonic()
+            qtbot.waitUntil(lambda: bool(ended), timeout=60_000)
+            clock.advance(policy.CLOSE_GRACE - 0.25, qtbot, 0.25)
+            assert match_closed == []  # not at once
+            clock.advance(0.5, qtbot, 0.25)
+            qtbot.waitUntil(lambda: bool(match_closed), timeout=5_000)
+            closed = match_closed[0]
         finally:
             with qtbot.waitSignal(room.closed, timeout=10_000):
                 room.leave()
+    for peer in peers:
+        peer.release.set()
+        peer.join(10)
     assert ended
     waited = closed - ended[0]
-    assert policy.CLOSE_GRACE - 0.1 <= waited <= policy.CLOSE_GRACE + 2.0, waited
+    assert policy.CLOSE_GRACE <= waited <= policy.CLOSE_GRACE + 0.25, waited
 
 
 # --- dialling again ----------------------------------------------------------------------
