@@ -444,7 +444,8 @@ def test_a_joiner_fed_garbage_fails_with_one_line(qtbot: QtBot) -> None:
     server = socket.create_server(("127.0.0.1", 0))
     server.setblocking(False)
     port = server.getsockname()[1]
-    join = QtJoin(options("taro"))
+    clock = SteppedClock()  # the close grace, on a stepped clock
+    join = QtJoin(options("taro"), now=clock.now, timer=clock.timer)
     joiner = Seat(join)
     join.connect_to("127.0.0.1", port)
     accepted: list[socket.socket] = []
@@ -458,7 +459,11 @@ def test_a_joiner_fed_garbage_fails_with_one_line(qtbot: QtBot) -> None:
 
     qtbot.waitUntil(accept, timeout=10_000)
     accepted[0].sendall((1 << 20).to_bytes(4, "big"))  # a frame far over the cap
-    qtbot.waitUntil(lambda: joiner.closed, timeout=10_000)
+    qtbot.waitUntil(lambda: joiner.failure is not None, timeout=10_000)
+    clock.advance(policy.CLOSE_GRACE - 0.25, qtbot, 0.25)
+    assert not joiner.closed  # its reason goes out; the peer may read it for the close grace
+    clock.advance(0.5, qtbot, 0.25)
+    qtbot.waitUntil(lambda: joiner.closed, timeout=5_000)
     assert joiner.failure is not None and joiner.failure.kind == "protocol"
     assert "frame length 1048576 is not in 1..65536" in joiner.failure.text
     for sock in (*accepted, server):
