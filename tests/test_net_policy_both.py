@@ -37,10 +37,12 @@ from koikoi.net.roles import Role
 from koikoi.net.session import Session
 from koikoi.net.transport import Outcome, PeerOptions, Room, join
 from koikoi.ui.net.netlink import QtJoin, QtRoom
+from koikoi.ui.net.netlink.base import LinkStage
 from tests import virtual_loop
 from tests.stepped_clock import SteppedClock
 
 SETTINGS = Settings(rounds=6)
+CLOSING = LinkStage.CLOSING
 WINDOW = 60.0
 
 
@@ -408,7 +410,7 @@ def test_a_peer_that_does_not_close_is_waited_for_the_close_grace(kind: str, qtb
             finally:
                 await room.close()
 
-        closed = virtual_loop.run(main())
+        closed = virtual_loop.run(main(), quiet=0.25)  # the peer thread's goodbye, first
     else:
         room = QtRoom(opts, now=clock.now, timer=clock.timer)
         room.listen("127.0.0.1", 0)
@@ -417,7 +419,12 @@ def test_a_peer_that_does_not_close_is_waited_for_the_close_grace(kind: str, qtb
         room.match_closed.connect(lambda: match_closed.append(clock.now()))
         joiner(room.port).start()
         try:
-            qtbot.waitUntil(lambda: bool(ended), timeout=60_000)
+            # the match over and the peer's goodbye read: the grace starts (stepped time
+            # stands still until the test moves it, whatever the real bytes take)
+            qtbot.waitUntil(
+                lambda: bool(ended) and room.match is not None and room.match.stage is CLOSING,
+                timeout=60_000,
+            )
             clock.advance(policy.CLOSE_GRACE - 0.25, qtbot, 0.25)
             assert match_closed == []  # not at once
             clock.advance(0.5, qtbot, 0.25)
@@ -443,17 +450,21 @@ def test_a_finished_joiner_whose_host_is_gone_stops_redialling_asyncio() -> None
     host = Host(drop_at_end=True)
     host.start()
 
-    async def main() -> Outcome:
-        return await asyncio.wait_for(
-            join("127.0.0.1", host.port, options("taro"), FirstLegal()), 60
+    async def main() -> tuple[Outcome, float]:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        outcome = await asyncio.wait_for(
+            join("127.0.0.1", host.port, options("taro"), FirstLegal()), 2 * WINDOW
         )
+        return outcome, loop.time() - start
 
-    start = time.monotonic()
-    outcome = asyncio.run(main())
+    # the window's 60 s would pass in no real time; the host's thread has a quarter of a
+    # real second to close its port before the joiner's clock moves on to its redial
+    outcome, took = virtual_loop.run(main(), quiet=0.25)
     host.join(10)
     assert host.error is None, host.error
     assert outcome.finished
-    assert time.monotonic() - start < 20  # not the 60 s window
+    assert took < 5.0, took  # not the 60 s window: a goodbye's grace and a redial or two
     records_agree(outcome.session, host.session, acks=False)
 
 
@@ -462,14 +473,21 @@ def test_a_finished_joiner_whose_host_is_gone_stops_redialling_qt(qtbot: QtBot) 
     for the whole window."""
     host = Host(drop_at_end=True)
     host.start()
-    link = QtJoin(options("taro"))
+    clock = SteppedClock()
+    link = QtJoin(options("taro"), now=clock.now, timer=clock.timer)
     link.local_turn.connect(lambda observation: link.play(observation.legal_actions[0]))
     suspended: list[float] = []
     link.suspended.connect(suspended.append)
     failed: list[object] = []
     link.failed.connect(failed.append)
     link.connect_to("127.0.0.1", host.port)
-    qtbot.waitUntil(lambda: link.done, timeout=20_000)  # not the 60 s window
+    qtbot.waitUntil(lambda: finished(link.session), timeout=20_000)
+    qtbot.waitUntil(lambda: not host.is_alive(), timeout=10_000)  # its port closed, then
+    start = clock.now()
+    while not link.done and clock.now() - start < 2 * WINDOW:
+        clock.advance(0.25, qtbot, 0.25)
+    took = clock.now() - start
+    assert link.done and took < 5.0, took  # not the 60 s window (as above)
     host.join(10)
     assert host.error is None, host.error
     assert suspended  # it did wait to resume, for the host's sake
