@@ -34,7 +34,8 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         """The loop's time (seconds), read by ``time()``; a thread may read it too."""
         self.jumps = 0
         """How many times the loop moved on to its next timer."""
-        real_select = self._selector.select
+        selector: selectors.BaseSelector = self._selector  # type: ignore[attr-defined]
+        real_select = selector.select
 
         def select(timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
             if timeout is None or timeout <= 0:  # no timer, or work waiting: as it is
@@ -45,7 +46,7 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
                 self.jumps += 1
             return ready
 
-        self._selector.select = select  # type: ignore[method-assign]
+        selector.select = select  # type: ignore[method-assign]
 
     def time(self) -> float:
         return self.virtual
