@@ -304,7 +304,6 @@ SLOW: dict[str, tuple[str, ...]] = {
     "test_ui_private_dealing": (
         "test_a_privately_dealt_match_cut_by_a_crash_is_offered_for_reconnecting",
         "test_a_room_announced_as_version_2_is_joined_with_the_joint_seed",
-        "test_the_peer_withholding_its_part_of_the_deal_is_waited_for_in_words",
         "test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify",
     ),
     "test_ui_words": ("test_the_english_plural_forms_cover_every_count_in_the_code",),
