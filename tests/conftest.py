@@ -249,9 +249,6 @@ SLOW: dict[str, tuple[str, ...]] = {
     "test_net_recordfile": (
         "test_a_side_restored_from_its_files_resumes_and_the_end_leaves_no_sidecar",
     ),
-    "test_net_room_rematch": (
-        "test_a_call_with_the_match_s_key_after_its_end_is_refused_busy_not_hung_up_on",
-    ),
     "test_net_toss_cards_first": (
         "test_neither_side_can_compute_the_oya_before_both_confirmed",
         "test_verify_rechecks_the_toss_after_the_cards",
