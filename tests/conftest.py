@@ -282,7 +282,6 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_a_match_hosted_from_the_lobby_resumes_and_is_played_to_its_end",
     ),
     "test_ui_match": ("test_whole_match_by_mouse_clicks",),
-    "test_ui_netlink_room_closing": ("test_a_joiner_calling_a_room_that_leaves_is_told_busy",),
     "test_ui_network": (
         "test_a_rematch_is_a_new_session_and_a_new_toss",
         "test_a_window_that_takes_over_after_the_peer_moved_still_shows_the_toss_then_the_table",
