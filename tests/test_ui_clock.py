@@ -168,6 +168,8 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
     clock.advance(9.0, qtbot, STEP)  # 0.5 s left
     assert "Your time ran out" not in log_text(mover) and actions_so_far(mover) == moves
     clock.advance(1.0, qtbot, STEP)
+    # the link's event, handed out on Qt's next turn (a real one)
+    qtbot.waitUntil(lambda: "Your time ran out" in log_text(mover), timeout=5_000)
     said = [line for line in log_text(mover).splitlines() if "Your time ran out" in line]
     assert len(said) == 1 and said[0].startswith("Your time ran out: the table played "), said
     assert left_to_move(mover) == ["10 seconds left to move."]  # said once, not each second
@@ -225,6 +227,8 @@ def test_a_peer_that_never_moves_can_be_ended_as_abandoned(qtbot: QtBot, tmp_pat
     clock.advance(2.5, qtbot, STEP)
     assert not button.isVisible()
     clock.advance(0.5, qtbot, STEP)
+    # the link's event (said in words), handed out on Qt's next turn (a real one)
+    qtbot.waitUntil(lambda: "has not moved" in log_text(joiner), timeout=5_000)
     assert button.isVisible()
     prompt = joiner.game.prompt.text()
     assert prompt.startswith("hana has not moved for 0:03"), prompt
@@ -235,8 +239,9 @@ def test_a_peer_that_never_moves_can_be_ended_as_abandoned(qtbot: QtBot, tmp_pat
     said = [line for line in log_text(joiner).splitlines() if "has not moved" in line]
     assert len(said) == 1, said  # said once, in words, for a screen reader too
     assert said[0] == "hana has not moved for 3 seconds: you may end the match.", said
-    # The player decides: nothing ends by itself, not in a minute more.
-    clock.advance(60.0, qtbot, step=1.0)
+    # The player decides: nothing ends by itself, not in 10 s more (less than the silence
+    # timeout, so no heartbeat late in real time can end it either).
+    clock.advance(10.0, qtbot, STEP)
     assert joiner.controller.remote is not None and joiner.controller.remote.ended is None
     click(qtbot, button)
     box = ended_message(qtbot, joiner)

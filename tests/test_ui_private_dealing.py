@@ -288,7 +288,8 @@ def test_the_peer_withholding_its_part_of_the_deal_is_waited_for_in_words(
         clock.advance(1.5, qtbot, STEP)
         assert not host.game.side.abandon_button.isVisible()  # not before the abandon time
         clock.advance(1.0, qtbot, STEP)
-        qtbot.waitUntil(lambda: host.game.side.abandon_button.isVisible(), timeout=5_000)
+        qtbot.waitUntil(lambda: "has sent nothing of the deal" in log_text(host), timeout=5_000)
+        assert host.game.side.abandon_button.isVisible()
         assert "taro has sent nothing of the deal for " in host.game.prompt.text()
         # "3 seconds" once the English plurals are compiled (assets/i18n, at the merge)
         assert "taro has sent nothing of the deal for 3 second" in log_text(host)
