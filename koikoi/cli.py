@@ -53,7 +53,7 @@ SUBCOMMANDS: Final[dict[str, Subcommand]] = {
 }
 """Every subcommand, in the order ``koikoi --help`` lists them (one entry each)."""
 
-__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "SUBCOMMANDS", "UsageError", "main"]
+__all__ = ["SUBCOMMANDS", "main"]
 
 
 ENVIRONMENT: Final = """environment:

@@ -427,6 +427,7 @@ class Player:
         text = label.text()
         self.say(f"the toss: {text}")
         self.shot("toss")
+        assert c.toss is not None, "the coin toss shows the link's toss"
         return {"first_oya": c.toss.result.first_oya, "me": c.me, "text": text}
 
     def play_the_match(self) -> None:

@@ -7,9 +7,9 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -44,7 +44,13 @@ def run_koikoi(
     )
 
 
-_QT_LOOPS: list[object] = []
+class _EventLoop(Protocol):
+    """What a qtbot wait runs through ``qt_api.exec``: a QEventLoop (or the application)."""
+
+    def exit(self, returnCode: int = 0) -> None: ...
+
+
+_QT_LOOPS: list[_EventLoop] = []
 """The Qt event loops the running test waits in (qtbot's waits), the innermost last."""
 _TIMED_OUT: list[str] = []
 
@@ -70,7 +76,7 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
         pytest_timeout.dump_stacks(item.config.get_terminal_writer())
         _TIMED_OUT.append(f"{message} (waiting in Qt's event loop)")
         for loop in _QT_LOOPS:
-            loop.exit()  # type: ignore[attr-defined]
+            loop.exit()
 
     def cancel() -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -92,12 +98,12 @@ def _qt_waits_end_at_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtCore import QTimer
     from pytestqt.qt_compat import qt_api
 
-    enter = qt_api.exec
+    enter: Callable[[_EventLoop], object] = qt_api.exec  # pytest-qt leaves it unannotated
     tick = QTimer()
     tick.setInterval(100)
     tick.timeout.connect(lambda: None)  # Python runs, and with it a signal's handler
 
-    def tracked(loop: object) -> object:
+    def tracked(loop: _EventLoop) -> object:
         if _TIMED_OUT:
             pytest.fail(_TIMED_OUT[0])
         _QT_LOOPS.append(loop)

@@ -69,9 +69,9 @@ def seen(w: QWidget) -> bool:
     return at is w or (at is not None and w.isAncestorOf(at))
 
 
-def text_widgets(top: QWidget) -> list[QWidget]:
+def text_widgets(top: QWidget) -> list[QLabel | QAbstractButton]:
     """Visible labels and buttons that show text."""
-    out: list[QWidget] = []
+    out: list[QLabel | QAbstractButton] = []
     for w in top.findChildren(QWidget):
         if isinstance(w, QLabel | QAbstractButton) and w.text().strip() and seen(w):
             out.append(w)

@@ -27,7 +27,7 @@ from zeroconf._dns import DNSAddress, DNSPointer, DNSService, DNSText
 from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.const import _CLASS_IN, _CLASS_IN_UNIQUE, _FLAGS_AA, _FLAGS_QR_RESPONSE
 
-from koikoi.net.discovery import SERVICE_TYPE
+from koikoi.net.discovery.txt import SERVICE_TYPE
 
 GROUP = "224.0.0.251"
 PORT = 5353

@@ -17,20 +17,21 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from koikoi.engine.match import Settings
 from koikoi.engine.round import Action
-from koikoi.net.discovery import Room, RoomStatus
+from koikoi.net.discovery.txt import Room, RoomStatus
 from koikoi.net.handshake import Established, Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.lockstep import decode_entry, encode_entry, signed_data
 from koikoi.net.noise import CipherState
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, Session, SessionEvent
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import Ended, SessionEvent
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import REPO
 
@@ -39,7 +40,7 @@ Tap = Callable[[Role, list[bytes]], list[bytes]]
 
 
 def handshake_pair(
-    settings: Settings | None = None, dealings: dict[Role, tuple[str, ...]] | None = None
+    settings: Settings | None = None, dealings: Mapping[Role, tuple[str, ...]] | None = None
 ) -> tuple[dict[Role, Identity], dict[Role, Established]]:
     identities = {role: Identity.generate() for role in Role}
     shakes = {
@@ -80,7 +81,7 @@ class Table:
     silence_timeout: float = 15.0
     seed: int = 1
     secrets: dict[Role, bytes | None] = field(default_factory=dict)
-    dealings: dict[Role, tuple[str, ...]] = field(default_factory=dict)
+    dealings: Mapping[Role, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.identities, self.established = handshake_pair(self.settings, self.dealings)
@@ -296,7 +297,8 @@ class KoikoiProcess:
     def stderr(self) -> str:
         return self.err.read_text(encoding="utf-8")
 
-    def result(self) -> dict[str, object]:
+    def result(self) -> dict[str, Any]:
+        """The JSON koikoi printed on stdout."""
         value = json.loads(self.stdout)
         assert isinstance(value, dict)
         return value

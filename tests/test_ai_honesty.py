@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from koikoi.ai import PLAYERS, Budget, get_player
+from koikoi.ai import PLAYERS, get_player
+from koikoi.ai.base import Budget
 from koikoi.ai.seat import AiSeat
 from koikoi.engine.match import observe
 from koikoi.engine.round import Phase
@@ -35,11 +36,13 @@ def test_hidden_cards_never_change_a_choice(name):
     positions = POSITIONS if name != "hard" else POSITIONS[:30]
     for i, m in enumerate(positions):
         seat = m.current_seat()
+        assert m.round is not None and seat is not None  # a position is a seat's choice
         expected = choose(name, m, seed=i)
         real = (m.round.hands[1 - seat], tuple(m.round.stock[m.round.stock_pos :]))
         differs = False
         for k in range(8 if name != "hard" else 4):
             other = with_round(m, reshuffled(m, seed=1000 * i + k))
+            assert other.round is not None
             assert observe(other.round, seat, other) == m.observation(seat)
             differs |= (other.round.hands[1 - seat], tuple(other.round.stock)) != real
             assert choose(name, other, seed=i) == expected, (name, i, k)
@@ -65,12 +68,14 @@ def test_seats_through_the_driver_are_checked():
             return 95
 
     m = POSITIONS[0]
+    to_act = m.current_seat()
+    assert to_act is not None
     seat = AiSeat(Cheat(), random.Random(0))
     with pytest.raises(ValueError, match="cheat"):
-        seat.choose(m.observation(m.current_seat()))
+        seat.choose(m.observation(to_act))
 
 
 def test_the_positions_cover_every_kind_of_choice():
-    phases = {m.round.phase for m in POSITIONS}
+    phases = {m.round.phase for m in POSITIONS if m.round is not None}
     assert {Phase.PLAY, Phase.DECIDE} <= phases
     assert phases & {Phase.PICK_PLAYED, Phase.PICK_DRAWN}

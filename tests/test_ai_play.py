@@ -6,11 +6,13 @@ import random
 
 import pytest
 
-from koikoi.ai import LEVELS, PLAYERS, Budget, UnknownPlayer, get_player
+from koikoi.ai import LEVELS, PLAYERS, UnknownPlayer, get_player
+from koikoi.ai.base import Budget
 from koikoi.ai.hard import Policy, distinct, sample
 from koikoi.ai.koikoi_model import outlook
 from koikoi.ai.stakes import match_value, settle
 from koikoi.engine.cards import parse_card
+from koikoi.engine.match import Match
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Phase
 from tests.ai_positions import cards, position
 
@@ -121,7 +123,7 @@ def test_koikoi_in_the_last_round_when_shobu_cannot_save_the_match_R7_1(name):
     assert choose(name, m, budget=Budget(playouts=400)) == KOIKOI
 
 
-def threatened_position():
+def threatened_position() -> Match:
     """Round 2, our tan (1 point) with five turns left, and the opponent holding the cherry
     curtain and the moon while the sake cup lies on the field and every other kiku card is
     unseen: one kiku card from hanami + tsukimi, 10 points, doubled to 20, then doubled
@@ -147,7 +149,7 @@ def test_no_koikoi_when_the_opponent_is_one_card_from_a_big_yaku_R9_2_R9_3(name)
         assert choose(name, m, seed, Budget(playouts=400)) == SHOBU
 
 
-def safe_position():
+def safe_position() -> Match:
     """Round 1, our tan with the lights of matsu, sakura and kiri in hand and nothing of the
     opponent's in reach: going on is worth it."""
     return position(
@@ -230,7 +232,9 @@ def test_playouts_end_every_round_and_value_it_as_a_probability():
     from tests.ai_positions import random_positions
 
     for m in random_positions(30, seed=11):
-        obs = m.observation(m.current_seat())
+        seat = m.current_seat()
+        assert seat is not None  # a position is a seat's choice
+        obs = m.observation(seat)
         policy = Policy(obs)
         rng = random.Random(1)
         for a in obs.legal_actions:
@@ -245,7 +249,9 @@ def test_a_wall_clock_cap_still_answers_legally(name):
     from tests.ai_positions import random_positions
 
     for m in random_positions(5, seed=5):
-        obs = m.observation(m.current_seat())
+        seat = m.current_seat()
+        assert seat is not None  # a position is a seat's choice
+        obs = m.observation(seat)
         expired = Budget(playouts=10**9, deadline=0.0)
         action = get_player(name).choose(obs, obs.legal_actions, random.Random(0), expired)
         assert action in obs.legal_actions
@@ -263,7 +269,9 @@ def test_easy_is_beatable_but_never_absurd_R5_1_R5_2():
     from tests.ai_positions import random_positions
 
     for i, m in enumerate(random_positions(120, seed=21)):
-        obs = m.observation(m.current_seat())
+        seat = m.current_seat()
+        assert seat is not None  # a position is a seat's choice
+        obs = m.observation(seat)
         action = choose("easy", m, seed=i)
         legal = obs.legal_actions
         if obs.phase == Phase.PLAY:

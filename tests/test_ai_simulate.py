@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from koikoi.ai.seat import AiSeat, bot_seat
 from koikoi.ai.simulate import SimulationSpec, play_one, wilson
 from koikoi.driver import play_match, seed_decks
-from koikoi.engine.events import Dealt, MatchEnded
-from koikoi.engine.match import Settings
+from koikoi.engine.events import Dealt, Event, MatchEnded
+from koikoi.engine.match import Observation, Settings
 from koikoi.engine.record import GameRecord, replay
-from koikoi.engine.round import IllegalAction
+from koikoi.engine.round import Action, IllegalAction
 from tests.conftest import run_koikoi
 
 KEYS = {
@@ -28,12 +30,12 @@ class Recorder:
     """A seat that plays the first legal action and keeps every event it is told."""
 
     def __init__(self) -> None:
-        self.events: list = []
+        self.events: list[Event] = []
 
-    def choose(self, observation):
+    def choose(self, observation: Observation) -> Action:
         return observation.legal_actions[0]
 
-    def notify(self, events):
+    def notify(self, events: Sequence[Event]) -> None:
         self.events.extend(events)
 
 
@@ -63,7 +65,7 @@ def test_the_driver_knows_no_computer_player():
 
 
 def test_driver_is_reproducible_from_the_seeds():
-    def run():
+    def run() -> dict[str, Any]:
         seats = (bot_seat("easy", seed=1), bot_seat("random", seed=2))
         record = GameRecord(Settings(), first_oya=0)
         play_match(Settings(), 0, seats, seed_decks(b"same"), record)
@@ -109,7 +111,7 @@ def test_wilson_interval():
     assert lo < 0.75 < hi
 
 
-def check_sane(out: dict, games: int) -> None:
+def check_sane(out: dict[str, Any], games: int) -> None:
     assert out.keys() >= KEYS
     assert out["games"] == games
     assert out["a_wins"] + out["b_wins"] + out["draws"] == games

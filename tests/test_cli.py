@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -83,16 +84,18 @@ def test_bad_arguments_give_one_line_and_exit_2(args, fragment):
     assert_usage_error(run_koikoi(*args), fragment)
 
 
-def _played_record(seed: bytes, actions: int) -> dict:
+def _played_record(seed: bytes, actions: int) -> dict[str, Any]:
     match = Match(Settings(), 0)
     rec = GameRecord(match.settings, 0)
     while not match.finished and actions > 0:
         if match.needs_deal:
             match.deal(deck_from_seed(seed, match.round_no, match.deal_no))
             r = match.round
+            assert r is not None  # a deal lays out a round
             rec.add_deal(r.dealt_hands, r.field, r.stock)
             continue
         seat = match.current_seat()
+        assert seat is not None  # a round in play, the match not over
         action = match.legal_actions()[-1]
         match.apply(action, seat)
         rec.add_action(seat, action)

@@ -132,14 +132,14 @@ def test_random_full_matches(
     assert len(m.history) == deals
     assert sum(h.result.outcome is not Outcome.REDEAL for h in m.history) == m.rounds_played
     # -- the record replays to the same results --
-    expected = {
+    expected_replay = {
         "rounds": [h.to_json() for h in m.history],
         "scores": list(m.scores),
         "winner": m.winner,
         "finished": True,
     }
-    assert replay(rec.to_json()) == expected
-    assert replay_text(rec.dumps()) == expected
+    assert replay(rec.to_json()) == expected_replay
+    assert replay_text(rec.dumps()) == expected_replay
     assert loads(rec.dumps()) == rec.to_json()
 
 

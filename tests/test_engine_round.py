@@ -440,7 +440,7 @@ def test_R5_6_yaku_checked_only_after_the_draw_resolves() -> None:
         YakuFormed(0, ((Yaku.TSUKIMI, 5),), 5, 0),
         DecisionNeeded(0, True),
     ]
-    assert r.phase == Phase.DECIDE and r.legal_actions() == (KOIKOI, SHOBU)
+    assert (r.phase, r.legal_actions()) == (Phase.DECIDE, (KOIKOI, SHOBU))
     assert r.totals[0] == 5
 
 

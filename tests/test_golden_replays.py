@@ -16,6 +16,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,11 +25,11 @@ RECORDS = ROOT / "tests" / "data" / "records"
 FILES = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".expect.json"))
 
 
-def expectation(path: Path) -> dict:
+def expectation(path: Path) -> dict[str, Any]:
     side = path.with_name(path.stem + ".expect.json")
-    if side.exists():
-        return json.loads(side.read_text(encoding="utf-8"))["expect"]
-    return json.loads(path.read_text(encoding="utf-8"))["expect"]
+    holder = side if side.exists() else path
+    expect: dict[str, Any] = json.loads(holder.read_text(encoding="utf-8"))["expect"]
+    return expect
 
 
 def run_cli(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -14,6 +14,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,11 +101,12 @@ def run_cli(args: list[str], stdin: str | None = None) -> subprocess.CompletedPr
     )
 
 
-def score_args(case: dict) -> list[str]:
+def score_args(case: dict[str, Any]) -> list[str]:
     args = ["score", "--koikoi", str(case["koikoi"])]
     if not case["doubling"]:
         args.append("--no-doubling")
-    return args + case["cards"]
+    cards: list[str] = case["cards"]
+    return args + cards
 
 
 BAD_ARGS = {
@@ -146,7 +148,7 @@ def test_golden_data_is_consistent() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_golden_score(case: dict) -> None:
+def test_golden_score(case: dict[str, Any]) -> None:
     # Rule: case["rule"]; source: case["source"].
     r = results()[f"case:{case['name']}"]
     assert "Traceback" not in r.stderr, r.stderr

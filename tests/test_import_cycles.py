@@ -4,7 +4,8 @@
 An import counts wherever it runs: at module level and inside a function alike (the app →
 viewer → history → app cycle was made of function-level imports, and a cycle all the same).
 Imports under ``if TYPE_CHECKING:`` never run and do not count, except for the one pair held
-apart by its own test below."""
+apart by its own test below and the type-only cycles, which are back-references to an owner
+and pinned, each of them, below."""
 
 from __future__ import annotations
 
@@ -151,7 +152,8 @@ def test_the_card_widgets_do_not_import_the_table_they_lie_on() -> None:
     """Not even for their types: a card asks its table through ``CardTable``."""
     graph = import_graph(REPO, type_checking=True)
     assert "koikoi.ui.table.card_widget" in graph["koikoi.ui.table.table"]
-    seen, todo = set(), ["koikoi.ui.table.card_widget"]
+    seen: set[str] = set()
+    todo = ["koikoi.ui.table.card_widget"]
     while todo:
         for following in graph[todo.pop()] - seen:
             assert following != "koikoi.ui.table.table"
@@ -168,3 +170,56 @@ def test_the_product_never_imports_the_developers_tools() -> None:
     for name, imported in graph.items():
         if not name.startswith("koikoi.devtools"):
             assert not {m for m in imported if m.startswith("koikoi.devtools")}, name
+
+
+def type_only_cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
+    """The modules of ``graph`` that import each other round, each such group once (the
+    strongly connected components of more than one module)."""
+    reach: dict[str, set[str]] = {}
+    for start in graph:
+        seen: set[str] = set()
+        todo = [start]
+        while todo:
+            for following in graph.get(todo.pop(), set()) - seen:
+                seen.add(following)
+                todo.append(following)
+        reach[start] = seen
+    return {
+        frozenset(m for m in reach[name] if name in reach[m]) | {name}
+        for name in graph
+        if name in reach[name]
+    }
+
+
+def test_type_only_cycles_are_found_whole(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "koikoi/__init__.py": "",
+            "koikoi/a.py": "import koikoi.b\nimport koikoi.d\n",
+            "koikoi/b.py": "if TYPE_CHECKING:\n    import koikoi.c\n",
+            "koikoi/c.py": "if TYPE_CHECKING:\n    from koikoi.a import A\n",
+            "koikoi/d.py": "import koikoi.c\n",
+        },
+    )
+    assert type_only_cycles(import_graph(tmp_path)) == set()
+    assert type_only_cycles(import_graph(tmp_path, type_checking=True)) == {
+        frozenset({"koikoi.a", "koikoi.b", "koikoi.c", "koikoi.d"})
+    }
+
+
+def test_the_only_type_only_cycles_are_back_references_to_an_owner() -> None:
+    """A module may name its owner's type, under ``if TYPE_CHECKING:``, for the owner it is
+    handed: the controller's opponents and its presenter (``matchview.Presenter`` is called
+    with the controller that owns it), and the session's parts, functions of the
+    :class:`Session` that calls them. Any other cycle, even of types, is a type in the
+    wrong module (the score column named the game screen it never used)."""
+    assert type_only_cycles(import_graph(REPO, type_checking=True)) == {
+        frozenset(
+            {"koikoi.ui.match.controller", "koikoi.ui.match.matchview", "koikoi.ui.match.opponents"}
+        ),
+        frozenset(
+            f"koikoi.net.session.{part}"
+            for part in ("core", "farewell", "private_dealing", "record", "toss")
+        ),
+    }

@@ -1,6 +1,7 @@
 """``koikoi.net.address``: one rule for ``HOST:PORT`` everywhere, and the command line's use of
 it (``koikoi join ADDRESS``: a bad address is one line and exit 2, CLI.md). The window's
-address field is held to the same cases in ``tests/test_ui_lobby_address.py``."""
+address field is held to the same cases (``tests/addresses.py``) in
+``tests/test_ui_lobby_address.py``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from koikoi.net.address import format_address, parse_address
+from tests.addresses import BAD_ADDRESSES
 
 PORTS = st.integers(min_value=1, max_value=65535)
 IPV4 = st.ip_addresses(v=4).map(str)
@@ -24,34 +26,6 @@ LABEL = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?", fullmatch=True)
 HOST_NAMES = st.lists(LABEL, min_size=1, max_size=4).map(".".join)
 SPACES = st.text(" \t\n\u3000", max_size=3)
 """What may surround a pasted address (an ideographic space from a Japanese keyboard too)."""
-
-BAD_ADDRESSES = [
-    "",
-    "   ",
-    "nowhere",
-    "127.0.0.1",
-    "127.0.0.1:",
-    "127.0.0.1:0",
-    "127.0.0.1:65536",
-    "127.0.0.1:-1",
-    "127.0.0.1:+80",
-    "127.0.0.1: 80",
-    "127.0.0.1:\u0664\u0660\u0660\u0660",  # Arabic-Indic 4000: str.isdigit and int() take it
-    "127.0.0.1:" + "9" * 5000,  # int() refuses more than 4300 digits, with its own message
-    ":4000",
-    "hana lan:4000",
-    "::1",
-    "::1:80",  # a whole IPv6 address (0:0:0:0:0:0:1:80), never [::1]:80 by a guess
-    "fe80::1:4000",
-    "[::1]",
-    "[::1]:",
-    "[::1]80",
-    "[::1:80",
-    "[hana.lan]:80",
-    "[127.0.0.1]:80",
-    "[::1]:0",
-]
-"""Addresses every door refuses: the command line, the window's field, a record's note."""
 
 
 @given(IPV4 | IPV6 | HOST_NAMES, PORTS, SPACES, SPACES)

@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from koikoi.engine.match import Settings
-from koikoi.net.errors import HandshakeError, UnexpectedMessage
+from koikoi.net.errors import HandshakeError, ProtocolError, UnexpectedMessage
 from koikoi.net.handshake import Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.wire import ProtocolError, Value, pack, unpack
+from koikoi.net.wire import Value, pack, unpack
 
 Encoder = Callable[[object], bytes]
 

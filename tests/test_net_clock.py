@@ -26,14 +26,11 @@ from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import KOIKOI, SHOBU, Action, Phase
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.session import (
-    DEFAULT_ABANDON_AFTER,
-    DEFAULT_MOVE_CLOCK,
-    Ended,
-    OutOfTime,
-    PeerOverdue,
-)
-from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join
+from koikoi.net.session.clock import DEFAULT_ABANDON_AFTER, DEFAULT_MOVE_CLOCK
+from koikoi.net.session.events import Ended, OutOfTime, PeerOverdue
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions, ThreadedSeat
+from koikoi.net.transport.room import Room
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi
@@ -324,7 +321,7 @@ def test_koikoi_host_ends_the_match_of_a_peer_that_never_moves(tmp_path: Path) -
             h.proc.send_signal(signal.SIGTERM)
     result = h.result()
     assert result["finished"] is False and result["winner"] is None
-    assert result["ended"] == "abandoned" and result["end"]["by"] == 1  # type: ignore[index]
+    assert result["ended"] == "abandoned" and result["end"]["by"] == 1
     assert re.search(r"the peer sent no move for [23] s: it abandoned the match", h.stderr)
     saved = json.loads(record.read_text())
     assert saved["end"]["how"] == "abandoned" and saved["end"]["role"] == "joiner"

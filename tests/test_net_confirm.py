@@ -19,9 +19,12 @@ from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.sas import sas_cards
-from koikoi.net.session import CARDS_DIFFER, CardsShown, Ended, Stage, TossDone
+from koikoi.net.session.endings import CARDS_DIFFER, Stage
+from koikoi.net.session.events import CardsShown, Ended, TossDone
 from koikoi.net.wire import encode_frame, encode_message
-from koikoi.ui.net.netlink import LinkError, PeerInfo, QtJoin, QtRoom
+from koikoi.ui.net.netlink.base import LinkError, PeerInfo
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.test_ui_netlink import close_room, open_room, options
 
 

@@ -23,7 +23,9 @@ import pytest
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
 from koikoi.net.wire import encode_message, unpack
 from tests.net_support import KoikoiProcess
 from tests.test_net_dealing_negotiation import _side
@@ -361,7 +363,7 @@ def test_dealing_is_in_the_help(tmp_path: Path) -> None:
 def test_the_txt_dealing_is_read_and_rooms_without_it_are_kept(
     fields: dict[str, str], dealing: str
 ) -> None:
-    from koikoi.net.discovery import parse_room
+    from koikoi.net.discovery.txt import parse_room
     from tests.test_net_discovery import SANE, _txt
 
     room = parse_room("x._koikoi._tcp.local.", _txt(**{**SANE, **fields}), ["10.0.0.1"], 4000)
@@ -378,11 +380,10 @@ def test_a_room_announces_what_it_allows_and_a_browser_hears_it(
     """TXT ``v`` and ``dealing`` from the offer, through a real advertiser and browser."""
     import secrets
 
-    from koikoi.net.discovery import (
+    from koikoi.net.discovery.advertiser import RoomAdvertiser
+    from koikoi.net.discovery.browser import RoomAdded, RoomBrowser
+    from koikoi.net.discovery.txt import (
         Advertisement,
-        RoomAdded,
-        RoomAdvertiser,
-        RoomBrowser,
         announced_dealing,
         announced_version,
         room_txt,

@@ -240,7 +240,7 @@ def test_a_private_room_hides_its_host_and_asks_for_the_password(tmp_path: Path)
 def test_a_room_announced_with_another_identity_is_joined_with_a_warning(tmp_path: Path) -> None:
     from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
-    from koikoi.net.discovery import SERVICE_TYPE
+    from koikoi.net.discovery.txt import SERVICE_TYPE
     from tests.test_net_discovery import SANE, _txt
 
     title = f"Decoy {secrets.token_hex(3)}"
@@ -331,7 +331,7 @@ def test_a_spoof_of_a_room_in_play_is_refused_not_joined(tmp_path: Path) -> None
 
     from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
-    from koikoi.net.discovery import SERVICE_TYPE
+    from koikoi.net.discovery.txt import SERVICE_TYPE
     from tests.test_net_discovery import SANE, _txt
 
     title = f"Nise {secrets.token_hex(3)}"

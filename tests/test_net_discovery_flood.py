@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from koikoi.net.discovery import MAX_ROOMS_PER_SOURCE
+from koikoi.net.discovery.browser import MAX_ROOMS_PER_SOURCE
 from tests.conftest import REPO
 from tests.net_support import KoikoiProcess, join_and_play, spawn
 from tests.test_net_netns import _ip, _skip_reason

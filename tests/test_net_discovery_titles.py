@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from koikoi.net.discovery import (
+from koikoi.net.discovery.titles import (
     SAME_TITLE_LISTEN,
     SAME_TITLE_WAIT,
     RoomFound,
-    RoomStatus,
     SameTitle,
     TitleSearch,
     same_host,
 )
+from koikoi.net.discovery.txt import RoomStatus
 from tests.net_support import room
 
 REAL = room("Hanami", "0a0a0a", "abcd", "10.0.0.2:4000")

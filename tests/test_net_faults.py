@@ -32,8 +32,10 @@ from koikoi.engine.events import Event
 from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import Action
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.session import Session
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
+from koikoi.net.session.core import Session
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
 from koikoi.net.verify import verify_record
 from tests.net_support import FIRST_DEAL, spawn
 

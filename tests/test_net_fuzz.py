@@ -18,10 +18,11 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from koikoi.engine.match import Settings
+from koikoi.net.errors import ProtocolError
 from koikoi.net.handshake import Handshake
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.wire import FrameDecoder, ProtocolError, encode_frame, encode_message, unpack
+from koikoi.net.wire import FrameDecoder, encode_frame, encode_message, unpack
 from tests.net_support import spawn
 
 SEED = 20240611

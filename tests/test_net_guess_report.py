@@ -70,7 +70,7 @@ def test_the_pending_line_comes_when_its_window_ends() -> None:
     assert report.next_due() is None
 
 
-def test_a_real_host_flooded_by_one_address_writes_a_bounded_number_of_lines(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_real_host_flooded_by_one_address_writes_a_bounded_number_of_lines(tmp_path) -> None:
     host, port = _host(tmp_path)
     try:
         seconds = 4.0

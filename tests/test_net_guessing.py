@@ -15,7 +15,8 @@ from pathlib import Path
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.transport import Outcome, PeerOptions, drive
+from koikoi.net.transport.driving import drive
+from koikoi.net.transport.options import Outcome, PeerOptions
 from tests.net_support import KoikoiProcess, spawn
 from tests.test_net_transport import Bot
 

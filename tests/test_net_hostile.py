@@ -20,9 +20,11 @@ from koikoi.engine.match import Settings
 from koikoi.net.connection import Connection
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
 from koikoi.net.wire import unpack
-from koikoi.ui.net.netlink import QtJoin
+from koikoi.ui.net.netlink.join import QtJoin
 from tests.net_support import spawn
 from tests.test_net_transport import Bot
 from tests.ui_driver import StallMeter
@@ -53,7 +55,7 @@ async def _play_without_goodbye(port: int, seed: int) -> Connection:
             patched = True
             send = session._send
 
-            def no_goodbye(message: bytes, send=send) -> None:  # type: ignore[no-untyped-def]
+            def no_goodbye(message: bytes, send: Callable[[bytes], None] = send) -> None:
                 if unpack(message)["t"] != "bye":  # type: ignore[index,call-overload]
                     send(message)
 

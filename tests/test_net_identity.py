@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from multiprocessing.synchronize import Event
 from pathlib import Path
 
 import pytest
@@ -186,7 +187,7 @@ def test_file_systems_without_hard_links(tmp_path: Path, monkeypatch: pytest.Mon
     assert [p.name for p in (tmp_path / IDENTITY_DIR).iterdir()] == [KEY_FILE]
 
 
-def _pin_many(home: str, prefix: str, count: int, ready) -> None:  # type: ignore[no-untyped-def]
+def _pin_many(home: str, prefix: str, count: int, ready: Event) -> None:
     peers = KnownPeers.load(Path(home))  # read once, before the other process writes
     ready.wait()
     for i in range(count):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import hashlib
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from nacl import bindings
@@ -160,8 +161,8 @@ def test_multiplying_refuses_exactly_the_points_the_check_refuses() -> None:
     candidates.append(bytes(flipped))
     good = bad = 0
     for point in candidates:
-        checked = _refused(lambda point=point: check_point(point))
-        multiplied = _refused(lambda point=point: mental.encrypt(point, key))
+        checked = _refused(partial(check_point, point))
+        multiplied = _refused(partial(mental.encrypt, point, key))
         assert checked == multiplied, point.hex()
         good, bad = good + (not checked), bad + checked
     assert good > 20 and bad > 100

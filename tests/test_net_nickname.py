@@ -123,7 +123,7 @@ def test_the_window_gets_the_flags_with_the_fingerprint(qtbot: QtBot) -> None:
     host_options.known_peers.pin("hana", Identity.generate().public_key)
     room = open_room(qtbot, host_options)
     host = Seat(room, hold=True)
-    from koikoi.ui.net.netlink import QtJoin
+    from koikoi.ui.net.netlink.join import QtJoin
 
     join = QtJoin(qt_options(LOOKALIKE))
     joiner = Seat(join, hold=True)

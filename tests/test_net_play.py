@@ -56,7 +56,7 @@ def check_match(h: KoikoiProcess, j: KoikoiProcess, host_record: Path, joiner_re
     assert set(result) == {"rounds", "scores", "winner", "finished", "dealing", "audit"}
     assert result["finished"] is True and result["dealing"] == "private"  # the default
     assert result["audit"] == "done"  # every deal's audit, the last one's too
-    assert sum(result["scores"]) == 50  # type: ignore[call-overload]
+    assert sum(result["scores"]) == 50
     assert "Traceback" not in h.stderr + j.stderr
     records = [json.loads(p.read_text()) for p in (host_record, joiner_record)]
     assert records[0]["deals"] == records[1]["deals"]  # the same moves, entries, signatures
@@ -181,7 +181,7 @@ def test_a_silent_peer_is_reported_and_the_record_marked(tmp_path: Path) -> None
         result["ended"] == "dropped"
         and result["end"]["how"] == "silent"
         and result["end"]["by"] == 1
-    )  # type: ignore[index]
+    )
     saved = json.loads(record.read_text())
     assert saved["end"]["how"] == "silent" and saved["end"]["role"] == "joiner"
     assert run_koikoi("verify", str(record)).returncode == 0
@@ -222,7 +222,7 @@ def test_a_killed_peer_drops_the_connection(tmp_path: Path) -> None:
         j.kill()
         h.kill()
     assert "the connection dropped" in h.stderr
-    assert h.result()["ended"] == "dropped"  # type: ignore[index]
+    assert h.result()["ended"] == "dropped"
 
 
 def test_nobody_listening(tmp_path: Path) -> None:

@@ -11,7 +11,9 @@ from koikoi.net import policy
 from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.net.resume import ResumeRefused, Suspended
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, Ending, Session, TossDone
+from koikoi.net.session.core import Session
+from koikoi.net.session.endings import Ending, How
+from koikoi.net.session.events import Ended, TossDone
 from tests.test_net_resume import Match, until_play
 
 
@@ -34,9 +36,9 @@ def test_a_match_is_resumable_from_its_toss_until_it_ends_unfinished() -> None:
     assert policy.resumable_after(toss, 180.0, False)
     assert not policy.resumable_after(toss, 0.0, False)  # no window: a drop ends it
     assert policy.resumable_after(Suspended(1.0, "dropped"), 0.0, False)
-    quit_ = Ended(Ending(False, "left", Role.JOINER, "the player left", "playing", 3, ""))
+    quit_ = Ended(Ending(False, How.LEFT, Role.JOINER, "the player left", "playing", 3, ""))
     assert not policy.resumable_after(quit_, 180.0, True)
-    done = Ended(Ending(True, "finished", None, "the match is over", "over", 90, ""))
+    done = Ended(Ending(True, How.FINISHED, None, "the match is over", "over", 90, ""))
     assert policy.resumable_after(done, 180.0, True)  # the peer may lack the last entry
     assert not policy.resumable_after(object(), 180.0, False)
 

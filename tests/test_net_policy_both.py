@@ -34,10 +34,13 @@ from koikoi.net.connection import Connection, ConnectionEvent
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.resume import Resumed, finished
 from koikoi.net.roles import Role
-from koikoi.net.session import Session
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
-from koikoi.ui.net.netlink import QtJoin, QtRoom
+from koikoi.net.session.core import Session
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
 from koikoi.ui.net.netlink.base import LinkStage
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests import virtual_loop
 from tests.stepped_clock import SteppedClock
 
@@ -548,9 +551,9 @@ def test_a_suspended_joiner_redials_on_the_same_schedule_qt(qtbot: QtBot) -> Non
     dials: list[float] = []
     real_dial = link._dial
 
-    def dial(host_: str, port: int, timeout: float) -> None:
+    def dial(host: str, port: int, timeout: float) -> None:
         dials.append(clock.now())
-        real_dial(host_, port, timeout)
+        real_dial(host, port, timeout)
 
     link._dial = dial  # type: ignore[method-assign]
     link.connect_to("127.0.0.1", host.port)

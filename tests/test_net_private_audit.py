@@ -19,7 +19,9 @@ import pytest
 from koikoi.net.connection import Connection, ConnectionEvent
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.session import DealLaidOut, Ended, Ending, MovePlayed, Session, TossDone
+from koikoi.net.session.core import Session
+from koikoi.net.session.endings import Ending
+from koikoi.net.session.events import DealLaidOut, Ended, MovePlayed, TossDone
 from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_message, unpack
@@ -55,7 +57,7 @@ class SeedTap:
             return [] if self.behaviour != "wrong" else messages
         lockstep = self.table.sessions[sender].lockstep
         over = lockstep is not None and lockstep.match.finished
-        out = []
+        out: list[bytes] = []
         for n, message in enumerate(messages):
             if _kind(message) == "seed" and over == self.last:
                 self.fired = True

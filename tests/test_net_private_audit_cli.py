@@ -23,7 +23,7 @@ from koikoi.engine.match import Settings
 from koikoi.net.connection import Connection
 from koikoi.net.identity import PEERS_FILE, Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.session import TossDone
+from koikoi.net.session.events import TossDone
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi
 from tests.test_net_play import host, join

@@ -26,7 +26,7 @@ from koikoi.net.dealing import deal_context
 from koikoi.net.mental import derive_permutation
 from koikoi.net.private import PrivateLockstep, _no_teyaku_hand
 from koikoi.net.roles import Role
-from koikoi.net.session import Session
+from koikoi.net.session.core import Session
 from koikoi.net.verify import verify_record
 from tests.net_support import Table
 
@@ -111,7 +111,9 @@ def _cut_after_three_of_a_month() -> Table:
             if _joiner_hand_is_teyaku_to_the_host(table):
                 return table
             lockstep = table.host.lockstep
-            if lockstep is not None and (lockstep.deal_over or len(lockstep.record.deals) > 1):
+            if isinstance(lockstep, PrivateLockstep) and (
+                lockstep.deal_over or len(lockstep.record.deals) > 1
+            ):
                 break
             table.step()
     raise AssertionError("no table reached three of a month")
@@ -200,7 +202,7 @@ def _finish_output(
     capsys: pytest.CaptureFixture[str],
 ) -> tuple[int, dict[str, Any], list[str]]:
     from koikoi.net.cli_result import _finish, _Recorder
-    from koikoi.net.transport import Outcome
+    from koikoi.net.transport.options import Outcome
 
     monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
     code = _finish(Outcome("127.0.0.1:1", held=session), _Recorder(session.role, None, "private"))

@@ -39,8 +39,9 @@ from koikoi.net.resume import (
     suspendable,
 )
 from koikoi.net.roles import Role
-from koikoi.net.session import ACK, MOVE, Session
-from koikoi.net.session import DEALING as DEALING_SCHEMAS
+from koikoi.net.session.core import Session
+from koikoi.net.session.messages import ACK, MOVE
+from koikoi.net.session.messages import DEALING as DEALING_SCHEMAS
 from koikoi.net.verify import compare_records, verify_record
 from koikoi.net.wire import FrameDecoder, Record, decode_message, encode_message
 from tests.test_net_resume import (

@@ -5,12 +5,16 @@ at the dealing or in a move is named."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from koikoi.engine.record import replay
 from koikoi.net.private import PrivateLockstep
 from koikoi.net.roles import Role
-from koikoi.net.session import DEALING, DealLaidOut, MovePlayed, TossDone
+from koikoi.net.session.events import DealLaidOut, MovePlayed, TossDone
+from koikoi.net.session.messages import DEALING
 from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.net.wire import encode_message, unpack
 from tests.net_support import Table, teyaku_seeds
@@ -139,7 +143,13 @@ class DealingTap:
     """Lets the match run, then changes the ``nth`` message of ``kind`` that ``cheater``
     sends (``change`` gets and returns its decoded map)."""
 
-    def __init__(self, cheater: Role, kind: str, nth: int, change) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self,
+        cheater: Role,
+        kind: str,
+        nth: int,
+        change: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> None:
         self.cheater, self.kind, self.nth, self.change = cheater, kind, nth, change
         self.count = 0
 
@@ -261,7 +271,7 @@ def _audit_cheat_caught(table: Table, victim: Role) -> str:
 
 
 def test_a_move_that_plays_another_card_than_the_one_opened_is_named() -> None:
-    from koikoi.net.session import MOVE
+    from koikoi.net.session.messages import MOVE
     from tests.net_support import resign
 
     table = private_table(seed=10)
@@ -296,7 +306,7 @@ def test_a_move_that_plays_another_card_than_the_one_opened_is_named() -> None:
 def test_a_withheld_draw_key_runs_out_the_move_clock_of_the_withholder() -> None:
     """The joiner never answers the host's draw: the host's clock waits for the joiner, and
     after the abandon time the host ends the match as abandoned by the joiner."""
-    from koikoi.net.session import PeerOverdue
+    from koikoi.net.session.events import PeerOverdue
 
     def withhold(sender: Role, messages: list[bytes]) -> list[bytes]:
         dealing = table.host._private
@@ -345,7 +355,7 @@ def test_both_records_of_a_private_match_verify_dealing_included(seed: int) -> N
     assert reports[0].moves == sum(len(deal["actions"]) for deal in deals)
 
 
-def _tampered(change) -> str:  # type: ignore[no-untyped-def]
+def _tampered(change: Callable[[dict[str, Any]], None]) -> str:
     import copy
 
     from koikoi.net.verify import VerificationFailed, verify_record
@@ -358,7 +368,7 @@ def _tampered(change) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_verify_names_a_seed_changed_in_the_record() -> None:
-    def change(record: dict) -> None:  # type: ignore[type-arg]
+    def change(record: dict[str, Any]) -> None:
         record["deals"][0]["dealing"]["seeds"]["joiner"] = "A" * 43 + "="
 
     reason = _tampered(change)
@@ -367,7 +377,7 @@ def test_verify_names_a_seed_changed_in_the_record() -> None:
 
 
 def test_verify_names_a_card_changed_in_a_dealt_deal() -> None:
-    def change(record: dict) -> None:  # type: ignore[type-arg]
+    def change(record: dict[str, Any]) -> None:
         deal = record["deals"][0]
         deal["stock"][0], deal["stock"][1] = deal["stock"][1], deal["stock"][0]
 
@@ -375,7 +385,7 @@ def test_verify_names_a_card_changed_in_a_dealt_deal() -> None:
 
 
 def test_verify_names_a_missing_dealing() -> None:
-    def change(record: dict) -> None:  # type: ignore[type-arg]
+    def change(record: dict[str, Any]) -> None:
         del record["deals"][0]["dealing"]
 
     assert "deal 0 action -: the dealing is missing" in _tampered(change)
@@ -384,7 +394,7 @@ def test_verify_names_a_missing_dealing() -> None:
 def test_verify_names_a_deck_changed_in_the_record() -> None:
     """A locked deck changed in the record: the audit charges it to its sender."""
 
-    def change(record: dict) -> None:  # type: ignore[type-arg]
+    def change(record: dict[str, Any]) -> None:
         import base64
 
         locked = record["deals"][0]["dealing"]["locked"]

@@ -19,8 +19,9 @@ from koikoi.engine.round import Action
 from koikoi.net.connection import ConnectionEvent
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.session import MovePlayed
-from koikoi.net.transport import Outcome, PeerOptions, join
+from koikoi.net.session.events import MovePlayed
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
 from tests.conftest import run_koikoi
 from tests.net_support import KoikoiProcess, spawn
 

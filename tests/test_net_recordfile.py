@@ -28,8 +28,9 @@ from koikoi.net.connection import ConnectionEvent
 from koikoi.net.recordfile import LocalFileError, RecordFile, attach_local
 from koikoi.net.resume import NotResumable, restore_session
 from koikoi.net.roles import Role
-from koikoi.net.session import Session
-from koikoi.net.transport import Room, join
+from koikoi.net.session.core import Session
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.room import Room
 from tests.test_net_private_resume import (
     POINTS,
     PrivateMatch,

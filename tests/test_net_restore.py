@@ -14,7 +14,7 @@ from koikoi.net import cli, restore
 from koikoi.net.hello import SEED_ONLY, WITH_SEED
 from koikoi.net.identity import KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.transport import PeerOptions
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.match import saves
 from tests.test_net_recordfile import WrittenMatch, written_and_cut
 

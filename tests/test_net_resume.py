@@ -33,7 +33,9 @@ from koikoi.net.resume import (
     resume_message,
 )
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, Ending, Session
+from koikoi.net.session.core import Session
+from koikoi.net.session.endings import Ending
+from koikoi.net.session.events import Ended
 from koikoi.net.verify import compare_records, verify_record
 from koikoi.net.wire import encode_message
 

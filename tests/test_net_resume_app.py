@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.session import MovePlayed
+from koikoi.net.session.events import MovePlayed, TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.net.netlink import PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.test_ui_netlink import Seat, check_records, close_room, open_room, options
 from tests.test_ui_network import mid_round, open_window
 from tests.test_ui_network import options as net_options
@@ -134,12 +136,12 @@ class WindowPair:
             timeout=20_000,
         )
 
-    def _host_tossed(self, toss: object) -> None:
+    def _host_tossed(self, toss: TossDone) -> None:
         link = self.room.match
         assert link is not None and link.peer is not None
         self.host.start_network_match(self.room, link.peer, toss)
 
-    def _joiner_tossed(self, toss: object) -> None:
+    def _joiner_tossed(self, toss: TossDone) -> None:
         assert self.join.peer is not None
         self.joiner.start_network_match(self.join, self.join.peer, toss)
 

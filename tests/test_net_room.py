@@ -20,7 +20,9 @@ from koikoi.net.errors import PeerRefused
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
 
 
 def admitted(policy: RoomPolicy, address: str = "192.0.2.1:4000", now: float = 0.0) -> Ticket:

@@ -18,7 +18,9 @@ import contextlib
 from koikoi.engine.match import Settings
 from koikoi.net.errors import PeerRefused
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
 from tests import virtual_loop
 from tests.test_net_faults import Bot
 

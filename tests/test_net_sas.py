@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from koikoi.engine import cards
-from koikoi.net.sas import CARD_IDS, sas_cards
+from koikoi.engine.cards import CARD_IDS
+from koikoi.net.sas import sas_cards
 
 ZERO = bytes(32)
 

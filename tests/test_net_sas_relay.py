@@ -33,7 +33,7 @@ from koikoi.net.fair import CoinToss, TossPhase
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.sas import sas_cards
-from koikoi.net.session import Ended
+from koikoi.net.session.events import Ended
 from koikoi.net.wire import FrameDecoder, encode_frame, encode_message
 
 PAIRS = 48

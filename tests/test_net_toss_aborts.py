@@ -29,7 +29,8 @@ from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone
 from koikoi.net.fair import TossPhase
 from koikoi.net.identity import Identity, KnownPeers, PinStatus
 from koikoi.net.roles import Role
-from koikoi.net.session import CardsShown, Ended, Ending
+from koikoi.net.session.endings import Ending
+from koikoi.net.session.events import CardsShown, Ended
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_frame, encode_message
 

@@ -33,7 +33,8 @@ from koikoi.net.fair import (
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
 from koikoi.net.sas import sas_cards
-from koikoi.net.session import CARDS_DIFFER, CardsShown, Ended, Ending, Stage, TossDone
+from koikoi.net.session.endings import CARDS_DIFFER, Ending, Stage
+from koikoi.net.session.events import CardsShown, Ended, TossDone
 from koikoi.net.verify import VerificationFailed, verify_record
 from koikoi.net.wire import encode_frame, encode_message, unpack
 from tests.net_support import Table
@@ -208,7 +209,7 @@ def test_the_state_before_confirming_does_not_determine_the_oya() -> None:
     joiner's fresh tB still gives either seat; and the joiner's view (rA, rB, c, ct) leaves tA
     behind a commitment."""
     session = bytes(range(32))
-    outcomes = set()
+    outcomes: set[int] = set()
     for _ in range(32):
         host = CoinToss(
             Role.HOST, session, secret=b"\1" * 32, toss_secret=b"\3" * 32, cards_first=True

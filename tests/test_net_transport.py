@@ -23,14 +23,9 @@ from koikoi.engine.round import Action
 from koikoi.net.connection import Connection, HandshakeDone
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.transport import (
-    OUT_OF_DESCRIPTORS,
-    Outcome,
-    PeerOptions,
-    Room,
-    ThreadedSeat,
-    join,
-)
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions, ThreadedSeat
+from koikoi.net.transport.room import OUT_OF_DESCRIPTORS, Room
 from koikoi.net.wire import encode_frame
 from tests import virtual_loop
 

@@ -32,8 +32,10 @@ from koikoi.net.lockstep import (
     entry_hash,
 )
 from koikoi.net.roles import Role
-from koikoi.net.session import LAST_ACK_GRACE, Ended, Session
-from koikoi.net.transport import PeerOptions
+from koikoi.net.session.acks import LAST_ACK_GRACE
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import Ended
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import VerificationFailed, compare_records, verify_record
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi

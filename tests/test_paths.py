@@ -33,7 +33,7 @@ def test_koikoi_home_env_overrides(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
 def _pretend(
     system: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> tuple[type[platformdirs.PlatformDirs], Path]:
+) -> tuple[type[platformdirs.PlatformDirsABC], Path]:
     """Make platformdirs answer as it does on ``system``, with its base folder in tmp_path;
     return the class and the folder koikoi should use there."""
     monkeypatch.delenv("KOIKOI_HOME")

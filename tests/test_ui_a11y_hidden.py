@@ -8,7 +8,7 @@ from PySide6.QtGui import QAccessible, QAccessibleInterface
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.discovery import Room, RoomStatus
+from koikoi.net.discovery.txt import Room, RoomStatus
 from koikoi.ui.match.matchview import Mode
 from tests.ui_driver import click, close_window, open_window, wait_for_input
 

@@ -12,10 +12,11 @@ from koikoi.engine.cards import CARD_IDS, parse_card
 from koikoi.engine.yaku import score
 from koikoi.ui.common import names
 from koikoi.ui.learn.calculator import ScoreCalculator
+from koikoi.ui.main_window import MainWindow
 from tests.ui_driver import click, close_window, open_window
 
 
-def _open_from_start(qtbot) -> tuple[object, ScoreCalculator]:
+def _open_from_start(qtbot) -> tuple[MainWindow, ScoreCalculator]:
     window = open_window(qtbot)
     click(qtbot, window.start.calculator_button)
     calculator = window.findChild(ScoreCalculator, "calculatorDialog")
@@ -76,6 +77,7 @@ def test_the_keys_move_toggle_and_clear(qtbot) -> None:
 def test_the_rules_window_opens_the_same_calculator(qtbot) -> None:
     window = open_window(qtbot)
     click(qtbot, window.start.help_button)
+    assert window._help is not None  # the help button opened it
     click(qtbot, window._help.calculator_button)
     calc = window.findChild(ScoreCalculator, "calculatorDialog")
     assert calc is not None and calc.isVisible()
@@ -127,7 +129,9 @@ def test_each_change_is_announced_once(qtbot, monkeypatch) -> None:
 def test_the_dialogs_own_result_is_not_shadowed(qtbot) -> None:
     """``QDialog.result()`` (how the dialog was closed) stays callable on the calculator."""
     window, calc = _open_from_start(qtbot)
-    close = calc.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
+    box = calc.findChild(QDialogButtonBox)
+    assert box is not None
+    close = box.button(QDialogButtonBox.StandardButton.Close)
     click(qtbot, close)
     assert not calc.isVisible()
     assert calc.result() == QDialog.DialogCode.Rejected

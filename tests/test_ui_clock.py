@@ -18,10 +18,14 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.session.events import TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.net.netlink import APP_DEALINGS, PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink.base import APP_DEALINGS
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.stepped_clock import SteppedClock
 from tests.test_ui_network import ended_message, log_text, open_window, saved_record
 from tests.ui_driver import (
@@ -82,12 +86,12 @@ class ClockPair:
             lambda: all(w.controller.remote is not None for w in self.windows), timeout=20_000
         )
 
-    def _host_tossed(self, toss: object) -> None:
+    def _host_tossed(self, toss: TossDone) -> None:
         link = self.room.match
         assert link is not None and link.peer is not None
         self.host.start_network_match(self.room, link.peer, toss)
 
-    def _joiner_tossed(self, toss: object) -> None:
+    def _joiner_tossed(self, toss: TossDone) -> None:
         assert self.join.peer is not None
         self.joiner.start_network_match(self.join, self.join.peer, toss)
 

@@ -67,10 +67,12 @@ def test_text_meets_aa_on_every_screen(qtbot):
     assert wait_for_input(qtbot, window) is Mode.ROUND_OVER
     checked += assert_text_contrast(window, "round result")
     window.show_help()
+    assert window._help is not None  # show_help made it
     qtbot.waitExposed(window._help)
     checked += assert_text_contrast(window._help, "help")
     window._help.close()
     window.show_calculator()
+    assert window._calculator is not None
     qtbot.waitExposed(window._calculator)
     checked += assert_text_contrast(window._calculator, "calculator")
     window._calculator.close()
@@ -86,7 +88,7 @@ def region(top: QWidget, w: QWidget, grow: int = 0) -> QImage:
     dpr = image.devicePixelRatio()
     tl = w.mapTo(top, w.rect().topLeft())
     r = QRect(tl.x(), tl.y(), w.width(), w.height()).adjusted(-grow, -grow, grow, grow)
-    return image.copy(QRect(*(round(v * dpr) for v in r.getRect())))
+    return image.copy(QRect(*(round(v * dpr) for v in (r.x(), r.y(), r.width(), r.height()))))
 
 
 def changed_pixels(before: QImage, after: QImage, least: float = NON_TEXT_AA) -> int:
@@ -143,13 +145,16 @@ def test_keyboard_focus_shows_3_to_1_on_the_start_screen_the_column_and_the_pane
     play_by_clicks(
         qtbot, window, random.Random(2), until=lambda w: w.controller.mode is Mode.DECIDE
     )
-    for w in window.game.overlay.panel.findChildren(QPushButton):
+    panel = window.game.overlay.panel
+    assert panel is not None  # the koikoi question
+    for w in panel.findChildren(QPushButton):
         n = focus_change(qtbot, window, w)
         if n < band_area(w):
             weak.append(f"{w.objectName()} {w.text()!r}: {n}")
     window.controller.decide(False)
     window.show_calculator()
     calc = window._calculator
+    assert calc is not None
     qtbot.waitExposed(calc)
     toggles = [w for w in calc.findChildren(QAbstractButton) if w.objectName() == "calcCard"]
     toggles[0].setChecked(True)  # a picked card (gold) and one not picked
@@ -243,8 +248,10 @@ def test_close_buttons_show_no_dark_icon_on_their_dark_face(qtbot):
         window.show_help()
         window.show_calculator()
         for dialog in (window._help, window._calculator):
+            assert dialog is not None  # show_help and show_calculator made them
             qtbot.waitExposed(dialog)
             box = dialog.findChild(QDialogButtonBox)
+            assert box is not None
             close = box.button(QDialogButtonBox.StandardButton.Close)
             assert close.icon().isNull(), f"{type(dialog).__name__}: Close carries an icon"
             dialog.close()
@@ -258,7 +265,11 @@ def blend(colour: QColor, under: QColor) -> QColor:
     return QColor(
         *(
             round(c * a + u * (1 - a))
-            for c, u in zip(colour.getRgb()[:3], under.getRgb()[:3], strict=True)
+            for c, u in zip(
+                (colour.red(), colour.green(), colour.blue()),
+                (under.red(), under.green(), under.blue()),
+                strict=True,
+            )
         )
     )
 

@@ -17,7 +17,7 @@ from koikoi.ui.match.ai_worker import AiRunner
 from koikoi.ui.match.controller import COMPUTER, HUMAN, GameController, Timings
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore
-from koikoi.ui.table.table import TableModel
+from koikoi.ui.table.table_model import TableModel
 
 TEYAKU_OF_YOURS = b"special-deal-0000000000000000002"
 TEYAKU_OF_THEIRS = b"special-deal-0000000000000000013"
@@ -61,8 +61,10 @@ def run(qtbot, controller: GameController, rng: random.Random, until=None, on_in
         elif mode is Mode.DRAW_WAIT:
             assert c.continue_draw()
         elif mode is Mode.DECIDE:
+            assert c.decision is not None  # a decision comes with the panel's numbers
             assert c.decide(c.decision.can_koikoi and rng.random() < 0.5)
         elif mode is Mode.ROUND_OVER:
+            assert c.match is not None
             if c.match.finished:
                 c.next_round()
                 assert c.mode is Mode.MATCH_OVER
@@ -89,6 +91,7 @@ def test_whole_matches_keep_the_table_model_equal_to_the_engine(qtbot, tmp_path,
             checks[0] += 1
         if c.mode is Mode.DECIDE:  # the koikoi panel's numbers are the engine's (R7, R9)
             info = c.decision
+            assert obs is not None and info is not None
             assert info.yaku == tuple(yaku_of(obs.captured[HUMAN]))
             assert info.total == obs.totals[HUMAN] > obs.baselines[HUMAN]
             doubled, points = round_points(info.total, obs.koikoi_count, obs.settings.doubling)
@@ -104,6 +107,7 @@ def test_whole_matches_keep_the_table_model_equal_to_the_engine(qtbot, tmp_path,
     for seed in (1, 2):
         c.new_match(Settings(6, seed == 1), level, seed=b"headless-%d" % seed)
         run(qtbot, c, random.Random(seed), on_input=check)
+        assert c.match is not None
         assert c.match.finished and sum(c.match.scores) == 50
         summary = c.match_summary()
         assert [o for _, o in summary.rows] == c.match.history
@@ -117,6 +121,7 @@ def test_R8_a_dealt_teyaku_ends_the_round_at_once_and_is_shown(qtbot, tmp_path):
         c.new_match(Settings(), "easy", seed=seed)
         c.start_dealing()
         qtbot.waitUntil(lambda c=c: c.mode is Mode.ROUND_OVER)
+        assert c.summary is not None  # a round over has its summary
         r = c.summary.outcome.result
         assert r.outcome is Outcome.TEYAKU and r.winner == winner
         assert r.teyaku_hand.bit_count() == 8 and r.points == 6  # R8.4: 6 stays 6
@@ -128,9 +133,11 @@ def test_R8_a_dealt_teyaku_ends_the_round_at_once_and_is_shown(qtbot, tmp_path):
 def test_R4_2_a_redeal_is_not_a_round_and_the_same_oya_deals_again(qtbot, tmp_path):
     c = make(tmp_path)
     c.new_match(Settings(), "easy", seed=REDEAL_FIRST)
+    assert c.match is not None and c.record is not None
     oya = c.match.oya
     c.start_dealing()
     qtbot.waitUntil(lambda: c.mode is Mode.ROUND_OVER)
+    assert c.summary is not None
     assert c.summary.outcome.result.outcome is Outcome.REDEAL
     assert c.summary.round_no == 1 and c.match.rounds_played == 0
     c.next_round()
@@ -154,7 +161,10 @@ def test_the_computers_time_cap_answers_with_a_legal_move(qtbot, monkeypatch, tm
     c.new_match(Settings(), "easy", seed=b"cap-seed")
     c.start_dealing()
     qtbot.waitUntil(lambda: c.mode is not Mode.BUSY)
-    obs = c.match.observation(c.match.current_seat())
+    assert c.match is not None
+    seat = c.match.current_seat()
+    assert seat is not None  # dealt, someone to move
+    obs = c.match.observation(seat)
     started = time.monotonic()
     with qtbot.waitSignal(runner.decided, timeout=5000) as blocker:
         runner.request(obs, random.Random(1))
@@ -170,7 +180,10 @@ def test_the_computer_answers_from_its_process_and_from_a_thread(qtbot, tmp_path
     c.new_match(Settings(), "easy", seed=b"both-ways")
     c.start_dealing()
     qtbot.waitUntil(lambda: c.mode is not Mode.BUSY)
-    obs = c.match.observation(c.match.current_seat())
+    assert c.match is not None
+    seat = c.match.current_seat()
+    assert seat is not None  # dealt, someone to move
+    obs = c.match.observation(seat)
     for in_process in (True, False):
         runner = AiRunner(level, cap_ms=8000, in_process=in_process)
         with qtbot.waitSignal(runner.decided, timeout=15_000) as blocker:

@@ -22,10 +22,12 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.address import format_address
-from koikoi.net.discovery import Room, RoomBrowser, RoomStatus
+from koikoi.net.discovery.browser import RoomBrowser
+from koikoi.net.discovery.txt import Room, RoomStatus
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY
-from koikoi.ui.net.netlink import QtJoin, QtRoom
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.smoke import LOOPBACK
 from tests.test_ui_crash_resume import crash, lobby_window, net_records
 from tests.test_ui_lobby import open_room

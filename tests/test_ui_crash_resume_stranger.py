@@ -22,11 +22,13 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.room import password_matches
-from koikoi.net.transport import PeerOptions
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY
-from koikoi.ui.net.netlink import LinkError, QtJoin, QtRoom
+from koikoi.ui.net.netlink.base import LinkError
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.smoke import LOOPBACK
 from tests.test_ui_crash_resume import crash, lobby_window, net_records, type_password
 from tests.test_ui_lobby import both_at_the_cards, open_room

@@ -19,14 +19,17 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.discovery import Advertisement, RoomAdvertiser
+from koikoi.net.discovery.advertiser import RoomAdvertiser
+from koikoi.net.discovery.txt import Advertisement
 from koikoi.net.errors import DealingRefused
-from koikoi.net.hello import PROTOCOL_VERSION
+from koikoi.net.hello import PROTOCOL_VERSION, SEED_ONLY, WITH_SEED
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.settings import JOIN_SEED
 from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.lobby.rooms import RoomListModel
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.net.netlink import APP_DEALINGS, SEED_ONLY, WITH_SEED, LinkError, PeerOptions, QtJoin
+from koikoi.ui.net.netlink.base import APP_DEALINGS, LinkError
+from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.prematch import failure_text
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.test_ui_lobby import open_room, row_of, wait_listed

@@ -53,9 +53,11 @@ def display_from_table(qtbot, window: MainWindow) -> DisplayDialog:
     """F1 at the table, then the help window's Display options button."""
     press(window, Qt.Key.Key_F1)
     qtbot.waitUntil(lambda: window._help is not None and window._help.isVisible())
+    assert window._help is not None
     click(qtbot, window._help.display_button)
     qtbot.waitUntil(lambda: window._display_dialog is not None)
     dialog = window._display_dialog
+    assert dialog is not None
     qtbot.waitExposed(dialog)
     return dialog
 
@@ -64,6 +66,7 @@ def display_from_start(qtbot, window: MainWindow) -> DisplayDialog:
     click(qtbot, window.start.display_button)
     qtbot.waitUntil(lambda: window._display_dialog is not None)
     dialog = window._display_dialog
+    assert dialog is not None
     qtbot.waitExposed(dialog)
     return dialog
 
@@ -84,6 +87,7 @@ def test_reading_aids_off_changes_the_cards_on_the_table_at_once(qtbot):
     before = card.grab().toImage()
     gallery_picture = None
     dialog = display_from_table(qtbot, window)
+    assert window._help is not None  # the display options were opened from it
     gallery_picture = window._help.gallery.findChildren(CardPicture)[0]
     gallery_before = gallery_picture.pixmap().toImage()
     click(qtbot, dialog.aids)
@@ -234,6 +238,7 @@ def test_high_contrast_text_meets_aaa(qtbot):
         window.show_help(page)
         qtbot.waitExposed(window._help)
         checked += assert_aaa(window._help, f"help: {page}")
+    assert window._help is not None
     window._help.close()
     at_play(qtbot, window)  # the table: its column, prompt and log, on a black felt
     checked += assert_aaa(window, "the table")
@@ -270,6 +275,7 @@ def test_display_options_survive_a_restart(qtbot):
 
 def test_a_damaged_settings_file_loads_with_one_line_warnings(qtbot, caplog):
     path = settings_path()
+    assert path is not None  # under the test's own KOIKOI_HOME
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(
         b"\x00\xff garbage [[[\n===\n[display]\ncard_size=huge\nreading_aids=maybe\n[display\n"
@@ -313,6 +319,7 @@ def test_the_display_dialog_goes_by_tab_and_closes_with_esc(qtbot):
     press(window, Qt.Key.Key_Space)
     qtbot.waitUntil(lambda: window._display_dialog is not None)
     dialog = window._display_dialog
+    assert dialog is not None
     qtbot.waitExposed(dialog)
     dialog.activateWindow()
     dialog.aids.setFocus(Qt.FocusReason.TabFocusReason)

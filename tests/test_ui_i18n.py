@@ -37,7 +37,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.yaku import Yaku
 from koikoi.net.errors import PeerRefused, ProtocolError
-from koikoi.net.session import BYE_REASONS, Ending
+from koikoi.net.session.endings import BYE_REASONS, Ending, How
 from koikoi.paths import games_dir, koikoi_home
 from koikoi.ui.app import MainWindows
 from koikoi.ui.common import names
@@ -47,7 +47,7 @@ from koikoi.ui.learn.help import PAGES
 from koikoi.ui.lobby.rooms import RoomListModel
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.net.netlink import LinkError
+from koikoi.ui.net.netlink.base import LinkError
 from koikoi.ui.net.netmatch import ending_text
 from koikoi.ui.net.prematch import failure_text
 from koikoi.ui.replay.history import steps_of, verdict_of
@@ -555,7 +555,7 @@ def test_the_peers_reason_for_stopping_is_worded_from_its_code(japanese: None) -
     """In Japanese the code's meaning alone: the peer's own words (English, from its app)
     go to the log; in English they follow it."""
     reason = f"the peer stopped the match: {BYE_REASONS['timeout']} (15 s)"
-    ending = Ending(False, "stopped", None, reason, "play", 12, "2026-11-30T10:00:00Z")
+    ending = Ending(False, How.STOPPED, None, reason, "play", 12, "2026-11-30T10:00:00Z")
     said = ending_text(ending, "はな", mine=False)
     assert said == "はなさんのアプリが対戦を止めました：こちらから長い間何も届きませんでした。"
     names.install_translations("en")

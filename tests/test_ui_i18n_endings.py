@@ -24,7 +24,7 @@ from PySide6.QtCore import QCoreApplication
 from pytestqt.qtbot import QtBot
 
 from koikoi.net.roles import Role
-from koikoi.net.session import BYE_REASONS, CARDS_DIFFER, CARDS_DIFFER_PEER, Ending
+from koikoi.net.session.endings import BYE_REASONS, CARDS_DIFFER, CARDS_DIFFER_PEER, Ending, How
 from koikoi.net.wire import encode_message
 from koikoi.ui.common import names
 from koikoi.ui.net.netmatch import ending_text
@@ -108,7 +108,8 @@ def errors(source: str) -> str:
 
 
 def ending(how: str, reason: str, by: Role | None = Role.HOST, stage: str = "play") -> Ending:
-    return Ending(False, how, by, reason, stage, 12, "2026-12-01T00:00:00Z")
+    """An ending as a record spells it: ``how`` may be one no app sends (``"mystery"``)."""
+    return Ending(False, how, by, reason, stage, 12, "2026-12-01T00:00:00Z")  # type: ignore[arg-type]
 
 
 # Every reason koikoi/net gives an Ending (session/, connection.py, resume.py, transport/,
@@ -330,12 +331,12 @@ def test_a_finished_match_whose_last_audit_failed_is_said_in_japanese(
 
 
 def test_a_seed_withheld_mid_match_is_said_in_japanese() -> None:
-    from koikoi.net.session import Audit
+    from koikoi.net.session.endings import Audit, AuditResult
 
     reason = "the host withheld its seed of deal 2 for 15 s: it refused the deal's audit"
     withheld = Ending(
-        False, "abandoned", Role.HOST, reason, "play", 12, "2026-12-01T00:00:00Z",
-        audit=Audit("refused", Role.HOST, 2, reason),
+        False, How.ABANDONED, Role.HOST, reason, "play", 12, "2026-12-01T00:00:00Z",
+        audit=Audit(AuditResult.REFUSED, Role.HOST, 2, reason),
     )  # fmt: skip
     text = ending_text(withheld, "hana", False)
     assert "hana" in text and reason not in text, text
@@ -352,19 +353,19 @@ def test_in_english_the_details_stay_and_an_unknown_ending_is_said_generally() -
     app does not know is said in general words, in English too."""
     names.install_translations("en")
     text = ending_text(
-        ending("protocol", f"the peer sent malformed msgpack: {MARK}"), "hana", False
+        ending(How.PROTOCOL, f"the peer sent malformed msgpack: {MARK}"), "hana", False
     )
     assert text == (
         f"The match was stopped: hana's app sent something malformed (the peer sent malformed "
         f"msgpack: {MARK})."
     )
     told = ending_text(
-        ending("stopped", f"the peer stopped the match: it failed ({MARK})"), "hana", False
+        ending(How.STOPPED, f"the peer stopped the match: it failed ({MARK})"), "hana", False
     )
     assert told == f"hana's app stopped the match: it failed ({MARK})."
     unknown = ending_text(ending("mystery", MARK), "hana", False)
     assert unknown == "The match with hana ended: the match ended in a way this app does not know."
-    dropped = ending_text(ending("dropped", "the connection dropped"), "hana", False)
+    dropped = ending_text(ending(How.DROPPED, "the connection dropped"), "hana", False)
     assert dropped == "The connection to hana was lost."
 
 
@@ -487,15 +488,15 @@ def _in_play() -> Table:
     return in_play(4, seeds=range(3, 23))
 
 
+def _bye(code: str) -> Callable[[Table], object]:
+    """The host says goodbye with reason ``code``."""
+    return lambda table: table.inject(
+        Role.HOST, encode_message("bye", reason=code, detail=f"{MARK} said so")
+    )
+
+
 HOSTILE: dict[str, Callable[[Table], object]] = {
-    **{
-        f"bye {code}": (
-            lambda table, code=code: table.inject(
-                Role.HOST, encode_message("bye", reason=code, detail=f"{MARK} said so")
-            )
-        )
-        for code in BYE_REASONS
-    },
+    **{f"bye {code}": _bye(code) for code in BYE_REASONS},
     "unexpected": lambda table: table.inject(Role.HOST, encode_message(MARK.lower())),
     "malformed": lambda table: table.inject(Role.HOST, b"\xc1" + MARK.encode()),
     "not a move": lambda table: table.inject(

@@ -28,7 +28,8 @@ from koikoi.ui.common import names
 from koikoi.ui.common.settings import AppSettings, open_qsettings
 from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.net.neterrors import error_detail, move_problem
-from koikoi.ui.net.netlink import LinkError, QtJoin
+from koikoi.ui.net.netlink.base import LinkError
+from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.prematch import failure_text
 from koikoi.ui.replay.history import verdict_of
 from tests.conftest import REPO

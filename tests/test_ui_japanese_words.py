@@ -103,7 +103,7 @@ def test_a_damaged_save_is_said_in_japanese_and_its_detail_is_logged(
 
 
 def _listed(rounds: int, doubling: bool) -> tuple[str, str]:
-    from koikoi.net.discovery import Room, RoomStatus
+    from koikoi.net.discovery.txt import Room, RoomStatus
     from koikoi.ui.lobby.rooms import RoomListModel
 
     room = Room(

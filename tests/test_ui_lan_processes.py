@@ -30,11 +30,15 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.session import Ending, TossDone
+from koikoi.net.session.endings import Ending
+from koikoi.net.session.events import TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore
-from koikoi.ui.net.netlink import APP_DEALINGS, LinkError, PeerOptions, QtJoin
+from koikoi.ui.net.netlink.base import APP_DEALINGS, LinkError
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.conftest import REPO, run_koikoi
 from tests.net_support import KoikoiProcess
 from tests.test_net_netns import (  # noqa: F401  (the fixture that makes the namespaces)
@@ -262,9 +266,22 @@ def open_lobby_window(qtbot: QtBot, home: Path) -> MainWindow:
 
 
 def session_id(window: MainWindow) -> bytes:
+    assert window.link is not None  # a network match is on
     session = window.link.session
     assert session is not None
     return bytes(session.session_id)
+
+
+def fingerprint(window: MainWindow) -> str:
+    """The fingerprint of the peer of ``window``'s network match."""
+    assert window.peer is not None
+    return window.peer.fingerprint
+
+
+def rematch_room_listens(window: MainWindow) -> bool:
+    """The host's rematch room is up and listening (the host's rematch link is a room)."""
+    link = window.rematch_link
+    return isinstance(link, QtRoom) and link.listening
 
 
 @pytest.fixture
@@ -285,7 +302,7 @@ def test_a_rematch_after_a_match_from_the_lobby_is_a_new_session_and_a_new_toss(
     pair.play_to_the_end(seed=7)
     first_records = [w.net_record for w in pair.windows]
     first = session_id(host)
-    peers = [w.peer.fingerprint for w in pair.windows]
+    peers = [fingerprint(w) for w in pair.windows]
     assert session_id(joiner) == first
     # both click Rematch, the joiner first: it calls hana again until her room is back
     click(qtbot, panel_button(joiner))
@@ -298,8 +315,9 @@ def test_a_rematch_after_a_match_from_the_lobby_is_a_new_session_and_a_new_toss(
     # for the same key without asking again)
     assert session_id(host) == session_id(joiner) != first
     for window, peer in zip(pair.windows, peers, strict=True):
+        assert window.link is not None
         assert window.link.options.hold_for_confirmation is True
-        assert window.peer.fingerprint == peer
+        assert fingerprint(window) == peer
     assert (host.controller.me, joiner.controller.me) == (0, 1)
     assert joiner.game.side.them.name.text() == "hana"
     play_windows_by_clicks(
@@ -338,7 +356,7 @@ def test_a_rematch_room_turns_a_different_key_away(qtbot: QtBot, lobby_pair: Lob
     pair.play_to_the_end(seed=9)
     first = session_id(host)
     click(qtbot, panel_button(host))
-    qtbot.waitUntil(lambda: host.rematch_link is not None and host.rematch_link.listening)
+    qtbot.waitUntil(lambda: rematch_room_listens(host))
     # someone else, posing as taro with another key: the pin turns them away at the door,
     # and the room waits on for the real taro
     posing = Impostor("taro", pair.port)
@@ -346,17 +364,18 @@ def test_a_rematch_room_turns_a_different_key_away(qtbot: QtBot, lobby_pair: Lob
     (refusal,) = posing.heard
     assert isinstance(refusal, LinkError) and refusal.kind == "refused"
     assert "differs from the one it pinned" in refusal.text
-    assert host.controller.mode is Mode.MATCH_OVER and host.rematch_link.listening
+    assert host.controller.mode is Mode.MATCH_OVER and rematch_room_listens(host)
     click(qtbot, panel_button(joiner))
     pair.wait_for_the_toss()
     assert session_id(host) == session_id(joiner) != first
+    assert host.peer is not None and joiner.peer is not None
     assert host.peer.nickname == "taro" and joiner.peer.nickname == "hana"
     # after this match, a newcomer (another name, another key) answers the rematch: the
     # match is not played with them, and hana reads why
     pair.play_to_the_end(seed=10)
     second = session_id(host)
     click(qtbot, panel_button(host))
-    qtbot.waitUntil(lambda: host.rematch_link is not None and host.rematch_link.listening)
+    qtbot.waitUntil(lambda: rematch_room_listens(host))
     stranger = Impostor("kaze", pair.port)
     qtbot.waitUntil(stranger.turned_away, timeout=10_000)
     (ending,) = stranger.heard

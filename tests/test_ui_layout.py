@@ -156,6 +156,7 @@ def test_the_match_result_shows_every_round_or_scrolls_to_it(qtbot, size):
     play_by_clicks(qtbot, window, random.Random(3), koikoi_rate=0.0)
     assert window.controller.mode is Mode.MATCH_OVER
     panel = window.game.overlay.panel
+    assert panel is not None  # the match's result
     rounds = panel.findChild(QTableWidget, "roundsTable")
     assert rounds is not None and rounds.rowCount() >= 2
     QApplication.processEvents()
@@ -183,6 +184,7 @@ class LongerWords(QTranslator):
 
 def test_a_prompt_longer_than_the_table_wraps_and_shows_whole(qtbot):
     app = QApplication.instance()
+    assert app is not None  # conftest.py made it
     words = LongerWords()
     app.installTranslator(words)
     try:
@@ -238,7 +240,10 @@ def test_a_match_of_a_few_rounds_shows_them_all_without_a_scroll_bar(qtbot, rows
     deals = tuple((i + 1, DealOutcome(result, 6, False, (30 + 6 * i, 30))) for i in range(rows))
     window.stack.setCurrentWidget(window.game)  # as at the end of a match
     window.game._show_match_result(MatchSummary((30 + 6 * rows, 30), HUMAN, 6, deals))
-    table = window.game.overlay.panel.findChild(QTableWidget, "roundsTable")
+    panel = window.game.overlay.panel
+    assert panel is not None  # the match's result
+    table = panel.findChild(QTableWidget, "roundsTable")
+    assert table is not None
     qtbot.waitUntil(lambda: table.isVisible())
     QApplication.processEvents()
     shown = table.viewport().height()

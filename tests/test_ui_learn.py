@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QTableWidget,
+    QTableWidgetItem,
     QWidget,
 )
 
@@ -46,9 +47,15 @@ def open_learn(qtbot, window, page: str) -> HelpDialog:
     """Click the start screen's button for a learning page; the help window comes up."""
     click(qtbot, window.start.learn_buttons[page])
     help_ = window._help
-    assert help_ is not None
+    assert isinstance(help_, HelpDialog)
     qtbot.waitExposed(help_)
     return help_
+
+
+def filled(item: QTableWidgetItem | None) -> str:
+    """The text of a table's cell or header, each of which the learning pages fill."""
+    assert item is not None
+    return item.text()
 
 
 def pile(cards) -> CardSet:
@@ -83,7 +90,10 @@ def test_every_yaku_appears_with_the_cards_the_engine_counts(qtbot):
         more = 0
         if pool:
             count = row.findChild(QLabel, "poolCount")
-            more = int(re.search(r"\d+", count.text()).group())  # what the player reads
+            assert count is not None  # a pool says how many of it count
+            number = re.search(r"\d+", count.text())
+            assert number is not None
+            more = int(number.group())  # what the player reads
         example = pile(needed) | pile(pool[:more])
         base = formed(yaku, example)
         assert base is not None, f"{yaku}: the cards shown do not make it"
@@ -108,10 +118,10 @@ def test_every_yaku_appears_with_the_cards_the_engine_counts(qtbot):
 
     def cells(name: str) -> list[list[str]]:
         table = help_.rules.findChild(QTableWidget, name)
-        assert table.isVisibleTo(help_) and table.accessibleName()
+        assert table is not None and table.isVisibleTo(help_) and table.accessibleName()
         width = table.columnCount()
-        head = [table.horizontalHeaderItem(c).text() for c in range(width)]
-        rows = [[table.item(r, c).text() for c in range(width)] for r in range(table.rowCount())]
+        head = [filled(table.horizontalHeaderItem(c)) for c in range(width)]
+        rows = [[filled(table.item(r, c)) for c in range(width)] for r in range(table.rowCount())]
         return [head, *rows]
 
     r6 = cells("r6Table")
@@ -137,6 +147,7 @@ def test_the_rules_page_reads_by_keyboard_and_esc_closes_it(qtbot):
     press(window, Qt.Key.Key_Space)
     qtbot.waitUntil(lambda: window._help is not None and window._help.isVisible())
     help_ = window._help
+    assert help_ is not None
     page = help_.rules
     qtbot.waitUntil(lambda: QApplication.focusWidget() is page.contents)
     bar = page.scroller.verticalScrollBar()
@@ -154,16 +165,20 @@ def test_the_rules_page_reads_by_keyboard_and_esc_closes_it(qtbot):
     seen = set()
     for _ in range(len(page.sections) - 1):
         focused = QApplication.focusWidget()
-        assert focused in page.sections
+        assert focused is not None and focused in page.sections
         seen.add(focused.accessibleName())
         r = focused.mapTo(viewport, focused.rect().topLeft()).y()
         assert -focused.height() < r < viewport.height()
         QTest.keyClick(focused, Qt.Key.Key_Tab)
     assert len(seen) >= 10 and all(seen)
     # Ctrl+Tab turns the page; Esc closes the window
-    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    focused = QApplication.focusWidget()
+    assert focused is not None
+    QTest.keyClick(focused, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: help_.current_page() is help_.gallery)
-    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    focused = QApplication.focusWidget()
+    assert focused is not None
+    QTest.keyClick(focused, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not help_.isVisible())
     close_window(window)
 
@@ -175,6 +190,7 @@ def test_learning_pages_are_reachable_from_the_table_help(qtbot):
     press(window, Qt.Key.Key_F1)  # the table's help key
     qtbot.waitUntil(lambda: window._help is not None and window._help.isVisible())
     help_ = window._help
+    assert help_ is not None
     bar = help_.tabs.tabBar()
     for index, page in enumerate((help_.text, help_.rules, help_.gallery, help_.glossary)):
         QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
@@ -234,9 +250,10 @@ def test_the_glossary_gives_japanese_reading_and_meaning(qtbot):
     window = open_window(qtbot)
     help_ = open_learn(qtbot, window, "glossary")
     table = help_.glossary.findChild(QTableWidget, "glossaryTable")
+    assert table is not None
     qtbot.waitUntil(lambda: QApplication.focusWidget() is table)
     rows = {
-        table.item(r, 0).text(): [table.item(r, c).text() for c in range(1, 4)]
+        filled(table.item(r, 0)): [filled(table.item(r, c)) for c in range(1, 4)]
         for r in range(table.rowCount())
     }
     for word in ("oya", "ko", "koikoi", "shobu", "yaku", "teyaku", "kasu", "tane", "hikari"):
@@ -288,11 +305,11 @@ def visible_texts(top: QWidget) -> list[str]:
         elif isinstance(w, QTableWidget):  # the glossary's first column is the word itself
             first = 1 if w.objectName() == "glossaryTable" else 0
             texts += [
-                w.item(r, c).text()
+                filled(w.item(r, c))
                 for r in range(w.rowCount())
                 for c in range(first, w.columnCount())
             ]
-            texts += [w.horizontalHeaderItem(c).text() for c in range(w.columnCount())]
+            texts += [filled(w.horizontalHeaderItem(c)) for c in range(w.columnCount())]
         texts.append(w.accessibleName())
     if hasattr(top, "tabs"):
         texts += [top.tabs.tabText(i) for i in range(top.tabs.count())]

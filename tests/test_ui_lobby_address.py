@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from tests.test_net_address import BAD_ADDRESSES
+from tests.addresses import BAD_ADDRESSES
 from tests.test_ui_lobby import close_lobby, make_lobby
 
 

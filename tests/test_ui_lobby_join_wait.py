@@ -22,7 +22,7 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 import koikoi.ui.lobby.lobby
-from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT
+from koikoi.net.session.clock import DEFAULT_SILENCE_TIMEOUT
 from koikoi.ui.lobby.lobby import Lobby
 from tests.stepped_clock import SteppedClock
 from tests.test_ui_lobby import LOOPBACK, PASSWORD, close_lobby, make_lobby

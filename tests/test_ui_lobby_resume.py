@@ -15,10 +15,12 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from koikoi.net.hello import SEED_ONLY
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.net.netlink import SEED_ONLY, QtJoin, QtRoom
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.test_ui_lobby import both_at_the_cards, open_room
 from tests.ui_driver import FAST, actions_so_far, click, close_window, play_windows_by_clicks

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.discovery import RoomStatus
+from koikoi.net.discovery.txt import RoomStatus
 from koikoi.ui.common import names
 from koikoi.ui.common.settings import AppSettings, open_qsettings
 from koikoi.ui.lobby.lobby import Lobby

@@ -22,8 +22,8 @@ from koikoi.paths import koikoi_home
 from koikoi.ui.common.names import card_accessible_name
 from koikoi.ui.match.controller import COMPUTER, HUMAN
 from koikoi.ui.match.matchview import Mode
+from koikoi.ui.table.card_widget import CardWidget
 from koikoi.ui.table.panels import MatchResultPanel
-from koikoi.ui.table.table import CardWidget
 from tests.ui_driver import (
     click,
     close_window,
@@ -53,12 +53,14 @@ def _check_match_result(window) -> None:
     panel = window.game.overlay.panel
     assert isinstance(panel, MatchResultPanel)
     table = panel.findChild(QTableWidget, "roundsTable")
-    assert table.rowCount() == len(m.history)
+    assert table is not None and table.rowCount() == len(m.history)
     for row, outcome in enumerate(m.history):
         if outcome.result.outcome.value == "redeal":
             continue
-        assert table.item(row, 4).text() == str(outcome.scores[HUMAN])
-        assert table.item(row, 5).text() == str(outcome.scores[COMPUTER])
+        mine, theirs = table.item(row, 4), table.item(row, 5)
+        assert mine is not None and theirs is not None  # a round's row has its scores
+        assert mine.text() == str(outcome.scores[HUMAN])
+        assert theirs.text() == str(outcome.scores[COMPUTER])
     # the finished match was archived from the autosave and replays to the same stakes
     assert not (koikoi_home() / "practice.json").exists()
     games = list((koikoi_home() / "games").glob("*.json"))
@@ -72,6 +74,7 @@ def test_whole_match_by_mouse_clicks(qtbot, no_errors):
     window = open_window(qtbot)
     click(qtbot, window.start.practice_button)  # the start screen's own button
     c = window.controller
+    assert c.match is not None
     assert c.match.settings == Settings(6, True)  # R2.7: 6 rounds, doubling on by default
     assert window.game.table.assist
     play_by_clicks(qtbot, window, random.Random(11))
@@ -79,6 +82,7 @@ def test_whole_match_by_mouse_clicks(qtbot, no_errors):
     # a rematch starts over with the same settings
     click(qtbot, panel_button(window))
     assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    assert c.match is not None
     assert c.match.scores == (25, 25) and c.match.settings == Settings(6, True)
     close_window(window)
 
@@ -99,6 +103,7 @@ def test_every_card_and_control_has_an_accessible_name(qtbot):
     click(qtbot, panel_button(window))  # deal
     wait_for_input(qtbot, window)
     obs = window.controller.observation(HUMAN)
+    assert obs is not None  # dealt
     shown = [w for w in window.findChildren(CardWidget) if w.isVisible()]
     assert len(shown) == 8 + 8 + 8  # both hands and the field; the stock is one widget
     for card in iter_cards(obs.hand | obs.field):

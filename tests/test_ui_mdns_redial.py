@@ -24,7 +24,7 @@ from pytestqt.qtbot import QtBot
 from koikoi.net.address import format_address
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.net.netlink import QtJoin
+from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.conftest import run_koikoi
 from tests.net_support import KoikoiProcess, spawn

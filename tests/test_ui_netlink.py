@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import random
 import socket
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEventLoop, QObject, QTimer
+from PySide6.QtCore import QEventLoop, QTimer
 from pytestqt.qtbot import QtBot
 
 from koikoi.ai import get_player
@@ -25,13 +24,19 @@ from koikoi.net.connection import HandshakeDone
 from koikoi.net.errors import PeerRefused, SettingsMismatch
 from koikoi.net.identity import Identity, KnownPeers, PinStatus
 from koikoi.net.roles import Role
-from koikoi.net.session import Ending, MovePlayed, TossDone
+from koikoi.net.session.endings import Ending
+from koikoi.net.session.events import MovePlayed, TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import verify_record
 from koikoi.net.wire import encode_frame
-from koikoi.ui.net.netlink import LinkError, PeerInfo, PeerLink, PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink.base import LinkError, PeerInfo
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.peer import PeerLink
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.conftest import run_koikoi
 from tests.net_support import KoikoiProcess, spawn
 from tests.stepped_clock import SteppedClock
+from tests.ui_driver import StallMeter
 
 PASSWORD = "matsu ni tsuru"
 
@@ -558,46 +563,23 @@ def test_a_second_joiner_while_the_match_is_in_play_is_refused_as_busy(qtbot: Qt
 # --- the window stays live -------------------------------------------------------------------
 
 
-class GapMeter(QObject):
-    """A 10 ms timer; the largest gap between its ticks is how long the UI thread stalled."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.timer = QTimer(self)
-        self.timer.setInterval(10)
-        self.timer.timeout.connect(self._tick)
-        self.last = 0.0
-        self.largest = 0.0
-
-    def start(self) -> None:
-        self.last = time.perf_counter()
-        self.timer.start()
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.largest = max(self.largest, now - self.last)
-        self.last = now
-
-    def stop(self) -> float:
-        self._tick()
-        self.timer.stop()
-        return self.largest
-
-
 def measure_stall(qtbot: QtBot, password: str) -> tuple[float, float]:
-    """(largest UI-thread gap, connect → first deal on the joiner), in seconds, with both
-    ends in this thread: each side's handshake, PAKE and first deal count against it."""
+    """(largest UI-thread gap this process caused, connect → first deal on the joiner), in
+    seconds, with both ends in this thread: each side's handshake, PAKE and first deal count
+    against it (:class:`~tests.ui_driver.StallMeter`: a busy machine's gaps do not)."""
     room = open_room(qtbot, options("hana", password))
     host = Seat(room, hold=True)
     join = QtJoin(options("taro", password))
     joiner = Seat(join, hold=True)
-    meter = GapMeter()
+    meter = StallMeter()
     meter.start()
     qtbot.wait(50)
     join.connect_to("127.0.0.1", room.port)
     qtbot.waitUntil(lambda: host.tossed is not None and joiner.tossed is not None, timeout=20_000)
     qtbot.wait(50)
-    largest = meter.stop()
+    meter.stop()
+    print(f"\npassword handshake to the first deal: {meter.summary()}")
+    largest = meter.largest_busy  # the window's own stalls, not a busy machine's
     first_deal = join.times["first_deal"] - join.times["connect"]
     close_room(qtbot, room)
     return largest, first_deal

@@ -20,7 +20,8 @@ from koikoi.net.handshake import Phase, refuse_message
 from koikoi.net.policy import CLOSE_GRACE
 from koikoi.net.roles import Role
 from koikoi.net.wire import encode_frame
-from koikoi.ui.net.netlink import LinkError, QtRoom
+from koikoi.ui.net.netlink.base import LinkError
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.stepped_clock import SteppedClock
 from tests.test_ui_netlink import RawPeer, open_room, options
 

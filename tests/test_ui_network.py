@@ -10,22 +10,28 @@ from __future__ import annotations
 
 import json
 import random
-import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import verify_record
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore, kept_matches
-from koikoi.ui.net.netlink import PeerOptions, QtJoin, QtRoom
+from koikoi.ui.net.netlink.base import PeerInfo
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 from tests.ui_driver import (
     FAST,
+    StallMeter,
     actions_so_far,
     click,
     close_window,
@@ -76,12 +82,12 @@ class Pair:
             timeout=20_000,
         )
 
-    def _host_tossed(self, toss: object) -> None:
+    def _host_tossed(self, toss: TossDone) -> None:
         link = self.room.match
         assert link is not None and link.peer is not None
         self.host.start_network_match(self.room, link.peer, toss)
 
-    def _joiner_tossed(self, toss: object) -> None:
+    def _joiner_tossed(self, toss: TossDone) -> None:
         assert self.join.peer is not None
         self.joiner.start_network_match(self.join, self.join.peer, toss)
 
@@ -94,14 +100,33 @@ class Pair:
             close_window(window)
 
 
+def at_the_toss(window: MainWindow) -> Callable[[], bool]:
+    """For a wait in a loop: ``window`` shows the coin toss (the window bound now)."""
+    return lambda: window.controller.mode is Mode.FIRST_OYA
+
+
+def session_of(window: MainWindow) -> Session:
+    link = window.link
+    assert link is not None and link.session is not None  # a network match is on
+    return link.session
+
+
+def entries_of(link: QtRoom | QtJoin) -> int:
+    """How many entries the session of ``link`` has in its log (0 before it has one)."""
+    session = link.session
+    lockstep = None if session is None else session.lockstep
+    return 0 if lockstep is None else lockstep.seq
+
+
 def log_text(window: MainWindow) -> str:
     return window.game.side.log.toPlainText()
 
 
-def saved_record(window: MainWindow) -> dict:
+def saved_record(window: MainWindow) -> dict[str, Any]:
     path = window.net_record
     assert path is not None and path.name.startswith("net-") and path.is_file()
-    return json.loads(path.read_text(encoding="utf-8"))
+    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return record
 
 
 def check_joiner_table(window: MainWindow) -> None:
@@ -118,33 +143,17 @@ def check_joiner_table(window: MainWindow) -> None:
             assert w.geometry().center().y() > table.height() * 0.6, "the hand is not at the bottom"
 
 
-class GapMeter(QObject):
-    """A 10 ms timer; the largest gap between its ticks is how long the UI thread stalled."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.timer = QTimer(self)
-        self.timer.setInterval(10)
-        self.timer.timeout.connect(self._tick)
-        self.last = time.perf_counter()
-        self.largest = 0.0
-        self.timer.start()
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.largest = max(self.largest, now - self.last)
-        self.last = now
-
-
 def test_two_windows_play_a_whole_network_match_by_clicks(qtbot: QtBot, tmp_path: Path) -> None:
     pair = Pair(qtbot, tmp_path)
     host, joiner = pair.windows
     # the coin toss is shown as a toss on both screens, naming who won the first oya
     for window, other in ((host, "taro"), (joiner, "hana")):
-        qtbot.waitUntil(lambda w=window: w.controller.mode is Mode.FIRST_OYA, timeout=5000)
+        qtbot.waitUntil(at_the_toss(window), timeout=5000)
         panel = window.game.overlay.panel
         assert panel is not None and panel.accessibleName() == "Coin toss"
-        oya = window.controller.toss.result.first_oya
+        toss = window.controller.toss
+        assert toss is not None and toss.result is not None  # shown once it is known
+        oya = toss.result.first_oya
         outcome = panel.result_label.text()  # type: ignore[attr-defined]
         if oya == window.controller.me:
             assert outcome == "The toss makes you oya (親): you play first."
@@ -172,6 +181,7 @@ def test_two_windows_play_a_whole_network_match_by_clicks(qtbot: QtBot, tmp_path
         assert "computer" not in text.lower()
         assert f"{other} played " in text and "You played " in text
     # the match result from each seat: the player's own points first
+    assert host.controller.match is not None and joiner.controller.match is not None
     scores = host.controller.match.scores
     assert joiner.controller.match.scores == scores
     # both games are listed on the start screen, marked as network games
@@ -207,6 +217,7 @@ def mid_round(pair: Pair, waiting: MainWindow) -> None:
         c, o = waiting.controller, other.controller
         if c.remote is None or o.remote is None:
             return False
+        assert c.remote.session is not None and o.remote.session is not None  # a match on
         mine, theirs = c.remote.session.lockstep, o.remote.session.lockstep
         return (
             mine is not None
@@ -247,13 +258,14 @@ def test_the_peer_dropping_mid_round_is_told_in_words(qtbot: QtBot, tmp_path: Pa
     host, joiner = pair.windows
     mid_round(pair, joiner)
     # the joiner waits for hana, her move clock counting down, and the window stays live
-    meter = GapMeter()
+    meter = StallMeter()
+    meter.start()
     qtbot.wait(1300)
-    meter.timer.stop()
+    meter.stop()
     prompt = joiner.game.prompt.text()
     assert prompt.startswith("Waiting for hana… 0:"), prompt
     assert int(prompt.split("… 0:")[1]) <= 59, prompt
-    assert meter.largest < 0.1, f"the UI thread stalled {meter.largest * 1000:.0f} ms"
+    assert meter.largest_busy < 0.1, f"the UI thread stalled: {meter.summary()}"
     # hana's app goes away without a word: its socket is gone
     link = pair.room.match
     assert link is not None and link.socket is not None
@@ -282,12 +294,17 @@ def test_leaving_is_confirmed_and_the_peer_is_told(qtbot: QtBot, tmp_path: Path)
     box = joiner.question
     assert box is not None and box.text() == "Leave the match with hana?"
     # keep playing first: nothing happens
-    click(qtbot, box.findChild(QPushButton, "keepPlaying"))
+    keep = box.findChild(QPushButton, "keepPlaying")
+    assert keep is not None
+    click(qtbot, keep)
     qtbot.waitUntil(lambda: joiner.question is None)
     assert joiner.controller.remote is not None and joiner.controller.remote.ended is None
     click(qtbot, joiner.game.side.menu_button)
     qtbot.waitUntil(lambda: joiner.question is not None)
-    click(qtbot, joiner.question.findChild(QPushButton, "leave"))
+    assert joiner.question is not None
+    leave = joiner.question.findChild(QPushButton, "leave")
+    assert leave is not None
+    click(qtbot, leave)
     qtbot.waitUntil(lambda: joiner.stack.currentWidget() is joiner.start, timeout=10_000)
     assert joiner.start.notice.text().startswith("You left the match with hana.")
     told = ended_message(qtbot, host)
@@ -308,7 +325,9 @@ def test_leaving_is_confirmed_and_the_peer_is_told(qtbot: QtBot, tmp_path: Path)
     assert joiner.game.side.them.name.text() == "コンピューター Computer"
     qtbot.waitUntil(lambda: c.mode is Mode.PLAY or c.mode is Mode.ROUND_OVER, timeout=20_000)
     if c.mode is Mode.PLAY:
-        assert sum(1 << card for card in joiner.game.table.model.hand) == c.observation(0).hand
+        obs = c.observation(0)
+        assert obs is not None  # a practice match in play
+        assert sum(1 << card for card in joiner.game.table.model.hand) == obs.hand
     assert joiner.game.side.rules.text().endswith("computer: easy")
     pair.close()
 
@@ -324,7 +343,7 @@ def test_a_rematch_is_a_new_session_and_a_new_toss(qtbot: QtBot, tmp_path: Path)
     )
     qtbot.waitUntil(lambda: host.net_record is not None and joiner.net_record is not None)
     first = [w.net_record for w in pair.windows]
-    sessions = [w.link.session.session_id for w in pair.windows]
+    sessions = [session_of(w).session_id for w in pair.windows]
     # the joiner clicks Rematch first: it redials until the host is back
     click(qtbot, panel_button(joiner))
     qtbot.wait(400)
@@ -332,10 +351,10 @@ def test_a_rematch_is_a_new_session_and_a_new_toss(qtbot: QtBot, tmp_path: Path)
     assert "Rematch: calling hana again…" in log_text(joiner)
     click(qtbot, panel_button(host))
     for window in pair.windows:
-        qtbot.waitUntil(lambda w=window: w.controller.mode is Mode.FIRST_OYA, timeout=20_000)
+        qtbot.waitUntil(at_the_toss(window), timeout=20_000)
         panel = window.game.overlay.panel
         assert panel is not None and panel.accessibleName() == "Coin toss"
-    new_sessions = [w.link.session.session_id for w in pair.windows]
+    new_sessions = [session_of(w).session_id for w in pair.windows]
     assert new_sessions[0] == new_sessions[1] and new_sessions[0] != sessions[0]
     assert host.controller.me == 0 and joiner.controller.me == 1
     assert joiner.game.side.them.name.text() == "hana"
@@ -397,7 +416,8 @@ def test_the_joiner_plays_a_round_by_keys(qtbot: QtBot, tmp_path: Path) -> None:
         by_keys=(joiner,),
     )
     assert "You played " in log_text(joiner) and "hana played " in log_text(joiner)
-    assert joiner.controller.mode is Mode.ROUND_OVER and joiner.controller.match.history
+    assert joiner.controller.mode is Mode.ROUND_OVER
+    assert joiner.controller.match is not None and joiner.controller.match.history
     pair.close()
 
 
@@ -406,7 +426,7 @@ class LatePair(Pair):
     its peer may have moved by then (a busy machine, a slow window)."""
 
     def __init__(self, qtbot: QtBot, tmp_path: Path) -> None:
-        self.held: dict[int, tuple[MainWindow, object, object, object]] = {}
+        self.held: dict[int, tuple[MainWindow, QtRoom | QtJoin, PeerInfo, TossDone]] = {}
         self.qtbot = qtbot
         self.host = open_window(qtbot, tmp_path / "hana")
         self.joiner = open_window(qtbot, tmp_path / "taro")
@@ -418,12 +438,12 @@ class LatePair(Pair):
         self.join.connect_to("127.0.0.1", self.room.port)
         qtbot.waitUntil(lambda: len(self.held) == 2, timeout=20_000)
 
-    def _host_tossed(self, toss: object) -> None:
+    def _host_tossed(self, toss: TossDone) -> None:
         link = self.room.match
         assert link is not None and link.peer is not None
         self.held[0] = (self.host, self.room, link.peer, toss)
 
-    def _joiner_tossed(self, toss: object) -> None:
+    def _joiner_tossed(self, toss: TossDone) -> None:
         assert self.join.peer is not None
         self.held[1] = (self.joiner, self.join, self.join.peer, toss)
 
@@ -449,7 +469,9 @@ def test_a_window_that_takes_over_after_the_peer_moved_still_shows_the_toss_then
         pair.close()
     else:
         raise AssertionError("five first deals in a row ended as they were dealt")
-    oya = pair.held[0][3].result.first_oya  # type: ignore[attr-defined]
+    toss = pair.held[0][3].result
+    assert toss is not None  # a toss is done once its outcome is known
+    oya = toss.first_oya
     quick, late = pair.windows[oya], pair.windows[1 - oya]
     pair.take_over(oya)
     qtbot.waitUntil(lambda: quick.controller.mode is Mode.FIRST_OYA, timeout=5000)
@@ -460,9 +482,9 @@ def test_a_window_that_takes_over_after_the_peer_moved_still_shows_the_toss_then
         qtbot,
         [quick],
         random.Random(3),
-        until=lambda: late_link.session.lockstep.seq >= 1,  # type: ignore[attr-defined]
+        until=lambda: entries_of(late_link) >= 1,
     )
-    qtbot.waitUntil(lambda: late_link.session.lockstep.seq >= 1, timeout=5000)  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: entries_of(late_link) >= 1, timeout=5000)
     pair.take_over(1 - oya)
     assert late.controller.mode is Mode.FIRST_OYA  # the toss first, as for the quick side
     panel = late.game.overlay.panel

@@ -65,7 +65,9 @@ def test_settings_have_their_defaults_in_one_registry_and_round_trip():
 
 
 def test_a_corrupt_setting_falls_back_to_its_default_with_one_log_line(qtbot, caplog):
-    settings_path().write_text(
+    path = settings_path()
+    assert path is not None  # under the test's own KOIKOI_HOME
+    path.write_text(
         "[practice]\nrounds=banana\nai_level=godlike\ndoubling=maybe\nassist=false\n",
         encoding="utf-8",
     )
@@ -94,13 +96,17 @@ def test_quick_practice_is_6_rounds_with_the_last_practice_settings(qtbot):
     window = open_window(qtbot)
     click(qtbot, window.start.practice_button)
     c = window.controller
-    assert c.match.settings == Settings(6, False)  # R2.7: always 6 rounds
+    assert c.match is not None and c.match.settings == Settings(6, False)  # R2.7: always 6
     assert c.level == "easy" and not window.game.table.assist
     close_window(window)
     window = open_window(qtbot)
     window.start.doubling.setChecked(True)
     click(qtbot, window.start.start_button)  # the form's own rounds
-    click(qtbot, window.question.findChild(QPushButton, "setAside"))  # the first match's
+    assert window.question is not None  # a match is kept: set it aside?
+    set_aside = window.question.findChild(QPushButton, "setAside")
+    assert set_aside is not None
+    click(qtbot, set_aside)  # the first match's
+    assert window.controller.match is not None
     assert window.controller.match.settings == Settings(12, True)
     assert AppSettings().get(PRACTICE_DOUBLING) is True  # remembered for next time
     close_window(window)
@@ -133,6 +139,7 @@ def test_every_action_is_saved_and_a_crash_loses_nothing(qtbot):
     saves: list[int] = []
 
     def saved_matches(w) -> None:
+        assert c.match is not None  # a match is being played
         if c.match.finished:
             return
         data = json.loads((koikoi_home() / "practice.json").read_text(encoding="utf-8"))
@@ -146,7 +153,8 @@ def test_every_action_is_saved_and_a_crash_loses_nothing(qtbot):
         window,
         random.Random(6),
         until=lambda w: (
-            w.controller.match.rounds_played >= 1
+            w.controller.match is not None
+            and w.controller.match.rounds_played >= 1
             and w.controller.mode is Mode.PLAY
             and len(w.game.table.model.hand) <= 5
         ),
@@ -155,6 +163,7 @@ def test_every_action_is_saved_and_a_crash_loses_nothing(qtbot):
     assert len(saves) > 10
     assert not list(koikoi_home().glob(".practice.json.*"))  # no temporary file left behind
     before = c.match
+    assert before is not None
     # the app dies here: no close, no goodbye; a new one starts
     c.shutdown()
     window.hide()
@@ -167,9 +176,10 @@ def test_every_action_is_saved_and_a_crash_loses_nothing(qtbot):
     assert wait_for_input(qtbot, again) is Mode.PLAY
     _same_state(again.controller.match, before)
     obs = again.controller.observation(HUMAN)
+    assert obs is not None  # the resumed match is in play
     assert again.game.table.model.check_against(obs) == []
     play_by_clicks(qtbot, again, random.Random(9))  # and the match plays to its end
-    assert again.controller.match.finished
+    assert again.controller.match is not None and again.controller.match.finished
     assert not (koikoi_home() / "practice.json").exists()
     close_window(again)
 
@@ -181,11 +191,13 @@ def test_a_match_resumed_at_koikoi_or_shobu_asks_again(qtbot):
         qtbot, window, random.Random(1), until=lambda w: w.controller.mode is Mode.DECIDE
     )
     info = window.controller.decision
+    assert info is not None  # a decision comes with the panel's numbers
     window.controller.shutdown()
     window.close()
     again = open_window(qtbot)
     click(qtbot, again.start.resume_button)
     assert wait_for_input(qtbot, again) is Mode.DECIDE
+    assert again.controller.decision is not None
     assert again.controller.decision.yaku == info.yaku
     assert again.controller.decision.pay == info.pay
     assert isinstance(again.game.overlay.panel, DecisionPanel)

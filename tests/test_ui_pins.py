@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from koikoi.net.hello import WITH_SEED
 from koikoi.net.identity import PEERS_FILE, Identity, KnownPeers, PinStatus, identity_dir
-from koikoi.ui.net.netlink import WITH_SEED
 from koikoi.ui.net.pins import wait_written, write_later
 from tests.test_ui_lobby import close_lobby, make_lobby
 from tests.test_ui_netlink import close_room, open_room, options

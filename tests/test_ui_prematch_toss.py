@@ -21,12 +21,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
+from koikoi.net.hello import WITH_SEED
 from koikoi.net.identity import KnownPeers
-from koikoi.net.session import CardsShown, TossDone
-from koikoi.net.transport import PeerOptions
+from koikoi.net.session.events import CardsShown, TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common import names
 from koikoi.ui.lobby.lobby import Lobby
-from koikoi.ui.net.netlink import WITH_SEED, PeerLink, QtRoom
+from koikoi.ui.net.netlink.peer import PeerLink
+from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.net.pins import wait_written
 from tests.test_net_toss_cli import AbandoningHost
 from tests.test_ui_lobby import Ready, close_lobby, make_lobby

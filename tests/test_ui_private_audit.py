@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from koikoi.net.transport import PeerOptions
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.wire import unpack
 from koikoi.ui.match.matchview import Mode
 from tests import test_ui_network

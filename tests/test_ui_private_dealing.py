@@ -25,16 +25,19 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.events import Dealt, Event
 from koikoi.engine.match import Settings
-from koikoi.net.discovery import Advertisement, RoomAdvertiser, announced_version, room_txt
+from koikoi.net.discovery.advertiser import RoomAdvertiser
+from koikoi.net.discovery.txt import Advertisement, announced_version, room_txt
 from koikoi.net.hello import PRIVATE_VERSION, PROTOCOL_VERSION
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.recordfile import local_path
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import VerificationFailed, verify_record
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import RESUME_KEY, SaveStore, kept_matches
-from koikoi.ui.net.netlink import APP_DEALINGS, PeerOptions, QtRoom
+from koikoi.ui.net.netlink.base import APP_DEALINGS
+from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.replay.viewer import OpenTableModel
 from koikoi.ui.smoke import LOOPBACK
 from koikoi.ui.table import game_screen
@@ -125,7 +128,9 @@ def test_two_apps_play_a_whole_match_privately_dealt_and_both_records_verify(
             timeout=20_000,
         )
         for window in (host, joiner):
-            session = window.controller.remote.session  # type: ignore[union-attr]
+            remote = window.controller.remote
+            assert remote is not None and remote.session is not None  # waited for above
+            session = remote.session
             assert session.dealing == "private" and session.protocol == "koikoi-net/4"
             # the score column says it, and it was said (the log and screen readers)
             line = window.game.side.dealing
@@ -234,8 +239,10 @@ def test_a_room_announced_as_version_2_is_joined_with_the_joint_seed(
         assert joiner.lobby.prematch.dealing.text() == SEED_TEXT
         click(qtbot, joiner.lobby.prematch.same_button)
         qtbot.waitUntil(lambda: joiner.controller.remote is not None, timeout=20_000)
-        session = joiner.controller.remote.session  # type: ignore[union-attr]
-        assert joiner.link.options.dealings == ("seed",)  # type: ignore[union-attr]
+        remote = joiner.controller.remote
+        assert remote is not None and remote.session is not None  # waited for above
+        session = remote.session
+        assert joiner.link is not None and joiner.link.options.dealings == ("seed",)
         assert session.protocol == "koikoi-net/2" and session.dealing == "seed"
         assert joiner.game.side.dealing.text() == SEED_TEXT
         assert SEED_TEXT in log_text(joiner)

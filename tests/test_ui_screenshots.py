@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
-from koikoi.net.discovery import Room, RoomStatus
+from koikoi.net.discovery.txt import Room, RoomStatus
 from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.paths import games_dir
 from koikoi.ui.common import names
@@ -154,6 +155,64 @@ def test_a_room_title_keeps_room_in_the_list_of_a_small_window(
     title = view.header().sectionSize(0)
     assert title >= view.fontMetrics().horizontalAdvance("Friday hanafuda"), title
     close_window(window)
+
+
+def _width_is(window: QWidget, width: int) -> Callable[[], bool]:
+    return lambda: window.width() == width
+
+
+def test_the_room_list_shows_its_settings_whole_where_the_window_has_room(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fixed columns were measured in the list's font before its style sheet applied (a
+    smaller one): "hanako · a…" and "12 rounds · no doublin…" at 1280×800 beside a title
+    column with room to spare. Now each column holds its text whole at 1280×800 (a room's
+    note on joint-seed dealing as far as the title keeps "Friday hanafuda"), and at 1024×640
+    the host and state stay whole and the title keeps "Friday hanafuda"."""
+    monkeypatch.setenv(BIND_ENV, "127.0.0.1")
+    ours = [
+        Room(
+            f"cols{n}._koikoi._tcp.local.",
+            title,
+            ("127.0.0.1:9",),
+            12,
+            False,
+            False,
+            status,
+            PRIVATE_VERSION,
+            "hanako",
+            fingerprint="ab3d",
+            dealing=dealing,
+        )  # fmt: skip
+        for n, (title, status, dealing) in enumerate(
+            (
+                ("Friday hanafuda", RoomStatus.OPEN, "private"),
+                ("Sakura", RoomStatus.PLAYING, "seed"),
+            )
+        )
+    ]
+    for size, whole in (((1280, 800), (0, 1, 2, 3)), ((1024, 640), (0, 1, 3))):
+        window = _lobby_at(qtbot, size)
+        view = window.lobby.room_list
+        model = window.lobby.finder.model
+        for room in ours:
+            model.put(room)
+        qtbot.wait(50)  # a resize after the rooms came changes nothing either
+        for width in (size[0] - 1, size[0]):
+            window.resize(width, size[1])
+            qtbot.waitUntil(_width_is(window, width))
+        metrics = view.fontMetrics()
+        for room in ours:
+            row = model.row_of(room.name)
+            for column in whole:
+                text = model.index(row, column).data()
+                cell = view.visualRect(model.index(row, column)).width()
+                if room.dealing == "seed" and column == 2:  # the note, where the title lets it
+                    title = view.header().sectionSize(0)
+                    assert title >= metrics.horizontalAdvance("Friday hanafuda") + 8, title
+                    continue
+                assert metrics.horizontalAdvance(text) + 8 <= cell, (size, text, cell)
+        close_window(window)
 
 
 def test_the_start_screen_with_earlier_matches_fits_a_small_laptop(qtbot: QtBot) -> None:

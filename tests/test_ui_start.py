@@ -8,6 +8,7 @@ import json
 import os
 import random
 from datetime import datetime
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
@@ -32,7 +33,8 @@ from tests.ui_driver import (
 
 
 def _log_lines(window) -> list[str]:
-    return window.game.side.log.toPlainText().split("\n")
+    text: str = window.game.side.log.toPlainText()
+    return text.split("\n")
 
 
 def test_a_resumed_match_tells_its_deal_again_in_the_log(qtbot) -> None:
@@ -89,6 +91,12 @@ def _question(window) -> QMessageBox:
     return box
 
 
+def _button(box: QMessageBox, name: str) -> QPushButton:
+    button = box.findChild(QPushButton, name)
+    assert button is not None, f"the question has no {name!r} button"
+    return button
+
+
 def test_practice_over_a_match_in_progress_asks_and_keep_playing_resumes_it(qtbot) -> None:
     window = _match_in_progress_then_home(qtbot, b"ask-before-setting-aside-00000001")
     saved = json.loads(window.saves.path.read_text(encoding="utf-8"))
@@ -96,7 +104,7 @@ def test_practice_over_a_match_in_progress_asks_and_keep_playing_resumes_it(qtbo
     box = _question(window)
     assert window.saves.path.is_file()  # nothing is replaced while the question is up
     assert "Round 1 of 6" in box.informativeText()
-    keep = box.findChild(QPushButton, "keepPlaying")
+    keep = _button(box, "keepPlaying")
     assert keep.text() == "Keep playing" and box.defaultButton() is keep
     assert box.escapeButton() is keep
     click(qtbot, keep)
@@ -121,7 +129,7 @@ def test_setting_a_match_aside_lists_it_and_it_can_be_resumed(qtbot) -> None:
     first = json.loads(window.saves.path.read_text(encoding="utf-8"))
     _next_practice_seed(window, b"ask-before-setting-aside-00000004")
     click(qtbot, window.start.practice_button)
-    click(qtbot, _question(window).findChild(QPushButton, "setAside"))
+    click(qtbot, _button(_question(window), "setAside"))
     assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
     assert window.controller.record.to_json()["deals"] == []
     click(qtbot, panel_button(window))
@@ -138,7 +146,7 @@ def test_setting_a_match_aside_lists_it_and_it_can_be_resumed(qtbot) -> None:
     listed.setCurrentRow(0)
     assert window.start.take_back_button.isEnabled()
     click(qtbot, window.start.take_back_button)  # a match is in progress again: ask
-    click(qtbot, _question(window).findChild(QPushButton, "setAside"))
+    click(qtbot, _button(_question(window), "setAside"))
     assert wait_for_input(qtbot, window) is Mode.PLAY
     assert window.controller.record.to_json()["deals"] == first["deals"]
     click(qtbot, window.game.side.menu_button)
@@ -171,7 +179,7 @@ def test_finished_matches_are_listed_and_cannot_be_resumed(qtbot) -> None:
     close_window(window)
 
 
-def _finished_record(level: str) -> dict:
+def _finished_record(level: str) -> dict[str, Any]:
     """A whole match of random legal moves, kept as the window keeps a finished one."""
     rng = random.Random(11)
     match = Match(Settings(6, True), 0)
@@ -180,6 +188,7 @@ def _finished_record(level: str) -> dict:
         events = match.deal(deck_from_seed(b"finished", match.round_no, match.deal_no))
         assert events
         rnd = match.round
+        assert rnd is not None  # a deal lays out a round
         record.add_deal(rnd.dealt_hands, rnd.field, rnd.stock)
         while not rnd.over:
             seat = rnd.turn
@@ -196,7 +205,7 @@ def test_at_1024_by_640_an_offer_and_earlier_matches_squeeze_no_button(qtbot) ->
     window = _match_in_progress_then_home(qtbot, b"the-tallest-start-screen-0000001")
     _next_practice_seed(window, b"the-tallest-start-screen-0000002")
     click(qtbot, window.start.practice_button)
-    click(qtbot, _question(window).findChild(QPushButton, "setAside"))
+    click(qtbot, _button(_question(window), "setAside"))
     assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
     click(qtbot, panel_button(window))
     assert wait_for_input(qtbot, window) is Mode.PLAY

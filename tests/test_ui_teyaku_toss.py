@@ -28,13 +28,13 @@ from pytestqt.qtbot import QtBot
 import koikoi.net.fair as fair
 from koikoi.engine.events import Outcome
 from koikoi.engine.match import Settings
+from koikoi.net.hello import SEED_ONLY
 from koikoi.net.lockstep import Lockstep
 from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.net.netlink import SEED_ONLY
 from tests.net_support import teyaku_seeds
 from tests.test_ui_clock import ClockPair, options
 from tests.test_ui_lobby import (

@@ -25,13 +25,14 @@ from koikoi.engine.match import Match, Observation, Settings
 from koikoi.engine.record import GameRecord, parse
 from koikoi.engine.round import KOIKOI
 from koikoi.paths import games_dir
+from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.names import card_accessible_name
 from koikoi.ui.common.style import apply_style
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.replay import viewer as viewer_module
 from koikoi.ui.replay.history import steps_of, verdict_of
 from koikoi.ui.replay.viewer import OPEN, ReplayViewer
-from koikoi.ui.table.table import CardWidget
+from koikoi.ui.table.card_widget import CardWidget
 from tests.conftest import REPO, run_koikoi
 from tests.ui_driver import (
     click,
@@ -125,6 +126,7 @@ def seen(viewer: ReplayViewer) -> tuple[dict[str, set[int]], int, str]:
         if not w.face_up or w.accessibleName() == "Face-down card":
             backs += 1
             continue
+        assert w.card is not None  # a card face up shows which card it is
         assert w.accessibleName() == card_accessible_name(w.card)
         zone = next(z for prefix, z in _ZONES if w.where.startswith(prefix))
         zones[zone].add(w.card)
@@ -239,10 +241,10 @@ def test_the_column_names_the_deals_round_to_its_last_step_and_a_redeal_in_the_l
     viewer = open_viewer(qtbot, data)
     titles = [viewer.deals.itemText(i) for i in range(viewer.deals.count())]
     assert titles == ["Round 1", "Round 2", "Round 3, deal 1", "Round 3, deal 2", "Round 4"]
-    for deal, round_no in enumerate(rounds):
+    for deal_no, round_no in enumerate(rounds):
         assert viewer.round.text() == f"Round {round_no} of 6"
         press(viewer, Qt.Key.Key_End)  # the round's result is in: still its round
-        assert viewer.round.text() == f"Round {round_no} of 6", f"deal {deal}"
+        assert viewer.round.text() == f"Round {round_no} of 6", f"deal {deal_no}"
         assert viewer.where.text() in {
             "The round is won.",
             "The round is a draw (nagare).",
@@ -313,14 +315,14 @@ def test_the_narration_is_the_live_tables_and_each_step_is_announced(qtbot, monk
         for line in window.game.side.log.toPlainText().split("\n")
         if not line.startswith(prompts)
     ]
+    assert window.controller.record is not None  # a match was played
     data = window.controller.record.to_json()
     close_window(window)
     heard: list[str] = []
-    real = viewer_module.announce
 
     def hear(widget, text: str) -> None:
         heard.append(text)
-        real(widget, text)
+        announce(widget, text)
 
     monkeypatch.setattr(viewer_module, "announce", hear)
     viewer = open_viewer(qtbot, data)
@@ -455,13 +457,19 @@ def test_a_set_aside_match_is_viewed_and_keeps_its_resume(qtbot) -> None:
         window,
         random.Random(5),
         until=lambda w: (
-            len(w.controller.record.deals[-1].actions) >= 6 and w.controller.mode is Mode.PLAY
+            w.controller.record is not None
+            and len(w.controller.record.deals[-1].actions) >= 6
+            and w.controller.mode is Mode.PLAY
         ),
     )
+    assert window.controller.record is not None
     kept = window.controller.record.to_json()
     click(qtbot, window.game.side.menu_button)
     click(qtbot, window.start.practice_button)
-    click(qtbot, window.question.findChild(QPushButton, "setAside"))
+    assert window.question is not None  # a match is kept: set it aside?
+    set_aside = window.question.findChild(QPushButton, "setAside")
+    assert set_aside is not None
+    click(qtbot, set_aside)
     assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
     click(qtbot, panel_button(window))
     assert wait_for_input(qtbot, window) in (Mode.PLAY, Mode.ROUND_OVER)
@@ -478,8 +486,12 @@ def test_a_set_aside_match_is_viewed_and_keeps_its_resume(qtbot) -> None:
     viewer.close()
     assert window.start.take_back_button.isEnabled()
     click(qtbot, window.start.take_back_button)  # the match in progress is asked about first
-    click(qtbot, window.question.findChild(QPushButton, "setAside"))
+    assert window.question is not None
+    set_aside = window.question.findChild(QPushButton, "setAside")
+    assert set_aside is not None
+    click(qtbot, set_aside)
     assert wait_for_input(qtbot, window) is Mode.PLAY
+    assert window.controller.record is not None
     assert window.controller.record.to_json()["deals"] == kept["deals"]
     close_window(window)
 
@@ -627,6 +639,7 @@ def test_a_network_match_played_in_two_windows_is_viewed_from_the_joiners_histor
     (viewer,) = _viewers()
     assert viewer.verified.text() == "Signed record: signatures, hashes and moves check."
     assert viewer.replayed.owner == 1 and viewer.replayed.opponent == "hana"
+    assert joiner.controller.match is not None
     you, them = joiner.controller.match.scores[1], joiner.controller.match.scores[0]
     assert f" · {you}–{them} · finished · " in viewer.title.text()
     said = []

@@ -136,7 +136,9 @@ def test_the_match_result_names_each_yaku_in_the_current_language(qtbot) -> None
     panel = MatchResultPanel(summary, lambda: None, lambda: None)
     qtbot.addWidget(panel)
     table = panel.findChild(QTableWidget, "roundsTable")
+    assert table is not None
     cell = table.item(0, 2)
+    assert cell is not None  # the first round's yaku
     assert cell.text() == "Cherry-blossom viewing · Five tane"
     assert cell.toolTip() == "花見で一杯・タネ"
     assert cell.data(Qt.ItemDataRole.AccessibleDescriptionRole) == "花見で一杯・タネ"
@@ -146,6 +148,7 @@ def test_the_match_result_names_each_yaku_in_the_current_language(qtbot) -> None
 def test_the_rules_name_the_cards_as_the_table_does(qtbot) -> None:
     window = open_window(qtbot)
     click(qtbot, window.start.help_button)
+    assert window._help is not None  # the help button opened it
     text = window._help.text.toPlainText()
     assert "Cherry curtain + Chrysanthemum sake cup" in text
     assert "Pampas moon + Chrysanthemum sake cup" in text

@@ -19,7 +19,7 @@ from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import Timings
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.table.table import CardWidget
+from koikoi.ui.table.card_widget import CardWidget
 
 INPUT_MODES = {
     Mode.FIRST_OYA,
@@ -157,6 +157,8 @@ def describe(window: MainWindow) -> str:
     """The state of play, for a test that got stuck."""
     c = window.controller
     focus = QApplication.focusWidget()
+    session = c.remote.session if c.remote is not None else None
+    lockstep = session.lockstep if session is not None else None
     return (
         f"mode={c.mode.value} focus={type(focus).__name__}:{getattr(focus, 'key', '')} "
         f"selected={window.game.selected} overlay={window.game.overlay.isVisible()} "
@@ -164,7 +166,7 @@ def describe(window: MainWindow) -> str:
         f"active={QApplication.activeWindow() is window}"
         + (
             f" queue={[type(e).__name__ for e in c._queue]} seen={c.remote.seen} "
-            f"seq={c.remote.session.lockstep.seq} shown={c._shown.outcomes} "
+            f"seq={lockstep.seq if lockstep is not None else None} shown={c._shown.outcomes} "
             f"history={len(c.match.history) if c.match else None} ended={c.remote.ended}"
             if c.remote is not None
             else ""

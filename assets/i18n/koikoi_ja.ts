@@ -1457,12 +1457,12 @@ play on  (K)</source>
             <translation>キャンセル</translation>
         </message>
         <message>
-            <source>Rooms on the local network</source>
-            <translation>ローカルネットワークの部屋</translation>
-        </message>
-        <message>
             <source>in play</source>
             <translation>対戦中</translation>
+        </message>
+        <message>
+            <source>Rooms on the local network</source>
+            <translation>ローカルネットワークの部屋</translation>
         </message>
         <message>
             <source>About the room list</source>

@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from koikoi.ai.base import DEFAULT_BUDGET, Budget, Player
+from koikoi.ai.base import Player
 
-__all__ = ["DEFAULT_BUDGET", "LEVELS", "PLAYERS", "Budget", "Player", "UnknownPlayer", "get_player"]
+__all__ = ["LEVELS", "PLAYERS", "UnknownPlayer", "get_player"]
 
 
 def _random() -> Player:

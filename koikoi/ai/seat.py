@@ -8,7 +8,8 @@ import random
 import time
 from collections.abc import Sequence
 
-from koikoi.ai import DEFAULT_BUDGET, Budget, Player, get_player
+from koikoi.ai import get_player
+from koikoi.ai.base import DEFAULT_BUDGET, Budget, Player
 from koikoi.engine.events import Event
 from koikoi.engine.match import Observation
 from koikoi.engine.round import Action

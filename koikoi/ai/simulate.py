@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from koikoi.ai import Budget
+from koikoi.ai.base import Budget
 from koikoi.ai.seat import AiSeat, seat_rng
 from koikoi.driver import play_match, seed_decks
 from koikoi.engine.events import Event, KoikoiDeclared, RoundEnded

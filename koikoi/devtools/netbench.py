@@ -1,8 +1,9 @@
 """How live the window stays while it plays on the network: ``python -m koikoi.devtools.netbench``.
 
-A :class:`~koikoi.ui.net.netlink.QtRoom` and a :class:`~koikoi.ui.net.netlink.QtJoin` connect over
-loopback in this process, on the one Qt thread, while a 10 ms ``QTimer`` ticks; each run goes
-from the joiner's connect to both sides' first deal, open room and password room. Figures:
+A :class:`~koikoi.ui.net.netlink.room.QtRoom` and a :class:`~koikoi.ui.net.netlink.join.QtJoin`
+connect over loopback in this process, on the one Qt thread, while a 10 ms ``QTimer`` ticks;
+each run goes from the joiner's connect to both sides' first deal, open room and password
+room. Figures:
 
 - ``first_deal_ms``: the joiner's connect → its first deal laid out (TCP, hellos, SPAKE2 in a
   password room, Noise XXpsk3, signatures, coin toss, the deal), median over the runs;
@@ -14,7 +15,7 @@ from the joiner's connect to both sides' first deal, open room and password room
   process (not counted above), which pays for first uses: the password room runs first, so
   its cold run is the process's first handshake of all (the worst case of a window).
 
-``--dealing private`` offers what the app offers (:data:`~koikoi.ui.net.netlink.APP_DEALINGS`):
+``--dealing private`` offers what the app offers (:data:`~koikoi.ui.net.netlink.base.APP_DEALINGS`):
 the first deal is then dealt privately (SRA, both ends' shuffles and keys on this thread)
 before it is laid out; the default, ``seed``, deals it from the joint seed.
 
@@ -33,8 +34,12 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, QObject, QTimer
 
 from koikoi.engine.match import Settings
+from koikoi.net.hello import SEED_ONLY
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.ui.net.netlink import APP_DEALINGS, SEED_ONLY, PeerOptions, QtJoin, QtRoom
+from koikoi.net.transport.options import PeerOptions
+from koikoi.ui.net.netlink.base import APP_DEALINGS
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.room import QtRoom
 
 PASSWORD = "matsu ni tsuru"
 RUNS = 15

@@ -284,15 +284,16 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QPushButton, QWidget
 
     from koikoi.engine.match import Settings
-    from koikoi.net.discovery import Advertisement, RoomStatus
-    from koikoi.net.transport import PeerOptions
+    from koikoi.net.discovery.txt import Advertisement, RoomStatus
+    from koikoi.net.transport.options import PeerOptions
     from koikoi.ui.app import make_app
     from koikoi.ui.common import names
     from koikoi.ui.lobby.lobby import Lobby
     from koikoi.ui.lobby.rooms import RoomAnnouncer
     from koikoi.ui.match.controller import Timings
     from koikoi.ui.match.matchview import Mode
-    from koikoi.ui.net.netlink import APP_DEALINGS, QtJoin
+    from koikoi.ui.net.netlink.base import APP_DEALINGS
+    from koikoi.ui.net.netlink.join import QtJoin
     from koikoi.ui.replay.viewer import ReplayViewer
     from koikoi.ui.smoke import LOOPBACK, click, open_window, type_into
 

@@ -22,7 +22,7 @@ from dataclasses import field as _field
 from typing import Any, Final
 
 from koikoi.engine.cards import CARD_IDS, Card, CardSet, ids, to_set
-from koikoi.engine.events import Event, Outcome
+from koikoi.engine.events import Event
 from koikoi.engine.match import Match, Settings
 from koikoi.engine.round import (
     KOIKOI,
@@ -417,7 +417,6 @@ def replay_text(text: str) -> dict[str, Any]:
 __all__ = [
     "FORMAT",
     "GameRecord",
-    "Outcome",
     "RecordError",
     "Replay",
     "action_to_json",

@@ -59,8 +59,10 @@ from koikoi.engine.round import Action
 from koikoi.net import dealing
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.recordfile import RecordFile
-from koikoi.net.session import Session
-from koikoi.net.transport import Outcome, PeerOptions, Room, join
+from koikoi.net.session.core import Session
+from koikoi.net.transport.joiner import join
+from koikoi.net.transport.options import Outcome, PeerOptions
+from koikoi.net.transport.room import Room
 
 HANDSHAKES = 15
 MATCHES = 10

@@ -30,7 +30,7 @@ from koikoi.net.address import format_address, parse_address
 from koikoi.net.cli_lan import _Announcer, _find_room, _pinned, _redial_room, _split_address
 from koikoi.net.cli_result import EXIT_EARLY, _finish, _recorder, _refused_before_dialling
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.handshake import (
+from koikoi.net.hello import (
     MAX_NICKNAME,
     PRIVATE_ONLY,
     PRIVATE_VERSION,
@@ -41,18 +41,19 @@ from koikoi.net.handshake import (
 )
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
-from koikoi.net.session import (
+from koikoi.net.session.clock import (
     DEFAULT_ABANDON_AFTER,
     DEFAULT_MOVE_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
-    CardsShown,
-    Session,
-    TossDone,
 )
-from koikoi.net.transport import Outcome, PeerOptions, Room, ThreadedSeat, join, resume_joined
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import CardsShown, TossDone
+from koikoi.net.transport.joiner import join, resume_joined
+from koikoi.net.transport.options import Outcome, PeerOptions, ThreadedSeat
+from koikoi.net.transport.room import Room
 
 if TYPE_CHECKING:
-    from koikoi.net.discovery import Room as LanRoom
+    from koikoi.net.discovery.txt import Room as LanRoom
 
 DEFAULT_BOT = "normal"
 ROOMS_TIMEOUT = 3.0
@@ -135,7 +136,7 @@ def _read_password(path: str | None) -> str:
 
 def _bind(text: str) -> str:
     """A ``--bind`` for mDNS: an address of this machine (unspecified: all interfaces)."""
-    from koikoi.net.discovery import DiscoveryError, interfaces_for
+    from koikoi.net.discovery.interfaces import DiscoveryError, interfaces_for
 
     try:
         interfaces_for(text)
@@ -145,7 +146,7 @@ def _bind(text: str) -> str:
 
 
 def _title(text: str) -> str:
-    from koikoi.net.discovery import MAX_TITLE, clean_text
+    from koikoi.net.discovery.txt import MAX_TITLE, clean_text
 
     title = clean_text(text, MAX_TITLE)
     if not title:
@@ -190,7 +191,8 @@ def _options(args: argparse.Namespace) -> PeerOptions:
 
 
 def _bot(name: str) -> ThreadedSeat:
-    from koikoi.ai import Budget, UnknownPlayer
+    from koikoi.ai import UnknownPlayer
+    from koikoi.ai.base import Budget
     from koikoi.ai.seat import bot_seat
 
     stop = threading.Event()
@@ -522,7 +524,7 @@ async def _join_any(
 
 
 def _cmd_rooms(args: argparse.Namespace) -> int:
-    from koikoi.net.discovery import BrowseFailed, DiscoveryEvent, RoomBrowser
+    from koikoi.net.discovery.browser import BrowseFailed, DiscoveryEvent, RoomBrowser
 
     failed = threading.Event()
 

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 from koikoi.command import emit, say
 from koikoi.net.cli_result import _Recorder
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.transport import PeerOptions
+from koikoi.net.transport.options import PeerOptions
 
 if TYPE_CHECKING:
-    from koikoi.net.discovery import Room as LanRoom
-    from koikoi.net.discovery import RoomAdvertiser
+    from koikoi.net.discovery.advertiser import RoomAdvertiser
+    from koikoi.net.discovery.txt import Room as LanRoom
 
 
 class _Announcer:
@@ -29,13 +29,9 @@ class _Announcer:
         self.advertiser: RoomAdvertiser | None = None
 
     async def publish(self, host: str, port: int) -> None:
-        from koikoi.net.discovery import (
-            Advertisement,
-            DiscoveryError,
-            RoomAdvertiser,
-            announced_dealing,
-            announced_version,
-        )
+        from koikoi.net.discovery.advertiser import RoomAdvertiser
+        from koikoi.net.discovery.interfaces import DiscoveryError
+        from koikoi.net.discovery.txt import Advertisement, announced_dealing, announced_version
 
         settings = self.options.settings
         ad = Advertisement(
@@ -60,7 +56,7 @@ class _Announcer:
 
     def playing(self, event: ConnectionEvent, now: float) -> None:
         if isinstance(event, HandshakeDone) and self.advertiser is not None:
-            from koikoi.net.discovery import RoomStatus
+            from koikoi.net.discovery.txt import RoomStatus
 
             self.advertiser.set_status(RoomStatus.PLAYING)
 
@@ -78,7 +74,8 @@ def _redial_room(room: LanRoom, bind: str | None, last: tuple[str, int]) -> Any:
     """Where to dial again to resume a match joined by ``--room``: the room found again by
     mDNS (its address may have changed; the same title, and the same identity when it was
     announced with one), else the address it was joined at."""
-    from koikoi.net.discovery import DiscoveryError, find_room
+    from koikoi.net.discovery.browser import find_room
+    from koikoi.net.discovery.interfaces import DiscoveryError
 
     async def redial() -> list[tuple[str, int]]:
         try:
@@ -101,7 +98,9 @@ def _find_room(
     title appeared, or when rooms of that title came from more than one host (open or in
     play, seen up to SAME_TITLE_WAIT seconds after the first): then the result of a match
     never begun is printed too, ``ended`` ``refused``, with the ``candidates``."""
-    from koikoi.net.discovery import DiscoveryError, SameTitle, look_for_room
+    from koikoi.net.discovery.browser import look_for_room
+    from koikoi.net.discovery.interfaces import DiscoveryError
+    from koikoi.net.discovery.titles import SameTitle
 
     try:
         found = look_for_room(

@@ -13,8 +13,8 @@ from koikoi.command import EXIT_OK, emit, say
 from koikoi.net.policy import RecordFailed
 from koikoi.net.recordfile import RecordFile
 from koikoi.net.roles import Role
-from koikoi.net.session import Session
-from koikoi.net.transport import Outcome, PeerOptions
+from koikoi.net.session.core import Session
+from koikoi.net.transport.options import Outcome, PeerOptions
 from koikoi.paths import games_dir
 
 EXIT_EARLY = 1

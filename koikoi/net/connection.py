@@ -38,14 +38,13 @@ from koikoi.net.resume import (
     suspendable,
 )
 from koikoi.net.roles import Role
-from koikoi.net.session import (
+from koikoi.net.session.clock import (
     DEFAULT_ABANDON_AFTER,
     DEFAULT_MOVE_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
-    Ended,
-    Session,
-    SessionEvent,
 )
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import Ended, SessionEvent
 from koikoi.net.wire import FrameDecoder, encode_frame, encode_message
 
 logger = logging.getLogger(__name__)
@@ -54,7 +53,7 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class HandshakeDone:
     """Both sides are authenticated and agree; the coin toss starts (the four cards come at
-    its reveal, as :class:`~koikoi.net.session.CardsShown`)."""
+    its reveal, as :class:`~koikoi.net.session.events.CardsShown`)."""
 
     established: Established
 
@@ -73,7 +72,7 @@ class Connection:
     """One side of one connection. ``silence_timeout`` also bounds the whole handshake.
 
     ``hold_for_confirmation`` makes the session wait for :meth:`confirm` once the four cards
-    are drawn (:class:`~koikoi.net.session.Session`): the players compare them before the
+    are drawn (:class:`~koikoi.net.session.core.Session`): the players compare them before the
     first deal (in version 4 also before the toss's outcome is drawn).
 
     A peer that abandons the toss after seeing the result, or a deal after seeing its cards

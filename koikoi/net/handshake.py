@@ -63,11 +63,15 @@ from koikoi.net.hello import (
     DEALINGS,
     HELLO,
     HELLO_PRIVATE,
+    MAX_NICKNAME,
     NEWEST_VERSION,
+    PRIVATE_VERSION,
     PROTOCOL_VERSION,
     RETIRED_VERSIONS,
     VERSIONS,
+    Dealing,
     agreed_dealing,
+    dealing_refused_text,
     describe_setting,
     downgraded_answer_text,
     normal_nickname,
@@ -75,18 +79,6 @@ from koikoi.net.hello import (
     settings_wire,
     version_mismatch_text,
 )
-
-# Re-exported: the modules being split now (issue 21) import these from here; new code
-# imports them from koikoi.net.hello.
-from koikoi.net.hello import MAX_NICKNAME as MAX_NICKNAME
-from koikoi.net.hello import PRIVATE_ONLY as PRIVATE_ONLY
-from koikoi.net.hello import PRIVATE_VERSION as PRIVATE_VERSION
-from koikoi.net.hello import SEED_ONLY as SEED_ONLY
-from koikoi.net.hello import WITH_SEED as WITH_SEED
-from koikoi.net.hello import Dealing as Dealing
-from koikoi.net.hello import dealing_refused_text as dealing_refused_text
-from koikoi.net.hello import protocol_name as protocol_name
-from koikoi.net.hello import resuming_offer as resuming_offer
 from koikoi.net.identity import (
     Identity,
     KnownPeers,

@@ -37,7 +37,8 @@ from typing import Final
 
 from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.net.resume import ResumeRefused, Suspended, finished
-from koikoi.net.session import DealLaidOut, Ended, MovePlayed, Session, TossDone
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import DealLaidOut, Ended, MovePlayed, TossDone
 
 __all__ = [
     "CLOSE_GRACE",
@@ -160,7 +161,7 @@ class RecordKeeper:
     Call :meth:`after` with each step's events and the writer (``PeerOptions.on_record``,
     which raises when it cannot write), before what the step sends goes out: the record is
     due after any of :data:`RECORDED` and, privately dealt, whenever the session's journal
-    (:attr:`~koikoi.net.session.Session.local_mark`) grew while it is open, so a crash loses
+    (:attr:`~koikoi.net.session.core.Session.local_mark`) grew while it is open, so a crash loses
     nothing the peer may hold (docs/protocol.md, "A side that crashed"). One keeper serves
     every session of one side (a resumed match's new connections, a rematch)."""
 

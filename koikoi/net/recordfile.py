@@ -3,7 +3,7 @@
 The signed record (``koikoi-record/1``) is rewritten whole, atomically, only when it grew: the
 coin toss, an entry, a deal, the end. A privately dealt match's local part (this side's
 seeds and the journal of what it took and played, :meth:`Session.local_json
-<koikoi.net.session.Session.local_json>`) goes to a sidecar beside it,
+<koikoi.net.session.core.Session.local_json>`) goes to a sidecar beside it,
 ``<record>.local`` (mode 0600): a header line naming the session and this side's role, then
 one line per write, each a JSON list of the items that came since the last one, appended
 and flushed to disk before what this side sends next goes out. Since that journal replays
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from koikoi.engine.record import RecordError, no_repeated_keys
-from koikoi.net.session import Session
+from koikoi.net.session.core import Session
 from koikoi.paths import atomic_write, sync_folder
 
 SUFFIX: Final = ".local"

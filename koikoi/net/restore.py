@@ -27,7 +27,9 @@ from koikoi.net.lockstep import Lockstep
 from koikoi.net.recordfile import LocalFileError, attach_local
 from koikoi.net.resume import NotResumable, restore_session, unfinished_record
 from koikoi.net.roles import Role
-from koikoi.net.session import DEFAULT_SILENCE_TIMEOUT, Session, TossDone
+from koikoi.net.session.clock import DEFAULT_SILENCE_TIMEOUT
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import TossDone
 
 RESUME_KEY: Final = "resume"
 """The key of a network record that says how to take its match up again after a crash:

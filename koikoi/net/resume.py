@@ -39,7 +39,11 @@ from koikoi.net.lockstep import (
 from koikoi.net.noise import CipherState
 from koikoi.net.roles import Role
 from koikoi.net.sas import sas_cards
-from koikoi.net.session import BYE, DEFAULT_SILENCE_TIMEOUT, Session, SessionEvent, Stage
+from koikoi.net.session.clock import DEFAULT_SILENCE_TIMEOUT
+from koikoi.net.session.core import Session
+from koikoi.net.session.endings import Stage
+from koikoi.net.session.events import SessionEvent
+from koikoi.net.session.messages import BYE
 from koikoi.net.wire import Bytes, Fields, Int, OneOf, Record, decode_message, encode_message
 
 RESUME_WINDOW: Final = 180.0
@@ -353,7 +357,8 @@ def restore_session(
     silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
 ) -> Session:
     """The session of an unfinished record, as it stood after its last entry, ready to be
-    resumed (:attr:`Connection.resuming`, or a room's :meth:`~koikoi.net.transport.Room.adopt`).
+    resumed (:attr:`Connection.resuming`, or a room's
+    :meth:`~koikoi.net.transport.room.Room.adopt`).
 
     The record must verify (every entry, signature and state hash, :mod:`koikoi.net.verify`),
     name this identity in ``role`` and hold ``settings``; raises :class:`NotResumable`

@@ -1,7 +1,7 @@
 """Who a listening room lets in, as a sans-I/O policy: no sockets, no loop, time passed in.
 
 A room plays one match, with the first peer whose handshake succeeds. Every transport (the
-asyncio :class:`~koikoi.net.transport.Room` of ``koikoi host``, the Qt room of the window)
+asyncio :class:`~koikoi.net.transport.room.Room` of ``koikoi host``, the Qt room of the window)
 asks this policy the same three questions and does what it says:
 
 - a connection arrives: :meth:`RoomPolicy.admit` gives it a :class:`Ticket`, or a

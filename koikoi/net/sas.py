@@ -29,7 +29,7 @@ from typing import Final
 
 from koikoi.engine.cards import CARD_IDS
 
-__all__ = ["CARD_IDS", "SAS_DOMAIN", "SAS_LENGTH", "sas_cards"]
+__all__ = ["SAS_DOMAIN", "SAS_LENGTH", "sas_cards"]
 
 SAS_DOMAIN: Final = b"koikoi-net/1 sas\0"
 SAS_LENGTH: Final = 4

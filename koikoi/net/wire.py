@@ -45,7 +45,6 @@ __all__ = [
     "ListOf",
     "Message",
     "OneOf",
-    "ProtocolError",
     "Record",
     "Schema",
     "Str",

@@ -14,7 +14,7 @@ callback runs on that thread (the lobby turns it into a queued signal). Where mu
 work at all, the browser reports :class:`BrowseFailed` and the advertiser raises
 :class:`DiscoveryError`, each with a reason a person can read; joining by address still works.
 
-The package, one job a module (import the names from here):
+The package, one job a module (import each name from its module):
 
 - ``txt``: the TXT record built and parsed, :class:`Room` and :class:`Advertisement` (pure);
 - ``titles``: which room ``join --room TITLE`` joins, :class:`TitleSearch` (sans I/O);
@@ -25,6 +25,7 @@ The package, one job a module (import the names from here):
 - ``zeroconf_internals``: the one place that uses zeroconf's private API (the packet sources
   the browser's per-source limits count, and zeroconf's cache).
 
+>>> from koikoi.net.discovery.txt import Advertisement, clean_text, room_txt
 >>> txt = room_txt(Advertisement("Hanami", "hana", 4000, rounds=12, fingerprint="abcd-efgh"))
 >>> txt["title"], txt["rounds"], txt["fp"], txt["status"]
 ('Hanami', '12', 'abcd', 'open')
@@ -33,104 +34,3 @@ The package, one job a module (import the names from here):
 """
 
 from __future__ import annotations
-
-from koikoi.net.address import format_address
-from koikoi.net.discovery.advertiser import RECORD_TTL, RoomAdvertiser
-from koikoi.net.discovery.browser import (
-    LOOKUPS_PER_SOURCE,
-    MAX_ROOMS,
-    MAX_ROOMS_PER_SOURCE,
-    PINNED_EXTRA,
-    RECONCILE_INTERVAL,
-    REPORT_INTERVAL,
-    RESOLVE_AT_ONCE,
-    RESOLVE_TIMEOUT_MS,
-    BrowseFailed,
-    DiscoveryEvent,
-    RoomAdded,
-    RoomBrowser,
-    RoomCallback,
-    RoomChanged,
-    RoomRemoved,
-    find_room,
-    look_for_room,
-)
-from koikoi.net.discovery.interfaces import DiscoveryError, advertised_addresses, interfaces_for
-from koikoi.net.discovery.mdns import START_TIMEOUT, STOP_TIMEOUT
-from koikoi.net.discovery.titles import (
-    SAME_TITLE_LISTEN,
-    SAME_TITLE_WAIT,
-    RoomFound,
-    SameTitle,
-    TitleSearch,
-    same_host,
-)
-from koikoi.net.discovery.txt import (
-    DEALING_KINDS,
-    MAX_ADDRESSES,
-    MAX_TITLE,
-    MAX_TXT,
-    MAX_TXT_VALUE,
-    SERVICE_TYPE,
-    Advertisement,
-    Room,
-    RoomStatus,
-    announced_dealing,
-    announced_version,
-    clean_text,
-    parse_room,
-    room_txt,
-    short_fingerprint,
-)
-from koikoi.net.discovery.zeroconf_internals import SOURCES_PER_NAME, Sources
-
-__all__ = [
-    "DEALING_KINDS",
-    "LOOKUPS_PER_SOURCE",
-    "MAX_ADDRESSES",
-    "MAX_ROOMS",
-    "MAX_ROOMS_PER_SOURCE",
-    "MAX_TITLE",
-    "MAX_TXT",
-    "MAX_TXT_VALUE",
-    "PINNED_EXTRA",
-    "RECONCILE_INTERVAL",
-    "RECORD_TTL",
-    "REPORT_INTERVAL",
-    "RESOLVE_AT_ONCE",
-    "RESOLVE_TIMEOUT_MS",
-    "SAME_TITLE_LISTEN",
-    "SAME_TITLE_WAIT",
-    "SERVICE_TYPE",
-    "SOURCES_PER_NAME",
-    "START_TIMEOUT",
-    "STOP_TIMEOUT",
-    "Advertisement",
-    "BrowseFailed",
-    "DiscoveryError",
-    "DiscoveryEvent",
-    "Room",
-    "RoomAdded",
-    "RoomAdvertiser",
-    "RoomBrowser",
-    "RoomCallback",
-    "RoomChanged",
-    "RoomFound",
-    "RoomRemoved",
-    "RoomStatus",
-    "SameTitle",
-    "Sources",
-    "TitleSearch",
-    "advertised_addresses",
-    "announced_dealing",
-    "announced_version",
-    "clean_text",
-    "find_room",
-    "format_address",
-    "interfaces_for",
-    "look_for_room",
-    "parse_room",
-    "room_txt",
-    "same_host",
-    "short_fingerprint",
-]

@@ -28,6 +28,8 @@ goes to the transport and over the wire).
 >>> from koikoi.engine.match import Settings
 >>> from koikoi.net.handshake import Handshake
 >>> from koikoi.net.identity import Identity, KnownPeers
+>>> from koikoi.net.roles import Role
+>>> from koikoi.net.session.core import Session
 >>> ids = {Role.HOST: Identity.generate(), Role.JOINER: Identity.generate()}
 >>> shakes = {role: Handshake(role, identity=ids[role], nickname=role.value,
 ...                           settings=Settings(), password="", known_peers=KnownPeers(None))
@@ -50,75 +52,3 @@ goes to the transport and over the wire).
 """
 
 from __future__ import annotations
-
-from koikoi.net.lockstep import LogEntry
-from koikoi.net.roles import Role
-from koikoi.net.session.acks import LAST_ACK_GRACE
-from koikoi.net.session.clock import (
-    DEFAULT_ABANDON_AFTER,
-    DEFAULT_MOVE_CLOCK,
-    DEFAULT_SILENCE_TIMEOUT,
-    MoveClock,
-    SafeMove,
-)
-from koikoi.net.session.core import Session
-from koikoi.net.session.endings import (
-    AUDITS,
-    BYE_REASONS,
-    CARDS_DIFFER,
-    CARDS_DIFFER_PEER,
-    MAX_DETAIL,
-    Audit,
-    AuditResult,
-    Ending,
-    How,
-    Stage,
-)
-from koikoi.net.session.events import (
-    CardsShown,
-    DealLaidOut,
-    Ended,
-    MovePlayed,
-    OutOfTime,
-    PeerOverdue,
-    SessionEvent,
-    TossDone,
-)
-from koikoi.net.session.messages import ACK, BYE, CONFIRM, DEALING, HAND, MOVE, PING
-
-__all__ = [
-    "ACK",
-    "AUDITS",
-    "Audit",
-    "AuditResult",
-    "BYE",
-    "BYE_REASONS",
-    "CARDS_DIFFER",
-    "CARDS_DIFFER_PEER",
-    "CONFIRM",
-    "DEALING",
-    "DEFAULT_ABANDON_AFTER",
-    "DEFAULT_MOVE_CLOCK",
-    "DEFAULT_SILENCE_TIMEOUT",
-    "HAND",
-    "LAST_ACK_GRACE",
-    "MAX_DETAIL",
-    "MOVE",
-    "PING",
-    "CardsShown",
-    "DealLaidOut",
-    "Ended",
-    "Ending",
-    "How",
-    "LogEntry",
-    "MoveClock",
-    "MovePlayed",
-    "OutOfTime",
-    "PeerOverdue",
-    "Role",
-    "SafeMove",
-    "Session",
-    "SessionEvent",
-    "Stage",
-    "TossDone",
-]

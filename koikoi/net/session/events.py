@@ -1,5 +1,5 @@
-"""What a :class:`~koikoi.net.session.Session` tells its transport, step by step: each input
-(:meth:`~koikoi.net.session.Session.receive`, ``play``, ``tick`` …) returns a list of these."""
+"""What a :class:`~koikoi.net.session.core.Session` tells its transport, step by step: each input
+(:meth:`~koikoi.net.session.core.Session.receive`, ``play``, ``tick`` …) returns a list of these."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """How a session ends (docs/protocol.md, "End of the match, leaving, silence"): the
-:class:`~koikoi.net.session.Ending` of each way out, with what makes one suspicious (the toss
-or a deal abandoned after seeing its result, "Toss aborts" and "Deal aborts") and, privately
-dealt, how the deals' audits stand; the ending a peer's ``bye`` brings; and, the match over,
-the waits for the last move's acknowledgement and the peer's last seed, until the ending
-goes out.
+:class:`~koikoi.net.session.endings.Ending` of each way out, with what makes one suspicious
+(the toss or a deal abandoned after seeing its result, "Toss aborts" and "Deal aborts") and,
+privately dealt, how the deals' audits stand; the ending a peer's ``bye`` brings; and, the
+match over, the waits for the last move's acknowledgement and the peer's last seed, until the
+ending goes out.
 
-Functions of a :class:`~koikoi.net.session.Session`, which closes itself on what they say.
+Functions of a :class:`~koikoi.net.session.core.Session`, which closes itself on what they say.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ deal's :class:`~koikoi.net.dealing.Dealer` fed the peer's dealing messages, the 
 declarations, the keys of the cards each move opens, the seeds revealed at each deal's end
 and the deal's audit, then the next deal; the match over, the wait for the peer's last seed.
 
-:class:`PrivateDealing` is owned by its :class:`~koikoi.net.session.Session` from the first
+:class:`PrivateDealing` is owned by its :class:`~koikoi.net.session.core.Session` from the first
 deal on; it keeps the state of the deal in play (:class:`DealState`) and of the audits, and
 goes through the session for what goes out (each dealing message into the list a resume sends
 again) and for how the session ends.
@@ -437,8 +437,8 @@ class PrivateDealing:
         """Privately dealt, the last move is played (or the last deal was over at once): the
         match is over here and now, its result the signed moves' (docs/protocol.md, "End of
         the match"). This side's seed went out; the peer's is read for up to
-        :attr:`~koikoi.net.session.Session.seed_wait`, and the last move's acknowledgement
-        for :data:`~koikoi.net.session.LAST_ACK_GRACE`, for the audit and the record only.
+        :attr:`~koikoi.net.session.core.Session.seed_wait`, and the last move's acknowledgement
+        for :data:`~koikoi.net.session.acks.LAST_ACK_GRACE`, for the audit and the record only.
         :class:`Ended` comes once both are in or their waits ran out, its ``audit`` saying
         how the last audit went."""
         session = self._session

@@ -1,10 +1,10 @@
 """The session's record (docs/protocol.md, "The signed record"): the signed
 ``koikoi-record/1`` with its ``net`` key (the players, the handshake's signatures, the toss)
-and ``end`` key (the :class:`~koikoi.net.session.Ending`), the ``koikoi replay`` JSON of the
+and ``end`` key (the :class:`~koikoi.net.session.endings.Ending`), the ``koikoi replay`` JSON of the
 match as it stands, and a crashed side's session replayed from its record's ``local`` key
 (docs/protocol.md, "A side that crashed").
 
-Functions of a :class:`~koikoi.net.session.Session`, which calls them from its methods of
+Functions of a :class:`~koikoi.net.session.core.Session`, which calls them from its methods of
 the same names.
 """
 
@@ -44,7 +44,7 @@ class Names:
 def signed_record(session: Session, local: bool = True) -> GameRecord:
     """The signed record so far (``koikoi-record/1`` with the ``net`` and ``end`` keys),
     privately dealt and in play also with the ``local`` key unless ``local`` is False
-    (:meth:`~koikoi.net.session.Session.local_json`: a record file keeps it beside the
+    (:meth:`~koikoi.net.session.core.Session.local_json`: a record file keeps it beside the
     record, :mod:`koikoi.net.recordfile`)."""
     toss = session.toss.result
     lockstep = session.lockstep

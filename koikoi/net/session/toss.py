@@ -1,10 +1,10 @@
-"""The session's first stage (:attr:`~koikoi.net.session.Stage.TOSS`): the coin toss
+"""The session's first stage (:attr:`~koikoi.net.session.endings.Stage.TOSS`): the coin toss
 (:mod:`koikoi.net.fair`) and the four cards both players confirm (``confirm``; in version 4
 before the toss's outcome is drawn by the ``toss`` messages, in version 2 after it), until
 the first deal, dealt from the joint seed or privately (docs/protocol.md, "Waiting for the
 four cards").
 
-Functions of a :class:`~koikoi.net.session.Session`, which calls them as the toss's
+Functions of a :class:`~koikoi.net.session.core.Session`, which calls them as the toss's
 messages and its player's confirmation come.
 """
 

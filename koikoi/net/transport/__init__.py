@@ -16,33 +16,3 @@ streams), ``joiner`` (:func:`join`, dialling again to resume, :func:`resume_join
 """
 
 from __future__ import annotations
-
-from koikoi.net.transport.driving import drive
-from koikoi.net.transport.joiner import WAIT_RETRIES, Redial, join, resume_joined
-from koikoi.net.transport.options import (
-    EventHook,
-    LocalPlayer,
-    Outcome,
-    PeerOptions,
-    SyncSeat,
-    ThreadedSeat,
-)
-from koikoi.net.transport.room import OUT_OF_DESCRIPTORS, RefusedHook, Room, WrongPasswordHook
-
-__all__ = [
-    "OUT_OF_DESCRIPTORS",
-    "WAIT_RETRIES",
-    "EventHook",
-    "LocalPlayer",
-    "Outcome",
-    "PeerOptions",
-    "Redial",
-    "RefusedHook",
-    "Room",
-    "SyncSeat",
-    "ThreadedSeat",
-    "WrongPasswordHook",
-    "drive",
-    "join",
-    "resume_joined",
-]

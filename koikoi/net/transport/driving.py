@@ -15,7 +15,8 @@ from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone, Ha
 from koikoi.net.policy import CLOSE_GRACE, GoodbyeWait
 from koikoi.net.resume import finished
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, MovePlayed, PeerOverdue, Session, TossDone
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import Ended, MovePlayed, PeerOverdue, TossDone
 from koikoi.net.transport.options import EventHook, LocalPlayer, Outcome, PeerOptions
 
 logger = logging.getLogger("koikoi.net.transport")  # the log lines, as they were

@@ -13,7 +13,7 @@ from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.net.policy import RedialSchedule, Verdict, redial_verdict
 from koikoi.net.resume import Suspended, expire, finished
 from koikoi.net.roles import Role
-from koikoi.net.session import Session
+from koikoi.net.session.core import Session
 from koikoi.net.transport.driving import _recording, _session_recording, drive
 from koikoi.net.transport.options import EventHook, LocalPlayer, Outcome, PeerOptions
 

@@ -17,12 +17,12 @@ from koikoi.net.connection import Connection, ConnectionEvent
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.policy import RecordFailed, RecordKeeper
 from koikoi.net.roles import Role
-from koikoi.net.session import (
+from koikoi.net.session.clock import (
     DEFAULT_ABANDON_AFTER,
     DEFAULT_MOVE_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
-    Session,
 )
+from koikoi.net.session.core import Session
 
 logger = logging.getLogger("koikoi.net.transport")  # the log lines, as they were
 

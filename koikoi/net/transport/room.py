@@ -19,7 +19,7 @@ from koikoi.net.policy import CLOSE_GRACE, may_resume, resumable_after
 from koikoi.net.resume import Resumed, Suspended, expire, finished
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
-from koikoi.net.session import Session
+from koikoi.net.session.core import Session
 from koikoi.net.transport.driving import _close, _recording, _session_recording, _write, drive
 from koikoi.net.transport.options import EventHook, LocalPlayer, Outcome, PeerOptions
 from koikoi.net.wire import encode_frame

@@ -13,10 +13,11 @@ coin toss as it is played, then the four cards drawn from it, which both players
 before the first deal (``hold_for_confirmation``).
 
 When the toss is over, :attr:`Lobby.match_ready` hands the link over: ``(link, peer, toss)``,
-``link`` a :class:`~koikoi.ui.net.netlink.PeerLink` (``play``, ``leave``, ``moved``,
-``local_turn``, ``ended``, ``closed``), ``peer`` its :class:`~koikoi.ui.net.netlink.PeerInfo`,
-``toss`` the :class:`~koikoi.net.session.TossDone`. A host's room stays announced (as in play)
-until that link closes.
+``link`` a :class:`~koikoi.ui.net.netlink.peer.PeerLink` (``play``, ``leave``, ``moved``,
+``local_turn``, ``ended``, ``closed``), ``peer`` its
+:class:`~koikoi.ui.net.netlink.base.PeerInfo`, ``toss`` the
+:class:`~koikoi.net.session.events.TossDone`. A host's room stays announced (as in play) until
+that link closes.
 
 Every failure reaches the player as a sentence (:func:`~koikoi.ui.net.prematch.failure_text`);
 nothing here blocks the UI thread: sockets are Qt's, zeroconf runs on threads of its own.
@@ -59,7 +60,8 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
-from koikoi.net.discovery import (
+from koikoi.net.address import parse_address
+from koikoi.net.discovery.txt import (
     Advertisement,
     Room,
     RoomStatus,
@@ -68,29 +70,28 @@ from koikoi.net.discovery import (
     clean_text,
 )
 from koikoi.net.errors import DealingRefused, IdentityChanged, IdentityFileError
-from koikoi.net.handshake import MAX_NICKNAME, PRIVATE_VERSION, dealing_refused_text
+from koikoi.net.hello import (
+    MAX_NICKNAME,
+    PRIVATE_VERSION,
+    SEED_ONLY,
+    WITH_SEED,
+    dealing_refused_text,
+)
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
 from koikoi.net.resume import RESUME_WINDOW
-from koikoi.net.session import CardsShown, Ending, TossDone
+from koikoi.net.session.endings import Ending
+from koikoi.net.session.events import CardsShown, TossDone
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.common.settings import NICKNAME, ROOM_TITLE, AppSettings
 from koikoi.ui.common.signals import emit
 from koikoi.ui.lobby.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
 from koikoi.ui.lobby.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind
 from koikoi.ui.net.neterrors import discovery_detail
-from koikoi.ui.net.netlink import (
-    APP_DEALINGS,
-    SEED_ONLY,
-    WITH_SEED,
-    LinkError,
-    PeerInfo,
-    PeerLink,
-    PeerOptions,
-    QtJoin,
-    QtRoom,
-    parse_address,
-)
-from koikoi.ui.net.netlink.base import TimerFactory, qt_timer
+from koikoi.ui.net.netlink.base import APP_DEALINGS, LinkError, PeerInfo, TimerFactory, qt_timer
+from koikoi.ui.net.netlink.join import QtJoin
+from koikoi.ui.net.netlink.peer import PeerLink
+from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.net.pins import write_later
 from koikoi.ui.net.prematch import PrematchPanel, ending_text, failure_text
 
@@ -784,7 +785,7 @@ def connect_match_ready(lobby: Lobby, target: QObject) -> bool:
     return True
 
 
-__all__ = ["Lobby", "PasswordPrompt", "connect_match_ready"]
+__all__ = ["Lobby", "connect_match_ready"]
 
 
 def _disconnect(*signals: SignalInstance) -> None:

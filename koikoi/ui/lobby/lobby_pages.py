@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.match import Settings
 from koikoi.ui.common.settings import JOIN_SEED, ROOM_TITLE, AppSettings
-from koikoi.ui.lobby.rooms import RoomListModel, settings_text
+from koikoi.ui.lobby.rooms import RoomListModel, seed_notes, settings_text
 
 MAX_PASSWORD: Final = 128
 
@@ -90,6 +90,62 @@ class PasswordPrompt(QDialog):
         self.setWindowModality(Qt.WindowModality.WindowModal)
 
 
+class RoomColumns(QObject):
+    """The room list's column widths. The host, settings and state columns get what their
+    widest text needs in the list's own font (measured once its style sheet is applied: the
+    font at construction is another one) and the title the rest; where the window is too
+    narrow for all of it, the settings are cut short first (whole in their tooltip and to a
+    screen reader), as the title keeps room for "Friday hanafuda". Fixed widths, worked out
+    on a resize or a font change only: sizing to contents would measure every row each time a
+    room comes in (a flood of rooms would make that quadratic)."""
+
+    TITLE: Final = "Friday hanafuda"
+    PAD: Final = 24  # a cell's margins and the header's sort arrow
+
+    def __init__(self, view: QTreeView) -> None:
+        super().__init__(view)
+        self.view = view
+        view.installEventFilter(self)  # its font and style
+        view.viewport().installEventFilter(self)  # its width
+        self.fit()
+
+    def needs(self) -> tuple[int, int, int, int, int]:
+        """The title's least width, then the host's (a nickname and the short fingerprint,
+        "hana · ab3d"), the settings' (and with a room's note on joint-seed dealing) and the
+        state's whole widths."""
+        metrics = self.view.fontMetrics()
+        rules = settings_text(12, False)
+        widest = (
+            self.TITLE,
+            "hanako · wwww",  # a longer nickname is cut short, whole in its tooltip
+            rules,
+            max((f"{rules} · {note}" for note in seed_notes()), key=metrics.horizontalAdvance),
+            _tr("in play"),
+        )
+        title, host, rules_, noted, state = (
+            metrics.horizontalAdvance(t) + self.PAD for t in widest
+        )
+        return title, host, rules_, noted, state
+
+    def fit(self) -> None:
+        title, host, rules, noted, state = self.needs()
+        spare = self.view.viewport().width() - title - host - state
+        rules = max(min(noted, spare), min(rules, spare), rules // 2)
+        header = self.view.header()
+        for column, width in ((1, host), (2, rules), (3, state)):
+            header.resizeSection(column, width)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (
+            QEvent.Type.Resize,
+            QEvent.Type.FontChange,
+            QEvent.Type.StyleChange,
+            QEvent.Type.Polish,
+        ):
+            self.fit()
+        return False
+
+
 class RoomsPage(QWidget):
     """The lobby's first page: the rooms heard of on the LAN with the join buttons and the
     join-by-address form, and beside them the form that creates a room (with practice
@@ -116,18 +172,10 @@ class RoomsPage(QWidget):
         self.room_list.setModel(model)
         header = self.room_list.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        # fixed widths, measured once: sizing to contents would re-measure every row each
-        # time a room comes in (a flood of rooms would make that quadratic)
-        metrics = self.room_list.fontMetrics()
-        # (and the title gets the rest: a 1024-pixel window left it a few letters)
-        # (the host's column holds a nickname and the whole short fingerprint: "hana · ab3d";
-        # a room that allows the joint seed, off by default, says so after its settings: cut
-        # short there in a small window, whole in its tooltip and to a screen reader)
-        widest = (("M" * 5 + " · wwww", 16), (settings_text(12, False), 32), (_tr("in play"), 24))
-        for column, (text, pad) in enumerate(widest, start=1):
+        for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(column, metrics.horizontalAdvance(text) + pad)
-        self.room_list.header().setStretchLastSection(False)
+        header.setStretchLastSection(False)
+        self.columns = RoomColumns(self.room_list)
         head.setBuddy(self.room_list)
         left.addWidget(self.room_list, 1)
         self.empty = QLabel("")

@@ -1,6 +1,6 @@
 """The LAN's rooms for the window: mDNS browsing and advertising kept off the UI thread.
 
-:class:`RoomFinder` runs a :class:`~koikoi.net.discovery.RoomBrowser` (zeroconf on a thread
+:class:`RoomFinder` runs a :class:`~koikoi.net.discovery.browser.RoomBrowser` (zeroconf on a thread
 of its own) and hands each report to the UI thread by a queued signal, into a
 :class:`RoomListModel` a view shows. :class:`RoomAnnouncer` publishes the host's room, changes
 its status and withdraws it, each wait on a worker thread, never on the UI thread.
@@ -33,20 +33,18 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 
-from koikoi.net.discovery import (
-    Advertisement,
+from koikoi.net.discovery.advertiser import RoomAdvertiser
+from koikoi.net.discovery.browser import (
     BrowseFailed,
-    DiscoveryError,
     DiscoveryEvent,
-    Room,
     RoomAdded,
-    RoomAdvertiser,
     RoomBrowser,
     RoomChanged,
     RoomRemoved,
-    RoomStatus,
-    same_host,
 )
+from koikoi.net.discovery.interfaces import DiscoveryError
+from koikoi.net.discovery.titles import same_host
+from koikoi.net.discovery.txt import Advertisement, Room, RoomStatus
 from koikoi.net.hello import PRIVATE_VERSION
 from koikoi.ui.common.signals import emit
 
@@ -78,12 +76,17 @@ def settings_text(rounds: int, doubling: bool) -> str:
     return _tr("{0} rounds · no doubling").format(rounds)
 
 
+def seed_notes() -> tuple[str, str]:
+    """What a room that deals by the joint seed says of it: a koikoi-net/2 room, a newer one."""
+    return _tr("joint seed only"), _tr("joint seed allowed")
+
+
 def seed_text(room: Room) -> str:
     """What a room says of joint-seed dealing (TXT ``dealing``, ``v``), or "" for a room that
     deals privately only: a koikoi-net/2 room deals only so, a newer one may allow it."""
     if room.dealing != "seed":
         return ""
-    return _tr("joint seed only") if room.version < PRIVATE_VERSION else _tr("joint seed allowed")
+    return seed_notes()[0 if room.version < PRIVATE_VERSION else 1]
 
 
 def status_text(status: RoomStatus) -> str:
@@ -120,7 +123,7 @@ SAME_TITLE_MARK: Final = "⚠"
 class RoomListModel(QAbstractTableModel):
     """The rooms heard of, in the order they appeared: title (a lock for a private room),
     host with its fingerprint, settings, state. A room in play is listed but greyed and cannot
-    be selected. A title held by more than one host (:func:`~koikoi.net.discovery.same_host`:
+    be selected. A title held by more than one host (:func:`~koikoi.net.discovery.titles.same_host`:
     the real room and a spoof, or two players who chose one title) marks each of its rooms,
     in the title and in words, so the player compares the fingerprints."""
 

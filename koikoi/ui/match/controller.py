@@ -63,17 +63,25 @@ from koikoi.ui.common import names
 from koikoi.ui.common.signals import emit
 from koikoi.ui.match import narration
 from koikoi.ui.match.ai_worker import AiRunner
-from koikoi.ui.match.matchview import DecisionInfo as DecisionInfo  # panels.py imports these here
-from koikoi.ui.match.matchview import DrawWait, Mode, NullPresenter, Presenter, ShownDeal
-from koikoi.ui.match.matchview import MatchSummary as MatchSummary
-from koikoi.ui.match.matchview import RoundSummary as RoundSummary
+from koikoi.ui.match.matchview import (
+    DecisionInfo,
+    DrawWait,
+    MatchSummary,
+    Mode,
+    NullPresenter,
+    Presenter,
+    RoundSummary,
+    ShownDeal,
+)
 from koikoi.ui.match.opponents import ComputerOpponent, MatchLink, Opponent, RemoteOpponent
 from koikoi.ui.match.saves import SavedMatch, SaveStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from koikoi.net.session import DealLaidOut, Ending, MoveClock, MovePlayed, TossDone
+    from koikoi.net.session.clock import MoveClock
+    from koikoi.net.session.endings import Ending
+    from koikoi.net.session.events import DealLaidOut, MovePlayed, TossDone
 
 logger = logging.getLogger(__name__)
 

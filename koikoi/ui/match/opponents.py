@@ -27,15 +27,10 @@ from koikoi.ui.match.matchview import Mode
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from koikoi.net.session import (
-        DealLaidOut,
-        Ending,
-        MoveClock,
-        MovePlayed,
-        OutOfTime,
-        PeerOverdue,
-        Session,
-    )
+    from koikoi.net.session.clock import MoveClock
+    from koikoi.net.session.core import Session
+    from koikoi.net.session.endings import Ending
+    from koikoi.net.session.events import DealLaidOut, MovePlayed, OutOfTime, PeerOverdue
     from koikoi.ui.match.controller import GameController
     from koikoi.ui.net.netlink.base import TimerFactory
 

@@ -16,7 +16,7 @@ from typing import Final
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtNetwork import QAbstractSocket
 
-from koikoi.net.session import BYE_REASONS
+from koikoi.net.session.endings import BYE_REASONS
 from koikoi.ui.common.names import current_language
 
 logger = logging.getLogger(__name__)

@@ -48,14 +48,19 @@ from koikoi.ui.net.prematch import ending_text as prematch_ending_text
 
 if TYPE_CHECKING:
     from koikoi.net.recordfile import RecordFile
-    from koikoi.net.session import Ending, Session, TossDone
-    from koikoi.net.transport import PeerOptions
+    from koikoi.net.session.core import Session
+    from koikoi.net.session.endings import Ending
+    from koikoi.net.session.events import TossDone
+    from koikoi.net.transport.options import PeerOptions
     from koikoi.ui.common.settings import AppSettings
     from koikoi.ui.lobby.lobby import Lobby
     from koikoi.ui.lobby.rooms import RoomAnnouncer
     from koikoi.ui.match.controller import GameController
     from koikoi.ui.match.saves import SaveStore
-    from koikoi.ui.net.netlink import LinkError, PeerInfo, PeerLink, QtJoin, QtRoom
+    from koikoi.ui.net.netlink.base import LinkError, PeerInfo
+    from koikoi.ui.net.netlink.join import QtJoin
+    from koikoi.ui.net.netlink.peer import PeerLink
+    from koikoi.ui.net.netlink.room import QtRoom
     from koikoi.ui.start_screen import StartScreen
     from koikoi.ui.table.game_screen import GameScreen
 
@@ -343,7 +348,7 @@ class NetMatchWindow(QMainWindow):
 
     def _resume_info(self, session: Session, link: NetLink) -> dict[str, Any]:
         from koikoi.net.roles import Role
-        from koikoi.ui.net.netlink import QtJoin as QtJoinType
+        from koikoi.ui.net.netlink.join import QtJoin as QtJoinType
 
         info: dict[str, Any] = {"role": session.role.value}
         if link is not None and link.options.password:
@@ -387,7 +392,7 @@ class NetMatchWindow(QMainWindow):
         """A restored host announces its room again by mDNS, as it was announced (the same
         service name and title, the port it listens on now), until the match ends: a joiner
         that found it by mDNS finds it again (docs/protocol.md, "A side that crashed")."""
-        from koikoi.net.discovery import (
+        from koikoi.net.discovery.txt import (
             Advertisement,
             RoomStatus,
             announced_dealing,
@@ -462,7 +467,7 @@ class NetMatchWindow(QMainWindow):
         self.restored_link = link
         link.resumed.connect(lambda _resent, link=link: self._restored_resumed(link))
         if kept.private:
-            from koikoi.ui.net.netlink import QtJoin
+            from koikoi.ui.net.netlink.join import QtJoin
 
             if isinstance(link, QtJoin):
                 link.wrong_password.connect(lambda failure: self._resume_refused(link, failure))
@@ -481,7 +486,7 @@ class NetMatchWindow(QMainWindow):
     def _ask_resume_password(self, kept: KeptMatch) -> None:
         """The lobby's password prompt for the match of a password room; Cancel keeps the
         offer."""
-        from koikoi.ui.lobby.lobby import PasswordPrompt
+        from koikoi.ui.lobby.lobby_pages import PasswordPrompt
 
         prompt = PasswordPrompt(kept.title or kept.opponent, self)
         self.resume_prompt = prompt
@@ -536,16 +541,13 @@ class NetMatchWindow(QMainWindow):
         """The link (a ``QtJoin`` dialling, or a ``QtRoom`` listening), the peer's
         ``PeerInfo`` and a ``TossDone`` of the match in ``kept``; ValueError (one line)."""
         from koikoi.net import restore
+        from koikoi.net.address import parse_address
         from koikoi.net.identity import KnownPeers, PinStatus, load_or_create_identity
         from koikoi.net.roles import Role
-        from koikoi.net.transport import PeerOptions
-        from koikoi.ui.net.netlink import (
-            APP_DEALINGS,
-            PeerInfo,
-            QtJoin,
-            QtRoom,
-            parse_address,
-        )
+        from koikoi.net.transport.options import PeerOptions
+        from koikoi.ui.net.netlink.base import APP_DEALINGS, PeerInfo
+        from koikoi.ui.net.netlink.join import QtJoin
+        from koikoi.ui.net.netlink.room import QtRoom
         from koikoi.ui.net.pins import write_later
 
         data = restore.read_strict(kept.path)
@@ -622,7 +624,7 @@ class NetMatchWindow(QMainWindow):
         """Rematch: the host listens again on the same port, the joiner redials the same
         address until the host is back (30 s); a new handshake, a new session, a new toss.
         The peer must be the same key as in the match just played."""
-        from koikoi.ui.net.netlink import QtRoom  # the network only when used
+        from koikoi.ui.net.netlink.room import QtRoom
 
         old, peer = self.link, self.peer
         if old is None or peer is None or self.rematch_link is not None:
@@ -664,8 +666,9 @@ class NetMatchWindow(QMainWindow):
     def _listening_at(self, link: NetLink | None) -> tuple[str, int] | None:
         """Where the host's room listened (bind address, port), for a rematch; None for the
         joiner. ``link`` is a ``QtRoom``, or the lobby room's ``PeerLink`` of the match."""
+        from koikoi.net.address import parse_address
         from koikoi.net.roles import Role
-        from koikoi.ui.net.netlink import QtRoom, parse_address
+        from koikoi.ui.net.netlink.room import QtRoom
 
         if isinstance(link, QtRoom):
             addresses = link.addresses()
@@ -677,7 +680,7 @@ class NetMatchWindow(QMainWindow):
         return None
 
     def _redial(self, old: NetLink) -> None:
-        from koikoi.ui.net.netlink import QtJoin
+        from koikoi.ui.net.netlink.join import QtJoin
 
         join = QtJoin(old.options, parent=self)
         self.rematch_link = join
@@ -720,7 +723,7 @@ class NetMatchWindow(QMainWindow):
         if self.rematch_link is not link:
             return
         self.rematch_link = None
-        from koikoi.ui.net.netlink import QtRoom
+        from koikoi.ui.net.netlink.room import QtRoom
 
         match = link.match if isinstance(link, QtRoom) else link  # a room's match link
         new_peer = match.peer if match is not None else None

@@ -31,12 +31,13 @@ from PySide6.QtWidgets import (
 from koikoi.engine.cards import CARD_IDS
 from koikoi.net.errors import DealingRefused, IdentityChanged, PeerRefused, SettingsMismatch
 from koikoi.net.identity import PinStatus, fingerprint
-from koikoi.net.session import CardsShown, Ending
+from koikoi.net.session.endings import Ending
+from koikoi.net.session.events import CardsShown
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt, card_size
 from koikoi.ui.lobby.rooms import settings_text
 from koikoi.ui.net.neterrors import ending_detail, error_detail
-from koikoi.ui.net.netlink import LinkError, PeerInfo
+from koikoi.ui.net.netlink.base import LinkError, PeerInfo
 
 CARD_WIDTH: Final = 96
 

@@ -29,25 +29,25 @@ from koikoi.engine.events import (
     RoundEnded,
 )
 from koikoi.engine.match import Observation
-from koikoi.net.handshake import Dealing
+from koikoi.net.hello import Dealing
 from koikoi.ui.common import keys, names
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
+from koikoi.ui.table.card_widget import CardWidget
+from koikoi.ui.table.overlay import Overlay, they
 from koikoi.ui.table.panels import (
     DecisionPanel,
     FirstOyaPanel,
     MatchResultPanel,
-    Overlay,
     RoundResultPanel,
     TossPanel,
     panels_ahead,
-    they,
 )
 from koikoi.ui.table.score_column import SidePanel
 from koikoi.ui.table.table import MIN_WIDTH as TABLE_MIN_WIDTH
-from koikoi.ui.table.table import CardWidget, TableView
+from koikoi.ui.table.table import TableView
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class GameScreen(QWidget):
         self.table = TableView(self.art, self)
         self.table.more_ahead = lambda: panels_ahead(self.art)  # built once, unseen
         self.table.other_sizes = lambda: [self._table_size_deciding()]
-        self.side = SidePanel(self)
+        self.side = SidePanel()
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)

@@ -40,11 +40,14 @@ from koikoi.net.hello import Dealing
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.match.matchview import DecisionInfo, MatchSummary, RoundSummary
-from koikoi.ui.table.overlay import CardPicture, Panel, calc_rows, card_row, yaku_grid
-
-# Re-exported: game_screen.py, being split now (issue 21), imports these from here.
-from koikoi.ui.table.overlay import Overlay as Overlay
-from koikoi.ui.table.overlay import they as they
+from koikoi.ui.table.overlay import (
+    CardPicture,
+    Panel,
+    calc_rows,
+    card_row,
+    they,
+    yaku_grid,
+)
 from koikoi.ui.table.table_model import HUMAN
 
 # -- first oya (R3.1) ------------------------------------------------------------------------

@@ -29,7 +29,6 @@ from koikoi.ui.common import names
 
 if TYPE_CHECKING:
     from koikoi.ui.match.controller import GameController
-    from koikoi.ui.table.game_screen import GameScreen
     from koikoi.ui.table.table import TableView
 
 LOG_LINES = 200
@@ -148,9 +147,8 @@ def game_log(name: str, max_lines: int = 0) -> QPlainTextEdit:
 class SidePanel(QFrame):
     """The score column: both players, the round, the multiplier, a log, the buttons."""
 
-    def __init__(self, screen: GameScreen) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.screen_ = screen
         self.setObjectName("side")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(12, 12, 12, 12)

@@ -53,8 +53,6 @@ from koikoi.engine.match import Observation
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.table.card_widget import (
-    GLOW_COLOURS,
-    PAD,
     CardTable,
     CardWidget,
     SpriteCache,
@@ -69,21 +67,9 @@ from koikoi.ui.table.table_layout import (
     compute_layout,
     targets,
 )
-from koikoi.ui.table.table_model import COMPUTER, HUMAN, KIND_ORDER, Key, TableModel
+from koikoi.ui.table.table_model import KIND_ORDER, Key, TableModel
 
-__all__ = [
-    "COMPUTER",
-    "GLOW_COLOURS",
-    "HUMAN",
-    "KIND_ORDER",
-    "PAD",
-    "CardWidget",
-    "Key",
-    "Layout",
-    "StockWidget",
-    "TableModel",
-    "TableView",
-]
+__all__ = ["TableView"]
 
 MIN_WIDTH: Final = 500
 MIN_HEIGHT: Final = 480

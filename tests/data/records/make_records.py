@@ -24,9 +24,17 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
+
+Json = dict[str, Any]
+"""A JSON object: a record, a deal, an action or an expected output."""
+
+Mutation = Callable[[Json], None]
+"""A change made to a copy of a legal record to make it illegal."""
 
 # R1.1, month by month, exactly as spelled there.
 MONTHS = [
@@ -49,20 +57,20 @@ assert len(set(ALL)) == 48
 
 
 # ---------------------------------------------------------------- actions
-def P(seat: int, card: str) -> dict:
+def P(seat: int, card: str) -> Json:
     return {"seat": seat, "play": card}
 
 
-def PK(seat: int, card: str) -> dict:
+def PK(seat: int, card: str) -> Json:
     return {"seat": seat, "pick": card}
 
 
-def K(seat: int, go_on: bool) -> dict:
+def K(seat: int, go_on: bool) -> Json:
     return {"seat": seat, "koikoi": go_on}
 
 
 # ---------------------------------------------------------------- data sanity (not rules)
-def month_counts(cards: list[str]) -> Counter:
+def month_counts(cards: Iterable[str]) -> Counter[int]:
     return Counter(MONTH_OF[c] for c in cards)
 
 
@@ -71,17 +79,25 @@ def is_teyaku_hand(hand: list[str]) -> bool:
     return 4 in counts or counts == [2, 2, 2, 2]
 
 
-def field_has_whole_month(field: list[str]) -> bool:
+def field_has_whole_month(field: Iterable[str]) -> bool:
     return 4 in month_counts(field).values()
 
 
-def deal(hands, field, stock_head, actions=(), *, teyaku=(), redeal=False) -> dict:
+def deal(
+    hands: Sequence[Sequence[str]],
+    field: Sequence[str],
+    stock_head: Sequence[str],
+    actions: Iterable[Json] = (),
+    *,
+    teyaku: Sequence[int] = (),
+    redeal: bool = False,
+) -> Json:
     """A deal: the stock is stock_head followed by the other cards in R1.1 order."""
     used = list(hands[0]) + list(hands[1]) + list(field) + list(stock_head)
     assert len(used) == len(set(used)), Counter(used).most_common(3)
     assert all(c in MONTH_OF for c in used), [c for c in used if c not in MONTH_OF]
     stock = list(stock_head) + [c for c in ALL if c not in set(used)]
-    d = {
+    d: Json = {
         "hands": [list(hands[0]), list(hands[1])],
         "field": list(field),
         "stock": stock,
@@ -95,7 +111,7 @@ def deal(hands, field, stock_head, actions=(), *, teyaku=(), redeal=False) -> di
     return d
 
 
-def teyaku_deal(h0, h1, *, teyaku) -> dict:
+def teyaku_deal(h0: list[str], h1: list[str], *, teyaku: Sequence[int]) -> Json:
     """A deal decided by the hands alone: field = one card of each of 8 months left over."""
     rest = [c for c in ALL if c not in set(h0) | set(h1)]
     rest.sort(key=lambda c: (MONTHS[MONTH_OF[c] - 1].index(c), MONTH_OF[c]))
@@ -103,11 +119,21 @@ def teyaku_deal(h0, h1, *, teyaku) -> dict:
 
 
 # ---------------------------------------------------------------- expected-output helpers
-def Y(*pairs) -> list[dict]:
+def Y(*pairs: tuple[str, int]) -> list[Json]:
     return [{"id": i, "points": p} for i, p in pairs]
 
 
-def win(winner, yaku, base, koikoi, points, paid, scores, next_oya, result="win") -> dict:
+def win(
+    winner: int,
+    yaku: list[Json],
+    base: int,
+    koikoi: int,
+    points: int,
+    paid: int,
+    scores: list[int],
+    next_oya: int,
+    result: str = "win",
+) -> Json:
     return {
         "result": result,
         "winner": winner,
@@ -121,12 +147,12 @@ def win(winner, yaku, base, koikoi, points, paid, scores, next_oya, result="win"
     }
 
 
-def teyaku(winner, kind, paid, scores) -> dict:
+def teyaku(winner: int, kind: str, paid: int, scores: list[int]) -> Json:
     # R8.2/R8.4: 6 points, never doubled (6 < 8), no koikoi yet; the holder is next oya.
     return win(winner, Y((kind, 6)), 6, 0, 6, paid, scores, winner, result="teyaku")
 
 
-def nagare(koikoi, scores, next_oya) -> dict:
+def nagare(koikoi: int, scores: list[int], next_oya: int) -> Json:
     return {"result": "nagare", "koikoi": koikoi, "scores": scores, "next_oya": next_oya}
 
 
@@ -134,11 +160,19 @@ REDEAL = {"result": "redeal"}
 IN_PROGRESS = {"result": "in_progress"}
 
 
-def out(rounds, scores, winner, finished) -> dict:
+def out(rounds: list[Json], scores: list[int], winner: int | None, finished: bool) -> Json:
     return {"rounds": rounds, "scores": scores, "winner": winner, "finished": finished}
 
 
-def record(deals, *, first_oya=0, rounds=6, doubling=True, expect, **extra) -> dict:
+def record(
+    deals: list[Json],
+    *,
+    first_oya: int = 0,
+    rounds: int = 6,
+    doubling: bool = True,
+    expect: Json | None,
+    **extra: Any,
+) -> Json:
     r = {
         "format": "koikoi-record/1",
         "settings": {"rounds": rounds, "doubling": doubling},
@@ -150,7 +184,7 @@ def record(deals, *, first_oya=0, rounds=6, doubling=True, expect, **extra) -> d
     return r
 
 
-def error(deal_ix, action_ix, rules) -> dict:
+def error(deal_ix: int | str, action_ix: int | str, rules: Iterable[str]) -> Json:
     return {
         "exit": 2,
         "error_prefix": f"koikoi: deal {deal_ix} action {action_ix}:",
@@ -275,7 +309,7 @@ PLAIN_HAND_D = [
 ]
 
 
-def redeal_deal() -> dict:
+def redeal_deal() -> Json:
     # R4.2: all four kiku on the field. R4.4: both hands hold teyaku, yet nothing scores.
     field = MONTHS[8] + ["matsu_plain_2", "ume_plain_2", "hagi_plain_2", "kiri_plain_2"]
     h0 = KUTTSUKI_C
@@ -334,7 +368,7 @@ P1_ACTIONS = [
 ]
 
 
-def p1(actions=P1_ACTIONS) -> dict:
+def p1(actions: list[Json] = P1_ACTIONS) -> Json:
     return deal([P1_H0, P1_H1], P1_FIELD, P1_STOCK, copy.deepcopy(actions))
 
 
@@ -394,7 +428,7 @@ P2_ACTIONS = [
 ]
 
 
-def p2() -> dict:
+def p2() -> Json:
     return deal([P2_H0, P2_H1], P2_FIELD, P2_STOCK, copy.deepcopy(P2_ACTIONS))
 
 
@@ -448,7 +482,7 @@ P3_ACTIONS = [
 ]
 
 
-def p3() -> dict:
+def p3() -> Json:
     return deal([P3_H0, P3_H1], P3_FIELD, P3_STOCK, copy.deepcopy(P3_ACTIONS))
 
 
@@ -500,7 +534,7 @@ P5_ACTIONS = [
 ]
 
 
-def p5() -> dict:
+def p5() -> Json:
     return deal([P5_H0, P5_H1], P5_FIELD, P5_STOCK, copy.deepcopy(P5_ACTIONS))
 
 
@@ -557,7 +591,7 @@ P6_ACTIONS = [
 ]
 
 
-def p6(actions=P6_ACTIONS) -> dict:
+def p6(actions: list[Json] = P6_ACTIONS) -> Json:
     return deal([P6_H0, P6_H1], P6_FIELD, P6_STOCK, copy.deepcopy(actions))
 
 
@@ -610,7 +644,7 @@ P7_ACTIONS = [
 ]
 
 
-def p7(actions=P7_ACTIONS) -> dict:
+def p7(actions: list[Json] = P7_ACTIONS) -> Json:
     return deal([P7_H0, P7_H1], P7_FIELD, P7_STOCK, copy.deepcopy(actions))
 
 
@@ -632,12 +666,18 @@ PAIRS_FIELD = [
 ]
 
 
-def pairs_deal(first, first_pairs, second_pairs, decisions=None, stop_after=16) -> dict:
+def pairs_deal(
+    first: int,
+    first_pairs: list[tuple[str, str]],
+    second_pairs: list[tuple[str, str]],
+    decisions: dict[int, list[Json]] | None = None,
+    stop_after: int = 16,
+) -> Json:
     """first_pairs/second_pairs: the 8 (hand card, drawn card) pairs of the oya (moving first)
     and of the other seat, in turn order. decisions: {turn (1-based): [actions after it]}."""
     decisions = decisions or {}
     second = 1 - first
-    hands = [None, None]
+    hands: list[list[str]] = [[], []]
     hands[first] = [h for h, _ in first_pairs]
     hands[second] = [h for h, _ in second_pairs]
     stock_head, actions = [], []
@@ -679,7 +719,7 @@ NAGARE_SECOND = [
 ]
 
 
-def nagare_deal(oya) -> dict:
+def nagare_deal(oya: int) -> Json:
     return pairs_deal(oya, NAGARE_FIRST, NAGARE_SECOND)
 
 
@@ -749,7 +789,7 @@ RISE_SECOND = [
 ]
 
 
-def rise_deal() -> dict:
+def rise_deal() -> Json:
     return pairs_deal(
         0,
         RISE_FIRST,
@@ -760,10 +800,10 @@ def rise_deal() -> dict:
 
 
 # ================================================================ the records
-RECORDS: dict[str, dict] = {}
+RECORDS: dict[str, Json] = {}
 
 
-def add(name, rec):
+def add(name: str, rec: Json) -> None:
     assert name not in RECORDS
     RECORDS[name] = rec
 
@@ -1109,7 +1149,7 @@ add("no_deals", record([], first_oya=0, expect=out([], [25, 25], None, False)))
 
 
 # ================================================================ illegal records
-def illegal(name, base: dict, expect: dict, mutate=None):
+def illegal(name: str, base: Json, expect: Json, mutate: Mutation | None = None) -> None:
     r = copy.deepcopy(base)
     r.pop("expect", None)
     if mutate:
@@ -1122,29 +1162,29 @@ B1 = record([p1()], first_oya=0, expect=None)  # P1 as the base of most faults
 B6 = record([p6()], first_oya=1, expect=None)  # P6: picks
 
 
-def set_action(deal_ix, action_ix, action):
-    def f(r):
+def set_action(deal_ix: int, action_ix: int, action: Json) -> Mutation:
+    def f(r: Json) -> None:
         r["deals"][deal_ix]["actions"][action_ix] = action
 
     return f
 
 
-def insert_action(deal_ix, action_ix, action):
-    def f(r):
+def insert_action(deal_ix: int, action_ix: int, action: Json) -> Mutation:
+    def f(r: Json) -> None:
         r["deals"][deal_ix]["actions"].insert(action_ix, action)
 
     return f
 
 
-def delete_action(deal_ix, action_ix):
-    def f(r):
+def delete_action(deal_ix: int, action_ix: int) -> Mutation:
+    def f(r: Json) -> None:
         del r["deals"][deal_ix]["actions"][action_ix]
 
     return f
 
 
-def replace_card(where, old, new):
-    def f(r):
+def replace_card(where: str, old: str, new: str) -> Mutation:
+    def f(r: Json) -> None:
         lst = r["deals"][0][where] if where != "hand0" else r["deals"][0]["hands"][0]
         lst[lst.index(old)] = new
 
@@ -1167,14 +1207,14 @@ illegal(
 )
 
 
-def _short_stock(r):
+def _short_stock(r: Json) -> None:
     r["deals"][0]["stock"].pop()
 
 
 illegal("deck_of_47", B1, error(0, "-", ["R4.1", "R1.1"]), _short_stock)
 
 
-def _hand_of_7(r):
+def _hand_of_7(r: Json) -> None:
     d = r["deals"][0]
     d["stock"].append(d["hands"][0].pop())  # still 48 distinct cards, but 7 + 8 + 8 + 25
 
@@ -1226,7 +1266,7 @@ illegal("missing_pick_played", B6, error(0, 6, ["R5.2", "R5.3"]), delete_action(
 illegal("missing_pick_drawn", B6, error(0, 2, ["R5.2", "R5.3", "R5.5"]), delete_action(0, 2))
 
 
-def _redeal_then_bad_pick(r):
+def _redeal_then_bad_pick(r: Json) -> None:
     r["deals"].insert(0, redeal_deal())
     r["deals"][1]["actions"][1] = PK(1, "ume_ribbon")
 
@@ -1362,11 +1402,11 @@ MALFORMED = {
 
 
 # ================================================================ writing
-def _line(v) -> str:
+def _line(v: object) -> str:
     return json.dumps(v, ensure_ascii=False)
 
 
-def _deal_text(d: dict) -> str:
+def _deal_text(d: Json) -> str:
     keys = [f"     {_line(k)}: {_line(v)}" for k, v in d.items() if k != "actions"]
     acts = d.get("actions", [])
     body = ",\n".join(keys)
@@ -1379,7 +1419,7 @@ def _deal_text(d: dict) -> str:
     return "    {" + body.lstrip() + "}"
 
 
-def dump(rec: dict) -> str:
+def dump(rec: Json) -> str:
     """JSON with one deal field, one action and one expected round per line."""
     parts = []
     for k, v in rec.items():

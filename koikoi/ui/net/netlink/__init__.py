@@ -48,37 +48,3 @@ connection: :class:`PeerLink`), :mod:`~koikoi.ui.net.netlink.join` (the joiner a
 """
 
 from __future__ import annotations
-
-from koikoi.net.address import format_address, parse_address
-from koikoi.net.handshake import SEED_ONLY, WITH_SEED
-from koikoi.net.transport import PeerOptions
-from koikoi.ui.net.netlink.base import (
-    APP_DEALINGS,
-    LinkError,
-    LinkStage,
-    PeerInfo,
-    Timer,
-    TimerFactory,
-    qt_timer,
-)
-from koikoi.ui.net.netlink.join import QtJoin
-from koikoi.ui.net.netlink.peer import PeerLink
-from koikoi.ui.net.netlink.room import QtRoom
-
-__all__ = [
-    "APP_DEALINGS",
-    "LinkError",
-    "LinkStage",
-    "PeerInfo",
-    "PeerLink",
-    "PeerOptions",
-    "QtJoin",
-    "QtRoom",
-    "SEED_ONLY",
-    "Timer",
-    "TimerFactory",
-    "WITH_SEED",
-    "format_address",
-    "parse_address",
-    "qt_timer",
-]

@@ -24,7 +24,7 @@ from koikoi.net.errors import (
     SettingsMismatch,
     VersionMismatch,
 )
-from koikoi.net.handshake import PRIVATE_ONLY
+from koikoi.net.hello import PRIVATE_ONLY
 from koikoi.net.identity import PinStatus
 
 APP_DEALINGS: Final = PRIVATE_ONLY

@@ -17,8 +17,9 @@ from koikoi.net.errors import AuthenticationFailed
 from koikoi.net.policy import RedialSchedule, Verdict, redial_verdict
 from koikoi.net.resume import Resumed, Suspended
 from koikoi.net.roles import Role
-from koikoi.net.session import Ended, Session
-from koikoi.net.transport import PeerOptions
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import Ended
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.signals import emit
 from koikoi.ui.net.netlink.base import RESTARTED, LinkError, LinkStage, TimerFactory, _now, qt_timer
 from koikoi.ui.net.netlink.peer import PeerLink

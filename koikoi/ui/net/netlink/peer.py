@@ -19,18 +19,18 @@ from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone, Ha
 from koikoi.net.policy import CLOSE_GRACE, REFUSE_GRACE, GoodbyeWait
 from koikoi.net.resume import Resumed, Suspended, expire
 from koikoi.net.roles import Role
-from koikoi.net.session import (
+from koikoi.net.session.clock import MoveClock
+from koikoi.net.session.core import Session
+from koikoi.net.session.events import (
     CardsShown,
     DealLaidOut,
     Ended,
-    MoveClock,
     MovePlayed,
     OutOfTime,
     PeerOverdue,
-    Session,
     TossDone,
 )
-from koikoi.net.transport import PeerOptions
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.signals import emit
 from koikoi.ui.net.neterrors import connect_failure
 from koikoi.ui.net.netlink.base import (

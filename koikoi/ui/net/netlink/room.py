@@ -26,8 +26,9 @@ from koikoi.net.policy import may_resume, resumable_after
 from koikoi.net.resume import Suspended
 from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
-from koikoi.net.session import MoveClock, Session
-from koikoi.net.transport import PeerOptions
+from koikoi.net.session.clock import MoveClock
+from koikoi.net.session.core import Session
+from koikoi.net.transport.options import PeerOptions
 from koikoi.net.wire import encode_frame
 from koikoi.ui.common.signals import emit
 from koikoi.ui.net.neterrors import TurnedAway
@@ -371,7 +372,7 @@ class QtRoom(QObject):
         again, :func:`~koikoi.net.resume.restore_session`): listening (:meth:`listen`), the
         room waits ``window`` seconds for its peer to resume it, as after a drop
         (``resumed``, or ``ended`` when the window runs out). The asyncio twin is
-        :meth:`koikoi.net.transport.Room.adopt`."""
+        :meth:`koikoi.net.transport.room.Room.adopt`."""
         if self.match is not None:
             raise ValueError("the room has a match already")
         link = PeerLink(self.options, Role.HOST, now=self.now, timer=self.make_timer)
