@@ -38,11 +38,14 @@ from koikoi.net.session.core import Session
 from koikoi.net.transport.joiner import join
 from koikoi.net.transport.options import Outcome, PeerOptions
 from koikoi.net.transport.room import Room
+from koikoi.ui.net.netlink.base import LinkStage
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.room import QtRoom
+from tests import virtual_loop
 from tests.stepped_clock import SteppedClock
 
 SETTINGS = Settings(rounds=6)
+CLOSING = LinkStage.CLOSING
 WINDOW = 60.0
 
 
@@ -93,7 +96,9 @@ class Peer:
     drop_at: int | None = None
     """Drop the connection once the log holds this many entries (mid-match)."""
     hold_open: float = 0.0
-    """Seconds to keep the socket open after the match, reading (0: close at the peer's end)."""
+    """Seconds to keep the socket open after the match, reading (0: close at the peer's end),
+    at most: :attr:`release` ends the wait sooner."""
+    release: threading.Event = field(default_factory=threading.Event)
 
     def connection(self) -> Connection:
         conn = Connection(
@@ -154,7 +159,7 @@ class Peer:
             if conn.closed and self.hold_open:
                 with contextlib.suppress(OSError):
                     sock.sendall(conn.data_to_send())
-                time.sleep(self.hold_open)  # neither reading nor closing: the peer waits
+                self.release.wait(self.hold_open)  # neither reading nor closing: it waits
                 return "held"
         raise AssertionError("the match did not end")
 
@@ -375,53 +380,68 @@ def test_the_record_is_written_after_the_toss_every_entry_and_the_end(
 def test_a_peer_that_does_not_close_is_waited_for_the_close_grace(kind: str, qtbot: QtBot) -> None:
     """After the match the peer neither reads nor closes: the host waits CLOSE_GRACE for
     its end of the stream, then closes (not at once: a farewell could be reset away; not
-    for ever)."""
-    started: list[float] = []
+    for ever). The host's clock is a virtual one (asyncio) or a stepped one (Qt)."""
+    peers: list[Joiner] = []
 
     def joiner(port: int) -> Joiner:
-        peer = Joiner(port, hold_open=policy.CLOSE_GRACE + 4.0)
-        started.append(time.monotonic())
+        peer = Joiner(port, hold_open=policy.CLOSE_GRACE + 60.0)
+        peers.append(peer)
         return peer
 
     ended: list[float] = []
     opts = options("hana", resume_window=0.0)
+    clock = SteppedClock()
+    now = clock.now
 
     def note(session: Session) -> None:
         if session.ending is not None and not ended:
-            ended.append(time.monotonic())
+            ended.append(now())
 
     opts.on_record = note
     if kind == "asyncio":
 
         async def main() -> float:
+            nonlocal now
+            now = asyncio.get_running_loop().time
             room = Room(opts, FirstLegal())
             _, port = await room.open("127.0.0.1", 0)
-            peer = joiner(port)
-            peer.start()
+            joiner(port).start()
             try:
                 await asyncio.wait_for(room.outcome(), 60)
                 # the room's outcome comes once its match's connection is closed
-                return time.monotonic()
+                return now()
             finally:
                 await room.close()
 
-        closed = asyncio.run(main())
+        closed = virtual_loop.run(main(), quiet=0.25)  # the peer thread's goodbye, first
     else:
-        room = QtRoom(opts)
+        room = QtRoom(opts, now=clock.now, timer=clock.timer)
         room.listen("127.0.0.1", 0)
         room.local_turn.connect(lambda observation: room.play(observation.legal_actions[0]))
-        peer = joiner(room.port)
-        peer.start()
+        match_closed: list[float] = []
+        room.match_closed.connect(lambda: match_closed.append(clock.now()))
+        joiner(room.port).start()
         try:
-            with qtbot.waitSignal(room.match_closed, timeout=60_000):
-                pass
-            closed = time.monotonic()
+            # the match over and the peer's goodbye read: the grace starts (stepped time
+            # stands still until the test moves it, whatever the real bytes take)
+            qtbot.waitUntil(
+                lambda: bool(ended) and room.match is not None and room.match.stage is CLOSING,
+                timeout=60_000,
+            )
+            clock.advance(policy.CLOSE_GRACE - 0.25, qtbot, 0.25)
+            assert match_closed == []  # not at once
+            clock.advance(0.5, qtbot, 0.25)
+            qtbot.waitUntil(lambda: bool(match_closed), timeout=5_000)
+            closed = match_closed[0]
         finally:
             with qtbot.waitSignal(room.closed, timeout=10_000):
                 room.leave()
+    for peer in peers:
+        peer.release.set()
+        peer.join(10)
     assert ended
     waited = closed - ended[0]
-    assert policy.CLOSE_GRACE - 0.1 <= waited <= policy.CLOSE_GRACE + 2.0, waited
+    assert policy.CLOSE_GRACE <= waited <= policy.CLOSE_GRACE + 0.25, waited
 
 
 # --- dialling again ----------------------------------------------------------------------
@@ -433,17 +453,21 @@ def test_a_finished_joiner_whose_host_is_gone_stops_redialling_asyncio() -> None
     host = Host(drop_at_end=True)
     host.start()
 
-    async def main() -> Outcome:
-        return await asyncio.wait_for(
-            join("127.0.0.1", host.port, options("taro"), FirstLegal()), 60
+    async def main() -> tuple[Outcome, float]:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        outcome = await asyncio.wait_for(
+            join("127.0.0.1", host.port, options("taro"), FirstLegal()), 2 * WINDOW
         )
+        return outcome, loop.time() - start
 
-    start = time.monotonic()
-    outcome = asyncio.run(main())
+    # the window's 60 s would pass in no real time; the host's thread has a quarter of a
+    # real second to close its port before the joiner's clock moves on to its redial
+    outcome, took = virtual_loop.run(main(), quiet=0.25)
     host.join(10)
     assert host.error is None, host.error
     assert outcome.finished
-    assert time.monotonic() - start < 20  # not the 60 s window
+    assert took < 5.0, took  # not the 60 s window: a goodbye's grace and a redial or two
     records_agree(outcome.session, host.session, acks=False)
 
 
@@ -452,14 +476,22 @@ def test_a_finished_joiner_whose_host_is_gone_stops_redialling_qt(qtbot: QtBot) 
     for the whole window."""
     host = Host(drop_at_end=True)
     host.start()
-    link = QtJoin(options("taro"))
+    clock = SteppedClock()
+    link = QtJoin(options("taro"), now=clock.now, timer=clock.timer)
     link.local_turn.connect(lambda observation: link.play(observation.legal_actions[0]))
     suspended: list[float] = []
     link.suspended.connect(suspended.append)
     failed: list[object] = []
     link.failed.connect(failed.append)
     link.connect_to("127.0.0.1", host.port)
-    qtbot.waitUntil(lambda: link.done, timeout=20_000)  # not the 60 s window
+    qtbot.waitUntil(lambda: finished(link.session), timeout=20_000)
+    qtbot.waitUntil(lambda: not host.is_alive(), timeout=10_000)  # its port closed, then
+    start = clock.now()
+    while not link.done and clock.now() - start < 2 * WINDOW:
+        clock.advance(0.25, qtbot, 0.25)
+        qtbot.wait(20)  # a redial's refusal (real) comes before the next step of the clock
+    took = clock.now() - start
+    assert link.done and took < 5.0, took  # not the 60 s window (as above)
     host.join(10)
     assert host.error is None, host.error
     assert suspended  # it did wait to resume, for the host's sake
@@ -479,14 +511,15 @@ def test_the_redial_schedule_is_the_documented_one() -> None:
 
 def test_a_suspended_joiner_redials_on_the_same_schedule_asyncio() -> None:
     """The host drops mid-match and is gone: the joiner dials again after 0.2 s, 0.5 s,
-    1 s, then every 2 s (policy.RedialSchedule), on the real clock here."""
+    1 s, then every 2 s (policy.RedialSchedule), on a virtual clock (exact, no real
+    waiting: tests/virtual_loop.py)."""
     host = Host(drop_at=4)
     host.start()
     calls: list[float] = []
     stop = asyncio.Event()
 
     async def redial() -> list[tuple[str, int]]:
-        calls.append(time.monotonic())
+        calls.append(asyncio.get_running_loop().time())
         if len(calls) == 5:
             stop.set()
         return [("127.0.0.1", host.port)]
@@ -497,13 +530,13 @@ def test_a_suspended_joiner_redials_on_the_same_schedule_asyncio() -> None:
             60,
         )
 
-    outcome = asyncio.run(main())
+    outcome = virtual_loop.run(main())
     host.join(10)
     assert host.error is None, host.error
     gaps = [b - a for a, b in zip(calls, calls[1:], strict=False)]
     assert len(gaps) == 4, calls
     for gap, expected in zip(gaps, policy.REDIAL_DELAYS[1:] + (2.0,), strict=True):
-        assert expected - 0.05 <= gap <= expected + 0.5, gaps
+        assert gap == pytest.approx(expected, abs=1e-6), gaps
     assert outcome.session is not None and outcome.session.ending is not None
     assert not outcome.session.ending.finished  # the player left
 

@@ -27,6 +27,7 @@ from koikoi.net.transport.joiner import join
 from koikoi.net.transport.options import Outcome, PeerOptions, ThreadedSeat
 from koikoi.net.transport.room import OUT_OF_DESCRIPTORS, Room
 from koikoi.net.wire import encode_frame
+from tests import virtual_loop
 
 
 class Bot:
@@ -205,30 +206,39 @@ def test_leaving_on_request() -> None:
 def test_heartbeats_keep_a_slow_thinker_alive() -> None:
     # The silence timeout is short, and each side's first decision takes longer than it:
     # one waits in the loop, the other blocks its worker thread. Heartbeats keep both alive.
+    # On a virtual clock (tests/virtual_loop.py): the 2.2 s of thinking are the loop's.
     class Sleepy:
         def __init__(self) -> None:
             self.rng = random.Random(4)
             self.first = True
+            self.loop: asyncio.AbstractEventLoop | None = None
 
         def choose(self, observation: Observation) -> Action:
-            if self.first:
+            if self.first:  # blocks its thread until 2.2 s of the loop's time went by
                 self.first = False
-                time.sleep(2.2)
+                assert self.loop is not None
+                until = self.loop.time() + 2.2
+                while self.loop.time() < until:
+                    time.sleep(0.002)
             return self.rng.choice(observation.legal_actions)
 
         def notify(self, events: Sequence[Event]) -> None:
             pass
 
+    sleepy = Sleepy()
+
     async def main() -> tuple[Outcome, Outcome]:
-        r, port = await room(ThreadedSeat(Sleepy()), timeout=1.0)
+        sleepy.loop = asyncio.get_running_loop()
+        r, port = await room(ThreadedSeat(sleepy), timeout=1.0)
         try:
             joined = await join("127.0.0.1", port, options("taro", 1.0), Bot(5, delay=2.2))
             return await r.outcome(), joined
         finally:
             await r.close()
 
-    hosted, joined = asyncio.run(main())
+    hosted, joined = virtual_loop.run(main())
     assert hosted.finished and joined.finished, (hosted.reason, joined.reason)
+    assert not sleepy.first  # it did think for 2.2 s
 
 
 def test_nobody_at_the_address() -> None:

@@ -4,13 +4,13 @@ Both tables show the clock of the seat to move ("Your move — 0:42", "Waiting f
 0:42"), updated each second and said to a screen reader once, at 10 s left; a player whose
 clock runs out gets a safe move played by their own table, in words; a peer that stays
 connected but never moves can be declared, by the waiting player, to have abandoned the
-match, and both records say so. Clock values are short so the tests run in seconds.
+match, and both records say so. Both links run on a stepped clock (tests/stepped_clock.py):
+its seconds pass as the test advances it, the sockets stay real.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox
@@ -26,6 +26,7 @@ from koikoi.ui.match.matchview import Mode
 from koikoi.ui.net.netlink.base import APP_DEALINGS
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.room import QtRoom
+from tests.stepped_clock import SteppedClock
 from tests.test_ui_network import ended_message, log_text, open_window, saved_record
 from tests.ui_driver import (
     actions_so_far,
@@ -35,7 +36,9 @@ from tests.ui_driver import (
     play_windows_by_clicks,
 )
 
-CLOCK = re.compile(r"(\d+):(\d\d)")
+STEP = 0.5
+"""The stepped clock's step here: exact in binary, so its times are whole halves and a
+deadline falls on a step (the clock's words count whole seconds up: 3.0000001 is 0:04)."""
 
 
 def options(
@@ -56,13 +59,26 @@ def options(
 class ClockPair:
     """Host "hana" (seat 0) and joiner "taro" (seat 1), each with its own clock values."""
 
-    def __init__(self, qtbot: QtBot, tmp_path: Path, hana: PeerOptions, taro: PeerOptions) -> None:
+    def __init__(
+        self,
+        qtbot: QtBot,
+        tmp_path: Path,
+        hana: PeerOptions,
+        taro: PeerOptions,
+        clock: SteppedClock | None = None,
+    ) -> None:
+        """``clock``: both links (and with them both tables' move clocks) on a stepped
+        clock, which moves only as the test advances it; None: the real clock."""
         self.qtbot = qtbot
+        self.clock = clock
         self.host = open_window(qtbot, tmp_path / "hana")
         self.joiner = open_window(qtbot, tmp_path / "taro")
-        self.room = QtRoom(hana)
+        if clock is None:
+            self.room, self.join = QtRoom(hana), QtJoin(taro)
+        else:
+            self.room = QtRoom(hana, now=clock.now, timer=clock.timer)
+            self.join = QtJoin(taro, now=clock.now, timer=clock.timer)
         self.room.listen("127.0.0.1", 0)
-        self.join = QtJoin(taro)
         self.room.tossed.connect(self._host_tossed)
         self.join.tossed.connect(self._joiner_tossed)
         self.join.connect_to("127.0.0.1", self.room.port)
@@ -119,12 +135,6 @@ class ClockPair:
             close_window(window)
 
 
-def seconds(prompt: str) -> int:
-    found = CLOCK.search(prompt)
-    assert found is not None, prompt
-    return int(found.group(1)) * 60 + int(found.group(2))
-
-
 def left_to_move(window: MainWindow) -> list[str]:
     return [line for line in log_text(window).splitlines() if line.endswith("left to move.")]
 
@@ -132,32 +142,40 @@ def left_to_move(window: MainWindow) -> list[str]:
 def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    pair = ClockPair(qtbot, tmp_path, options("hana", 20.0, 3600.0), options("taro", 20.0, 3600.0))
+    clock = SteppedClock()
+    pair = ClockPair(
+        qtbot, tmp_path, options("hana", 20.0, 3600.0), options("taro", 20.0, 3600.0), clock
+    )
     pair.to_the_table()
     mover, waiter = pair.mover()
     name = "hana" if mover is pair.host else "taro"
     moves = actions_so_far(mover)
     mine, theirs = mover.game.prompt.text(), waiter.game.prompt.text()
-    assert mine.startswith("Your move — 0:"), mine
-    assert theirs.startswith(f"Waiting for {name}… 0:"), theirs
-    assert 10 < seconds(mine) <= 20 and left_to_move(mover) == []
-    assert abs(seconds(mine) - seconds(theirs)) <= 1  # one clock, seen from both sides
+    assert mine.startswith("Your move — 0:20"), mine  # the stepped clock has not moved yet
+    assert theirs.startswith(f"Waiting for {name}… 0:20"), theirs
+    assert left_to_move(mover) == []
     # It counts down each second on both tables, said to a screen reader only at 10 s left.
-    qtbot.wait(2100)  # redrawn once a second: at least one second less on each
-    assert seconds(mover.game.prompt.text()) <= seconds(mine) - 1
-    assert seconds(waiter.game.prompt.text()) <= seconds(theirs) - 1
+    clock.advance(1.0, qtbot, STEP)  # the tables' clock ticks each second of the links'
+    assert mover.game.prompt.text().startswith("Your move — 0:19"), mover.game.prompt.text()
+    assert waiter.game.prompt.text().startswith(f"Waiting for {name}… 0:19")
     # not re-read every second: the instruction is its name, the clock is not in it
     assert mover.game.prompt.accessibleName() == (
         "Your turn: click a card to play it (or 1–8 and Enter)."
     )
-    qtbot.waitUntil(lambda: left_to_move(mover) != [], timeout=20_000)
+    clock.advance(8.5, qtbot, STEP)  # 10.5 s left: not yet
+    assert left_to_move(mover) == []
+    clock.advance(1.0, qtbot, STEP)
     assert left_to_move(mover) == ["10 seconds left to move."]
     assert left_to_move(waiter) == []
     assert mover.controller.mode is Mode.PLAY and actions_so_far(mover) == moves
     # Its minute (here 20 s) runs out: the table plays a card for the player, in words.
-    qtbot.waitUntil(lambda: "Your time ran out" in log_text(mover), timeout=10_000)
+    clock.advance(9.0, qtbot, STEP)  # 0.5 s left
+    assert "Your time ran out" not in log_text(mover) and actions_so_far(mover) == moves
+    clock.advance(1.0, qtbot, STEP)
+    # the link's event, handed out on Qt's next turn (a real one)
+    qtbot.waitUntil(lambda: "Your time ran out" in log_text(mover), timeout=5_000)
     said = [line for line in log_text(mover).splitlines() if "Your time ran out" in line]
-    assert len(said) == 1 and said[0].startswith("Your time ran out: the table played ")
+    assert len(said) == 1 and said[0].startswith("Your time ran out: the table played "), said
     assert left_to_move(mover) == ["10 seconds left to move."]  # said once, not each second
     qtbot.waitUntil(lambda: actions_so_far(mover) > moves, timeout=10_000)
     qtbot.waitUntil(lambda: actions_so_far(waiter) > moves, timeout=10_000)
@@ -193,7 +211,10 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
 def test_a_peer_that_never_moves_can_be_ended_as_abandoned(qtbot: QtBot, tmp_path: Path) -> None:
     # hana walked away from her table: her app stays connected (heartbeats) but never moves
     # for her; taro may end the match after 3 s without a move.
-    pair = ClockPair(qtbot, tmp_path, options("hana", 3600.0, 3600.0), options("taro", 3600.0, 3.0))
+    clock = SteppedClock()
+    pair = ClockPair(
+        qtbot, tmp_path, options("hana", 3600.0, 3600.0), options("taro", 3600.0, 3.0), clock
+    )
     host, joiner = pair.windows
     pair.to_the_table()
     play_windows_by_clicks(
@@ -207,19 +228,24 @@ def test_a_peer_that_never_moves_can_be_ended_as_abandoned(qtbot: QtBot, tmp_pat
         ),
     )
     button = joiner.game.side.abandon_button
+    clock.advance(2.5, qtbot, STEP)
     assert not button.isVisible()
-    qtbot.waitUntil(button.isVisible, timeout=10_000)
+    clock.advance(0.5, qtbot, STEP)
+    # the link's event (said in words), handed out on Qt's next turn (a real one)
+    qtbot.waitUntil(lambda: "has not moved" in log_text(joiner), timeout=5_000)
+    assert button.isVisible()
     prompt = joiner.game.prompt.text()
-    assert prompt.startswith("hana has not moved for 0:0"), prompt
+    assert prompt.startswith("hana has not moved for 0:03"), prompt
     assert prompt.endswith(": you may end the match.")
     assert button.text() == "End the match"
     assert button.accessibleName().startswith("hana has not moved for 0:0")
     assert not host.game.side.abandon_button.isVisible()  # hana is the one to move
     said = [line for line in log_text(joiner).splitlines() if "has not moved" in line]
     assert len(said) == 1, said  # said once, in words, for a screen reader too
-    assert re.fullmatch(r"hana has not moved for [34] seconds: you may end the match\.", said[0])
-    # The player decides: nothing ends by itself.
-    qtbot.wait(1200)
+    assert said[0] == "hana has not moved for 3 seconds: you may end the match.", said
+    # The player decides: nothing ends by itself, not in 10 s more (less than the silence
+    # timeout, so no heartbeat late in real time can end it either).
+    clock.advance(10.0, qtbot, STEP)
     assert joiner.controller.remote is not None and joiner.controller.remote.ended is None
     click(qtbot, button)
     box = ended_message(qtbot, joiner)
@@ -245,7 +271,10 @@ def test_a_clock_that_runs_out_before_the_table_is_shown_plays_in_order(
 ) -> None:
     # Nobody clicks the coin-toss panel away: the first oya's clock runs out meanwhile, the
     # move is played for them and waits in line behind the deal.
-    pair = ClockPair(qtbot, tmp_path, options("hana", 3.0, 3600.0), options("taro", 3.0, 3600.0))
+    clock = SteppedClock()
+    pair = ClockPair(
+        qtbot, tmp_path, options("hana", 3.0, 3600.0), options("taro", 3.0, 3600.0), clock
+    )
     sessions = [pair.room.session, pair.join.session]
     assert all(s is not None and s.lockstep is not None for s in sessions)
 
@@ -254,6 +283,10 @@ def test_a_clock_that_runs_out_before_the_table_is_shown_plays_in_order(
         assert session is not None and session.lockstep is not None
         return session.lockstep.seq
 
+    clock.advance(2.5, qtbot, STEP)
+    assert [w for w in pair.windows if "Your time ran out" in log_text(w)] == []
+    assert all(s is not None and s.lockstep is not None and s.lockstep.seq == 0 for s in sessions)
+    clock.advance(1.0, qtbot, STEP)
     qtbot.waitUntil(lambda: seq() >= 1, timeout=10_000)
     for session in sessions:  # from here on, time enough to look at the table
         assert session is not None

@@ -53,7 +53,8 @@ from koikoi.ui.net.prematch import failure_text
 from koikoi.ui.replay.history import steps_of, verdict_of
 from koikoi.ui.replay.viewer import ReplayViewer
 from tests.conftest import REPO
-from tests.test_ui_clock import ClockPair, options
+from tests.stepped_clock import SteppedClock
+from tests.test_ui_clock import STEP, ClockPair, options
 from tests.test_ui_lobby import both_at_the_cards, close_lobby, make_lobby, open_room
 from tests.test_ui_network import ended_message, log_text
 from tests.test_ui_viewer import played_match
@@ -337,8 +338,9 @@ def test_no_english_at_the_move_clock_of_a_network_match_in_japanese(
 ) -> None:
     """Both tables with the move clock ("your move — 0:11", "waiting for…"), the warning at
     10 s left and the move the table makes for a player whose time ran out, in the log."""
+    clock = SteppedClock()  # the links' clock, moved on by the test
     pair = ClockPair(
-        qtbot, tmp_path, options("はな", 12.0, 3600.0), options("たろう", 12.0, 3600.0)
+        qtbot, tmp_path, options("はな", 12.0, 3600.0), options("たろう", 12.0, 3600.0), clock
     )
     try:
         pair.to_the_table()
@@ -346,7 +348,8 @@ def test_no_english_at_the_move_clock_of_a_network_match_in_japanese(
         assert mover.game.prompt.text().startswith("あなたの番 — 0:"), mover.game.prompt.text()
         assert "を待っています… 0:" in waiter.game.prompt.text(), waiter.game.prompt.text()
         problems = english_words(mover) + english_words(waiter)
-        qtbot.waitUntil(lambda: "時間切れです" in log_text(mover), timeout=20_000)
+        clock.advance(12.5, qtbot, STEP)  # past the 10 s warning and the end of the clock
+        qtbot.waitUntil(lambda: "時間切れです" in log_text(mover), timeout=5_000)
         assert "持ち時間はあと10秒です。" in log_text(mover)
         problems += english_words(mover) + english_words(waiter)
         assert not problems, "\n".join(problems)
@@ -359,8 +362,9 @@ def test_no_english_when_a_peer_never_moves_in_japanese(
 ) -> None:
     """The prompt and button to end a match the peer abandoned, the log's line, and both
     players' messages when it is ended."""
+    clock = SteppedClock()
     pair = ClockPair(
-        qtbot, tmp_path, options("はな", 3600.0, 3600.0), options("たろう", 3600.0, 3.0)
+        qtbot, tmp_path, options("はな", 3600.0, 3600.0), options("たろう", 3600.0, 3.0), clock
     )
     host, joiner = pair.windows
     try:
@@ -376,7 +380,8 @@ def test_no_english_when_a_peer_never_moves_in_japanese(
             ),
         )
         button = joiner.game.side.abandon_button
-        qtbot.waitUntil(button.isVisible, timeout=10_000)
+        clock.advance(3.5, qtbot, STEP)  # past the abandon time
+        qtbot.waitUntil(button.isVisible, timeout=5_000)
         assert button.text() == "対戦を終わらせる"
         assert joiner.game.prompt.text().startswith("はなさんが打たないまま0:0"), (
             joiner.game.prompt.text()

@@ -42,6 +42,7 @@ from koikoi.ui.main_window import MainWindow
 from koikoi.ui.net.netlink.base import APP_DEALINGS, PeerInfo
 from koikoi.ui.net.netlink.peer import PeerLink
 from koikoi.ui.net.netlink.room import QtRoom
+from tests.stepped_clock import SteppedClock
 from tests.test_ui_netlink import close_room, options
 from tests.ui_driver import StallMeter
 
@@ -64,8 +65,19 @@ class Ready:
         self.at = time.perf_counter()
 
 
-def make_lobby(qtbot: QtBot, tmp_path: Path, name: str, nickname: str | None = None) -> Lobby:
-    lobby = Lobby(AppSettings(open_qsettings()), home=tmp_path / name, bind=LOOPBACK)
+def make_lobby(
+    qtbot: QtBot,
+    tmp_path: Path,
+    name: str,
+    nickname: str | None = None,
+    clock: SteppedClock | None = None,
+) -> Lobby:
+    """``clock``: the lobby's links and waits on a stepped clock (None: the real one)."""
+    settings, home = AppSettings(open_qsettings()), tmp_path / name
+    if clock is None:
+        lobby = Lobby(settings, home=home, bind=LOOPBACK)
+    else:
+        lobby = Lobby(settings, home=home, bind=LOOPBACK, now=clock.now, timer=clock.timer)
     qtbot.addWidget(lobby)
     lobby.nickname.setText(nickname if nickname is not None else name)
     lobby.resize(1100, 720)

@@ -5,14 +5,14 @@ never says a word (a room whose window hangs, say). The waiting page said "Conne
 the whole handshake time limit, 15 s, the same words as before the connection was even made;
 now it says the room was reached and is checking the player, then, after
 :data:`~koikoi.ui.lobby.lobby.SILENT_JOIN` seconds, for how long it has not answered and when the
-join stops; at the limit the lobby says why, in one line.
+join stops; at the limit the lobby says why, in one line. The lobby's clock (its join's and
+its waiting page's) is a stepped one here: the seconds pass as the test moves it on.
 """
 
 from __future__ import annotations
 
 import re
 import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,9 +24,12 @@ from pytestqt.qtbot import QtBot
 import koikoi.ui.lobby.lobby
 from koikoi.net.session.clock import DEFAULT_SILENCE_TIMEOUT
 from koikoi.ui.lobby.lobby import Lobby
+from tests.stepped_clock import SteppedClock
 from tests.test_ui_lobby import LOOPBACK, PASSWORD, close_lobby, make_lobby
 
 SILENT_JOIN: float = getattr(koikoi.ui.lobby.lobby, "SILENT_JOIN", 3.0)
+STEP = 0.5
+"""The stepped clock's step: exact in binary, so the whole seconds fall on steps."""
 
 
 @pytest.fixture
@@ -39,38 +42,45 @@ def silent_room() -> Iterator[int]:
 
 
 @pytest.fixture
-def guest(qtbot: QtBot, tmp_path: Path) -> Iterator[Lobby]:
-    lobby = make_lobby(qtbot, tmp_path, "tsuki")
+def clock() -> SteppedClock:
+    return SteppedClock()
+
+
+@pytest.fixture
+def guest(qtbot: QtBot, tmp_path: Path, clock: SteppedClock) -> Iterator[Lobby]:
+    lobby = make_lobby(qtbot, tmp_path, "tsuki", clock=clock)
     yield lobby
     close_lobby(qtbot, lobby)
 
 
 def test_a_join_the_room_never_answers_says_how_long_then_why(
-    qtbot: QtBot, guest: Lobby, silent_room: int
+    qtbot: QtBot, guest: Lobby, clock: SteppedClock, silent_room: int
 ) -> None:
     address = f"{LOOPBACK}:{silent_room}"
     guest.address.setText(address)
     guest.address_password.setText(PASSWORD)
-    started = time.monotonic()
     QTest.mouseClick(guest.address_button, Qt.MouseButton.LeftButton)
     assert guest.pages.currentWidget() is guest.waiting_page
-    qtbot.waitUntil(
-        lambda: guest.waiting_state.text().startswith(f"Connected to {address}"),
-        timeout=int(SILENT_JOIN * 1000),
-    )
+    join = guest.join
+    assert join is not None
+    qtbot.waitUntil(lambda: "connected" in join.times, timeout=5_000)  # the kernel's backlog
+    clock.advance(1.0, qtbot, STEP)
+    assert guest.waiting_state.text() == f"Connected to {address}: the room checks who you are…"
     # after SILENT_JOIN seconds in silence: how long, and when it stops
-    qtbot.waitUntil(lambda: "no answer for" in guest.waiting_state.text(), timeout=5_000)
+    clock.advance(SILENT_JOIN - 1.0, qtbot, STEP)
     first = guest.waiting_state.text()
     limit = f"{DEFAULT_SILENCE_TIMEOUT:g}"
+    assert first.startswith(f"Connected to {address}, but no answer for "), first
     assert first.endswith(f"the join stops at {limit} s."), first
-    seconds = int(re.findall(r"for (\d+) second", first)[0])
-    assert seconds >= SILENT_JOIN
+    assert int(re.findall(r"for (\d+) second", first)[0]) == SILENT_JOIN
     # the count goes on while the page waits
-    qtbot.waitUntil(lambda: guest.waiting_state.text() != first, timeout=2_500)
-    assert guest.pages.currentWidget() is guest.waiting_page
+    clock.advance(1.0, qtbot, STEP)
+    assert int(re.findall(r"for (\d+) second", guest.waiting_state.text())[0]) == SILENT_JOIN + 1
     # at the handshake's limit the join stops and the lobby says why
-    qtbot.waitUntil(lambda: guest.message.isVisible(), timeout=int(DEFAULT_SILENCE_TIMEOUT * 1000))
-    assert time.monotonic() - started <= DEFAULT_SILENCE_TIMEOUT + 2
+    clock.advance(DEFAULT_SILENCE_TIMEOUT - SILENT_JOIN - 1.5, qtbot, STEP)
+    assert guest.pages.currentWidget() is guest.waiting_page and not guest.message.isVisible()
+    clock.advance(1.0, qtbot, STEP)
+    qtbot.waitUntil(lambda: guest.message.isVisible(), timeout=5_000)
     assert guest.pages.currentWidget() is guest.rooms_page
     assert "timed out" in guest.message.text() and "\n" not in guest.message.text()
     assert guest.join is None

@@ -449,7 +449,8 @@ def test_a_joiner_fed_garbage_fails_with_one_line(qtbot: QtBot) -> None:
     server = socket.create_server(("127.0.0.1", 0))
     server.setblocking(False)
     port = server.getsockname()[1]
-    join = QtJoin(options("taro"))
+    clock = SteppedClock()  # the close grace, on a stepped clock
+    join = QtJoin(options("taro"), now=clock.now, timer=clock.timer)
     joiner = Seat(join)
     join.connect_to("127.0.0.1", port)
     accepted: list[socket.socket] = []
@@ -463,7 +464,11 @@ def test_a_joiner_fed_garbage_fails_with_one_line(qtbot: QtBot) -> None:
 
     qtbot.waitUntil(accept, timeout=10_000)
     accepted[0].sendall((1 << 20).to_bytes(4, "big"))  # a frame far over the cap
-    qtbot.waitUntil(lambda: joiner.closed, timeout=10_000)
+    qtbot.waitUntil(lambda: joiner.failure is not None, timeout=10_000)
+    clock.advance(policy.CLOSE_GRACE - 0.25, qtbot, 0.25)
+    assert not joiner.closed  # its reason goes out; the peer may read it for the close grace
+    clock.advance(0.5, qtbot, 0.25)
+    qtbot.waitUntil(lambda: joiner.closed, timeout=5_000)
     assert joiner.failure is not None and joiner.failure.kind == "protocol"
     assert "frame length 1048576 is not in 1..65536" in joiner.failure.text
     for sock in (*accepted, server):
@@ -645,16 +650,18 @@ def test_a_local_failure_never_reaches_qt(qtbot: QtBot) -> None:
 
 def test_a_modal_dialog_in_a_slot_does_not_starve_the_connection(qtbot: QtBot) -> None:
     # The window may ask "do you see the same four cards?" in a dialog with its own event
-    # loop, from inside the established signal. Heartbeats must go on meanwhile (1.5 s
-    # of silence counts as gone here), and the match carries on once the dialog is closed.
-    room = open_room(qtbot, options("hana", timeout=1.5))
+    # loop, from inside the established signal. Heartbeats must go on meanwhile (1 s of
+    # silence counts as gone here), and the match carries on once the dialog is closed.
+    # The real-time run of the stepped clock's heartbeat case above, kept short: the
+    # dialog stays open for twice the silence and more.
+    room = open_room(qtbot, options("hana", timeout=1.0))
     host = Seat(room, "greedy", 7)
-    join = QtJoin(options("taro", timeout=1.5))
+    join = QtJoin(options("taro", timeout=1.0))
     joiner = Seat(join, "greedy", 8)
 
     def dialog(_: PeerInfo) -> None:
         loop = QEventLoop()
-        QTimer.singleShot(3500, loop.quit)
+        QTimer.singleShot(2200, loop.quit)
         loop.exec()
 
     join.established.connect(dialog)

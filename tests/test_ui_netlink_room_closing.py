@@ -17,10 +17,12 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.net.errors import PeerRefused
 from koikoi.net.handshake import Phase, refuse_message
+from koikoi.net.policy import CLOSE_GRACE
 from koikoi.net.roles import Role
 from koikoi.net.wire import encode_frame
 from koikoi.ui.net.netlink.base import LinkError
 from koikoi.ui.net.netlink.room import QtRoom
+from tests.stepped_clock import SteppedClock
 from tests.test_ui_netlink import RawPeer, open_room, options
 
 BUSY = encode_frame(refuse_message("busy"))
@@ -91,8 +93,11 @@ def host_phase(room: QtRoom) -> Phase | None:
 def test_a_joiner_calling_a_room_that_leaves_is_told_busy(qtbot: QtBot, phase: Phase) -> None:
     """Before the host's ``noise2`` the room refuses in the clear; after it, the joiner's
     ``noise3`` is what is left, and the busy hook refuses it encrypted, in place of
-    ``ready``: the joiner reads ``busy`` either way, not a failed decryption."""
-    room = open_room(qtbot, options("hana"))
+    ``ready``: the joiner reads ``busy`` either way, not a failed decryption. The room's
+    close grace after it is on a stepped clock."""
+    clock = SteppedClock()
+    room = QtRoom(options("hana"), now=clock.now, timer=clock.timer)
+    room.listen("127.0.0.1", 0)
     joiner = StepJoiner(room.port)
     joiner.send()  # hello
     qtbot.waitUntil(lambda: host_phase(room) is Phase.AWAIT_NOISE1, timeout=10_000)
@@ -106,7 +111,12 @@ def test_a_joiner_calling_a_room_that_leaves_is_told_busy(qtbot: QtBot, phase: P
     room.leave("the match is over")
     if phase is Phase.AWAIT_NOISE3:
         joiner.send()  # noise3, after the room began to close
-    qtbot.waitUntil(lambda: room.done, timeout=15_000)
+    # the refusal arrives (real bytes), then the room closes within its grace (stepped)
+    qtbot.waitUntil(lambda: joiner.take() == 0 and joiner.conn.failure is not None, timeout=10_000)
+    end = clock.now() + CLOSE_GRACE + 0.5
+    while not room.done and clock.now() < end:
+        clock.advance(0.25, qtbot, 0.25)
+    qtbot.waitUntil(lambda: room.done, timeout=5_000)  # its close, handed out by Qt (real)
     qtbot.waitUntil(lambda: joiner.take() == 0 and joiner.raw.eof, timeout=10_000)
     joiner.raw.sock.close()
     failure = joiner.conn.failure

@@ -41,7 +41,8 @@ from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.replay.viewer import OpenTableModel
 from koikoi.ui.smoke import LOOPBACK
 from koikoi.ui.table import game_screen
-from tests.test_ui_clock import ClockPair
+from tests.stepped_clock import SteppedClock
+from tests.test_ui_clock import STEP, ClockPair
 from tests.test_ui_clock import options as clock_options
 from tests.test_ui_crash_resume import crash, lobby_window, net_records
 from tests.test_ui_lobby import both_at_the_cards, open_room, row_of, wait_listed
@@ -267,7 +268,8 @@ def test_the_peer_withholding_its_part_of_the_deal_is_waited_for_in_words(
     taro to unlock the card it draws, then that taro sent nothing of the deal, and may end
     the match as abandoned; both records say so."""
     hana, taro = clock_options("hana", 60.0, 3.0), clock_options("taro", 60.0, 60.0)
-    pair = ClockPair(qtbot, tmp_path, hana, taro)
+    clock = SteppedClock()  # both links' clock, moved on by the test
+    pair = ClockPair(qtbot, tmp_path, hana, taro, clock)
     host, joiner = pair.windows
     try:
         pair.to_the_table()
@@ -286,13 +288,15 @@ def test_the_peer_withholding_its_part_of_the_deal_is_waited_for_in_words(
         # a card with two matches takes one of them at once: no pick left, the draw is next
         assert c.play(card, matches[0] if len(matches) == 2 else None)
         qtbot.waitUntil(lambda: c.peer_dealing(), timeout=10_000)
-        qtbot.waitUntil(
-            lambda: host.game.prompt.text().startswith(
-                "Waiting for taro to unlock the card you draw… "
-            ),
-            timeout=5_000,
-        )
-        qtbot.waitUntil(lambda: host.game.side.abandon_button.isVisible(), timeout=10_000)
+        clock.advance(1.0, qtbot, STEP)  # the table's clock redraws the prompt each second
+        assert host.game.prompt.text().startswith(
+            "Waiting for taro to unlock the card you draw… "
+        ), host.game.prompt.text()
+        clock.advance(1.5, qtbot, STEP)
+        assert not host.game.side.abandon_button.isVisible()  # not before the abandon time
+        clock.advance(1.0, qtbot, STEP)
+        qtbot.waitUntil(lambda: "has sent nothing of the deal" in log_text(host), timeout=5_000)
+        assert host.game.side.abandon_button.isVisible()
         assert "taro has sent nothing of the deal for " in host.game.prompt.text()
         # "3 seconds" once the English plurals are compiled (assets/i18n, at the merge)
         assert "taro has sent nothing of the deal for 3 second" in log_text(host)

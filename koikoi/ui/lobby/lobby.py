@@ -34,6 +34,7 @@ import logging
 import time
 import warnings
 import weakref
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
@@ -43,7 +44,6 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     Qt,
-    QTimer,
     Signal,
     SignalInstance,
 )
@@ -88,7 +88,7 @@ from koikoi.ui.common.signals import emit
 from koikoi.ui.lobby.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
 from koikoi.ui.lobby.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind
 from koikoi.ui.net.neterrors import discovery_detail
-from koikoi.ui.net.netlink.base import APP_DEALINGS, LinkError, PeerInfo
+from koikoi.ui.net.netlink.base import APP_DEALINGS, LinkError, PeerInfo, TimerFactory, qt_timer
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.peer import PeerLink
 from koikoi.ui.net.netlink.room import QtRoom
@@ -130,8 +130,11 @@ class Lobby(QWidget):
         home: Path | None = None,
         bind: str | None = None,
         parent: QWidget | None = None,
+        now: Callable[[], float] = time.monotonic,
+        timer: TimerFactory = qt_timer,
     ) -> None:
         super().__init__(parent)
+        self.now, self.make_timer = now, timer  # the clock of its links and waits (tests step it)
         self.setObjectName("lobby")
         self.setStyleSheet(STYLE)
         self.settings = settings
@@ -166,10 +169,8 @@ class Lobby(QWidget):
         self._retry: tuple[list[str], str, Settings, tuple[str, ...]] | None = None
         self._joined_room: Room | None = None
         """The room being joined from the list (None: by address)."""
-        self._join_clock = QTimer(self)
+        self._join_clock = timer(self, self._tell_join_progress)
         """While a join has no answer: the waiting page says how long it has waited."""
-        self._join_clock.setInterval(1000)
-        self._join_clock.timeout.connect(self._tell_join_progress)
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(40, 24, 40, 24)
@@ -496,7 +497,7 @@ class Lobby(QWidget):
 
     def _next_target(self, options: PeerOptions) -> None:
         address = self._targets.pop(0)
-        join = QtJoin(options, self)
+        join = QtJoin(options, self, now=self.now, timer=self.make_timer)
         self.join = join
         room = self._joined_room
         if room is not None:
@@ -515,7 +516,7 @@ class Lobby(QWidget):
             self._drop_join()
             self._fail(LinkError("address", str(error), address))
             return
-        self._join_clock.start()
+        self._join_clock.start(1000)
 
     def _tell_join_progress(self) -> None:
         """The waiting page of a join says what it waits for: the connection, then the room's
@@ -525,7 +526,8 @@ class Lobby(QWidget):
         if join is None or join.done or self.peer is not None:
             self._join_clock.stop()
             return
-        now = time.monotonic()
+        self._join_clock.start(1000)  # once a second while the join waits
+        now = self.now()
         limit = f"{join.options.silence_timeout:g}"
         connected = join.times.get("connected")
         waited = now - (join.times.get("connect", now) if connected is None else connected)
@@ -584,7 +586,7 @@ class Lobby(QWidget):
         self.settings.set(ROOM_TITLE, clean_text(self.room_title.text(), 48))
         self._changed_key = None
         self._show_message(None)
-        room = QtRoom(options, parent=self)
+        room = QtRoom(options, parent=self, now=self.now, timer=self.make_timer)
         try:
             room.listen(self.bind or "", 0)
         except ValueError as error:

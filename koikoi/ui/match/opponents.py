@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import math
 import random
 import time
 import warnings
@@ -24,11 +25,14 @@ from koikoi.ui.common.signals import emit
 from koikoi.ui.match.matchview import Mode
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from koikoi.net.session.clock import MoveClock
     from koikoi.net.session.core import Session
     from koikoi.net.session.endings import Ending
     from koikoi.net.session.events import DealLaidOut, MovePlayed, OutOfTime, PeerOverdue
     from koikoi.ui.match.controller import GameController
+    from koikoi.ui.net.netlink.base import TimerFactory
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +43,11 @@ class MatchLink(Protocol):
 
     @property
     def session(self) -> Session | None: ...
+
+    now: Callable[[], float]
+    """The link's clock (monotonic seconds; a test steps its own)."""
+    make_timer: TimerFactory
+    """Makes single-shot timers on that clock (the table's clock ticks on one)."""
 
     @property
     def moved(self) -> SignalInstance:
@@ -172,14 +181,26 @@ class RemoteOpponent(QObject):
         link.out_of_time.connect(self._on_out_of_time)
         link.peer_overdue.connect(self._on_peer_overdue)
         self._listening = True
-        self._ticker = QTimer(self)  # the move clock on the table, once a second
-        self._ticker.setInterval(1000)
-        self._ticker.timeout.connect(controller._clock_tick)
-        self._ticker.start()
+        self._ticker = link.make_timer(self, self._tick)
+        """The move clock on the table, once a second of the link's clock."""
+        self._next_tick = link.now() + 1.0
+        self._ticker.start(1000)
 
     @property
     def session(self) -> Session | None:
         return self.link.session
+
+    def _tick(self) -> None:
+        """A second of the link's clock: re-armed for the next second of the beat (as a
+        repeating timer keeps it), then the table redraws the clock."""
+        if not self._listening or self.ended is not None:
+            return
+        now = self.link.now()
+        self._next_tick += 1.0
+        while self._next_tick <= now:
+            self._next_tick += 1.0
+        self._ticker.start(max(0, math.ceil((self._next_tick - now) * 1000)))
+        self.controller._clock_tick()
 
     def behind(self) -> bool:
         """Moves are in the session's log that the controller has not heard of yet, or one
