@@ -150,7 +150,9 @@ Change = Callable[[Table, bytes, list[bytes], list[bytes]], list[bytes] | None]
 
 class Cheat:
     """A tap that lets the match run, then changes the ``nth`` move ``cheater`` sends (or the
-    first after it that ``change`` takes: it returns None for a move it cannot cheat with)."""
+    first after it that ``change`` takes: it returns None for a move it cannot cheat with).
+    Not in a turn that ends the match: the cheater's own side has made its last move, so
+    it ends as finished when told of the cheat, not as stopped (a random deal)."""
 
     def __init__(self, cheater: Role, nth: int, change: Change) -> None:
         self.cheater = cheater
@@ -163,11 +165,14 @@ class Cheat:
     def __call__(self, sender: Role, messages: list[bytes]) -> list[bytes]:
         if sender is not self.cheater or self.done:
             return messages
+        assert self.table is not None  # cheated() sets it before the match runs
+        lockstep = self.table.sessions[self.cheater].lockstep
+        if lockstep is not None and lockstep.match.finished:
+            return messages
         out: list[bytes] = []
         for i, message in enumerate(messages):
             if is_move(message) and not self.done:
                 if self.count >= self.nth:
-                    assert self.table is not None  # cheated() sets it before the match runs
                     changed = self.change(self.table, message, messages[i + 1 :], out)
                     if changed is not None:
                         self.done = True
