@@ -20,6 +20,7 @@ from koikoi.engine.round import KOIKOI, SHOBU, Round, play
 from koikoi.net.errors import ProtocolError
 from koikoi.net.lockstep import (
     Lockstep,
+    LogEntry,
     canonical_state,
     decode_entry,
     encode_entry,
@@ -283,12 +284,17 @@ def test_an_illegal_move_is_caught() -> None:
 
     def illegal(table: Table, message: bytes, rest: list[bytes], out: list[bytes]) -> list[bytes]:
         # The victim may not have dealt yet (the cheater's confirm travels with this move):
-        # a card of the victim's hand, as the cheater's own engine has it, is not the
-        # cheater's to play.
-        match = table.sessions[cheater].lockstep.match  # type: ignore[union-attr]
-        rnd = match.round
-        assert rnd is not None
-        not_in_hand = next(c for c in range(48) if rnd.hands[cheater.peer.seat] >> c & 1)
+        # a card dealt to the victim, as the cheater's own record has the deal of this move,
+        # is not the cheater's to play. That deal, not the cheater's deal in play: its turn
+        # may have ended the deal and laid out the next (a random deal: 3 in 3,000).
+        lockstep = table.sessions[cheater].lockstep
+        assert lockstep is not None
+        seq, ends = move_entry(message).seq, 0
+        for deal in lockstep.record.deals:
+            ends += len(deal.actions)
+            if seq < ends:
+                break
+        not_in_hand = next(c for c in range(48) if deal.hands[cheater.peer.seat] >> c & 1)
         return [resign(message, table.identities[cheater], action=play(not_in_hand))]
 
     table = cheated(cheater, 0, illegal, seed=3)
@@ -297,11 +303,16 @@ def test_an_illegal_move_is_caught() -> None:
     assert MOVE_NAMED.search(reason)
 
 
-def move_action(message: bytes) -> int:
-    """The action of a move message's signed entry."""
+def move_entry(message: bytes) -> LogEntry:
+    """A move message's signed entry."""
     value = unpack(message)
     assert isinstance(value, dict) and isinstance(value["entry"], bytes)
-    return decode_entry(value["entry"]).action
+    return decode_entry(value["entry"])
+
+
+def move_action(message: bytes) -> int:
+    """The action of a move message's signed entry."""
+    return move_entry(message).action
 
 
 def test_a_koikoi_out_of_turn_is_caught() -> None:
