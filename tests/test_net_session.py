@@ -20,6 +20,7 @@ from koikoi.engine.round import KOIKOI, SHOBU, Round, play
 from koikoi.net.errors import ProtocolError
 from koikoi.net.lockstep import (
     Lockstep,
+    LogEntry,
     canonical_state,
     decode_entry,
     encode_entry,
@@ -150,7 +151,9 @@ Change = Callable[[Table, bytes, list[bytes], list[bytes]], list[bytes] | None]
 
 class Cheat:
     """A tap that lets the match run, then changes the ``nth`` move ``cheater`` sends (or the
-    first after it that ``change`` takes: it returns None for a move it cannot cheat with)."""
+    first after it that ``change`` takes: it returns None for a move it cannot cheat with).
+    Not in a turn that ends the match: the cheater's own side has made its last move, so
+    it ends as finished when told of the cheat, not as stopped (a random deal)."""
 
     def __init__(self, cheater: Role, nth: int, change: Change) -> None:
         self.cheater = cheater
@@ -163,11 +166,14 @@ class Cheat:
     def __call__(self, sender: Role, messages: list[bytes]) -> list[bytes]:
         if sender is not self.cheater or self.done:
             return messages
+        assert self.table is not None  # cheated() sets it before the match runs
+        lockstep = self.table.sessions[self.cheater].lockstep
+        if lockstep is not None and lockstep.match.finished:
+            return messages
         out: list[bytes] = []
         for i, message in enumerate(messages):
             if is_move(message) and not self.done:
                 if self.count >= self.nth:
-                    assert self.table is not None  # cheated() sets it before the match runs
                     changed = self.change(self.table, message, messages[i + 1 :], out)
                     if changed is not None:
                         self.done = True
@@ -278,12 +284,17 @@ def test_an_illegal_move_is_caught() -> None:
 
     def illegal(table: Table, message: bytes, rest: list[bytes], out: list[bytes]) -> list[bytes]:
         # The victim may not have dealt yet (the cheater's confirm travels with this move):
-        # a card of the victim's hand, as the cheater's own engine has it, is not the
-        # cheater's to play.
-        match = table.sessions[cheater].lockstep.match  # type: ignore[union-attr]
-        rnd = match.round
-        assert rnd is not None
-        not_in_hand = next(c for c in range(48) if rnd.hands[cheater.peer.seat] >> c & 1)
+        # a card dealt to the victim, as the cheater's own record has the deal of this move,
+        # is not the cheater's to play. That deal, not the cheater's deal in play: its turn
+        # may have ended the deal and laid out the next (a random deal: 3 in 3,000).
+        lockstep = table.sessions[cheater].lockstep
+        assert lockstep is not None
+        seq, ends = move_entry(message).seq, 0
+        for deal in lockstep.record.deals:
+            ends += len(deal.actions)
+            if seq < ends:
+                break
+        not_in_hand = next(c for c in range(48) if deal.hands[cheater.peer.seat] >> c & 1)
         return [resign(message, table.identities[cheater], action=play(not_in_hand))]
 
     table = cheated(cheater, 0, illegal, seed=3)
@@ -292,11 +303,16 @@ def test_an_illegal_move_is_caught() -> None:
     assert MOVE_NAMED.search(reason)
 
 
-def move_action(message: bytes) -> int:
-    """The action of a move message's signed entry."""
+def move_entry(message: bytes) -> LogEntry:
+    """A move message's signed entry."""
     value = unpack(message)
     assert isinstance(value, dict) and isinstance(value["entry"], bytes)
-    return decode_entry(value["entry"]).action
+    return decode_entry(value["entry"])
+
+
+def move_action(message: bytes) -> int:
+    """The action of a move message's signed entry."""
+    return move_entry(message).action
 
 
 def test_a_koikoi_out_of_turn_is_caught() -> None:

@@ -477,14 +477,21 @@ def test_a_window_that_takes_over_after_the_peer_moved_still_shows_the_toss_then
     qtbot.waitUntil(lambda: quick.controller.mode is Mode.FIRST_OYA, timeout=5000)
     click(qtbot, panel_button(quick))
     late_link = pair.held[1 - oya][1]
-    # the oya plays its first turn before the other window has taken its match over
-    play_windows_by_clicks(
-        qtbot,
-        [quick],
-        random.Random(3),
-        until=lambda: entries_of(late_link) >= 1,
-    )
-    qtbot.waitUntil(lambda: entries_of(late_link) >= 1, timeout=5000)
+
+    def turn_over() -> bool:
+        """The oya's whole turn is played and has reached the other side's link: its play,
+        a pick of two matches, a pick for its drawn card, a koikoi (the deal goes on)."""
+        lockstep = session_of(quick).lockstep
+        return (
+            lockstep is not None
+            and lockstep.turn == 1 - oya
+            and entries_of(late_link) == lockstep.seq
+        )
+
+    # the oya plays its first turn before the other window has taken its match over (the
+    # whole turn: a turn stopped after its play would leave the oya to pick, and the other
+    # side never to play, one deal in five)
+    play_windows_by_clicks(qtbot, [quick], random.Random(3), until=turn_over, koikoi_rate=1.0)
     pair.take_over(1 - oya)
     assert late.controller.mode is Mode.FIRST_OYA  # the toss first, as for the quick side
     panel = late.game.overlay.panel
