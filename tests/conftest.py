@@ -320,8 +320,68 @@ The everyday run leaves them out with the processes, namespaces and AT-SPI:
 ``pytest -m "not (processes or netns or atspi or slow)"`` (README, "Develop")."""
 
 
+# -- the loopback's mDNS group, shared by every test process on this machine -----------------
+
+MDNS_SHARED: tuple[str, ...] = (
+    "test_cli", "test_net_dealing_refusal", "test_net_discovery_cli", "test_net_faults",
+    "test_ui_a11y_hidden", "test_ui_crash_resume", "test_ui_crash_resume_mdns",
+    "test_ui_crash_resume_stranger", "test_ui_dealing_refusal", "test_ui_i18n",
+    "test_ui_i18n_failures", "test_ui_lan_processes", "test_ui_lobby", "test_ui_lobby_address",
+    "test_ui_lobby_join_wait", "test_ui_lobby_resume", "test_ui_lobby_same_title",
+    "test_ui_mdns_redial", "test_ui_pins", "test_ui_prematch_toss", "test_ui_private_dealing",
+    "test_ui_screenshots", "test_ui_smoke_lan", "test_ui_stall", "test_ui_teyaku_toss",
+)  # fmt: skip
+"""The modules whose tests announce or look for rooms by mDNS on 127.0.0.1 (and the tests
+they start), in a few rooms each."""
+
+MDNS_ALONE: dict[str, tuple[str, ...] | None] = {
+    "test_net_discovery": None,  # all of it: floods, forged rooms, full lists
+    "test_ui_lobby": ("test_a_hostile_advertiser_leaves_the_lobby_responsive",),
+}
+"""The tests that fill the loopback's mDNS group with hundreds of rooms from 127.0.0.1, whose
+share of any list (per source) they take: another test's room announced meanwhile is not
+listed (``join --room`` failed so in a run of four workers). They run while no test of
+:data:`MDNS_SHARED` does."""
+
+MDNS_LOCKS = Path(os.environ.get("TMPDIR", "/tmp")) / "koikoi-tests-mdns"
+
+
+def _mdns_use(item: pytest.Item) -> str | None:
+    module, name = item.path.stem, getattr(item, "originalname", item.name)
+    if module in MDNS_ALONE and (MDNS_ALONE[module] is None or name in (MDNS_ALONE[module] or ())):
+        return "alone"
+    return "shared" if module in MDNS_SHARED or module in MDNS_ALONE else None
+
+
+@pytest.fixture(autouse=True)
+def _loopback_mdns(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A readers-writer lock over the loopback's mDNS group, across the suite's workers (and
+    any other run on this machine): a test of :data:`MDNS_ALONE` waits until the shared ones
+    running have ended and new ones wait for it (a gate, so that it is not starved)."""
+    use = _mdns_use(request.node)
+    if use is None:
+        yield
+        return
+    import fcntl
+
+    MDNS_LOCKS.mkdir(parents=True, exist_ok=True)
+    with open(MDNS_LOCKS / "gate", "a") as gate, open(MDNS_LOCKS / "group", "a") as group:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(group, fcntl.LOCK_EX if use == "alone" else fcntl.LOCK_SH)
+        finally:
+            if use == "shared":
+                fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(group, fcntl.LOCK_UN)
+            fcntl.flock(gate, fcntl.LOCK_UN)
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    gone = sorted({m for m in (*KINDS, *SLOW) if not (REPO / "tests" / f"{m}.py").exists()})
+    named = (*KINDS, *SLOW, *MDNS_SHARED, *MDNS_ALONE)
+    gone = sorted({m for m in named if not (REPO / "tests" / f"{m}.py").exists()})
     if gone:
         raise pytest.UsageError(f"tests/conftest.py names modules that are not there: {gone}")
 
