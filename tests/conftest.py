@@ -126,7 +126,25 @@ def _qapplication() -> object:
     (widgets need a QApplication; pictures are happy with either)."""
     from PySide6.QtWidgets import QApplication
 
-    return QApplication.instance() or QApplication([])
+    from koikoi.ui.common.collect import collect_on_the_ui_thread
+
+    app = QApplication.instance() or QApplication([])
+    _COLLECTOR.append(collect_on_the_ui_thread(app))  # as the app does (make_app)
+    return app
+
+
+_COLLECTOR: list[Any] = []
+"""The app's collector of cycles on the UI thread (koikoi/ui/common/collect.py)."""
+
+
+@pytest.fixture(autouse=True)
+def _cycles_collected_here() -> Iterator[None]:
+    """Between tests the main thread collects what passed the collector's thresholds: a test
+    that never runs Qt's loop leaves its cycles to this, not to one of the next test's
+    threads (a Qt object destroyed there can deadlock the UI thread)."""
+    yield
+    for collector in _COLLECTOR:
+        collector.check()
 
 
 @pytest.fixture

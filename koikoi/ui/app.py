@@ -32,6 +32,7 @@ try:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from koikoi.ui.common.collect import collect_on_the_ui_thread
     from koikoi.ui.quitting import quit_on_signals
 except ImportError as _exc:  # a system library Qt links against: one line naming its package
     if (_missing := syslibs.import_failure(_exc)) is None:
@@ -79,6 +80,7 @@ def make_app(argv: Sequence[str] | None = None) -> QApplication:
     except FileNotFoundError:
         pass
     _install_translators(app)
+    collect_on_the_ui_thread(app)  # never a Qt object destroyed in another thread
     return app
 
 
