@@ -251,12 +251,19 @@ def teyaku_seeds(session_id: bytes) -> dict[Role, bytes]:
     """Private dealing: both sides' dealer seeds for a session's first deal that ends as it
     is dealt with a teyaku (R8), the field holding no four of a month (which redeals first,
     R4.2). Found by search; either side may compute them, as each must draw the same."""
+    return deal_seeds(session_id, 1, 0, teyaku=True)
+
+
+def deal_seeds(session_id: bytes, round_no: int, deal_no: int, teyaku: bool) -> dict[Role, bytes]:
+    """Private dealing: both sides' dealer seeds for deal ``deal_no`` of round ``round_no``
+    that ends at once in a teyaku (``teyaku``) or is played (no teyaku, no four of a month on
+    the field): a random deal is one of the first kind about once in 60 (R4.2, R8)."""
     from koikoi.engine.cards import full_months
     from koikoi.engine.yaku import teyaku_of
     from koikoi.net.dealing import deal_context
     from koikoi.net.mental import derive_permutation
 
-    context = deal_context(session_id, 1, 0)
+    context = deal_context(session_id, round_no, deal_no)
     host_seed = bytes(32)
     host_perm = derive_permutation(host_seed, context + b"\0" + Role.HOST.label)
     for n in range(5000):
@@ -265,9 +272,11 @@ def teyaku_seeds(session_id: bytes) -> dict[Role, bytes]:
         deck = [host_perm[joiner_perm[j]] for j in range(48)]
         hands = [sum(1 << c for c in deck[a : a + 8]) for a in (0, 8)]
         field = sum(1 << c for c in deck[16:24])
-        if any(teyaku_of(hand) is not None for hand in hands) and not full_months(field):
+        if full_months(field):
+            continue
+        if any(teyaku_of(hand) is not None for hand in hands) == teyaku:
             return {Role.HOST: host_seed, Role.JOINER: joiner_seed}
-    raise AssertionError("no teyaku in 5000 first deals")
+    raise AssertionError(f"no such deal in 5000 (teyaku: {teyaku})")
 
 
 # --- real processes ------------------------------------------------------------------------

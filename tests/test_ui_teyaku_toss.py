@@ -35,7 +35,7 @@ from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
-from tests.net_support import teyaku_seeds
+from tests.net_support import deal_seeds
 from tests.test_ui_clock import ClockPair, options
 from tests.test_ui_lobby import (
     LOOPBACK,
@@ -168,13 +168,15 @@ def test_a_privately_dealt_first_deal_that_ends_at_once_shows_the_toss_then_its_
     """Private dealing (the app's default): the first deal's teyaku is declared by its holder
     opening the hand, the next deal is dealt by both sides afterwards and comes to the window
     as a ``DealLaidOut``. Each table shows the toss, the teyaku's result, then that deal. Both
-    sessions draw the dealer seeds that give the teyaku (both are in this process)."""
+    sessions draw the dealer seeds that give the teyaku, then a deal that is played (both are
+    in this process)."""
     start_deal = PrivateDealing.start_deal
 
     def teyaku_first(private: PrivateDealing) -> None:
-        session = private._session
-        if not session._journal.own_seeds:
-            session.dealer_seeds.append(teyaku_seeds(session.session_id)[session.role])
+        session, match = private._session, private.lockstep.match
+        first = not session._journal.own_seeds  # the next deal is played (a random one may not be)
+        seeds = deal_seeds(session.session_id, match.round_no, match.deal_no, teyaku=first)
+        session.dealer_seeds.append(seeds[session.role])
         start_deal(private)
 
     monkeypatch.setattr(PrivateDealing, "start_deal", teyaku_first)
