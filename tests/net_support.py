@@ -30,6 +30,7 @@ from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.lockstep import decode_entry, encode_entry, signed_data
 from koikoi.net.noise import CipherState
 from koikoi.net.roles import Role
+from koikoi.net.session.clock import DEFAULT_CLOCK, ClockSetting
 from koikoi.net.session.core import Session
 from koikoi.net.session.events import Ended, SessionEvent
 from koikoi.net.wire import encode_message, unpack
@@ -40,7 +41,9 @@ Tap = Callable[[Role, list[bytes]], list[bytes]]
 
 
 def handshake_pair(
-    settings: Settings | None = None, dealings: Mapping[Role, tuple[str, ...]] | None = None
+    settings: Settings | None = None,
+    dealings: Mapping[Role, tuple[str, ...]] | None = None,
+    clocks: Mapping[Role, ClockSetting] | None = None,
 ) -> tuple[dict[Role, Identity], dict[Role, Established]]:
     identities = {role: Identity.generate() for role in Role}
     shakes = {
@@ -52,6 +55,7 @@ def handshake_pair(
             password="",
             known_peers=KnownPeers(None),
             dealings=(dealings or {}).get(role, ("seed",)),
+            clock=(clocks or {}).get(role, DEFAULT_CLOCK),
         )
         for role in Role
     }
@@ -82,9 +86,13 @@ class Table:
     seed: int = 1
     secrets: dict[Role, bytes | None] = field(default_factory=dict)
     dealings: Mapping[Role, tuple[str, ...]] = field(default_factory=dict)
+    clocks: Mapping[Role, ClockSetting] = field(default_factory=dict)
+    """Each side's clock in its hello (the host's is the room's in version 4)."""
 
     def __post_init__(self) -> None:
-        self.identities, self.established = handshake_pair(self.settings, self.dealings)
+        self.identities, self.established = handshake_pair(
+            self.settings, self.dealings, self.clocks
+        )
         self.now = 0.0
         self._wires = {
             role: _Wire(

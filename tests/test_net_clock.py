@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import dataclasses
 import json
 import random
 import re
 import signal
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +28,12 @@ from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import KOIKOI, SHOBU, Action, Phase
 from koikoi.net.identity import Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.session.clock import DEFAULT_ABANDON_AFTER, DEFAULT_MOVE_CLOCK
+from koikoi.net.session.clock import (
+    DEFAULT_ABANDON_AFTER,
+    DEFAULT_CLOCK,
+    LEGACY_CLOCK,
+    ClockSetting,
+)
 from koikoi.net.session.events import Ended, OutOfTime, PeerOverdue
 from koikoi.net.transport.joiner import join
 from koikoi.net.transport.options import Outcome, PeerOptions, ThreadedSeat
@@ -36,11 +43,15 @@ from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi
 from tests.net_support import Table, in_play, spawn
 
+LEGACY = {role: LEGACY_CLOCK for role in Role}
+"""60 s for each move and no reserve: the clock of these cases (the reserve's are below)."""
 
-def waiting_pair(moves: int = 6) -> tuple[Table, Role, Role]:
+
+def waiting_pair(moves: int = 6, **kwargs: Any) -> tuple[Table, Role, Role]:
     """A table a few moves in, its match not over; returns it, the seat to move and the seat
-    waiting."""
-    table = in_play(moves, seeds=range(5, 45), silence_timeout=1000.0)
+    waiting. Its clock is 60 s a move with no reserve unless ``clocks`` says another."""
+    kwargs.setdefault("clocks", LEGACY)
+    table = in_play(moves, seeds=range(5, 45), silence_timeout=1000.0, **kwargs)
     lockstep = table.host.lockstep
     assert lockstep is not None
     mover = Role.HOST if lockstep.match.current_seat() == Role.HOST.seat else Role.JOINER
@@ -54,10 +65,11 @@ def pings(table: Table, role: Role) -> None:
     table.deliver(role, session.outgoing())
 
 
-def test_the_defaults_are_a_minute_a_move_and_three_minutes_to_abandon() -> None:
-    assert DEFAULT_MOVE_CLOCK == 60.0 and DEFAULT_ABANDON_AFTER == 180.0
+def test_the_defaults_are_a_minute_an_action_five_minutes_of_reserve_and_three_to_abandon() -> None:
+    assert ClockSetting(60, 300) == DEFAULT_CLOCK and DEFAULT_ABANDON_AFTER == 180.0
     table = Table()
     assert table.host.move_clock == 60.0 and table.host.abandon_after == 180.0
+    assert table.host.clock_setting == DEFAULT_CLOCK
     assert table.host.clock(0.0) is None  # no clock during the toss
 
 
@@ -175,8 +187,13 @@ def test_the_automatic_move_calls_shobu_not_koikoi() -> None:
                 table.deliver(role, session.outgoing())
 
 
+NO_CLOCK = {role: ClockSetting(0) for role in Role}
+"""No move clock: the abandon time alone (with a clock, it counts from when the peer's runs
+out: below)."""
+
+
 def test_a_peer_that_pings_but_never_moves_is_declared_to_have_abandoned() -> None:
-    table, mover, waiter = waiting_pair(moves=9)
+    table, mover, waiter = waiting_pair(moves=9, clocks=NO_CLOCK)
     good = table.sessions[waiter]
     good.abandon_after = 5.0
     moves = good.lockstep.seq  # type: ignore[union-attr]
@@ -255,7 +272,9 @@ def greedy() -> ThreadedSeat:
 
 
 async def _stall_against_room(abandon_after: float) -> tuple[Outcome, Outcome]:
-    room = Room(options("hana", abandon_after=abandon_after, silence_timeout=3.0), greedy())
+    # no clock: the abandon time alone (a clock's time comes first, tested on a stepped clock)
+    host = options("hana", abandon_after=abandon_after, silence_timeout=3.0)
+    room = Room(dataclasses.replace(host, clock=ClockSetting(0)), greedy())
     _, port = await room.open("127.0.0.1", 0)
     try:
         # The attacker: silence timeout 3 s, so it pings every second; it never moves and
@@ -305,6 +324,8 @@ def test_koikoi_host_ends_the_match_of_a_peer_that_never_moves(tmp_path: Path) -
         "3",
         "--abandon-after",
         "2",
+        "--clock",  # the abandon time alone: a clock's time would come first
+        "off",
         "--record",
         str(record),
         "--dealing",  # the in-process loser offers the joint seed (PeerOptions' default)

@@ -94,8 +94,8 @@ class HelloRelay:
 
 
 def as_version_2(hello: dict[str, object]) -> dict[str, object]:
-    """The released version-2 hello: ``v`` 2, no ``deal``."""
-    return {**{k: v for k, v in hello.items() if k != "deal"}, "v": 2}
+    """The released version-2 hello: ``v`` 2, no ``deal`` and no ``clock``."""
+    return {**{k: v for k, v in hello.items() if k not in ("deal", "clock")}, "v": 2}
 
 
 def seed_only(hello: dict[str, object]) -> dict[str, object]:

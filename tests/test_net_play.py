@@ -47,14 +47,28 @@ def play(
 
 
 def without_dealing(result: dict[str, object]) -> dict[str, object]:
-    return {key: value for key, value in result.items() if key not in ("dealing", "audit")}
+    return {
+        key: value
+        for key, value in result.items()
+        if key not in ("dealing", "audit", "clock", "reserve")
+    }
 
 
 def check_match(h: KoikoiProcess, j: KoikoiProcess, host_record: Path, joiner_record: Path) -> None:
     result = h.result()
     assert j.result() == result
-    assert set(result) == {"rounds", "scores", "winner", "finished", "dealing", "audit"}
+    assert set(result) == {
+        "rounds",
+        "scores",
+        "winner",
+        "finished",
+        "dealing",
+        "audit",
+        "clock",
+        "reserve",
+    }
     assert result["finished"] is True and result["dealing"] == "private"  # the default
+    assert (result["clock"], result["reserve"]) == (60, 300)  # the room's default clock
     assert result["audit"] == "done"  # every deal's audit, the last one's too
     assert sum(result["scores"]) == 50
     assert "Traceback" not in h.stderr + j.stderr
@@ -239,8 +253,36 @@ def test_nobody_listening(tmp_path: Path) -> None:
         "winner": None,
         "finished": False,
         "dealing": "private",  # what it offered first: no session said otherwise
+        "clock": 60,  # the clock it asked for (the default): no room said otherwise
+        "reserve": 300,
         "ended": "dropped",
     }
+
+
+@pytest.mark.parametrize(
+    ("clock", "expected"),
+    [("30+180", {"clock": 30, "reserve": 180}), ("off", {"clock": 0})],
+)
+def test_the_hosts_clock_is_the_rooms_and_both_results_say_it(
+    tmp_path: Path, clock: str, expected: dict[str, int]
+) -> None:
+    """CLI.md ``host --clock``: the joiner asks for none and plays the room's; both results
+    carry ``clock`` and ``reserve`` (no ``reserve`` with the clock off), and the records say
+    the clock the handshake agreed."""
+    records = tmp_path / "host.json", tmp_path / "joiner.json"
+    h, port = host(tmp_path, "--bot", "random", "--clock", clock, "--record", str(records[0]))
+    j = join(tmp_path, port, "--bot", "random", "--record", str(records[1]))
+    try:
+        assert j.wait(60) == 0, j.stderr
+        assert h.wait(60) == 0, h.stderr
+    finally:
+        h.kill()
+        j.kill()
+    for result in (h.result(), j.result()):
+        assert {k: v for k, v in result.items() if k in ("clock", "reserve")} == expected
+    for record in records:
+        net = json.loads(record.read_text())["net"]
+        assert net["clock"] == {"seconds": expected["clock"], "reserve": expected.get("reserve", 0)}
 
 
 @pytest.mark.parametrize(
@@ -251,6 +293,10 @@ def test_nobody_listening(tmp_path: Path) -> None:
         (["host", "--bot", "nobody"], "--bot"),
         (["host", "--password-file", "/no/such/file"], "/no/such/file"),
         (["host", "--name", ""], "--name"),
+        (["host", "--clock", "0+30"], "--clock"),
+        (["host", "--clock", "soon"], "--clock"),
+        (["host", "--clock", "60+99999"], "--clock"),
+        (["join", "127.0.0.1:4000", "--clock", "60"], "--clock"),  # the room's clock wins
         (["host", "--bind", "256.1.1.1", "--port", "0"], "cannot listen"),
         (["join", "nowhere"], "HOST:PORT"),
         (["join", "127.0.0.1:0"], "HOST:PORT"),

@@ -202,10 +202,14 @@ def _finish_output(
     capsys: pytest.CaptureFixture[str],
 ) -> tuple[int, dict[str, Any], list[str]]:
     from koikoi.net.cli_result import _finish, _Recorder
+    from koikoi.net.session.clock import DEFAULT_CLOCK
     from koikoi.net.transport.options import Outcome
 
     monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
-    code = _finish(Outcome("127.0.0.1:1", held=session), _Recorder(session.role, None, "private"))
+    code = _finish(
+        Outcome("127.0.0.1:1", held=session),
+        _Recorder(session.role, None, "private", DEFAULT_CLOCK),
+    )
     out, err = capsys.readouterr()
     return code, json.loads(out), err.splitlines()
 

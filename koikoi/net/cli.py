@@ -43,8 +43,9 @@ from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session.clock import (
     DEFAULT_ABANDON_AFTER,
-    DEFAULT_MOVE_CLOCK,
+    DEFAULT_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
+    ClockSetting,
 )
 from koikoi.net.session.core import Session
 from koikoi.net.session.events import CardsShown, TossDone
@@ -102,6 +103,16 @@ def _seconds_between(option: str, low: float, high: float) -> Callable[[str], fl
 _seconds = _seconds_between("--timeout", 0.1, 3600)
 _window = _seconds_between("--resume-window", 0, 3600)
 _clock_seconds = _seconds_between("", 0.1, 86400)
+
+
+def _clock(text: str) -> ClockSetting:
+    """``--clock SECONDS[+RESERVE]|off``."""
+    try:
+        return ClockSetting.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 """--move-clock and --abandon-after (argparse names the option before the message)."""
 
 
@@ -185,6 +196,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         silence_timeout=DEFAULT_SILENCE_TIMEOUT if args.timeout is None else args.timeout,
         move_clock=args.move_clock,
         abandon_after=args.abandon_after,
+        clock=getattr(args, "clock", DEFAULT_CLOCK),
         resume_window=args.resume_window,
         dealings=PRIVATE_ONLY if args.dealing == "private" else SEED_ONLY,
     )
@@ -618,9 +630,7 @@ def _common(p: argparse.ArgumentParser, *, silence: bool = True) -> None:
     )
     # The move clock and the abandon time (docs/protocol.md, "Time"): not in CLI.md, for
     # tests, which cannot wait the 3 minutes after which a peer that never moves is gone.
-    p.add_argument(
-        "--move-clock", type=_clock_seconds, default=DEFAULT_MOVE_CLOCK, help=argparse.SUPPRESS
-    )
+    p.add_argument("--move-clock", type=_clock_seconds, default=None, help=argparse.SUPPRESS)
     p.add_argument(
         "--abandon-after",
         type=_clock_seconds,
@@ -676,6 +686,15 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             type=_title,
             metavar="TITLE",
             help="with --advertise: the room's title (default: the nickname)",
+        )
+        p.add_argument(
+            "--clock",
+            type=_clock,
+            default=DEFAULT_CLOCK,
+            metavar="SECONDS[+RESERVE]|off",
+            help=f"the room's move clock: seconds for each action and a reserve for the match "
+            f"(default {DEFAULT_CLOCK.text()}); a player whose time runs out gets a safe move "
+            "from their own client",
         )
         _common(p)
         p.set_defaults(run=_cmd_host)

@@ -44,6 +44,7 @@ class _Announcer:
             fingerprint=self.options.identity.fingerprint,
             version=announced_version(self.options.dealings),
             dealing=announced_dealing(self.options.dealings),
+            clock=self.options.clock,
         )
         advertiser = RoomAdvertiser(ad, bind=host)
         try:

@@ -13,6 +13,7 @@ from koikoi.command import EXIT_OK, emit, say
 from koikoi.net.policy import RecordFailed
 from koikoi.net.recordfile import RecordFile
 from koikoi.net.roles import Role
+from koikoi.net.session.clock import ClockSetting
 from koikoi.net.session.core import Session
 from koikoi.net.transport.options import Outcome, PeerOptions
 from koikoi.paths import games_dir
@@ -30,12 +31,17 @@ class _Recorder:
     raises, and the player is told once that the match goes on without crash recovery
     (``PeerOptions.on_record_failed``, :mod:`koikoi.net.policy`)."""
 
-    def __init__(self, role: Role, record_path: str | None, dealing: str) -> None:
+    def __init__(
+        self, role: Role, record_path: str | None, dealing: str, clock: ClockSetting
+    ) -> None:
         self.role = role
         self.record_path = record_path
         self.dealing = dealing
         """The dealing this side offered first: the result's ``dealing`` when no session
         started (a session says its own, :attr:`Session.dealing`)."""
+        self.clock = clock
+        """This side's clock: the result's ``clock`` when no session started (a session
+        says the one agreed, :attr:`Session.clock_setting`)."""
         self.targets: list[RecordFile] | None = None
         self.failed: set[Path] = set()
         self.told = False
@@ -81,7 +87,7 @@ class _Recorder:
 
 
 def _recorder(options: PeerOptions, role: Role, record_path: str | None) -> _Recorder:
-    recorder = _Recorder(role, record_path, options.dealings[0])
+    recorder = _Recorder(role, record_path, options.dealings[0], options.clock)
     options.on_record = recorder
     options.on_record_failed = recorder.failed_write
     return recorder
@@ -125,11 +131,18 @@ AUDIT_WORDS: Final = {
 """How a finished match's last audit went, in the line said beside its result."""
 
 
+def clock_json(clock: ClockSetting) -> dict[str, int]:
+    """CLI.md's ``clock`` (seconds for each action, 0: no clock) and ``reserve`` (absent
+    with no clock), of results and ``rooms``."""
+    return {"clock": 0} if clock.off else {"clock": clock.seconds, "reserve": clock.reserve}
+
+
 def _refused_before_dialling(recorder: _Recorder, line: str) -> int:
     """``join --room`` refused a room before dialling it: the result of a refused handshake
     (exit 1, ``ended`` ``refused``) and the line saying why."""
     result: dict[str, Any] = {"rounds": [], "scores": [25, 25], "winner": None}
     result.update(finished=False, dealing=recorder.dealing, ended="refused")
+    result.update(clock_json(recorder.clock))
     emit(result)
     say(line)
     return EXIT_EARLY
@@ -144,6 +157,7 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
     else:
         result = {"rounds": [], "scores": [25, 25], "winner": None, "finished": False}
     result["dealing"] = session.dealing if session is not None else recorder.dealing
+    result.update(clock_json(session.clock_setting if session is not None else recorder.clock))
     ending = session.ending if session is not None else None
     if ending is not None and ending.audit is not None:  # CLI.md "Fair play and the clock"
         result["audit"] = ending.audit.result

@@ -40,8 +40,9 @@ from koikoi.net.resume import (
 from koikoi.net.roles import Role
 from koikoi.net.session.clock import (
     DEFAULT_ABANDON_AFTER,
-    DEFAULT_MOVE_CLOCK,
+    DEFAULT_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
+    ClockSetting,
 )
 from koikoi.net.session.core import Session
 from koikoi.net.session.events import Ended, SessionEvent
@@ -93,9 +94,10 @@ class Connection:
         silence_timeout: float = DEFAULT_SILENCE_TIMEOUT,
         toss_secret: bytes | None = None,
         hold_for_confirmation: bool = False,
-        move_clock: float = DEFAULT_MOVE_CLOCK,
+        move_clock: float | None = None,
         abandon_after: float = DEFAULT_ABANDON_AFTER,
         dealings: tuple[str, ...] = ("seed",),
+        clock: ClockSetting = DEFAULT_CLOCK,
     ) -> None:
         self.role = role
         self.move_clock = move_clock
@@ -112,6 +114,7 @@ class Connection:
             password=password,
             known_peers=known_peers,
             dealings=dealings,
+            clock=clock,
         )
         self.session: Session | None = None
         self.failure: ProtocolError | None = None
@@ -228,6 +231,13 @@ class Connection:
         if self.session is None:
             raise ValueError("no session yet")
         return self._counted(self.session.play(action, now))
+
+    def set_ready(self, now: float, ready: bool) -> list[ConnectionEvent]:
+        """The local table is ready for its seat to act, or not (:meth:`Session.set_ready`);
+        nothing before the handshake."""
+        if self.session is not None and not self.closed:
+            self.session.set_ready(ready, now)
+        return self._counted([])
 
     def confirm(self, now: float, same: bool = True) -> list[ConnectionEvent]:
         """The local player compared the four cards: the same (the first deal comes once the

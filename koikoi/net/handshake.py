@@ -71,6 +71,8 @@ from koikoi.net.hello import (
     VERSIONS,
     Dealing,
     agreed_dealing,
+    clock_of,
+    clock_wire,
     dealing_refused_text,
     describe_setting,
     downgraded_answer_text,
@@ -91,6 +93,7 @@ from koikoi.net.identity import (
 from koikoi.net.noise import CipherState, HandshakeState
 from koikoi.net.pake import Pake
 from koikoi.net.roles import Role
+from koikoi.net.session.clock import DEFAULT_CLOCK, ClockSetting
 from koikoi.net.wire import (
     Bytes,
     Fields,
@@ -173,6 +176,9 @@ class Established:
     """The protocol version both hellos carry (2 or 3)."""
     dealing: Dealing = Dealing.SEED
     """How the session's deals are made: ``private`` (both offered it, version 4) or ``seed``."""
+    clock: ClockSetting = DEFAULT_CLOCK
+    """The move clock: the host's (the room's setting, in its hello: both hellos are the
+    prologue both signatures cover); in version 2, this side's own."""
 
 
 class Phase(Enum):
@@ -251,6 +257,7 @@ class Handshake:
         password: str,
         known_peers: KnownPeers,
         dealings: tuple[str, ...] = ("seed",),
+        clock: ClockSetting = DEFAULT_CLOCK,
     ) -> None:
         if not dealings or any(kind not in DEALINGS for kind in dealings):
             raise ValueError(f"dealings must be some of {', '.join(DEALINGS)}")
@@ -264,6 +271,8 @@ class Handshake:
         self.identity = identity
         self.nickname = nickname
         self.settings = settings
+        self.clock = clock
+        """The move clock: this side's, until the host's hello gives the room's."""
         self.known_peers = known_peers
         self.phase = Phase.START if role is Role.JOINER else Phase.AWAIT_HELLO
         self.result: Established | None = None
@@ -300,6 +309,7 @@ class Handshake:
         }
         if version >= PRIVATE_VERSION:
             fields["deal"] = list(self.dealings)
+            fields["clock"] = clock_wire(self.clock)
         return encode_message("hello", **fields)
 
     # --- driving -------------------------------------------------------------------------
@@ -368,6 +378,8 @@ class Handshake:
             raise _refused(message)
         fields = message.fields
         self._agree_dealing(version, fields)
+        if self.role is Role.JOINER and "clock" in fields:  # the room's setting wins
+            self.clock = clock_of(fields.get("clock", Fields))
         settings_fields = fields.get("settings", Fields)
         theirs = Settings(
             rounds=settings_fields.get("rounds", int),
@@ -669,6 +681,7 @@ class Handshake:
             session_signatures=signatures,
             version=self.version,
             dealing=self.dealing,
+            clock=self.clock,
         )
         self.phase = Phase.ESTABLISHED
         logger.info(

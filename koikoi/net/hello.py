@@ -13,7 +13,8 @@ from typing import Final
 from koikoi.engine.match import Settings
 from koikoi.net.errors import ProtocolError
 from koikoi.net.pake import PAKE_MESSAGE_LEN
-from koikoi.net.wire import Bool, Bytes, Int, ListOf, OneOf, Record, Str, Value
+from koikoi.net.session.clock import MAX_CLOCK_SECONDS, MAX_RESERVE_SECONDS, ClockSetting
+from koikoi.net.wire import Bool, Bytes, Fields, Int, ListOf, OneOf, Record, Str, Value
 
 PROTOCOL_VERSION: Final = 2
 """2: one canonical encoding, rooms that idle sockets cannot lock, password guesses limited,
@@ -206,12 +207,28 @@ HELLO = Record(
         "pake": Bytes(0, PAKE_MESSAGE_LEN),
     }
 )
+_CLOCK = Record({"seconds": Int(0, MAX_CLOCK_SECONDS), "reserve": Int(0, MAX_RESERVE_SECONDS)})
 HELLO_PRIVATE = Record(
     {
         **HELLO.fields,
         "v": Int(PRIVATE_VERSION, PRIVATE_VERSION),
         "deal": ListOf(OneOf(tuple(d.value for d in DEALINGS)), max_len=len(DEALINGS), min_len=1),
-    }
+        "clock": _CLOCK,
+    },
+    optional=frozenset({"clock"}),
 )
-"""A private-dealing hello (:data:`PRIVATE_VERSION`): version 2's and ``deal``, the dealing
-kinds the side supports."""
+"""A private-dealing hello (:data:`PRIVATE_VERSION`): version 2's, ``deal``, the dealing
+kinds the side supports, and ``clock``, the move clock (the host's is the room's)."""
+
+
+def clock_wire(clock: ClockSetting) -> dict[str, Value]:
+    """The ``clock`` field of a hello: ``{"seconds": 60, "reserve": 300}`` (0: no clock)."""
+    return {"seconds": clock.seconds, "reserve": clock.reserve}
+
+
+def clock_of(fields: Fields) -> ClockSetting:
+    """The checked ``clock`` field of a hello, or :class:`ProtocolError`."""
+    try:
+        return ClockSetting(fields.get("seconds", int), fields.get("reserve", int))
+    except ValueError as error:
+        raise ProtocolError(f"hello.clock: {error}") from None

@@ -39,7 +39,7 @@ from koikoi.net.lockstep import (
 from koikoi.net.noise import CipherState
 from koikoi.net.roles import Role
 from koikoi.net.sas import sas_cards
-from koikoi.net.session.clock import DEFAULT_SILENCE_TIMEOUT
+from koikoi.net.session.clock import DEFAULT_CLOCK, DEFAULT_SILENCE_TIMEOUT, ClockSetting
 from koikoi.net.session.core import Session
 from koikoi.net.session.endings import Stage
 from koikoi.net.session.events import SessionEvent
@@ -418,6 +418,7 @@ def restore_session(
         joiner_toss=base64.b64decode(toss.get("joiner_toss", "")),
     )
     peer = Peer(str(theirs["nick"]), base64.b64decode(theirs["key"]))
+    clock = _clock_of(net)
     established = Established(
         role=role,
         send=CipherState(),
@@ -432,6 +433,7 @@ def restore_session(
         peer_signed_hash=b"",
         session_signatures=_handshake_signatures(net),
         version=version,
+        clock=clock,
     )
     session = Session(established, identity, nickname, now=now, silence_timeout=silence_timeout)
     session.toss.result = result
@@ -454,3 +456,14 @@ def restore_session(
     if lockstep.match.finished:
         raise NotResumable("its match is over: nothing to resume")
     return session
+
+
+def _clock_of(net: Mapping[str, Any]) -> ClockSetting:
+    """The move clock a record's handshake agreed (a record without one: the default)."""
+    raw = net.get("clock")
+    if raw is None:
+        return DEFAULT_CLOCK
+    try:
+        return ClockSetting(int(raw["seconds"]), int(raw["reserve"]))
+    except (TypeError, KeyError, ValueError) as error:
+        raise NotResumable(f"its clock is not one this side knows ({error})") from None

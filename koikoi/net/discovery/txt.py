@@ -11,6 +11,7 @@ zeroconf. TXT is a hint only, never trusted: every field is validated, clamped a
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import re
 import unicodedata
@@ -21,6 +22,7 @@ from typing import Any, Final
 
 from koikoi.net.address import format_address
 from koikoi.net.hello import MAX_NICKNAME, PRIVATE_VERSION, PROTOCOL_VERSION
+from koikoi.net.session.clock import DEFAULT_CLOCK, LEGACY_CLOCK, ClockSetting
 
 SERVICE_TYPE: Final = "_koikoi._tcp.local."
 MAX_TITLE: Final = 48
@@ -87,6 +89,8 @@ class Advertisement:
     dealing: str = "seed"
     """The TXT ``dealing``: ``seed`` when the room allows joint-seed dealing, else
     ``private`` (:func:`announced_dealing`)."""
+    clock: ClockSetting = DEFAULT_CLOCK
+    """The TXT ``clock``: the room's move clock, ``60+300`` or ``off``."""
     instance: str = ""
     """The service name to publish (``<title> #<6 hex>._koikoi._tcp.local.``) when the room is
     announced again (a host restarted after a crash, docs/protocol.md "A side that crashed"),
@@ -133,6 +137,7 @@ def room_txt(ad: Advertisement) -> dict[str, str]:
         "private": "1" if ad.private else "0",
         "status": ad.status.value,
         "dealing": ad.dealing if ad.dealing in DEALING_KINDS else "seed",
+        "clock": ad.clock.text(),
     }
     if not ad.private:
         host = cut_utf8(clean_text(ad.host, MAX_NICKNAME), MAX_TXT_VALUE)
@@ -167,6 +172,9 @@ class Room:
     """TXT ``dealing``: ``private``, or ``seed`` where the room allows joint-seed dealing. A
     room announced without it (a host from before the key) allows the seed: a koikoi-net/2
     host deals only so, and an older version-3 host offered it with private dealing."""
+    clock: ClockSetting = LEGACY_CLOCK
+    """TXT ``clock``; a room announced without it (or with one this side cannot read) has
+    the clock of the hosts from before the key, 60 s for each move and no reserve."""
 
     @property
     def address(self) -> str:
@@ -188,6 +196,9 @@ class Room:
         if self.fingerprint is not None:
             data["fingerprint"] = self.fingerprint
         data["version"] = self.version
+        data["clock"] = self.clock.seconds
+        if not self.clock.off:
+            data["reserve"] = self.clock.reserve
         data["dealing"] = self.dealing
         return data
 
@@ -270,6 +281,11 @@ def parse_room(name: str, text: bytes, addresses: list[str], port: int | None) -
     dealing = _txt_str(properties, "dealing")
     if version < PRIVATE_VERSION or dealing not in DEALING_KINDS:
         dealing = "seed"  # a version-2 host deals only so; no key (or another): an older host
+    clock = LEGACY_CLOCK
+    clock_text = _txt_str(properties, "clock")
+    if clock_text is not None:
+        with contextlib.suppress(ValueError):  # a hint: the handshake says the clock
+            clock = ClockSetting.parse(clock_text)
     return Room(
         name=name,
         title=title,
@@ -282,6 +298,7 @@ def parse_room(name: str, text: bytes, addresses: list[str], port: int | None) -
         host=None if private else host,
         fingerprint=short if short is not None and _SHORT_FINGERPRINT.fullmatch(short) else None,
         dealing=dealing,
+        clock=clock,
     )
 
 

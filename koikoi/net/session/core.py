@@ -28,7 +28,6 @@ from koikoi.net.session import toss as toss_stage
 from koikoi.net.session.acks import LAST_ACK_GRACE, Acks
 from koikoi.net.session.clock import (
     DEFAULT_ABANDON_AFTER,
-    DEFAULT_MOVE_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
     LinkClock,
     MoveClock,
@@ -54,7 +53,7 @@ from koikoi.net.session.events import (
     SessionEvent,
 )
 from koikoi.net.session.journal import Journal
-from koikoi.net.session.messages import ACK, BYE, DEALING, MOVE, PING
+from koikoi.net.session.messages import ACK, BYE, CLOCK, DEALING, MOVE, PING
 from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.net.session.record import Names
 from koikoi.net.wire import Message, Record, decode_message, encode_message
@@ -70,10 +69,13 @@ class Session:
     coin-toss contribution to the four cards (rA or rB), ``toss_second`` its toss random of
     version 4 (tA or tB; tests only).
 
-    ``move_clock`` (seconds) is each move's clock: when the local seat's runs out,
-    :meth:`tick` says :class:`OutOfTime` and the client plays :meth:`automatic_action`.
-    ``abandon_after`` (seconds) is how long the peer may go without a move, heartbeats or not,
-    before :meth:`tick` says :class:`PeerOverdue` and :meth:`abandon` may end the match.
+    The move clock is the one the handshake agreed (``established.clock``, seconds for each
+    action and a reserve for the match), or ``move_clock`` seconds for each move with no
+    reserve: when the local seat's runs out (it runs only while :meth:`set_ready` says the
+    local table is ready), :meth:`tick` says :class:`OutOfTime` and the client plays
+    :meth:`automatic_action`. ``abandon_after`` (seconds) is how long the peer may go
+    without a move past what its clock gave it, heartbeats or not, before :meth:`tick` says
+    :class:`PeerOverdue` and :meth:`abandon` may end the match.
 
     The toss runs at once; its reveal draws the four cards (:class:`CardsShown`) and each
     side sends ``confirm`` once its player sees the same four on both screens; in version 4
@@ -100,12 +102,18 @@ class Session:
         toss_secret: bytes | None = None,
         toss_second: bytes | None = None,
         hold_for_confirmation: bool = False,
-        move_clock: float = DEFAULT_MOVE_CLOCK,
+        move_clock: float | None = None,
         abandon_after: float = DEFAULT_ABANDON_AFTER,
     ) -> None:
         if silence_timeout <= 0:
             raise ValueError("silence_timeout must be positive")
-        self._moves = TurnClock(move_clock, abandon_after)
+        agreed = established.clock
+        if move_clock is None:  # the room's clock, as the handshake agreed it
+            self._moves = TurnClock(agreed.seconds, abandon_after, agreed.reserve)
+        else:  # a fixed clock for each move, no reserve (tests, ``--move-clock``)
+            self._moves = TurnClock(move_clock, abandon_after)
+        self.clock_setting = agreed
+        """The move clock agreed in the handshake (the record and the results say it)."""
         if established.dealing not in ("seed", "private"):
             raise ValueError(f"unknown dealing {established.dealing!r}")
         self.dealing = established.dealing
@@ -261,7 +269,7 @@ class Session:
         seat = self._clock_seat()
         if seat is None:
             return None
-        return self._moves.state(seat, seat == self.seat, now)
+        return self._moves.state(seat, seat == self.seat, now, self._peer_owes_dealing())
 
     def automatic_action(self, choose: SafeMove) -> Action:
         """A safe move for the local seat whose clock ran out: ``choose``'s (the client's
@@ -312,7 +320,14 @@ class Session:
     def _clock_due(self) -> float | None:
         """When the move clock next has something to say (once per turn)."""
         seat = self._clock_seat()
-        return None if seat is None else self._moves.due(seat == self.seat)
+        if seat is None:
+            return None
+        return self._moves.due(seat == self.seat, self._peer_owes_dealing())
+
+    def _peer_owes_dealing(self) -> bool:
+        """The clock waits for a dealing message of the peer (not for a move of its)."""
+        private = self._private
+        return private is not None and private.dealing_owed and private.owed_by_peer()
 
     # --- inputs --------------------------------------------------------------------------
 
@@ -382,6 +397,9 @@ class Session:
             return self._fail(How.PROTOCOL, self.role.peer, f"the peer sent {error}")
         if message.kind == "ping":
             return []
+        if message.kind == "clock":  # not journaled: it changes no state a replay needs
+            self._on_clock(message.fields.get("ready", bool), message.fields.get("reserve", int))
+            return []
         if self.dealing == "private" and self.lockstep is not None:
             self._journal.items.append(["in", b64(plaintext)])
         return self._take(plaintext, message)
@@ -425,10 +443,30 @@ class Session:
                 return []  # the move goes out with the peer's key (PrivateDealing.on_dealing)
         return self._sign_and_send(action)
 
+    def set_ready(self, ready: bool, now: float) -> None:
+        """The local table is ready for its seat to act (``ready``), or shows a result, the
+        toss or an animation: the local seat's move clock runs only while it is ready. The
+        peer is told (version 4), so that its table shows who it waits for and why; it
+        stays as said until said again. ``koikoi host``/``join`` never say it: a bot's table
+        is always ready."""
+        self._clock.now = now
+        self._clock_seat()  # a move since: its turn first
+        if self._moves.set_ready(0, ready, now) and self.cards_first and not self.closed:
+            reserve = round(self._moves.reserves[0] * 1000)
+            self._send(encode_message("clock", ready=ready, reserve=reserve))
+
+    def _on_clock(self, ready: bool, reserve_ms: int) -> None:
+        """The peer's table is ready or not, and its reserve (which only goes down here)."""
+        now = self._clock.now
+        self._clock_seat()
+        self._moves.set_ready(1, ready, now)
+        self._moves.peer_reserve(reserve_ms / 1000)
+
     def _sign_and_send(self, action: Action) -> list[SessionEvent]:
         lockstep = self.lockstep
         assert lockstep is not None
         seq = lockstep.seq
+        self._moves.charge(self._clock.now)  # the time past the action's comes off the reserve
         entry, signature, events = lockstep.sign_move(self.identity, self.seat, action)
         self._moves.restart(lockstep.seq, self._clock.now)  # the peer's clock starts now
         self._send(encode_message("move", entry=entry.raw, sig=signature))
@@ -635,6 +673,8 @@ class Session:
 
     def _expected(self) -> dict[str, Record]:
         base = {"ping": PING, "bye": BYE}
+        if self.cards_first:  # version 4: each side says when its table is ready
+            base["clock"] = CLOCK
         if self.stage is Stage.PLAYING:
             if self._private is not None:
                 return {"move": MOVE, "ack": ACK, **DEALING, **base}

@@ -301,7 +301,8 @@ class PrivateDealing:
         if lockstep.draws(action):  # the card drawn shows once both keys crossed
             session._send_dealing(private.dealer.draw())
             private.pending = action
-            session._moves.restart(lockstep.seq, session._clock.now)  # the peer's key is owed
+            session._moves.charge(session._clock.now)  # the move's time, before the key's
+            session._moves.restart(lockstep.seq, session._clock.now, charged=True)  # key owed
             return True
         return False
 

@@ -130,8 +130,10 @@ def net_json(session: Session) -> dict[str, Any]:
         "players": players,
         "handshake": handshake_json(session),
     }
-    if session.protocol != protocol_name(2):  # version 4 names the dealing agreed
+    if session.protocol != protocol_name(2):  # version 4 names the dealing and the clock agreed
         net["dealing"] = session.dealing
+        clock = session.clock_setting
+        net["clock"] = {"seconds": clock.seconds, "reserve": clock.reserve}
     result = session.toss.result
     if result is not None:
         net["toss"] = {

@@ -19,8 +19,9 @@ from koikoi.net.policy import RecordFailed, RecordKeeper
 from koikoi.net.roles import Role
 from koikoi.net.session.clock import (
     DEFAULT_ABANDON_AFTER,
-    DEFAULT_MOVE_CLOCK,
+    DEFAULT_CLOCK,
     DEFAULT_SILENCE_TIMEOUT,
+    ClockSetting,
 )
 from koikoi.net.session.core import Session
 
@@ -98,8 +99,11 @@ class PeerOptions:
     """Called once a match's record could not be written (:mod:`koikoi.net.policy`)."""
     records: RecordKeeper = field(default_factory=RecordKeeper, repr=False, compare=False)
     """When the record is due (:class:`~koikoi.net.policy.RecordKeeper`)."""
-    move_clock: float = DEFAULT_MOVE_CLOCK
-    """Seconds for each move; the local seat's client plays a safe move when they run out."""
+    clock: ClockSetting = DEFAULT_CLOCK
+    """The move clock this side asks for: a host's is its room's, which a joiner takes."""
+    move_clock: float | None = None
+    """Seconds for each move with no reserve, over the agreed clock (tests, the hidden
+    ``--move-clock``); the local seat's client plays a safe move when they run out."""
     abandon_after: float = DEFAULT_ABANDON_AFTER
     """Seconds without a move from the peer before the match may end as abandoned by it
     (:func:`drive` ends it then; the app asks its player)."""
@@ -127,6 +131,7 @@ class PeerOptions:
             move_clock=self.move_clock,
             abandon_after=self.abandon_after,
             dealings=self.dealings,
+            clock=self.clock,
         )
         conn.resume_window = self.resume_window
         return conn

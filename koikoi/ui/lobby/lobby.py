@@ -609,6 +609,7 @@ class Lobby(QWidget):
             fingerprint=options.identity.fingerprint,
             version=announced_version(options.dealings),
             dealing=announced_dealing(options.dealings),
+            clock=options.clock,
         )
         announcer = RoomAnnouncer(ad, bind=self.bind, parent=self)
         announcer.published.connect(self._on_published)

@@ -414,6 +414,7 @@ class NetMatchWindow(QMainWindow):
             status=RoomStatus.PLAYING,
             version=announced_version(options.dealings),
             dealing=announced_dealing(options.dealings),
+            clock=options.clock,
             instance=str(named.get("name") or ""),
         )
         self._stop_announcing()
