@@ -57,6 +57,7 @@ FILE_CONTEXTS = {
     "lobby_pages.py": "Lobby",
     "prematch.py": "Prematch",
     "rooms.py": "Rooms",
+    "clock_words.py": "ClockWords",
     "start_screen.py": "StartScreen",
     "main_window.py": "MainWindow",
     "netmatch.py": "MainWindow",

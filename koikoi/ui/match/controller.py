@@ -64,6 +64,7 @@ from koikoi.ui.common.signals import emit
 from koikoi.ui.match import narration
 from koikoi.ui.match.ai_worker import AiRunner
 from koikoi.ui.match.matchview import (
+    TABLE_READY,
     DecisionInfo,
     DrawWait,
     MatchSummary,
@@ -303,6 +304,7 @@ class GameController(QObject):
         lockstep = session.lockstep
         self.me = session.seat
         self.remote = RemoteOpponent(link, name, self)
+        self.remote.table_ready(False)  # the toss, or the table as it stands, comes first
         self.opponent = self.remote
         self.toss = toss
         self.level = ""
@@ -757,6 +759,8 @@ class GameController(QObject):
         if mode is self.mode:
             return
         self.mode = mode
+        if self.remote is not None:  # the move clock runs only while the table waits for us
+            self.remote.table_ready(mode in TABLE_READY)
         emit(self.mode_changed, mode)
 
 
