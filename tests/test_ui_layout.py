@@ -241,8 +241,11 @@ def _show_match_result(qtbot, window: MainWindow, rows: int) -> QTableWidget:
     deals = tuple((i + 1, DealOutcome(result, 6, False, (30 + 6 * i, 30))) for i in range(rows))
     window.stack.setCurrentWidget(window.game)  # as at the end of a match
     window.game._show_match_result(MatchSummary((30 + 6 * rows, 30), HUMAN, 12, deals))
-    table = window.game.overlay.panel.findChild(QTableWidget, "roundsTable")
-    qtbot.waitUntil(lambda: table.isVisible())
+    panel = window.game.overlay.panel
+    assert panel is not None
+    table = panel.findChild(QTableWidget, "roundsTable")
+    assert isinstance(table, QTableWidget)
+    qtbot.waitUntil(table.isVisible)
     QApplication.processEvents()
     return table
 
@@ -258,9 +261,9 @@ def test_a_match_of_up_to_12_rounds_shows_them_all_without_a_scroll_bar(qtbot, r
     assert needed <= shown, f"{rows} rows: {needed} px in {shown}"
     assert not table.verticalScrollBar().isVisible()
     panel = window.game.overlay.panel
-    assert QRect(panel.mapTo(window, panel.rect().topLeft()), panel.size()) & window.rect() == (
-        QRect(panel.mapTo(window, panel.rect().topLeft()), panel.size())
-    )  # and the panel is inside the window, its buttons with it
+    assert panel is not None
+    place = QRect(panel.mapTo(window, panel.rect().topLeft()), panel.size())
+    assert window.rect().contains(place)  # and the panel is inside the window, its buttons too
     if rows == 12:
         window.grab().save(str(Path(tempfile.gettempdir()) / "koikoi-rounds-12.png"))
     close_window(window)
