@@ -51,10 +51,14 @@ class _CurrentWhileShown(QObject):
             return
         if id(model) not in self._watched:  # rows that come while hidden are hidden too
             self._watched.add(id(model))
-            model.rowsInserted.connect(self._again)
+            model.rowsInserted.connect(self._came)
             model.modelReset.connect(self._again)
             model.layoutChanged.connect(self._again)
         _show_rows(self.view, shown=False)
+
+    def _came(self, parent: QModelIndex, first: int, last: int) -> None:
+        if not parent.isValid() and shiboken6.isValid(self.view) and not self.view.isVisible():
+            _show_rows(self.view, shown=False, rows=range(first, last + 1))
 
     def _again(self, *_args: object) -> None:
         if shiboken6.isValid(self.view) and not self.view.isVisible():
@@ -87,12 +91,12 @@ class _CurrentWhileShown(QObject):
         return False
 
 
-def _show_rows(view: QAbstractItemView, shown: bool = True) -> None:
-    """Show (or hide) every top-level row of ``view``."""
+def _show_rows(view: QAbstractItemView, shown: bool = True, rows: range | None = None) -> None:
+    """Show (or hide) the top-level ``rows`` of ``view`` (all of them by default)."""
     model = view.model()
     if model is None:
         return
-    for row in range(model.rowCount()):
+    for row in rows if rows is not None else range(model.rowCount()):
         if isinstance(view, QTreeView):
             if view.isRowHidden(row, QModelIndex()) == shown:
                 view.setRowHidden(row, QModelIndex(), not shown)
