@@ -1007,6 +1007,18 @@ play on  (K)</source>
             <source>{0} has not moved for {1}: end the match</source>
             <translation>{0}さんが打たないまま{1}たちました：対戦を終わらせる</translation>
         </message>
+        <message>
+            <source>Waiting for {0}…</source>
+            <translation>{0}さんを待っています…</translation>
+        </message>
+        <message>
+            <source>You turned {0}: it takes {1} — by itself soon, or click.</source>
+            <translation>{0}をめくりました。{1}を取ります（まもなく自動、クリックですぐ）。</translation>
+        </message>
+        <message>
+            <source>You turned {0}: no match, it stays on the field — soon, or click.</source>
+            <translation>{0}をめくりました。合う札がないので場に置きます（まもなく自動、クリックですぐ）。</translation>
+        </message>
     </context>
     <context>
         <name>Glossary</name>

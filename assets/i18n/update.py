@@ -70,6 +70,7 @@ FILE_CONTEXTS = {
     "rules_window.py": "Rules",
     "table_layout.py": "TableView",
     "narration.py": "GameController",
+    "spoken.py": "GameScreen",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""
 

@@ -47,6 +47,7 @@ from koikoi.ui.table.panels import (
     panels_ahead,
 )
 from koikoi.ui.table.score_column import SidePanel
+from koikoi.ui.table.spoken import ticking_prompt_spoken
 from koikoi.ui.table.table import MIN_WIDTH as TABLE_MIN_WIDTH
 from koikoi.ui.table.table import TableView
 
@@ -498,10 +499,9 @@ class GameScreen(QWidget):
         c = self.controller
         mode = c.mode
         text = self.prompt_words()
-        # What a screen reader hears: the instruction, never a count that ticks each second
-        # (the move clock is said at 10 s left; a prompt whose words tick is "Prompt")
+        # heard: the words without a ticking count (the move clock is said at 10 s left)
         ticking = mode is Mode.DRAW_WAIT or (mode is Mode.BUSY and c.waiting_since is not None)
-        spoken = "" if ticking else text
+        spoken = ticking_prompt_spoken(c) if ticking else text
         clock = c.clock() if mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE) else None
         mine = your_move(clock) if clock is not None and clock.local else ""
         if mine:  # the local player's move clock
