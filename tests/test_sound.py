@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from typing import Any
 
 import miniaudio
@@ -121,17 +122,7 @@ def test_koikoi_sound_0_and_1(monkeypatch):
 
 
 def test_the_real_device_plays_a_clip_to_its_end(qtbot):
-    # miniaudio's own null device: the real library and mixer, a device that is always there
-    def null_device() -> Any:
-        return miniaudio.PlaybackDevice(
-            output_format=miniaudio.SampleFormat.SIGNED16,
-            nchannels=1,
-            sample_rate=sound.RATE,
-            buffersize_msec=20,
-            backends=[miniaudio.Backend.NULL],
-        )
-
-    backend = MiniaudioBackend(sound.RATE, device_factory=null_device)
+    backend = MiniaudioBackend(sound.RATE, device_factory=_null_device)
     try:
         assert backend.opened.wait(10) and backend.failed is None
         clips = load_clips()
@@ -198,3 +189,35 @@ def test_volume_0_plays_nothing():
     assert not sounds.play(sound.CARD) and heard.names == []
     sounds.volume = 140
     assert sounds.volume == 100 and sounds.play(sound.CARD)
+
+
+def _null_device() -> Any:
+    """miniaudio's own null device: the real library, a device that is always there."""
+    return miniaudio.PlaybackDevice(
+        output_format=miniaudio.SampleFormat.SIGNED16,
+        nchannels=1,
+        sample_rate=sound.RATE,
+        buffersize_msec=20,
+        backends=[miniaudio.Backend.NULL],
+    )
+
+
+def test_playing_never_waits_for_the_device(qtbot):
+    release = threading.Event()
+
+    def slow_device() -> Any:  # a device that takes its time to open
+        release.wait(30)
+        return _null_device()
+
+    backend = MiniaudioBackend(sound.RATE, device_factory=slow_device)
+    try:
+        sounds = Sounds(backend, load_clips())
+        assert sounds.play(sound.CARD)  # returns while the device is still opening
+        assert not backend.opened.is_set() and backend.frames_out == 0
+        release.set()
+        assert backend.opened.wait(10) and backend.failed is None
+        clip = len(sounds.clips[sound.CARD].samples) // 2
+        qtbot.waitUntil(lambda: backend.frames_out > clip and backend.sounding == 0)
+    finally:
+        release.set()
+        backend.close()

@@ -20,7 +20,7 @@ class SoundControls(QWidget):
         self.sounds = sounds
         self.on_changed: Callable[[Sounds], None] = lambda sounds: None
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setContentsMargins(0, 8, 0, 0)
         head = QLabel(self.tr("音 · Sound"))
         head.setObjectName("learnHead")
         lay.addWidget(head)

@@ -1,8 +1,9 @@
 """The sound device: miniaudio's playback device, fed by a small mixer on its own thread.
 
-:meth:`MiniaudioBackend.play` only hands the clip's samples (scaled once for its gain) to a
-queue and returns; the device's thread takes them from there and adds up the clips that
-sound together, so the UI thread never waits for the device. The device is opened on a
+:meth:`MiniaudioBackend.play` only hands the clip's samples and its gain to a queue and
+returns; the device's thread takes them from there, scales them and adds up the clips that
+sound together, a period at a time, so the UI thread never waits for the device (nor works
+out a sample). The device is opened on a
 thread of its own when the backend is made (opening one can take a moment); a device that
 cannot be opened leaves the app silent with one line in the log, at info.
 """
@@ -26,31 +27,32 @@ WAITING_MAX: Final = 16
 """Clips kept while the device is still opening (more are dropped)."""
 
 Voice = list[Any]
-"""A clip sounding: ``[samples (array of 'h'), next index]``."""
+"""A clip sounding: ``[samples (array of 'h'), next index, gain]``."""
 
 
 def mix(voices: list[Voice], frames: int) -> array.array[int]:
-    """The next ``frames`` samples of the voices added up (clamped to 16 bits); a voice
-    played to its end leaves ``voices``.
+    """The next ``frames`` samples of the voices, each at its gain, added up (clamped to 16
+    bits); a voice played to its end leaves ``voices``. Only a period's samples are worked
+    out at a time (some 660), on the device's thread.
 
-    >>> voices = [[array.array("h", [1, 2, 3]), 0], [array.array("h", [30000, 30000]), 0]]
+    >>> voices = [[array.array("h", [2, 4, 6]), 0, 0.5], [array.array("h", [30000] * 2), 0, 1.0]]
     >>> list(mix(voices, 2)), len(voices)
     ([30001, 30002], 1)
     >>> list(mix(voices, 2)), voices
     ([3, 0], [])
     """
     out = array.array("h", bytes(2 * frames))
-    if len(voices) == 1:
-        samples, at = voices[0]
+    if len(voices) == 1 and voices[0][2] == 1.0:
+        samples, at, _gain = voices[0]
         part = samples[at : at + frames]
         out[: len(part)] = part
     else:
-        acc = [0] * frames
-        for samples, at in voices:
-            part = samples[at : at + frames]
-            for i, v in enumerate(part):
-                acc[i] += v
-        out = array.array("h", (max(-32767, min(32767, v)) for v in acc))
+        acc = [0.0] * frames
+        for samples, at, gain in voices:
+            for i, v in enumerate(samples[at : at + frames]):
+                acc[i] += v * gain
+        for i, v in enumerate(acc):
+            out[i] = max(-32767, min(32767, round(v)))
     for voice in voices:
         voice[1] += frames
     voices[:] = [v for v in voices if v[1] < len(v[0])]
@@ -63,8 +65,8 @@ class MiniaudioBackend:
     def __init__(self, rate: int, device_factory: Callable[..., Any] | None = None) -> None:
         self.rate = rate
         self._factory = device_factory
-        self._incoming: deque[array.array[int]] = deque()
-        self._scaled: dict[tuple[str, float], array.array[int]] = {}
+        self._incoming: deque[tuple[array.array[int], float]] = deque()
+        self._arrays: dict[str, array.array[int]] = {}
         self._device: Any = None
         self._closed = False
         self.failed: str | None = None
@@ -83,7 +85,7 @@ class MiniaudioBackend:
             return
         if self._device is None and len(self._incoming) >= WAITING_MAX:
             return
-        self._incoming.append(self._samples(clip, gain))
+        self._incoming.append((self._samples(clip), gain))
 
     def close(self) -> None:
         self._closed = True
@@ -92,16 +94,11 @@ class MiniaudioBackend:
         if device is not None:
             device.close()
 
-    def _samples(self, clip: Clip, gain: float) -> array.array[int]:
-        """The clip's samples at ``gain``, worked out once for each gain."""
-        key = (clip.name, round(gain, 4))
-        samples = self._scaled.get(key)
+    def _samples(self, clip: Clip) -> array.array[int]:
+        """The clip's samples as numbers (made once: a copy of its bytes, no loop)."""
+        samples = self._arrays.get(clip.name)
         if samples is None:
-            raw = array.array("h", clip.samples)
-            samples = array.array("h", (round(v * gain) for v in raw))
-            if len(self._scaled) > 4 * 16:
-                self._scaled.clear()
-            self._scaled[key] = samples
+            samples = self._arrays[clip.name] = array.array("h", clip.samples)
         return samples
 
     def _open(self) -> None:
@@ -143,7 +140,8 @@ class MiniaudioBackend:
         while True:
             try:
                 while self._incoming:
-                    voices.append([self._incoming.popleft(), 0])
+                    samples, gain = self._incoming.popleft()
+                    voices.append([samples, 0, gain])
                 out: bytes | array.array[int] = mix(voices, frames) if voices else bytes(2 * frames)
                 self.sounding = len(voices)
             except Exception:  # never let the device's thread stop: drop what sounds
