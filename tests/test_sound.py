@@ -17,9 +17,10 @@ from koikoi.engine.match import Settings
 from koikoi.ui.common.settings import SOUND_ON, SOUND_VOLUME, AppSettings
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.sound import sounds as sound
+from koikoi.ui.sound import clips as sound
+from koikoi.ui.sound.clips import Clip, load_clips
 from koikoi.ui.sound.mixer import MiniaudioBackend
-from koikoi.ui.sound.sounds import Clip, SilentBackend, Sounds, load_clips, open_sounds
+from koikoi.ui.sound.sounds import SilentBackend, Sounds, open_backend, open_sounds, why_silent
 from tests.ui_driver import FAST, play_by_clicks
 
 
@@ -115,10 +116,10 @@ def test_offscreen_never_opens_the_device(qtbot, monkeypatch, caplog):
 
 def test_koikoi_sound_0_and_1(monkeypatch):
     monkeypatch.setenv("KOIKOI_SOUND", "0")
-    assert sound.why_silent() == "KOIKOI_SOUND=0"
-    assert isinstance(sound.open_backend(), SilentBackend)
+    assert why_silent() == "KOIKOI_SOUND=0"
+    assert isinstance(open_backend(), SilentBackend)
     monkeypatch.setenv("KOIKOI_SOUND", "1")  # asked for, even offscreen
-    assert sound.why_silent() is None
+    assert why_silent() is None
 
 
 def test_the_real_device_plays_a_clip_to_its_end(qtbot):

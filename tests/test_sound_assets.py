@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-from koikoi.ui.sound.sounds import NAMES
+from koikoi.ui.sound.clips import NAMES
 
 SOUNDS = Path(__file__).resolve().parent.parent / "assets" / "sounds"
 

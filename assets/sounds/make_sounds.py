@@ -193,7 +193,7 @@ SOUNDS: dict[str, Callable[[], Samples]] = {
     "clock": clock,
     "match_end": match_end,
 }
-"""Each sound's file stem and its maker (koikoi.ui.sound.sounds.NAMES names the same)."""
+"""Each sound's file stem and its maker (koikoi.ui.sound.clips.NAMES names the same)."""
 
 
 def wav_bytes(samples: Samples) -> bytes:

@@ -75,7 +75,7 @@ from koikoi.ui.match.matchview import (
 )
 from koikoi.ui.match.opponents import ComputerOpponent, MatchLink, Opponent, RemoteOpponent
 from koikoi.ui.match.saves import SavedMatch, SaveStore
-from koikoi.ui.sound import sounds
+from koikoi.ui.sound import clips
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -138,7 +138,7 @@ class GameController(QObject):
     said = Signal(str)
     cued = Signal(str)
     """A sound to hear with what is said (:func:`koikoi.ui.match.narration.cue`, and the
-    move clock running low): a name of :data:`koikoi.ui.sound.sounds.NAMES`."""
+    move clock running low): a name of :data:`koikoi.ui.sound.clips.NAMES`."""
     """A line of narration: what just happened, in words."""
     tossed = Signal(object)
     """A network match's coin toss is over (a ``TossDone``): show who won the first oya."""
@@ -397,7 +397,7 @@ class GameController(QObject):
                 remote.spoken_seq = seq
                 seconds = max(1, int(clock.left + 0.999))
                 emit(self.said, narration.seconds_left_text(seconds))
-                emit(self.cued, sounds.CLOCK)
+                emit(self.cued, clips.CLOCK)
         emit(self.clock_ticked)
 
     def _peer_overdue(self, seconds: float) -> None:

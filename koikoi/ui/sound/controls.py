@@ -7,7 +7,8 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
-from koikoi.ui.sound.sounds import CARD, Sounds
+from koikoi.ui.sound.clips import CARD
+from koikoi.ui.sound.sounds import Sounds
 
 
 class SoundControls(QWidget):

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable, Generator
 from typing import Any, Final
 
-from koikoi.ui.sound.sounds import Clip
+from koikoi.ui.sound.clips import Clip
 
 logger = logging.getLogger(__name__)
 

@@ -1,9 +1,9 @@
-"""The table's sounds: which there are, the clips, and :class:`Sounds`, which plays them.
+"""The table's sounds: :class:`Sounds`, which plays them (their names and clips:
+:mod:`koikoi.ui.sound.clips`).
 
 What is heard is decided where the narration is (:func:`koikoi.ui.match.narration.cue`: one
 sound for an event the log and screen readers tell); the controller sends each name through
-its ``cued`` signal to :meth:`Sounds.play`. The clips are the WAV files that
-``assets/sounds/make_sounds.py`` makes (16-bit mono at 22050 Hz), read once at start-up.
+its ``cued`` signal to :meth:`Sounds.play`.
 
 A backend (:class:`Backend`) puts clips on a device: the real one is miniaudio's
 (:class:`koikoi.ui.sound.mixer.MiniaudioBackend`); with no sound wanted (the offscreen
@@ -29,71 +29,15 @@ from __future__ import annotations
 
 import logging
 import os
-import wave
 from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Final, Protocol
+from typing import Protocol
 
 from PySide6.QtGui import QGuiApplication
 
-from koikoi.resources import assets_dir
 from koikoi.ui.common.settings import SOUND_ON, SOUND_VOLUME, AppSettings
+from koikoi.ui.sound.clips import RATE, Clip, load_clips
 
 logger = logging.getLogger(__name__)
-
-CARD: Final = "card"
-"""A card played from a hand."""
-CAPTURE: Final = "capture"
-"""Cards taken from the field."""
-DRAW: Final = "draw"
-"""A card turned from the stock."""
-YAKU: Final = "yaku"
-KOIKOI: Final = "koikoi"
-"""Koikoi called (by either player)."""
-TURN: Final = "turn"
-"""The local player's turn begins."""
-CLOCK: Final = "clock"
-"""The local player's move clock is running low (a network match, 10 s left)."""
-MATCH_END: Final = "match_end"
-
-NAMES: Final = (CARD, CAPTURE, DRAW, YAKU, KOIKOI, TURN, CLOCK, MATCH_END)
-"""Every sound, by the stem of its file in ``assets/sounds``."""
-
-RATE: Final = 22050
-"""The clips' sample rate (and the device's)."""
-
-
-@dataclass(frozen=True)
-class Clip:
-    """One sound's samples: 16-bit signed, mono, little-endian, at ``rate`` Hz."""
-
-    name: str
-    rate: int
-    samples: bytes
-
-    @property
-    def seconds(self) -> float:
-        return len(self.samples) / 2 / self.rate
-
-
-def load_clips(folder: Path | None = None) -> dict[str, Clip]:
-    """The clips of :data:`NAMES` from ``folder`` (the shipped ``sounds/``); a file missing
-    or not 16-bit mono at :data:`RATE` is left out, with one line in the log."""
-    if folder is None:
-        folder = assets_dir() / "sounds"
-    clips = {}
-    for name in NAMES:
-        path = folder / f"{name}.wav"
-        try:
-            with wave.open(str(path), "rb") as w:
-                shape = (w.getnchannels(), w.getsampwidth(), w.getframerate())
-                if shape != (1, 2, RATE):
-                    raise ValueError(f"{shape} is not 16-bit mono at {RATE} Hz")
-                clips[name] = Clip(name, RATE, w.readframes(w.getnframes()))
-        except (OSError, EOFError, ValueError, wave.Error) as exc:
-            logger.info("sound %s left out: %s", path.name, exc)
-    return clips
 
 
 class Backend(Protocol):
