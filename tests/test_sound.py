@@ -12,6 +12,7 @@ from typing import Any
 import miniaudio
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
 
 from koikoi.engine.match import Settings
 from koikoi.ui.common.settings import SOUND_ON, SOUND_VOLUME, AppSettings
@@ -222,3 +223,18 @@ def test_playing_never_waits_for_the_device(qtbot):
     finally:
         release.set()
         backend.close()
+
+
+def test_tab_reaches_the_sound_controls_after_the_display_options(qtbot):
+    window = MainWindow(timings=FAST, sounds=Sounds(Heard()))
+    qtbot.addWidget(window)
+    window.show_display()
+    dialog = window._display_dialog
+    assert dialog is not None and dialog.sound is not None
+    assert dialog.draw_pace.nextInFocusChain() is dialog.sound.on
+    assert dialog.sound.on.nextInFocusChain() is dialog.sound.volume
+    box = dialog.findChild(QDialogButtonBox)
+    assert box is not None
+    assert dialog.sound.volume.nextInFocusChain() is box.button(
+        QDialogButtonBox.StandardButton.Close
+    )

@@ -18,6 +18,11 @@ class SoundControls(QWidget):
     def __init__(self, sounds: Sounds, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("soundControls")
+        # the dialog is dark in both palettes: a cyan ring shows where the keys go (7:1+)
+        self.setStyleSheet(
+            "QSlider:focus { border: 2px solid #00e5ff; border-radius: 4px; }"
+            "QCheckBox:focus { border: 2px solid #00e5ff; border-radius: 4px; }"
+        )
         self.sounds = sounds
         self.on_changed: Callable[[Sounds], None] = lambda sounds: None
         lay = QVBoxLayout(self)
