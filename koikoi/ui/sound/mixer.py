@@ -89,7 +89,7 @@ class MiniaudioBackend:
 
     def close(self) -> None:
         self._closed = True
-        self._opener.join(timeout=5)
+        self._opener.join(timeout=1)  # a device still opening: the thread is a daemon
         device, self._device = self._device, None
         if device is not None:
             device.close()
