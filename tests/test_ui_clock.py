@@ -163,6 +163,9 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
     mover, waiter = pair.mover()
     name = "hana" if mover is pair.host else "taro"
     moves = actions_so_far(mover)
+    heard: dict[MainWindow, list[str]] = {mover: [], waiter: []}  # the sounds asked for
+    for window, names in heard.items():
+        window.controller.cued.connect(names.append)
     mine = mover.game.prompt.text()
     assert mine.startswith("Your move — 0:20"), mine  # the stepped clock has not moved yet
     assert left_to_move(mover) == []
@@ -181,10 +184,11 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
         "Your turn: click a card to play it (or 1–8 and Enter)."
     )
     clock.advance(7.5, qtbot, STEP)  # 10.5 s left: not yet
-    assert left_to_move(mover) == []
+    assert left_to_move(mover) == [] and "clock" not in heard[mover]
     clock.advance(1.0, qtbot, STEP)
     assert left_to_move(mover) == ["10 seconds left to move."]
     assert left_to_move(waiter) == []
+    assert heard[mover] == ["clock"] and heard[waiter] == []  # heard with its words
     assert mover.controller.mode is Mode.PLAY and actions_so_far(mover) == moves
     # Its minute (here 20 s) runs out: the table plays a card for the player, in words.
     clock.advance(9.0, qtbot, STEP)  # 0.5 s left
@@ -195,6 +199,7 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
     said = [line for line in log_text(mover).splitlines() if "Your time ran out" in line]
     assert len(said) == 1 and said[0].startswith("Your time ran out: the table played "), said
     assert left_to_move(mover) == ["10 seconds left to move."]  # said once, not each second
+    assert heard[mover].count("clock") == 1
     qtbot.waitUntil(lambda: actions_so_far(mover) > moves, timeout=10_000)
     qtbot.waitUntil(lambda: actions_so_far(waiter) > moves, timeout=10_000)
     # Play goes on, the peer's app agreeing move by move.

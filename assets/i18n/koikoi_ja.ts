@@ -3737,6 +3737,33 @@ play on  (K)</source>
         </message>
     </context>
     <context>
+        <name>SoundControls</name>
+        <message>
+            <source>音 · Sound</source>
+            <translation>サウンド</translation>
+        </message>
+        <message>
+            <source>Play sounds (cards, yaku, calls, your turn)</source>
+            <translation>効果音を鳴らす（札・役・こいこい・手番）</translation>
+        </message>
+        <message>
+            <source>Sounds on</source>
+            <translation>効果音</translation>
+        </message>
+        <message>
+            <source>Volume</source>
+            <translation>音量</translation>
+        </message>
+        <message>
+            <source>Sound volume</source>
+            <translation>効果音の音量</translation>
+        </message>
+        <message>
+            <source>{0} %</source>
+            <translation>{0}%</translation>
+        </message>
+    </context>
+    <context>
         <name>StartScreen</name>
         <message>
             <source>Koi-Koi · the hanafuda game for two</source>
