@@ -2852,6 +2852,10 @@ play on  (K)</source>
             <translation>1手{0}秒</translation>
         </message>
         <message>
+            <source>{0} s + {1}</source>
+            <translation>{0}秒＋{1}</translation>
+        </message>
+        <message>
             <source>{0} s a move + {1} reserve</source>
             <translation>1手{0}秒＋予備{1}</translation>
         </message>

@@ -41,7 +41,11 @@ MAX_PASSWORD: Final = 128
 STYLE: Final = """
 QLineEdit { background: #1a130f; color: #f3e9d2; border: 1px solid #b58e3e; border-radius: 4px;
   padding: 4px 6px; font-size: 15px; selection-background-color: #6b5324; }
-QLineEdit:focus, QTreeView:focus { border: 2px solid #7fd3ff; }
+QComboBox#roomClock { background: #1a130f; color: #f3e9d2; border: 1px solid #b58e3e;
+  border-radius: 4px; padding: 4px 6px; font-size: 15px; }
+QComboBox#roomClock QAbstractItemView { background: #1a130f; color: #f3e9d2;
+  selection-background-color: #6b5324; selection-color: #fff3da; }
+QLineEdit:focus, QTreeView:focus, QComboBox#roomClock:focus { border: 2px solid #7fd3ff; }
 QLineEdit:disabled { background: #2a211c; color: #8a7f76; border-color: #5a4a3a; }
 QTreeView#roomList { background: #1a130f; alternate-background-color: #211813; color: #f3e9d2;
   border: 1px solid #b58e3e; font-size: 15px; selection-background-color: #6b5324;
@@ -114,10 +118,11 @@ class RoomColumns(QObject):
 
     def needs(self) -> tuple[int, int, int, int, int]:
         """The title's least width, then the host's (a nickname and the short fingerprint,
-        "hana · ab3d"), the settings' (and with a room's note on joint-seed dealing) and the
-        state's whole widths."""
+        "hana · ab3d"), the settings' with the widest clock offered (and with a room's note on
+        joint-seed dealing) and the state's whole widths."""
         metrics = self.view.fontMetrics()
-        rules = settings_text(12, False)
+        clocks = (clock_text(clock) for clock in CLOCK_CHOICES)
+        rules = settings_text(12, False) + " · " + max(clocks, key=metrics.horizontalAdvance)
         widest = (
             self.TITLE,
             "hanako · wwww",  # a longer nickname is cut short, whole in its tooltip
@@ -133,7 +138,7 @@ class RoomColumns(QObject):
     def fit(self) -> None:
         title, host, rules, noted, state = self.needs()
         spare = self.view.viewport().width() - title - host - state
-        rules = max(min(noted, spare), min(rules, spare), rules // 2)
+        rules = max(min(noted, spare), min(rules, spare), 60)  # cut short, never gone
         header = self.view.header()
         for column, width in ((1, host), (2, rules), (3, state)):
             header.resizeSection(column, width)
@@ -247,7 +252,7 @@ class RoomsPage(QWidget):
         self.clock_choice = QComboBox()
         self.clock_choice.setObjectName("roomClock")
         for clock in CLOCK_CHOICES:
-            self.clock_choice.addItem(clock_text(clock))
+            self.clock_choice.addItem(clock_text(clock, long=True))
         self.clock_choice.setCurrentIndex(CLOCK_CHOICES.index(DEFAULT_CLOCK))
         self.clock_choice.setAccessibleName(_tr("Move clock: seconds a move and a reserve"))
         self.clock_choice.setToolTip(
@@ -353,7 +358,7 @@ class WaitingPage(QWidget):
             + "  ·  "
             + _settings_words(options.settings)
             + "  ·  "
-            + clock_text(options.clock)
+            + clock_text(options.clock, long=True)
             + ("  ·  " + _tr("private") if private else "")
             + ("  ·  " + _tr("joint-seed dealing allowed") if "seed" in dealings else "")
         )

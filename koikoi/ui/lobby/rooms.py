@@ -77,14 +77,16 @@ def settings_text(rounds: int, doubling: bool) -> str:
     return _tr("{0} rounds · no doubling").format(rounds)
 
 
-def clock_text(clock: ClockSetting) -> str:
-    """A room's move clock in the language spoken: ``60 s a move + 5:00 reserve``, or
-    ``no clock``."""
+def clock_text(clock: ClockSetting, long: bool = False) -> str:
+    """A room's move clock in the language spoken: ``60 s + 5:00`` in the room list,
+    ``60 s a move + 5:00 reserve`` where there is room (``long``), or ``no clock``."""
     if clock.off:
         return _tr("no clock")
     if not clock.reserve:
         return _tr("{0} s a move").format(clock.seconds)
     reserve = f"{clock.reserve // 60}:{clock.reserve % 60:02d}"
+    if not long:
+        return _tr("{0} s + {1}").format(clock.seconds, reserve)
     return _tr("{0} s a move + {1} reserve").format(clock.seconds, reserve)
 
 
@@ -294,7 +296,7 @@ class RoomListModel(QAbstractTableModel):
         if room.fingerprint:
             parts.append(_tr("fingerprint {0}").format(room.fingerprint))
         parts.append(settings_text(room.rounds, room.doubling))
-        parts.append(clock_text(room.clock))
+        parts.append(clock_text(room.clock, long=True))
         if room.private:
             parts.append(_tr("private: a password is needed"))
         if seed_text(room):
