@@ -134,6 +134,8 @@ def test_a_room_is_listed_changes_status_and_goes(
             "status": "open",
             "fingerprint": me.fingerprint[:4],
             "version": 2,
+            "clock": 60,  # the room's clock (the default)
+            "reserve": 300,
             "dealing": "seed",
         }
         assert room in room_browser.rooms()

@@ -22,7 +22,7 @@ from koikoi.net.hello import PRIVATE_VERSION, protocol_name
 from koikoi.net.identity import Identity, verify_signature
 from koikoi.net.lockstep import Lockstep, b64, decode_entry, signed_data
 from koikoi.net.roles import Role
-from koikoi.net.session import farewell
+from koikoi.net.session import farewell, turns
 from koikoi.net.session import record as _record
 from koikoi.net.session import toss as toss_stage
 from koikoi.net.session.acks import LAST_ACK_GRACE, Acks
@@ -43,7 +43,6 @@ from koikoi.net.session.endings import (
     How,
     Stage,
     clean,
-    duration,
 )
 from koikoi.net.session.events import (
     Ended,
@@ -266,10 +265,7 @@ class Session:
 
     def clock(self, now: float) -> MoveClock | None:
         """The move clock at ``now``: whose it is and how it stands; None outside play."""
-        seat = self._clock_seat()
-        if seat is None:
-            return None
-        return self._moves.state(seat, seat == self.seat, now, self._peer_owes_dealing())
+        return turns.clock_state(self, now)
 
     def automatic_action(self, choose: SafeMove) -> Action:
         """A safe move for the local seat whose clock ran out: ``choose``'s (the client's
@@ -282,52 +278,19 @@ class Session:
         return safe_action(observation, choose, self.session_id, self.lockstep.seq)
 
     def abandon(self, now: float) -> list[SessionEvent]:
-        """End the match as abandoned by the peer, which sent no move for the abandon time.
+        """End the match as abandoned by the peer, which sent no move for what its clock
+        gave it and the abandon time (:func:`~.turns.abandon`).
 
         The peer is told (``bye`` ``abandoned``); the record keeps every move signed so far.
         Raises :class:`ValueError` when it is not the peer's turn or its time is not up.
         """
-        if self.closed:
-            return []
-        self._clock.now = now
-        state = self.clock(now)
-        if state is None or state.local or not state.overdue:
-            raise ValueError(
-                "the peer is not overdue: it can be declared gone only after "
-                f"{self.abandon_after:g} s without a move"
-            )
-        waited = duration(state.waited)
-        reason = f"the peer sent no move for {waited}: it abandoned the match"
-        owed = None if self._private is None else self._private.owed_message()
-        if owed is not None:
-            reason = f"the peer sent no {owed} for {waited}: it abandoned the match"
-        return self._close(
-            self._ending(False, How.ABANDONED, self.role.peer, reason), announce="abandoned"
-        )
+        return turns.abandon(self, now)
 
     def _clock_seat(self) -> int | None:
-        if self.stage is not Stage.PLAYING or self.lockstep is None:
-            return None
-        self._moves.follow(self.lockstep.seq, self._clock.now)  # a move: a new turn
-        private = self._private
-        if private is not None and private.dealing_owed:
-            # a dealing message is owed: the clock waits for the side that owes it
-            return self.role.peer.seat if private.owed_by_peer() else None
-        if self.lockstep.match.finished:
-            return None
-        return self.lockstep.match.current_seat()
+        return turns.clock_seat(self)
 
     def _clock_due(self) -> float | None:
-        """When the move clock next has something to say (once per turn)."""
-        seat = self._clock_seat()
-        if seat is None:
-            return None
-        return self._moves.due(seat == self.seat, self._peer_owes_dealing())
-
-    def _peer_owes_dealing(self) -> bool:
-        """The clock waits for a dealing message of the peer (not for a move of its)."""
-        private = self._private
-        return private is not None and private.dealing_owed and private.owed_by_peer()
+        return turns.clock_due(self)
 
     # --- inputs --------------------------------------------------------------------------
 
@@ -398,7 +361,8 @@ class Session:
         if message.kind == "ping":
             return []
         if message.kind == "clock":  # not journaled: it changes no state a replay needs
-            self._on_clock(message.fields.get("ready", bool), message.fields.get("reserve", int))
+            fields = message.fields
+            turns.on_clock(self, fields.get("ready", bool), fields.get("reserve", int))
             return []
         if self.dealing == "private" and self.lockstep is not None:
             self._journal.items.append(["in", b64(plaintext)])
@@ -448,19 +412,8 @@ class Session:
         toss or an animation: the local seat's move clock runs only while it is ready. The
         peer is told (version 4), so that its table shows who it waits for and why; it
         stays as said until said again. ``koikoi host``/``join`` never say it: a bot's table
-        is always ready."""
-        self._clock.now = now
-        self._clock_seat()  # a move since: its turn first
-        if self._moves.set_ready(0, ready, now) and self.cards_first and not self.closed:
-            reserve = round(self._moves.reserves[0] * 1000)
-            self._send(encode_message("clock", ready=ready, reserve=reserve))
-
-    def _on_clock(self, ready: bool, reserve_ms: int) -> None:
-        """The peer's table is ready or not, and its reserve (which only goes down here)."""
-        now = self._clock.now
-        self._clock_seat()
-        self._moves.set_ready(1, ready, now)
-        self._moves.peer_reserve(reserve_ms / 1000)
+        is always ready (:func:`~.turns.set_ready`)."""
+        turns.set_ready(self, ready, now)
 
     def _sign_and_send(self, action: Action) -> list[SessionEvent]:
         lockstep = self.lockstep
