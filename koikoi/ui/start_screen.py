@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from koikoi.engine.match import Settings
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.enter import press_focused_button
 from koikoi.ui.common.settings import (
     AI_LEVEL,
     AI_LEVELS,
@@ -184,16 +185,7 @@ class StartScreen(QWidget):
         self.load_settings()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        # a push button outside a dialog takes Space only: Enter and the keypad's Enter
-        # press the focused button too, as they do in the app's dialogs
-        focused = self.focusWidget()
-        if (
-            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            and isinstance(focused, QPushButton)
-            and self.isAncestorOf(focused)
-            and focused.isEnabled()
-        ):
-            focused.click()
+        if press_focused_button(self, event):  # Enter presses the focused button (Space does)
             return
         if event.key() == Qt.Key.Key_F1:  # as at the table
             self.on_help()

@@ -83,6 +83,7 @@ from koikoi.net.session.endings import Ending
 from koikoi.net.session.events import CardsShown, TossDone
 from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.enter import press_focused_button
 from koikoi.ui.common.settings import NICKNAME, ROOM_TITLE, AppSettings
 from koikoi.ui.common.signals import emit
 from koikoi.ui.lobby.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
@@ -324,8 +325,8 @@ class Lobby(QWidget):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
             self.go_back()
-            return
-        super().keyPressEvent(event)
+        elif not press_focused_button(self, event):  # Enter presses the focused button too
+            super().keyPressEvent(event)
 
     def _show_message(self, text: str | None) -> None:
         self.message.setText(text or "")

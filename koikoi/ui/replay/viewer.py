@@ -44,6 +44,7 @@ from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.enter import press_focused_button
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.net.neterrors import move_problem
 from koikoi.ui.replay.history import Replayed, Step, Verdict
@@ -341,7 +342,7 @@ class ReplayViewer(QWidget):
         return False
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self.closes(event):
+        if self.closes(event) or press_focused_button(self, event):
             return
         if not self.handle_key(event.key()):
             super().keyPressEvent(event)
