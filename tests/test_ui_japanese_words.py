@@ -143,3 +143,17 @@ def test_the_tables_assist_switch_is_whole_in_a_small_window_in_japanese(
     for widget in (side.menu_button, side.help_button, side.assist):
         assert widget.width() >= widget.sizeHint().width(), widget.text()
     close_window(window)
+
+
+def _table_prompts_with_click() -> list[str]:
+    source = (REPO / "koikoi" / "ui" / "table" / "game_screen.py").read_text("utf-8")
+    found = re.findall(r'self\.tr\(\s*"([^"\n]*click[^"\n]*)"', source)
+    assert len(found) >= 4, found  # play, the two-match pick, the two drawn-card waits
+    return found
+
+
+def test_every_table_prompt_that_says_click_names_the_key_too(japanese: None) -> None:
+    for text in _table_prompts_with_click():
+        assert "Enter" in text, text
+        said = QCoreApplication.translate("GameScreen", text)
+        assert said != text and "クリック" in said and "Enter" in said, said

@@ -953,12 +953,12 @@ play on  (K)</source>
             <translation>場に{0}と同じ月の札が2枚あります。取る札をクリックしてください（← → で選んで Enter でも取れます）。</translation>
         </message>
         <message>
-            <source>You turned {0}: it takes {1} — by itself in {2} s, or click.</source>
-            <translation>{0}をめくりました。{1}を取ります（あと{2}秒で自動、クリックですぐ）。</translation>
+            <source>You turned {0}: it takes {1} — by itself in {2} s, or click or Enter.</source>
+            <translation>{0}をめくりました。{1}を取ります（あと{2}秒で自動、クリックかEnterですぐ）。</translation>
         </message>
         <message>
-            <source>You turned {0}: no match, it stays on the field — in {1} s, or click.</source>
-            <translation>{0}をめくりました。合う札がないので場に置きます（あと{1}秒で自動、クリックですぐ）。</translation>
+            <source>You turned {0}: no match, it stays on the field — in {1} s, or click or Enter.</source>
+            <translation>{0}をめくりました。合う札がないので場に置きます（あと{1}秒で自動、クリックかEnterですぐ）。</translation>
         </message>
         <message>
             <source>Waiting for {0}… {1} s</source>
