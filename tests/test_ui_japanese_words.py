@@ -50,6 +50,7 @@ def test_the_round_of_a_match_reads_dai_3_kaisen_of_6(japanese: None) -> None:
         ("に合う札", "同じ月の札"),  # 「菖蒲に短冊に合う札」: two に in a row
         ("1回戦に数えません", "回戦数に数えません"),  # a redeal is not one round
         ("勝った方の倍率は", "勝った方の得点が"),  # the multiplier applies to the points
+        ("勝った方の得点が×", "勝った方の得点が{0}倍"),  # 得点が3倍になる, not 得点が×3になる
         ("ヒント", "アシスト表示"),  # the feature's one name (Assist)
     ],
 )

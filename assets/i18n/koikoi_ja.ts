@@ -394,11 +394,11 @@ take {0} now  (S)</source>
         </message>
         <message>
             <source>Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, and if the computer calls shobu first you get nothing.</source>
-            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が×{0}になりますが、先にコンピューターが勝負すると、あなたは0点です。</translation>
+            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が{0}倍になりますが、先にコンピューターが勝負すると、あなたは0点です。</translation>
         </message>
         <message>
             <source>Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, and if {name} calls shobu first you get nothing.</source>
-            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が×{0}になりますが、先に{name}さんが勝負すると、あなたは0点です。</translation>
+            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が{0}倍になりますが、先に{name}さんが勝負すると、あなたは0点です。</translation>
         </message>
         <message>
             <source>「こいこい」 Koikoi
