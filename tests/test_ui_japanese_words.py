@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.cards import parse_card
@@ -158,3 +159,41 @@ def test_every_table_prompt_that_says_click_names_the_key_too(japanese: None) ->
         assert "Enter" in text, text
         said = QCoreApplication.translate("GameScreen", text)
         assert said != text and "クリック" in said and "Enter" in said, said
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_other_windows_titles_leave_the_app_name_to_qt(qtbot: QtBot, lang: str) -> None:
+    """Qt adds " — " and the display name to every window's title on Linux and Windows: a
+    title that starts with the game's name said it twice
+    (「こいこい：ルールと操作 — 花札こいこい」)."""
+    from koikoi.ui.common.display import DisplayDialog
+    from koikoi.ui.learn.help import HelpDialog
+
+    assert names.install_translations(lang)
+    try:
+        window = open_window(qtbot)
+        QTest.keyClick(window.start.practice_button, Qt.Key.Key_F1)  # the rules
+        window.start.calculator_button.click()
+        window.start.display_button.click()
+        titles = {}
+        for kind in (HelpDialog, ScoreCalculator, DisplayDialog):
+            shown = window.findChild(kind)
+            assert shown is not None and shown.isVisible(), kind
+            titles[kind.__name__] = shown.windowTitle()
+            shown.close()
+        close_window(window)
+    finally:
+        names.install_translations("en")
+    expected = {
+        "ja": {
+            "HelpDialog": "ルールと操作",
+            "ScoreCalculator": "点数計算",
+            "DisplayDialog": "表示設定",
+        },
+        "en": {
+            "HelpDialog": "Rules and keys",
+            "ScoreCalculator": "Score calculator",
+            "DisplayDialog": "Display options",
+        },
+    }
+    assert titles == expected[lang]

@@ -465,10 +465,6 @@ play on  (K)</source>
     <context>
         <name>DisplayDialog</name>
         <message>
-            <source>Koi-Koi: display</source>
-            <translation>こいこい：表示</translation>
-        </message>
-        <message>
             <source>Display options</source>
             <translation>表示設定</translation>
         </message>
@@ -1114,10 +1110,6 @@ play on  (K)</source>
     </context>
     <context>
         <name>HelpDialog</name>
-        <message>
-            <source>Koi-Koi: rules and keys</source>
-            <translation>こいこい：ルールと操作</translation>
-        </message>
         <message>
             <source>Rules and keys</source>
             <translation>ルールと操作</translation>
@@ -3494,10 +3486,6 @@ play on  (K)</source>
     </context>
     <context>
         <name>ScoreCalculator</name>
-        <message>
-            <source>Koi-Koi: score calculator</source>
-            <translation>こいこい：点数計算</translation>
-        </message>
         <message>
             <source>Score calculator</source>
             <translation>点数計算</translation>

@@ -267,7 +267,7 @@ class DisplayDialog(QDialog):
     def __init__(self, options: DisplayOptions, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("displayDialog")
-        self.setWindowTitle(self.tr("Koi-Koi: display"))
+        self.setWindowTitle(self.tr("Display options"))  # Qt adds " — " and the app name
         self.setAccessibleName(self.tr("Display options"))
         self.on_changed: Callable[[DisplayOptions], None] = lambda options: None
         lay = QVBoxLayout(self)
