@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from koikoi.engine.match import Settings
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt
-from koikoi.ui.common.enter import press_focused_button
+from koikoi.ui.common.enter import enter_presses_buttons
 from koikoi.ui.common.settings import (
     AI_LEVEL,
     AI_LEVELS,
@@ -183,10 +183,9 @@ class StartScreen(QWidget):
         outer.addLayout(kept_row)
         outer.addStretch(4)
         self.load_settings()
+        enter_presses_buttons(self)  # as Space does
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if press_focused_button(self, event):  # Enter presses the focused button (Space does)
-            return
         if event.key() == Qt.Key.Key_F1:  # as at the table
             self.on_help()
             return

@@ -44,7 +44,7 @@ from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
-from koikoi.ui.common.enter import press_focused_button
+from koikoi.ui.common.enter import enter_presses_buttons
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.net.neterrors import move_problem
 from koikoi.ui.replay.history import Replayed, Step, Verdict
@@ -174,6 +174,7 @@ class ReplayViewer(QWidget):
         outer.addLayout(middle, 1)
         outer.addWidget(self._controls())
         self._keys()
+        enter_presses_buttons(self)  # Enter presses the focused button, as Space does
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(960, 640)  # as the main window; its labels never resize it
         self.go(0)
@@ -342,7 +343,7 @@ class ReplayViewer(QWidget):
         return False
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self.closes(event) or press_focused_button(self, event):
+        if self.closes(event):
             return
         if not self.handle_key(event.key()):
             super().keyPressEvent(event)
