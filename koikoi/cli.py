@@ -60,7 +60,9 @@ ENVIRONMENT: Final = """environment:
   KOIKOI_HOME       the folder of the identity key, the pinned peers and the saved games
   KOIKOI_MDNS_BIND  an IP address of this machine: the app's lobby finds and announces
                     rooms on that interface only; KOIKOI_MDNS_BIND=127.0.0.1 finds rooms
-                    over loopback (two apps on one machine). The commands take --bind."""
+                    over loopback (two apps on one machine). The commands take --bind.
+  KOIKOI_SOUND      0: the app never opens the audio device; 1: it does even offscreen
+                    (where it otherwise plays no sound)."""
 
 
 class _Parser(argparse.ArgumentParser):

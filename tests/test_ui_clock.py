@@ -18,6 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
 from koikoi.net.identity import Identity, KnownPeers
+from koikoi.net.session.clock import DEFAULT_CLOCK, ClockSetting
 from koikoi.net.session.events import TossDone
 from koikoi.net.transport.options import PeerOptions
 from koikoi.net.verify import verify_record
@@ -27,7 +28,7 @@ from koikoi.ui.net.netlink.base import APP_DEALINGS
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.room import QtRoom
 from tests.stepped_clock import SteppedClock
-from tests.test_ui_network import ended_message, log_text, open_window, saved_record
+from tests.test_ui_network import clock_shown, ended_message, log_text, open_window, saved_record
 from tests.ui_driver import (
     actions_so_far,
     click,
@@ -42,9 +43,15 @@ deadline falls on a step (the clock's words count whole seconds up: 3.0000001 is
 
 
 def options(
-    name: str, move_clock: float, abandon_after: float, dealings: tuple[str, ...] = APP_DEALINGS
+    name: str,
+    move_clock: float | None,
+    abandon_after: float,
+    dealings: tuple[str, ...] = APP_DEALINGS,
+    clock: ClockSetting = DEFAULT_CLOCK,
 ) -> PeerOptions:
-    """A side's options as the app's lobby makes them (privately dealt by default)."""
+    """A side's options as the app's lobby makes them (privately dealt by default):
+    ``move_clock`` seconds for each move and no reserve over the room's ``clock`` (None:
+    the room's clock as agreed)."""
     return PeerOptions(
         dealings=dealings,
         identity=Identity.generate(),
@@ -53,7 +60,13 @@ def options(
         known_peers=KnownPeers(None),
         move_clock=move_clock,
         abandon_after=abandon_after,
+        clock=clock,
     )
+
+
+NO_CLOCK = ClockSetting(0)
+"""A room with no move clock: a peer that never moves is waited for the abandon time alone
+(with a clock, that counts from when the peer's clock runs out)."""
 
 
 class ClockPair:
@@ -150,23 +163,32 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
     mover, waiter = pair.mover()
     name = "hana" if mover is pair.host else "taro"
     moves = actions_so_far(mover)
-    mine, theirs = mover.game.prompt.text(), waiter.game.prompt.text()
+    heard: dict[MainWindow, list[str]] = {mover: [], waiter: []}  # the sounds asked for
+    for window, names in heard.items():
+        window.controller.cued.connect(names.append)
+    mine = mover.game.prompt.text()
     assert mine.startswith("Your move — 0:20"), mine  # the stepped clock has not moved yet
-    assert theirs.startswith(f"Waiting for {name}… 0:20"), theirs
     assert left_to_move(mover) == []
     # It counts down each second on both tables, said to a screen reader only at 10 s left.
+    # The waiting table runs the mover's clock from when it hears that the mover's table is
+    # ready: a message's way later (here a step of the stepped clock).
     clock.advance(1.0, qtbot, STEP)  # the tables' clock ticks each second of the links'
     assert mover.game.prompt.text().startswith("Your move — 0:19"), mover.game.prompt.text()
-    assert waiter.game.prompt.text().startswith(f"Waiting for {name}… 0:19")
+    clock.advance(1.0, qtbot, STEP)
+    assert mover.game.prompt.text().startswith("Your move — 0:18"), mover.game.prompt.text()
+    theirs = waiter.game.prompt.text()
+    assert theirs.startswith(f"Waiting for {name}… 0:"), theirs
+    assert 18 <= clock_shown(theirs) <= 19, theirs
     # not re-read every second: the instruction is its name, the clock is not in it
     assert mover.game.prompt.accessibleName() == (
         "Your turn: click a card to play it (or 1–8 and Enter)."
     )
-    clock.advance(8.5, qtbot, STEP)  # 10.5 s left: not yet
-    assert left_to_move(mover) == []
+    clock.advance(7.5, qtbot, STEP)  # 10.5 s left: not yet
+    assert left_to_move(mover) == [] and "clock" not in heard[mover]
     clock.advance(1.0, qtbot, STEP)
     assert left_to_move(mover) == ["10 seconds left to move."]
     assert left_to_move(waiter) == []
+    assert heard[mover] == ["clock"] and heard[waiter] == []  # heard with its words
     assert mover.controller.mode is Mode.PLAY and actions_so_far(mover) == moves
     # Its minute (here 20 s) runs out: the table plays a card for the player, in words.
     clock.advance(9.0, qtbot, STEP)  # 0.5 s left
@@ -177,6 +199,7 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
     said = [line for line in log_text(mover).splitlines() if "Your time ran out" in line]
     assert len(said) == 1 and said[0].startswith("Your time ran out: the table played "), said
     assert left_to_move(mover) == ["10 seconds left to move."]  # said once, not each second
+    assert heard[mover].count("clock") == 1
     qtbot.waitUntil(lambda: actions_so_far(mover) > moves, timeout=10_000)
     qtbot.waitUntil(lambda: actions_so_far(waiter) > moves, timeout=10_000)
     # Play goes on, the peer's app agreeing move by move.
@@ -210,11 +233,10 @@ def test_both_tables_show_the_clock_and_a_player_who_runs_out_gets_a_safe_move(
 
 def test_a_peer_that_never_moves_can_be_ended_as_abandoned(qtbot: QtBot, tmp_path: Path) -> None:
     # hana walked away from her table: her app stays connected (heartbeats) but never moves
-    # for her; taro may end the match after 3 s without a move.
+    # for her; taro may end the match after 3 s without a move (the room has no clock).
     clock = SteppedClock()
-    pair = ClockPair(
-        qtbot, tmp_path, options("hana", 3600.0, 3600.0), options("taro", 3600.0, 3.0), clock
-    )
+    hana = options("hana", 3600.0, 3600.0, clock=NO_CLOCK)
+    pair = ClockPair(qtbot, tmp_path, hana, options("taro", None, 3.0), clock)
     host, joiner = pair.windows
     pair.to_the_table()
     play_windows_by_clicks(
@@ -266,56 +288,29 @@ def test_a_peer_that_never_moves_can_be_ended_as_abandoned(qtbot: QtBot, tmp_pat
     pair.close()
 
 
-def test_a_clock_that_runs_out_before_the_table_is_shown_plays_in_order(
+def test_the_clock_waits_while_the_coin_toss_panel_is_up_and_runs_once_the_table_is_ready(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    # Nobody clicks the coin-toss panel away: the first oya's clock runs out meanwhile, the
-    # move is played for them and waits in line behind the deal.
+    """Nobody clicks the coin-toss panel away: the first oya's clock does not run (the
+    time its table is not ready is the peer's to wait, not the player's to lose). Once the
+    panel is clicked away and the deal shown, the oya has the whole clock."""
     clock = SteppedClock()
     pair = ClockPair(
         qtbot, tmp_path, options("hana", 3.0, 3600.0), options("taro", 3.0, 3600.0), clock
     )
     sessions = [pair.room.session, pair.join.session]
     assert all(s is not None and s.lockstep is not None for s in sessions)
-
-    def seq() -> int:
-        session = pair.room.session
-        assert session is not None and session.lockstep is not None
-        return session.lockstep.seq
-
-    clock.advance(2.5, qtbot, STEP)
+    for window in pair.windows:
+        qtbot.waitUntil(lambda: window.controller.mode is Mode.FIRST_OYA, timeout=20_000)  # noqa: B023
+    clock.advance(30.0, qtbot, STEP)  # ten times the clock, the panel still up
     assert [w for w in pair.windows if "Your time ran out" in log_text(w)] == []
     assert all(s is not None and s.lockstep is not None and s.lockstep.seq == 0 for s in sessions)
+    pair.to_the_table()
+    mover, waiter = pair.mover()
+    assert mover.game.prompt.text().startswith("Your move — 0:03"), mover.game.prompt.text()
+    clock.advance(2.5, qtbot, STEP)
+    assert "Your time ran out" not in log_text(mover)
     clock.advance(1.0, qtbot, STEP)
-    qtbot.waitUntil(lambda: seq() >= 1, timeout=10_000)
-    for session in sessions:  # from here on, time enough to look at the table
-        assert session is not None
-        session.move_clock = 3600.0
-    said = [w for w in pair.windows if "Your time ran out" in log_text(w)]
-    assert len(said) == 1  # the first oya's table, in words, while its panel was up
-    mover = said[0]
-    assert mover.controller.mode is Mode.FIRST_OYA
-    for window in pair.windows:
-        click(qtbot, panel_button(window))
-    # The deal, then the move played for the mover (its drawn card shown, as after a click),
-    # then whoever is to move next gets the table.
-    inputs = (Mode.PLAY, Mode.PICK, Mode.DECIDE)
-
-    def at_the_table() -> bool:
-        for window in pair.windows:  # a first deal that ended as dealt (one in 60): its result
-            if window.controller.mode is Mode.ROUND_OVER:
-                click(qtbot, panel_button(window))
-        return any(w.controller.mode in inputs for w in pair.windows) and all(
-            w.controller.remote.seen == seq() for w in pair.windows if w.controller.remote
-        )
-
-    qtbot.waitUntil(at_the_table, timeout=10_000)
-    for window in pair.windows:
-        obs = window.controller.observation()
-        if window.controller.mode is Mode.PLAY and obs is not None:
-            assert sum(1 << card for card in window.game.table.model.hand) == obs.hand
-    for window in pair.windows:
-        remote = window.controller.remote
-        assert remote is not None and remote.seen == seq() and remote.ended is None
-    assert actions_so_far(pair.host) == actions_so_far(pair.joiner)
+    qtbot.waitUntil(lambda: "Your time ran out" in log_text(mover), timeout=5_000)
+    qtbot.waitUntil(lambda: actions_so_far(waiter) == actions_so_far(mover) > 0, timeout=10_000)
     pair.close()

@@ -54,7 +54,7 @@ from koikoi.ui.replay.history import steps_of, verdict_of
 from koikoi.ui.replay.viewer import ReplayViewer
 from tests.conftest import REPO
 from tests.stepped_clock import SteppedClock
-from tests.test_ui_clock import STEP, ClockPair, options
+from tests.test_ui_clock import NO_CLOCK, STEP, ClockPair, options
 from tests.test_ui_lobby import both_at_the_cards, close_lobby, make_lobby, open_room
 from tests.test_ui_network import ended_message, log_text
 from tests.test_ui_viewer import played_match
@@ -363,9 +363,8 @@ def test_no_english_when_a_peer_never_moves_in_japanese(
     """The prompt and button to end a match the peer abandoned, the log's line, and both
     players' messages when it is ended."""
     clock = SteppedClock()
-    pair = ClockPair(
-        qtbot, tmp_path, options("はな", 3600.0, 3600.0), options("たろう", 3600.0, 3.0), clock
-    )
+    hana = options("はな", 3600.0, 3600.0, clock=NO_CLOCK)
+    pair = ClockPair(qtbot, tmp_path, hana, options("たろう", None, 3.0), clock)
     host, joiner = pair.windows
     try:
         pair.to_the_table()

@@ -123,15 +123,15 @@ def _listed(rounds: int, doubling: bool) -> tuple[str, str]:
 def test_the_settings_read_in_english_on_english_screens() -> None:
     assert names.current_language() == "en"
     cell, spoken = _listed(6, True)
-    assert cell == "6 rounds · doubling at 8+"
-    assert "6 rounds · doubling at 8+" in spoken
-    assert _listed(12, False)[0] == "12 rounds · no doubling"
+    assert cell == "6 rounds · doubling at 8+ · 60 s a move"
+    assert "6 rounds · doubling at 8+" in spoken and "60 s a move" in spoken
+    assert _listed(12, False)[0] == "12 rounds · no doubling · 60 s a move"
     assert not re.search("[\u3040-\u30ff\u4e00-\u9fff]", cell + spoken)
 
 
 def test_the_settings_stay_in_the_seeds_japanese_in_japanese(japanese: None) -> None:
-    assert _listed(6, True)[0] == "6回戦 · 「8点以上×2」"
-    assert _listed(12, False)[0] == "12回戦 · 「8点で倍なし」"
+    assert _listed(6, True)[0] == "6回戦 · 「8点以上×2」 · 1手60秒"
+    assert _listed(12, False)[0] == "12回戦 · 「8点で倍なし」 · 1手60秒"
 
 
 def test_the_tables_assist_switch_is_whole_in_a_small_window_in_japanese(
@@ -148,9 +148,11 @@ def test_the_tables_assist_switch_is_whole_in_a_small_window_in_japanese(
 
 
 def _table_prompts_with_click() -> list[str]:
-    source = (REPO / "koikoi" / "ui" / "table" / "game_screen.py").read_text("utf-8")
-    found = re.findall(r'self\.tr\(\s*"([^"\n]*click[^"\n]*)"', source)
-    assert len(found) >= 4, found  # play, the two-match pick, the two drawn-card waits
+    found = []
+    for module in ("game_screen.py", "spoken.py"):  # the prompts, and what a reader hears
+        source = (REPO / "koikoi" / "ui" / "table" / module).read_text("utf-8")
+        found += re.findall(r'(?:self\.tr|_tr)\(\s*"([^"\n]*click[^"\n]*)"', source)
+    assert len(found) >= 6, found  # play, the two-match pick, the drawn-card waits (twice)
     return found
 
 

@@ -5,9 +5,12 @@ the prompt its whole text."""
 from __future__ import annotations
 
 import random
+import tempfile
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QRect, QTranslator
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -126,7 +129,7 @@ def test_the_log_shows_its_newest_line_and_the_prompt_its_whole_text(qtbot, size
         if not game.side._lines:  # the first oya: nothing said yet
             return
         newest = game.side._lines[-1]
-        assert log_text(log).endswith(newest)
+        assert log_text(log).endswith(newest.replace("\u00a0", " "))  # plain text: a space
         assert newest_line_in_sight(log), f"{size}: the newest line {newest!r} is cut off"
         if newest.startswith("Your turn"):
             seen["your turn"] += 1
@@ -226,28 +229,59 @@ def test_a_prompt_longer_than_the_table_wraps_and_shows_whole(qtbot):
         app.removeTranslator(words)
 
 
-@pytest.mark.parametrize("rows", [3, 4, 6])
-def test_a_match_of_a_few_rounds_shows_them_all_without_a_scroll_bar(qtbot, rows: int) -> None:
-    """3–6 rounds left the table a few pixels short of its rows: a (white) scroll bar."""
+def _show_match_result(qtbot, window: MainWindow, rows: int) -> QTableWidget:
+    """The end-of-match panel of a match of ``rows`` deals, each a win of the player's."""
     from koikoi.engine.events import Outcome, RoundResult
     from koikoi.engine.match import DealOutcome
     from koikoi.engine.yaku import Yaku
     from koikoi.ui.match.controller import HUMAN
     from koikoi.ui.match.matchview import MatchSummary
 
-    window = open_window(qtbot, size=(1280, 800))
     result = RoundResult(Outcome.WIN, HUMAN, ((Yaku.HANAMI, 5), (Yaku.TANE, 1)), 6, False, 0, 6)
     deals = tuple((i + 1, DealOutcome(result, 6, False, (30 + 6 * i, 30))) for i in range(rows))
     window.stack.setCurrentWidget(window.game)  # as at the end of a match
-    window.game._show_match_result(MatchSummary((30 + 6 * rows, 30), HUMAN, 6, deals))
+    window.game._show_match_result(MatchSummary((30 + 6 * rows, 30), HUMAN, 12, deals))
     panel = window.game.overlay.panel
-    assert panel is not None  # the match's result
+    assert panel is not None
     table = panel.findChild(QTableWidget, "roundsTable")
-    assert table is not None
-    qtbot.waitUntil(lambda: table.isVisible())
+    assert isinstance(table, QTableWidget)
+    qtbot.waitUntil(table.isVisible)
     QApplication.processEvents()
+    return table
+
+
+@pytest.mark.parametrize("rows", [3, 4, 6, 12])
+def test_a_match_of_up_to_12_rounds_shows_them_all_without_a_scroll_bar(qtbot, rows: int) -> None:
+    """3–6 rounds left the table a few pixels short of its rows: a (white) scroll bar; a
+    12-round match shows its 12 rows whole at the default window size too."""
+    window = open_window(qtbot, size=(1280, 800))
+    table = _show_match_result(qtbot, window, rows)
     shown = table.viewport().height()
     needed = sum(table.rowHeight(i) for i in range(table.rowCount()))
     assert needed <= shown, f"{rows} rows: {needed} px in {shown}"
     assert not table.verticalScrollBar().isVisible()
+    panel = window.game.overlay.panel
+    assert panel is not None
+    place = QRect(panel.mapTo(window, panel.rect().topLeft()), panel.size())
+    assert window.rect().contains(place)  # and the panel is inside the window, its buttons too
+    if rows == 12:
+        window.grab().save(str(Path(tempfile.gettempdir()) / "koikoi-rounds-12.png"))
+    close_window(window)
+
+
+def test_a_rounds_table_that_must_scroll_has_the_tables_dark_scroll_bar(qtbot) -> None:
+    """More rows than the window has room for (a small window, a 12-round match with
+    redeals): the scroll bar is the table's own, dark, never Qt's white default."""
+    window = open_window(qtbot, size=(960, 640))
+    table = _show_match_result(qtbot, window, 16)
+    bar = table.verticalScrollBar()
+    qtbot.waitUntil(bar.isVisible)
+    image = bar.grab().toImage()
+    light = sum(
+        QColor(image.pixel(x, y)).lightness() > 200
+        for x in range(image.width())
+        for y in range(image.height())
+    )
+    assert light < image.width() * image.height() // 20, "a light scroll bar"
+    window.grab().save(str(Path(tempfile.gettempdir()) / "koikoi-rounds-bar.png"))
     close_window(window)

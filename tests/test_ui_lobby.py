@@ -266,7 +266,7 @@ def test_a_room_advertised_by_zeroconf_is_listed_and_dropped(qtbot: QtBot, tmp_p
                 assert texts[0] == title
                 lock = model.index(row, 0).data(Qt.ItemDataRole.DecorationRole)
                 assert lock is not None  # a private room's lock
-                assert texts[2] == "12 rounds · no doubling"
+                assert texts[2] == "12 rounds · no doubling · 60 s a move + 5:00 reserve"
                 assert "private" in model.index(row, 0).data(Qt.ItemDataRole.AccessibleTextRole)
             finally:
                 withdrawn = off_the_ui_thread(advertiser.withdraw)

@@ -218,6 +218,8 @@ def _check_with_process(seat: Seat, proc: KoikoiProcess, record: Path) -> None:
     assert session is not None and seat.ending is not None and seat.ending.finished
     result = proc.result()
     assert result.pop("dealing") == "seed"  # CLI.md: how the command dealt
+    clock = session.clock_setting  # CLI.md: the clock the command played
+    assert (result.pop("clock"), result.pop("reserve")) == (clock.seconds, clock.reserve)
     assert result == session.result_json()
     theirs = json.loads(record.read_text())
     mine = session.record().to_json()

@@ -330,3 +330,92 @@ def test_a_language_switch_keeps_the_windows_place_and_size(qtbot):
         again.close()
         AppSettings().set(LANGUAGE, "")
         names.install_translations("en")
+
+
+_FIRST_WINDOW = """
+import json, sys, time
+from PySide6.QtCore import QRect
+from PySide6.QtTest import QTest
+from koikoi.ui.app import make_app
+from koikoi.ui.main_window import MainWindow
+from koikoi.ui.match.matchview import Mode
+from tests.ui_driver import FAST, ProcessBot, click, find_card, panel_button, start_practice
+from tests.ui_driver import wait_for_input
+
+app = make_app()
+screen = app.primaryScreen()
+window = MainWindow(timings=FAST)  # no geometry saved: the first window's size
+window.show()
+assert QTest.qWaitForWindowExposed(window, 10_000)
+QTest.qWait(50)  # the frame is known once shown: the window is fitted to it
+bot = ProcessBot(time.monotonic() + 60, [])
+start_practice(window, seed=b"first-window-fits-00000000000001")
+assert wait_for_input(bot, window) is Mode.FIRST_OYA
+click(bot, panel_button(window))
+assert wait_for_input(bot, window) is Mode.PLAY
+side = window.game.side
+
+
+def inside(widget):
+    place = QRect(widget.mapTo(window, widget.rect().topLeft()), widget.size())
+    return widget.isVisible() and window.rect().contains(place)
+
+
+cards = [find_card(window, card) for card in window.game.table.model.hand]
+print(json.dumps({
+    "screen": list(screen.availableGeometry().getRect()),
+    "frame": list(window.frameGeometry().getRect()),
+    "frame_inside": screen.availableGeometry().contains(window.frameGeometry()),
+    "hand": len(cards),
+    "hand_inside": all(inside(w) for w in cards),
+    "buttons_inside": all(inside(b) for b in (side.menu_button, side.help_button)),
+}))
+window.grab().save(sys.argv[1])
+window.controller.shutdown()
+"""
+
+
+def test_a_first_window_on_a_1280x800_screen_shows_its_hand_and_menu_row(tmp_path):
+    """A real 1280×800 screen (the offscreen platform's, its windows framed): the first
+    window, fitted to the screen's available room with its frame, shows the whole hand and
+    the Menu/Help row inside the window and the window's frame on the screen."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    config = tmp_path / "screen.json"
+    config.write_text(
+        json.dumps(
+            {
+                "windowFrameMargins": True,
+                "screens": [
+                    {"name": "laptop", "x": 0, "y": 0, "width": 1280, "height": 800,
+                     "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )  # fmt: skip
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM=f"offscreen:configfile={config}",
+        KOIKOI_HOME=str(tmp_path / "home"),
+        PYTHONPATH=str(Path(__file__).resolve().parent.parent),
+    )
+    shot = tmp_path / "first-window.png"
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_WINDOW, str(shot)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["screen"] == [0, 0, 1280, 800]  # the screen the test asked for
+    assert seen["frame_inside"], seen
+    assert seen["hand"] == 8 and seen["hand_inside"], seen
+    assert seen["buttons_inside"], seen

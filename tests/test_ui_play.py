@@ -4,6 +4,7 @@ and a window that stays live while the hard computer thinks."""
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from typing import Any
@@ -18,6 +19,7 @@ from koikoi.engine.events import Outcome
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.ui.common.names import card_accessible_name, yaku_japanese
+from koikoi.ui.common.settings import settings_path
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import COMPUTER, HUMAN, Timings
 from koikoi.ui.match.matchview import DecisionInfo, Mode
@@ -364,4 +366,82 @@ def test_R5_5_the_drawn_cards_pace_is_a_display_option_and_stays(
 def test_R5_5_the_default_pace_keeps_the_timings_wait(qtbot: QtBot) -> None:
     window = open_window(qtbot, Timings.instant(auto_take_ms=5000))
     assert window.controller.timings.auto_take_ms == 5000
+    close_window(window)
+
+
+DRAWN_NOTHING = b"draw-matches-nothing-00000000001"
+"""You are oya; play matsu_plain_1 (no match) and the drawn kiri_plain_1 matches nothing."""
+
+
+def _play_to_a_lone_drawn_card(
+    qtbot: QtBot, window: MainWindow, hold: bool = False
+) -> list[tuple[int, int]]:
+    """Play the seeded hand card; the waits the drawn card (that matches nothing) is given,
+    each with its timer's interval. ``hold`` stops the timer as it starts (in the same call:
+    no time can pass first), for the test to say when the time is up."""
+    start_practice(window, seed=DRAWN_NOTHING)
+    assert wait_for_input(qtbot, window) is Mode.FIRST_OYA
+    click(qtbot, panel_button(window))
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    waits: list[tuple[int, int]] = []
+    timer = window.controller._auto_timer
+
+    def started(wait: Any) -> None:
+        waits.append((wait.ms, timer.interval() if timer.isActive() else -1))
+        if hold:
+            timer.stop()
+
+    window.controller.draw_waiting.connect(started)
+    click(qtbot, find_card(window, parse_card("matsu_plain_1")))
+    return waits
+
+
+def _on_the_field(window: MainWindow, card_id: str) -> bool:
+    return parse_card(card_id) in window.game.table.model.field
+
+
+def test_R5_5_instant_puts_a_drawn_card_that_matches_nothing_on_the_field_at_once(
+    qtbot: QtBot,
+) -> None:
+    window = open_window(qtbot, Timings.instant(auto_take_ms=5000))
+    _choose_draw_pace(qtbot, window, "instant")
+    waits = _play_to_a_lone_drawn_card(qtbot, window)
+    qtbot.waitUntil(lambda: _on_the_field(window, "kiri_plain_1"), timeout=2000)
+    assert [ms for ms, _ in waits] == [0]  # no wait at all, not R5.5's 5 s
+    assert window.controller.mode is not Mode.DRAW_WAIT
+    close_window(window)
+
+
+def test_R5_5_one_second_waits_its_second_on_the_timer_then_goes_to_the_field(
+    qtbot: QtBot,
+) -> None:
+    window = open_window(qtbot, Timings.instant(auto_take_ms=5000))
+    _choose_draw_pace(qtbot, window, "1s")
+    waits = _play_to_a_lone_drawn_card(qtbot, window, hold=True)
+    c = window.controller
+    assert wait_for_input(qtbot, window) is Mode.DRAW_WAIT
+    assert waits == [(1000, 1000)]  # a 1 s wait on the timer, not R5.5's 5 s
+    qtbot.wait(50)
+    assert not _on_the_field(window, "kiri_plain_1")  # the timer has not said time is up
+    assert c.mode is Mode.DRAW_WAIT
+    c._auto_timer.timeout.emit()  # its second is up (the held timer stands in for the clock)
+    qtbot.waitUntil(lambda: _on_the_field(window, "kiri_plain_1"), timeout=2000)
+    close_window(window)
+
+
+def test_R5_5_a_damaged_pace_in_the_settings_file_is_the_default_5_s(
+    qtbot: QtBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = settings_path()
+    assert path is not None  # under the test's own KOIKOI_HOME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("[display]\ndraw_pace=2s\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        window = open_window(qtbot, Timings.instant(auto_take_ms=5000))
+    assert window.display.draw_pace == "5s"
+    lines = [r.getMessage() for r in caplog.records if "display/draw_pace" in r.getMessage()]
+    assert len(lines) == 1 and "2s" in lines[0] and "\n" not in lines[0]
+    waits = _play_to_a_lone_drawn_card(qtbot, window)
+    assert wait_for_input(qtbot, window) is Mode.DRAW_WAIT
+    assert waits == [(5000, 5000)]
     close_window(window)

@@ -223,7 +223,10 @@ def test_a_card_name_on_the_four_card_page_keeps_its_words_on_one_line(
         qtbot.wait(20)
         for label, card_id in zip(panel.card_names, cards, strict=True):
             card = CARD_IDS.index(card_id)
-            wanted = [names.card_name(card), names.card_japanese(card)]
+            wanted = [
+                names.card_name(card).replace("\u00a0", " "),
+                names.card_japanese(card).replace("\u00a0", " "),
+            ]
             metrics = label.fontMetrics()
             room = QRect(0, 0, label.contentsRect().width(), 10_000)
             laid = metrics.boundingRect(room, Qt.TextFlag.TextWordWrap, label.text())

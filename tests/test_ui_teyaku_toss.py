@@ -30,13 +30,15 @@ from koikoi.engine.events import Outcome
 from koikoi.engine.match import Settings
 from koikoi.net.hello import SEED_ONLY
 from koikoi.net.lockstep import Lockstep
+from koikoi.net.session.clock import ClockSetting
 from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
 from tests.net_support import deal_seeds
-from tests.test_ui_clock import ClockPair, options
+from tests.stepped_clock import SteppedClock
+from tests.test_ui_clock import STEP, ClockPair, options
 from tests.test_ui_lobby import (
     LOOPBACK,
     PASSWORD,
@@ -46,7 +48,7 @@ from tests.test_ui_lobby import (
     make_lobby,
     open_room,
 )
-from tests.test_ui_network import LatePair, open_window
+from tests.test_ui_network import LatePair, clock_shown, log_text, open_window
 from tests.test_ui_panels import PRIVATE_NOTE, SEED_NOTE
 from tests.ui_driver import click, close_window, panel_button, play_windows_by_clicks
 
@@ -201,5 +203,62 @@ def test_a_privately_dealt_first_deal_that_ends_at_once_shows_the_toss_then_its_
             assert c.observation() is not None
             model = window.game.table.model
             assert len(model.hand) == 8 and sum(1 for c in model.field if c is not None) == 8
+    finally:
+        pair.close()
+
+
+def test_the_oya_reading_the_result_panel_for_90_s_loses_no_time(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22's case: the next round's clock ran while the oya still read the round's
+    result, and played their first move for them. Here the first deal ends at once in a
+    teyaku (its result panel up on both tables), the other player clicks on at once and the
+    oya reads for a minute and a half on the links' stepped clock: no move is played for
+    the oya, whose table then starts the deal with the whole clock, action and reserve;
+    meanwhile the other table says whom it waits for and why."""
+    start_deal = PrivateDealing.start_deal
+
+    def teyaku_first(private: PrivateDealing) -> None:
+        session, match = private._session, private.lockstep.match
+        first = not session._journal.own_seeds
+        seeds = deal_seeds(session.session_id, match.round_no, match.deal_no, teyaku=first)
+        session.dealer_seeds.append(seeds[session.role])
+        start_deal(private)
+
+    monkeypatch.setattr(PrivateDealing, "start_deal", teyaku_first)
+    clock = SteppedClock()
+    room = ClockSetting(20, 60)
+    pair = ClockPair(
+        qtbot,
+        tmp_path,
+        options("hana", None, 3600.0, clock=room),
+        options("taro", None, 3600.0),
+        clock,
+    )
+    try:
+        for window in pair.windows:
+            qtbot.waitUntil(at(window.controller, Mode.FIRST_OYA), timeout=20_000)
+            click(qtbot, panel_button(window))
+            qtbot.waitUntil(at(window.controller, Mode.ROUND_OVER), timeout=5_000)
+        match = pair.host.controller.match
+        assert match is not None and len(match.history) == 1
+        oya = pair.windows[match.oya]  # the teyaku's holder deals next (R8.2)
+        other = pair.windows[1 - match.oya]
+        name = "hana" if oya is pair.host else "taro"
+        click(qtbot, panel_button(other))
+        clock.advance(90.0, qtbot, STEP)  # the oya reads the result
+        assert "Your time ran out" not in log_text(oya)
+        assert oya.controller.mode is Mode.ROUND_OVER
+        waiting = other.game.prompt.text()
+        assert waiting == f"Waiting for {name}: their table still shows the last play or a result"
+        click(qtbot, panel_button(oya))
+        qtbot.waitUntil(at(oya.controller, Mode.PLAY), timeout=10_000)
+        prompt = oya.game.prompt.text()
+        assert prompt.startswith("Your move — 0:20 (+1:00)"), prompt
+        clock.advance(19.0, qtbot, STEP)
+        assert "Your time ran out" not in log_text(oya)
+        qtbot.waitUntil(lambda: clock_shown(other.game.prompt.text()) <= 2, timeout=5_000)
+        for session in (pair.room.session, pair.join.session):
+            assert session is not None and session.clock_setting == room  # the room's, agreed
     finally:
         pair.close()

@@ -336,7 +336,8 @@ def test_the_narration_is_the_live_tables_and_each_step_is_announced(qtbot, monk
             assert heard[-1] == " ".join(viewer.said())
     press(viewer, Qt.Key.Key_PageUp)
     press(viewer, Qt.Key.Key_End)
-    assert said == live
+    # a plain's number is bound by a no-break space, which a log's plain text reads as a space
+    assert [line.replace("\u00a0", " ") for line in said] == live
     assert viewer.log.toPlainText().split("\n") == live
     assert heard[-1] == " ".join(viewer.said())
 
@@ -352,7 +353,8 @@ def test_every_control_has_an_accessible_name(qtbot) -> None:
     press(viewer, Qt.Key.Key_Right)
     press(viewer, Qt.Key.Key_Right)
     assert viewer.index == 2
-    assert viewer.log.toPlainText().split("\n") == viewer.said(0) + viewer.said(1) + viewer.said(2)
+    said = viewer.said(0) + viewer.said(1) + viewer.said(2)  # no-break spaces as spaces
+    assert viewer.log.toPlainText().split("\n") == [line.replace("\u00a0", " ") for line in said]
 
 
 # -- network records: the verify status -------------------------------------------------------

@@ -8,8 +8,10 @@ import ast
 from pathlib import Path
 from xml.etree import ElementTree
 
+import pytest
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QTableWidget
+from PySide6.QtGui import QTextLayout, QTextOption
+from PySide6.QtWidgets import QLabel, QTableWidget
 
 from koikoi.engine.cards import NUM_CARDS, parse_card
 from koikoi.engine.events import Outcome, RoundEnded, RoundResult, YakuFormed
@@ -38,7 +40,8 @@ def test_every_card_has_its_own_name_in_each_language() -> None:
     cards = range(NUM_CARDS)
     for name_of in (names.card_name, names.card_japanese, names.card_accessible_name):
         assert len({name_of(c) for c in cards}) == NUM_CARDS, name_of.__name__
-    assert names.card_name(parse_card("kiri_plain_1")) == "Paulownia plain 1"
+    # a plain's number is bound to its word: no label wraps "plain" above a lone "1"
+    assert names.card_name(parse_card("kiri_plain_1")) == "Paulownia plain\u00a01"
     assert names.card_name(parse_card("kiri_plain_yellow")) == "Paulownia yellow plain"
 
 
@@ -50,9 +53,9 @@ def test_a_drawn_plain_taking_a_plain_of_its_month_is_named_in_english(qtbot) ->
     assert wait_for_input(qtbot, window) is Mode.PLAY
     click(qtbot, find_card(window, parse_card("kiri_plain_2")))
     assert wait_for_input(qtbot, window) is Mode.DRAW_WAIT
-    prompt = window.game.prompt.text()
+    prompt = window.game.prompt.text().replace("\u00a0", " ")
     assert prompt.startswith("You turned Paulownia yellow plain: it takes Paulownia plain 2 —")
-    log = window.game.side.log.toPlainText()
+    log = window.game.side.log.toPlainText().replace("\u00a0", " ")
     assert "You played Paulownia plain 2." in log
     assert "You turned Paulownia yellow plain from the stock." in log
     drawn = find_card(window, parse_card("kiri_plain_yellow"))
@@ -154,3 +157,52 @@ def test_the_rules_name_the_cards_as_the_table_does(qtbot) -> None:
     assert "Pampas moon + Chrysanthemum sake cup" in text
     assert "Both start with 25 points" in text
     close_window(window)
+
+
+def _laid_lines(label: QLabel, text: str) -> list[str]:
+    """``text`` as the label's width lays it out, word-wrapped: one string a line."""
+    layout = QTextLayout(text, label.font())
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    layout.setTextOption(option)
+    layout.beginLayout()
+    lines = []
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(label.contentsRect().width())
+        lines.append(text[line.textStart() : line.textStart() + line.textLength()].strip())
+    layout.endLayout()
+    return lines
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_plains_number_never_wraps_away_from_its_name_in_the_card_gallery(
+    qtbot, language: str
+) -> None:
+    """'Chrysanthemum plain 2' wrapped its '2' onto a line of its own (issue 22): the
+    gallery's narrowest cells still keep 'plain 2' on one line."""
+    from koikoi.ui.learn.help import HelpDialog
+
+    assert names.install_translations(language)
+    try:
+        window = open_window(qtbot)
+        click(qtbot, window.start.learn_buttons["cards"])
+        help_ = window._help
+        assert isinstance(help_, HelpDialog)
+        qtbot.waitExposed(help_)
+        help_.resize(help_.minimumSizeHint().width(), 600)  # as narrow as it goes
+        qtbot.wait(20)
+        cells = {c.property("card"): c for c in help_.gallery.findChildren(QLabel, "galleryCard")}
+        cell = cells["kiku_plain_2"]
+        name = names.card_name(parse_card("kiku_plain_2"))
+        lines = _laid_lines(cell, name)
+        if language == "en":
+            assert len(lines) > 1, lines  # narrow enough to wrap: the test can fail
+            assert lines[-1].replace("\u00a0", " ") == "plain 2", lines
+        for card_id, label in cells.items():
+            for text in label.text().split("\n")[:2]:  # the name and its Japanese
+                for line in _laid_lines(label, text):
+                    assert not line[:1].isdigit(), (card_id, text, line)
+        help_.close()
+        close_window(window)
+    finally:
+        names.install_translations("en")

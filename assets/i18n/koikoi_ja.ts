@@ -353,6 +353,33 @@
         </message>
     </context>
     <context>
+        <name>ClockWords</name>
+        <message>
+            <source>{0} (+{1})</source>
+            <translation>{0}（＋{1}）</translation>
+        </message>
+        <message>
+            <source>reserve {0}</source>
+            <translation>持ち時間 {0}</translation>
+        </message>
+        <message>
+            <source>Your move — {0}</source>
+            <translation>あなたの番 — {0}</translation>
+        </message>
+        <message>
+            <source>Waiting for {0}: their table still shows the last play or a result</source>
+            <translation>{0}さんを待っています：相手の画面はまだ前の手か結果を表示しています</translation>
+        </message>
+        <message>
+            <source>Waiting for {0}…</source>
+            <translation>{0}さんを待っています…</translation>
+        </message>
+        <message>
+            <source>Waiting for {0}… {1}</source>
+            <translation>{0}さんを待っています… {1}</translation>
+        </message>
+    </context>
+    <context>
         <name>DecisionPanel</name>
         <message>
             <source>You made a yaku! 役ができました</source>
@@ -961,10 +988,6 @@ play on  (K)</source>
             <translation>{0}さんを待っています… {1}秒</translation>
         </message>
         <message>
-            <source>Waiting for {0}… {1}</source>
-            <translation>{0}さんを待っています… {1}</translation>
-        </message>
-        <message>
             <source>{0} has not moved for {1}: you may end the match.</source>
             <translation>{0}さんが打たないまま{1}たちました。対戦を終わらせることができます。</translation>
         </message>
@@ -977,12 +1000,20 @@ play on  (K)</source>
             <translation>こいこいか勝負か？ KかSを押してください。</translation>
         </message>
         <message>
-            <source>Your move — {0}</source>
-            <translation>あなたの番 — {0}</translation>
-        </message>
-        <message>
             <source>{0} has not moved for {1}: end the match</source>
             <translation>{0}さんが打たないまま{1}たちました：対戦を終わらせる</translation>
+        </message>
+        <message>
+            <source>Waiting for {0}…</source>
+            <translation>{0}さんを待っています…</translation>
+        </message>
+        <message>
+            <source>You turned {0}: it takes {1} — by itself soon, or click or Enter.</source>
+            <translation>{0}をめくりました。{1}を取ります（まもなく自動、クリックかEnterですぐ）。</translation>
+        </message>
+        <message>
+            <source>You turned {0}: no match, it stays on the field — soon, or click or Enter.</source>
+            <translation>{0}をめくりました。合う札がないので場に置きます（まもなく自動、クリックかEnterですぐ）。</translation>
         </message>
     </context>
     <context>
@@ -1535,6 +1566,18 @@ play on  (K)</source>
         <message>
             <source>Double at 8 points or more</source>
             <translation>8点以上で2倍</translation>
+        </message>
+        <message>
+            <source>Move clock: seconds a move and a reserve</source>
+            <translation>持ち時間：1手の秒数と予備の持ち時間</translation>
+        </message>
+        <message>
+            <source>Each move has these seconds, then the reserve for the whole match is spent; when both run out, the table makes a safe move. A clock runs only while its player's table is ready: never during a result, the toss or an animation.</source>
+            <translation>1手ごとにこの秒数があり、使い切ると対戦全体の予備の持ち時間が減ります。両方なくなると、安全な手が自動で打たれます。時計が進むのはその人の画面が操作できるときだけで、結果の表示中、親決め、札の動きの間は止まっています。</translation>
+        </message>
+        <message>
+            <source>Clock:</source>
+            <translation>持ち時間：</translation>
         </message>
         <message>
             <source>Private: a password is needed to join</source>
@@ -2793,6 +2836,18 @@ play on  (K)</source>
             <translation>{0}回戦 · 「8点で倍なし」</translation>
         </message>
         <message>
+            <source>no clock</source>
+            <translation>時間制限なし</translation>
+        </message>
+        <message>
+            <source>{0} s a move</source>
+            <translation>1手{0}秒</translation>
+        </message>
+        <message>
+            <source>{0} s a move + {1} reserve</source>
+            <translation>1手{0}秒＋予備{1}</translation>
+        </message>
+        <message>
             <source>joint seed only</source>
             <translation>両者のシードのみ</translation>
         </message>
@@ -3667,6 +3722,33 @@ play on  (K)</source>
         <message>
             <source>Double at 8 or more: {0} · computer: {1}</source>
             <translation>8点以上2倍：{0}・強さ：{1}</translation>
+        </message>
+    </context>
+    <context>
+        <name>SoundControls</name>
+        <message>
+            <source>音 · Sound</source>
+            <translation>サウンド</translation>
+        </message>
+        <message>
+            <source>Play sounds (cards, yaku, calls, your turn)</source>
+            <translation>効果音を鳴らす（札・役・こいこい・手番）</translation>
+        </message>
+        <message>
+            <source>Sounds on</source>
+            <translation>効果音</translation>
+        </message>
+        <message>
+            <source>Volume</source>
+            <translation>音量</translation>
+        </message>
+        <message>
+            <source>Sound volume</source>
+            <translation>効果音の音量</translation>
+        </message>
+        <message>
+            <source>{0} %</source>
+            <translation>{0}%</translation>
         </message>
     </context>
     <context>

@@ -57,6 +57,7 @@ FILE_CONTEXTS = {
     "lobby_pages.py": "Lobby",
     "prematch.py": "Prematch",
     "rooms.py": "Rooms",
+    "clock_words.py": "ClockWords",
     "start_screen.py": "StartScreen",
     "main_window.py": "MainWindow",
     "netmatch.py": "MainWindow",
@@ -69,6 +70,7 @@ FILE_CONTEXTS = {
     "rules_window.py": "Rules",
     "table_layout.py": "TableView",
     "narration.py": "GameController",
+    "spoken.py": "GameScreen",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""
 

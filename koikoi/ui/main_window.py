@@ -61,6 +61,8 @@ from koikoi.ui.match.saves import (
     take_back,
 )
 from koikoi.ui.net.netmatch import NetMatchWindow
+from koikoi.ui.sound.controls import SoundControls
+from koikoi.ui.sound.sounds import Sounds, open_sounds
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.table.game_screen import GameScreen
 
@@ -77,6 +79,7 @@ class MainWindow(NetMatchWindow):
         saves: SaveStore | None = None,
         timings: Timings | None = None,
         parent: QWidget | None = None,
+        sounds: Sounds | None = None,
     ) -> None:
         super().__init__(parent)
         names.install_translations()  # before any widget says a count
@@ -94,6 +97,8 @@ class MainWindow(NetMatchWindow):
         self.timings = timings if timings is not None else Timings()
         self.art = CardArt()
         self.controller = GameController(None, self.timings, self.saves, self)
+        self.sounds = sounds if sounds is not None else open_sounds(self.settings)
+        self.controller.cued.connect(self.sounds.play)
         self.game = GameScreen(self.controller, self.art)
         self.game.set_anim_scale(self.timings.anim_scale)
         self.start = StartScreen(self.settings, self.art)
@@ -350,9 +355,13 @@ class MainWindow(NetMatchWindow):
     def show_display(self) -> None:
         """The display options; each applies at once, to the table too."""
         if self._display_dialog is None:
-            self._display_dialog = DisplayDialog(self.display, self)
+            controls = SoundControls(self.sounds)
+            controls.on_changed = lambda sounds: sounds.save(self.settings)
+            self._display_dialog = DisplayDialog(self.display, self, sound=controls)
             self._display_dialog.on_changed = self.apply_display
         self._display_dialog.set_options(self.display)
+        if self._display_dialog.sound is not None:
+            self._display_dialog.sound.refresh()
         self._display_dialog.show()
         self._display_dialog.raise_()
         self._display_dialog.activateWindow()
@@ -446,6 +455,7 @@ class MainWindow(NetMatchWindow):
             self.controller.leave()  # the peer is told, and the record kept
         self.controller.shutdown()
         self.lobby.shutdown()
+        self.sounds.close()
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
         super().closeEvent(event)

@@ -15,7 +15,6 @@ from PySide6.QtGui import QBrush, QColor, QKeyEvent, QPainter, QPaintEvent, QRad
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
-    QComboBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.match import Settings
 from koikoi.ui.common import names
+from koikoi.ui.common.accessible import ListedComboBox
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.common.enter import enter_presses_buttons
 from koikoi.ui.common.settings import (
@@ -156,7 +156,7 @@ class StartScreen(QWidget):
         small.addWidget(self.quit_button)
         left.addLayout(small)
         left.addLayout(self._learn_row())
-        self.language = QComboBox()
+        self.language = ListedComboBox()  # its closed list says no item is showing
         self.language.setObjectName("languageChoice")  # its look: the window's style sheet
         self.language.setAccessibleName(self.tr("Language of the app"))
         self.language.addItem(self.tr("System language"), "")

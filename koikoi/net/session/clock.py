@@ -12,7 +12,8 @@ side's to wait, not the player's to lose.
 >>> clock = TurnClock(move_clock=60.0, abandon_after=180.0)
 >>> clock.follow(seq=4, now=10.0)
 >>> clock.state(seat=1, local=False, now=260.0)
-MoveClock(seat=1, local=False, left=0.0, waited=250.0, overdue=True, reserve=0.0, ready=True)
+MoveClock(seat=1, local=False, left=0.0, waited=250.0, overdue=True, reserve=0.0, ready=True,
+          timed=True)
 >>> clock.due(local=True), clock.due(local=False)
 (70.0, 250.0)
 """
@@ -121,6 +122,8 @@ class MoveClock:
     ready: bool = True
     """The seat's table is ready for it to act: its clock runs (else it reads a result,
     watches an animation: the other side waits)."""
+    timed: bool = True
+    """A move clock runs at all (False: the room has none, only the abandon time)."""
 
     @property
     def remaining(self) -> float:
@@ -241,7 +244,9 @@ class TurnClock:
         else:
             left = reserve = 0.0
         overdue = not local and waited >= self._abandon_limit(owed)
-        return MoveClock(seat, local, left, waited, overdue, reserve, self.ready[side])
+        return MoveClock(
+            seat, local, left, waited, overdue, reserve, self.ready[side], bool(self.move_clock)
+        )
 
     def _abandon_limit(self, owed: bool = False) -> float:
         """Seconds the peer's turn may last before it counts as abandoned: what its clock

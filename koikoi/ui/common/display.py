@@ -49,6 +49,7 @@ from koikoi.ui.common.settings import (
     FOLLOW,
     DisplayOptions,
 )
+from koikoi.ui.sound.controls import SoundControls
 
 logger = logging.getLogger(__name__)
 
@@ -264,7 +265,12 @@ def _follow_names() -> dict[str, str]:
 class DisplayDialog(QDialog):
     """The display options, each applied as soon as it changes; Esc or Close closes."""
 
-    def __init__(self, options: DisplayOptions, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        options: DisplayOptions,
+        parent: QWidget | None = None,
+        sound: SoundControls | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("displayDialog")
         self.setWindowTitle(self.tr("Display options"))  # Qt adds " — " and the app name
@@ -301,6 +307,9 @@ class DisplayDialog(QDialog):
         note.setObjectName("learnNote")
         note.setWordWrap(True)
         lay.addWidget(note)
+        self.sound = sound
+        if sound is not None:
+            lay.addWidget(sound)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close = buttons.button(QDialogButtonBox.StandardButton.Close)
         close.setText(self.tr("Close"))
@@ -317,6 +326,10 @@ class DisplayDialog(QDialog):
         self.setTabOrder(self.motion, self.contrast)
         self.setTabOrder(self.contrast, self.draw_pace)
         self.setTabOrder(self.draw_pace, close)
+        if sound is not None:
+            self.setTabOrder(self.draw_pace, sound.on)
+            self.setTabOrder(sound.on, sound.volume)
+            self.setTabOrder(sound.volume, close)
         self.resize(560, 400)
 
     def _combo(self, values: tuple[str, ...], labels: dict[str, str], name: str) -> QComboBox:

@@ -13,7 +13,7 @@ which :func:`install_translations` loads before any other.
 >>> card_accessible_name(0)
 'Pine crane, January light'
 >>> card_name(46), card_japanese(46)
-('Paulownia plain 1', '桐のカス 1')
+('Paulownia plain\xa01', '桐のカス\xa01')
 >>> yaku_japanese(Yaku.HANAMI)
 '花見で一杯'
 """
@@ -281,9 +281,21 @@ def kind_label(kind: Kind) -> str:
     return f"{KINDS_JA[kind]} {kind_group_name(kind)}"
 
 
+def _whole(name: str) -> str:
+    """A plain's number bound to its word by a no-break space, so that no label, log or
+    prompt wraps "Chrysanthemum plain" above a lone "2" (issue 22); the other spaces break.
+
+    >>> _whole("Chrysanthemum plain 2").split(" "), _whole("菊のカス 2")
+    (['Chrysanthemum', 'plain\xa02'], '菊のカス\xa02')
+    """
+    head, space, tail = name.rpartition(" ")
+    return f"{head}\u00a0{tail}" if space and tail.isdigit() else name
+
+
 def card_name(card: Card) -> str:
-    """The card's name in the current language, e.g. 'Pine crane', 'Paulownia plain 1'."""
-    return _translate("Cards", _CARD_NAMES[CARD_IDS[card]][0])
+    """The card's name in the current language, e.g. 'Pine crane', 'Paulownia plain 1' (its
+    number bound to the word before it: :func:`_whole`)."""
+    return _whole(_translate("Cards", _CARD_NAMES[CARD_IDS[card]][0]))
 
 
 def card_japanese(card: Card) -> str:
@@ -292,8 +304,8 @@ def card_japanese(card: Card) -> str:
     In Japanese, where the name already is '松に鶴', this is its reading, 'まつにつる'.
     """
     if _language == "ja":
-        return card_reading(card)
-    return _CARD_NAMES[CARD_IDS[card]][1]
+        return _whole(card_reading(card))
+    return _whole(_CARD_NAMES[CARD_IDS[card]][1])
 
 
 def card_accessible_name(card: Card) -> str:

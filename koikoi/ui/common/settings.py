@@ -258,3 +258,11 @@ def save_display(settings: AppSettings, options: DisplayOptions) -> None:
     settings.set(HIGH_CONTRAST, options.high_contrast)
     settings.set(DRAW_PACE, options.draw_pace)
     settings.sync()
+
+
+# -- sound (koikoi.ui.sound: on from the first launch, at a moderate volume) ---------------
+
+SOUND_ON: Final = _option("sound/on", True, doc="the table's sounds are heard")
+SOUND_VOLUME: Final = _option(
+    "sound/volume", 70, tuple(range(101)), doc="the sounds' volume, from 0 to 100"
+)

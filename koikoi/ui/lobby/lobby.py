@@ -583,6 +583,7 @@ class Lobby(QWidget):
         options = self._options(self.form_settings(), password, self.room_dealings())
         if options is None:
             return
+        options.clock = self.rooms_page.chosen_clock()
         title = clean_text(self.room_title.text(), 48) or _tr("{0}'s room").format(options.nickname)
         self.settings.set(ROOM_TITLE, clean_text(self.room_title.text(), 48))
         self._changed_key = None
@@ -617,9 +618,7 @@ class Lobby(QWidget):
         announcer.failed.connect(self._on_publish_failed)
         self.announcer = announcer
         announcer.publish()
-        self.waiting_page.show_room(
-            title, options.settings, options.dealings, private, room.port, room.addresses()
-        )
+        self.waiting_page.show_room(title, options, private, room.port, room.addresses())
         self.pages.setCurrentWidget(self.waiting_page)
         self.cancel_button.setFocus()
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -30,8 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
+from koikoi.net.session.clock import CLOCK_CHOICES, DEFAULT_CLOCK, ClockSetting
+from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.settings import JOIN_SEED, ROOM_TITLE, AppSettings
-from koikoi.ui.lobby.rooms import RoomListModel, seed_notes, settings_text
+from koikoi.ui.lobby.rooms import RoomListModel, clock_text, seed_notes, settings_text
 
 MAX_PASSWORD: Final = 128
 
@@ -241,6 +244,20 @@ class RoomsPage(QWidget):
         self.doubling.setAccessibleName(_tr("Double at 8 points or more"))
         self.doubling.setChecked(True)
         form2.addRow(self.doubling)
+        self.clock_choice = QComboBox()
+        self.clock_choice.setObjectName("roomClock")
+        for clock in CLOCK_CHOICES:
+            self.clock_choice.addItem(clock_text(clock))
+        self.clock_choice.setCurrentIndex(CLOCK_CHOICES.index(DEFAULT_CLOCK))
+        self.clock_choice.setAccessibleName(_tr("Move clock: seconds a move and a reserve"))
+        self.clock_choice.setToolTip(
+            _tr(
+                "Each move has these seconds, then the reserve for the whole match is spent; "
+                "when both run out, the table makes a safe move. A clock runs only while its "
+                "player's table is ready: never during a result, the toss or an animation."
+            )
+        )
+        form2.addRow(_tr("Clock:"), self.clock_choice)
         self.private = QCheckBox(_tr("Private: a password is needed to join"))
         self.private.setAccessibleName(_tr("Private room"))
         form2.addRow(self.private)
@@ -267,6 +284,10 @@ class RoomsPage(QWidget):
         grid.addWidget(create, 0, 1, Qt.AlignmentFlag.AlignTop)
         grid.setColumnStretch(0, 3)
         grid.setColumnStretch(1, 2)
+
+    def chosen_clock(self) -> ClockSetting:
+        """The clock a room created now has (the form's choice)."""
+        return CLOCK_CHOICES[max(0, self.clock_choice.currentIndex())]
 
 
 class WaitingPage(QWidget):
@@ -321,21 +342,18 @@ class WaitingPage(QWidget):
         self.cancel_button.setAccessibleName(_tr("Stop connecting"))
 
     def show_room(
-        self,
-        title: str,
-        settings: Settings,
-        dealings: tuple[str, ...],
-        private: bool,
-        port: int,
-        shown: list[str],
+        self, title: str, options: PeerOptions, private: bool, port: int, shown: list[str]
     ) -> None:
-        """A room just opened, announcing itself: its title, settings and dealing, the
-        addresses a friend elsewhere can join it by (``shown``, on ``port``); the button
-        closes it."""
+        """A room just opened, announcing itself: its title, settings, clock and dealing,
+        the addresses a friend elsewhere can join it by (``shown``, on ``port``); the
+        button closes it."""
+        dealings = options.dealings
         self.waiting_title.setText(
             title
             + "  ·  "
-            + _settings_words(settings)
+            + _settings_words(options.settings)
+            + "  ·  "
+            + clock_text(options.clock)
             + ("  ·  " + _tr("private") if private else "")
             + ("  ·  " + _tr("joint-seed dealing allowed") if "seed" in dealings else "")
         )

@@ -46,6 +46,7 @@ from koikoi.net.discovery.interfaces import DiscoveryError
 from koikoi.net.discovery.titles import same_host
 from koikoi.net.discovery.txt import Advertisement, Room, RoomStatus
 from koikoi.net.hello import PRIVATE_VERSION
+from koikoi.net.session.clock import ClockSetting
 from koikoi.ui.common.signals import emit
 
 logger = logging.getLogger(__name__)
@@ -74,6 +75,17 @@ def settings_text(rounds: int, doubling: bool) -> str:
     if doubling:
         return _tr("{0} rounds · doubling at 8+").format(rounds)
     return _tr("{0} rounds · no doubling").format(rounds)
+
+
+def clock_text(clock: ClockSetting) -> str:
+    """A room's move clock in the language spoken: ``60 s a move + 5:00 reserve``, or
+    ``no clock``."""
+    if clock.off:
+        return _tr("no clock")
+    if not clock.reserve:
+        return _tr("{0} s a move").format(clock.seconds)
+    reserve = f"{clock.reserve // 60}:{clock.reserve % 60:02d}"
+    return _tr("{0} s a move + {1} reserve").format(clock.seconds, reserve)
 
 
 def seed_notes() -> tuple[str, str]:
@@ -264,7 +276,8 @@ class RoomListModel(QAbstractTableModel):
             return room.host + (f" · {room.fingerprint}" if room.fingerprint else "")
         if column == 2:
             seed = seed_text(room)
-            return settings_text(room.rounds, room.doubling) + (f" · {seed}" if seed else "")
+            words = settings_text(room.rounds, room.doubling) + " · " + clock_text(room.clock)
+            return words + (f" · {seed}" if seed else "")
         return status_text(room.status)
 
     @staticmethod
@@ -281,6 +294,7 @@ class RoomListModel(QAbstractTableModel):
         if room.fingerprint:
             parts.append(_tr("fingerprint {0}").format(room.fingerprint))
         parts.append(settings_text(room.rounds, room.doubling))
+        parts.append(clock_text(room.clock))
         if room.private:
             parts.append(_tr("private: a password is needed"))
         if seed_text(room):

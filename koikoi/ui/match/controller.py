@@ -64,6 +64,7 @@ from koikoi.ui.common.signals import emit
 from koikoi.ui.match import narration
 from koikoi.ui.match.ai_worker import AiRunner
 from koikoi.ui.match.matchview import (
+    TABLE_READY,
     DecisionInfo,
     DrawWait,
     MatchSummary,
@@ -75,6 +76,7 @@ from koikoi.ui.match.matchview import (
 )
 from koikoi.ui.match.opponents import ComputerOpponent, MatchLink, Opponent, RemoteOpponent
 from koikoi.ui.match.saves import SavedMatch, SaveStore
+from koikoi.ui.sound import clips
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -135,6 +137,9 @@ class GameController(QObject):
     match_over = Signal(object)
     """A :class:`MatchSummary`."""
     said = Signal(str)
+    cued = Signal(str)
+    """A sound to hear with what is said (:func:`koikoi.ui.match.narration.cue`, and the
+    move clock running low): a name of :data:`koikoi.ui.sound.clips.NAMES`."""
     """A line of narration: what just happened, in words."""
     tossed = Signal(object)
     """A network match's coin toss is over (a ``TossDone``): show who won the first oya."""
@@ -282,7 +287,7 @@ class GameController(QObject):
     def _retell(self, data: dict[str, Any]) -> None:
         """Say the last deal of a resumed record again, as it was said while it was played."""
         for event in narration.last_deal_events(data, self.me):
-            self.said_event(event)
+            self.said_event(event, cue=False)  # told again, not heard again
 
     def start_network(
         self, link: MatchLink, name: str, toss: TossDone, restored: bool = False
@@ -303,6 +308,7 @@ class GameController(QObject):
         lockstep = session.lockstep
         self.me = session.seat
         self.remote = RemoteOpponent(link, name, self)
+        self.remote.table_ready(False)  # the toss, or the table as it stands, comes first
         self.opponent = self.remote
         self.toss = toss
         self.level = ""
@@ -393,6 +399,7 @@ class GameController(QObject):
                 remote.spoken_seq = seq
                 seconds = max(1, int(clock.left + 0.999))
                 emit(self.said, narration.seconds_left_text(seconds))
+                emit(self.cued, clips.CLOCK)
         emit(self.clock_ticked)
 
     def _peer_overdue(self, seconds: float) -> None:
@@ -738,11 +745,15 @@ class GameController(QObject):
 
     # -- narration ------------------------------------------------------------------------
 
-    def said_event(self, event: Event) -> None:
-        """Say an event in words (the log, the status line and screen readers)."""
+    def said_event(self, event: Event, cue: bool = True) -> None:
+        """Say an event in words (the log, the status line and screen readers), and with
+        ``cue`` its sound."""
         text = self.describe(event)
         if text:
             emit(self.said, text)
+        name = narration.cue(event, self.me) if cue else None
+        if name is not None:
+            emit(self.cued, name)
 
     @property
     def opponent_name(self) -> str | None:
@@ -757,6 +768,8 @@ class GameController(QObject):
         if mode is self.mode:
             return
         self.mode = mode
+        if self.remote is not None:  # the move clock runs only while the table waits for us
+            self.remote.table_ready(mode in TABLE_READY)
         emit(self.mode_changed, mode)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from koikoi.engine.cards import Card, CardSet
 from koikoi.engine.events import (
@@ -39,6 +39,11 @@ class Mode(Enum):
     DECIDE = "decide"  # koikoi or shobu
     ROUND_OVER = "round_over"  # a result panel is up; waiting for "next round"
     MATCH_OVER = "match_over"
+
+
+TABLE_READY: Final = frozenset({Mode.PLAY, Mode.PICK, Mode.DRAW_WAIT, Mode.DECIDE})
+"""The modes in which the table waits for the local player to act: a network match's move
+clock runs only in these (never during a result panel, the toss or an animation)."""
 
 
 class Presenter(Protocol):

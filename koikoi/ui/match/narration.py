@@ -33,6 +33,7 @@ from koikoi.engine.record import lay_out, parse
 from koikoi.engine.round import PICK_BASE, SHOBU, Action
 from koikoi.net.private import seat_view
 from koikoi.ui.common import names
+from koikoi.ui.sound import clips
 
 
 def _tr(text: str, disambiguation: str = "", n: int = -1) -> str:
@@ -205,6 +206,29 @@ def describe(event: Event, me: int, opponent: str | None) -> str:
             )
         )
     return ""
+
+
+def cue(event: Event, me: int) -> str | None:
+    """The sound heard with an event's sentence (:data:`koikoi.ui.sound.clips.NAMES`), for
+    the player in seat ``me``; None: none. Both players' cards and calls are heard; only the
+    local player's turn is.
+
+    >>> cue(TurnStarted(seat=0), 0), cue(TurnStarted(seat=1), 0)
+    ('turn', None)
+    """
+    if isinstance(event, TurnStarted):
+        return clips.TURN if event.seat == me else None
+    return _CUES.get(type(event))
+
+
+_CUES: dict[type[Event], str] = {
+    CardPlayed: clips.CARD,
+    Captured: clips.CAPTURE,
+    StockTurned: clips.DRAW,
+    YakuFormed: clips.YAKU,
+    KoikoiDeclared: clips.KOIKOI,
+    MatchEnded: clips.MATCH_END,
+}
 
 
 def last_deal_events(data: dict[str, Any], seat: int) -> list[Event]:

@@ -75,6 +75,10 @@ class MatchLink(Protocol):
 
     def clock(self) -> MoveClock | None: ...
 
+    def set_ready(self, ready: bool) -> None:
+        """The local table is ready for its player to act, or not: the move clock runs only
+        while it is (the peer hears of it)."""
+
     def abandon(self) -> None: ...
 
 
@@ -238,6 +242,12 @@ class RemoteOpponent(QObject):
 
     def leave(self) -> None:
         self.link.leave()
+
+    def table_ready(self, ready: bool) -> None:
+        """The table waits for the local player (``ready``), or shows a result, the toss or
+        an animation: the local move clock runs only while it waits."""
+        if self._listening and self.ended is None:
+            self.link.set_ready(ready)
 
     def shutdown(self) -> None:
         """Stop listening to the link (once)."""

@@ -36,6 +36,7 @@ from koikoi.ui.common.art import CardArt
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
 from koikoi.ui.table.card_widget import CardWidget
+from koikoi.ui.table.clock_words import minutes, waiting_for, your_move
 from koikoi.ui.table.overlay import Overlay, they
 from koikoi.ui.table.panels import (
     DecisionPanel,
@@ -46,6 +47,7 @@ from koikoi.ui.table.panels import (
     panels_ahead,
 )
 from koikoi.ui.table.score_column import SidePanel
+from koikoi.ui.table.spoken import ticking_prompt_spoken
 from koikoi.ui.table.table import MIN_WIDTH as TABLE_MIN_WIDTH
 from koikoi.ui.table.table import TableView
 
@@ -70,16 +72,6 @@ def _key_name(key: int) -> str:
         return Qt.Key(key).name.removeprefix("Key_")
     except ValueError:
         return ""
-
-
-def _clock(seconds: float) -> str:
-    """A move clock as m:ss, counting whole seconds up (``42.1`` is ``0:43``).
-
-    >>> _clock(42.1), _clock(60), _clock(0), _clock(185.0)
-    ('0:43', '1:00', '0:00', '3:05')
-    """
-    whole = max(0, int(seconds + 0.999))
-    return f"{whole // 60}:{whole % 60:02d}"
 
 
 class GameScreen(QWidget):
@@ -437,15 +429,15 @@ class GameScreen(QWidget):
         if clock.overdue:
             return self.tr(
                 "{0} has sent nothing of the deal for {1}: you may end the match."
-            ).format(name, _clock(clock.waited))
+            ).format(name, minutes(clock.waited))
         match = c.match
         rnd = None if match is None else match.round
         if rnd is not None and not rnd.over and not (match is not None and match.needs_deal):
             return self.tr("Waiting for {0} to unlock the card you draw… {1}").format(
-                name, _clock(clock.left)
+                name, minutes(clock.waited)
             )
         return self.tr("Waiting for {0} to deal the cards with you… {1}").format(
-            name, _clock(clock.left)
+            name, minutes(clock.waited)
         )
 
     def prompt_words(self) -> str:
@@ -490,10 +482,10 @@ class GameScreen(QWidget):
             text = self.tr("Waiting for {0}… {1} s").format(c.opponent_name, secs)
             clock = c.clock()
             if clock is not None and not clock.local:  # the peer's move clock
-                text = self.tr("Waiting for {0}… {1}").format(c.opponent_name, _clock(clock.left))
+                text = waiting_for(c.opponent_name or "", clock)
                 if clock.overdue:
                     text = self.tr("{0} has not moved for {1}: you may end the match.").format(
-                        c.opponent_name, _clock(clock.waited)
+                        c.opponent_name, minutes(clock.waited)
                     )
         elif mode is Mode.BUSY and c.remote is None and c.ai is not None and c.ai.busy:
             text = self.tr("The computer is thinking…")
@@ -507,13 +499,12 @@ class GameScreen(QWidget):
         c = self.controller
         mode = c.mode
         text = self.prompt_words()
-        # What a screen reader hears: the instruction, never a count that ticks each second
-        # (the move clock is said at 10 s left; a prompt whose words tick is "Prompt")
+        # heard: the words without a ticking count (the move clock is said at 10 s left)
         ticking = mode is Mode.DRAW_WAIT or (mode is Mode.BUSY and c.waiting_since is not None)
-        spoken = "" if ticking else text
+        spoken = ticking_prompt_spoken(c) if ticking else text
         clock = c.clock() if mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE) else None
-        if clock is not None and clock.local:  # the local player's move clock
-            mine = self.tr("Your move — {0}").format(_clock(clock.left))
+        mine = your_move(clock) if clock is not None and clock.local else ""
+        if mine:  # the local player's move clock
             text = f"{mine} · {text}" if text else mine
         self._offer_abandon()
         self._place_prompt(text, spoken)
@@ -526,7 +517,7 @@ class GameScreen(QWidget):
         if overdue is not None and overdue.overdue:
             self.side.abandon_button.setAccessibleName(
                 self.tr("{0} has not moved for {1}: end the match").format(
-                    c.opponent_name, _clock(overdue.waited)
+                    c.opponent_name, minutes(overdue.waited)
                 )
             )
 

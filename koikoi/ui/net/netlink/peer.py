@@ -187,6 +187,12 @@ class PeerLink(QObject):
         session = self.session
         return None if session is None else session.clock(self.now())
 
+    def set_ready(self, ready: bool) -> None:
+        """The local table is ready for its player to act, or not (:meth:`Session.set_ready`:
+        the local move clock runs only while it is, and the peer is told)."""
+        if self._stage == LinkStage.OPEN and self.session is not None:
+            self._guarded(lambda conn: conn.set_ready(self.now(), ready))
+
     def abandon(self) -> None:
         """End the match as abandoned by the peer, after ``peer_overdue``: the peer is told,
         ``ended`` follows (``how`` = ``abandoned``). Raises :class:`ValueError` before the

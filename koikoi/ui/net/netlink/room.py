@@ -205,6 +205,11 @@ class QtRoom(QObject):
         """The match's move clock (see :meth:`PeerLink.clock`)."""
         return None if self.match is None else self.match.clock()
 
+    def set_ready(self, ready: bool) -> None:
+        """The local table is ready or not (see :meth:`PeerLink.set_ready`)."""
+        if self.match is not None:
+            self.match.set_ready(ready)
+
     def abandon(self) -> None:
         """End the match as abandoned by the peer (see :meth:`PeerLink.abandon`)."""
         if self.match is None:
