@@ -255,3 +255,5 @@ def test_the_help_and_the_readme_name_the_environment_the_app_reads() -> None:
     assert "loopback" in said and "KOIKOI_HOME" in said
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert BIND_ENV in readme and "127.0.0.1" in readme
+    table = {line.split("|")[1].strip() for line in readme.splitlines() if line.startswith("| `")}
+    assert {"`KOIKOI_HOME`", f"`{BIND_ENV}`"} <= table  # the README's environment table

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.cards import parse_card
@@ -50,6 +51,7 @@ def test_the_round_of_a_match_reads_dai_3_kaisen_of_6(japanese: None) -> None:
         ("に合う札", "同じ月の札"),  # 「菖蒲に短冊に合う札」: two に in a row
         ("1回戦に数えません", "回戦数に数えません"),  # a redeal is not one round
         ("勝った方の倍率は", "勝った方の得点が"),  # the multiplier applies to the points
+        ("勝った方の得点が×", "勝った方の得点が{0}倍"),  # 得点が3倍になる, not 得点が×3になる
         ("ヒント", "アシスト表示"),  # the feature's one name (Assist)
     ],
 )
@@ -143,3 +145,57 @@ def test_the_tables_assist_switch_is_whole_in_a_small_window_in_japanese(
     for widget in (side.menu_button, side.help_button, side.assist):
         assert widget.width() >= widget.sizeHint().width(), widget.text()
     close_window(window)
+
+
+def _table_prompts_with_click() -> list[str]:
+    found = []
+    for module in ("game_screen.py", "spoken.py"):  # the prompts, and what a reader hears
+        source = (REPO / "koikoi" / "ui" / "table" / module).read_text("utf-8")
+        found += re.findall(r'(?:self\.tr|_tr)\(\s*"([^"\n]*click[^"\n]*)"', source)
+    assert len(found) >= 6, found  # play, the two-match pick, the drawn-card waits (twice)
+    return found
+
+
+def test_every_table_prompt_that_says_click_names_the_key_too(japanese: None) -> None:
+    for text in _table_prompts_with_click():
+        assert "Enter" in text, text
+        said = QCoreApplication.translate("GameScreen", text)
+        assert said != text and "クリック" in said and "Enter" in said, said
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_other_windows_titles_leave_the_app_name_to_qt(qtbot: QtBot, lang: str) -> None:
+    """Qt adds " — " and the display name to every window's title on Linux and Windows: a
+    title that starts with the game's name said it twice
+    (「こいこい：ルールと操作 — 花札こいこい」)."""
+    from koikoi.ui.common.display import DisplayDialog
+    from koikoi.ui.learn.help import HelpDialog
+
+    assert names.install_translations(lang)
+    try:
+        window = open_window(qtbot)
+        QTest.keyClick(window.start.practice_button, Qt.Key.Key_F1)  # the rules
+        window.start.calculator_button.click()
+        window.start.display_button.click()
+        titles = {}
+        for kind in (HelpDialog, ScoreCalculator, DisplayDialog):
+            shown = window.findChild(kind)
+            assert shown is not None and shown.isVisible(), kind
+            titles[kind.__name__] = shown.windowTitle()
+            shown.close()
+        close_window(window)
+    finally:
+        names.install_translations("en")
+    expected = {
+        "ja": {
+            "HelpDialog": "ルールと操作",
+            "ScoreCalculator": "点数計算",
+            "DisplayDialog": "表示設定",
+        },
+        "en": {
+            "HelpDialog": "Rules and keys",
+            "ScoreCalculator": "Score calculator",
+            "DisplayDialog": "Display options",
+        },
+    }
+    assert titles == expected[lang]

@@ -739,3 +739,26 @@ def test_a_lobby_closed_while_announcing_stops_its_workers_and_touches_nothing_a
     assert not stopping.is_alive()
     gc.collect()
     qtbot.wait(200)  # the announcer's outcome, queued to the UI thread, finds no lobby
+
+
+def test_enter_and_keypad_enter_press_the_lobbys_focused_button(qtbot: QtBot) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    QTest.mouseClick(window.start.play_person_button, Qt.MouseButton.LeftButton)
+    assert window.stack.currentWidget() is window.lobby
+    window.lobby.back_button.setFocus()
+    QTest.keyClick(window.lobby.back_button, Qt.Key.Key_Return)
+    assert window.stack.currentWidget() is window.start
+    window.start.play_person_button.setFocus()
+    QTest.keyClick(
+        window.start.play_person_button, Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier
+    )
+    assert window.stack.currentWidget() is window.lobby
+    window.lobby.practice_button.setFocus()
+    QTest.keyClick(
+        window.lobby.practice_button, Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier
+    )
+    assert window.stack.currentWidget() is window.game  # the form's practice began
+    window.controller.shutdown()
+    window.lobby.shutdown()

@@ -697,3 +697,24 @@ def test_esc_and_ctrl_w_close_the_viewer_from_its_history_window(
     qtbot.waitUntil(lambda: not _viewers())
     assert window.isVisible()  # only the viewer closed
     close_window(window)
+
+
+@pytest.mark.parametrize(
+    ("key", "modifier"),
+    [
+        (Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier),
+        (Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier),
+    ],
+)
+def test_enter_and_keypad_enter_press_the_viewers_focused_button(
+    qtbot, key: Qt.Key, modifier: Qt.KeyboardModifier
+) -> None:
+    viewer = open_viewer(qtbot, played_match())
+    viewer.forward_button.setFocus()
+    QTest.keyClick(viewer.forward_button, key, modifier)
+    assert viewer.index == 1
+    QTest.keyClick(viewer.forward_button, key, Qt.KeyboardModifier.ControlModifier)
+    assert viewer.index == 1  # Ctrl+Enter is no press
+    viewer.back_button.setFocus()
+    QTest.keyClick(viewer.back_button, key, modifier)
+    assert viewer.index == 0

@@ -421,11 +421,11 @@ take {0} now  (S)</source>
         </message>
         <message>
             <source>Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, and if the computer calls shobu first you get nothing.</source>
-            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が×{0}になりますが、先にコンピューターが勝負すると、あなたは0点です。</translation>
+            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が{0}倍になりますが、先にコンピューターが勝負すると、あなたは0点です。</translation>
         </message>
         <message>
             <source>Koikoi plays on for more: the multiplier becomes ×{0} for whoever wins, and if {name} calls shobu first you get nothing.</source>
-            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が×{0}になりますが、先に{name}さんが勝負すると、あなたは0点です。</translation>
+            <translation>こいこいで続けてさらに狙います。この回を勝った方の得点が{0}倍になりますが、先に{name}さんが勝負すると、あなたは0点です。</translation>
         </message>
         <message>
             <source>「こいこい」 Koikoi
@@ -491,10 +491,6 @@ play on  (K)</source>
     </context>
     <context>
         <name>DisplayDialog</name>
-        <message>
-            <source>Koi-Koi: display</source>
-            <translation>こいこい：表示</translation>
-        </message>
         <message>
             <source>Display options</source>
             <translation>表示設定</translation>
@@ -980,12 +976,12 @@ play on  (K)</source>
             <translation>場に{0}と同じ月の札が2枚あります。取る札をクリックしてください（← → で選んで Enter でも取れます）。</translation>
         </message>
         <message>
-            <source>You turned {0}: it takes {1} — by itself in {2} s, or click.</source>
-            <translation>{0}をめくりました。{1}を取ります（あと{2}秒で自動、クリックですぐ）。</translation>
+            <source>You turned {0}: it takes {1} — by itself in {2} s, or click or Enter.</source>
+            <translation>{0}をめくりました。{1}を取ります（あと{2}秒で自動、クリックかEnterですぐ）。</translation>
         </message>
         <message>
-            <source>You turned {0}: no match, it stays on the field — in {1} s, or click.</source>
-            <translation>{0}をめくりました。合う札がないので場に置きます（あと{1}秒で自動、クリックですぐ）。</translation>
+            <source>You turned {0}: no match, it stays on the field — in {1} s, or click or Enter.</source>
+            <translation>{0}をめくりました。合う札がないので場に置きます（あと{1}秒で自動、クリックかEnterですぐ）。</translation>
         </message>
         <message>
             <source>Waiting for {0}… {1} s</source>
@@ -1012,12 +1008,12 @@ play on  (K)</source>
             <translation>{0}さんを待っています…</translation>
         </message>
         <message>
-            <source>You turned {0}: it takes {1} — by itself soon, or click.</source>
-            <translation>{0}をめくりました。{1}を取ります（まもなく自動、クリックですぐ）。</translation>
+            <source>You turned {0}: it takes {1} — by itself soon, or click or Enter.</source>
+            <translation>{0}をめくりました。{1}を取ります（まもなく自動、クリックかEnterですぐ）。</translation>
         </message>
         <message>
-            <source>You turned {0}: no match, it stays on the field — soon, or click.</source>
-            <translation>{0}をめくりました。合う札がないので場に置きます（まもなく自動、クリックですぐ）。</translation>
+            <source>You turned {0}: no match, it stays on the field — soon, or click or Enter.</source>
+            <translation>{0}をめくりました。合う札がないので場に置きます（まもなく自動、クリックかEnterですぐ）。</translation>
         </message>
     </context>
     <context>
@@ -1145,10 +1141,6 @@ play on  (K)</source>
     </context>
     <context>
         <name>HelpDialog</name>
-        <message>
-            <source>Koi-Koi: rules and keys</source>
-            <translation>こいこい：ルールと操作</translation>
-        </message>
         <message>
             <source>Rules and keys</source>
             <translation>ルールと操作</translation>
@@ -3553,10 +3545,6 @@ play on  (K)</source>
     </context>
     <context>
         <name>ScoreCalculator</name>
-        <message>
-            <source>Koi-Koi: score calculator</source>
-            <translation>こいこい：点数計算</translation>
-        </message>
         <message>
             <source>Score calculator</source>
             <translation>点数計算</translation>

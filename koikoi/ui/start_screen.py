@@ -32,6 +32,7 @@ from koikoi.engine.match import Settings
 from koikoi.ui.common import names
 from koikoi.ui.common.accessible import ListedComboBox
 from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.enter import enter_presses_buttons
 from koikoi.ui.common.settings import (
     AI_LEVEL,
     AI_LEVELS,
@@ -182,19 +183,9 @@ class StartScreen(QWidget):
         outer.addLayout(kept_row)
         outer.addStretch(4)
         self.load_settings()
+        enter_presses_buttons(self)  # as Space does
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        # a push button outside a dialog takes Space only: Enter and the keypad's Enter
-        # press the focused button too, as they do in the app's dialogs
-        focused = self.focusWidget()
-        if (
-            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            and isinstance(focused, QPushButton)
-            and self.isAncestorOf(focused)
-            and focused.isEnabled()
-        ):
-            focused.click()
-            return
         if event.key() == Qt.Key.Key_F1:  # as at the table
             self.on_help()
             return

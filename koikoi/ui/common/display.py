@@ -273,7 +273,7 @@ class DisplayDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("displayDialog")
-        self.setWindowTitle(self.tr("Koi-Koi: display"))
+        self.setWindowTitle(self.tr("Display options"))  # Qt adds " — " and the app name
         self.setAccessibleName(self.tr("Display options"))
         self.on_changed: Callable[[DisplayOptions], None] = lambda options: None
         lay = QVBoxLayout(self)

@@ -74,7 +74,7 @@ class ScoreCalculator(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("calculatorDialog")
-        self.setWindowTitle(self.tr("Koi-Koi: score calculator"))
+        self.setWindowTitle(self.tr("Score calculator"))  # Qt adds " — " and the app name
         self.setAccessibleName(self.tr("Score calculator"))
         self.art = art if art is not None else CardArt()
         self._said: str | None = None

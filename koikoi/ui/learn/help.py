@@ -43,7 +43,7 @@ class HelpDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("helpDialog")
-        self.setWindowTitle(self.tr("Koi-Koi: rules and keys"))
+        self.setWindowTitle(self.tr("Rules and keys"))  # Qt adds " — " and the app name
         self.setAccessibleName(self.tr("Rules and keys"))
         self.resize(900, 680)
         art = art if art is not None else CardArt()

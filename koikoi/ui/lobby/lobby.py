@@ -83,6 +83,7 @@ from koikoi.net.session.endings import Ending
 from koikoi.net.session.events import CardsShown, TossDone
 from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.enter import enter_presses_buttons
 from koikoi.ui.common.settings import NICKNAME, ROOM_TITLE, AppSettings
 from koikoi.ui.common.signals import emit
 from koikoi.ui.lobby.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
@@ -223,7 +224,7 @@ class Lobby(QWidget):
         self.prematch.cancelled.connect(self.cancel)
         self.pages.addWidget(self.prematch)
         outer.addWidget(self.pages, 1)
-
+        enter_presses_buttons(self)  # Enter presses the focused button, as Space does
         self.finder.changed.connect(self._update_empty)
         self.finder.failed.connect(self._update_empty)
         self.finder.model.rowsInserted.connect(self._select_first)

@@ -44,6 +44,7 @@ from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
+from koikoi.ui.common.enter import enter_presses_buttons
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.net.neterrors import move_problem
 from koikoi.ui.replay.history import Replayed, Step, Verdict
@@ -173,6 +174,7 @@ class ReplayViewer(QWidget):
         outer.addLayout(middle, 1)
         outer.addWidget(self._controls())
         self._keys()
+        enter_presses_buttons(self)  # Enter presses the focused button, as Space does
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(960, 640)  # as the main window; its labels never resize it
         self.go(0)

@@ -465,7 +465,7 @@ class GameScreen(QWidget):
             wait = c.draw_wait
             if wait.taken:
                 text = self.tr(
-                    "You turned {0}: it takes {1} — by itself in {2} s, or click."
+                    "You turned {0}: it takes {1} — by itself in {2} s, or click or Enter."
                 ).format(
                     names.card_name(wait.card),
                     names.cards_named(wait.taken),
@@ -473,7 +473,7 @@ class GameScreen(QWidget):
                 )
             else:
                 text = self.tr(
-                    "You turned {0}: no match, it stays on the field — in {1} s, or click."
+                    "You turned {0}: no match, it stays on the field — in {1} s, or click or Enter."
                 ).format(names.card_name(wait.card), secs)
         elif mode is Mode.BUSY and c.peer_dealing():
             text = self.dealing_prompt()

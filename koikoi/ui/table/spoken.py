@@ -24,12 +24,12 @@ def ticking_prompt_spoken(c: GameController) -> str:
     wait = c.draw_wait
     if c.mode is Mode.DRAW_WAIT and wait is not None:
         if wait.taken:
-            return _tr("You turned {0}: it takes {1} — by itself soon, or click.").format(
+            return _tr("You turned {0}: it takes {1} — by itself soon, or click or Enter.").format(
                 names.card_name(wait.card), names.cards_named(wait.taken)
             )
-        return _tr("You turned {0}: no match, it stays on the field — soon, or click.").format(
-            names.card_name(wait.card)
-        )
+        return _tr(
+            "You turned {0}: no match, it stays on the field — soon, or click or Enter."
+        ).format(names.card_name(wait.card))
     if c.mode is Mode.BUSY and c.waiting_since is not None:
         return _tr("Waiting for {0}…").format(c.opponent_name)
     return ""
