@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import pytest
 
+from koikoi.engine.match import Settings
 from koikoi.net.errors import HandshakeError, ProtocolError
 from koikoi.net.handshake import Handshake
 from koikoi.net.identity import Identity, KnownPeers
@@ -88,19 +89,7 @@ def test_the_joiner_takes_the_rooms_clock_from_the_hosts_hello() -> None:
 def test_a_relay_that_changes_the_clock_in_a_hello_breaks_the_handshake() -> None:
     """The hellos are the Noise prologue: a clock changed on the way (to give the joiner an
     hour, or none) leaves the two sides with different prologues, and the handshake fails."""
-    shakes = {
-        role: Handshake(
-            role,
-            identity=Identity.generate(),
-            nickname=role.value,
-            settings=table_settings(),
-            password="",
-            known_peers=KnownPeers(None),
-            dealings=("private",),
-            clock=ClockSetting(30, 0),
-        )
-        for role in Role
-    }
+    shakes = {role: shake(role, ClockSetting(30, 0)) for role in Role}
     to_host = shakes[Role.JOINER].start()
     to_joiner = [out for m in to_host for out in shakes[Role.HOST].receive(m)]
     hello = cast("dict[str, Any]", unpack(to_joiner[0]))
@@ -114,10 +103,18 @@ def test_a_relay_that_changes_the_clock_in_a_hello_breaks_the_handshake() -> Non
     assert shakes[Role.HOST].result is None
 
 
-def table_settings() -> Any:
-    from koikoi.engine.match import Settings
-
-    return Settings()
+def shake(role: Role, clock: ClockSetting = DEFAULT_CLOCK) -> Handshake:
+    """One side's version-4 handshake with ``clock`` in its hello."""
+    return Handshake(
+        role,
+        identity=Identity.generate(),
+        nickname=role.value,
+        settings=Settings(),
+        password="",
+        known_peers=KnownPeers(None),
+        dealings=("private",),
+        clock=clock,
+    )
 
 
 @pytest.mark.parametrize(
@@ -129,24 +126,7 @@ def table_settings() -> Any:
     ],
 )
 def test_a_hello_with_an_impossible_clock_is_refused(clock: dict[str, int]) -> None:
-    joiner = Handshake(
-        Role.JOINER,
-        identity=Identity.generate(),
-        nickname="taro",
-        settings=table_settings(),
-        password="",
-        known_peers=KnownPeers(None),
-        dealings=("private",),
-    )
-    host = Handshake(
-        Role.HOST,
-        identity=Identity.generate(),
-        nickname="hana",
-        settings=table_settings(),
-        password="",
-        known_peers=KnownPeers(None),
-        dealings=("private",),
-    )
+    joiner, host = shake(Role.JOINER), shake(Role.HOST)
     answer = host.receive(joiner.start()[0])
     hello = cast("dict[str, Any]", unpack(answer[0]))
     hello["clock"] = clock
