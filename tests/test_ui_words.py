@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QTextLayout, QTextOption
-from PySide6.QtWidgets import QLabel, QTableWidget
+from PySide6.QtWidgets import QApplication, QLabel, QTableWidget
 
 from koikoi.engine.cards import NUM_CARDS, parse_card
 from koikoi.engine.events import Outcome, RoundEnded, RoundResult, YakuFormed
@@ -190,7 +190,7 @@ def test_a_plains_number_never_wraps_away_from_its_name_in_the_card_gallery(
         assert isinstance(help_, HelpDialog)
         qtbot.waitExposed(help_)
         help_.resize(help_.minimumSizeHint().width(), 600)  # as narrow as it goes
-        qtbot.wait(20)
+        QApplication.processEvents()  # the resize laid out
         cells = {c.property("card"): c for c in help_.gallery.findChildren(QLabel, "galleryCard")}
         cell = cells["kiku_plain_2"]
         name = names.card_name(parse_card("kiku_plain_2"))
