@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_koikoi
-from tests.net_support import spawn
+from tests.net_support import assert_same_deals, spawn
 
 HOST_ADDRESS = "10.201.0.1"
 JOINER_ADDRESS = "10.201.0.2"
@@ -113,6 +113,6 @@ def test_a_whole_match_across_two_namespaces(namespaces: Namespaces, tmp_path: P
     assert host.result()["finished"] is True
     assert f"listening {HOST_ADDRESS}:{port}" in host.stderr
     saved = [json.loads(path.read_text()) for path in records]
-    assert saved[0]["deals"] == saved[1]["deals"]
+    assert_same_deals(*saved)
     for path in records:
         assert run_koikoi("verify", str(path)).returncode == 0

@@ -82,7 +82,9 @@ class Interleaved:
         return True
 
     def drop(self) -> None:
-        """The connection is gone: what is in flight never arrives."""
+        """The connection is gone: what is in flight never arrives, nor what a side had
+        queued and not sent yet (the wire's nonces would be past it)."""
+        self.collect()
         self.flight = {role: [] for role in Role}
         for role in Role:
             self.table.sessions[role].connection_lost(self.table.now, "cut")

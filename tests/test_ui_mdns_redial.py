@@ -27,7 +27,7 @@ from koikoi.ui.match.matchview import Mode
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.conftest import run_koikoi
-from tests.net_support import KoikoiProcess, spawn
+from tests.net_support import KoikoiProcess, assert_same_deals, spawn
 from tests.ui_driver import (
     FAST,
     actions_so_far,
@@ -114,7 +114,7 @@ def test_the_joiner_finds_the_moved_room_by_mdns_and_resumes(qtbot: QtBot, tmp_p
         assert done.returncode == 0, done.stdout + done.stderr
         assert json.loads(done.stdout)["agree"] is True
         records = [json.loads(p.read_text()) for p in (mine, tmp_path / "host.json")]
-        assert records[0]["deals"] == records[1]["deals"]
+        assert_same_deals(*records)
     finally:
         for proc in (first, again):
             if proc is not None:
