@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 
 import pytest
 
@@ -36,8 +37,11 @@ class ModelPresenter:
         self.model.apply(event)
         return 0
 
-    def restore(self, obs: Observation, controller: GameController) -> None:
-        self.model.restore(obs)
+    def restore(
+        self, obs: Observation, controller: GameController, events: Sequence[Event] = ()
+    ) -> None:
+        self.model = TableModel(me=self.model.me)
+        self.model.restore(obs, events)
 
 
 def run(qtbot, controller: GameController, rng: random.Random, until=None, on_input=None):

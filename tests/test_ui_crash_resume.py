@@ -45,6 +45,7 @@ from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.conftest import run_koikoi
+from tests.net_support import assert_same_deals
 from tests.test_ui_lobby import both_at_the_cards, open_room
 from tests.ui_driver import FAST, actions_so_far, click, close_window, play_windows_by_clicks
 
@@ -149,14 +150,25 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
         qtbot,
         windows,
         random.Random(11),
-        until=lambda: actions_so_far(crashed) >= 7 and crashed.controller.mode is Mode.PLAY,
+        until=lambda: (
+            actions_so_far(crashed) >= 7
+            and crashed.controller.mode is Mode.PLAY
+            and waiting.controller.mode is Mode.BUSY  # its own drawn card played out
+        ),
     )
     qtbot.wait(300)  # nothing in flight
     played = actions_so_far(waiting)
     assert isinstance(waiting.link, QtRoom | QtJoin)
+    field_before = list(crashed.game.table.model.field)  # slots, the gaps captures left too
+    log_before = crashed.game.side._lines[-6:]
     crash(qtbot, crashed)
     qtbot.waitUntil(waiting.game.reconnecting.isVisible, timeout=15_000)
     assert "reconnecting" in waiting.game.reconnecting.text()
+    # one count on the table: the reconnecting one; the prompt says no clock runs (issue 22)
+    name = "taro" if crashing == "joiner" else "hana"
+    said = f"Waiting for {name} to reconnect: no clock runs meanwhile."
+    assert waiting.game.prompt.text() == said
+    assert waiting.controller.clock() is None
 
     # on disk: the record of the match in play, every move in it, and how to reconnect
     (path,) = net_records(home)
@@ -195,6 +207,10 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     )
     assert again.controller.remote is not None and again.net_message is None
     assert actions_so_far(again) == played
+    # the table as it was: the field's cards in their places, the deal's log told again
+    assert again.game.table.model.field == field_before
+    told = again.game.side._lines
+    assert [line for line in log_before if line in told] == log_before, (log_before, told)
 
     play_windows_by_clicks(
         qtbot,
@@ -213,7 +229,7 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
         assert report.to_json()["valid"] is True and report.result["finished"] is True
         assert RESUME_KEY not in rec and "local" not in rec
     assert not any(local_path(w.net_record).exists() for w in windows if w.net_record)
-    assert records[0]["deals"] == records[1]["deals"]
+    assert_same_deals(*records)
     files = [str(w.net_record) for w in windows if w.net_record]
     done = run_koikoi("verify", *files)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -320,7 +336,7 @@ def test_a_password_room_s_match_is_resumed_with_its_password_typed_again(
     for rec in records:
         report = verify_record(rec)
         assert report.to_json()["valid"] is True and report.result["finished"] is True
-    assert records[0]["deals"] == records[1]["deals"]
+    assert_same_deals(*records)
     files = [str(w.net_record) for w in windows if w.net_record]
     done = run_koikoi("verify", *files)
     assert done.returncode == 0, done.stdout + done.stderr

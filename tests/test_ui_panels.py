@@ -126,6 +126,9 @@ def test_the_toss_panel_says_how_the_deals_are_shuffled_for_each_dealing(
         texts = [label.text() for label in panel.findChildren(QLabel)]
         assert note in texts
         assert (SEED_NOTE in texts) == (dealing is Dealing.SEED)
+        # the two numbers are for checking, not for reading: in the tooltip, not on the panel
+        number = result.host_random.hex()[:16]
+        assert not any(number in text for text in texts) and number in panel.toolTip()
         assert "shuffle" not in " ".join(texts).replace(note, "")  # said once, and only so
         assert names.install_translations("ja")
         panel = TossPanel(toss, 0, "hana", lambda: None, animate=False, dealing=dealing)

@@ -14,7 +14,14 @@ import pytest
 import koikoi.ui.table.table_model as table_model
 from koikoi.engine.cards import parse_card
 from koikoi.engine.deck import deck_from_seed
-from koikoi.engine.events import Captured, CardPlayed, ChoiceNeeded, PlacedOnField, StockTurned
+from koikoi.engine.events import (
+    Captured,
+    CardPlayed,
+    ChoiceNeeded,
+    Event,
+    PlacedOnField,
+    StockTurned,
+)
 from koikoi.engine.match import Match, Settings
 from koikoi.ui.table.table_model import COMPUTER, DRAWN, HUMAN, PLAYED, TableModel
 
@@ -31,13 +38,19 @@ def _play_match(seed: bytes, rng: random.Random) -> tuple[int, int, int]:
     m = Match(Settings(6, True))
     model = TableModel()
     played = checked = picks = 0
+    so_far: list[Event] = []  # the round's events: a table resumed from them is the same table
     while not m.finished:
         if m.needs_deal:
-            for e in m.deal(deck_from_seed(seed, m.round_no, m.deal_no)):
+            so_far = m.deal(deck_from_seed(seed, m.round_no, m.deal_no))
+            for e in so_far:
                 model.apply(e)
             continue
         obs = m.observation(HUMAN)
         assert model.check_against(obs) == []
+        again = TableModel()
+        again.restore(obs, so_far)
+        assert (again.field, again.captured) == (model.field, model.captured)
+        assert (again.hand, again.staged) == (model.hand, model.staged)
         if obs.pending >= 0:  # a pick is due: a resumed table stages the card alike
             resumed = TableModel()
             resumed.restore(obs)
@@ -45,6 +58,7 @@ def _play_match(seed: bytes, rng: random.Random) -> tuple[int, int, int]:
             assert set(resumed.candidates) == set(model.candidates)
             picks += 1
         events = m.apply(rng.choice(m.legal_actions()))
+        so_far += events
         for i, e in enumerate(events):
             field_before = list(model.field)
             model.apply(e)

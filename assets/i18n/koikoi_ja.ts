@@ -378,6 +378,10 @@
             <source>Waiting for {0}… {1}</source>
             <translation>{0}さんを待っています… {1}</translation>
         </message>
+        <message>
+            <source>Waiting for {0} to reconnect: no clock runs meanwhile.</source>
+            <translation>{0}さんの再接続を待っています。その間、持ち時間は減りません。</translation>
+        </message>
     </context>
     <context>
         <name>DecisionPanel</name>
@@ -2529,10 +2533,6 @@ play on  (K)</source>
             <translation>対戦は始まりませんでした：{0}</translation>
         </message>
         <message>
-            <source>Nobody knows yet who deals first: the coin is tossed once you both confirmed these cards.</source>
-            <translation>最初の親はまだ誰にも分かりません：2人がこの札を確かめてからコイントスをします。</translation>
-        </message>
-        <message>
             <source>The coin is tossed: you are the first dealer (oya).</source>
             <translation>コイントスの結果：あなたが最初の親です。</translation>
         </message>
@@ -4062,12 +4062,10 @@ round {1} of {2} · you {3} : {4}</source>
             <translation>あなた</translation>
         </message>
         <message>
-            <source>Host ({0})</source>
-            <translation>部屋を作った側（{0}）</translation>
-        </message>
-        <message>
-            <source>Joiner ({0})</source>
-            <translation>入った側（{0}）</translation>
+            <source>Host ({0}): {1}
+Joiner ({2}): {3}</source>
+            <translation>部屋を作った側（{0}）：{1}
+入った側（{2}）：{3}</translation>
         </message>
         <message>
             <source>The toss makes you oya (親): you play first.</source>

@@ -277,16 +277,19 @@ class GameController(QObject):
             emit(self.said, resumed)
             self._deal()
         else:
-            obs = self.match.observation(self.me)
             self._shown = _shown_of(self.match)
-            self.presenter.restore(obs, self)  # a fresh table, and a fresh log
-            self._retell(data)
+            self._retell(data, restore=True)
             emit(self.said, resumed)
             self._after_queue()
 
-    def _retell(self, data: dict[str, Any]) -> None:
-        """Say the last deal of a resumed record again, as it was said while it was played."""
-        for event in narration.last_deal_events(data, self.me):
+    def _retell(self, data: dict[str, Any], restore: bool = False) -> None:
+        """Say the last deal of a resumed record again, as it was said while it was played;
+        with ``restore``, first a fresh table and log show it as it stands."""
+        events = narration.last_deal_events(data, self.me)
+        if restore:
+            assert self.match is not None
+            self.presenter.restore(self.match.observation(self.me), self, events)
+        for event in events:
             self.said_event(event, cue=False)  # told again, not heard again
 
     def start_network(
@@ -335,19 +338,17 @@ class GameController(QObject):
                 self._queue.extend(narration.last_deal_events(self.record.to_json(), self.me))
             self._set_mode(Mode.FIRST_OYA)
             emit(self.tossed, toss)
-            emit(self.said, self.dealing_text())  # the log and screen readers
             return
         # taken over later: the table as it stands
         self.remote.seen = lockstep.seq
         self._shown = _shown_of(self.match)
-        self.presenter.restore(self.match.observation(self.me), self)
-        emit(self.said, self.dealing_text())
+        self._retell(self.record.to_json(), restore=True)
         self._set_mode(Mode.BUSY)
         self._after_queue()
 
     def dealing_text(self) -> str:
-        """How a network match deals, in a short line (the score column, the log and screen
-        readers at the start); empty in practice."""
+        """How a network match deals, in a short line (the score column, and screen readers
+        at the start); empty in practice."""
         return "" if self.remote is None else narration.dealing_text(self.remote.dealing)
 
     def peer_dealing(self) -> bool:

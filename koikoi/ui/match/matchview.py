@@ -5,6 +5,7 @@ from the engine (R5.5, R7, R9); :class:`ShownDeal`, the deal as the table has sh
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Final, Protocol
@@ -51,7 +52,10 @@ class Presenter(Protocol):
 
     def present(self, event: Event, controller: GameController) -> int: ...
 
-    def restore(self, obs: Observation, controller: GameController) -> None: ...
+    def restore(
+        self, obs: Observation, controller: GameController, events: Sequence[Event] = ()
+    ) -> None:
+        """A fresh table showing ``obs``, its cards where the round's ``events`` put them."""
 
 
 class NullPresenter:
@@ -60,7 +64,9 @@ class NullPresenter:
     def present(self, event: Event, controller: GameController) -> int:
         return 0
 
-    def restore(self, obs: Observation, controller: GameController) -> None:
+    def restore(
+        self, obs: Observation, controller: GameController, events: Sequence[Event] = ()
+    ) -> None:
         pass
 
 

@@ -170,13 +170,10 @@ def dealing_text(dealing: str) -> str:
 
 
 def toss_text(event: CardsShown, local_seat: int, peer_name: str) -> str:
-    """What the panel says of the coin toss with the four cards: in version 4 that it is
-    tossed once both confirmed (nobody knows the outcome yet); in version 2 its outcome."""
+    """What the panel says of the coin toss with the four cards: in version 2 its outcome;
+    in version 4 nothing (it is tossed once both confirmed, and the table shows it once)."""
     if event.result is None:
-        return _tr(
-            "Nobody knows yet who deals first: the coin is tossed once you both confirmed "
-            "these cards."
-        )
+        return ""
     if event.result.first_oya == local_seat:
         return _tr("The coin is tossed: you are the first dealer (oya).")
     return _tr("The coin is tossed: {0} is the first dealer (oya).").format(peer_name)
@@ -321,6 +318,7 @@ class PrematchPanel(QFrame):
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
         self.toss.setText(_tr("Drawing the four cards to compare…"))
+        self.toss.show()
         self.ask.hide()
         self._to_paint = []
         for picture, name in zip(self.card_labels, self.card_names, strict=True):
@@ -353,7 +351,9 @@ class PrematchPanel(QFrame):
         peer_name = self.peer.nickname if self.peer is not None else ""
         self.cards = event.cards
         self.tossed = event.result is not None
-        self.toss.setText(toss_text(event, local_seat, peer_name))
+        said = toss_text(event, local_seat, peer_name)
+        self.toss.setText(said)
+        self.toss.setVisible(bool(said))
         self.ask.show()
         for picture, name, card_id in zip(
             self.card_labels, self.card_names, event.cards, strict=True

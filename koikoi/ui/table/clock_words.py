@@ -56,3 +56,9 @@ def waiting_for(name: str, clock: MoveClock) -> str:
     if not left:
         return _tr("Waiting for {0}…").format(name)
     return _tr("Waiting for {0}… {1}").format(name, left)
+
+
+def reconnecting(name: str) -> str:
+    """While the connection is down and the table waits for the other player: no clock
+    runs (the reconnecting count is the only one on the table)."""
+    return _tr("Waiting for {0} to reconnect: no clock runs meanwhile.").format(name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
@@ -36,7 +36,7 @@ from koikoi.ui.common.art import CardArt
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
 from koikoi.ui.table.card_widget import CardWidget
-from koikoi.ui.table.clock_words import minutes, waiting_for, your_move
+from koikoi.ui.table.clock_words import minutes, reconnecting, waiting_for, your_move
 from koikoi.ui.table.overlay import Overlay, they
 from koikoi.ui.table.panels import (
     DecisionPanel,
@@ -161,6 +161,7 @@ class GameScreen(QWidget):
         if link is None or link is self._followed or not hasattr(link, "suspended"):
             return
         self._followed = link
+        announce(self, self.controller.dealing_text())  # shown in the score column: not logged
         link.suspended.connect(self.show_reconnecting)
         link.resumed.connect(self.hide_reconnecting)
         link.ended.connect(self.hide_reconnecting)
@@ -172,10 +173,12 @@ class GameScreen(QWidget):
         self.reconnecting.show()
         self.reconnecting.raise_()
         self._reconnect_timer.start()
+        self.update_prompt()
 
     def hide_reconnecting(self, *_: object) -> None:
         self._reconnect_timer.stop()
         self.reconnecting.hide()
+        self.update_prompt()
 
     def _tick_reconnecting(self) -> None:
         left = max(0, round(self._reconnect_until - time.monotonic()))
@@ -257,12 +260,14 @@ class GameScreen(QWidget):
         self.update_prompt()
         return ms
 
-    def restore(self, obs: Observation, controller: GameController) -> None:
+    def restore(
+        self, obs: Observation, controller: GameController, events: Sequence[Event] = ()
+    ) -> None:
         self._clear_overlay()
         self.selected = self.hovered = None
         self.side.clear_log()
         self.sync_seat()
-        self.table.restore(obs)
+        self.table.restore(obs, events)
         self.refresh_side()
         self.update_glows()
         self.update_prompt()
@@ -477,6 +482,8 @@ class GameScreen(QWidget):
                 ).format(names.card_name(wait.card), secs)
         elif mode is Mode.BUSY and c.peer_dealing():
             text = self.dealing_prompt()
+        elif mode is Mode.BUSY and self._reconnect_timer.isActive():
+            text = reconnecting(c.opponent_name or "")
         elif mode is Mode.BUSY and c.waiting_since is not None:
             secs = int(time.monotonic() - c.waiting_since)
             text = self.tr("Waiting for {0}… {1} s").format(c.opponent_name, secs)
@@ -500,7 +507,8 @@ class GameScreen(QWidget):
         mode = c.mode
         text = self.prompt_words()
         # heard: the words without a ticking count (the move clock is said at 10 s left)
-        ticking = mode is Mode.DRAW_WAIT or (mode is Mode.BUSY and c.waiting_since is not None)
+        waits = c.waiting_since is not None and not self._reconnect_timer.isActive()
+        ticking = mode is Mode.DRAW_WAIT or (mode is Mode.BUSY and waits)
         spoken = ticking_prompt_spoken(c) if ticking else text
         clock = c.clock() if mode in (Mode.PLAY, Mode.PICK, Mode.DECIDE) else None
         mine = your_move(clock) if clock is not None and clock.local else ""

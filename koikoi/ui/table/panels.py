@@ -158,11 +158,12 @@ class TossPanel(Panel):
         self.setAccessibleName(self.tr("Coin toss"))
         result = toss.result
         host, joiner = (self.tr("you"), name) if me == 0 else (name, self.tr("you"))
-        rows = [
-            (self.tr("Host ({0})").format(host), result.host_random.hex()[:16]),
-            (self.tr("Joiner ({0})").format(joiner), result.joiner_random.hex()[:16]),
-        ]
-        self.body.addWidget(calc_rows(rows, strong_last=False))
+        # the numbers themselves are for checking, not reading: a tooltip (and the record)
+        self.setToolTip(
+            self.tr("Host ({0}): {1}\nJoiner ({2}): {3}").format(
+                host, result.host_random.hex()[:16], joiner, result.joiner_random.hex()[:16]
+            )
+        )
         self.coin = QLabel("")
         self.coin.setObjectName("tossCoin")
         self.coin.setAlignment(Qt.AlignmentFlag.AlignCenter)

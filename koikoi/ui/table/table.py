@@ -483,12 +483,14 @@ class TableView(CardTable):
             self._raise(key)
         return self._animate(first + moves)
 
-    def restore(self, obs: Observation) -> None:
-        """Show a round as the engine has it (a resumed match): no animation."""
+    def restore(self, obs: Observation, events: Iterable[Event] = ()) -> None:
+        """Show a round as the engine has it (a resumed match): no animation; the round's
+        ``events`` so far keep its cards where they were (:meth:`TableModel.restore`)."""
         self.finish_animation()
         self._retire_all()
         self.lifted = None
-        self.model.restore(obs)
+        self.model = TableModel(me=self.model.me)
+        self.model.restore(obs, events)
         self.snap()
         self.refresh_glows()
 

@@ -121,7 +121,20 @@ class TableModel:
         self.staged = {}
         self.candidates = ()
 
-    def restore(self, obs: Observation) -> None:
+    def restore(self, obs: Observation, events: Iterable[Event] = ()) -> None:
+        """Show a round as the engine has it (a resumed match). ``events``: the round's
+        events so far, from its ``Dealt`` on: played through again, the field keeps the
+        places its cards had while the round was played; events that do not lead to ``obs``
+        (or none) give the cards in their plain order."""
+        events = list(events)
+        start = max((n for n, e in enumerate(events) if isinstance(e, Dealt)), default=None)
+        if start is not None:
+            for event in events[start:]:
+                self.apply(event)
+            pending = {obs.pending} if obs.pending >= 0 else set()
+            if not self.check_against(obs) and set(self.staged) == pending:
+                self.round_no, self.oya = obs.round_no, obs.oya
+                return
         self.deal(obs.hand, obs.opponent_hand_size, obs.field, obs.stock_size)
         self.captured = (card_list(obs.captured[0]), card_list(obs.captured[1]))
         self.round_no = obs.round_no

@@ -183,9 +183,11 @@ class PeerLink(QObject):
             self._guarded(lambda conn: conn.confirm(self.now(), same))
 
     def clock(self) -> MoveClock | None:
-        """The move clock now (whose, seconds left, seconds waited); None outside play."""
+        """The move clock now (whose, seconds left, seconds waited); None outside play, and
+        while suspended: no clock runs then, and a resumed turn starts again (docs/protocol.md,
+        "Resume"), so the table shows no count beside the reconnecting one."""
         session = self.session
-        return None if session is None else session.clock(self.now())
+        return None if session is None or self.is_suspended else session.clock(self.now())
 
     def set_ready(self, ready: bool) -> None:
         """The local table is ready for its player to act, or not (:meth:`Session.set_ready`:
