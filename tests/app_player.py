@@ -244,6 +244,8 @@ class Player:
         self.bot = ProcessBot(time.monotonic() + args.timeout, problems)
         self.rng = random.Random(args.seed)
         self.shots: Path | None = args.shots
+        self.read_clock: str | None = None
+        """``--read-result``: the first prompt after the reading ("" until it shows)."""
         timings = Timings() if args.pace else FAST
         self.window = MainWindow(timings=timings)
         self.window.resize(1280, 800)
@@ -434,8 +436,24 @@ class Player:
         window = self.window
         shot_taken = False
 
+        reading = self.args.read_result
+
         def look(w: MainWindow) -> None:
-            nonlocal shot_taken
+            nonlocal shot_taken, reading
+            c = w.controller
+            # --read-result: the next round's oya reads the first round result that long,
+            # then its first prompt of that round says what its clock kept
+            match = c.match
+            oya = match is not None and match.oya == c.me
+            if reading and c.mode is Mode.ROUND_OVER and oya:
+                self.say(f"reading the round result for {reading:g} s")
+                self.bot.wait(int(reading * 1000))
+                reading = 0.0
+                self.read_clock = ""
+            if self.read_clock == "" and c.mode is Mode.PLAY:
+                self.read_clock = w.game.prompt.text()
+                self.say(f"after reading: {self.read_clock}")
+                self.shot("after-reading")
             # the joiner's seat, a few moves into the first round: the picture the docs show
             if not shot_taken and actions_so_far(w) >= 7 and w.controller.mode is Mode.PLAY:
                 shot_taken = True
@@ -487,6 +505,7 @@ class Player:
             "record": str(window.net_record),
             "seconds": round(time.monotonic() - started, 1),
             "stalls": self.stalls(),
+            "after_reading": self.read_clock,
             "collections": {
                 f"gen{g}": {"count": int(n), "longest_ms": round(t * 1000, 1)}
                 for g, (n, t) in sorted(self.meter.collections.items())
@@ -534,6 +553,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         choices=("app", "seed"),
         default="app",
         help="what the lobby offers: the app's default (private dealing first) or the joint seed",
+    )
+    parser.add_argument(
+        "--read-result",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="as the next round's oya, read the first round result S seconds before going on",
     )
     parser.add_argument("--shots", type=Path, default=None, help="save screenshots here")
     parser.add_argument("--position", default=None, help="X,Y of the window on the screen")
