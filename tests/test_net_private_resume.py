@@ -42,6 +42,7 @@ from koikoi.net.roles import Role
 from koikoi.net.session.core import Session
 from koikoi.net.session.messages import ACK, MOVE
 from koikoi.net.session.messages import DEALING as DEALING_SCHEMAS
+from koikoi.net.session.turns import say_ready_again
 from koikoi.net.verify import compare_records, verify_record
 from koikoi.net.wire import FrameDecoder, Record, decode_message, encode_message
 from tests.test_net_resume import (
@@ -363,10 +364,11 @@ def resend_instead(
     honest = check_claim(session, peer.identity.public_key, fields_of(resume_message(peer)))
     acks = session.acks_to_resend(peer.lockstep.seq)
     unsent = session.outgoing()
-    assert len(unsent) == len(acks) + len(honest)
+    assert len(unsent) == len(acks) + len(honest) + 1  # and its readiness, said again
     session._tx.set_nonce(session._tx.n - len(unsent))
     for message in acks + change(honest, session):
         session._send(message)
+    say_ready_again(session)
 
 
 def caught(match: PrivateMatch, cheat: Role) -> str:
@@ -607,3 +609,20 @@ def test_a_version_3_match_dealt_from_the_seed_is_restored_after_a_crash(crashed
     match.link = match.dial()
     match.run()
     assert_same_verified_records(match)
+
+
+def test_a_table_that_stopped_being_ready_while_the_connection_was_down_says_so_again() -> None:
+    """Readiness (version 4, docs/protocol.md "Time") is said again on the resumed connection: the
+    peer's view of it is the last ``clock`` before the drop, and a table may stop being
+    ready meanwhile (a result panel comes up)."""
+    match = PrivateMatch(11)  # version 4: readiness is said
+    until_play(match)
+    match.cut()
+    match.session[Role.JOINER].set_ready(False, match.now)  # while nobody hears it
+    assert match.session[Role.HOST]._moves.ready[1] is True
+    match.link = match.dial()
+    while not all(any(isinstance(e, Resumed) for e in match.sides[r].events) for r in Role):
+        match.step()
+    match.step()
+    assert match.session[Role.HOST]._moves.ready[1] is False
+    assert match.session[Role.JOINER]._moves.ready[1] is True  # the host's, said again too

@@ -550,6 +550,7 @@ class Session:
             private.resumed(now)
         for message in resend:
             self._send(message)
+        turns.say_ready_again(self)
         if self.ending is not None and self.ending.finished:
             if self._acks.unacked:  # the peer resends the last move's ack if it has it
                 self._acks.last_until = now + LAST_ACK_GRACE  # the goodbye follows it

@@ -68,6 +68,16 @@ def set_ready(session: Session, ready: bool, now: float) -> None:
         session._send(encode_message("clock", ready=ready, reserve=reserve))
 
 
+def say_ready_again(session: Session) -> None:
+    """A resumed connection: this side's readiness and reserve are said again (version 4),
+    since the peer's view of them is the last ``clock`` before the drop, and the table may
+    have changed meanwhile (:meth:`Session.reconnect`)."""
+    if session.cards_first and not session.closed:
+        moves = session._moves
+        reserve = round(moves.reserves[0] * 1000)
+        session._send(encode_message("clock", ready=moves.ready[0], reserve=reserve))
+
+
 def on_clock(session: Session, ready: bool, reserve_ms: int) -> None:
     """The peer's ``clock``: its table ready or not, and its reserve (which only goes
     down here: a larger one is not believed)."""

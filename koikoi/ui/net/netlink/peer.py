@@ -192,8 +192,11 @@ class PeerLink(QObject):
     def set_ready(self, ready: bool) -> None:
         """The local table is ready for its player to act, or not (:meth:`Session.set_ready`:
         the local move clock runs only while it is, and the peer is told)."""
-        if self._stage == LinkStage.OPEN and self.session is not None:
+        session = self.session
+        if self._stage == LinkStage.OPEN and session is not None:
             self._guarded(lambda conn: conn.set_ready(self.now(), ready))
+        elif self.is_suspended and session is not None and not session.closed:
+            session.set_ready(ready, self.now())  # said again when the match resumes
 
     def abandon(self) -> None:
         """End the match as abandoned by the peer, after ``peer_overdue``: the peer is told,
