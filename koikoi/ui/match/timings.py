@@ -19,7 +19,10 @@ class Timings:
     """R5.5: a drawn card with one way to resolve resolves by itself after this."""
     announce_ms: int = 1700
     """How long the other side's koikoi or shobu call holds play before it goes on."""
+    banner_ms: int = 2600
+    """How long a call's or a yaku's banner stays up to be read (:mod:`koikoi.ui.table.banner`);
+    play goes on under it after ``announce_ms``. 0: no banner."""
 
     @classmethod
     def instant(cls, auto_take_ms: int = 40) -> Timings:
-        return cls(0.0, (0, 0), 20000, auto_take_ms, 0)
+        return cls(0.0, (0, 0), 20000, auto_take_ms, 0, 0)
