@@ -13,6 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 import koikoi.net.fair as fair
@@ -27,6 +29,16 @@ from koikoi.ui.match.saves import SaveStore
 from koikoi.ui.table.banner import KOIKOI, TEYAKU, YAKU, CallBanner
 from koikoi.ui.table.overlay import CardPicture
 from koikoi.ui.table.turn_cue import ACTING
+from tests.test_ui_lobby import (
+    LOOPBACK,
+    Ready,
+    _title,
+    both_at_the_cards,
+    close_lobby,
+    leave_match,
+    make_lobby,
+    open_room,
+)
 from tests.test_ui_network import Pair
 from tests.ui_driver import (
     FAST,
@@ -195,3 +207,33 @@ def test_both_tables_see_the_others_yaku_and_koikoi_with_its_cards(
         assert "Your turn: " in seen.game.prompt.text()
     finally:
         pair.close()
+
+
+def test_the_four_cards_page_says_who_confirmed_and_who_is_waited_for(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    host = make_lobby(qtbot, tmp_path, "hana")
+    guest = make_lobby(qtbot, tmp_path, "tsuki")
+    try:
+        ready = Ready(host), Ready(guest)
+        open_room(host, _title("Confirm"))
+        guest.address.setText(f"{LOOPBACK}:{host.room.port}")  # type: ignore[union-attr]
+        QTest.mouseClick(guest.address_button, Qt.MouseButton.LeftButton)
+        both_at_the_cards(qtbot, host, guest)
+        assert host.prematch.status.text() == guest.prematch.status.text() == ""
+        QTest.mouseClick(guest.prematch.same_button, Qt.MouseButton.LeftButton)
+        # the guest waits for the host; the host is told the guest confirmed
+        assert guest.prematch.status.text() == (
+            "Waiting for hana to confirm the four cards; then the coin is tossed…"
+        )
+        said = "tsuki confirmed the four cards. Do you see the same four?"
+        qtbot.waitUntil(lambda: host.prematch.status.text() == said, timeout=10_000)
+        assert host.prematch.same_button.isEnabled()  # the host still compares
+        assert ready[0].args is None and ready[1].args is None
+        QTest.mouseClick(host.prematch.same_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: all(r.args is not None for r in ready), timeout=10_000)
+        assert guest.prematch.status.text().startswith("Waiting for hana")  # nothing new
+        leave_match(qtbot, ready)
+    finally:
+        close_lobby(qtbot, host)
+        close_lobby(qtbot, guest)

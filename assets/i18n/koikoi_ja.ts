@@ -2650,6 +2650,10 @@ play on  (K)</source>
             <translation>見比べる4枚の札を引いています…</translation>
         </message>
         <message>
+            <source>{0} confirmed the four cards. Do you see the same four?</source>
+            <translation>{0}さんが4枚の札を確かめました。あなたにも同じ4枚が見えますか？</translation>
+        </message>
+        <message>
             <source>Waiting for {0} to confirm the four cards…</source>
             <translation>{0}さんが4枚の札を確かめるのを待っています…</translation>
         </message>
