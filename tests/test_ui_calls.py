@@ -203,6 +203,8 @@ def test_both_tables_see_the_others_yaku_and_koikoi_with_its_cards(
         # the koikoi passes the turn: lit on the other table, out on the caller's
         qtbot.waitUntil(lambda: seen.controller.mode is Mode.PLAY, timeout=10_000)
         assert seen.game.prompt.property("yourTurn") is True
+        prompt = seen.game.prompt.geometry().translated(seen.game.table.pos())
+        assert banner.isVisible() and not banner.geometry().intersects(prompt)  # never hidden
         assert not caller.game.prompt.property("yourTurn")
         assert "Your turn: " in seen.game.prompt.text()
     finally:

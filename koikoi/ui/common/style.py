@@ -96,8 +96,8 @@ QCheckBox { color: #e9dcc0; }
 
 QLabel#prompt { background: rgba(18, 12, 10, 0.78); border: 1px solid rgba(212,168,75,0.7);
   border-radius: 14px; padding: 2px 18px; font-size: 15px; color: #fff1cf; }
-QLabel#prompt[yourTurn="true"] { background: rgba(92, 58, 8, 0.94); border: 2px solid #ffd36b;
-  color: #fff6dc; font-weight: 700; }
+QLabel#prompt[yourTurn="true"] { background: rgba(110, 70, 8, 0.95); border: 1px solid #ffd36b;
+  color: #fff6dc; }
 QLabel#reconnecting { background: rgba(120, 30, 30, 0.9); border: 1px solid #e0a0a0;
   border-radius: 10px; padding: 4px 14px; font-size: 15px; color: #fff1cf; }
 QFrame#banner { background: rgba(20, 12, 10, 0.93); border: 2px solid #d4a84b;

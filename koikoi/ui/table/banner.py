@@ -25,6 +25,7 @@ from koikoi.ui.common.art import CardArt
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.table.overlay import card_row
 from koikoi.ui.table.panels import yaku_cards_of
+from koikoi.ui.table.table import TableView
 from koikoi.ui.table.table_model import TableModel
 
 KOIKOI = "koikoi"
@@ -131,8 +132,10 @@ def hold_ms(call: Call, announce_ms: int) -> int:
 class CallBanner(QFrame):
     """The banner itself: a title, the yaku and their points, the cards, what it means."""
 
-    def __init__(self, art: CardArt, parent: QWidget) -> None:
+    def __init__(self, art: CardArt, parent: QWidget, table: TableView) -> None:
         super().__init__(parent)
+        self.table = table
+        """The table the banner lies over (its field, above the prompt line)."""
         self.setObjectName("banner")
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # never in the way
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -165,16 +168,16 @@ class CallBanner(QFrame):
         """How long the banner stays up once shown; 0 while it is down."""
         return self._timer.interval() if self._timer.isActive() else 0
 
-    def present(self, event: Event, c: GameController, model: TableModel, table: QRect) -> int:
-        """Show the banner ``event`` calls for (if any and if banners are on) over ``table``;
-        how long play should wait under it (ms)."""
-        call = call_of(event, c, model)
+    def present(self, event: Event, c: GameController) -> int:
+        """Show the banner ``event`` calls for (if any and if banners are on) over the table
+        (which has shown the event); how long play should wait under it (ms)."""
+        call = call_of(event, c, self.table.model)
         if call is None or c.timings.banner_ms <= 0:
             return 0
-        self.show_call(call, c.timings.banner_ms, table)
+        self.show_call(call, c.timings.banner_ms)
         return hold_ms(call, c.timings.announce_ms)
 
-    def show_call(self, call: Call, ms: int, table: QRect) -> None:
+    def show_call(self, call: Call, ms: int) -> None:
         self.call = call
         self.title.setText(call.title)
         self.yaku.setText(call.yaku_text)
@@ -188,19 +191,24 @@ class CallBanner(QFrame):
         old.deleteLater()
         self.cards.setVisible(bool(cards))
         self.setAccessibleName(call.spoken)
-        self.place(table)
+        self.place()
         self.show()
         self.raise_()
         self._timer.start(ms)
 
-    def place(self, table: QRect) -> None:
-        """In the middle of the table (the field), never wider than it."""
+    def place(self) -> None:
+        """In the middle of the table, never wider than it, and above the prompt line (which
+        says whose turn it is: never hidden by the banner)."""
+        table = self.table.geometry()
         self.setMaximumWidth(max(200, table.width() - 40))
         self.adjustSize()
         w = min(max(self.sizeHint().width(), 440), table.width() - 40)
         h = self.heightForWidth(w) if self.hasHeightForWidth() else self.sizeHint().height()
         rect = QRect(0, 0, w, max(h, self.sizeHint().height()))
         rect.moveCenter(table.center())
+        prompt_top = table.top() + round(self.table.layout_.prompt_rect.top()) - 6
+        if rect.bottom() > prompt_top:
+            rect.moveBottom(max(prompt_top, table.top() + rect.height() + 4))
         self.setGeometry(rect)
 
     def hideEvent(self, event: object) -> None:

@@ -94,7 +94,7 @@ class GameScreen(QWidget):
         self.prompt.setObjectName("prompt")
         self.prompt.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.prompt.setAccessibleName(self.tr("Prompt"))
-        self.banner = CallBanner(self.art, self)
+        self.banner = CallBanner(self.art, self, self.table)
         self.overlay = Overlay(self)
         self.selected: Card | None = None
         self.hovered: Card | None = None
@@ -210,9 +210,7 @@ class GameScreen(QWidget):
             self.selected = self.hovered = None
             self.sync_seat()
         ms = self.table.present(event)
-        ms = max(
-            ms, self.banner.present(event, controller, self.table.model, self.table.geometry())
-        )
+        ms = max(ms, self.banner.present(event, controller))
         self.refresh_side()
         self.update_glows()
         self.update_prompt()
@@ -733,5 +731,5 @@ class GameScreen(QWidget):
     def resizeEvent(self, event: object) -> None:
         self._arrange()
         if self.banner.isVisible():
-            self.banner.place(self.table.geometry())
+            self.banner.place()
         QTimer.singleShot(0, self.update_prompt)
