@@ -1,6 +1,30 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="en" sourcelanguage="en">
     <context>
+        <name>CallBanner</name>
+        <message numerus="yes">
+            <source>%n point(s) in all.</source>
+            <translation>
+                <numerusform>%n point in all.</numerusform>
+                <numerusform>%n points in all.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>You win the round: %n point(s).</source>
+            <translation>
+                <numerusform>You win the round: %n point.</numerusform>
+                <numerusform>You win the round: %n points.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} wins the round: %n point(s).</source>
+            <translation>
+                <numerusform>{0} wins the round: %n point.</numerusform>
+                <numerusform>{0} wins the round: %n points.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>Cards</name>
         <message numerus="yes">
             <source>%n point(s)</source>

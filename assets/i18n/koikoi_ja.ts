@@ -1,6 +1,63 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ja" sourcelanguage="en">
     <context>
+        <name>CallBanner</name>
+        <message>
+            <source>The computer</source>
+            <translation>コンピューター</translation>
+        </message>
+        <message>
+            <source>Koi-koi!</source>
+            <translation>こいこい！</translation>
+        </message>
+        <message>
+            <source>{0}: Koi-koi!</source>
+            <translation>{0}：こいこい！</translation>
+        </message>
+        <message>
+            <source>Shobu!</source>
+            <translation>勝負！</translation>
+        </message>
+        <message>
+            <source>{0}: Shobu!</source>
+            <translation>{0}：勝負！</translation>
+        </message>
+        <message>
+            <source>Teyaku!</source>
+            <translation>手役！</translation>
+        </message>
+        <message>
+            <source>{0}: Teyaku!</source>
+            <translation>{0}：手役！</translation>
+        </message>
+        <message>
+            <source>{0}: a new yaku!</source>
+            <translation>{0}：役ができた！</translation>
+        </message>
+        <message>
+            <source>The round goes on at ×{0}.</source>
+            <translation>勝負は続行、倍率は×{0}。</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n point(s) in all.</source>
+            <translation>
+                <numerusform>合計%n点。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>You win the round: %n point(s).</source>
+            <translation>
+                <numerusform>この回はあなたの勝ち：%n点。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{0} wins the round: %n point(s).</source>
+            <translation>
+                <numerusform>この回は{0}の勝ち：%n点。</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>CardGallery</name>
         <message>
             <source>What the marks on a card mean</source>
@@ -930,30 +987,6 @@ play on  (K)</source>
         <message>
             <source>reconnecting… %1</source>
             <translation>再接続中… %1</translation>
-        </message>
-        <message>
-            <source>The computer calls koikoi: the round goes on at ×{0}.</source>
-            <translation>コンピューターが「こいこい」！倍率×{0}で続けます。</translation>
-        </message>
-        <message>
-            <source>{name} calls koikoi: the round goes on at ×{0}.</source>
-            <translation>{name}さんが「こいこい」！倍率×{0}で続けます。</translation>
-        </message>
-        <message>
-            <source>You call koikoi: the round goes on at ×{0}.</source>
-            <translation>「こいこい」！倍率×{0}で続けます。</translation>
-        </message>
-        <message>
-            <source>The computer calls shobu and takes the round.</source>
-            <translation>コンピューターが「勝負」して、この回を取りました。</translation>
-        </message>
-        <message>
-            <source>{name} calls shobu and takes the round.</source>
-            <translation>{name}さんが「勝負」して、この回を取りました。</translation>
-        </message>
-        <message>
-            <source>You call shobu!</source>
-            <translation>「勝負」！</translation>
         </message>
         <message>
             <source>{0} has sent nothing of the deal for {1}: you may end the match.</source>
@@ -2617,6 +2650,10 @@ play on  (K)</source>
             <translation>見比べる4枚の札を引いています…</translation>
         </message>
         <message>
+            <source>{0} confirmed the four cards. Do you see the same four?</source>
+            <translation>{0}さんが4枚の札を確かめました。あなたにも同じ4枚が見えますか？</translation>
+        </message>
+        <message>
             <source>Waiting for {0} to confirm the four cards…</source>
             <translation>{0}さんが4枚の札を確かめるのを待っています…</translation>
         </message>
@@ -4086,6 +4123,13 @@ Joiner ({2}): {3}</source>
         <message>
             <source>Deal the cards</source>
             <translation>札を配る</translation>
+        </message>
+    </context>
+    <context>
+        <name>TurnCue</name>
+        <message>
+            <source>Your turn.</source>
+            <translation>あなたの番です。</translation>
         </message>
     </context>
     <context>

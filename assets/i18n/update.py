@@ -71,6 +71,8 @@ FILE_CONTEXTS = {
     "table_layout.py": "TableView",
     "narration.py": "GameController",
     "spoken.py": "GameScreen",
+    "banner.py": "CallBanner",
+    "turn_cue.py": "TurnCue",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""
 

@@ -223,6 +223,7 @@ def run_smoke_test(app: QApplication) -> int:
                 ai_cap_ms=4000,
                 auto_take_ms=150,
                 announce_ms=60,
+                banner_ms=300,  # the banners shown too, briefly
             )
             window = MainWindow(settings, SaveStore(), timings)
             window.resize(1280, 800)

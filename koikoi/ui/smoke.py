@@ -636,7 +636,12 @@ def smoke_timings() -> Timings:
     from koikoi.ui.match.controller import Timings
 
     return Timings(
-        anim_scale=0.12, ai_delay_ms=(0, 0), ai_cap_ms=4000, auto_take_ms=150, announce_ms=60
+        anim_scale=0.12,
+        ai_delay_ms=(0, 0),
+        ai_cap_ms=4000,
+        auto_take_ms=150,
+        announce_ms=60,
+        banner_ms=300,  # the banners shown too, briefly
     )
 
 

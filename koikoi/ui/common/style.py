@@ -96,10 +96,15 @@ QCheckBox { color: #e9dcc0; }
 
 QLabel#prompt { background: rgba(18, 12, 10, 0.78); border: 1px solid rgba(212,168,75,0.7);
   border-radius: 14px; padding: 2px 18px; font-size: 15px; color: #fff1cf; }
+QLabel#prompt[yourTurn="true"] { background: rgba(110, 70, 8, 0.95); border: 1px solid #ffd36b;
+  color: #fff6dc; }
 QLabel#reconnecting { background: rgba(120, 30, 30, 0.9); border: 1px solid #e0a0a0;
   border-radius: 10px; padding: 4px 14px; font-size: 15px; color: #fff1cf; }
-QLabel#banner { background: rgba(20, 12, 10, 0.92); border: 2px solid #d4a84b;
-  border-radius: 18px; padding: 10px 24px; }
+QFrame#banner { background: rgba(20, 12, 10, 0.93); border: 2px solid #d4a84b;
+  border-radius: 18px; }
+QLabel#bannerTitle { font-size: 40px; font-weight: 800; color: #ffe3a3; }
+QLabel#bannerYaku { font-size: 19px; font-weight: 700; color: #fff1cf; }
+QLabel#bannerLine { font-size: 16px; color: #f3e9d2; }
 
 QFrame#panel { background: qlineargradient(x1:0,y1:0,x2:0,y2:1, stop:0 #2a1e18,
   stop:1 #17100d); border: 2px solid #d4a84b; border-radius: 20px; }

@@ -671,6 +671,7 @@ class Lobby(QWidget):
         if link is None or self.peer is None:
             return
         self.prematch.show_cards(event, link.role.seat)
+        self.prematch.follow(link)  # "Ben confirmed the four cards"
 
     def _confirm(self) -> None:
         link = self._link()

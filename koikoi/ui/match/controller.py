@@ -76,6 +76,7 @@ from koikoi.ui.match.matchview import (
 )
 from koikoi.ui.match.opponents import ComputerOpponent, MatchLink, Opponent, RemoteOpponent
 from koikoi.ui.match.saves import SavedMatch, SaveStore
+from koikoi.ui.match.timings import Timings
 from koikoi.ui.sound import clips
 
 if TYPE_CHECKING:
@@ -89,26 +90,7 @@ logger = logging.getLogger(__name__)
 
 HUMAN = 0
 COMPUTER = 1
-
-
-@dataclass(frozen=True)
-class Timings:
-    """How long the window lets things take. Tests shrink all of it."""
-
-    anim_scale: float = 1.0
-    """Multiplies every animation's duration; 0 moves cards at once."""
-    ai_delay_ms: tuple[int, int] = (650, 1200)
-    """The computer waits a human-like moment (between these) before acting."""
-    ai_cap_ms: int = 8000
-    """Wall-clock cap on one computer decision."""
-    auto_take_ms: int = 5000
-    """R5.5: a drawn card with one way to resolve resolves by itself after this."""
-    announce_ms: int = 1700
-    """How long the computer's koikoi or shobu call stays up before play goes on."""
-
-    @classmethod
-    def instant(cls, auto_take_ms: int = 40) -> Timings:
-        return cls(0.0, (0, 0), 20000, auto_take_ms, 0)
+__all__ = ["COMPUTER", "HUMAN", "GameController", "Timings"]
 
 
 @dataclass

@@ -34,10 +34,12 @@ from koikoi.net.identity import PinStatus, fingerprint
 from koikoi.net.session.endings import Ending
 from koikoi.net.session.events import CardsShown
 from koikoi.ui.common import names
+from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt, card_size
 from koikoi.ui.lobby.rooms import settings_text
 from koikoi.ui.net.neterrors import ending_detail, error_detail
 from koikoi.ui.net.netlink.base import LinkError, PeerInfo
+from koikoi.ui.net.netlink.peer import PeerLink
 
 CARD_WIDTH: Final = 96
 
@@ -204,6 +206,7 @@ class PrematchPanel(QFrame):
         """The four cards shown (None until they are drawn)."""
         self.tossed = False
         """The toss's outcome came with the cards (version 2) and was said with them."""
+        self._followed: PeerLink | None = None
         self._to_paint: list[tuple[int, str]] = []
         layout = QVBoxLayout(self)
         layout.setSpacing(12)
@@ -391,6 +394,22 @@ class PrematchPanel(QFrame):
     def card_ids(self) -> tuple[str, ...]:
         """The four cards shown, () before they are drawn."""
         return () if self.cards is None else self.cards
+
+    def follow(self, link: PeerLink) -> None:
+        """Say on this page when the peer behind ``link`` confirmed the four cards."""
+        if link is not self._followed:
+            self._followed = link
+            link.peer_confirmed.connect(self._peer_confirmed)
+
+    def _peer_confirmed(self) -> None:
+        """The peer confirmed the cards: said while the local player still compares them
+        (once both confirmed, the toss goes on at once)."""
+        if self.cards is None or not self.same_button.isEnabled():
+            return
+        name = self.peer.nickname if self.peer is not None else ""
+        text = _tr("{0} confirmed the four cards. Do you see the same four?").format(name)
+        self.status.setText(text)
+        announce(self, text)
 
     def _same(self) -> None:
         self.same_button.setEnabled(False)

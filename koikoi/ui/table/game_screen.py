@@ -24,9 +24,6 @@ from koikoi.engine.cards import Card, card_id, iter_cards
 from koikoi.engine.events import (
     Dealt,
     Event,
-    KoikoiDeclared,
-    Outcome,
-    RoundEnded,
 )
 from koikoi.engine.match import Observation
 from koikoi.net.hello import Dealing
@@ -35,9 +32,10 @@ from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import DecisionInfo, DrawWait, MatchSummary, Mode, RoundSummary
+from koikoi.ui.table.banner import CallBanner
 from koikoi.ui.table.card_widget import CardWidget
 from koikoi.ui.table.clock_words import minutes, reconnecting, waiting_for, your_move
-from koikoi.ui.table.overlay import Overlay, they
+from koikoi.ui.table.overlay import Overlay
 from koikoi.ui.table.panels import (
     DecisionPanel,
     FirstOyaPanel,
@@ -50,6 +48,7 @@ from koikoi.ui.table.score_column import SidePanel
 from koikoi.ui.table.spoken import ticking_prompt_spoken
 from koikoi.ui.table.table import MIN_WIDTH as TABLE_MIN_WIDTH
 from koikoi.ui.table.table import TableView
+from koikoi.ui.table.turn_cue import TurnCue
 
 logger = logging.getLogger(__name__)
 
@@ -95,14 +94,7 @@ class GameScreen(QWidget):
         self.prompt.setObjectName("prompt")
         self.prompt.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.prompt.setAccessibleName(self.tr("Prompt"))
-        self.banner = QLabel(self)
-        self.banner.setObjectName("banner")
-        self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.banner.setTextFormat(Qt.TextFormat.RichText)
-        self.banner.hide()
-        self._banner_timer = QTimer(self)
-        self._banner_timer.setSingleShot(True)
-        self._banner_timer.timeout.connect(self.banner.hide)
+        self.banner = CallBanner(self.art, self, self.table)
         self.overlay = Overlay(self)
         self.selected: Card | None = None
         self.hovered: Card | None = None
@@ -127,6 +119,7 @@ class GameScreen(QWidget):
         c = controller
         c.presenter = self
         c.mode_changed.connect(self._mode_changed)
+        self.turn_cue = TurnCue(c, self.prompt, self)
         c.first_oya.connect(self._show_first_oya)
         c.decision_needed.connect(self._show_decision)
         c.round_over.connect(self._show_round_result)
@@ -217,44 +210,7 @@ class GameScreen(QWidget):
             self.selected = self.hovered = None
             self.sync_seat()
         ms = self.table.present(event)
-        announce_ms = controller.timings.announce_ms
-        name = controller.opponent_name
-        if isinstance(event, KoikoiDeclared):
-            if event.seat == controller.them:
-                self.show_banner(
-                    "「こいこい」",
-                    they(
-                        name,
-                        self.tr("The computer calls koikoi: the round goes on at ×{0}."),
-                        self.tr("{name} calls koikoi: the round goes on at ×{0}."),
-                    ).format(event.koikoi_count + 1, name=name),
-                    announce_ms,
-                )
-                ms = max(ms, announce_ms)
-            else:
-                self.show_banner(
-                    "「こいこい」",
-                    self.tr("You call koikoi: the round goes on at ×{0}.").format(
-                        event.koikoi_count + 1
-                    ),
-                    announce_ms // 2,
-                )
-                ms = max(ms, announce_ms // 2)
-        if isinstance(event, RoundEnded) and event.result.outcome is Outcome.WIN:
-            if event.result.winner == controller.them:
-                self.show_banner(
-                    "「勝負」",
-                    they(
-                        name,
-                        self.tr("The computer calls shobu and takes the round."),
-                        self.tr("{name} calls shobu and takes the round."),
-                    ).format(name=name),
-                    announce_ms,
-                )
-            else:
-                self.show_banner("「勝負」", self.tr("You call shobu!"), announce_ms // 2)
-            mine = event.result.winner == controller.me
-            ms = max(ms, announce_ms // 2 if mine else announce_ms)
+        ms = max(ms, self.banner.present(event, controller))
         self.refresh_side()
         self.update_glows()
         self.update_prompt()
@@ -405,23 +361,6 @@ class GameScreen(QWidget):
         self.update_prompt()
 
     # -- banner, prompt, glows ---------------------------------------------------------------
-
-    def show_banner(self, big: str, small: str, ms: int) -> None:
-        if ms <= 0:
-            return
-        self.banner.setText(
-            f"<div style='font-size:44px; font-weight:700; color:#ffe3a3'>{big}</div>"
-            f"<div style='font-size:17px; color:#f3e9d2'>{small}</div>"
-        )
-        self.banner.setAccessibleName(f"{big} {small}")
-        self.banner.adjustSize()
-        w = max(self.banner.sizeHint().width() + 60, 420)
-        h = self.banner.sizeHint().height() + 30
-        t = self.table.geometry()
-        self.banner.setGeometry(t.center().x() - w // 2, t.center().y() - h // 2, w, h)
-        self.banner.show()
-        self.banner.raise_()
-        self._banner_timer.start(ms)
 
     def dealing_prompt(self) -> str:
         """The prompt while a privately dealt match waits for the peer's part of the deal:
@@ -792,8 +731,5 @@ class GameScreen(QWidget):
     def resizeEvent(self, event: object) -> None:
         self._arrange()
         if self.banner.isVisible():
-            t = self.table.geometry()
-            b = self.banner.geometry()
-            b.moveCenter(t.center())
-            self.banner.setGeometry(b)
+            self.banner.place()
         QTimer.singleShot(0, self.update_prompt)

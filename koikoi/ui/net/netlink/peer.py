@@ -59,6 +59,9 @@ class PeerLink(QObject):
 
     established = Signal(object)
     cards_shown = Signal(object)
+    peer_confirmed = Signal()
+    """The peer's player confirmed the four cards (its ``confirm`` arrived), once; the
+    cards page says so while the local player still compares them."""
     tossed = Signal(object)
     moved = Signal(object)
     dealt = Signal(object)
@@ -112,6 +115,7 @@ class PeerLink(QObject):
         self._pumping = False
         self._goodbye = GoodbyeWait()
         self._announced: int | None = None
+        self._told_confirmed = False
         self._stage = LinkStage.NEW
         """NEW → CONNECTING (joiner) → OPEN → CLOSING → DONE, or OPEN → SUSPENDED → OPEN."""
         self._crashing = False
@@ -344,7 +348,7 @@ class PeerLink(QObject):
         conn = self.connection
         if self._stage == LinkStage.OPEN and conn is not None and not conn.closed:
             self._arm_timer(conn)
-        if self._queue or self._turn_due():
+        if self._queue or self._turn_due() or self._confirm_news():
             self._deliver_timer.start(0)
         else:
             self._settle()
@@ -368,6 +372,9 @@ class PeerLink(QObject):
             while True:
                 while self._queue:
                     self._dispatch(self._queue.popleft())
+                if self._confirm_news():
+                    self._told_confirmed = True
+                    emit(self.peer_confirmed)
                 if not self._announce_turn() and not self._queue:
                     break
         except Exception as error:
@@ -447,6 +454,11 @@ class PeerLink(QObject):
         self._announced = conn.session.lockstep.seq
         emit(self.local_turn, observation)
         return True
+
+    def _confirm_news(self) -> bool:
+        """The peer's ``confirm`` came and :attr:`peer_confirmed` was not said yet."""
+        session = self.session
+        return not self._told_confirmed and session is not None and session.peer_confirmed
 
     def _flush(self) -> None:
         conn = self.connection
