@@ -390,6 +390,7 @@ class MainWindow(NetMatchWindow):
         self.art.show_aids = options.reading_aids  # the panels, the calculator, the start
         self.game.table.set_display(options.card_scale, options.reading_aids, high)
         self.game.set_anim_scale(self.anim_scale())
+        self.game.stamps.muted = options.stamps_muted
         # the toss panel's spin asks the controller's timings whether things move
         # and the drawn card's pace (R5.5) is the display options' too
         self.controller.timings = dataclasses.replace(
