@@ -17,13 +17,23 @@ from typing import Final, Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from koikoi.net.stamps import STAMPS
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.table.score_column import SidePanel
 
+ROW_WIDTH: Final = 236
+"""The score column's least width inside its margins: the row's lines fit it."""
+ROW_SPACING: Final = 4
 BUBBLE_MS: Final = 4000
 """How long the other player's stamp stays by their name."""
 
@@ -59,25 +69,22 @@ class StampRow(QWidget):
         self.spoken: list[str] = []
         """What the row gave the screen reader (each received stamp once)."""
         self._link: QObject | None = None
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setSpacing(4)
         self.buttons: dict[str, QPushButton] = {}
         for index, stamp in enumerate(STAMPS):
             button = QPushButton(self.phrase(stamp))
             button.setObjectName("stampButton")
             button.setProperty("stamp", stamp)
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             keys = f"Alt+{index + 1}"
             button.setToolTip(self.tr("Send the stamp “{0}” ({1})").format(button.text(), keys))
             button.setAccessibleName(self.tr("Stamp: {0} ({1})").format(button.text(), keys))
             button.clicked.connect(partial(self.send, stamp))
-            grid.addWidget(button, index // 2, index % 2)
             self.buttons[stamp] = button
             shortcut = QShortcut(QKeySequence(keys), screen)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(partial(self.send, stamp))
+        self._lay_out()
         layout = side.layout()
         assert layout is not None
         layout.insertWidget(layout.indexOf(side.me), self)  # type: ignore[attr-defined]
@@ -93,6 +100,25 @@ class StampRow(QWidget):
         self._ready_timer.timeout.connect(self.refresh)
         self.hide()
         controller.state_changed.connect(self._follow)
+
+    def _lay_out(self) -> None:
+        """The buttons in order, as many to a line as the column's least width holds (the
+        phrases are long in Japanese): the keys' order is the reading order."""
+        rows = QVBoxLayout(self)
+        rows.setContentsMargins(0, 0, 0, 0)
+        rows.setSpacing(4)
+        line: QHBoxLayout | None = None
+        used = 0
+        for button in self.buttons.values():
+            button.ensurePolished()
+            width = button.sizeHint().width() + ROW_SPACING
+            if line is None or used + width > ROW_WIDTH:
+                line = QHBoxLayout()
+                line.setSpacing(ROW_SPACING)
+                rows.addLayout(line)
+                used = 0
+            line.addWidget(button)
+            used += width
 
     def phrase(self, stamp: str) -> str:
         """A stamp's words in the player's language."""
@@ -169,12 +195,12 @@ class StampRow(QWidget):
         announce(self.bubble, said)
 
     def place_bubble(self) -> None:
-        """By the other player's name, at the right of the score column."""
+        """On the other player's name line, at the right of the score column."""
         side, them = self.side, self.side.them
         self.bubble.adjustSize()
         width = min(self.bubble.width(), side.width() - 16)
         self.bubble.resize(width, self.bubble.height())
         name = them.name.geometry()
         x = max(8, side.width() - width - 12)
-        y = them.y() + name.bottom() + 4
+        y = max(0, them.y() + name.center().y() - self.bubble.height() // 2)
         self.bubble.move(x, y)
