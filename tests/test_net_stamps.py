@@ -13,7 +13,7 @@ import pytest
 from koikoi.net.hello import HELLO_PRIVATE
 from koikoi.net.roles import Role
 from koikoi.net.session.endings import How
-from koikoi.net.session.events import StampReceived
+from koikoi.net.session.events import SessionEvent, StampReceived
 from koikoi.net.stamps import RECEIVE_MAX, RECEIVE_WINDOW, SEND_INTERVAL, STAMPS
 from koikoi.net.wire import encode_message, unpack
 from tests.net_support import Table, handshake_pair, in_play
@@ -150,3 +150,37 @@ def test_no_stamp_goes_after_the_match_is_over() -> None:
     assert all(table.sessions[role].ending is not None for role in Role)
     assert not table.host.send_stamp("thanks", table.now + 60)
     assert not table.joiner.send_stamp("thanks", table.now + 60)
+
+
+def crossing_table(message: bytes) -> tuple[Table, list[SessionEvent]]:
+    """A match played out where, as the side that moved last still reads its peer's last
+    acknowledgement, ``message`` arrives from the peer first (it crossed the last move)."""
+    taken: list[SessionEvent] = []
+
+    def tap(sender: Role, plain: list[bytes]) -> list[bytes]:
+        receiver = table.sessions[sender.peer]
+        if not taken and receiver.ending is not None and receiver._waiting:
+            taken.extend(table.inject(sender, message) or [StampReceived("(nothing)")])
+        return plain
+
+    table = stamp_table()
+    table.tap = tap
+    table.run()
+    assert taken, "no side read on after the last move"
+    return table, taken
+
+
+def test_a_stamp_that_crosses_the_last_move_is_still_shown() -> None:
+    table, taken = crossing_table(stamp("thanks"))
+    assert taken == [StampReceived("thanks")]
+    for role in Role:
+        ending = table.sessions[role].ending
+        assert ending is not None and ending.finished
+    assert table.host.result_json() == table.joiner.result_json()
+
+
+def test_an_unknown_stamp_after_the_last_move_changes_no_result() -> None:
+    table, _ = crossing_table(stamp("gg"))
+    for role in Role:
+        ending = table.sessions[role].ending
+        assert ending is not None and ending.finished  # the match was over already
