@@ -1314,6 +1314,14 @@ play on  (K)</source>
             <translation>このヘルプ</translation>
         </message>
         <message>
+            <source>Alt+1 – Alt+5</source>
+            <translation>Alt+1 – Alt+5</translation>
+        </message>
+        <message>
+            <source>a network match: send a stamp (its row, left to right)</source>
+            <translation>通信対戦：スタンプを送る（並びの左から順に）</translation>
+        </message>
+        <message>
             <source>Assist display (a setting) makes cards that can capture glow; it never changes the rules.</source>
             <translation>設定「アシスト表示」では、場札を取れる札が光ります。変わるのは表示だけで、ルールは変わりません。</translation>
         </message>
