@@ -38,7 +38,7 @@ BUBBLE_MS: Final = 4000
 """How long the other player's stamp stays by their name."""
 
 _STYLE: Final = """
-QPushButton#stampButton { padding: 3px 6px; font-size: 13px; }
+QPushButton#stampButton { padding: 2px 4px; font-size: 12px; }
 QPushButton#stampButton:disabled { color: rgba(255, 241, 207, 0.45); }
 """
 _BUBBLE_STYLE: Final = """
@@ -111,14 +111,14 @@ class StampRow(QWidget):
         used = 0
         for button in self.buttons.values():
             button.ensurePolished()
-            width = button.sizeHint().width() + ROW_SPACING
-            if line is None or used + width > ROW_WIDTH:
+            width = button.sizeHint().width()
+            if line is None or used + ROW_SPACING + width > ROW_WIDTH:
                 line = QHBoxLayout()
                 line.setSpacing(ROW_SPACING)
                 rows.addLayout(line)
-                used = 0
+                used = -ROW_SPACING
             line.addWidget(button)
-            used += width
+            used += ROW_SPACING + width
 
     def phrase(self, stamp: str) -> str:
         """A stamp's words in the player's language."""
