@@ -97,7 +97,7 @@ def english() -> Iterator[None]:
 
 
 def row(window: MainWindow) -> StampRow:
-    return window.game.stamps
+    return window.stamps
 
 
 def log_text(window: MainWindow) -> str:

@@ -48,7 +48,6 @@ from koikoi.ui.table.panels import (
 )
 from koikoi.ui.table.score_column import SidePanel
 from koikoi.ui.table.spoken import ticking_prompt_spoken
-from koikoi.ui.table.stamps import StampRow
 from koikoi.ui.table.table import MIN_WIDTH as TABLE_MIN_WIDTH
 from koikoi.ui.table.table import TableView
 
@@ -141,9 +140,6 @@ class GameScreen(QWidget):
         self.side.abandon_button.clicked.connect(lambda: c.abandon())
         self._reconnecting_init()
         c.state_changed.connect(self._follow_link)
-        self.stamps = StampRow(
-            self, self.side, c
-        )  # a network match's stamps (koikoi/ui/table/stamps.py)
 
     # -- a network match whose connection dropped (docs/protocol.md, "Resume") ------------
 
