@@ -44,6 +44,7 @@ def handshake_pair(
     settings: Settings | None = None,
     dealings: Mapping[Role, tuple[str, ...]] | None = None,
     clocks: Mapping[Role, ClockSetting] | None = None,
+    stamps: Mapping[Role, tuple[str, ...]] | None = None,
 ) -> tuple[dict[Role, Identity], dict[Role, Established]]:
     identities = {role: Identity.generate() for role in Role}
     shakes = {
@@ -56,6 +57,7 @@ def handshake_pair(
             known_peers=KnownPeers(None),
             dealings=(dealings or {}).get(role, ("seed",)),
             clock=(clocks or {}).get(role, DEFAULT_CLOCK),
+            stamps=(stamps or {}).get(role, ()),
         )
         for role in Role
     }
@@ -88,10 +90,12 @@ class Table:
     dealings: Mapping[Role, tuple[str, ...]] = field(default_factory=dict)
     clocks: Mapping[Role, ClockSetting] = field(default_factory=dict)
     """Each side's clock in its hello (the host's is the room's in version 4)."""
+    stamps: Mapping[Role, tuple[str, ...]] = field(default_factory=dict)
+    """The stamps each side's hello says it shows (version 4; none unless given)."""
 
     def __post_init__(self) -> None:
         self.identities, self.established = handshake_pair(
-            self.settings, self.dealings, self.clocks
+            self.settings, self.dealings, self.clocks, self.stamps
         )
         self.now = 0.0
         self._wires = {

@@ -220,6 +220,6 @@ def test_the_only_type_only_cycles_are_back_references_to_an_owner() -> None:
         ),
         frozenset(
             f"koikoi.net.session.{part}"
-            for part in ("core", "farewell", "private_dealing", "record", "toss", "turns")
+            for part in ("core", "farewell", "private_dealing", "record", "stamps", "toss", "turns")
         ),
     }

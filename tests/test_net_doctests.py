@@ -16,6 +16,7 @@ MODULES = [
     "koikoi.net.pake",
     "koikoi.net.private",
     "koikoi.net.sas",
+    "koikoi.net.stamps",
     "koikoi.net.wire",
 ]
 

@@ -597,6 +597,14 @@ play on  (K)</source>
             <translation>めくった札の自動進行（クリックでもすぐ進みます）</translation>
         </message>
         <message>
+            <source>Hide the other player's stamps</source>
+            <translation>相手のスタンプを表示しない</translation>
+        </message>
+        <message>
+            <source>Hide the other player's stamps in a network match (not shown, not spoken)</source>
+            <translation>通信対戦で相手のスタンプを表示も読み上げもしない</translation>
+        </message>
+        <message>
             <source>These change only how the game looks and moves, never the rules. They apply at once, also to a match in progress.</source>
             <translation>ここで変わるのは見た目と動きだけで、ルールは変わりません。対戦の途中でもすぐに反映されます。</translation>
         </message>
@@ -1341,6 +1349,14 @@ play on  (K)</source>
         <message>
             <source>this help</source>
             <translation>このヘルプ</translation>
+        </message>
+        <message>
+            <source>Alt+1 – Alt+5</source>
+            <translation>Alt+1 – Alt+5</translation>
+        </message>
+        <message>
+            <source>a network match: send a stamp (its row, left to right)</source>
+            <translation>通信対戦：スタンプを送る（並びの左から順に）</translation>
         </message>
         <message>
             <source>Assist display (a setting) makes cards that can capture glow; it never changes the rules.</source>
@@ -3790,6 +3806,45 @@ play on  (K)</source>
         <message>
             <source>{0} %</source>
             <translation>{0}%</translation>
+        </message>
+    </context>
+    <context>
+        <name>StampRow</name>
+        <message>
+            <source>Send the stamp “{0}” ({1})</source>
+            <translation>スタンプ「{0}」を送る（{1}）</translation>
+        </message>
+        <message>
+            <source>Stamp: {0} ({1})</source>
+            <translation>スタンプ：{0}（{1}）</translation>
+        </message>
+        <message>
+            <source>Good luck!</source>
+            <translation>よろしくお願いします</translation>
+        </message>
+        <message>
+            <source>Thank you for the game</source>
+            <translation>ありがとうございました</translation>
+        </message>
+        <message>
+            <source>Nice move!</source>
+            <translation>いい手！</translation>
+        </message>
+        <message>
+            <source>One moment</source>
+            <translation>ちょっと待って</translation>
+        </message>
+        <message>
+            <source>So close!</source>
+            <translation>おしい！</translation>
+        </message>
+        <message>
+            <source>You: {0}</source>
+            <translation>あなた「{0}」</translation>
+        </message>
+        <message>
+            <source>{0}: {1}</source>
+            <translation>{0}「{1}」</translation>
         </message>
     </context>
     <context>

@@ -98,6 +98,7 @@ class Connection:
         abandon_after: float = DEFAULT_ABANDON_AFTER,
         dealings: tuple[str, ...] = ("seed",),
         clock: ClockSetting = DEFAULT_CLOCK,
+        stamps: tuple[str, ...] = (),
     ) -> None:
         self.role = role
         self.move_clock = move_clock
@@ -115,6 +116,7 @@ class Connection:
             known_peers=known_peers,
             dealings=dealings,
             clock=clock,
+            stamps=stamps,
         )
         self.session: Session | None = None
         self.failure: ProtocolError | None = None

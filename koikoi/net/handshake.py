@@ -179,6 +179,10 @@ class Established:
     clock: ClockSetting = DEFAULT_CLOCK
     """The move clock: the host's (the room's setting, in its hello: both hellos are the
     prologue both signatures cover); in version 2, this side's own."""
+    stamps: tuple[str, ...] = ()
+    """The stamp ids this side's hello said it shows (version 4; docs/protocol.md, "Stamps")."""
+    peer_stamps: tuple[str, ...] = ()
+    """The stamp ids the peer's hello said it shows: the only ones ever sent to it."""
 
 
 class Phase(Enum):
@@ -258,6 +262,7 @@ class Handshake:
         known_peers: KnownPeers,
         dealings: tuple[str, ...] = ("seed",),
         clock: ClockSetting = DEFAULT_CLOCK,
+        stamps: tuple[str, ...] = (),
     ) -> None:
         if not dealings or any(kind not in DEALINGS for kind in dealings):
             raise ValueError(f"dealings must be some of {', '.join(DEALINGS)}")
@@ -273,6 +278,9 @@ class Handshake:
         self.settings = settings
         self.clock = clock
         """The move clock: this side's, until the host's hello gives the room's."""
+        self.stamps = stamps
+        """The stamp ids this side shows (its hello's ``stamps``; none: the field is left out)."""
+        self.peer_stamps: tuple[str, ...] = ()
         self.known_peers = known_peers
         self.phase = Phase.START if role is Role.JOINER else Phase.AWAIT_HELLO
         self.result: Established | None = None
@@ -310,6 +318,8 @@ class Handshake:
         if version >= PRIVATE_VERSION:
             fields["deal"] = list(self.dealings)
             fields["clock"] = clock_wire(self.clock)
+            if self.stamps:
+                fields["stamps"] = list(self.stamps)
         return encode_message("hello", **fields)
 
     # --- driving -------------------------------------------------------------------------
@@ -380,6 +390,8 @@ class Handshake:
         self._agree_dealing(version, fields)
         if self.role is Role.JOINER and "clock" in fields:  # the room's setting wins
             self.clock = clock_of(fields.get("clock", Fields))
+        if "stamps" in fields:
+            self.peer_stamps = tuple(str(s) for s in fields.get("stamps", list))
         settings_fields = fields.get("settings", Fields)
         theirs = Settings(
             rounds=settings_fields.get("rounds", int),
@@ -682,6 +694,8 @@ class Handshake:
             version=self.version,
             dealing=self.dealing,
             clock=self.clock,
+            stamps=self.stamps if self.version >= PRIVATE_VERSION else (),
+            peer_stamps=self.peer_stamps,
         )
         self.phase = Phase.ESTABLISHED
         logger.info(

@@ -14,6 +14,7 @@ from koikoi.engine.match import Settings
 from koikoi.net.errors import ProtocolError
 from koikoi.net.pake import PAKE_MESSAGE_LEN
 from koikoi.net.session.clock import MAX_CLOCK_SECONDS, MAX_RESERVE_SECONDS, ClockSetting
+from koikoi.net.stamps import HELLO_STAMPS
 from koikoi.net.wire import Bool, Bytes, Fields, Int, ListOf, OneOf, Record, Str, Value
 
 PROTOCOL_VERSION: Final = 2
@@ -214,11 +215,13 @@ HELLO_PRIVATE = Record(
         "v": Int(PRIVATE_VERSION, PRIVATE_VERSION),
         "deal": ListOf(OneOf(tuple(d.value for d in DEALINGS)), max_len=len(DEALINGS), min_len=1),
         "clock": _CLOCK,
+        "stamps": HELLO_STAMPS,
     },
-    optional=frozenset({"clock"}),
+    optional=frozenset({"clock", "stamps"}),
 )
 """A private-dealing hello (:data:`PRIVATE_VERSION`): version 2's, ``deal``, the dealing
-kinds the side supports, and ``clock``, the move clock (the host's is the room's)."""
+kinds the side supports, ``clock``, the move clock (the host's is the room's), and
+``stamps``, the stamp ids the side shows (absent: it takes none)."""
 
 
 def clock_wire(clock: ClockSetting) -> dict[str, Value]:

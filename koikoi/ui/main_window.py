@@ -65,6 +65,7 @@ from koikoi.ui.sound.controls import SoundControls
 from koikoi.ui.sound.sounds import Sounds, open_sounds
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.table.game_screen import GameScreen
+from koikoi.ui.table.stamps import StampRow
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +101,8 @@ class MainWindow(NetMatchWindow):
         self.sounds = sounds if sounds is not None else open_sounds(self.settings)
         self.controller.cued.connect(self.sounds.play)
         self.game = GameScreen(self.controller, self.art)
+        # a network match's stamps, in the table's score column (koikoi/ui/table/stamps.py)
+        self.stamps = StampRow(self.game, self.game.side, self.controller)
         self.game.set_anim_scale(self.timings.anim_scale)
         self.start = StartScreen(self.settings, self.art)
         self.stack = QStackedWidget()
@@ -390,6 +393,7 @@ class MainWindow(NetMatchWindow):
         self.art.show_aids = options.reading_aids  # the panels, the calculator, the start
         self.game.table.set_display(options.card_scale, options.reading_aids, high)
         self.game.set_anim_scale(self.anim_scale())
+        self.stamps.muted = options.stamps_muted
         # the toss panel's spin asks the controller's timings whether things move
         # and the drawn card's pace (R5.5) is the display options' too
         self.controller.timings = dataclasses.replace(

@@ -22,7 +22,7 @@ from koikoi.net.hello import PRIVATE_VERSION, protocol_name
 from koikoi.net.identity import Identity, verify_signature
 from koikoi.net.lockstep import Lockstep, b64, decode_entry, signed_data
 from koikoi.net.roles import Role
-from koikoi.net.session import farewell, turns
+from koikoi.net.session import farewell, stamps, turns
 from koikoi.net.session import record as _record
 from koikoi.net.session import toss as toss_stage
 from koikoi.net.session.acks import LAST_ACK_GRACE, Acks
@@ -120,6 +120,7 @@ class Session:
         self._private: PrivateDealing | None = None
         """Private dealing, from the first deal on (None with the joint seed)."""
         self._journal = Journal()
+        self.stamps = stamps.StampLimits(established.stamps, established.peer_stamps)
         self.protocol = protocol_name(established.version)
         self.role = established.role
         self.seat = self.role.seat
@@ -360,6 +361,8 @@ class Session:
             return self._fail(How.PROTOCOL, self.role.peer, f"the peer sent {error}")
         if message.kind == "ping":
             return []
+        if message.kind == "stamp":  # nor a stamp (koikoi/net/session/stamps.py)
+            return stamps.on_stamp(self, message.fields.get("id", str))
         if message.kind == "clock":  # not journaled: it changes no state a replay needs
             fields = message.fields
             turns.on_clock(self, fields.get("ready", bool), fields.get("reserve", int))
@@ -414,6 +417,10 @@ class Session:
         stays as said until said again. ``koikoi host``/``join`` never say it: a bot's table
         is always ready (:func:`~.turns.set_ready`)."""
         turns.set_ready(self, ready, now)
+
+    def send_stamp(self, stamp: str, now: float) -> bool:
+        """A stamp to the peer, if it takes it and the rate allows (:func:`~.stamps.send`)."""
+        return stamps.send(self, stamp, now)
 
     def _sign_and_send(self, action: Action) -> list[SessionEvent]:
         lockstep = self.lockstep
@@ -538,6 +545,7 @@ class Session:
         its keys replace the old connection's, whatever the old one still held unsent is
         dropped, and ``resend`` (the log entries the peer does not hold) goes first."""
         self._tx, self._rx = established.send, established.recv
+        self.stamps.mine, self.stamps.theirs = established.stamps, established.peer_stamps
         self._out = []
         self._clock = LinkClock.at(now)
         self._acks.replayed = True
@@ -629,6 +637,8 @@ class Session:
         base = {"ping": PING, "bye": BYE}
         if self.cards_first:  # version 4: each side says when its table is ready
             base["clock"] = CLOCK
+        if self.stamps.mine:  # its hello said this side shows stamps
+            base["stamp"] = stamps.STAMP
         if self.stage is Stage.PLAYING:
             if self._private is not None:
                 return {"move": MOVE, "ack": ACK, **DEALING, **base}

@@ -77,4 +77,21 @@ class PeerOverdue:
     seconds: float
 
 
-SessionEvent = CardsShown | TossDone | MovePlayed | DealLaidOut | Ended | OutOfTime | PeerOverdue
+@dataclass(frozen=True)
+class StampReceived:
+    """The peer sent a stamp this side shows (within the rate): ``stamp`` is its id, one of
+    :data:`~koikoi.net.stamps.STAMPS`; the table words it in its player's language."""
+
+    stamp: str
+
+
+SessionEvent = (
+    CardsShown
+    | TossDone
+    | MovePlayed
+    | DealLaidOut
+    | Ended
+    | OutOfTime
+    | PeerOverdue
+    | StampReceived
+)

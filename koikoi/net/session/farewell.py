@@ -29,6 +29,7 @@ from koikoi.net.session.endings import (
 )
 from koikoi.net.session.events import Ended, SessionEvent
 from koikoi.net.session.messages import ACK, BYE, DEALING, PING
+from koikoi.net.session.stamps import STAMP, on_stamp
 from koikoi.net.wire import decode_message, encode_message
 
 if TYPE_CHECKING:
@@ -148,6 +149,8 @@ def after_the_end(session: Session, payload: bytes) -> list[SessionEvent]:
     expected = {"ack": ACK, "bye": BYE, "ping": PING}
     if acks.seed_until is not None:
         expected["seed"] = DEALING["seed"]
+    if session.stamps.mine:  # a stamp may cross the last move
+        expected["stamp"] = STAMP
     try:
         plaintext = session._rx.decrypt_with_ad(b"", payload)
         message = decode_message(plaintext, expected)
@@ -155,6 +158,8 @@ def after_the_end(session: Session, payload: bytes) -> list[SessionEvent]:
         return stop_waiting(session, why=f"sent {error} instead of its seed of deal {{deal}}")
     if message.kind == "ping":
         return []
+    if message.kind == "stamp":
+        return on_stamp(session, message.fields.get("id", str), after_the_end=True)
     if message.kind == "bye":
         acks.bye = True
         code = message.fields.get("reason", str)

@@ -115,6 +115,10 @@ class PeerOptions:
     dealings: tuple[str, ...] = ("seed",)
     """The dealing kinds this side offers (docs/protocol.md, "Version 3"): ``("private",
     "seed")`` deals privately with a peer that offers it too."""
+    stamps: tuple[str, ...] | None = None
+    """The stamps this side shows (the hello's ``stamps``); None: none, unless the app's link
+    gives its table's (``koikoi.ui.net.netlink``). ``koikoi host``/``join`` offer none, so a
+    peer never sends them one."""
 
     def connection(self, role: Role, now: float) -> Connection:
         conn = Connection(
@@ -132,6 +136,7 @@ class PeerOptions:
             abandon_after=self.abandon_after,
             dealings=self.dealings,
             clock=self.clock,
+            stamps=self.stamps or (),
         )
         conn.resume_window = self.resume_window
         return conn

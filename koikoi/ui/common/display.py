@@ -297,6 +297,12 @@ class DisplayDialog(QDialog):
             DRAW_PACES, _pace_names(), self.tr("A drawn card that resolves by itself")
         )
         form.addRow(self.tr("A drawn card goes on, unless clicked"), self.draw_pace)
+        self.mute_stamps = QCheckBox(self.tr("Hide the other player's stamps"))
+        self.mute_stamps.setObjectName("muteStamps")
+        self.mute_stamps.setAccessibleName(
+            self.tr("Hide the other player's stamps in a network match (not shown, not spoken)")
+        )
+        form.addRow(self.mute_stamps)
         lay.addLayout(form)
         note = QLabel(
             self.tr(
@@ -318,6 +324,7 @@ class DisplayDialog(QDialog):
         lay.addWidget(buttons)
         self.set_options(options)
         self.aids.toggled.connect(lambda _on: self._changed())
+        self.mute_stamps.toggled.connect(lambda _on: self._changed())
         for combo in (self.card_size, self.speed, self.motion, self.contrast, self.draw_pace):
             combo.currentIndexChanged.connect(lambda _i: self._changed())
         self.setTabOrder(self.aids, self.card_size)
@@ -325,9 +332,10 @@ class DisplayDialog(QDialog):
         self.setTabOrder(self.speed, self.motion)
         self.setTabOrder(self.motion, self.contrast)
         self.setTabOrder(self.contrast, self.draw_pace)
-        self.setTabOrder(self.draw_pace, close)
+        self.setTabOrder(self.draw_pace, self.mute_stamps)
+        self.setTabOrder(self.mute_stamps, close)
         if sound is not None:
-            self.setTabOrder(self.draw_pace, sound.on)
+            self.setTabOrder(self.mute_stamps, sound.on)
             self.setTabOrder(sound.on, sound.volume)
             self.setTabOrder(sound.volume, close)
         self.resize(560, 400)
@@ -347,10 +355,12 @@ class DisplayDialog(QDialog):
             self.motion,
             self.contrast,
             self.draw_pace,
+            self.mute_stamps,
         )
         for w in widgets:
             w.blockSignals(True)
         self.aids.setChecked(options.reading_aids)
+        self.mute_stamps.setChecked(options.stamps_muted)
         for combo, value in (
             (self.card_size, options.card_size),
             (self.speed, options.animation_speed),
@@ -370,6 +380,7 @@ class DisplayDialog(QDialog):
             str(self.motion.currentData()),
             str(self.contrast.currentData()),
             str(self.draw_pace.currentData()),
+            self.mute_stamps.isChecked(),
         )
 
     def _changed(self) -> None:

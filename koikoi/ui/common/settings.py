@@ -185,6 +185,9 @@ HIGH_CONTRAST: Final = _option(
 DRAW_PACE: Final = _option(
     "display/draw_pace", "5s", DRAW_PACES, doc="a drawn card resolves by itself after this"
 )
+STAMPS_MUTED: Final = _option(
+    "display/stamps_muted", False, doc="the other player's stamps are neither shown nor spoken"
+)
 
 CARD_SCALES: Final = {"small": 0.82, "normal": 1.0, "large": 1.18}
 """The table's card width against its usual one (the table keeps what does not fit)."""
@@ -210,6 +213,8 @@ class DisplayOptions:
     reduced_motion: str = "system"
     high_contrast: str = "system"
     draw_pace: str = "5s"
+    stamps_muted: bool = False
+    """A network match's table neither shows nor speaks the other player's stamps."""
 
     @property
     def card_scale(self) -> float:
@@ -247,6 +252,7 @@ def load_display(settings: AppSettings) -> DisplayOptions:
         settings.get(REDUCED_MOTION),
         settings.get(HIGH_CONTRAST),
         settings.get(DRAW_PACE),
+        settings.get(STAMPS_MUTED),
     )
 
 
@@ -257,6 +263,7 @@ def save_display(settings: AppSettings, options: DisplayOptions) -> None:
     settings.set(REDUCED_MOTION, options.reduced_motion)
     settings.set(HIGH_CONTRAST, options.high_contrast)
     settings.set(DRAW_PACE, options.draw_pace)
+    settings.set(STAMPS_MUTED, options.stamps_muted)
     settings.sync()
 
 

@@ -213,6 +213,7 @@ class HelpDialog(QDialog):
             (t("Esc"), t("put the selection back")),
             (t("S / K"), t("「勝負」 shobu / 「こいこい」 koikoi")),
             (t("F1"), t("this help")),
+            (t("Alt+1 – Alt+5"), t("a network match: send a stamp (its row, left to right)")),
         ]
 
         assist = t(

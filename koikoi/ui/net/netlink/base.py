@@ -26,6 +26,8 @@ from koikoi.net.errors import (
 )
 from koikoi.net.hello import PRIVATE_ONLY
 from koikoi.net.identity import PinStatus
+from koikoi.net.stamps import STAMPS
+from koikoi.net.transport.options import PeerOptions
 
 APP_DEALINGS: Final = PRIVATE_ONLY
 """The dealing kinds the app offers by default (``PeerOptions.dealings``, docs/protocol.md
@@ -33,6 +35,14 @@ APP_DEALINGS: Final = PRIVATE_ONLY
 any card is dealt (``LinkError`` ``dealing``), and a room announced as version 2 (mDNS ``v``)
 is not dialled. ``WITH_SEED`` where the player allowed the seed, ``SEED_ONLY`` to play a
 koikoi-net/2 host (:mod:`koikoi.net.handshake`)."""
+
+
+def table_options(options: PeerOptions) -> PeerOptions:
+    """``options`` with the app's offer: its table shows stamps (koikoi/ui/table/stamps.py),
+    unless they say which (``()``: none). The same object (its owner may change it later)."""
+    if options.stamps is None:
+        options.stamps = STAMPS
+    return options
 
 
 RESTARTED: Final = "restarted from the record"

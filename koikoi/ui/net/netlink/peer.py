@@ -10,7 +10,7 @@ import socket
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 from PySide6.QtNetwork import QAbstractSocket, QTcpSocket
 
 from koikoi.engine.round import Action
@@ -21,6 +21,7 @@ from koikoi.net.resume import Resumed, Suspended, expire
 from koikoi.net.roles import Role
 from koikoi.net.session.clock import MoveClock
 from koikoi.net.session.core import Session
+from koikoi.net.session.endings import Stage
 from koikoi.net.session.events import (
     CardsShown,
     DealLaidOut,
@@ -28,6 +29,7 @@ from koikoi.net.session.events import (
     MovePlayed,
     OutOfTime,
     PeerOverdue,
+    StampReceived,
     TossDone,
 )
 from koikoi.net.transport.options import PeerOptions
@@ -42,6 +44,7 @@ from koikoi.ui.net.netlink.base import (
     _now,
     _peer_host,
     qt_timer,
+    table_options,
 )
 
 logger = logging.getLogger("koikoi.ui.net.netlink")  # the link's log lines, as they were
@@ -68,6 +71,8 @@ class PeerLink(QObject):
     local_turn = Signal(object)
     out_of_time = Signal(object)
     peer_overdue = Signal(object)
+    stamp_received = Signal(str)
+    """A stamp of the peer's, by its id (koikoi/net/stamps.py), within the rate."""
     ended = Signal(object)
     failed = Signal(object)
     closed = Signal()
@@ -91,7 +96,7 @@ class PeerLink(QObject):
         """The clock (monotonic seconds): a test steps its own."""
         self.make_timer = timer
         """Makes the link's timers (heartbeats, deadlines, close grace, redials)."""
-        self.options = options
+        self.options = table_options(options)
         self.role = role
         self.connection: Connection | None = None
         self.socket: QTcpSocket | None = None
@@ -201,6 +206,28 @@ class PeerLink(QObject):
             self._guarded(lambda conn: conn.set_ready(self.now(), ready))
         elif self.is_suspended and session is not None and not session.closed:
             session.set_ready(ready, self.now())  # said again when the match resumes
+
+    def send_stamp(self, stamp: str) -> bool:
+        """A stamp to the peer (:meth:`Session.send_stamp`): False when it does not take
+        stamps, the rate holds it back or no connection carries the match."""
+        session = self.session
+        if self._stage != LinkStage.OPEN or self.connection is None or session is None:
+            return False
+        sent = session.send_stamp(stamp, self.now())
+        if sent:
+            self._process([])
+        return sent
+
+    def stamp_wait(self) -> float | None:
+        """Seconds until a stamp may go (0: now); None when none can (no connection, a peer
+        that takes none, the match over)."""
+        session = self.session
+        if self._stage != LinkStage.OPEN or session is None or not session.stamps.theirs:
+            return None
+        if session.stage is Stage.CLOSED:
+            return None
+        now = self.now()
+        return session.stamps.ready_at(now) - now
 
     def abandon(self) -> None:
         """End the match as abandoned by the peer, after ``peer_overdue``: the peer is told,
@@ -418,14 +445,10 @@ class PeerLink(QObject):
         elif isinstance(event, TossDone):
             self.times["first_deal"] = now
             emit(self.tossed, event)
-        elif isinstance(event, MovePlayed):
-            emit(self.moved, event)
-        elif isinstance(event, DealLaidOut):
-            emit(self.dealt, event)
-        elif isinstance(event, OutOfTime):
-            emit(self.out_of_time, event)
-        elif isinstance(event, PeerOverdue):
-            emit(self.peer_overdue, event)
+        elif isinstance(event, MovePlayed | DealLaidOut | OutOfTime | PeerOverdue):
+            emit(self._passed_on[type(event)], event)
+        elif isinstance(event, StampReceived):
+            emit(self.stamp_received, event.stamp)
         elif isinstance(event, Ended):
             self.times["ended"] = now
             emit(self.ended, event.ending)
@@ -437,6 +460,16 @@ class PeerLink(QObject):
             if self.on_resumed is not None:
                 self.on_resumed(self)
             emit(self.resumed, event.resent)
+
+    @property
+    def _passed_on(self) -> dict[type, SignalInstance]:
+        """The signals that hand an event on as it is."""
+        return {
+            MovePlayed: self.moved,
+            DealLaidOut: self.dealt,
+            OutOfTime: self.out_of_time,
+            PeerOverdue: self.peer_overdue,
+        }
 
     def _turn_due(self) -> bool:
         """The local seat is to move and has not been told yet."""

@@ -40,6 +40,7 @@ from koikoi.ui.net.netlink.base import (
     _now,
     _peer_host,
     qt_timer,
+    table_options,
 )
 from koikoi.ui.net.netlink.peer import PeerLink
 
@@ -70,6 +71,7 @@ class QtRoom(QObject):
     local_turn = Signal(object)
     out_of_time = Signal(object)
     peer_overdue = Signal(object)
+    stamp_received = Signal(str)
     ended = Signal(object)
     refused = Signal(object)
     wrong_password = Signal(str, int)
@@ -95,7 +97,7 @@ class QtRoom(QObject):
         self.now = now
         """The clock of the room and its links (see :class:`PeerLink`)."""
         self.make_timer = timer
-        self.options = options
+        self.options = table_options(options)
         self.policy = RoomPolicy(max_pending, private=bool(options.password))
         # Connections are taken on a later turn of the loop, not in Qt's signal: Qt accepts
         # until none is left or ACCEPT_BATCH wait, so a room that took (and refused) each one
@@ -209,6 +211,14 @@ class QtRoom(QObject):
         """The local table is ready or not (see :meth:`PeerLink.set_ready`)."""
         if self.match is not None:
             self.match.set_ready(ready)
+
+    def send_stamp(self, stamp: str) -> bool:
+        """A stamp to the match's peer (see :meth:`PeerLink.send_stamp`)."""
+        return self.match is not None and self.match.send_stamp(stamp)
+
+    def stamp_wait(self) -> float | None:
+        """Seconds until a stamp may go (see :meth:`PeerLink.stamp_wait`)."""
+        return None if self.match is None else self.match.stamp_wait()
 
     def abandon(self) -> None:
         """End the match as abandoned by the peer (see :meth:`PeerLink.abandon`)."""
@@ -365,6 +375,7 @@ class QtRoom(QObject):
         link.local_turn.connect(self.local_turn)
         link.out_of_time.connect(self.out_of_time)
         link.peer_overdue.connect(self.peer_overdue)
+        link.stamp_received.connect(self.stamp_received)
         link.ended.connect(self.ended)
         link.ended.connect(self._on_match_ended)
         link.suspended.connect(self._on_suspended)
