@@ -52,6 +52,7 @@ from koikoi.net.errors import (
     HandshakeError,
     IdentityChanged,
     NoiseError,
+    NotTheCodedHost,
     PeerRefused,
     ProtocolError,
     RoomMismatch,
@@ -258,6 +259,7 @@ class Handshake:
         known_peers: KnownPeers,
         dealings: tuple[str, ...] = ("seed",),
         clock: ClockSetting = DEFAULT_CLOCK,
+        expected_fingerprint: str | None = None,
     ) -> None:
         if not dealings or any(kind not in DEALINGS for kind in dealings):
             raise ValueError(f"dealings must be some of {', '.join(DEALINGS)}")
@@ -274,6 +276,9 @@ class Handshake:
         self.clock = clock
         """The move clock: this side's, until the host's hello gives the room's."""
         self.known_peers = known_peers
+        self.expected_fingerprint = expected_fingerprint
+        """A joiner's pin from a join code: the host must have this identity, else the
+        handshake is refused before anything is played (:class:`NotTheCodedHost`)."""
         self.phase = Phase.START if role is Role.JOINER else Phase.AWAIT_HELLO
         self.result: Established | None = None
         self._pake = Pake(role, password)
@@ -558,6 +563,13 @@ class Handshake:
             raise BadSignature(
                 f"{peer.nickname!r}'s signature over the match settings does not verify",
                 self._farewell("signature"),
+            )
+        expected = self.expected_fingerprint
+        if expected is not None and peer.fingerprint != expected:
+            raise NotTheCodedHost(
+                f"the host's identity is {peer.fingerprint}, not {expected} as the join code "
+                "says: another program answered at its address; the room was not joined",
+                self._farewell("identity"),
             )
         pin = self.known_peers.check(peer.nickname, identity_key)
         if pin.status is PinStatus.CHANGED:

@@ -115,6 +115,9 @@ class PeerOptions:
     dealings: tuple[str, ...] = ("seed",)
     """The dealing kinds this side offers (docs/protocol.md, "Version 3"): ``("private",
     "seed")`` deals privately with a peer that offers it too."""
+    expected_fingerprint: str | None = None
+    """A joiner's pin from a join code (docs/protocol.md, "Join code"): a host whose identity
+    has another fingerprint is refused in the handshake."""
 
     def connection(self, role: Role, now: float) -> Connection:
         conn = Connection(
@@ -134,6 +137,8 @@ class PeerOptions:
             clock=self.clock,
         )
         conn.resume_window = self.resume_window
+        if role is Role.JOINER:
+            conn.handshake.expected_fingerprint = self.expected_fingerprint
         return conn
 
     def record(

@@ -1,0 +1,162 @@
+"""Across the internet from the command line (CLI.md "Across the internet"): ``host
+--internet`` maps the room's port on the home router (:mod:`koikoi.net.portmap`), prints
+``mapped IP:PORT`` and ``code CODE`` on stderr, renews the lease while the room is open and
+removes the mapping at exit; ``join CODE`` dials a join code's candidates
+(:mod:`koikoi.net.joincode`) and pins the host's fingerprint; results gain ``route``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import threading
+from collections.abc import Callable
+from typing import Final, TypeVar
+
+from koikoi.command import UsageError, say
+from koikoi.net.address import format_address
+from koikoi.net.joincode import Candidate, JoinCode, JoinCodeError, decode, encode
+from koikoi.net.portmap import RENEW_EVERY, Mapping, MappingFailed, UpnpMapper
+
+logger = logging.getLogger(__name__)
+
+MAP_TIMEOUT: Final = 12.0
+"""Seconds ``host --internet`` waits for the router: the reason is said within 15 s."""
+DIAL_TIMEOUT: Final = 10.0
+"""Seconds ``join CODE`` dials the code's candidates before saying none answered."""
+
+T = TypeVar("T")
+
+
+async def _on_thread(work: Callable[[], T], timeout: float) -> T:
+    """``work()`` on a daemon thread (a router that never answers cannot hold the exit)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(value: T | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value)  # type: ignore[arg-type]  # value is a T here
+
+    def run() -> None:
+        try:
+            value: T | None = work()
+            error: BaseException | None = None
+        except BaseException as raised:  # handed to the loop, raised there
+            value, error = None, raised
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(settle, value, error)
+
+    threading.Thread(target=run, name="koikoi-portmap", daemon=True).start()
+    return await asyncio.wait_for(future, timeout)
+
+
+class InternetRoom:
+    """A room's mapping while it is open: renewed every :data:`RENEW_EVERY` s, removed by
+    :meth:`close`; :attr:`code` is the join code that names it."""
+
+    def __init__(self, mapper: UpnpMapper, mapping: Mapping, fingerprint: str) -> None:
+        self.mapper = mapper
+        self.mapping = mapping
+        candidates = (
+            Candidate(mapping.external_host, mapping.external_port),
+            Candidate(mapping.internal_host, mapping.internal_port),
+        )
+        self.code = JoinCode(candidates, fingerprint, mapped=True)
+        self.text = encode(self.code)
+        self._renewing: asyncio.Task[None] | None = None
+
+    def start_renewing(self) -> None:
+        self._renewing = asyncio.ensure_future(self._renew())
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            try:
+                await _on_thread(self.mapper.renew, MAP_TIMEOUT)
+            except (MappingFailed, TimeoutError) as error:
+                with contextlib.suppress(OSError):
+                    say(f"the mapping could not be renewed: {error or 'no answer'}")
+
+    async def close(self) -> None:
+        if self._renewing is not None:
+            self._renewing.cancel()
+            self._renewing = None
+        try:
+            await _on_thread(self.mapper.close, MAP_TIMEOUT)
+        except (MappingFailed, TimeoutError) as error:
+            with contextlib.suppress(OSError):
+                say(f"{error or 'the router did not answer'}; the mapping lapses with its lease")
+
+
+async def open_internet(port: int, fingerprint: str) -> InternetRoom | str:
+    """Map ``port`` for an internet room: the room, or one line saying why not (within
+    :data:`MAP_TIMEOUT` s)."""
+    mapper = UpnpMapper()
+    try:
+        mapping = await _on_thread(lambda: mapper.open(port), MAP_TIMEOUT)
+    except MappingFailed as error:
+        return f"cannot open the room to the internet: {error}"
+    except TimeoutError:
+        return (
+            f"cannot open the room to the internet: the router did not finish mapping the "
+            f"port within {MAP_TIMEOUT:g} s; turn on UPnP in its settings or forward the port "
+            "by hand"
+        )
+    room = InternetRoom(mapper, mapping, fingerprint)
+    say(f"mapped {format_address(mapping.external_host, mapping.external_port)}")
+    say(f"code {room.text}")
+    room.start_renewing()
+    return room
+
+
+def _local_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    import ifaddr
+
+    networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            host = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            with contextlib.suppress(ValueError):
+                networks.append(ipaddress.ip_network(f"{host}/{ip.network_prefix}", strict=False))
+    return networks
+
+
+def host_route(peer: str, mapped: bool) -> str:
+    """The host's ``route``: ``lan`` for a peer on one of this machine's networks, else
+    ``mapped`` in a room with a mapping, else ``direct``. ``peer`` is ``IP:PORT`` as the room
+    saw it (an IPv6 one unbracketed)."""
+    host = peer.rpartition(":")[0].strip("[]") or peer
+    try:
+        address = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return "mapped" if mapped else "direct"
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if any(address in net for net in _local_networks()):
+        return "lan"
+    return "mapped" if mapped else "direct"
+
+
+def read_code(text: str) -> JoinCode:
+    """``join CODE``'s argument; a mistyped one is a usage error (exit 2, one line)."""
+    try:
+        return decode(text)
+    except JoinCodeError as error:
+        raise UsageError(f"join: {error}") from None
+
+
+def code_route(code: JoinCode, dialled: tuple[str, int]) -> str:
+    """The joiner's ``route`` by code: ``mapped`` through the code's mapping, ``ipv6`` at a
+    global IPv6 candidate, else ``lan``."""
+    first = code.ordered[0]
+    if code.mapped and dialled == (first.host, first.port):
+        return "mapped"
+    address = ipaddress.ip_address(dialled[0])
+    if isinstance(address, ipaddress.IPv6Address) and address.is_global:
+        return "ipv6"
+    return "lan"
