@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import sys
 import threading
 from collections.abc import Callable
 from typing import Final, TypeVar
@@ -108,8 +109,9 @@ async def open_internet(port: int, fingerprint: str) -> InternetRoom | str:
             "by hand"
         )
     room = InternetRoom(mapper, mapping, fingerprint)
-    say(f"mapped {format_address(mapping.external_host, mapping.external_port)}")
-    say(f"code {room.text}")
+    # CLI.md: these two lines as they are (like ``listening``), for scripts to read
+    print(f"mapped {format_address(mapping.external_host, mapping.external_port)}", file=sys.stderr)
+    print(f"code {room.text}", file=sys.stderr, flush=True)
     room.start_renewing()
     return room
 

@@ -92,8 +92,8 @@ class UpnpMapper:
         upnp.discoverdelay = self.discover_ms
         try:
             found = upnp.discover()
-        except Exception as error:  # miniupnpc raises bare Exceptions with the reason
-            raise MappingFailed(f"cannot search for the router by UPnP: {error}") from None
+        except Exception:  # miniupnpc raises a bare Exception (errno's words) for none found
+            found = 0
         if not found:
             raise MappingFailed(
                 f"no router answered UPnP within {self.discover_ms / 1000:g} s: turn on UPnP "
