@@ -42,8 +42,9 @@ def _code_of(host: KoikoiProcess) -> str:
 
 
 @pytest.mark.timeout(300)
-def test_a_host_behind_a_upnp_router_is_joined_from_the_internet_by_code(
-    rig: Rig, tmp_path: Path
+@pytest.mark.parametrize("where", ["inet", "h2"], ids=["from-the-internet", "from-home-2"])
+def test_a_host_behind_a_upnp_router_is_joined_by_code(
+    rig: Rig, tmp_path: Path, where: str
 ) -> None:
     records = tmp_path / "host.json", tmp_path / "joiner.json"
     host = spawn(
@@ -61,7 +62,7 @@ def test_a_host_behind_a_upnp_router_is_joined_from_the_internet_by_code(
         assert decode(code).mapped
         joiner = spawn(
             tmp_path / "joiner", "join", code, "--bot", "random", "--name", "taro",
-            "--record", str(records[1]), prefix=rig.ns(rig.inet),
+            "--record", str(records[1]), prefix=rig.ns(getattr(rig, where)),
         )  # fmt: skip
         try:
             assert joiner.wait(200) == 0, joiner.stderr
@@ -77,6 +78,23 @@ def test_a_host_behind_a_upnp_router_is_joined_from_the_internet_by_code(
     for path in records:
         assert run_koikoi("verify", str(path)).returncode == 0
     assert f"dport {port}" not in rig.redirects()  # removed at exit, not left to lapse
+
+
+@pytest.mark.timeout(120)
+def test_a_killed_host_s_mapping_lapses_with_its_lease(rig: Rig, tmp_path: Path) -> None:
+    host = spawn(tmp_path / "host", "host", "--internet", "--map-lease", "3", "--bot", "random",
+                 prefix=rig.ns(rig.h1))  # fmt: skip
+    try:
+        _code_of(host)
+        port = int(host.wait_for("mapped ", 1).rsplit(":", 1)[1])
+        assert f"dport {port} dnat" in rig.redirects()
+    finally:
+        host.kill()  # SIGKILL: nothing removes the mapping but its lease
+    for _ in range(300):  # the router's lease timer, however busy the machine is
+        if f"dport {port}" not in rig.redirects():
+            break
+        time.sleep(0.1)
+    assert f"dport {port}" not in rig.redirects(), rig.log_tail()
 
 
 @pytest.mark.timeout(120)

@@ -75,8 +75,9 @@ class InternetRoom:
         self._renewing = asyncio.ensure_future(self._renew())
 
     async def _renew(self) -> None:
+        every = min(RENEW_EVERY, self.mapper.lease / 3)
         while True:
-            await asyncio.sleep(RENEW_EVERY)
+            await asyncio.sleep(every)
             try:
                 await _on_thread(self.mapper.renew, MAP_TIMEOUT)
             except (MappingFailed, TimeoutError) as error:
@@ -94,10 +95,12 @@ class InternetRoom:
                 say(f"{error or 'the router did not answer'}; the mapping lapses with its lease")
 
 
-async def open_internet(port: int, fingerprint: str) -> InternetRoom | str:
+async def open_internet(
+    port: int, fingerprint: str, lease: int | None = None
+) -> InternetRoom | str:
     """Map ``port`` for an internet room: the room, or one line saying why not (within
-    :data:`MAP_TIMEOUT` s)."""
-    mapper = UpnpMapper()
+    :data:`MAP_TIMEOUT` s). ``lease``: seconds (default :data:`~koikoi.net.portmap.LEASE`)."""
+    mapper = UpnpMapper() if lease is None else UpnpMapper(lease=max(1, lease))
     try:
         mapping = await _on_thread(lambda: mapper.open(port), MAP_TIMEOUT)
     except MappingFailed as error:
@@ -153,12 +156,35 @@ def read_code(text: str) -> JoinCode:
 
 
 def code_route(code: JoinCode, dialled: tuple[str, int]) -> str:
-    """The joiner's ``route`` by code: ``mapped`` through the code's mapping, ``ipv6`` at a
-    global IPv6 candidate, else ``lan``."""
+    """The joiner's ``route`` by code: ``mapped`` through the code's mapping, ``lan`` at an
+    address of a private network (RFC 1918, ULA, link-local, loopback), ``ipv6`` at another
+    IPv6 one, else ``direct``.
+
+    >>> code = JoinCode((Candidate("203.0.113.11", 4000), Candidate("192.168.1.5", 4000)),
+    ...                 "abcd-efgh-ijkl-mnop", mapped=True)
+    >>> code_route(code, ("203.0.113.11", 4000)), code_route(code, ("192.168.1.5", 4000))
+    ('mapped', 'lan')
+    """
     first = code.ordered[0]
     if code.mapped and dialled == (first.host, first.port):
         return "mapped"
     address = ipaddress.ip_address(dialled[0])
-    if isinstance(address, ipaddress.IPv6Address) and address.is_global:
-        return "ipv6"
-    return "lan"
+    if any(address in net for net in _PRIVATE):
+        return "lan"
+    return "ipv6" if isinstance(address, ipaddress.IPv6Address) else "direct"
+
+
+_PRIVATE: Final = tuple(
+    ipaddress.ip_network(net)
+    for net in (
+        "10.0.0.0/8",
+        "172.16.0.0/12",
+        "192.168.0.0/16",
+        "169.254.0.0/16",
+        "127.0.0.0/8",
+        "fc00::/7",
+        "fe80::/10",
+        "::1/128",
+    )
+)
+"""Home and link networks (Python's ``is_private`` also counts documentation ranges)."""
