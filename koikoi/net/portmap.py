@@ -23,8 +23,9 @@ LEASE: Final = 120
 """Seconds a mapping is asked for: a crashed room's mapping lapses within them."""
 RENEW_EVERY: Final = 40.0
 """Seconds between two renewals (a third of the lease: two may fail before it lapses)."""
-DISCOVER_MS: Final = 2000
-"""How long to wait for routers to answer the SSDP search."""
+DISCOVER_MS: Final = 1000
+"""How long to wait for routers to answer the SSDP search (sent as its MX: a device
+answers within that many seconds)."""
 DESCRIPTION: Final = "koikoi room"
 
 _NOT_PUBLIC: Final = tuple(
