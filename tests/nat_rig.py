@@ -86,12 +86,12 @@ table inet {NFT_TABLE} {{
 """
 
 
-def _miniupnpd_conf(wan: str, lan: str, leases: Path) -> str:
+def _miniupnpd_conf(wan: str, lan: str, leases: Path, upnp: bool) -> str:
     return f"""ext_ifname={wan}
 listening_ip={lan}
 http_port=0
 enable_natpmp=yes
-enable_upnp=yes
+enable_upnp={"yes" if upnp else "no"}
 secure_mode=yes
 system_uptime=yes
 uuid=3d3cec3a-8cf0-11e0-98ee-001a6bd2d07b
@@ -115,8 +115,10 @@ deny 0-65535 0.0.0.0/0 0-65535
 class Rig:
     """The namespaces of the module's picture; :meth:`close` removes all of it."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, upnp: bool = True) -> None:
         self.folder = folder
+        self.upnp = upnp
+        """Router 1 speaks UPnP-IGD and NAT-PMP/PCP; without ``upnp``, NAT-PMP/PCP only."""
         tag = secrets.token_hex(2)
         self.tag = tag
         self.inet, self.r1, self.h1 = f"kkn-{tag}-inet", f"kkn-{tag}-r1", f"kkn-{tag}-h1"
@@ -177,13 +179,13 @@ class Rig:
         self._wait_udp(self.inet, INET, STUN_PORT)
         leases = self.folder / "leases"
         conf = self.folder / "miniupnpd.conf"
-        conf.write_text(_miniupnpd_conf(self.r1_wan, self.r1_lan, leases))
+        conf.write_text(_miniupnpd_conf(self.r1_wan, self.r1_lan, leases, self.upnp))
         pid = self.folder / "miniupnpd.pid"
         self._start(
             self.ns(self.r1, "miniupnpd", "-f", str(conf), "-d", "-P", str(pid)),
             log=self.miniupnpd_log,
         )
-        self._wait_tcp_listener(self.r1, "miniupnpd")
+        self._wait_listener(self.r1, "miniupnpd", "-Hltnp" if self.upnp else "-Hlunp")
 
     def _start(self, argv: Sequence[str], log: Path | None = None) -> None:
         out = open(log, "wb") if log is not None else subprocess.DEVNULL  # noqa: SIM115
@@ -202,12 +204,13 @@ class Rig:
             time.sleep(0.05)
         raise RuntimeError(f"nothing listens on udp {host}:{port} in {ns}")
 
-    def _wait_tcp_listener(self, ns: str, program: str, timeout: float = 15) -> None:
-        """miniupnpd is ready once its HTTP port listens (after its STUN check)."""
+    def _wait_listener(self, ns: str, program: str, ss: str, timeout: float = 15) -> None:
+        """miniupnpd is ready once its HTTP port (or, without UPnP, its NAT-PMP port)
+        listens, after its STUN check."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            listed = run(*self.ns(ns, "ss", "-Hltnp"), check=False).stdout
-            if program in listed:
+            listed = run(*self.ns(ns, "ss", ss), check=False).stdout
+            if program in listed and (ss == "-Hltnp" or ":5351" in listed):
                 return
             for proc in self._processes:
                 if proc.poll() is not None:

@@ -35,6 +35,18 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
         built.close()
 
 
+@pytest.fixture
+def natpmp_rig(tmp_path: Path) -> Iterator[Rig]:
+    """The rig with home 1's router speaking NAT-PMP/PCP and not UPnP-IGD."""
+    built = Rig(tmp_path / "rig", upnp=False)
+    built.folder.mkdir()
+    built.open()
+    try:
+        yield built
+    finally:
+        built.close()
+
+
 def _code_of(host: KoikoiProcess) -> str:
     line = host.wait_for("code ", REASON_WITHIN)
     assert line.startswith("code "), line  # CLI.md: the line as it is
@@ -75,9 +87,33 @@ def test_a_host_behind_a_upnp_router_is_joined_by_code(
     assert host.result()["route"] == "mapped", host.stderr
     assert joiner.result()["route"] == "mapped", joiner.stderr
     assert f"reached the room at {mapped}" in joiner.stderr
+    assert f"opened port {port} for this room by UPnP-IGD" in host.stderr
     for path in records:
         assert run_koikoi("verify", str(path)).returncode == 0
     assert f"dport {port}" not in rig.redirects()  # removed at exit, not left to lapse
+
+
+@pytest.mark.timeout(300)
+def test_a_router_with_nat_pmp_and_no_upnp_maps_the_room(natpmp_rig: Rig, tmp_path: Path) -> None:
+    rig = natpmp_rig
+    host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random", "--name", "hana",
+                 prefix=rig.ns(rig.h1))  # fmt: skip
+    try:
+        code = _code_of(host)
+        port = int(host.wait_for("mapped ", 1).rsplit(":", 1)[1])
+        assert f"dport {port} dnat" in rig.redirects()
+        joiner = spawn(tmp_path / "joiner", "join", code, "--bot", "random",
+                       prefix=rig.ns(rig.inet))  # fmt: skip
+        try:
+            assert joiner.wait(200) == 0, joiner.stderr
+            assert host.wait(60) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert host.result()["route"] == joiner.result()["route"] == "mapped"
+    assert f"opened port {port} for this room by NAT-PMP" in host.stderr
+    assert f"dport {port}" not in rig.redirects()
 
 
 @pytest.mark.timeout(120)

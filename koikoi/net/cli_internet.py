@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import logging
 import sys
@@ -18,7 +19,8 @@ from typing import Final, TypeVar
 from koikoi.command import UsageError, say
 from koikoi.net.address import format_address
 from koikoi.net.joincode import Candidate, JoinCode, JoinCodeError, decode, encode
-from koikoi.net.portmap import RENEW_EVERY, Mapping, MappingFailed, UpnpMapper
+from koikoi.net.natpmp import NatPmpMapper
+from koikoi.net.portmap import LEASE, RENEW_EVERY, Mapper, Mapping, MappingFailed, UpnpMapper
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +62,7 @@ class InternetRoom:
     """A room's mapping while it is open: renewed every :data:`RENEW_EVERY` s, removed by
     :meth:`close`; :attr:`code` is the join code that names it."""
 
-    def __init__(self, mapper: UpnpMapper, mapping: Mapping, fingerprint: str) -> None:
+    def __init__(self, mapper: Mapper, mapping: Mapping, fingerprint: str) -> None:
         self.mapper = mapper
         self.mapping = mapping
         candidates = (
@@ -100,23 +102,51 @@ async def open_internet(
 ) -> InternetRoom | str:
     """Map ``port`` for an internet room: the room, or one line saying why not (within
     :data:`MAP_TIMEOUT` s). ``lease``: seconds (default :data:`~koikoi.net.portmap.LEASE`)."""
-    mapper = UpnpMapper() if lease is None else UpnpMapper(lease=max(1, lease))
+    lease = LEASE if lease is None else max(1, lease)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + MAP_TIMEOUT
+    failures: list[tuple[Mapper, MappingFailed]] = []
+    mapper: Mapper | None = None
     try:
-        mapping = await _on_thread(lambda: mapper.open(port), MAP_TIMEOUT)
-    except MappingFailed as error:
-        return f"cannot open the room to the internet: {error}"
+        for mapper in (UpnpMapper(lease=lease), NatPmpMapper(lease)):
+            try:
+                mapping = await _on_thread(
+                    functools.partial(mapper.open, port), deadline - loop.time()
+                )
+                break
+            except MappingFailed as error:
+                failures.append((mapper, error))
+        else:
+            return f"cannot open the room to the internet: {_why(failures)}"
     except TimeoutError:
         return (
             f"cannot open the room to the internet: the router did not finish mapping the "
             f"port within {MAP_TIMEOUT:g} s; turn on UPnP in its settings or forward the port "
             "by hand"
         )
+    assert mapper is not None
     room = InternetRoom(mapper, mapping, fingerprint)
     # CLI.md: these two lines as they are (like ``listening``), for scripts to read
     print(f"mapped {format_address(mapping.external_host, mapping.external_port)}", file=sys.stderr)
     print(f"code {room.text}", file=sys.stderr, flush=True)
+    say(
+        f"the router opened port {mapping.external_port} for this room by {mapping.method} "
+        "until it closes; give the other player the code"
+    )
     room.start_renewing()
     return room
+
+
+def _why(failures: list[tuple[Mapper, MappingFailed]]) -> str:
+    """One line for every way tried failing: the answer of a router that answered, else
+    that none did and the setting to change."""
+    for mapper, error in failures:
+        if mapper.answered:
+            return str(error)
+    return (
+        "no router answered UPnP or NAT-PMP: turn on UPnP (or NAT-PMP) in the router's "
+        "settings, or forward a port to this machine by hand and join by address"
+    )
 
 
 def _local_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 LEASE: Final = 120
 """Seconds a mapping is asked for: a crashed room's mapping lapses within them."""
@@ -45,6 +45,20 @@ _NOT_PUBLIC: Final = tuple(
 
 class MappingFailed(Exception):
     """No mapping could be made; ``str`` is one line saying why and what to change."""
+
+
+class Mapper(Protocol):
+    """What maps a room's port: :class:`UpnpMapper`, :class:`~koikoi.net.natpmp.NatPmpMapper`."""
+
+    lease: int
+    answered: bool
+    """A router answered this protocol (its failure then says more than "no answer")."""
+
+    def open(self, port: int) -> Mapping: ...
+
+    def renew(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -79,6 +93,7 @@ class UpnpMapper:
         self.discover_ms = discover_ms
         self.lease = lease
         self.mapping: Mapping | None = None
+        self.answered = False
         self._upnp: Any = None
 
     def open(self, port: int) -> Mapping:
@@ -95,6 +110,7 @@ class UpnpMapper:
             found = upnp.discover()
         except Exception:  # miniupnpc raises a bare Exception (errno's words) for none found
             found = 0
+        self.answered = bool(found)
         if not found:
             raise MappingFailed(
                 f"no router answered UPnP within {self.discover_ms / 1000:g} s: turn on UPnP "
