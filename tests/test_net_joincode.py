@@ -82,6 +82,7 @@ def test_every_single_character_typo_is_caught(code: JoinCode) -> None:
     [
         ("", "symbols, not 0"),
         ("KOI-KOI", "symbols, not 6"),
+        ("0" * 29, "symbols, not 29: check it for a missing"),
         ("U" * 30, "but U, not 'U'"),
         ("é" * 30, "not 'é'"),
     ],
@@ -94,6 +95,12 @@ def test_what_is_not_a_code_is_said_in_one_line(text: str, says: str) -> None:
 
 def _code_for(port: int, fp: str) -> str:
     return encode(JoinCode((Candidate("127.0.0.1", port),), fp))
+
+
+def test_an_internet_room_on_the_loopback_is_refused_in_one_line() -> None:
+    proc = run_koikoi("host", "--internet", "--bind", "127.0.0.1")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "--internet" in proc.stderr, proc.stderr
 
 
 def test_a_mistyped_code_is_exit_2_with_one_line() -> None:

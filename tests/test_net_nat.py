@@ -137,14 +137,12 @@ def test_a_killed_host_s_mapping_lapses_with_its_lease(rig: Rig, tmp_path: Path)
 def test_behind_a_router_that_maps_nothing_the_reason_comes_within_15_s(
     rig: Rig, tmp_path: Path
 ) -> None:
-    start = time.monotonic()
     host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random",
                  prefix=rig.ns(rig.h2))  # fmt: skip
     try:
         assert host.wait(REASON_WITHIN) == 1, host.stderr
     finally:
         host.kill()
-    assert time.monotonic() - start < REASON_WITHIN + 5  # the process start, on a busy machine
     lines = host.stderr.splitlines()
     reasons = [
         line for line in lines if line.startswith("koikoi: cannot open the room to the internet")

@@ -442,6 +442,10 @@ def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | N
 def _cmd_host(args: argparse.Namespace) -> int:
     if args.room is not None and not args.advertise:
         raise UsageError("--room goes with --advertise (nothing is announced without it)")
+    if args.internet:
+        from koikoi.net.cli_internet import check_bind
+
+        check_bind(args.bind)
     options = _options(args)
     restored = _restored(options, Role.HOST, args.record)
     options.dealings = _resuming_offer(options.dealings, restored, Role.HOST)
@@ -713,8 +717,7 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             help="open the room to the internet: map its port on the home router (UPnP) and "
             "print the join code to give the other player",
         )
-        # the mapping's lease (docs/protocol.md, "Port mapping"): not in CLI.md, for tests,
-        # which cannot wait the 2 minutes after which a killed host's mapping lapses
+        # the mapping's lease in seconds, for tests (docs/protocol.md, "Port mapping")
         p.add_argument("--map-lease", type=int, default=None, help=argparse.SUPPRESS)
         p.add_argument(
             "--clock",

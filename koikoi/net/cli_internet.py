@@ -137,6 +137,16 @@ async def open_internet(
     return room
 
 
+def check_bind(bind: str) -> None:
+    """``host --internet`` listens where the router can forward to: not on the loopback."""
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(bind).is_loopback:
+            raise UsageError(
+                f"--internet: a room bound to {bind} cannot be reached from the router; "
+                "leave out --bind or give this machine's LAN address"
+            )
+
+
 def _why(failures: list[tuple[Mapper, MappingFailed]]) -> str:
     """One line for every way tried failing: the answer of a router that answered, else
     that none did and the setting to change."""

@@ -170,10 +170,20 @@ def _counts(first: int) -> tuple[int, int]:
     return (first >> 2) & 3, first & 3
 
 
+LOOKS_LIKE: Final = 20
+"""Characters (separators aside) from which ``join`` reads a text as a code: a code with
+many symbols missing gets its own error, a short word (``nowhere``) the address's."""
+
+
 def looks_like_code(text: str) -> bool:
     """Whether ``join`` reads ``text`` as a code rather than ``HOST:PORT``: no ``:`` or ``.``
-    (every address has one) and at least one symbol."""
-    return ":" not in text and "." not in text and bool(text.strip(_SEPARATORS))
+    (every address has one) and :data:`LOOKS_LIKE` characters or more but separators.
+
+    >>> looks_like_code("717MC-K273D-GG8DT-9ZQ5G"), looks_like_code("nowhere")
+    (True, False)
+    """
+    rest = "".join(ch for ch in text if ch not in _SEPARATORS)
+    return ":" not in text and "." not in text and len(rest) >= LOOKS_LIKE
 
 
 def decode(text: str) -> JoinCode:
