@@ -20,6 +20,8 @@ from tests.net_support import KoikoiProcess, spawn
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
+LEASE = 3
+"""Seconds of the lease the killed host asks for (``--map-lease``)."""
 REASON_WITHIN = 15.0
 """CLI.md/NETWORK.md: when nothing works, the reason is said within 15 s."""
 
@@ -117,13 +119,17 @@ def test_a_router_with_nat_pmp_and_no_upnp_maps_the_room(natpmp_rig: Rig, tmp_pa
 
 
 @pytest.mark.timeout(120)
-def test_a_killed_host_s_mapping_lapses_with_its_lease(rig: Rig, tmp_path: Path) -> None:
-    host = spawn(tmp_path / "host", "host", "--internet", "--map-lease", "3", "--bot", "random",
-                 prefix=rig.ns(rig.h1))  # fmt: skip
+def test_the_lease_is_renewed_while_the_room_is_open_and_lapses_once_it_is_killed(rig: Rig, tmp_path: Path) -> None:
+    host = spawn(tmp_path / "host", "host", "--internet", "--map-lease", str(LEASE),
+                 "--bot", "random", prefix=rig.ns(rig.h1))  # fmt: skip
     try:
         _code_of(host)
         port = int(host.wait_for("mapped ", 1).rsplit(":", 1)[1])
-        assert f"dport {port} dnat" in rig.redirects()
+        seen = time.monotonic()
+        while time.monotonic() - seen < 4 * LEASE:  # renewed while the room is open
+            assert f"dport {port} dnat" in rig.redirects(), rig.log_tail()
+            time.sleep(0.2)
+        assert host.proc.poll() is None, host.stderr
     finally:
         host.kill()  # SIGKILL: nothing removes the mapping but its lease
     for _ in range(300):  # the router's lease timer, however busy the machine is
