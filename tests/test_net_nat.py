@@ -119,7 +119,9 @@ def test_a_router_with_nat_pmp_and_no_upnp_maps_the_room(natpmp_rig: Rig, tmp_pa
 
 
 @pytest.mark.timeout(120)
-def test_the_lease_is_renewed_while_the_room_is_open_and_lapses_once_it_is_killed(rig: Rig, tmp_path: Path) -> None:
+def test_the_lease_is_renewed_while_the_room_is_open_and_lapses_once_it_is_killed(
+    rig: Rig, tmp_path: Path
+) -> None:
     host = spawn(tmp_path / "host", "host", "--internet", "--map-lease", str(LEASE),
                  "--bot", "random", prefix=rig.ns(rig.h1))  # fmt: skip
     try:
