@@ -171,7 +171,8 @@ class Rig:
             run("ip", "-n", home, "addr", "add", f"{home_ip}/24", "dev", inside)
             run("ip", "-n", home, "link", "set", inside, "up")
             run("ip", "-n", home, "route", "add", "default", "via", lan_ip)
-            run(*self.ns(router, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1"))
+            # /proc/sys/net is the namespace's own (no procps needed for sysctl)
+            run(*self.ns(router, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward"))
             rules = self.folder / f"router{n}.nft"
             rules.write_text(_ruleset(wan, lan))
             run(*self.ns(router, "nft", "-f", str(rules)))
