@@ -133,6 +133,7 @@ def test_joining_by_code_plays_the_match_and_pins_the_host(tmp_path: Path) -> No
     assert joiner.result()["route"] == "lan"  # the code named no mapping
     assert "route" not in host.result()  # a room that took no part in routing
     assert f"({fp}, new peer)" in joiner.stderr
+    assert f"the host's identity is {fp}, as the join code says" in joiner.stderr
 
 
 @pytest.mark.timeout(120)

@@ -56,7 +56,7 @@ from koikoi.net.session.clock import (
 )
 from koikoi.net.session.core import Session
 from koikoi.net.session.events import CardsShown, TossDone
-from koikoi.net.transport.joiner import dial_first, join, resume_joined
+from koikoi.net.transport.joiner import join, resume_joined
 from koikoi.net.transport.options import Outcome, PeerOptions, ThreadedSeat
 from koikoi.net.transport.room import Room
 
@@ -512,33 +512,17 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
 
 def _join_by_code(args: argparse.Namespace) -> int:
-    """``join CODE``: the code's candidates dialled at once, the host's fingerprint pinned."""
-    from koikoi.net.cli_internet import DIAL_TIMEOUT, code_route, read_code
+    """``join CODE``: the code's candidates dialled at once, the host's fingerprint pinned
+    (:func:`koikoi.net.cli_internet.join_by_code`)."""
+    from koikoi.net.cli_internet import join_by_code, read_code
 
     code = read_code(args.address)
     options = _options(args)
     options.expected_fingerprint = code.fingerprint
     recorder = _recorder(options, Role.JOINER, args.record)
     player = _bot(args.bot)
-
-    async def run() -> tuple[Outcome, str | None]:
-        where = [(c.host, c.port) for c in code.ordered]
-        dialled = await dial_first(where, DIAL_TIMEOUT)
-        if isinstance(dialled, list):
-            outcome = Outcome(format_address(*where[0]))
-            outcome.failure = "no address of the join code answered: " + "; ".join(dialled)
-            return outcome, None
-        (host, port), streams = dialled
-        say(f"reached the room at {format_address(host, port)}")
-        stop = asyncio.Event()
-        _install_stop(stop)
-        joined = await join(
-            host, port, options, player, on_event=_progress(Role.JOINER), stop=stop,
-            streams=streams,
-        )  # fmt: skip
-        return joined, code_route(code, (host, port))
-
-    outcome, route = asyncio.run(run())
+    run = join_by_code(code, options, player, _progress(Role.JOINER), _install_stop)
+    outcome, route = asyncio.run(run)
     return _finish(outcome, recorder, route)
 
 

@@ -18,9 +18,12 @@ from typing import Final, TypeVar
 
 from koikoi.command import UsageError, say
 from koikoi.net.address import format_address
+from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.joincode import Candidate, JoinCode, JoinCodeError, decode, encode
 from koikoi.net.natpmp import NatPmpMapper
 from koikoi.net.portmap import LEASE, RENEW_EVERY, Mapper, Mapping, MappingFailed, UpnpMapper
+from koikoi.net.transport.joiner import dial_first, join
+from koikoi.net.transport.options import EventHook, LocalPlayer, Outcome, PeerOptions
 
 logger = logging.getLogger(__name__)
 
@@ -228,3 +231,36 @@ _PRIVATE: Final = tuple(
     )
 )
 """Home and link networks (Python's ``is_private`` also counts documentation ranges)."""
+
+
+async def join_by_code(
+    code: JoinCode,
+    options: PeerOptions,
+    player: LocalPlayer,
+    progress: EventHook,
+    install_stop: Callable[[asyncio.Event], None],
+) -> tuple[Outcome, str | None]:
+    """Dial ``code``'s candidates (:func:`~koikoi.net.transport.joiner.dial_first`, within
+    :data:`DIAL_TIMEOUT` s) and play the match at the first that answers, its host pinned
+    (``options.expected_fingerprint``): the outcome and the route (None: nothing answered)."""
+    where = [(c.host, c.port) for c in code.ordered]
+    dialled = await dial_first(where, DIAL_TIMEOUT)
+    if isinstance(dialled, list):
+        outcome = Outcome(format_address(*where[0]))
+        outcome.failure = "no address of the join code answered: " + "; ".join(dialled)
+        return outcome, None
+    (host, port), streams = dialled
+    say(f"reached the room at {format_address(host, port)}")
+
+    def on_event(event: ConnectionEvent, now: float) -> None:
+        progress(event, now)
+        if isinstance(event, HandshakeDone):  # the handshake refused any other identity
+            say(
+                f"the host's identity is {code.fingerprint}, as the join code says: if the "
+                "code came through a channel you trust, nobody sits between you"
+            )
+
+    stop = asyncio.Event()
+    install_stop(stop)
+    joined = await join(host, port, options, player, on_event=on_event, stop=stop, streams=streams)
+    return joined, code_route(code, (host, port))
