@@ -185,6 +185,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_net_guessing": ("processes", "sockets"),
     "test_net_hello_relay": ("sockets",),
     "test_net_hostile": ("processes", "sockets"),
+    "test_net_joincode": ("processes", "sockets"),
+    "test_net_nat": ("netns", "processes", "sockets"),
     "test_net_netns": ("netns", "processes", "sockets"),
     "test_net_nickname": ("processes", "sockets"),
     "test_net_play": ("processes", "sockets"),

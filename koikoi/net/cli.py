@@ -28,7 +28,13 @@ from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.address import format_address, parse_address
 from koikoi.net.cli_lan import _Announcer, _find_room, _pinned, _redial_room, _split_address
-from koikoi.net.cli_result import EXIT_EARLY, _finish, _recorder, _refused_before_dialling
+from koikoi.net.cli_result import (
+    EXIT_EARLY,
+    _finish,
+    _GuessLines,
+    _recorder,
+    _refused_before_dialling,
+)
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.hello import (
     MAX_NICKNAME,
@@ -39,6 +45,7 @@ from koikoi.net.hello import (
     protocol_name,
     resuming_offer,
 )
+from koikoi.net.joincode import looks_like_code
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session.clock import (
@@ -54,6 +61,7 @@ from koikoi.net.transport.options import Outcome, PeerOptions, ThreadedSeat
 from koikoi.net.transport.room import Room
 
 if TYPE_CHECKING:
+    from koikoi.net.cli_internet import InternetRoom
     from koikoi.net.discovery.txt import Room as LanRoom
 
 DEFAULT_BOT = "normal"
@@ -299,46 +307,6 @@ def _resuming_offer(
     return resuming_offer(offer, restored.protocol, restored.dealing, role is Role.JOINER)
 
 
-class _GuessLines:
-    """``host``'s lines about password guessing on stderr, coalesced per address
-    (:class:`~koikoi.net.room.GuessReport` on the loop's clock; a waiting line is said when
-    its window ends)."""
-
-    def __init__(self) -> None:
-        from koikoi.net.room import GuessReport
-
-        self.report = GuessReport()
-        self._timer: asyncio.TimerHandle | None = None
-
-    def wrong_password(self, host: str, count: int) -> None:
-        self._say(self.report.wrong_password(host, count, self._now()))
-
-    def turned_away(self, address: str, reason: str) -> None:
-        self._say(self.report.turned_away(address, reason, self._now()))
-
-    def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._say(self.report.close(), wake=False)
-
-    @staticmethod
-    def _now() -> float:
-        return asyncio.get_running_loop().time()
-
-    def _due(self) -> None:
-        self._timer = None
-        self._say(self.report.due(self._now()))
-
-    def _say(self, lines: list[str], wake: bool = True) -> None:
-        for line in lines:
-            with contextlib.suppress(OSError):
-                say(line)
-        due = self.report.next_due()
-        if wake and due is not None and self._timer is None:
-            self._timer = asyncio.get_running_loop().call_at(due, self._due)
-
-
 async def _host(
     args: argparse.Namespace,
     options: PeerOptions,
@@ -374,6 +342,17 @@ async def _host(
             f"cannot listen on {format_address(args.bind, args.port)}: {error.strerror or error}"
         ) from None
     shown = format_address(host, port)
+    internet: InternetRoom | None = None
+    if args.internet:  # CLI.md "Across the internet": mapped, or one line why not, exit 1
+        from koikoi.net.cli_internet import open_internet
+
+        opened = await open_internet(port, options.identity.fingerprint, args.map_lease)
+        if isinstance(opened, str):
+            await room.close()
+            outcome = Outcome(shown)
+            outcome.failure = opened
+            return outcome
+        internet, args.mapped = opened, True
     if restored is not None:
         room.adopt(restored)
     print(f"listening {shown}", file=sys.stderr, flush=True)
@@ -396,6 +375,8 @@ async def _host(
         match.cancel()
         if announcer is not None:
             await announcer.withdraw()
+        if internet is not None:
+            await internet.close()
         await room.close()
         guesses.close()
 
@@ -461,13 +442,23 @@ def _restored(options: PeerOptions, role: Role, path: str | None) -> Session | N
 def _cmd_host(args: argparse.Namespace) -> int:
     if args.room is not None and not args.advertise:
         raise UsageError("--room goes with --advertise (nothing is announced without it)")
+    if args.internet:
+        from koikoi.net.cli_internet import check_bind
+
+        check_bind(args.bind)
     options = _options(args)
     restored = _restored(options, Role.HOST, args.record)
     options.dealings = _resuming_offer(options.dealings, restored, Role.HOST)
     recorder = _recorder(options, Role.HOST, args.record)
     player = _bot(args.bot)
+    args.mapped = False
     outcome = asyncio.run(_host(args, options, player, restored))
-    return _finish(outcome, recorder)
+    route = None
+    if args.internet:  # a room with no part in routing has no route (CLI.md: absent)
+        from koikoi.net.cli_internet import host_route
+
+        route = host_route(outcome.address, args.mapped)
+    return _finish(outcome, recorder, route)
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
@@ -480,6 +471,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
     if args.room is None:
         if args.bind is not None:
             raise UsageError("--bind goes with --room (it is where to look for the room)")
+        if looks_like_code(args.address):
+            return _join_by_code(args)
         try:
             host, port = parse_address(args.address)
         except ValueError as error:
@@ -516,6 +509,21 @@ def _cmd_join(args: argparse.Namespace) -> int:
     addresses = [_split_address(address) for address in room.addresses]
     outcome = asyncio.run(_join_any(addresses, options, player, room, args.bind))
     return _finish(outcome, recorder)
+
+
+def _join_by_code(args: argparse.Namespace) -> int:
+    """``join CODE``: the code's candidates dialled at once, the host's fingerprint pinned
+    (:func:`koikoi.net.cli_internet.join_by_code`)."""
+    from koikoi.net.cli_internet import join_by_code, read_code
+
+    code = read_code(args.address)
+    options = _options(args)
+    options.expected_fingerprint = code.fingerprint
+    recorder = _recorder(options, Role.JOINER, args.record)
+    player = _bot(args.bot)
+    run = join_by_code(code, options, player, _progress(Role.JOINER), _install_stop)
+    outcome, route = asyncio.run(run)
+    return _finish(outcome, recorder, route)
 
 
 async def _join_any(
@@ -688,6 +696,14 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             help="with --advertise: the room's title (default: the nickname)",
         )
         p.add_argument(
+            "--internet",
+            action="store_true",
+            help="open the room to the internet: map its port on the home router (UPnP) and "
+            "print the join code to give the other player",
+        )
+        # the mapping's lease in seconds, for tests (docs/protocol.md, "Port mapping")
+        p.add_argument("--map-lease", type=int, default=None, help=argparse.SUPPRESS)
+        p.add_argument(
             "--clock",
             type=_clock,
             default=DEFAULT_CLOCK,
@@ -703,7 +719,12 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             "Connect to a host, play the match with a bot in the local seat, print the result "
             "as JSON (the joiner is seat 1)."
         )
-        p.add_argument("address", metavar="HOST:PORT", nargs="?", help="where the room listens")
+        p.add_argument(
+            "address",
+            metavar="HOST:PORT|CODE",
+            nargs="?",
+            help="where the room listens, or the join code its host gave",
+        )
         p.add_argument(
             "--room",
             type=_title,

@@ -4,6 +4,7 @@ say why a match ended early (:func:`_finish`)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from datetime import UTC, datetime
 from pathlib import Path
@@ -148,7 +149,8 @@ def _refused_before_dialling(recorder: _Recorder, line: str) -> int:
     return EXIT_EARLY
 
 
-def _finish(outcome: Outcome, recorder: _Recorder) -> int:
+def _finish(outcome: Outcome, recorder: _Recorder, route: str | None = None) -> int:
+    """The result on stdout and the exit code; ``route`` (CLI.md) when a peer was reached."""
     session = outcome.session
     if session is not None:
         recorder.last_write(session)
@@ -165,6 +167,8 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
             result["audit_by"] = ending.audit.by.seat
     if outcome.resumed:
         result["resumed"] = outcome.resumed
+    if route is not None and (outcome.connection is not None or session is not None):
+        result["route"] = route
     if outcome.finished:
         emit(result)
         audit = ending.audit if ending is not None else None
@@ -197,3 +201,43 @@ def _finish(outcome: Outcome, recorder: _Recorder) -> int:
                 " result (counted in its pin)"
             )
     return EXIT_EARLY
+
+
+class _GuessLines:
+    """``host``'s lines about password guessing on stderr, coalesced per address
+    (:class:`~koikoi.net.room.GuessReport` on the loop's clock; a waiting line is said when
+    its window ends)."""
+
+    def __init__(self) -> None:
+        from koikoi.net.room import GuessReport
+
+        self.report = GuessReport()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def wrong_password(self, host: str, count: int) -> None:
+        self._say(self.report.wrong_password(host, count, self._now()))
+
+    def turned_away(self, address: str, reason: str) -> None:
+        self._say(self.report.turned_away(address, reason, self._now()))
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._say(self.report.close(), wake=False)
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
+
+    def _due(self) -> None:
+        self._timer = None
+        self._say(self.report.due(self._now()))
+
+    def _say(self, lines: list[str], wake: bool = True) -> None:
+        for line in lines:
+            with contextlib.suppress(OSError):
+                say(line)
+        due = self.report.next_due()
+        if wake and due is not None and self._timer is None:
+            self._timer = asyncio.get_running_loop().call_at(due, self._due)

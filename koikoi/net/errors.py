@@ -148,6 +148,13 @@ class IdentityChanged(HandshakeError):
         self.new_key = new_key
 
 
+class NotTheCodedHost(HandshakeError):
+    """Joined by a join code, the host's identity is not the one the code names
+    (docs/protocol.md, "Join code"): another program answered at the code's address."""
+
+    default_code = "code_identity"
+
+
 class PeerRefused(HandshakeError):
     """The peer ended the handshake and said why (``reason`` is its code)."""
 

@@ -52,6 +52,7 @@ from koikoi.net.errors import (
     HandshakeError,
     IdentityChanged,
     NoiseError,
+    NotTheCodedHost,
     PeerRefused,
     ProtocolError,
     RoomMismatch,
@@ -263,6 +264,7 @@ class Handshake:
         dealings: tuple[str, ...] = ("seed",),
         clock: ClockSetting = DEFAULT_CLOCK,
         stamps: tuple[str, ...] = (),
+        expected_fingerprint: str | None = None,
     ) -> None:
         if not dealings or any(kind not in DEALINGS for kind in dealings):
             raise ValueError(f"dealings must be some of {', '.join(DEALINGS)}")
@@ -282,6 +284,9 @@ class Handshake:
         """The stamp ids this side shows (its hello's ``stamps``; none: the field is left out)."""
         self.peer_stamps: tuple[str, ...] = ()
         self.known_peers = known_peers
+        self.expected_fingerprint = expected_fingerprint
+        """A joiner's pin from a join code: the host must have this identity, else the
+        handshake is refused before anything is played (:class:`NotTheCodedHost`)."""
         self.phase = Phase.START if role is Role.JOINER else Phase.AWAIT_HELLO
         self.result: Established | None = None
         self._pake = Pake(role, password)
@@ -570,6 +575,13 @@ class Handshake:
             raise BadSignature(
                 f"{peer.nickname!r}'s signature over the match settings does not verify",
                 self._farewell("signature"),
+            )
+        expected = self.expected_fingerprint
+        if expected is not None and peer.fingerprint != expected:
+            raise NotTheCodedHost(
+                f"the host's identity is {peer.fingerprint}, not {expected} as the join code "
+                "says: another program answered at its address; the room was not joined",
+                self._farewell("identity"),
             )
         pin = self.known_peers.check(peer.nickname, identity_key)
         if pin.status is PinStatus.CHANGED:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
+from koikoi.net.address import format_address
 from koikoi.net.errors import PeerRefused, ProtocolError
 from koikoi.net.policy import RedialSchedule, Verdict, redial_verdict
 from koikoi.net.resume import Suspended, expire, finished
@@ -28,8 +29,12 @@ async def join(
     on_event: EventHook | None = None,
     stop: asyncio.Event | None = None,
     redial: Redial | None = None,
+    streams: Streams | None = None,
 ) -> Outcome:
     """Connect to a room and play its match; returns how it went (never raises for the peer).
+
+    ``streams``: a connection to ``host:port`` already open (:func:`dial_first`), used for
+    the first attempt.
 
     Setting ``stop`` leaves the match (or gives up connecting). A private room that says
     ``wait`` (wrong passwords from this address a moment ago) is dialled again after 1 s,
@@ -37,7 +42,8 @@ async def join(
     dialled again (at ``redial``'s addresses, by default the same one) and the match resumed.
     """
     for delay in WAIT_RETRIES:
-        outcome = await _join_once(host, port, options, player, on_event, stop)
+        outcome = await _join_once(host, port, options, player, on_event, stop, streams=streams)
+        streams = None
         refused = None if outcome.connection is None else outcome.connection.failure
         if not (isinstance(refused, PeerRefused) and refused.code == "wait"):
             return await _resume_while_suspended(
@@ -53,6 +59,58 @@ async def join(
 
 
 Redial = Callable[[], Awaitable[list[tuple[str, int]]]]
+Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+
+DIAL_STAGGER: Final = 0.25
+"""Seconds between starting to dial one candidate and the next (happy eyeballs, RFC 8305)."""
+
+
+async def dial_first(
+    candidates: Sequence[tuple[str, int]], timeout: float, stagger: float = DIAL_STAGGER
+) -> tuple[tuple[str, int], Streams] | list[str]:
+    """Dial ``candidates`` in order, each ``stagger`` s after the one before, all within
+    ``timeout`` s: the first to connect and its streams (the others are closed), or one
+    line for each candidate saying why it did not connect."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    why: dict[int, str] = {}
+
+    async def dial(index: int) -> tuple[int, Streams]:
+        host, port = candidates[index]
+        await asyncio.sleep(index * stagger)
+        try:
+            streams = await asyncio.wait_for(
+                asyncio.open_connection(host, port), max(0.1, deadline - loop.time())
+            )
+        except TimeoutError:
+            why[index] = f"{format_address(host, port)}: no answer"
+            raise
+        except OSError as error:
+            why[index] = f"{format_address(host, port)}: {error.strerror or error}"
+            raise
+        return index, streams
+
+    tasks = [asyncio.ensure_future(dial(i)) for i in range(len(candidates))]
+    won: tuple[int, Streams] | None = None
+    try:
+        for next_done in asyncio.as_completed(tasks):
+            with contextlib.suppress(OSError, TimeoutError):
+                won = await next_done
+                break
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:  # a second one that connected meanwhile is closed
+            with contextlib.suppress(BaseException):
+                index, (_, writer) = await task
+                if won is None or index != won[0]:
+                    writer.close()
+    if won is None:
+        return [why.get(i, f"{format_address(*c)}: no answer") for i, c in enumerate(candidates)]
+    return candidates[won[0]], won[1]
+
+
 """Where to dial again to resume a match: the address, or the room found again by mDNS."""
 
 
@@ -189,16 +247,20 @@ async def _join_once(
     *,
     resuming: Session | None = None,
     connect: float | None = None,
+    streams: Streams | None = None,
 ) -> Outcome:
     loop = asyncio.get_running_loop()
     address = f"{host}:{port}"
     outcome = Outcome(address)
     start = loop.time()
     try:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port),
-            options.silence_timeout if connect is None else connect,
-        )
+        if streams is not None:
+            reader, writer = streams
+        else:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(host, port),
+                options.silence_timeout if connect is None else connect,
+            )
     except TimeoutError:
         outcome.failure = f"cannot connect to {address}: no answer"
         return outcome

@@ -119,6 +119,9 @@ class PeerOptions:
     """The stamps this side shows (the hello's ``stamps``); None: none, unless the app's link
     gives its table's (``koikoi.ui.net.netlink``). ``koikoi host``/``join`` offer none, so a
     peer never sends them one."""
+    expected_fingerprint: str | None = None
+    """A joiner's pin from a join code (docs/protocol.md, "Join code"): a host whose identity
+    has another fingerprint is refused in the handshake."""
 
     def connection(self, role: Role, now: float) -> Connection:
         conn = Connection(
@@ -139,6 +142,8 @@ class PeerOptions:
             stamps=self.stamps or (),
         )
         conn.resume_window = self.resume_window
+        if role is Role.JOINER:
+            conn.handshake.expected_fingerprint = self.expected_fingerprint
         return conn
 
     def record(

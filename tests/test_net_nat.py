@@ -1,0 +1,218 @@
+"""Across the internet through real home routers (tests/nat_rig.py): network namespaces, one
+router doing NAT and running miniupnpd, one that maps nothing.
+
+As root with ip, nft and miniupnpd this runs (and fails when broken); otherwise it skips,
+saying why. Nothing is sent outside the rig's namespaces, which each test removes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from koikoi.net.joincode import JoinCode, decode, encode
+from tests.conftest import run_koikoi
+from tests.nat_rig import R1_WAN, Rig, skip_reason
+from tests.net_support import KoikoiProcess, spawn
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+LEASE = 3
+"""Seconds of the lease the killed host asks for (``--map-lease``)."""
+REASON_WITHIN = 15.0
+"""CLI.md/NETWORK.md: when nothing works, the reason is said within 15 s."""
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    built = Rig(tmp_path / "rig")
+    built.folder.mkdir()
+    built.open()
+    try:
+        yield built
+    finally:
+        built.close()
+
+
+@pytest.fixture
+def natpmp_rig(tmp_path: Path) -> Iterator[Rig]:
+    """The rig with home 1's router speaking NAT-PMP/PCP and not UPnP-IGD."""
+    built = Rig(tmp_path / "rig", upnp=False)
+    built.folder.mkdir()
+    built.open()
+    try:
+        yield built
+    finally:
+        built.close()
+
+
+def _code_of(host: KoikoiProcess) -> str:
+    line = host.wait_for("code ", REASON_WITHIN)
+    assert line.startswith("code "), line  # CLI.md: the line as it is
+    return line.split("code ", 1)[1].strip()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("where", ["inet", "h2"], ids=["from-the-internet", "from-home-2"])
+def test_a_host_behind_a_upnp_router_is_joined_by_code(
+    rig: Rig, tmp_path: Path, where: str
+) -> None:
+    records = tmp_path / "host.json", tmp_path / "joiner.json"
+    host = spawn(
+        tmp_path / "host", "host", "--internet", "--bot", "random", "--name", "hana",
+        "--record", str(records[0]), prefix=rig.ns(rig.h1),
+    )  # fmt: skip
+    try:
+        code = _code_of(host)
+        mapped_line = host.wait_for("mapped ", 1)
+        assert mapped_line.startswith("mapped "), mapped_line
+        mapped = mapped_line.split("mapped ", 1)[1].strip()
+        assert mapped.startswith(f"{R1_WAN}:")
+        port = int(mapped.rsplit(":", 1)[1])
+        assert f"dport {port} dnat" in rig.redirects()
+        assert decode(code).mapped
+        joiner = spawn(
+            tmp_path / "joiner", "join", code, "--bot", "random", "--name", "taro",
+            "--record", str(records[1]), prefix=rig.ns(getattr(rig, where)),
+        )  # fmt: skip
+        try:
+            assert joiner.wait(200) == 0, joiner.stderr
+            assert host.wait(60) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert host.result()["finished"] is True
+    assert host.result()["route"] == "mapped", host.stderr
+    assert joiner.result()["route"] == "mapped", joiner.stderr
+    assert f"reached the room at {mapped}" in joiner.stderr
+    assert f"opened port {port} for this room by UPnP-IGD" in host.stderr
+    for path in records:
+        assert run_koikoi("verify", str(path)).returncode == 0
+    assert f"dport {port}" not in rig.redirects()  # removed at exit, not left to lapse
+
+
+@pytest.mark.timeout(300)
+def test_a_router_with_nat_pmp_and_no_upnp_maps_the_room(natpmp_rig: Rig, tmp_path: Path) -> None:
+    rig = natpmp_rig
+    host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random", "--name", "hana",
+                 prefix=rig.ns(rig.h1))  # fmt: skip
+    try:
+        code = _code_of(host)
+        port = int(host.wait_for("mapped ", 1).rsplit(":", 1)[1])
+        assert f"dport {port} dnat" in rig.redirects()
+        joiner = spawn(tmp_path / "joiner", "join", code, "--bot", "random",
+                       prefix=rig.ns(rig.inet))  # fmt: skip
+        try:
+            assert joiner.wait(200) == 0, joiner.stderr
+            assert host.wait(60) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert host.result()["route"] == joiner.result()["route"] == "mapped"
+    assert f"opened port {port} for this room by NAT-PMP" in host.stderr
+    assert f"dport {port}" not in rig.redirects()
+
+
+@pytest.mark.timeout(120)
+def test_the_lease_is_renewed_while_the_room_is_open_and_lapses_once_it_is_killed(
+    rig: Rig, tmp_path: Path
+) -> None:
+    host = spawn(tmp_path / "host", "host", "--internet", "--map-lease", str(LEASE),
+                 "--bot", "random", prefix=rig.ns(rig.h1))  # fmt: skip
+    try:
+        _code_of(host)
+        port = int(host.wait_for("mapped ", 1).rsplit(":", 1)[1])
+        seen = time.monotonic()
+        while time.monotonic() - seen < 4 * LEASE:  # renewed while the room is open
+            assert f"dport {port} dnat" in rig.redirects(), rig.log_tail()
+            time.sleep(0.2)
+        assert host.proc.poll() is None, host.stderr
+    finally:
+        host.kill()  # SIGKILL: nothing removes the mapping but its lease
+    for _ in range(300):  # the router's lease timer, however busy the machine is
+        if f"dport {port}" not in rig.redirects():
+            break
+        time.sleep(0.1)
+    assert f"dport {port}" not in rig.redirects(), rig.log_tail()
+
+
+@pytest.mark.timeout(120)
+def test_behind_a_router_that_maps_nothing_the_reason_comes_within_15_s(
+    rig: Rig, tmp_path: Path
+) -> None:
+    host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random",
+                 prefix=rig.ns(rig.h2))  # fmt: skip
+    try:
+        assert host.wait(REASON_WITHIN) == 1, host.stderr
+    finally:
+        host.kill()
+    lines = host.stderr.splitlines()
+    reasons = [
+        line for line in lines if line.startswith("koikoi: cannot open the room to the internet")
+    ]
+    assert len(reasons) == 1 and "UPnP" in reasons[0], host.stderr
+    assert not any("code " in line for line in lines)
+    assert host.result()["finished"] is False
+
+
+@pytest.mark.timeout(120)
+def test_a_code_none_of_whose_addresses_answers_is_said_within_15_s(
+    rig: Rig, tmp_path: Path
+) -> None:
+    from koikoi.net.identity import load_or_create_identity
+    from koikoi.net.joincode import Candidate
+    from tests.nat_rig import H2, R2_WAN
+
+    (tmp_path / "host").mkdir()
+    fp = load_or_create_identity(tmp_path / "host").fingerprint
+    listening = spawn(tmp_path / "host", "host", "--bot", "random", prefix=rig.ns(rig.h2))
+    try:
+        port = listening.port()
+        code = encode(JoinCode((Candidate(R2_WAN, port), Candidate(H2, port)), fp, mapped=True))
+        joiner = spawn(tmp_path / "joiner", "join", code, "--bot", "random",
+                       prefix=rig.ns(rig.inet))  # fmt: skip
+        try:
+            assert joiner.wait(REASON_WITHIN) == 1, joiner.stderr
+        finally:
+            joiner.kill()
+    finally:
+        listening.kill()
+    line = joiner.stderr.strip().splitlines()[-1]
+    assert line.startswith("koikoi: no address of the join code answered: "), joiner.stderr
+    assert R2_WAN in line and H2 in line
+    assert joiner.result()["ended"] == "dropped"
+
+
+@pytest.mark.timeout(120)
+def test_through_the_mapping_a_typo_and_a_forged_fingerprint_are_refused(
+    rig: Rig, tmp_path: Path
+) -> None:
+    from koikoi.net.identity import Identity
+
+    host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random",
+                 prefix=rig.ns(rig.h1))  # fmt: skip
+    try:
+        code = _code_of(host)
+        symbols = code.replace("-", "")
+        typo = symbols[:3] + ("X" if symbols[3] != "X" else "Y") + symbols[4:]
+        mistyped = spawn(tmp_path / "typo", "join", typo, prefix=rig.ns(rig.inet))
+        assert mistyped.wait(30) == 2
+        assert mistyped.stdout == "" and mistyped.stderr.count("\n") == 1, mistyped.stderr
+        real = decode(code)
+        forged_fp = Identity.generate().fingerprint
+        forged = encode(JoinCode(real.candidates, forged_fp, mapped=True))
+        joiner = spawn(tmp_path / "joiner", "join", forged, "--bot", "random",
+                       prefix=rig.ns(rig.inet))  # fmt: skip
+        try:
+            assert joiner.wait(60) == 1, joiner.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert joiner.result()["ended"] == "refused"
+    assert any(forged_fp in line and "not joined" in line for line in joiner.stderr.splitlines())
