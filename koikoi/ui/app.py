@@ -194,10 +194,9 @@ def run_smoke_test(app: QApplication) -> int:
 
     from koikoi.ui.common.settings import AI_LEVEL, AppSettings
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.match.controller import Timings
     from koikoi.ui.match.matchview import Mode
     from koikoi.ui.match.saves import SaveStore
-    from koikoi.ui.smoke import SmokeDriver
+    from koikoi.ui.smoke import SmokeDriver, smoke_timings
 
     errors = _ErrorCounter()
     logging.getLogger("koikoi").addHandler(errors)
@@ -217,15 +216,7 @@ def run_smoke_test(app: QApplication) -> int:
         try:
             settings = AppSettings()
             settings.set(AI_LEVEL, "easy")
-            timings = Timings(
-                anim_scale=0.12,
-                ai_delay_ms=(0, 0),
-                ai_cap_ms=4000,
-                auto_take_ms=150,
-                announce_ms=60,
-                banner_ms=300,  # the banners shown too, briefly
-            )
-            window = MainWindow(settings, SaveStore(), timings)
+            window = MainWindow(settings, SaveStore(), smoke_timings())
             window.resize(1280, 800)
             window.show()
             driver = SmokeDriver(window)
