@@ -74,8 +74,8 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from koikoi.ui.app import make_app
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.match.controller import Timings
 from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.timings import Timings
 from koikoi.ui.smoke import GapMeter
 from tests.ui_driver import (
     FAST,

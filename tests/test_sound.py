@@ -231,7 +231,8 @@ def test_tab_reaches_the_sound_controls_after_the_display_options(qtbot):
     window.show_display()
     dialog = window._display_dialog
     assert dialog is not None and dialog.sound is not None
-    assert dialog.draw_pace.nextInFocusChain() is dialog.sound.on
+    assert dialog.draw_pace.nextInFocusChain() is dialog.mute_stamps
+    assert dialog.mute_stamps.nextInFocusChain() is dialog.sound.on
     assert dialog.sound.on.nextInFocusChain() is dialog.sound.volume
     box = dialog.findChild(QDialogButtonBox)
     assert box is not None

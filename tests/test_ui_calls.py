@@ -115,7 +115,7 @@ def test_the_computers_teyaku_is_a_banner_with_its_hand_and_points(
         close_window(window)
 
 
-def test_the_turn_is_lit_and_said_once_a_turn(qtbot: QtBot, tmp_path: Path) -> None:
+def test_the_turn_is_lit_and_heard_once_a_turn(qtbot: QtBot, tmp_path: Path) -> None:
     window = open_window(qtbot, tmp_path)
     try:
         start_practice(window, seed=hashlib.sha256(b"calls turn").digest())
@@ -130,7 +130,10 @@ def test_the_turn_is_lit_and_said_once_a_turn(qtbot: QtBot, tmp_path: Path) -> N
             qtbot.waitUntil(lambda: c.mode is Mode.PLAY, timeout=10_000)
             assert game.prompt.property("yourTurn") is True
             assert game.prompt.text().startswith("Your turn")
-            assert cue.spoken == [m for m, _ in seen].count(Mode.PLAY)  # once a turn
+            turns = [m for m, _ in seen].count(Mode.PLAY)
+            assert cue.turns == turns  # lit once a turn, and heard once: the narration's line
+            said = [line for line in game.side._lines if line.startswith("Your turn")]
+            assert len(said) == turns
             click(qtbot, find_card(window, c.legal_plays()[0]))
             qtbot.waitUntil(lambda: c.mode is not Mode.PLAY)
             while c.mode in (Mode.DRAW_WAIT, Mode.PICK, Mode.DECIDE):
@@ -141,7 +144,7 @@ def test_the_turn_is_lit_and_said_once_a_turn(qtbot: QtBot, tmp_path: Path) -> N
                 else:
                     click(qtbot, panel_button(window, "koikoi"))
                 qtbot.wait(5)
-        assert cue.spoken >= 4
+        assert cue.turns >= 4
         assert [lit for _, lit in seen] == [m in ACTING for m, _ in seen]  # lit only then
         assert (Mode.BUSY, False) in seen
     finally:

@@ -15,9 +15,10 @@ from koikoi.engine.match import Observation, Settings
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import round_points, yaku_of
 from koikoi.ui.match.ai_worker import AiRunner
-from koikoi.ui.match.controller import COMPUTER, HUMAN, GameController, Timings
+from koikoi.ui.match.controller import COMPUTER, HUMAN, GameController
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore
+from koikoi.ui.match.timings import Timings
 from koikoi.ui.table.table_model import TableModel
 
 TEYAKU_OF_YOURS = b"special-deal-0000000000000000002"

@@ -23,7 +23,7 @@ from koikoi.ui.common.settings import (
 )
 from koikoi.ui.learn.learn_page import CardPicture
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.match.controller import Timings
+from koikoi.ui.match.timings import Timings
 from tests.contrast import text_contrasts
 from tests.ui_driver import (
     click,

@@ -21,8 +21,9 @@ from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.ui.common.names import card_accessible_name, yaku_japanese
 from koikoi.ui.common.settings import settings_path
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.match.controller import COMPUTER, HUMAN, Timings
+from koikoi.ui.match.controller import COMPUTER, HUMAN
 from koikoi.ui.match.matchview import DecisionInfo, Mode
+from koikoi.ui.match.timings import Timings
 from koikoi.ui.table.panels import DecisionPanel, FirstOyaPanel, RoundResultPanel
 from tests.ui_driver import (
     FAST,

@@ -17,8 +17,8 @@ from koikoi.engine.match import Settings
 from koikoi.ui.common.names import card_accessible_name
 from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
-from koikoi.ui.match.controller import Timings
 from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.timings import Timings
 from koikoi.ui.table.card_widget import CardWidget
 
 INPUT_MODES = {

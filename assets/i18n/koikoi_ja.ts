@@ -4181,13 +4181,6 @@ Joiner ({2}): {3}</source>
         </message>
     </context>
     <context>
-        <name>TurnCue</name>
-        <message>
-            <source>Your turn.</source>
-            <translation>あなたの番です。</translation>
-        </message>
-    </context>
-    <context>
         <name>Yaku</name>
         <message>
             <source>Five lights</source>

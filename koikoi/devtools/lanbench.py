@@ -87,7 +87,7 @@ def _summary(values: list[float]) -> dict[str, float]:
 
 def run(runs: int = RUNS) -> dict[str, Any]:
     from koikoi.ui.app import make_app
-    from koikoi.ui.match.controller import Timings
+    from koikoi.ui.match.timings import Timings
     from koikoi.ui.smoke import run_lan
 
     app = make_app()

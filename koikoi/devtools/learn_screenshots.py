@@ -46,8 +46,8 @@ def _shoot(out: Path, language: str = "en") -> list[Path]:
     from koikoi.ui.common import names
     from koikoi.ui.common.settings import DisplayOptions
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.match.controller import Timings
     from koikoi.ui.match.matchview import Mode
+    from koikoi.ui.match.timings import Timings
 
     app = make_app()
     names.install_translations(language)

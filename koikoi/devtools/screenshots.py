@@ -106,9 +106,9 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
     from koikoi.ui.app import make_app
     from koikoi.ui.common import names
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.match.controller import Timings
     from koikoi.ui.match.matchview import Mode
     from koikoi.ui.match.saves import SaveStore
+    from koikoi.ui.match.timings import Timings
 
     app = make_app()
     names.install_translations(language)
@@ -290,8 +290,8 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     from koikoi.ui.common import names
     from koikoi.ui.lobby.lobby import Lobby
     from koikoi.ui.lobby.rooms import RoomAnnouncer
-    from koikoi.ui.match.controller import Timings
     from koikoi.ui.match.matchview import Mode
+    from koikoi.ui.match.timings import Timings
     from koikoi.ui.net.netlink.base import APP_DEALINGS
     from koikoi.ui.net.netlink.join import QtJoin
     from koikoi.ui.replay.viewer import ReplayViewer

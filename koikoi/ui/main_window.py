@@ -52,7 +52,7 @@ from koikoi.ui.common.style import apply_style, style_sheet
 from koikoi.ui.learn.calculator import ScoreCalculator
 from koikoi.ui.learn.help import HelpDialog
 from koikoi.ui.lobby.lobby import Lobby, connect_match_ready
-from koikoi.ui.match.controller import GameController, Timings
+from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import (
     KeptMatch,
@@ -60,6 +60,7 @@ from koikoi.ui.match.saves import (
     kept_matches,
     take_back,
 )
+from koikoi.ui.match.timings import Timings
 from koikoi.ui.net.netmatch import NetMatchWindow
 from koikoi.ui.sound.controls import SoundControls
 from koikoi.ui.sound.sounds import Sounds, open_sounds

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from koikoi.ui.lobby.lobby import Lobby
     from koikoi.ui.lobby.rooms import RoomAnnouncer
     from koikoi.ui.main_window import MainWindow
-    from koikoi.ui.match.controller import Timings
+    from koikoi.ui.match.timings import Timings
 
 logger = logging.getLogger(__name__)
 
@@ -633,7 +633,7 @@ class _ErrorCounter(logging.Handler):
 
 def smoke_timings() -> Timings:
     """Quick animations and no waiting, so that a round takes seconds."""
-    from koikoi.ui.match.controller import Timings
+    from koikoi.ui.match.timings import Timings
 
     return Timings(
         anim_scale=0.12,

@@ -55,6 +55,7 @@ from koikoi.net.session.journal import Journal
 from koikoi.net.session.messages import ACK, BYE, CLOCK, DEALING, MOVE, PING
 from koikoi.net.session.private_dealing import PrivateDealing
 from koikoi.net.session.record import Names
+from koikoi.net.stamps import STAMP, StampLimits
 from koikoi.net.wire import Message, Record, decode_message, encode_message
 
 logger = logging.getLogger("koikoi.net.session")
@@ -120,7 +121,7 @@ class Session:
         self._private: PrivateDealing | None = None
         """Private dealing, from the first deal on (None with the joint seed)."""
         self._journal = Journal()
-        self.stamps = stamps.StampLimits(established.stamps, established.peer_stamps)
+        self.stamps = StampLimits(established.stamps, established.peer_stamps)
         self.protocol = protocol_name(established.version)
         self.role = established.role
         self.seat = self.role.seat
@@ -638,7 +639,7 @@ class Session:
         if self.cards_first:  # version 4: each side says when its table is ready
             base["clock"] = CLOCK
         if self.stamps.mine:  # its hello said this side shows stamps
-            base["stamp"] = stamps.STAMP
+            base["stamp"] = STAMP
         if self.stage is Stage.PLAYING:
             if self._private is not None:
                 return {"move": MOVE, "ack": ACK, **DEALING, **base}

@@ -29,7 +29,8 @@ from koikoi.net.session.endings import (
 )
 from koikoi.net.session.events import Ended, SessionEvent
 from koikoi.net.session.messages import ACK, BYE, DEALING, PING
-from koikoi.net.session.stamps import STAMP, on_stamp
+from koikoi.net.session.stamps import on_stamp
+from koikoi.net.stamps import STAMP
 from koikoi.net.wire import decode_message, encode_message
 
 if TYPE_CHECKING:

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 from koikoi.net.session.endings import How, Stage
 from koikoi.net.session.events import SessionEvent, StampReceived
-from koikoi.net.stamps import STAMP, STAMPS, StampLimits, check_stamp
+from koikoi.net.stamps import STAMPS, check_stamp
 from koikoi.net.wire import encode_message
 
 if TYPE_CHECKING:
     from koikoi.net.session.core import Session
 
-__all__ = ["STAMP", "StampLimits", "on_stamp", "send"]
+__all__ = ["on_stamp", "send"]
 
 
 def send(session: Session, stamp: str, now: float) -> bool:

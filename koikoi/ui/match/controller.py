@@ -90,7 +90,7 @@ logger = logging.getLogger(__name__)
 
 HUMAN = 0
 COMPUTER = 1
-__all__ = ["COMPUTER", "HUMAN", "GameController", "Timings"]
+__all__ = ["COMPUTER", "HUMAN", "GameController"]
 
 
 @dataclass
