@@ -165,6 +165,9 @@ def test_the_window_counts_down_while_reconnecting_and_plays_on(
     label = pair.joiner.game.reconnecting
     qtbot.waitUntil(label.isVisible, timeout=20_000)
     assert re.fullmatch(r"reconnecting… (1:00|0:5\d)", label.text()), label.text()
+    # the only count on the table: no move clock beside it, from the first moment (issue 22)
+    assert pair.joiner.controller.clock() is None
+    assert not re.search(r"\d:\d\d", pair.joiner.game.prompt.text()), pair.joiner.game.prompt.text()
     first = label.text()
     qtbot.waitUntil(lambda: label.text() != first, timeout=3_000)  # it counts down
     # the room hears of the cut by itself, maybe a moment later than the joiner

@@ -168,8 +168,8 @@ def test_a_crashed_app_offers_the_match_and_resumes_it_with_the_waiting_peer(
     assert isinstance(waiting.link, QtRoom | QtJoin)
     field_before = list(crashed.game.table.model.field)  # slots, the gaps captures left too
     lines = crashed.game.side._lines  # the deal's, from its "Round N: … oya" on
-    start = max(n for n, line in enumerate(lines) if line.startswith("Round "))
-    log_before = lines[start:][-6:]
+    deal_start = max(n for n, line in enumerate(lines) if line.startswith("Round "))
+    log_before = lines[deal_start:][-6:]
     crash(qtbot, crashed)
     qtbot.waitUntil(waiting.game.reconnecting.isVisible, timeout=15_000)
     assert "reconnecting" in waiting.game.reconnecting.text()

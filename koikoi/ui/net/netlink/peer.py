@@ -195,8 +195,10 @@ class PeerLink(QObject):
         """The move clock now (whose, seconds left, seconds waited); None outside play, and
         while suspended: no clock runs then, and a resumed turn starts again (docs/protocol.md,
         "Resume"), so the table shows no count beside the reconnecting one."""
-        session = self.session
-        return None if session is None or self.is_suspended else session.clock(self.now())
+        session, conn = self.session, self.connection
+        # (the connection says it first: the owner hears ``suspended`` before the link is)
+        down = self.is_suspended or (conn is not None and conn.suspended is not None)
+        return None if session is None or down else session.clock(self.now())
 
     def set_ready(self, ready: bool) -> None:
         """The local table is ready for its player to act, or not (:meth:`Session.set_ready`:
