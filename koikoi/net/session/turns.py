@@ -63,15 +63,14 @@ def set_ready(session: Session, ready: bool, now: float) -> None:
     session._clock.now = now
     clock_seat(session)  # a move since: its turn first
     moves = session._moves
-    if moves.set_ready(0, ready, now) and session.cards_first and not session.closed:
-        reserve = round(moves.reserves[0] * 1000)
-        session._send(encode_message("clock", ready=ready, reserve=reserve))
+    if moves.set_ready(0, ready, now):
+        say_ready_again(session)
 
 
 def say_ready_again(session: Session) -> None:
-    """A resumed connection: this side's readiness and reserve are said again (version 4),
-    since the peer's view of them is the last ``clock`` before the drop, and the table may
-    have changed meanwhile (:meth:`Session.reconnect`)."""
+    """This side's readiness and reserve as they stand, to the peer (version 4): on each
+    change, and on a resumed connection, since the peer's view of them is the last ``clock``
+    before the drop and the table may have changed meanwhile (:meth:`Session.reconnect`)."""
     if session.cards_first and not session.closed:
         moves = session._moves
         reserve = round(moves.reserves[0] * 1000)
