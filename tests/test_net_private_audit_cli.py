@@ -23,7 +23,6 @@ from koikoi.engine.match import Settings
 from koikoi.net.connection import Connection
 from koikoi.net.identity import PEERS_FILE, Identity, KnownPeers
 from koikoi.net.roles import Role
-from koikoi.net.session.events import TossDone
 from koikoi.net.wire import encode_message, unpack
 from tests.conftest import run_koikoi
 from tests.test_net_play import host, join
@@ -94,8 +93,11 @@ class Mallory:
             return False
         if not data:
             return False
-        events = self.conn.receive_data(data, time.monotonic())
-        self.first_deal = self.first_deal or any(isinstance(e, TossDone) for e in events)
+        self.conn.receive_data(data, time.monotonic())
+        # this side's ``hand`` of the first deal went: the host knows it has seen its cards
+        # (the toss's end alone is a moment before that)
+        private = None if self.conn.session is None else self.conn.session._private
+        self.first_deal = self.first_deal or (private is not None and private.seen(True))
         return True
 
     def play(self, until: str = "the end") -> None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QVBoxLayout,
 )
+from shiboken6 import isValid
 
 from koikoi.engine.yaku import yaku_of
 from koikoi.ui.common import names
@@ -193,7 +194,10 @@ class SidePanel(QFrame):
         self.scroll_log()
 
     def scroll_log(self) -> None:
-        """Show the newest line (after a line, and after the column changed size)."""
+        """Show the newest line (after a line, and after the column changed size). A size
+        change as the window closes may call this after the log went, before the column."""
+        if not isValid(self.log):
+            return
         bar = self.log.verticalScrollBar()
         bar.setValue(bar.maximum())
 
