@@ -1822,6 +1822,22 @@ play on  (K)</source>
             <translation>パスワードが部屋のものと違います</translation>
         </message>
         <message>
+            <source>Rematch: waiting for {0} to click Rematch too…</source>
+            <translation>再戦：{0}さんが「再戦」を押すのを待っています…</translation>
+        </message>
+        <message>
+            <source>Rematch: calling {0} again…</source>
+            <translation>再戦：{0}さんにもう一度つないでいます…</translation>
+        </message>
+        <message>
+            <source>someone else answered</source>
+            <translation>別の相手が応答しました</translation>
+        </message>
+        <message>
+            <source>No rematch with {0}: {1}</source>
+            <translation>{0}さんとは再戦できません：{1}</translation>
+        </message>
+        <message>
             <source>You left the match with {0}.</source>
             <translation>{0}さんとの対戦をやめました。</translation>
         </message>
@@ -1872,38 +1888,6 @@ play on  (K)</source>
         <message>
             <source>The match with {0} ended: {1}.</source>
             <translation>{0}さんとの対戦が終わりました：{1}。</translation>
-        </message>
-        <message>
-            <source>Rematch: {0} is still reading the result; their table says you want a rematch.</source>
-            <translation>再戦：{0}さんはまだ結果を見ています。相手の画面に、あなたが再戦を望んでいることが表示されています。</translation>
-        </message>
-        <message>
-            <source>{0} wants a rematch: click Rematch to play again.</source>
-            <translation>{0}さんが再戦を希望しています：「再戦」を押すともう一度対戦します。</translation>
-        </message>
-        <message>
-            <source>{0} has left the table.</source>
-            <translation>{0}さんは席を離れました。</translation>
-        </message>
-        <message>
-            <source>Rematch: waiting for {0} to call…</source>
-            <translation>再戦：{0}さんからの接続を待っています…</translation>
-        </message>
-        <message>
-            <source>Rematch: waiting for {0} to click Rematch too…</source>
-            <translation>再戦：{0}さんが「再戦」を押すのを待っています…</translation>
-        </message>
-        <message>
-            <source>Rematch: calling {0} again…</source>
-            <translation>再戦：{0}さんにもう一度つないでいます…</translation>
-        </message>
-        <message>
-            <source>someone else answered</source>
-            <translation>別の相手が応答しました</translation>
-        </message>
-        <message>
-            <source>No rematch with {0}: {1}</source>
-            <translation>{0}さんとは再戦できません：{1}</translation>
         </message>
     </context>
     <context>

@@ -61,7 +61,6 @@ FILE_CONTEXTS = {
     "start_screen.py": "StartScreen",
     "main_window.py": "MainWindow",
     "netmatch.py": "MainWindow",
-    "rematch.py": "MainWindow",
     "help.py": "HelpDialog",
     "calculator.py": "ScoreCalculator",
     "neterrors.py": "NetErrors",

@@ -145,7 +145,6 @@ class MainWindow(NetMatchWindow):
         self.start.on_quit = lambda: None if self.close() else None
         self.game.on_home = self.home_requested
         self.game.on_rematch = self.rematch
-        self.game.on_match_result = self.stamps.add_to_result
         self.controller.network_ended.connect(self._network_ended)
         self.game.on_help = self.show_help
         self.game.on_assist_changed = self._assist_changed
