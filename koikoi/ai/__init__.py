@@ -1,7 +1,7 @@
 """Computer players. Each sees an Observation, never the full state.
 
 Players are registered by name: the baselines ``random`` and ``greedy``, and the levels the
-app offers, ``easy``, ``normal`` and ``hard``. A player is a plain function of (observation,
+app offers, ``easy``, ``normal``, ``hard`` and ``expert``. A player is a plain function of (observation,
 legal actions, random generator, budget) returning one of the legal actions:
 
 >>> import random
@@ -15,7 +15,7 @@ legal actions, random generator, budget) returning one of the legal actions:
 >>> action in obs.legal_actions
 True
 >>> PLAYERS
-('random', 'greedy', 'easy', 'normal', 'hard')
+('random', 'greedy', 'easy', 'normal', 'hard', 'expert')
 """
 
 from __future__ import annotations
@@ -58,12 +58,19 @@ def _hard() -> Player:
     return HardPlayer()
 
 
+def _expert() -> Player:
+    from koikoi.ai.expert import ExpertPlayer
+
+    return ExpertPlayer()
+
+
 _FACTORIES: Final[dict[str, Callable[[], Player]]] = {
     "random": _random,
     "greedy": _greedy,
     "easy": _easy,
     "normal": _normal,
     "hard": _hard,
+    "expert": _expert,
 }
 
 PLAYERS: Final[tuple[str, ...]] = tuple(_FACTORIES)
