@@ -1,7 +1,8 @@
 """Computer players. Each sees an Observation, never the full state.
 
-Players are registered by name: the baselines ``random`` and ``greedy``, and the levels the
-app offers, ``easy``, ``normal``, ``hard`` and ``expert``. A player is a plain function of (observation,
+Players are registered by name: the baselines ``random`` and ``greedy``, the levels the
+app offers, ``easy``, ``normal`` and ``hard``, and ``expert`` (``simulate`` and ``--bot``
+only until the app lists it). A player is a plain function of (observation,
 legal actions, random generator, budget) returning one of the legal actions:
 
 >>> import random
