@@ -110,4 +110,5 @@ def with_round(m: Match, r: Round) -> Match:
     copy.oya = m.oya
     copy.round = r
     copy.history = list(m.history)
+    copy.moves = list(m.moves)  # the deal's public moves, which the players read
     return copy

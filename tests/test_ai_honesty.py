@@ -14,13 +14,15 @@ import pytest
 
 from koikoi.ai import PLAYERS, get_player
 from koikoi.ai.base import Budget
+from koikoi.ai.expert import Reading
 from koikoi.ai.seat import AiSeat
 from koikoi.engine.match import observe
 from koikoi.engine.round import Phase
 from tests.ai_positions import random_positions, reshuffled, with_round
 
 # Small search budgets keep the suite quick; the search code is the same at any budget.
-BUDGET = {"hard": Budget(playouts=60)}
+BUDGET = {"hard": Budget(playouts=60), "expert": Budget(playouts=60)}
+SEARCHERS = tuple(BUDGET)
 POSITIONS = list(random_positions(80, seed=3))
 
 
@@ -33,14 +35,14 @@ def choose(name: str, m, seed: int) -> int:
 
 @pytest.mark.parametrize("name", PLAYERS)
 def test_hidden_cards_never_change_a_choice(name):
-    positions = POSITIONS if name != "hard" else POSITIONS[:30]
+    positions = POSITIONS if name not in SEARCHERS else POSITIONS[:30]
     for i, m in enumerate(positions):
         seat = m.current_seat()
         assert m.round is not None and seat is not None  # a position is a seat's choice
         expected = choose(name, m, seed=i)
         real = (m.round.hands[1 - seat], tuple(m.round.stock[m.round.stock_pos :]))
         differs = False
-        for k in range(8 if name != "hard" else 4):
+        for k in range(8 if name not in SEARCHERS else 4):
             other = with_round(m, reshuffled(m, seed=1000 * i + k))
             assert other.round is not None
             assert observe(other.round, seat, other) == m.observation(seat)
@@ -54,7 +56,7 @@ def test_every_choice_is_legal_and_reproducible(name):
     for i, m in enumerate(POSITIONS):
         first = choose(name, m, seed=i)
         assert first in m.legal_actions()
-        if name in ("random", "easy", "hard"):  # the players that use their generator
+        if name in ("random", "easy", *SEARCHERS):  # the players that use their generator
             assert choose(name, m, seed=i) == first
 
 
@@ -79,3 +81,6 @@ def test_the_positions_cover_every_kind_of_choice():
     phases = {m.round.phase for m in POSITIONS if m.round is not None}
     assert {Phase.PLAY, Phase.DECIDE} <= phases
     assert phases & {Phase.PICK_PLAYED, Phase.PICK_DRAWN}
+    # and the opponent's earlier plays, which hard and expert read, are in the observations
+    searched = POSITIONS[:30]
+    assert sum(bool(Reading(m.observation(m.current_seat())).terms) for m in searched) >= 10

@@ -26,7 +26,7 @@ def choose(name: str, m, seed: int = 0, budget: Budget = SMALL) -> int:
 
 
 def test_registry_names_levels_and_errors():
-    assert PLAYERS == ("random", "greedy", "easy", "normal", "hard")
+    assert PLAYERS == ("random", "greedy", "easy", "normal", "hard", "expert")
     assert set(LEVELS) <= set(PLAYERS)
     for name in PLAYERS:
         player = get_player(name)
@@ -105,7 +105,7 @@ def last_round_position(scores, mine: int, theirs: int, hand_cards: int = 3):
 AKATAN_PLUS_ONE = cards("matsu_ribbon", "ume_ribbon", "sakura_ribbon", "fuji_ribbon")  # 6
 
 
-@pytest.mark.parametrize("name", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("name", ["easy", "normal", "hard", "expert"])
 def test_shobu_in_the_last_round_when_it_wins_the_match_R2_4(name):
     m = last_round_position((20, 30), AKATAN_PLUS_ONE, cards("botan_plain_1"))
     # shobu: 20 + 6 = 26 against 24, and the match is won
@@ -114,7 +114,7 @@ def test_shobu_in_the_last_round_when_it_wins_the_match_R2_4(name):
         assert choose(name, m, seed) == SHOBU
 
 
-@pytest.mark.parametrize("name", ["normal", "hard"])
+@pytest.mark.parametrize("name", ["normal", "hard", "expert"])
 def test_koikoi_in_the_last_round_when_shobu_cannot_save_the_match_R7_1(name):
     # Five ribbons (tan, 1 point) and 18 points left against 32: a shobu ends the match
     # lost 19 to 31, while going on may still double the stake or make akatan.
@@ -142,7 +142,7 @@ def threatened_position() -> Match:
     )
 
 
-@pytest.mark.parametrize("name", ["normal", "hard"])
+@pytest.mark.parametrize("name", ["normal", "hard", "expert"])
 def test_no_koikoi_when_the_opponent_is_one_card_from_a_big_yaku_R9_2_R9_3(name):
     m = threatened_position()
     for seed in range(3):

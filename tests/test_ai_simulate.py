@@ -145,6 +145,22 @@ def test_simulate_command_prints_the_contract_json():
     }
 
 
+def test_simulate_plays_expert_the_same_way_for_a_seed():
+    """``expert`` is one of simulate's AI names (CLI.md), and a seed fixes its whole run."""
+    args = ["simulate", "--a", "expert", "--b", "hard", "--games", "2", "--seed", "e",
+            "--playouts", "40"]  # fmt: skip
+    proc = run_koikoi(*args)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    check_sane(out, 2)
+    assert out["a"] == "expert" and out["a_decisions"] > 0
+    again = json.loads(run_koikoi(*args).stdout)
+    timing = {k for k in out if "_ms_" in k} | {"seconds"}
+    assert {k: v for k, v in out.items() if k not in timing} == {
+        k: v for k, v in again.items() if k not in timing
+    }
+
+
 def test_simulate_twelve_rounds_without_doubling():
     proc = run_koikoi("simulate", "--a", "normal", "--b", "easy", "--games", "6",
                       "--rounds", "12", "--no-doubling", "--seed", "x")  # fmt: skip

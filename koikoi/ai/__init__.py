@@ -1,7 +1,8 @@
 """Computer players. Each sees an Observation, never the full state.
 
-Players are registered by name: the baselines ``random`` and ``greedy``, and the levels the
-app offers, ``easy``, ``normal`` and ``hard``. A player is a plain function of (observation,
+Players are registered by name: the baselines ``random`` and ``greedy``, the levels the
+app offers, ``easy``, ``normal`` and ``hard``, and ``expert`` (``simulate`` and ``--bot``
+only until the app lists it). A player is a plain function of (observation,
 legal actions, random generator, budget) returning one of the legal actions:
 
 >>> import random
@@ -15,7 +16,7 @@ legal actions, random generator, budget) returning one of the legal actions:
 >>> action in obs.legal_actions
 True
 >>> PLAYERS
-('random', 'greedy', 'easy', 'normal', 'hard')
+('random', 'greedy', 'easy', 'normal', 'hard', 'expert')
 """
 
 from __future__ import annotations
@@ -58,12 +59,19 @@ def _hard() -> Player:
     return HardPlayer()
 
 
+def _expert() -> Player:
+    from koikoi.ai.expert import ExpertPlayer
+
+    return ExpertPlayer()
+
+
 _FACTORIES: Final[dict[str, Callable[[], Player]]] = {
     "random": _random,
     "greedy": _greedy,
     "easy": _easy,
     "normal": _normal,
     "hard": _hard,
+    "expert": _expert,
 }
 
 PLAYERS: Final[tuple[str, ...]] = tuple(_FACTORIES)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from koikoi.ai.base import DEFAULT_BUDGET, Budget
@@ -312,13 +312,15 @@ def estimate(
     playouts: int,
     budget: Budget = DEFAULT_BUDGET,
     keep: Action | None = None,
+    draw: Callable[[random.Random], Round] | None = None,
 ) -> dict[Action, list[float]]:
     """Playout values of ``actions`` (match values for the seat), sample by sample.
 
     Successive halving: pass k gives the surviving actions an equal share of the budget on
     fresh samples shared by all of them (so the lists line up from their ends), then keeps
     the better half; the last pass has two. ``keep`` survives every pass. A budget that
-    expires stops the search between samples.
+    expires stops the search between samples. ``draw`` deals the hidden cards for each
+    sample (default: :func:`sample`, reading the opponent's throws by :func:`suspects`).
     """
     alive = list(actions)
     policy = Policy(obs)
@@ -326,12 +328,17 @@ def estimate(
     passes = max(1, (len(alive) - 1).bit_length())
     per_pass = playouts // passes
     timed = budget.deadline is not None or budget.stop is not None
-    suspect = suspects(obs) if SUSPECT_WEIGHT < 1.0 else 0
+    if draw is None:
+        suspect = suspects(obs) if SUSPECT_WEIGHT < 1.0 else 0
+
+        def draw(rng: random.Random) -> Round:
+            return sample(obs, rng, suspect)
+
     for _ in range(passes):
         for _ in range(max(1, per_pass // len(alive))):
             if timed and budget.expired():
                 return values
-            base = sample(obs, rng, suspect)
+            base = draw(rng)
             for a in alive:
                 r = base.copy()
                 r.push(a)
@@ -353,6 +360,7 @@ def search(
     playouts: int,
     budget: Budget = DEFAULT_BUDGET,
     default: Action | None = None,
+    draw: Callable[[random.Random], Round] | None = None,
 ) -> Action:
     """The action with the best mean match value over about ``playouts`` playouts.
 
@@ -365,7 +373,7 @@ def search(
         default = None
     if len(actions) == 1:
         return actions[0]
-    values = estimate(obs, actions, rng, playouts, budget, keep=default)
+    values = estimate(obs, actions, rng, playouts, budget, keep=default, draw=draw)
     longest = max(len(v) for v in values.values())
     finalists = [a for a in actions if len(values[a]) == longest]
     # A tie between koikoi and shobu goes to shobu: the points in hand.
@@ -406,7 +414,11 @@ def policy_choice(obs: Observation, refined: bool = True) -> Action:
 
 
 def koikoi_or_shobu(
-    obs: Observation, rng: random.Random, playouts: int, budget: Budget = DEFAULT_BUDGET
+    obs: Observation,
+    rng: random.Random,
+    playouts: int,
+    budget: Budget = DEFAULT_BUDGET,
+    draw: Callable[[random.Random], Round] | None = None,
 ) -> Action:
     """Koikoi or shobu, by the expected match value of going on against stopping.
 
@@ -421,7 +433,7 @@ def koikoi_or_shobu(
     """
     if secures_match(obs):
         return SHOBU
-    values = estimate(obs, (KOIKOI, SHOBU), rng, playouts, budget)
+    values = estimate(obs, (KOIKOI, SHOBU), rng, playouts, budget, draw=draw)
     if not values[KOIKOI] or not values[SHOBU]:
         model = outlook(obs)
         return KOIKOI if model.koikoi > model.shobu else SHOBU
