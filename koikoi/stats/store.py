@@ -22,7 +22,6 @@ computed from every match played.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import time
 from dataclasses import dataclass
@@ -31,8 +30,6 @@ from typing import Final
 
 from koikoi.paths import atomic_write, koikoi_home
 from koikoi.stats.tally import Entry
-
-logger = logging.getLogger(__name__)
 
 STATS_NAME: Final = "stats.json"
 FORMAT: Final = "koikoi-stats/1"
@@ -108,8 +105,7 @@ class StatsStore:
                 f"({_why(exc)})"
             ) from None
         line = f"the statistics could not be read ({reason}); moved to {target}, starting afresh"
-        logger.warning("%s", line)
-        return Loaded(problem=line, reason=reason, moved=target)
+        return Loaded(problem=line, reason=reason, moved=target)  # the caller says it
 
 
 def _entries_of(text: str) -> tuple[Entry, ...]:

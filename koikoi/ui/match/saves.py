@@ -131,9 +131,12 @@ def _count(data: dict[str, Any], directory: Path) -> None:
     """Add a finished practice match to the statistics (a failure is only logged here: the
     player hears of a damaged statistics file on the Statistics page)."""
     try:
-        StatsStore(directory).add(entry_of_record(data))
+        loaded = StatsStore(directory).add(entry_of_record(data))
     except (OSError, ValueError) as exc:
         logger.warning("the finished match was not counted in the statistics: %s", exc)
+        return
+    if loaded.problem:
+        logger.warning("%s", loaded.problem)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -30,6 +30,7 @@ def set_aside_text(loaded: Loaded) -> str | None:
     """The one line for a statistics file that could not be read and was set aside."""
     if loaded.moved is None:
         return None
+    logger.warning("%s", loaded.problem)
     return _tr(
         "The statistics could not be read; the file was moved to {0} and they start afresh."
     ).format(loaded.moved)
