@@ -69,6 +69,7 @@ from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.stats.stats_page import StatsPage
 from koikoi.ui.table.game_screen import GameScreen
 from koikoi.ui.table.stamps import StampRow
+from koikoi.ui.table.undo_control import UndoControl
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +107,7 @@ class MainWindow(NetMatchWindow):
         self.game = GameScreen(self.controller, self.art)
         # a network match's stamps, in the table's score column (koikoi/ui/table/stamps.py)
         self.stamps = StampRow(self.game, self.game.side, self.controller)
+        self.undo = UndoControl(self.game, self.game.side, self.controller)  # practice only
         self.game.set_anim_scale(self.timings.anim_scale)
         self.start = StartScreen(self.settings, self.art)
         self.stack = QStackedWidget()
