@@ -166,8 +166,6 @@ class SidePanel(QFrame):
         self.me = SeatBox(self.tr("あなた You"), 0)
         lay.addWidget(self.me)
         buttons = QHBoxLayout()
-        self.buttons = buttons
-        """The row of small buttons under the log (the undo button joins it in practice)."""
         buttons.setSpacing(4)  # 「メニュー」「ヘルプ」「アシスト」 whole in a 960-pixel window
         self.menu_button = QPushButton(self.tr("Menu"))
         self.menu_button.setAccessibleName(self.tr("Back to the start screen (the match is saved)"))
