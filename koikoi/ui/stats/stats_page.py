@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -44,6 +44,24 @@ _TABLE_STYLE = (
     "QTableWidget:focus { border: 2px solid #7fd3ff; }"
     "QTableWidget::item:selected { background: rgba(212, 168, 75, 0.35); }"
 )
+
+
+class StatsTable(FactTable):
+    """A :class:`FactTable` whose rows are measured again when its columns change width
+    (the window grown or shrunk): a yaku's name wraps instead of being cut short."""
+
+    def __init__(self, head: list[str], rows: list[list[str]], name: str, fit: int = 0) -> None:
+        super().__init__(head, rows, name, fit)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.horizontalHeader().sectionResized.connect(self._columns_changed)
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.timeout.connect(
+            lambda: self.resizeEvent(QResizeEvent(self.size(), self.size()))
+        )
+
+    def _columns_changed(self, *_: object) -> None:
+        self._refit.start(0)
 
 
 class StatsPage(QWidget):
@@ -151,7 +169,7 @@ class StatsPage(QWidget):
             self.tr("Koikoi\npaid"),
             self.tr("Best\nstreak"),
         ]
-        table = FactTable(head, self._level_rows(levels), name, fit=len(head))
+        table = StatsTable(head, self._level_rows(levels), name, fit=len(head))
         for column in range(len(head)):
             heading = table.horizontalHeaderItem(column)
             if heading is not None:  # a screen reader hears the heading on one line
@@ -238,7 +256,7 @@ class StatsPage(QWidget):
                 [names.yaku_name(Yaku(y)), names.yaku_japanese(Yaku(y)), str(n)]
                 for y, n in yaku.items()
             ]
-            self.yaku_table = FactTable(
+            self.yaku_table = StatsTable(
                 [self.tr("Yaku"), self.tr("In Japanese"), self.tr("Times")],
                 rows,
                 self.tr("Yaku made in rounds you won"),
