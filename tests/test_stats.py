@@ -219,3 +219,18 @@ def test_koikoi_stats_fails_in_one_line_when_the_file_can_neither_be_read_nor_mo
         return
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "cannot be read" in proc.stderr
+
+
+def test_a_finished_save_found_on_start_up_is_counted_once(tmp_path: Path) -> None:
+    """The app stopped between a match's last round and its archive: the save is finished.
+    Loading it archives it and counts it, once however often it is found."""
+    from koikoi.ui.match.saves import SaveStore
+
+    saves = SaveStore(tmp_path)
+    data = finished_record(b"crashed")
+    saves.write(data)
+    assert saves.load().saved is None  # nothing to resume: archived
+    assert not saves.path.exists() and len(list((tmp_path / "games").glob("*.json"))) == 1
+    saves.write(data)  # found again (a copy taken back by hand)
+    saves.load()
+    assert [e.id for e in StatsStore(tmp_path).load().entries] == [b"crashed".hex()]
