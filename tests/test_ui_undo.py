@@ -99,6 +99,7 @@ def test_ctrl_z_takes_back_the_players_turn_exactly_and_the_save_follows(qtbot: 
     )
     _play_a_turn(qtbot, window, rng)  # a first turn, then the one to take back
     before = c.observation()
+    theirs = c.observation(c.them)  # what the computer could see at that moment
     assert before is not None and before != first
     lines = len(window.game.side._lines)
     _play_a_turn(qtbot, window, rng)
@@ -107,6 +108,7 @@ def test_ctrl_z_takes_back_the_players_turn_exactly_and_the_save_follows(qtbot: 
     assert wait_for_input(qtbot, window) is Mode.PLAY
     after = c.observation()
     assert after == before  # hand, field, both captures, stock, calls, the moves seen
+    assert c.observation(c.them) == theirs  # the computer sees nothing it did not see then
     _table_shows(window, before)
     said = window.game.side._lines
     assert len(said) > lines and said[-1].startswith("Undo: your play of"), said[-1]
