@@ -201,3 +201,32 @@ def test_undo_waits_for_the_players_move(mode: Mode) -> None:
     c = GameController()
     c.mode = mode
     assert undo_point(c) is None and not take_back(c)
+
+
+def test_ctrl_z_while_the_drawn_card_waits_takes_back_play_and_draw(qtbot: Bot) -> None:
+    """R5.5: the player's drawn card is shown and waits; Ctrl+Z then takes back the play
+    and the draw (the card goes back on the stock), and the wait is over."""
+    window = _open(qtbot)
+    c = window.controller
+    rng = random.Random(5)
+    start_practice(window, level="easy", seed=b"undo-draw")
+    start: Observation | None = None
+    for _ in range(400):
+        mode = wait_for_input(qtbot, window)
+        if mode is Mode.DRAW_WAIT and start is not None:
+            break
+        if mode is Mode.PLAY:
+            start = c.observation()
+        before = (actions_so_far(window), mode)
+        step_by_click(qtbot, window, rng)
+        _wait_progress(qtbot, window, before)
+    else:
+        raise AssertionError("no drawn card waited")
+    assert start is not None and c.draw_wait is not None
+    _ctrl_z(window)
+    assert wait_for_input(qtbot, window) is Mode.PLAY
+    assert c.draw_wait is None and not c._auto_timer.isActive()
+    assert c.observation() == start
+    _table_shows(window, start)
+    assert "the draw of" in window.game.side._lines[-1]
+    close_window(window)
