@@ -50,6 +50,9 @@ SUBCOMMANDS: Final[dict[str, Subcommand]] = {
     "view": Subcommand(
         "koikoi.ui.replay.viewcmd", "open the replay viewer on a koikoi-record/1 file"
     ),
+    "stats": Subcommand(
+        "koikoi.stats.cli", "the practice statistics (matches against the computer) as JSON"
+    ),
 }
 """Every subcommand, in the order ``koikoi --help`` lists them (one entry each)."""
 
@@ -57,7 +60,8 @@ __all__ = ["SUBCOMMANDS", "main"]
 
 
 ENVIRONMENT: Final = """environment:
-  KOIKOI_HOME       the folder of the identity key, the pinned peers and the saved games
+  KOIKOI_HOME       the folder of the identity key, the pinned peers, the saved games
+                    and the practice statistics
   KOIKOI_MDNS_BIND  an IP address of this machine: the app's lobby finds and announces
                     rooms on that interface only; KOIKOI_MDNS_BIND=127.0.0.1 finds rooms
                     over loopback (two apps on one machine). The commands take --bind.

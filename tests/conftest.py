@@ -209,6 +209,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_packaging": ("processes",),
     "test_packaging_syslibs": ("netns", "processes"),
     "test_static": ("processes",),
+    "test_stats": ("processes",),
     "test_suite_timeout": ("processes",),
     "test_ui_app": ("processes",),
     "test_ui_atspi": ("atspi", "processes"),
@@ -237,6 +238,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_ui_screenshots": ("processes",),
     "test_ui_smoke_lan": ("processes",),
     "test_ui_stall": ("processes", "sockets"),
+    "test_ui_stats": ("processes",),
     "test_ui_teyaku_toss": ("processes",),
     "test_ui_viewer": ("processes",),
 }

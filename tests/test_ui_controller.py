@@ -39,7 +39,12 @@ class ModelPresenter:
         return 0
 
     def restore(
-        self, obs: Observation, controller: GameController, events: Sequence[Event] = ()
+        self,
+        obs: Observation,
+        controller: GameController,
+        events: Sequence[Event] = (),
+        *,
+        keep_log: bool = False,
     ) -> None:
         self.model = TableModel(me=self.model.me)
         self.model.restore(obs, events)

@@ -73,6 +73,8 @@ FILE_CONTEXTS = {
     "spoken.py": "GameScreen",
     "banner.py": "CallBanner",
     "turn_cue.py": "TurnCue",
+    "undo.py": "Undo",
+    "counting.py": "Statistics",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from koikoi.engine.match import Settings
 from koikoi.resources import asset
+from koikoi.stats.store import StatsStore
 from koikoi.ui.common import names
 from koikoi.ui.common.accessible import forget_current_while_hidden
 from koikoi.ui.common.art import CardArt
@@ -65,8 +66,10 @@ from koikoi.ui.net.netmatch import NetMatchWindow
 from koikoi.ui.sound.controls import SoundControls
 from koikoi.ui.sound.sounds import Sounds, open_sounds
 from koikoi.ui.start_screen import StartScreen, resume_text
+from koikoi.ui.stats.stats_page import StatsPage
 from koikoi.ui.table.game_screen import GameScreen
 from koikoi.ui.table.stamps import StampRow
+from koikoi.ui.table.undo_control import UndoControl
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +107,7 @@ class MainWindow(NetMatchWindow):
         self.game = GameScreen(self.controller, self.art)
         # a network match's stamps, in the table's score column (koikoi/ui/table/stamps.py)
         self.stamps = StampRow(self.game, self.game.side, self.controller)
+        self.undo = UndoControl(self.game, self.game.side, self.controller)  # practice only
         self.game.set_anim_scale(self.timings.anim_scale)
         self.start = StartScreen(self.settings, self.art)
         self.stack = QStackedWidget()
@@ -111,6 +115,8 @@ class MainWindow(NetMatchWindow):
         self.stack.addWidget(self.game)
         self.lobby = Lobby(self.settings, self.art)
         self.stack.addWidget(self.lobby)
+        self.stats_page = StatsPage(StatsStore(self.saves.directory))
+        self.stack.addWidget(self.stats_page)
         self.setCentralWidget(self.stack)
         apply_style(self)
         self._help: HelpDialog | None = None
@@ -140,6 +146,8 @@ class MainWindow(NetMatchWindow):
         self.start.on_resume = lambda: None if self.resume() else None
         self.start.on_help = self.show_help
         self.start.on_calculator = self.show_calculator
+        self.start.on_stats = self.show_stats
+        self.stats_page.on_back = self.back_from_stats
         self.start.on_learn = self.show_help
         self.start.on_display = self.show_display
         self.start.on_quit = lambda: None if self.close() else None
@@ -314,6 +322,16 @@ class MainWindow(NetMatchWindow):
         """対戦: the lobby (its room list starts browsing as it is shown)."""
         self.stack.setCurrentWidget(self.lobby)
         self.lobby.nickname.setFocus()
+
+    def show_stats(self) -> None:
+        """The Statistics page, read afresh from its file."""
+        self.stats_page.refresh()
+        self.stack.setCurrentWidget(self.stats_page)
+        self.stats_page.back_button.setFocus()
+
+    def back_from_stats(self) -> None:
+        self.stack.setCurrentWidget(self.start)
+        self.start.stats_button.setFocus()
 
     def _lobby_practice(self, settings: Settings) -> None:
         self.lobby.stop_browsing()

@@ -1,5 +1,5 @@
 """The first screen: practice at once, resume, play a person (the lobby), the practice
-settings, help, the score calculator and quit.
+settings, help, the score calculator, the statistics (Ctrl+T) and quit.
 
 "Practice" is the rules page's quick-practice button (R2.7): 6 rounds, with the doubling and
 assist settings last used for practice on this machine (both on until changed) and the last
@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QKeyEvent, QPainter, QPaintEvent, QRadialGradient
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QRadialGradient,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -68,6 +77,8 @@ class StartScreen(QWidget):
         self.on_resume: Callable[[], None] = lambda: None
         self.on_help: Callable[[], None] = lambda: None
         self.on_calculator: Callable[[], None] = lambda: None
+        self.on_stats: Callable[[], None] = lambda: None
+        """The Statistics page (its button, Ctrl+T)."""
         self.on_learn: Callable[[str], None] = lambda page: None
         self.on_display: Callable[[], None] = lambda: None
         self.high_contrast = False
@@ -148,6 +159,14 @@ class StartScreen(QWidget):
         self.calculator_button = QPushButton(self.tr("Score calculator"))
         self.calculator_button.setObjectName("secondaryButton")
         self.calculator_button.clicked.connect(lambda: self.on_calculator())
+        self.stats_button = QPushButton(self.tr("Statistics"))
+        self.stats_button.setObjectName("secondaryButton")
+        self.stats_button.setToolTip(self.tr("Statistics of practice matches (Ctrl+T)"))
+        self.stats_button.setAccessibleName(self.tr("Statistics of practice matches (Ctrl+T)"))
+        self.stats_button.clicked.connect(lambda: self.on_stats())
+        stats_key = QShortcut(QKeySequence("Ctrl+T"), self)
+        stats_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        stats_key.activated.connect(lambda: self.on_stats())
         self.quit_button = QPushButton(self.tr("Quit"))
         self.quit_button.setObjectName("secondaryButton")
         self.quit_button.clicked.connect(lambda: self.on_quit())
@@ -170,7 +189,11 @@ class StartScreen(QWidget):
         right = QVBoxLayout()  # the language under the settings: the left column is the tallest
         right.setSpacing(12)
         right.addWidget(self._settings_card())
-        right.addWidget(self.language)
+        beside = QHBoxLayout()  # the statistics beside the language: the left column is full
+        beside.setSpacing(12)
+        beside.addWidget(self.language, 1)
+        beside.addWidget(self.stats_button)
+        right.addLayout(beside)
         right.addStretch(1)
         row.addLayout(right)
         row.addStretch(1)

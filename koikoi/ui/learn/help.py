@@ -212,7 +212,9 @@ class HelpDialog(QDialog):
             (t("1 – 8"), t("select a hand card, counting from the left")),
             (t("Esc"), t("put the selection back")),
             (t("S / K"), t("「勝負」 shobu / 「こいこい」 koikoi")),
+            (t("Ctrl+Z"), t("practice: take back your last turn (the match is counted apart)")),
             (t("F1"), t("this help")),
+            (t("Ctrl+T"), t("the start screen: the statistics of your practice matches")),
             (t("Alt+1 – Alt+5"), t("a network match: send a stamp (its row, left to right)")),
         ]
 

@@ -59,6 +59,7 @@ from koikoi.engine.match import (
 from koikoi.engine.record import GameRecord
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, yaku_of
+from koikoi.stats.store import StatsStore
 from koikoi.ui.common import names
 from koikoi.ui.common.signals import emit
 from koikoi.ui.match import narration
@@ -78,6 +79,7 @@ from koikoi.ui.match.opponents import ComputerOpponent, MatchLink, Opponent, Rem
 from koikoi.ui.match.saves import SavedMatch, SaveStore
 from koikoi.ui.match.timings import Timings
 from koikoi.ui.sound import clips
+from koikoi.ui.stats.counting import count_finished
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -699,7 +701,10 @@ class GameController(QObject):
         if self._pending.summary is not None:
             self.summary = self._pending.summary
             self._pending.summary = None
-            if m.finished and self.remote is None:
+            if m.finished and self.remote is None and self.record is not None:
+                problem = count_finished(self.record.to_json(), StatsStore(self.saves.directory))
+                if problem:
+                    emit(self.said, problem)
                 self.saves.archive()
             self._set_mode(Mode.ROUND_OVER)
             emit(self.round_over, self.summary)

@@ -53,9 +53,15 @@ class Presenter(Protocol):
     def present(self, event: Event, controller: GameController) -> int: ...
 
     def restore(
-        self, obs: Observation, controller: GameController, events: Sequence[Event] = ()
+        self,
+        obs: Observation,
+        controller: GameController,
+        events: Sequence[Event] = (),
+        *,
+        keep_log: bool = False,
     ) -> None:
-        """A fresh table showing ``obs``, its cards where the round's ``events`` put them."""
+        """A fresh table showing ``obs``, its cards where the round's ``events`` put them
+        (``keep_log``: the log keeps what it said, as after an undo)."""
 
 
 class NullPresenter:
@@ -65,7 +71,12 @@ class NullPresenter:
         return 0
 
     def restore(
-        self, obs: Observation, controller: GameController, events: Sequence[Event] = ()
+        self,
+        obs: Observation,
+        controller: GameController,
+        events: Sequence[Event] = (),
+        *,
+        keep_log: bool = False,
     ) -> None:
         pass
 

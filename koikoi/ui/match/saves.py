@@ -20,6 +20,8 @@ from typing import Any, Final
 
 from koikoi.engine.record import RecordError, Replay, loads, replay_record
 from koikoi.paths import atomic_write, games_dir, koikoi_home
+from koikoi.stats.store import StatsStore
+from koikoi.stats.tally import entry_of_record
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +90,8 @@ class SaveStore:
             logger.warning("%s", line)
             return LoadResult(problem=line, reason=_one_line(exc), moved=moved)
         if replayed.match.finished:
+            # the app stopped between the last round and the archive: counted here (once)
+            _count(data, self.directory)
             self.archive()
             return LoadResult()
         return LoadResult(SavedMatch(data, replayed))
@@ -121,6 +125,18 @@ class SaveStore:
     def discard(self) -> None:
         """Forget the save (a new match replaces it): it is archived, not deleted."""
         self.archive()
+
+
+def _count(data: dict[str, Any], directory: Path) -> None:
+    """Add a finished practice match to the statistics (a failure is only logged here: the
+    player hears of a damaged statistics file on the Statistics page)."""
+    try:
+        loaded = StatsStore(directory).add(entry_of_record(data))
+    except (OSError, ValueError) as exc:
+        logger.warning("the finished match was not counted in the statistics: %s", exc)
+        return
+    if loaded.problem:
+        logger.warning("%s", loaded.problem)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -217,11 +217,17 @@ class GameScreen(QWidget):
         return ms
 
     def restore(
-        self, obs: Observation, controller: GameController, events: Sequence[Event] = ()
+        self,
+        obs: Observation,
+        controller: GameController,
+        events: Sequence[Event] = (),
+        *,
+        keep_log: bool = False,
     ) -> None:
         self._clear_overlay()
         self.selected = self.hovered = None
-        self.side.clear_log()
+        if not keep_log:
+            self.side.clear_log()
         self.sync_seat()
         self.table.restore(obs, events)
         self.refresh_side()
