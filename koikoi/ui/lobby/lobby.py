@@ -22,7 +22,8 @@ that link closes.
 Every failure reaches the player as a sentence (:func:`~koikoi.ui.net.prematch.failure_text`);
 nothing here blocks the UI thread: sockets are Qt's, zeroconf runs on threads of its own.
 
-This module is what the lobby does; the first two pages and the password prompt, as the
+This module is what the lobby does; opening, announcing and closing a room is its hosting
+half, :mod:`koikoi.ui.lobby.hosting`; the first two pages and the password prompt, as the
 player sees them, are :mod:`koikoi.ui.lobby.lobby_pages` (their widgets keep the lobby's names:
 ``lobby.room_list``, ``lobby.address``, ``lobby.waiting_state``, …).
 """
@@ -32,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-import warnings
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -45,7 +45,6 @@ from PySide6.QtCore import (
     QObject,
     Qt,
     Signal,
-    SignalInstance,
 )
 from PySide6.QtGui import QCloseEvent, QHideEvent, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
@@ -62,11 +61,8 @@ from PySide6.QtWidgets import (
 from koikoi.engine.match import Settings
 from koikoi.net.address import parse_address
 from koikoi.net.discovery.txt import (
-    Advertisement,
     Room,
     RoomStatus,
-    announced_dealing,
-    announced_version,
     clean_text,
 )
 from koikoi.net.errors import DealingRefused, IdentityChanged, IdentityFileError
@@ -84,8 +80,9 @@ from koikoi.net.session.events import CardsShown, TossDone
 from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.common.enter import enter_presses_buttons
-from koikoi.ui.common.settings import NICKNAME, ROOM_TITLE, AppSettings
-from koikoi.ui.common.signals import emit
+from koikoi.ui.common.settings import NICKNAME, AppSettings
+from koikoi.ui.common.signals import drop_slots, emit
+from koikoi.ui.lobby.hosting import LobbyHosting
 from koikoi.ui.lobby.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
 from koikoi.ui.lobby.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind
 from koikoi.ui.net.neterrors import discovery_detail
@@ -108,7 +105,7 @@ SILENT_JOIN: Final = 3.0
 seconds without an answer and says when the join gives up (the handshake's time limit)."""
 
 
-class Lobby(QWidget):
+class Lobby(LobbyHosting):
     """Find or open a room, meet the peer, compare the four cards, hand the match over.
 
     ``home`` is where the identity and the pinned peers live (default: koikoi's home);
@@ -564,91 +561,10 @@ class Lobby(QWidget):
         self._join_clock.stop()
         join, self.join = self.join, None
         if join is not None:
-            _disconnect(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
+            drop_slots(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
             join.closed.connect(join.deleteLater)
             if join.done:
                 join.deleteLater()
-
-    # --- hosting -------------------------------------------------------------------------
-
-    def create_room(self) -> None:
-        if self.join is not None or self.room is not None:
-            return
-        private = self.private.isChecked()
-        password = self.room_password.text() if private else ""
-        if private and not password:
-            self._show_message(_tr("A private room needs a password."))
-            self.room_password.setFocus()
-            return
-        options = self._options(self.form_settings(), password, self.room_dealings())
-        if options is None:
-            return
-        options.clock = self.rooms_page.chosen_clock()
-        title = clean_text(self.room_title.text(), 48) or _tr("{0}'s room").format(options.nickname)
-        self.settings.set(ROOM_TITLE, clean_text(self.room_title.text(), 48))
-        self._changed_key = None
-        self._show_message(None)
-        room = QtRoom(options, parent=self, now=self.now, timer=self.make_timer)
-        try:
-            room.listen(self.bind or "", 0)
-        except ValueError as error:
-            room.deleteLater()
-            self._show_message(_tr("The room cannot be opened: {0}").format(error))
-            return
-        self.room = room
-        room.established.connect(self._on_established)
-        room.cards_shown.connect(self._on_cards)
-        room.tossed.connect(self._on_tossed)
-        room.ended.connect(self._on_ended)
-        room.refused.connect(self._on_refused)
-        ad = Advertisement(
-            title,
-            options.nickname,
-            room.port,
-            rounds=options.settings.rounds,
-            doubling=options.settings.doubling,
-            private=private,
-            fingerprint=options.identity.fingerprint,
-            version=announced_version(options.dealings),
-            dealing=announced_dealing(options.dealings),
-            clock=options.clock,
-        )
-        announcer = RoomAnnouncer(ad, bind=self.bind, parent=self)
-        announcer.published.connect(self._on_published)
-        announcer.failed.connect(self._on_publish_failed)
-        self.announcer = announcer
-        announcer.publish()
-        self.waiting_page.show_room(title, options, private, room.port, room.addresses())
-        self.pages.setCurrentWidget(self.waiting_page)
-        self.cancel_button.setFocus()
-
-    def _on_published(self) -> None:
-        if self.room is not None and self.peer is None:
-            self.waiting_state.setText(
-                _tr("Waiting for a player… The room is listed on the local network.")
-            )
-
-    def _on_publish_failed(self, reason: str) -> None:
-        if self.room is not None and self.peer is None:
-            self.waiting_state.setText(
-                _tr(
-                    "Waiting for a player… The room is not listed on the network ({0}): "
-                    "give your friend an address below."
-                ).format(discovery_detail(reason))
-            )
-
-    def _on_refused(self, failure: LinkError) -> None:
-        self.turned_away.setText(failure_text(failure))
-
-    def _close_room(self) -> None:
-        room, self.room = self.room, None
-        if room is not None:
-            _disconnect(room.established, room.cards_shown, room.tossed, room.ended, room.refused)
-            room.closed.connect(room.deleteLater)
-            room.leave("the room was closed")
-        announcer, self.announcer = self.announcer, None
-        if announcer is not None:
-            announcer.withdraw()
 
     # --- before the match ----------------------------------------------------------------
 
@@ -703,7 +619,7 @@ class Lobby(QWidget):
             self._drop_join_signals()
         elif self.room is not None:
             room = self.room
-            _disconnect(room.established, room.cards_shown, room.tossed, room.ended, room.refused)
+            drop_slots(room.established, room.cards_shown, room.tossed, room.ended, room.refused)
             # the room, not its link: a resumed match goes on over another link of the room
             handed = room
         self.handed = handed
@@ -716,7 +632,7 @@ class Lobby(QWidget):
     def _drop_join_signals(self) -> None:
         join = self.join
         if join is not None:
-            _disconnect(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
+            drop_slots(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
         self.join = None
 
     def _on_handed_closed(self) -> None:
@@ -788,13 +704,3 @@ def connect_match_ready(lobby: Lobby, target: QObject) -> bool:
 
 
 __all__ = ["Lobby", "connect_match_ready"]
-
-
-def _disconnect(*signals: SignalInstance) -> None:
-    """Drop the lobby's slots from a link's or room's signals. A signal whose slots are gone
-    already (the match was handed over) is no error and no warning."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # PySide's "Failed to disconnect"
-        for signal in signals:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect()
