@@ -1,5 +1,12 @@
 """The lobby's hosting half: opening a room from the form, announcing it by mDNS, saying on
-the waiting page whether it is listed and who was turned away, and closing it.
+the waiting page whether it is listed, the room's join code and who was turned away, and
+closing it.
+
+A room opened to the internet (the form's "Open to the internet", remembered) also asks the
+home router for a mapping of its port (:class:`~koikoi.ui.net.portmapping.RoomMapping`, off
+the UI thread, renewed while the room is open, removed when it closes) and says what the
+router did; the code then names the mapping first. A LAN room maps nothing. Where the mappers
+come from is the lobby's ``mappers`` factory (tests give a fake router).
 
 :class:`LobbyHosting` is the half of :class:`~koikoi.ui.lobby.lobby.Lobby` that hosts (the
 pages, joining and the moments before the match are the lobby's, which fills in what is
@@ -8,6 +15,7 @@ declared here). Its words are the lobby's (the translation context ``Lobby``).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -15,7 +23,10 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPushButton, QStackedWidget, QWidget
 
 from koikoi.engine.match import Settings
+from koikoi.net.address import parse_address
 from koikoi.net.discovery.txt import Advertisement, announced_dealing, announced_version, clean_text
+from koikoi.net.joincode import encode, room_code
+from koikoi.net.portmap import Mapping
 from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.settings import ROOM_TITLE, AppSettings
 from koikoi.ui.common.signals import drop_slots
@@ -24,6 +35,7 @@ from koikoi.ui.lobby.rooms import RoomAnnouncer
 from koikoi.ui.net.neterrors import discovery_detail
 from koikoi.ui.net.netlink.base import APP_DEALINGS, LinkError, PeerInfo, TimerFactory
 from koikoi.ui.net.netlink.room import QtRoom
+from koikoi.ui.net.portmapping import MapperFactory, RoomMapping
 from koikoi.ui.net.prematch import failure_text
 
 if TYPE_CHECKING:
@@ -58,6 +70,11 @@ class LobbyHosting(QWidget):
     room_password: QLineEdit
     peer: PeerInfo | None
     _changed_key: IdentityChanged | None
+    mappers: MapperFactory
+    """Where a room opened to the internet gets its mappers (the routers' ways)."""
+    mapping: RoomMapping | None
+    """The open room's mapping on the router, while it has one (None: a LAN room)."""
+    _password_hint = ""
 
     # --- what the lobby provides ---------------------------------------------------------
 
@@ -137,8 +154,91 @@ class LobbyHosting(QWidget):
         self.announcer = announcer
         announcer.publish()
         self.waiting_page.show_room(title, options, private, room.port, room.addresses())
+        self._show_code()
+        if self.rooms_page.internet.isChecked():
+            self._map(room, private)
         self.pages.setCurrentWidget(self.waiting_page)
         self.cancel_button.setFocus()
+
+    def _show_code(self, mapping: Mapping | None = None) -> None:
+        """The waiting page's join code: the room's addresses (after the router's mapping,
+        when it made one) and its host's fingerprint."""
+        room = self.room
+        if room is None:
+            return
+        listening = []
+        for text in room.addresses():
+            with contextlib.suppress(ValueError):  # (the room's own format_address)
+                listening.append(parse_address(text))
+        mapped = []
+        if mapping is not None:
+            mapped = [
+                (mapping.external_host, mapping.external_port),
+                (mapping.internal_host, mapping.internal_port),
+            ]
+        code = room_code(listening, room.options.identity.fingerprint, mapped)
+        self.waiting_page.show_code("" if code is None else encode(code))
+
+    def _map(self, room: QtRoom, private: bool) -> None:
+        """Ask the router to open the room's port (the answer comes back as a signal)."""
+        mapping = RoomMapping(self.mappers, self, timer=self.make_timer)
+        mapping.opened.connect(self._on_mapped)
+        mapping.failed.connect(self._on_map_failed)
+        mapping.renew_failed.connect(self._on_renew_failed)
+        self.mapping = mapping
+        self._password_hint = (
+            ""
+            if private
+            else _tr(
+                "Anyone who finds the port can try to join a room open to the internet: a "
+                "password keeps strangers out (close the room, tick Private, open it again)."
+            )
+        )
+        self.waiting_page.show_internet(
+            _tr("Asking your router to open a port for this room…"), self._password_hint
+        )
+        mapping.start(room.port)
+
+    def _on_mapped(self, mapping: Mapping) -> None:
+        if self.room is None:
+            return
+        self._show_code(mapping)
+        self.waiting_page.show_internet(
+            _tr(
+                "Your router opened port {0} for this room until you close it: a friend "
+                "elsewhere joins by the code."
+            ).format(mapping.external_port),
+            self._password_hint,
+        )
+
+    def _on_map_failed(self, reason: str) -> None:
+        if self.room is None:
+            return
+        self.waiting_page.show_internet(
+            _tr(
+                "The room is not open to the internet: {0}. A friend on the same network "
+                "can still join."
+            ).format(reason),
+            "",
+        )
+
+    def _on_renew_failed(self, reason: str) -> None:
+        if self.room is None or self.mapping is None or self.mapping.mapping is None:
+            return
+        self.waiting_page.show_internet(
+            _tr(
+                "Your router opened port {0} for this room, but did not renew it ({1}): it "
+                "may close within two minutes. A friend on the same network can still join."
+            ).format(self.mapping.mapping.external_port, reason),
+            self._password_hint,
+        )
+
+    def _close_mapping(self) -> None:
+        """The room closed: the router's mapping is removed (a LAN room has none)."""
+        mapping, self.mapping = self.mapping, None
+        if mapping is not None:
+            drop_slots(mapping.opened, mapping.failed, mapping.renew_failed)
+            mapping.close()
 
     def _on_published(self) -> None:
         if self.room is not None and self.peer is None:
@@ -167,3 +267,4 @@ class LobbyHosting(QWidget):
         announcer, self.announcer = self.announcer, None
         if announcer is not None:
             announcer.withdraw()
+        self._close_mapping()

@@ -59,7 +59,7 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
-from koikoi.net.address import parse_address
+from koikoi.net.address import format_address, parse_address
 from koikoi.net.discovery.txt import (
     Room,
     RoomStatus,
@@ -74,6 +74,7 @@ from koikoi.net.hello import (
     dealing_refused_text,
 )
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
+from koikoi.net.joincode import JoinCode, JoinCodeError, decode, looks_like_code
 from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session.endings import Ending
 from koikoi.net.session.events import CardsShown, TossDone
@@ -91,6 +92,7 @@ from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.peer import PeerLink
 from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.net.pins import write_later
+from koikoi.ui.net.portmapping import MapperFactory, router_mappers
 from koikoi.ui.net.prematch import PrematchPanel, ending_text, failure_text
 
 logger = logging.getLogger(__name__)
@@ -110,7 +112,8 @@ class Lobby(LobbyHosting):
 
     ``home`` is where the identity and the pinned peers live (default: koikoi's home);
     ``bind`` an IP address to browse, advertise and listen on (default ``$KOIKOI_MDNS_BIND``,
-    else every interface).
+    else every interface); ``mappers`` what a room opened to the internet asks the router
+    through (:func:`~koikoi.ui.net.portmapping.router_mappers`; tests give a fake router).
     """
 
     match_ready = Signal(object, object, object)
@@ -130,6 +133,7 @@ class Lobby(LobbyHosting):
         parent: QWidget | None = None,
         now: Callable[[], float] = time.monotonic,
         timer: TimerFactory = qt_timer,
+        mappers: MapperFactory = router_mappers,
     ) -> None:
         super().__init__(parent)
         self.now, self.make_timer = now, timer  # the clock of its links and waits (tests step it)
@@ -145,6 +149,8 @@ class Lobby(LobbyHosting):
         allowed (the room setting, the option for joining: :meth:`room_dealings`,
         :meth:`join_dealings`; docs/protocol.md, "Version 3")."""
         self.finder = RoomFinder(self.bind, self)
+        self.mappers = mappers  # a room opened to the internet asks the router through them
+        self.mapping = None
         self.room: QtRoom | None = None
         self.join: QtJoin | None = None
         self.announcer: RoomAnnouncer | None = None
@@ -166,6 +172,8 @@ class Lobby(LobbyHosting):
         self._changed_key: IdentityChanged | None = None
         self._retry: tuple[list[str], str, Settings, tuple[str, ...]] | None = None
         self._joined_room: Room | None = None
+        self._code: JoinCode | None = None
+        """The join code being joined by, its host's fingerprint pinned (None: none)."""
         """The room being joined from the list (None: by address)."""
         self._join_clock = timer(self, self._tell_join_progress)
         """While a join has no answer: the waiting page says how long it has waited."""
@@ -436,6 +444,7 @@ class Lobby(LobbyHosting):
             self._show_message(_tr("That room is already playing."))
             return
         settings = Settings(rounds=room.rounds, doubling=room.doubling)
+        self._code = None
         self._joined_room = room  # a drop mid-match finds it again by mDNS (it may move)
         # A room announced as version 2 or 3 is an older host: it refuses a version-4 hello
         # and deals with this koikoi only from the joint seed (its version-2 hello), so it is
@@ -464,16 +473,35 @@ class Lobby(LobbyHosting):
         prompt.open()
 
     def join_by_address(self) -> None:
-        """Join the address typed (HOST:PORT, [IPv6]:PORT, a host name) with the form's
-        settings and the password typed beside it (for a private room)."""
+        """Join the address typed (HOST:PORT, [IPv6]:PORT, a host name), or the join code
+        typed (told apart as ``koikoi join`` tells them: :func:`looks_like_code`), with the
+        form's settings and the password typed beside it (for a private room)."""
         text = self.address.text().strip()
         self._joined_room = None
+        self._code = None
+        if looks_like_code(text):
+            self.join_by_code(text)
+            return
         try:
             parse_address(text)
         except ValueError as error:
             self._fail(LinkError("address", str(error), text))
             return
         self._dial([text], self.address_password.text(), self.form_settings())
+
+    def join_by_code(self, text: str) -> None:
+        """Join by a join code: a mistyped one is said in one line and nothing is dialled;
+        else its addresses are dialled in order with its host's fingerprint pinned (a host
+        of another identity is refused in the handshake, before anything is pinned)."""
+        try:
+            code = decode(" ".join(text.split()))  # (a code pasted in lines)
+        except JoinCodeError as error:
+            self._fail(LinkError("code", str(error), text.strip()))
+            return
+        self._joined_room = None
+        self._code = code
+        targets = [format_address(c.host, c.port) for c in code.candidates]
+        self._dial(targets, self.address_password.text(), self.form_settings())
 
     def _dial(
         self,
@@ -487,6 +515,7 @@ class Lobby(LobbyHosting):
         options = self._options(settings, password, dealings or self.join_dealings())
         if options is None or not targets:
             return
+        options.expected_fingerprint = None if self._code is None else self._code.fingerprint
         self._changed_key = None
         self._show_message(None)
         self._retry = (list(targets), password, settings, options.dealings)
@@ -573,7 +602,8 @@ class Lobby(LobbyHosting):
         self.peer = peer
         if self.announcer is not None:
             self.announcer.set_status(RoomStatus.PLAYING)
-        self.prematch.show_peer(peer)
+        # joined by code: the handshake proved the host holds the code's identity
+        self.prematch.show_peer(peer, by_code=self.join is not None and self._code is not None)
         self.pages.setCurrentWidget(self.prematch)
 
     def _link(self) -> PeerLink | None:
@@ -647,6 +677,7 @@ class Lobby(LobbyHosting):
         announcer, self.announcer = self.announcer, None
         if announcer is not None:
             announcer.withdraw()
+        self._close_mapping()
 
     # --- failures ------------------------------------------------------------------------
 
