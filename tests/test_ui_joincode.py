@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -57,12 +58,16 @@ class FakeRouter:
     to :data:`EXTERNAL`:``MAPPED_PORT``, or refuses with ``refusal``. Its calls are counted
     (from the mapping's worker thread)."""
 
-    def __init__(self, refusal: str = "", hold: threading.Event | None = None) -> None:
+    def __init__(
+        self, refusal: str = "", hold: threading.Event | None = None, close_takes: float = 0.0
+    ) -> None:
         self.lease = LEASE
         self.answered = True
         self.refusal = refusal
         self.hold = hold
         """Set: the router answers only once it is set (one that takes its time)."""
+        self.close_takes = close_takes
+        """Seconds the router takes to answer a removal (on the mapping's worker)."""
         self.calls: list[str] = []
         self.mapping: Mapping | None = None
 
@@ -79,6 +84,7 @@ class FakeRouter:
         self.calls.append("renew")
 
     def close(self) -> None:
+        time.sleep(self.close_takes)  # the router's time to answer, on the worker thread
         if self.mapping is not None:
             self.calls.append("close")
         self.mapping = None
@@ -368,3 +374,20 @@ def test_a_router_that_takes_too_long_is_given_up_and_its_late_mapping_removed(
     answer.set()  # the router answers after all: the mapping nobody was told of goes
     qtbot.waitUntil(lambda: "close" in router.calls, timeout=10_000)
     assert not decode(shown_code(lobby)).mapped
+
+
+def test_closing_the_window_removes_the_mapping_before_the_app_goes(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The mapping's worker is a daemon thread: the app's exit would cut it short, so the
+    window's close waits for the removal (a little)."""
+    window = lobby_window(qtbot, tmp_path / "hana", "hana")
+    router = FakeRouter(close_takes=0.3)
+    window.lobby.mappers = lambda: [router]
+    open_room(qtbot, window.lobby, internet=True)
+    qtbot.waitUntil(lambda: router.mapping is not None, timeout=10_000)
+    qtbot.waitUntil(
+        lambda: window.lobby.mapping is not None and window.lobby.mapping.mapping is not None
+    )
+    close_window(window)
+    assert router.calls[-1] == "close" and router.mapping is None

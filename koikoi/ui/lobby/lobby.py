@@ -92,7 +92,7 @@ from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.peer import PeerLink
 from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.net.pins import write_later
-from koikoi.ui.net.portmapping import MapperFactory, router_mappers
+from koikoi.ui.net.portmapping import EXIT_WAIT, MapperFactory, router_mappers
 from koikoi.ui.net.prematch import PrematchPanel, ending_text, failure_text
 
 logger = logging.getLogger(__name__)
@@ -719,9 +719,14 @@ class Lobby(LobbyHosting):
         self.pages.setCurrentWidget(self.rooms_page)
 
     def shutdown(self) -> None:
-        """The window closes: leave everything, stop browsing."""
+        """The window closes: leave everything, stop browsing. A room's mapping on the router
+        is removed before the app goes, unless the router takes longer than
+        :data:`~koikoi.ui.net.portmapping.EXIT_WAIT` s (then it lapses with its lease)."""
+        mapping = self.mapping
         self.cancel()
         self.stop_browsing()
+        if mapping is not None:
+            mapping.wait(EXIT_WAIT)
 
 
 def connect_match_ready(lobby: Lobby, target: QObject) -> bool:

@@ -52,6 +52,9 @@ def router_mappers() -> list[Mapper]:
     return [UpnpMapper(lease=LEASE), NatPmpMapper(LEASE)]
 
 
+EXIT_WAIT: Final = 2.0
+"""Seconds the app, closing, waits for the router to remove a room's mapping (a daemon
+thread would be cut short at exit; past them the mapping lapses with its lease)."""
 TIMED_OUT: Final = (
     "the router did not finish mapping the port within {0:g} s: turn on UPnP in its "
     "settings or forward the port by hand"
@@ -254,6 +257,7 @@ class RoomMapping(QObject):
             worker.finish()
 
     def wait(self, timeout: float = 10.0) -> None:
-        """Until the worker has done its jobs and ended, once closed (tests)."""
+        """Until the worker has done its jobs and ended, once closed (at most ``timeout``
+        s: the app on its way out, tests)."""
         if self.worker_thread is not None and self.state == "closed":
             self.worker_thread.join(timeout)
