@@ -30,7 +30,7 @@ from pytestqt.qtbot import QtBot
 
 from koikoi.net.discovery.advertiser import RoomAdvertiser
 from koikoi.net.identity import Identity, KnownPeers
-from koikoi.net.joincode import ALPHABET, Candidate, JoinCode, decode, encode
+from koikoi.net.joincode import ALPHABET, DIAL_TIMEOUT, Candidate, JoinCode, decode, encode
 from koikoi.net.portmap import LEASE, MAP_TIMEOUT, RENEW_EVERY, Mapping, MappingFailed
 from koikoi.ui.common.settings import ROOM_INTERNET
 from koikoi.ui.lobby.lobby import Lobby
@@ -391,3 +391,38 @@ def test_closing_the_window_removes_the_mapping_before_the_app_goes(
     )
     close_window(window)
     assert router.calls[-1] == "close" and router.mapping is None
+
+
+def test_a_code_s_silent_first_address_has_its_share_of_the_dial_then_the_next_is_dialled(
+    qtbot: QtBot, host: MainWindow, joiner: MainWindow
+) -> None:
+    """A dead address of a code must not hold the join for the whole silence timeout (a
+    mapped room's external address, from inside a home whose router does not loop back):
+    the code's addresses share DIAL_TIMEOUT."""
+    room = open_room(qtbot, host.lobby)
+    guest = joiner.lobby
+    clock = SteppedClock()
+    guest.now, guest.make_timer = clock.now, clock.timer
+    guest._join_clock = clock.timer(guest, guest._tell_join_progress)
+    # a listener whose one-place queue is full: the kernel drops the next SYN (it hangs)
+    full = socket.socket()
+    full.bind((LOOPBACK, 0))
+    full.listen(0)
+    filler = socket.create_connection(full.getsockname())
+    try:
+        silent = full.getsockname()[1]
+        candidates = (Candidate(LOOPBACK, silent), Candidate(LOOPBACK, room.port))
+        type_and_join(qtbot, guest, encode(JoinCode(candidates, host_fingerprint(host))))
+        share = DIAL_TIMEOUT / 2
+        clock.advance(share - 1, qtbot, step=0.5)
+        assert guest.pages.currentWidget() is guest.waiting_page
+        assert guest.waiting_state.text() == (
+            f"No answer from {LOOPBACK}:{silent} for {int(share - 1)} seconds: the join stops "
+            f"at {share:g} s."
+        )
+        clock.advance(1.5, qtbot, step=0.5)
+        qtbot.waitUntil(lambda: guest.prematch.painted, timeout=15_000)  # the next address
+        assert guest.prematch.proof.isVisible()
+    finally:
+        filler.close()
+        full.close()

@@ -19,7 +19,14 @@ from typing import Final, TypeVar
 from koikoi.command import UsageError, say
 from koikoi.net.address import format_address
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.joincode import Candidate, JoinCode, JoinCodeError, decode, encode
+from koikoi.net.joincode import (
+    DIAL_TIMEOUT,
+    Candidate,
+    JoinCode,
+    JoinCodeError,
+    decode,
+    encode,
+)
 from koikoi.net.natpmp import NatPmpMapper
 from koikoi.net.portmap import (
     LEASE,
@@ -36,8 +43,6 @@ from koikoi.net.transport.options import EventHook, LocalPlayer, Outcome, PeerOp
 
 logger = logging.getLogger(__name__)
 
-DIAL_TIMEOUT: Final = 10.0
-"""Seconds ``join CODE`` dials the code's candidates before saying none answered."""
 
 T = TypeVar("T")
 

@@ -48,6 +48,9 @@ GROUP: Final = 5
 """Characters between two ``-`` in a written code."""
 CHECK_MODULUS: Final = 37
 """The check is a weighted sum modulo this prime (larger than 32: see :func:`_weighted`)."""
+DIAL_TIMEOUT: Final = 10.0
+"""Seconds a join by code dials the code's candidates in all, before saying none answered
+(``join CODE`` and the app alike: with the handshake's, within the 15 s of NETWORK.md)."""
 _CHECK_CHARS: Final = 2
 _SEPARATORS: Final = " -\t"
 

@@ -74,7 +74,7 @@ from koikoi.net.hello import (
     dealing_refused_text,
 )
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
-from koikoi.net.joincode import JoinCode, JoinCodeError, decode, looks_like_code
+from koikoi.net.joincode import DIAL_TIMEOUT, JoinCode, JoinCodeError, decode, looks_like_code
 from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session.endings import Ending
 from koikoi.net.session.events import CardsShown, TossDone
@@ -102,6 +102,9 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Lobby", text)
 
 
+CODE_DIAL_LEAST: Final = 3.0
+"""Seconds each address of a join code is given at least (a SYN is sent again after 1 s,
+then 3 s)."""
 SILENT_JOIN: Final = 3.0
 """Seconds a join waits for the room in silence; after them the waiting page counts the
 seconds without an answer and says when the join gives up (the handshake's time limit)."""
@@ -538,12 +541,21 @@ class Lobby(LobbyHosting):
         self.pages.setCurrentWidget(self.waiting_page)
         self.cancel_button.setFocus()
         try:
-            join.connect_to_address(address)
+            join.connect_to_address(address, self._dial_budget())
         except ValueError as error:
             self._drop_join()
             self._fail(LinkError("address", str(error), address))
             return
         self._join_clock.start(1000)
+
+    def _dial_budget(self) -> float | None:
+        """A join code's addresses share :data:`~koikoi.net.joincode.DIAL_TIMEOUT` s (a
+        dead one must not hold up the next for the whole silence timeout); None: the
+        options' own."""
+        code = self._code
+        if code is None or len(code.candidates) < 2:
+            return None
+        return max(CODE_DIAL_LEAST, DIAL_TIMEOUT / len(code.candidates))
 
     def _tell_join_progress(self) -> None:
         """The waiting page of a join says what it waits for: the connection, then the room's
@@ -555,8 +567,9 @@ class Lobby(LobbyHosting):
             return
         self._join_clock.start(1000)  # once a second while the join waits
         now = self.now()
-        limit = f"{join.options.silence_timeout:g}"
         connected = join.times.get("connected")
+        seconds = join.dial_seconds() if connected is None else join.options.silence_timeout
+        limit = f"{seconds:g}"
         waited = now - (join.times.get("connect", now) if connected is None else connected)
         n = int(waited)
         if connected is None and waited < SILENT_JOIN:
