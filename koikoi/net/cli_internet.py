@@ -19,18 +19,30 @@ from typing import Final, TypeVar
 from koikoi.command import UsageError, say
 from koikoi.net.address import format_address
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
-from koikoi.net.joincode import Candidate, JoinCode, JoinCodeError, decode, encode
+from koikoi.net.joincode import (
+    DIAL_TIMEOUT,
+    Candidate,
+    JoinCode,
+    JoinCodeError,
+    decode,
+    encode,
+)
 from koikoi.net.natpmp import NatPmpMapper
-from koikoi.net.portmap import LEASE, RENEW_EVERY, Mapper, Mapping, MappingFailed, UpnpMapper
+from koikoi.net.portmap import (
+    LEASE,
+    MAP_TIMEOUT,
+    RENEW_EVERY,
+    Mapper,
+    Mapping,
+    MappingFailed,
+    UpnpMapper,
+    why_not_mapped,
+)
 from koikoi.net.transport.joiner import dial_first, join
 from koikoi.net.transport.options import EventHook, LocalPlayer, Outcome, PeerOptions
 
 logger = logging.getLogger(__name__)
 
-MAP_TIMEOUT: Final = 12.0
-"""Seconds ``host --internet`` waits for the router: the reason is said within 15 s."""
-DIAL_TIMEOUT: Final = 10.0
-"""Seconds ``join CODE`` dials the code's candidates before saying none answered."""
 
 T = TypeVar("T")
 
@@ -120,7 +132,7 @@ async def open_internet(
             except MappingFailed as error:
                 failures.append((mapper, error))
         else:
-            return f"cannot open the room to the internet: {_why(failures)}"
+            return f"cannot open the room to the internet: {why_not_mapped(failures)}"
     except TimeoutError:
         return (
             f"cannot open the room to the internet: the router did not finish mapping the "
@@ -148,18 +160,6 @@ def check_bind(bind: str) -> None:
                 f"--internet: a room bound to {bind} cannot be reached from the router; "
                 "leave out --bind or give this machine's LAN address"
             )
-
-
-def _why(failures: list[tuple[Mapper, MappingFailed]]) -> str:
-    """One line for every way tried failing: the answer of a router that answered, else
-    that none did and the setting to change."""
-    for mapper, error in failures:
-        if mapper.answered:
-            return str(error)
-    return (
-        "no router answered UPnP or NAT-PMP: turn on UPnP (or NAT-PMP) in the router's "
-        "settings, or forward a port to this machine by hand and join by address"
-    )
 
 
 def _local_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:

@@ -582,6 +582,8 @@ class Handshake:
                 f"the host's identity is {peer.fingerprint}, not {expected} as the join code "
                 "says: another program answered at its address; the room was not joined",
                 self._farewell("identity"),
+                found=peer.fingerprint,
+                expected=expected,
             )
         pin = self.known_peers.check(peer.nickname, identity_key)
         if pin.status is PinStatus.CHANGED:

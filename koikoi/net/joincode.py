@@ -22,10 +22,19 @@ from __future__ import annotations
 
 import base64
 import ipaddress
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["Candidate", "JoinCode", "JoinCodeError", "decode", "encode", "looks_like_code"]
+__all__ = [
+    "Candidate",
+    "JoinCode",
+    "JoinCodeError",
+    "decode",
+    "encode",
+    "looks_like_code",
+    "room_code",
+]
 
 ALPHABET: Final = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford's base 32: no I, L, O or U (nothing to confuse with 1, 0 or V)."""
@@ -39,6 +48,9 @@ GROUP: Final = 5
 """Characters between two ``-`` in a written code."""
 CHECK_MODULUS: Final = 37
 """The check is a weighted sum modulo this prime (larger than 32: see :func:`_weighted`)."""
+DIAL_TIMEOUT: Final = 10.0
+"""Seconds a join by code dials the code's candidates in all, before saying none answered
+(``join CODE`` and the app alike: with the handshake's, within the 15 s of NETWORK.md)."""
 _CHECK_CHARS: Final = 2
 _SEPARATORS: Final = " -\t"
 
@@ -234,3 +246,61 @@ def decode(text: str) -> JoinCode:
             raise JoinCodeError("this join code names port 0: it was not made by koikoi")
         candidates.append(Candidate(str(address), port))
     return JoinCode(tuple(candidates), fingerprint, mapped=bool(first >> 4 & 1))
+
+
+ROOM_IPV6: Final = 1
+"""Global IPv6 addresses a room's code carries: each costs 18 bytes (29 symbols to read out),
+and a friend on the same network reaches the room by IPv4 anyway."""
+_ULA: Final = ipaddress.ip_network("fc00::/7")
+
+
+def room_code(
+    listening: Sequence[tuple[str, int]],
+    fingerprint: str,
+    mapped: Sequence[tuple[str, int]] = (),
+) -> JoinCode | None:
+    """The code the app shows for a room listening at ``listening`` (its addresses, as the
+    room lists them) whose host has ``fingerprint``; None when none can be in a code.
+
+    ``mapped``: a router's mapping of the room, its external address then the internal one
+    it reaches, which come first (the code is then ``mapped``). Then the room's IPv4
+    addresses and :data:`ROOM_IPV6` global IPv6 one; link-local ones (no zone in a code)
+    and ULAs are left out, loopback ones unless there is nothing else (a room on
+    127.0.0.1).
+
+    >>> fp = "abcd-efgh-ijkl-mnop"
+    >>> here = [("192.168.1.5", 4000), ("fd00::5", 4000), ("2001:db8::5", 4000),
+    ...         ("127.0.0.1", 4000)]
+    >>> [(c.host, c.port) for c in room_code(here, fp).candidates]
+    [('192.168.1.5', 4000), ('2001:db8::5', 4000)]
+    >>> code = room_code(here, fp, [("203.0.113.11", 40213), ("192.168.1.5", 4000)])
+    >>> code.mapped, [c.host for c in code.candidates]
+    (True, ['203.0.113.11', '192.168.1.5', '2001:db8::5'])
+    >>> [c.host for c in room_code([("127.0.0.1", 4000)], fp).candidates]
+    ['127.0.0.1']
+    """
+    v4: list[Candidate] = []
+    v6: list[Candidate] = []
+    loopback: list[Candidate] = []
+    for host, port in [*mapped, *listening]:
+        try:
+            address = ipaddress.ip_address(host.split("%")[0])
+        except ValueError:
+            continue
+        candidate = Candidate(str(address), port)
+        if address.is_link_local or candidate in v4 + v6 + loopback:
+            continue
+        if address.is_loopback and (host, port) not in mapped:
+            loopback.append(candidate)
+        elif isinstance(address, ipaddress.IPv4Address):
+            v4.append(candidate)
+        elif address not in _ULA or (host, port) in mapped:
+            v6.append(candidate)
+    chosen = v4[:MAX_EACH] + v6[:ROOM_IPV6]
+    if not chosen:
+        chosen = [c for c in loopback if not c.ipv6][:MAX_EACH] + [c for c in loopback if c.ipv6][
+            :1
+        ]
+    if not chosen:
+        return None
+    return JoinCode(tuple(chosen), fingerprint, mapped=bool(mapped))

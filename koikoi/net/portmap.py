@@ -16,6 +16,7 @@ Connected; what counts here is the status and a usable external address.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -27,6 +28,8 @@ DISCOVER_MS: Final = 1000
 """How long to wait for routers to answer the SSDP search (sent as its MX: a device
 answers within that many seconds)."""
 DESCRIPTION: Final = "koikoi room"
+MAP_TIMEOUT: Final = 12.0
+"""Seconds an attempt to map a room's port may take: its reason is said within 15 s."""
 
 _NOT_PUBLIC: Final = tuple(
     ipaddress.ip_network(net)
@@ -182,3 +185,28 @@ class UpnpMapper:
             self._upnp.deleteportmapping(mapping.external_port, "TCP")
         except Exception as error:
             raise MappingFailed(f"the router did not remove the mapping: {error}") from None
+
+
+def open_first(mappers: Sequence[Mapper], port: int) -> tuple[Mapper, Mapping]:
+    """Blocking: TCP ``port`` mapped by the first of ``mappers`` that can (UPnP-IGD, then
+    NAT-PMP), and that mapper; else :class:`MappingFailed` with :func:`why_not_mapped`'s
+    line. The app runs it on a worker thread (``koikoi.ui.net.portmapping``)."""
+    failures: list[tuple[Mapper, MappingFailed]] = []
+    for mapper in mappers:
+        try:
+            return mapper, mapper.open(port)
+        except MappingFailed as error:
+            failures.append((mapper, error))
+    raise MappingFailed(why_not_mapped(failures))
+
+
+def why_not_mapped(failures: Sequence[tuple[Mapper, MappingFailed]]) -> str:
+    """One line for every way tried failing: the answer of a router that answered, else
+    that none did and the setting to change."""
+    for mapper, error in failures:
+        if mapper.answered:
+            return str(error)
+    return (
+        "no router answered UPnP or NAT-PMP: turn on UPnP (or NAT-PMP) in the router's "
+        "settings, or forward a port to this machine by hand and join by address"
+    )

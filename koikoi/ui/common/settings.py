@@ -106,6 +106,11 @@ JOIN_SEED: Final = _option(
     False,
     doc="joins allow joint-seed dealing, for older koikoi (off: private dealing only)",
 )
+ROOM_INTERNET: Final = _option(
+    "net/room_internet",
+    False,
+    doc="rooms are opened to the internet: the app asks the router to map their port",
+)
 LANGUAGE: Final = _option(
     "ui/language", "", ("", "en", "ja"), doc="the app's language; empty follows the system"
 )

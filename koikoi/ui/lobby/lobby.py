@@ -22,7 +22,8 @@ that link closes.
 Every failure reaches the player as a sentence (:func:`~koikoi.ui.net.prematch.failure_text`);
 nothing here blocks the UI thread: sockets are Qt's, zeroconf runs on threads of its own.
 
-This module is what the lobby does; the first two pages and the password prompt, as the
+This module is what the lobby does; opening, announcing and closing a room is its hosting
+half, :mod:`koikoi.ui.lobby.hosting`; the first two pages and the password prompt, as the
 player sees them, are :mod:`koikoi.ui.lobby.lobby_pages` (their widgets keep the lobby's names:
 ``lobby.room_list``, ``lobby.address``, ``lobby.waiting_state``, …).
 """
@@ -32,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-import warnings
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -45,7 +45,6 @@ from PySide6.QtCore import (
     QObject,
     Qt,
     Signal,
-    SignalInstance,
 )
 from PySide6.QtGui import QCloseEvent, QHideEvent, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
@@ -60,13 +59,10 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.match import Settings
-from koikoi.net.address import parse_address
+from koikoi.net.address import format_address, parse_address
 from koikoi.net.discovery.txt import (
-    Advertisement,
     Room,
     RoomStatus,
-    announced_dealing,
-    announced_version,
     clean_text,
 )
 from koikoi.net.errors import DealingRefused, IdentityChanged, IdentityFileError
@@ -78,14 +74,16 @@ from koikoi.net.hello import (
     dealing_refused_text,
 )
 from koikoi.net.identity import Identity, KnownPeers, load_or_create_identity
+from koikoi.net.joincode import DIAL_TIMEOUT, JoinCode, JoinCodeError, decode, looks_like_code
 from koikoi.net.resume import RESUME_WINDOW
 from koikoi.net.session.endings import Ending
 from koikoi.net.session.events import CardsShown, TossDone
 from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.common.enter import enter_presses_buttons
-from koikoi.ui.common.settings import NICKNAME, ROOM_TITLE, AppSettings
-from koikoi.ui.common.signals import emit
+from koikoi.ui.common.settings import NICKNAME, AppSettings
+from koikoi.ui.common.signals import drop_slots, emit
+from koikoi.ui.lobby.hosting import LobbyHosting
 from koikoi.ui.lobby.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
 from koikoi.ui.lobby.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind
 from koikoi.ui.net.neterrors import discovery_detail
@@ -94,6 +92,7 @@ from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.peer import PeerLink
 from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.net.pins import write_later
+from koikoi.ui.net.portmapping import EXIT_WAIT, MapperFactory, router_mappers
 from koikoi.ui.net.prematch import PrematchPanel, ending_text, failure_text
 
 logger = logging.getLogger(__name__)
@@ -103,17 +102,21 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Lobby", text)
 
 
+CODE_DIAL_LEAST: Final = 3.0
+"""Seconds each address of a join code is given at least (a SYN is sent again after 1 s,
+then 3 s)."""
 SILENT_JOIN: Final = 3.0
 """Seconds a join waits for the room in silence; after them the waiting page counts the
 seconds without an answer and says when the join gives up (the handshake's time limit)."""
 
 
-class Lobby(QWidget):
+class Lobby(LobbyHosting):
     """Find or open a room, meet the peer, compare the four cards, hand the match over.
 
     ``home`` is where the identity and the pinned peers live (default: koikoi's home);
     ``bind`` an IP address to browse, advertise and listen on (default ``$KOIKOI_MDNS_BIND``,
-    else every interface).
+    else every interface); ``mappers`` what a room opened to the internet asks the router
+    through (:func:`~koikoi.ui.net.portmapping.router_mappers`; tests give a fake router).
     """
 
     match_ready = Signal(object, object, object)
@@ -133,6 +136,7 @@ class Lobby(QWidget):
         parent: QWidget | None = None,
         now: Callable[[], float] = time.monotonic,
         timer: TimerFactory = qt_timer,
+        mappers: MapperFactory = router_mappers,
     ) -> None:
         super().__init__(parent)
         self.now, self.make_timer = now, timer  # the clock of its links and waits (tests step it)
@@ -148,6 +152,8 @@ class Lobby(QWidget):
         allowed (the room setting, the option for joining: :meth:`room_dealings`,
         :meth:`join_dealings`; docs/protocol.md, "Version 3")."""
         self.finder = RoomFinder(self.bind, self)
+        self.mappers = mappers  # a room opened to the internet asks the router through them
+        self.mapping = None
         self.room: QtRoom | None = None
         self.join: QtJoin | None = None
         self.announcer: RoomAnnouncer | None = None
@@ -169,6 +175,8 @@ class Lobby(QWidget):
         self._changed_key: IdentityChanged | None = None
         self._retry: tuple[list[str], str, Settings, tuple[str, ...]] | None = None
         self._joined_room: Room | None = None
+        self._code: JoinCode | None = None
+        """The join code being joined by, its host's fingerprint pinned (None: none)."""
         """The room being joined from the list (None: by address)."""
         self._join_clock = timer(self, self._tell_join_progress)
         """While a join has no answer: the waiting page says how long it has waited."""
@@ -439,6 +447,7 @@ class Lobby(QWidget):
             self._show_message(_tr("That room is already playing."))
             return
         settings = Settings(rounds=room.rounds, doubling=room.doubling)
+        self._code = None
         self._joined_room = room  # a drop mid-match finds it again by mDNS (it may move)
         # A room announced as version 2 or 3 is an older host: it refuses a version-4 hello
         # and deals with this koikoi only from the joint seed (its version-2 hello), so it is
@@ -467,16 +476,35 @@ class Lobby(QWidget):
         prompt.open()
 
     def join_by_address(self) -> None:
-        """Join the address typed (HOST:PORT, [IPv6]:PORT, a host name) with the form's
-        settings and the password typed beside it (for a private room)."""
+        """Join the address typed (HOST:PORT, [IPv6]:PORT, a host name), or the join code
+        typed (told apart as ``koikoi join`` tells them: :func:`looks_like_code`), with the
+        form's settings and the password typed beside it (for a private room)."""
         text = self.address.text().strip()
         self._joined_room = None
+        self._code = None
+        if looks_like_code(text):
+            self.join_by_code(text)
+            return
         try:
             parse_address(text)
         except ValueError as error:
             self._fail(LinkError("address", str(error), text))
             return
         self._dial([text], self.address_password.text(), self.form_settings())
+
+    def join_by_code(self, text: str) -> None:
+        """Join by a join code: a mistyped one is said in one line and nothing is dialled;
+        else its addresses are dialled in order with its host's fingerprint pinned (a host
+        of another identity is refused in the handshake, before anything is pinned)."""
+        try:
+            code = decode(" ".join(text.split()))  # (a code pasted in lines)
+        except JoinCodeError as error:
+            self._fail(LinkError("code", str(error), text.strip()))
+            return
+        self._joined_room = None
+        self._code = code
+        targets = [format_address(c.host, c.port) for c in code.candidates]
+        self._dial(targets, self.address_password.text(), self.form_settings())
 
     def _dial(
         self,
@@ -490,6 +518,7 @@ class Lobby(QWidget):
         options = self._options(settings, password, dealings or self.join_dealings())
         if options is None or not targets:
             return
+        options.expected_fingerprint = None if self._code is None else self._code.fingerprint
         self._changed_key = None
         self._show_message(None)
         self._retry = (list(targets), password, settings, options.dealings)
@@ -512,12 +541,21 @@ class Lobby(QWidget):
         self.pages.setCurrentWidget(self.waiting_page)
         self.cancel_button.setFocus()
         try:
-            join.connect_to_address(address)
+            join.connect_to_address(address, self._dial_budget())
         except ValueError as error:
             self._drop_join()
             self._fail(LinkError("address", str(error), address))
             return
         self._join_clock.start(1000)
+
+    def _dial_budget(self) -> float | None:
+        """A join code's addresses share :data:`~koikoi.net.joincode.DIAL_TIMEOUT` s (a
+        dead one must not hold up the next for the whole silence timeout); None: the
+        options' own."""
+        code = self._code
+        if code is None or len(code.candidates) < 2:
+            return None
+        return max(CODE_DIAL_LEAST, DIAL_TIMEOUT / len(code.candidates))
 
     def _tell_join_progress(self) -> None:
         """The waiting page of a join says what it waits for: the connection, then the room's
@@ -529,8 +567,9 @@ class Lobby(QWidget):
             return
         self._join_clock.start(1000)  # once a second while the join waits
         now = self.now()
-        limit = f"{join.options.silence_timeout:g}"
         connected = join.times.get("connected")
+        seconds = join.dial_seconds() if connected is None else join.options.silence_timeout
+        limit = f"{seconds:g}"
         waited = now - (join.times.get("connect", now) if connected is None else connected)
         n = int(waited)
         if connected is None and waited < SILENT_JOIN:
@@ -564,91 +603,10 @@ class Lobby(QWidget):
         self._join_clock.stop()
         join, self.join = self.join, None
         if join is not None:
-            _disconnect(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
+            drop_slots(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
             join.closed.connect(join.deleteLater)
             if join.done:
                 join.deleteLater()
-
-    # --- hosting -------------------------------------------------------------------------
-
-    def create_room(self) -> None:
-        if self.join is not None or self.room is not None:
-            return
-        private = self.private.isChecked()
-        password = self.room_password.text() if private else ""
-        if private and not password:
-            self._show_message(_tr("A private room needs a password."))
-            self.room_password.setFocus()
-            return
-        options = self._options(self.form_settings(), password, self.room_dealings())
-        if options is None:
-            return
-        options.clock = self.rooms_page.chosen_clock()
-        title = clean_text(self.room_title.text(), 48) or _tr("{0}'s room").format(options.nickname)
-        self.settings.set(ROOM_TITLE, clean_text(self.room_title.text(), 48))
-        self._changed_key = None
-        self._show_message(None)
-        room = QtRoom(options, parent=self, now=self.now, timer=self.make_timer)
-        try:
-            room.listen(self.bind or "", 0)
-        except ValueError as error:
-            room.deleteLater()
-            self._show_message(_tr("The room cannot be opened: {0}").format(error))
-            return
-        self.room = room
-        room.established.connect(self._on_established)
-        room.cards_shown.connect(self._on_cards)
-        room.tossed.connect(self._on_tossed)
-        room.ended.connect(self._on_ended)
-        room.refused.connect(self._on_refused)
-        ad = Advertisement(
-            title,
-            options.nickname,
-            room.port,
-            rounds=options.settings.rounds,
-            doubling=options.settings.doubling,
-            private=private,
-            fingerprint=options.identity.fingerprint,
-            version=announced_version(options.dealings),
-            dealing=announced_dealing(options.dealings),
-            clock=options.clock,
-        )
-        announcer = RoomAnnouncer(ad, bind=self.bind, parent=self)
-        announcer.published.connect(self._on_published)
-        announcer.failed.connect(self._on_publish_failed)
-        self.announcer = announcer
-        announcer.publish()
-        self.waiting_page.show_room(title, options, private, room.port, room.addresses())
-        self.pages.setCurrentWidget(self.waiting_page)
-        self.cancel_button.setFocus()
-
-    def _on_published(self) -> None:
-        if self.room is not None and self.peer is None:
-            self.waiting_state.setText(
-                _tr("Waiting for a player… The room is listed on the local network.")
-            )
-
-    def _on_publish_failed(self, reason: str) -> None:
-        if self.room is not None and self.peer is None:
-            self.waiting_state.setText(
-                _tr(
-                    "Waiting for a player… The room is not listed on the network ({0}): "
-                    "give your friend an address below."
-                ).format(discovery_detail(reason))
-            )
-
-    def _on_refused(self, failure: LinkError) -> None:
-        self.turned_away.setText(failure_text(failure))
-
-    def _close_room(self) -> None:
-        room, self.room = self.room, None
-        if room is not None:
-            _disconnect(room.established, room.cards_shown, room.tossed, room.ended, room.refused)
-            room.closed.connect(room.deleteLater)
-            room.leave("the room was closed")
-        announcer, self.announcer = self.announcer, None
-        if announcer is not None:
-            announcer.withdraw()
 
     # --- before the match ----------------------------------------------------------------
 
@@ -657,7 +615,8 @@ class Lobby(QWidget):
         self.peer = peer
         if self.announcer is not None:
             self.announcer.set_status(RoomStatus.PLAYING)
-        self.prematch.show_peer(peer)
+        # joined by code: the handshake proved the host holds the code's identity
+        self.prematch.show_peer(peer, by_code=self.join is not None and self._code is not None)
         self.pages.setCurrentWidget(self.prematch)
 
     def _link(self) -> PeerLink | None:
@@ -703,7 +662,7 @@ class Lobby(QWidget):
             self._drop_join_signals()
         elif self.room is not None:
             room = self.room
-            _disconnect(room.established, room.cards_shown, room.tossed, room.ended, room.refused)
+            drop_slots(room.established, room.cards_shown, room.tossed, room.ended, room.refused)
             # the room, not its link: a resumed match goes on over another link of the room
             handed = room
         self.handed = handed
@@ -716,7 +675,7 @@ class Lobby(QWidget):
     def _drop_join_signals(self) -> None:
         join = self.join
         if join is not None:
-            _disconnect(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
+            drop_slots(join.established, join.cards_shown, join.tossed, join.failed, join.ended)
         self.join = None
 
     def _on_handed_closed(self) -> None:
@@ -731,6 +690,7 @@ class Lobby(QWidget):
         announcer, self.announcer = self.announcer, None
         if announcer is not None:
             announcer.withdraw()
+        self._close_mapping()
 
     # --- failures ------------------------------------------------------------------------
 
@@ -772,9 +732,14 @@ class Lobby(QWidget):
         self.pages.setCurrentWidget(self.rooms_page)
 
     def shutdown(self) -> None:
-        """The window closes: leave everything, stop browsing."""
+        """The window closes: leave everything, stop browsing. A room's mapping on the router
+        is removed before the app goes, unless the router takes longer than
+        :data:`~koikoi.ui.net.portmapping.EXIT_WAIT` s (then it lapses with its lease)."""
+        mapping = self.mapping
         self.cancel()
         self.stop_browsing()
+        if mapping is not None:
+            mapping.wait(EXIT_WAIT)
 
 
 def connect_match_ready(lobby: Lobby, target: QObject) -> bool:
@@ -788,13 +753,3 @@ def connect_match_ready(lobby: Lobby, target: QObject) -> bool:
 
 
 __all__ = ["Lobby", "connect_match_ready"]
-
-
-def _disconnect(*signals: SignalInstance) -> None:
-    """Drop the lobby's slots from a link's or room's signals. A signal whose slots are gone
-    already (the match was handed over) is no error and no warning."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # PySide's "Failed to disconnect"
-        for signal in signals:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect()

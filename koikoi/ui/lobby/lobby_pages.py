@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -33,7 +34,8 @@ from PySide6.QtWidgets import (
 from koikoi.engine.match import Settings
 from koikoi.net.session.clock import CLOCK_CHOICES, DEFAULT_CLOCK, ClockSetting
 from koikoi.net.transport.options import PeerOptions
-from koikoi.ui.common.settings import JOIN_SEED, ROOM_TITLE, AppSettings
+from koikoi.ui.common.accessible import announce
+from koikoi.ui.common.settings import JOIN_SEED, ROOM_INTERNET, ROOM_TITLE, AppSettings
 from koikoi.ui.lobby.rooms import RoomListModel, clock_text, seed_notes, settings_text
 
 MAX_PASSWORD: Final = 128
@@ -54,6 +56,11 @@ QTreeView#roomList::item { padding: 4px 2px; }
 QHeaderView::section { background: #3a2a22; color: #ffe3a3; border: none; padding: 4px 6px;
   font-weight: 600; }
 QLabel#roomAddresses { font-size: 18px; color: #ffe3a3; }
+QLabel#joinCode { font-family: "DejaVu Sans Mono", "Noto Sans Mono", "Menlo", "Consolas",
+  monospace; font-size: 26px; font-weight: 600; color: #fff3da; background: #1a130f;
+  border: 1px solid #b58e3e; border-radius: 4px; padding: 6px 12px; }
+QLabel#joinCode:focus { border: 2px solid #7fd3ff; }
+QLabel#internetState, QLabel#passwordHint, QLabel#codeHead { font-size: 15px; }
 QLabel#waitingState, QLabel#prematchWho { font-size: 16px; }
 QLabel#prematchHeading { font-size: 22px; color: #ffe3a3; font-weight: 700; }
 QPushButton#sameCards { background: #2b5a47; border-color: #d4a84b; font-weight: 600; }
@@ -208,18 +215,26 @@ class RoomsPage(QWidget):
         form = QFormLayout(by_address)
         self.address = QLineEdit()
         self.address.setObjectName("joinAddress")
-        self.address.setPlaceholderText(_tr("192.168.1.20:4000 · [2001:db8::20]:4000 · host:port"))
-        self.address.setAccessibleName(_tr("Address to join, host:port"))
-        form.addRow(_tr("Address:"), self.address)
+        self.address.setPlaceholderText(
+            _tr("192.168.1.20:4000 · host:port · or a join code, 717MC-K273D-…")
+        )
+        self.address.setAccessibleName(_tr("Address to join, host:port, or a join code"))
+        self.address.setToolTip(
+            _tr(
+                "An address as the host's screen shows it (HOST:PORT), or the join code it "
+                "shows: the code also proves who the host is."
+            )
+        )
+        form.addRow(_tr("Address or code:"), self.address)
         self.address_password = QLineEdit()
         self.address_password.setEchoMode(QLineEdit.EchoMode.Password)
         self.address_password.setMaxLength(MAX_PASSWORD)
         self.address_password.setPlaceholderText(_tr("only for a private room"))
         self.address_password.setAccessibleName(_tr("Password for the room at that address"))
         form.addRow(_tr("Password:"), self.address_password)
-        self.address_button = QPushButton(_tr("Join by address"))
+        self.address_button = QPushButton(_tr("Join by address or code"))
         self.address_button.setObjectName("joinByAddress")
-        self.address_button.setAccessibleName(_tr("Join by address"))
+        self.address_button.setAccessibleName(_tr("Join by address or join code"))
         form.addRow(self.address_button)
         left.addWidget(by_address)
         grid.addLayout(left, 0, 0)
@@ -278,6 +293,19 @@ class RoomsPage(QWidget):
         self.room_seed.setAccessibleName(_tr("Allow joint-seed dealing"))
         self.room_seed.setToolTip(seed_risk())
         form2.addRow(self.room_seed)
+        self.internet = QCheckBox(_tr("Open to the internet (asks your router for a port)"))
+        self.internet.setObjectName("roomInternet")
+        self.internet.setAccessibleName(_tr("Open the room to the internet"))
+        self.internet.setToolTip(
+            _tr(
+                "While the room is open, the app asks your home router (UPnP or NAT-PMP) to "
+                "open its port, so that a friend elsewhere can join by the room's code. Anyone "
+                "who finds the port can try to join: give the room a password."
+            )
+        )
+        self.internet.setChecked(settings.get(ROOM_INTERNET))
+        self.internet.toggled.connect(lambda on: settings.set(ROOM_INTERNET, bool(on)))
+        form2.addRow(self.internet)
         self.create_button = QPushButton(_tr("Open the room"))
         self.create_button.setObjectName("createRoom")
         self.create_button.setAccessibleName(_tr("Open the room and wait for a player"))
@@ -322,6 +350,47 @@ class WaitingPage(QWidget):
         self.addresses.setAccessibleName(_tr("Addresses to give a friend"))
         self.addresses.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.addresses)
+        self.code_text = ""
+        """The join code shown, as :func:`~koikoi.net.joincode.encode` wrote it ("": none)."""
+        self.code = QLabel("")
+        self.code.setObjectName("joinCode")
+        self.code.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.code.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.code.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.copy_button = QPushButton(_tr("Copy"))
+        self.copy_button.setObjectName("copyCode")
+        self.copy_button.setAccessibleName(_tr("Copy the join code"))
+        self.copy_button.clicked.connect(self.copy_code)
+        code_row = QHBoxLayout()
+        code_row.addStretch(1)
+        code_row.addWidget(self.code)
+        code_row.addWidget(self.copy_button)
+        code_row.addStretch(1)
+        self.code_head = QLabel(
+            _tr("Or give a friend this join code (it also proves the room is yours):")
+        )
+        self.code_head.setObjectName("codeHead")
+        self.code_head.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.code_head.setWordWrap(True)
+        self.code_head.setBuddy(self.code)
+        layout.addWidget(self.code_head)
+        layout.addLayout(code_row)
+        self.internet = QLabel("")
+        self.internet.setObjectName("internetState")
+        self.internet.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.internet.setWordWrap(True)
+        self.internet.setAccessibleName(_tr("Open to the internet"))
+        layout.addWidget(self.internet)
+        self.password_hint = QLabel("")
+        self.password_hint.setObjectName("passwordHint")
+        self.password_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.password_hint.setWordWrap(True)
+        self.password_hint.setAccessibleName(_tr("About a password"))
+        layout.addWidget(self.password_hint)
+        self.show_code("")
         self.turned_away = QLabel("")
         self.turned_away.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.turned_away.setWordWrap(True)
@@ -342,6 +411,8 @@ class WaitingPage(QWidget):
         self.waiting_title.setText(_tr("Joining {0}").format(address))
         self.waiting_state.setText(_tr("Connecting to {0}…").format(address))
         self.addresses.setText("")
+        self.show_code("")
+        self.show_internet("")
         self.turned_away.setText("")
         self.cancel_button.setText(_tr("Cancel"))
         self.cancel_button.setAccessibleName(_tr("Stop connecting"))
@@ -368,9 +439,62 @@ class WaitingPage(QWidget):
                 port, "\n".join(shown)
             )
         )
+        self.show_internet("")
         self.turned_away.setText("")
         self.cancel_button.setText(_tr("Close the room"))
         self.cancel_button.setAccessibleName(_tr("Close the room"))
+
+    def show_code(self, text: str) -> None:
+        """The room's join code ``text`` (groups of five joined by ``-``), or none (""):
+        a screen reader hears it symbol by symbol, a group at a time."""
+        self.code_text = text
+        self.code.setText(code_lines(text))
+        spoken = ", ".join(" ".join(group) for group in text.split("-")) if text else ""
+        self.code.setAccessibleName(_tr("Join code: {0}").format(spoken) if text else "")
+        self.code.setAccessibleDescription(
+            _tr(
+                "Read it out or paste it to your friend: they type it in the lobby's address field."
+            )
+            if text
+            else ""
+        )
+        self.copy_button.setText(_tr("Copy"))
+        for widget in (self.code_head, self.code, self.copy_button):
+            widget.setVisible(bool(text))
+
+    def copy_code(self) -> None:
+        """The Copy button: the code on the clipboard, and said so."""
+        if not self.code_text:
+            return
+        QGuiApplication.clipboard().setText(self.code_text)
+        self.copy_button.setText(_tr("Copied"))
+        announce(self, _tr("The join code is copied."))
+
+    def show_internet(self, text: str, password_hint: str = "") -> None:
+        """What the router did for a room opened to the internet ("": a LAN room), and
+        the suggestion of a password for a room without one."""
+        self.internet.setText(text)
+        self.internet.setVisible(bool(text))
+        self.password_hint.setText(password_hint)
+        self.password_hint.setVisible(bool(password_hint))
+
+
+CODE_LINE: Final = 8
+"""Groups of five on one line of the shown code at most: a mapped room's code (eight
+groups) is one line; a longer one is cut into even lines (never one group left alone)."""
+
+
+def code_lines(text: str) -> str:
+    """A join code as the waiting page shows it: in even lines of at most
+    :data:`CODE_LINE` groups.
+
+    >>> code_lines("AAAAA-BBBBB-CCCCC-DDDDD-EEEEE-FFFFF-GGGGG-HHHHH-JJJJJ-KKKKK")
+    'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE\\nFFFFF-GGGGG-HHHHH-JJJJJ-KKKKK'
+    """
+    groups = text.split("-")
+    lines = -(-len(groups) // CODE_LINE)
+    each = -(-len(groups) // lines)
+    return "\n".join("-".join(groups[i : i + each]) for i in range(0, len(groups), each))
 
 
 def seed_risk() -> str:

@@ -84,6 +84,9 @@ def _phrases() -> dict[str, str]:
         "auth": _tr("wrong password, or the handshake was changed on the way"),
         "signature": _tr("the identity signature does not verify"),
         "identity": _tr("{name}'s identity key is not the one pinned"),
+        "code_identity": _tr(
+            "the host's identity is {found}, not {expected} as the join code says"
+        ),
         "cheat": _tr("the peer's reveal does not match its commitment ({what})"),
         "refused.auth": _tr("the room refused: wrong password or a changed handshake"),
         "refused.signature": _tr("the room could not verify this side's identity signature"),

@@ -87,6 +87,17 @@ def failure_text(failure: LinkError) -> str:
             "as them. The connection was refused. Accept the new key only if {0} told you "
             "they reinstalled or moved to another computer."
         ).format(name, old, new)
+    if kind == "code":
+        return _tr(
+            "That join code does not check out: {0}. Compare it with your friend's, symbol "
+            "by symbol; nothing was dialled."
+        ).format(failure.text)
+    if kind == "code_identity":
+        params = getattr(error, "params", {})
+        return _tr(
+            "The room at {0} is not the one the join code names: its host's identity is {1}, "
+            "the code's is {2}. Another program answered there; the room was not joined."
+        ).format(where, params.get("found", "?"), params.get("expected", "?"))
     if kind == "signature":
         return _tr("The peer's signature does not verify: the connection was refused.")
     if kind == "version":
@@ -181,6 +192,14 @@ def toss_text(event: CardsShown, local_seat: int, peer_name: str) -> str:
     return _tr("The coin is tossed: {0} is the first dealer (oya).").format(peer_name)
 
 
+def code_proof_text(peer: PeerInfo) -> str:
+    """What joining by code proved (docs/protocol.md, "Join code"): the host's key is the
+    one the code names."""
+    return _tr("Proven by the join code: {0}'s key {1} is the one the code names.").format(
+        peer.nickname, peer.fingerprint
+    )
+
+
 def pin_text(peer: PeerInfo) -> str:
     if peer.pin is PinStatus.KNOWN:
         return _tr("Known player: {0}, the key you met before.").format(peer.nickname)
@@ -206,6 +225,8 @@ class PrematchPanel(QFrame):
         """The four cards shown (None until they are drawn)."""
         self.tossed = False
         """The toss's outcome came with the cards (version 2) and was said with them."""
+        self.by_code = False
+        """Joined by a join code: the host proved it holds the identity the code names."""
         self._followed: PeerLink | None = None
         self._to_paint: list[tuple[int, str]] = []
         layout = QVBoxLayout(self)
@@ -241,6 +262,13 @@ class PrematchPanel(QFrame):
         self.warning.setFont(bold)
         self.warning.hide()
         layout.addWidget(self.warning)
+        self.proof = QLabel("")
+        self.proof.setObjectName("prematchProof")
+        self.proof.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.proof.setWordWrap(True)
+        self.proof.setAccessibleName(_tr("Proven by the join code"))
+        self.proof.hide()
+        layout.addWidget(self.proof)
         self.toss = QLabel("")
         self.toss.setObjectName("prematchToss")
         self.toss.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -301,13 +329,22 @@ class PrematchPanel(QFrame):
         layout.addWidget(self.status)
         layout.addStretch(1)
 
-    def show_peer(self, peer: PeerInfo) -> None:
-        """The handshake is done: who the peer is; the four cards are being drawn."""
+    def show_peer(self, peer: PeerInfo, by_code: bool = False) -> None:
+        """The handshake is done: who the peer is; the four cards are being drawn.
+        ``by_code``: joined by a join code, whose fingerprint the host's identity matched
+        (the handshake refuses any other)."""
         self.peer = peer
+        self.by_code = by_code
+        proof = code_proof_text(peer) if by_code else ""
+        self.proof.setText(proof)
+        self.proof.setVisible(bool(proof))
         self.cards = None
         self.heading.setText(_tr("Before the match with {0}").format(peer.nickname))
+        known = pin_text(peer)
+        if by_code and peer.pin is not PinStatus.KNOWN:  # no cards to compare: the code did
+            known = _tr("New player: your first meeting.")
         self.who.setText(
-            _tr("{0} · key {1}").format(pin_text(peer), peer.fingerprint)
+            _tr("{0} · key {1}").format(known, peer.fingerprint)
             + ("  ·  " + _tr("private room") if peer.private else "")
         )
         self.settings.setText(
@@ -357,6 +394,15 @@ class PrematchPanel(QFrame):
         said = toss_text(event, local_seat, peer_name)
         self.toss.setText(said)
         self.toss.setVisible(bool(said))
+        self.ask.setText(
+            _tr(
+                "If the code came to you through a channel you trust (a call, a chat you "
+                "know), nobody sits between you: the four-card check is already passed. "
+                "Confirm to go on."
+            )
+            if self.by_code
+            else _tr("Do you both see these four cards, in this order? Ask the other player.")
+        )
         self.ask.show()
         for picture, name, card_id in zip(
             self.card_labels, self.card_names, event.cards, strict=True
@@ -430,6 +476,7 @@ class PrematchPanel(QFrame):
 
 __all__ = [
     "PrematchPanel",
+    "code_proof_text",
     "dealing_text",
     "ending_text",
     "failure_text",

@@ -18,6 +18,7 @@ from koikoi.net.errors import (
     BadSignature,
     DealingRefused,
     IdentityChanged,
+    NotTheCodedHost,
     PeerRefused,
     ProtocolError,
     RoomMismatch,
@@ -123,7 +124,10 @@ class LinkError:
     ``connect`` (nobody answered), ``auth`` (wrong password or tampering), ``settings``
     (``error.differs`` names them), ``room`` (password given to an open room or none to a
     private one), ``identity`` (a pinned key changed: ``error`` is the
-    :class:`~koikoi.net.errors.IdentityChanged`), ``signature``, ``version``, ``refused`` (the
+    :class:`~koikoi.net.errors.IdentityChanged`), ``code`` (a mistyped join code: nothing was
+    dialled), ``code_identity`` (the host joined by code has another identity than the code
+    names: :class:`~koikoi.net.errors.NotTheCodedHost`), ``signature``, ``version``,
+    ``refused`` (the
     peer said no: ``error.code``, e.g. ``busy``), ``busy`` (this room turned it away),
     ``dealing`` (no dealing both sides allow: ``error.why`` is ``seed`` when the peer offers
     only the joint seed, ``private`` when it deals privately only), ``protocol`` (malformed
@@ -159,6 +163,7 @@ class LinkError:
             (SettingsMismatch, "settings"),
             (RoomMismatch, "room"),
             (IdentityChanged, "identity"),
+            (NotTheCodedHost, "code_identity"),
             (BadSignature, "signature"),
             (VersionMismatch, "version"),
             (PeerRefused, "refused"),

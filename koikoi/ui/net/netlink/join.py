@@ -59,6 +59,7 @@ class QtJoin(PeerLink):
         """A ``RoomFinder`` looking for :attr:`room` while the match is suspended."""
         self._trying: tuple[str, int] | None = None
         """The address the redial in progress dials."""
+        self._dial_timeout: float | None = None
 
     def resume_restored(self, session: Session, host: str, port: int, window: float) -> None:
         """This side crashed mid-match and was started again: dial ``host:port`` (or the
@@ -129,21 +130,27 @@ class QtJoin(PeerLink):
             out.append(self._dialled)
         return out
 
-    def connect_to_address(self, text: str) -> None:
+    def connect_to_address(self, text: str, timeout: float | None = None) -> None:
         """``HOST:PORT`` or ``[v6]:PORT``; raises :class:`ValueError` (one line) otherwise."""
         host, port = parse_address(text)
-        self.connect_to(host, port)
+        self.connect_to(host, port, timeout)
 
-    def connect_to(self, host: str, port: int) -> None:
-        """Start connecting; a host name is looked up without blocking the event loop."""
+    def connect_to(self, host: str, port: int, timeout: float | None = None) -> None:
+        """Start connecting; a host name is looked up without blocking the event loop.
+        ``timeout``: seconds for the connection (default: the options' silence timeout; a
+        join code's addresses share a budget)."""
         if self._stage != LinkStage.NEW:
             raise ValueError("this link has already been used")
         self.address = format_address(host, port)
         self.times["connect"] = self.now()
         self._dialled = (host, port)
-        self._dial(host, port, self.options.silence_timeout)
+        self._dial(host, port, self.options.silence_timeout if timeout is None else timeout)
+
+    def dial_seconds(self) -> float:
+        return self.options.silence_timeout if self._dial_timeout is None else self._dial_timeout
 
     def _dial(self, host: str, port: int, timeout: float) -> None:
+        self._dial_timeout = timeout
         self._stage = LinkStage.CONNECTING
         sock = QTcpSocket(self)
         self.socket = sock

@@ -328,9 +328,13 @@ class PeerLink(QObject):
         if self._stage == LinkStage.CLOSING and not self._half_closed:
             self._half_close()
 
+    def dial_seconds(self) -> float:
+        """Seconds a dial waits for the connection (a joiner may be given fewer)."""
+        return float(self.options.silence_timeout)
+
     def _on_timer(self) -> None:
         if self._stage == LinkStage.CONNECTING:
-            seconds = self.options.silence_timeout
+            seconds = self.dial_seconds()
             text = f"cannot connect to {self.address}: no answer within {seconds:g} s"
             failure = connect_failure(None, text, seconds)
             self._give_up(LinkError("connect", text, self.address, failure))
