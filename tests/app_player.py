@@ -475,8 +475,12 @@ class Player:
         self.shot("match-result")
 
     def finish(self) -> None:
-        """Let the link close its socket (the last move goes out whole), then close."""
+        """Leave the result as a player does (the tables stay connected after the match
+        until one goes home), let the link close its socket (the last move and the goodbye
+        go out whole), then close."""
         link = self.window.link
+        if link is not None and getattr(link, "after_open", False):
+            self.window.go_home()
         if link is not None and hasattr(link, "done"):
             self.bot.waitUntil(lambda: bool(link.done), timeout=15_000)
         self.window.close()

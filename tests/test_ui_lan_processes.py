@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
@@ -36,6 +37,7 @@ from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.match.saves import SaveStore
+from koikoi.ui.net.netlink import base as netlink_base
 from koikoi.ui.net.netlink.base import APP_DEALINGS, LinkError
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.room import QtRoom
@@ -304,12 +306,15 @@ def test_a_rematch_after_a_match_from_the_lobby_is_a_new_session_and_a_new_toss(
     first = session_id(host)
     peers = [fingerprint(w) for w in pair.windows]
     assert session_id(joiner) == first
-    # both click Rematch, the joiner first: it calls hana again until her room is back
+    # both click Rematch, the joiner first: hana's table says so while she reads the result
     click(qtbot, panel_button(joiner))
-    qtbot.wait(300)
-    assert joiner.controller.mode is Mode.MATCH_OVER
+    qtbot.waitUntil(lambda: "taro wants a rematch: click Rematch to play again." in log_of(host))
+    assert joiner.controller.mode is Mode.MATCH_OVER and host.rematch_link is None
+    assert "Rematch: hana is still reading the result" in log_of(joiner)
+    assert not panel_button(joiner).isEnabled() and panel_button(host).isEnabled()
+    # her click starts it: her room opens again and taro calls it
     click(qtbot, panel_button(host))
-    assert "Rematch: waiting for taro to click Rematch too…" in host.game.side.log.toPlainText()
+    assert "Rematch: waiting for taro to call…" in log_of(host)
     pair.wait_for_the_toss()
     # a new session, tossed anew, on links that hold the toss for the four cards (confirmed
     # for the same key without asking again)
@@ -350,8 +355,51 @@ class Impostor:
         return bool(self.heard) and not any(isinstance(h, TossDone) for h in self.heard)
 
 
-def test_a_rematch_room_turns_a_different_key_away(qtbot: QtBot, lobby_pair: LobbyPair) -> None:
+@pytest.fixture
+def older_lobby_pair(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[LobbyPair]:
+    """A lobby pair of apps from before "After the match": a click on Rematch opens the
+    host's room at once, for whoever calls (the path a drop after the match takes too)."""
+    monkeypatch.setattr(netlink_base, "STAY_AFTER", False)
+    monkeypatch.setenv("KOIKOI_MDNS_BIND", "127.0.0.1")  # nothing heard beyond loopback
+    pair = LobbyPair(qtbot, tmp_path)
+    yield pair
+    pair.close()
+
+
+def test_a_host_s_click_is_told_and_leaving_the_result_too(
+    qtbot: QtBot, lobby_pair: LobbyPair
+) -> None:
+    """hana clicks Rematch first: taro's table says she wants one; he goes home instead, and
+    her table says he has left (no rematch is waited for)."""
     pair = lobby_pair
+    host, joiner = pair.windows
+    pair.play_to_the_end(seed=11)
+    click(qtbot, panel_button(host))
+    qtbot.waitUntil(lambda: "hana wants a rematch: click Rematch to play again." in log_of(joiner))
+    assert not rematch_room_listens(host) and host.link is not None and host.link.after_open
+    # a stamp still goes after the last move, from the result panel: ありがとうございました
+    button = result_stamp(joiner, "Thank you for the game")
+    qtbot.waitUntil(button.isEnabled, timeout=5_000)
+    click(qtbot, button)
+    thanks = "taro: Thank you for the game"
+    qtbot.waitUntil(lambda: host.stamps.spoken[-1:] == [thanks], timeout=5_000)
+    heard = host.game.overlay.findChild(QLabel, "resultStampHeard")
+    assert heard is not None and heard.isVisible() and heard.text() == thanks
+    joiner.go_home()
+    qtbot.waitUntil(lambda: "taro has left the table." in log_of(host))
+    assert not panel_button(host).isEnabled() and host.rematch_link is None
+    status = host.game.overlay.findChild(QLabel, "resultStatus")
+    assert status is not None and status.isVisible() and status.text() == "taro has left the table."
+    assert not result_stamp(host, "Thank you for the game").isEnabled()  # nobody to send it to
+    assert "Traceback" not in log_of(host)
+
+
+def test_a_rematch_room_turns_a_different_key_away(
+    qtbot: QtBot, older_lobby_pair: LobbyPair
+) -> None:
+    pair = older_lobby_pair
     host, joiner = pair.windows
     pair.play_to_the_end(seed=9)
     first = session_id(host)
@@ -386,6 +434,14 @@ def test_a_rematch_room_turns_a_different_key_away(qtbot: QtBot, lobby_pair: Lob
     assert "Traceback" not in log_of(host)
     for link in (posing.link, stranger.link):
         link.leave()
+
+
+def result_stamp(window: MainWindow, words: str) -> QPushButton:
+    """The stamp button with ``words`` on the match result panel."""
+    strip = window.game.overlay.findChild(QWidget, "resultStamps")
+    assert strip is not None, "no stamps on the result panel"
+    (button,) = [b for b in strip.findChildren(QPushButton) if b.text() == words]
+    return button
 
 
 def log_of(window: MainWindow) -> str:

@@ -187,4 +187,19 @@
             </translation>
         </message>
     </context>
+    <context>
+        <name>StatsPage</name>
+        <message numerus="yes">
+            <source>Best streak over all levels: %n match(es) won in a row</source>
+            <translation>
+                <numerusform>Best streak over all levels: %n match(es) won in a row</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n match(es) played with help</source>
+            <translation>
+                <numerusform>%n match(es) played with help</numerusform>
+            </translation>
+        </message>
+    </context>
 </TS>

@@ -1343,12 +1343,28 @@ play on  (K)</source>
             <translation>「勝負」／「こいこい」</translation>
         </message>
         <message>
+            <source>Ctrl+Z</source>
+            <translation>Ctrl+Z</translation>
+        </message>
+        <message>
+            <source>practice: take back your last turn (the match is counted apart)</source>
+            <translation>練習：自分の直前の手番を取り消す（待った。その対局は統計で別に数えます）</translation>
+        </message>
+        <message>
             <source>F1</source>
             <translation>F1</translation>
         </message>
         <message>
             <source>this help</source>
             <translation>このヘルプ</translation>
+        </message>
+        <message>
+            <source>Ctrl+T</source>
+            <translation>Ctrl+T</translation>
+        </message>
+        <message>
+            <source>the start screen: the statistics of your practice matches</source>
+            <translation>スタート画面：練習対局の統計</translation>
         </message>
         <message>
             <source>Alt+1 – Alt+5</source>
@@ -1411,6 +1427,46 @@ play on  (K)</source>
             <translation>
                 <numerusform>{0}に接続しましたが、%n秒応答がありません。{1}秒で参加をやめます。</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>A private room needs a password.</source>
+            <translation>鍵付きの部屋にはパスワードが必要です。</translation>
+        </message>
+        <message>
+            <source>{0}'s room</source>
+            <translation>{0}さんの部屋</translation>
+        </message>
+        <message>
+            <source>The room cannot be opened: {0}</source>
+            <translation>部屋を開けません：{0}</translation>
+        </message>
+        <message>
+            <source>Anyone who finds the port can try to join a room open to the internet: a password keeps strangers out (close the room, tick Private, open it again).</source>
+            <translation>インターネットに公開した部屋には、ポートを見つけた人なら誰でも入ろうとできます。パスワードを付ければ知らない人は入れません（部屋を閉じ、「鍵付き」にチェックして開き直してください）。</translation>
+        </message>
+        <message>
+            <source>Asking your router to open a port for this room…</source>
+            <translation>この部屋のポートを開くようルーターに頼んでいます…</translation>
+        </message>
+        <message>
+            <source>Your router opened port {0} for this room until you close it: a friend elsewhere joins by the code.</source>
+            <translation>ルーターがこの部屋のためにポート{0}を開きました（部屋を閉じるまで）。離れた所の友だちはコードで入れます。</translation>
+        </message>
+        <message>
+            <source>The room is not open to the internet: {0}. A friend on the same network can still join.</source>
+            <translation>部屋はインターネットに公開されていません：{0}。同じネットワークの友だちはそのまま入れます。</translation>
+        </message>
+        <message>
+            <source>Your router opened port {0} for this room, but did not renew it ({1}): it may close within two minutes. A friend on the same network can still join.</source>
+            <translation>ルーターはこの部屋のためにポート{0}を開きましたが、更新しませんでした（{1}）。2分以内に閉じるかもしれません。同じネットワークの友だちはそのまま入れます。</translation>
+        </message>
+        <message>
+            <source>Waiting for a player… The room is listed on the local network.</source>
+            <translation>相手を待っています… 部屋はローカルネットワークの一覧に出ています。</translation>
+        </message>
+        <message>
+            <source>Waiting for a player… The room is not listed on the network ({0}): give your friend an address below.</source>
+            <translation>相手を待っています… 部屋はネットワークの一覧に出ていません（{0}）。下のアドレスを友だちに伝えてください。</translation>
         </message>
         <message>
             <source>← Back</source>
@@ -1485,26 +1541,6 @@ play on  (K)</source>
             <translation>{0}に接続しました。部屋があなたを確認しています…</translation>
         </message>
         <message>
-            <source>A private room needs a password.</source>
-            <translation>鍵付きの部屋にはパスワードが必要です。</translation>
-        </message>
-        <message>
-            <source>{0}'s room</source>
-            <translation>{0}さんの部屋</translation>
-        </message>
-        <message>
-            <source>The room cannot be opened: {0}</source>
-            <translation>部屋を開けません：{0}</translation>
-        </message>
-        <message>
-            <source>Waiting for a player… The room is listed on the local network.</source>
-            <translation>相手を待っています… 部屋はローカルネットワークの一覧に出ています。</translation>
-        </message>
-        <message>
-            <source>Waiting for a player… The room is not listed on the network ({0}): give your friend an address below.</source>
-            <translation>相手を待っています… 部屋はネットワークの一覧に出ていません（{0}）。下のアドレスを友だちに伝えてください。</translation>
-        </message>
-        <message>
             <source>Private room</source>
             <translation>鍵付きの部屋</translation>
         </message>
@@ -1557,16 +1593,20 @@ play on  (K)</source>
             <translation>参加時に両者のシードによる配りを許可</translation>
         </message>
         <message>
-            <source>192.168.1.20:4000 · [2001:db8::20]:4000 · host:port</source>
-            <translation>192.168.1.20:4000 · [2001:db8::20]:4000 · ホスト:ポート</translation>
+            <source>192.168.1.20:4000 · host:port · or a join code, 717MC-K273D-…</source>
+            <translation>192.168.1.20:4000 · ホスト:ポート · または参加コード 717MC-K273D-…</translation>
         </message>
         <message>
-            <source>Address to join, host:port</source>
-            <translation>入る部屋のアドレス（ホスト:ポート）</translation>
+            <source>Address to join, host:port, or a join code</source>
+            <translation>入る先のアドレス（ホスト:ポート）か参加コード</translation>
         </message>
         <message>
-            <source>Address:</source>
-            <translation>アドレス：</translation>
+            <source>An address as the host's screen shows it (HOST:PORT), or the join code it shows: the code also proves who the host is.</source>
+            <translation>相手の画面に出ているアドレス（ホスト:ポート）か参加コード。コードなら相手が本人であることも確かめられます。</translation>
+        </message>
+        <message>
+            <source>Address or code:</source>
+            <translation>アドレスかコード：</translation>
         </message>
         <message>
             <source>only for a private room</source>
@@ -1581,8 +1621,12 @@ play on  (K)</source>
             <translation>パスワード：</translation>
         </message>
         <message>
-            <source>Join by address</source>
-            <translation>アドレスで入る</translation>
+            <source>Join by address or code</source>
+            <translation>アドレスかコードで入る</translation>
+        </message>
+        <message>
+            <source>Join by address or join code</source>
+            <translation>アドレスか参加コードで入る</translation>
         </message>
         <message>
             <source>Create a room</source>
@@ -1649,6 +1693,18 @@ play on  (K)</source>
             <translation>両者のシードによる配りを許可</translation>
         </message>
         <message>
+            <source>Open to the internet (asks your router for a port)</source>
+            <translation>インターネットに公開（ルーターにポートを開いてもらう）</translation>
+        </message>
+        <message>
+            <source>Open the room to the internet</source>
+            <translation>部屋をインターネットに公開</translation>
+        </message>
+        <message>
+            <source>While the room is open, the app asks your home router (UPnP or NAT-PMP) to open its port, so that a friend elsewhere can join by the room's code. Anyone who finds the port can try to join: give the room a password.</source>
+            <translation>部屋が開いている間、アプリが家のルーター（UPnP か NAT-PMP）にポートを開くよう頼むので、離れた所の友だちも部屋のコードで入れます。ポートを見つけた人なら誰でも入ろうとできるので、部屋にパスワードを付けてください。</translation>
+        </message>
+        <message>
             <source>Open the room</source>
             <translation>部屋を開く</translation>
         </message>
@@ -1675,6 +1731,26 @@ play on  (K)</source>
         <message>
             <source>Addresses to give a friend</source>
             <translation>友だちに伝えるアドレス</translation>
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation>コピー</translation>
+        </message>
+        <message>
+            <source>Copy the join code</source>
+            <translation>参加コードをコピー</translation>
+        </message>
+        <message>
+            <source>Or give a friend this join code (it also proves the room is yours):</source>
+            <translation>または、この参加コードを友だちに伝えてください（あなたの部屋であることの証明にもなります）：</translation>
+        </message>
+        <message>
+            <source>Open to the internet</source>
+            <translation>インターネットに公開</translation>
+        </message>
+        <message>
+            <source>About a password</source>
+            <translation>パスワードについて</translation>
         </message>
         <message>
             <source>Turned away</source>
@@ -1709,6 +1785,22 @@ play on  (K)</source>
 {1}</source>
             <translation>ポート{0}。離れた場所の友だちはアドレスで入れます：
 {1}</translation>
+        </message>
+        <message>
+            <source>Join code: {0}</source>
+            <translation>参加コード：{0}</translation>
+        </message>
+        <message>
+            <source>Read it out or paste it to your friend: they type it in the lobby's address field.</source>
+            <translation>読み上げるか貼り付けて友だちに伝えてください。友だちはロビーのアドレス欄に入力します。</translation>
+        </message>
+        <message>
+            <source>Copied</source>
+            <translation>コピーしました</translation>
+        </message>
+        <message>
+            <source>The join code is copied.</source>
+            <translation>参加コードをコピーしました。</translation>
         </message>
         <message>
             <source>Older koikoi (koikoi-net/2) deals from a seed both sides know: either program can then compute the other's hand and the stock. Off: only private dealing, and a player who offers only the joint seed is refused before any card is dealt.</source>
@@ -1822,22 +1914,6 @@ play on  (K)</source>
             <translation>パスワードが部屋のものと違います</translation>
         </message>
         <message>
-            <source>Rematch: waiting for {0} to click Rematch too…</source>
-            <translation>再戦：{0}さんが「再戦」を押すのを待っています…</translation>
-        </message>
-        <message>
-            <source>Rematch: calling {0} again…</source>
-            <translation>再戦：{0}さんにもう一度つないでいます…</translation>
-        </message>
-        <message>
-            <source>someone else answered</source>
-            <translation>別の相手が応答しました</translation>
-        </message>
-        <message>
-            <source>No rematch with {0}: {1}</source>
-            <translation>{0}さんとは再戦できません：{1}</translation>
-        </message>
-        <message>
             <source>You left the match with {0}.</source>
             <translation>{0}さんとの対戦をやめました。</translation>
         </message>
@@ -1888,6 +1964,38 @@ play on  (K)</source>
         <message>
             <source>The match with {0} ended: {1}.</source>
             <translation>{0}さんとの対戦が終わりました：{1}。</translation>
+        </message>
+        <message>
+            <source>Rematch: {0} is still reading the result; their table says you want a rematch.</source>
+            <translation>再戦：{0}さんはまだ結果を見ています。相手の画面に、あなたが再戦を望んでいることが表示されています。</translation>
+        </message>
+        <message>
+            <source>{0} wants a rematch: click Rematch to play again.</source>
+            <translation>{0}さんが再戦を希望しています：「再戦」を押すともう一度対戦します。</translation>
+        </message>
+        <message>
+            <source>{0} has left the table.</source>
+            <translation>{0}さんは席を離れました。</translation>
+        </message>
+        <message>
+            <source>Rematch: waiting for {0} to call…</source>
+            <translation>再戦：{0}さんからの接続を待っています…</translation>
+        </message>
+        <message>
+            <source>Rematch: waiting for {0} to click Rematch too…</source>
+            <translation>再戦：{0}さんが「再戦」を押すのを待っています…</translation>
+        </message>
+        <message>
+            <source>Rematch: calling {0} again…</source>
+            <translation>再戦：{0}さんにもう一度つないでいます…</translation>
+        </message>
+        <message>
+            <source>someone else answered</source>
+            <translation>別の相手が応答しました</translation>
+        </message>
+        <message>
+            <source>No rematch with {0}: {1}</source>
+            <translation>{0}さんとは再戦できません：{1}</translation>
         </message>
     </context>
     <context>
@@ -2042,6 +2150,10 @@ play on  (K)</source>
         <message>
             <source>{name}'s identity key is not the one pinned</source>
             <translation>{name}さんの鍵が記録したものと違います</translation>
+        </message>
+        <message>
+            <source>the host's identity is {found}, not {expected} as the join code says</source>
+            <translation>相手の鍵の指紋は{found}で、参加コードが示す{expected}ではありません</translation>
         </message>
         <message>
             <source>the peer's reveal does not match its commitment ({what})</source>
@@ -2514,6 +2626,14 @@ play on  (K)</source>
             <translation>警告：{0}さんの鍵が変わっています！ 記録した鍵：{1}。今の鍵：{2}。誰かが{0}さんになりすましているかもしれません。接続は断りました。{0}さんから入れ直した、または別のコンピューターに移ったと聞いたときだけ、新しい鍵を受け入れてください。</translation>
         </message>
         <message>
+            <source>That join code does not check out: {0}. Compare it with your friend's, symbol by symbol; nothing was dialled.</source>
+            <translation>その参加コードは確認に通りませんでした：{0}。友だちのコードと一文字ずつ見比べてください。接続はしていません。</translation>
+        </message>
+        <message>
+            <source>The room at {0} is not the one the join code names: its host's identity is {1}, the code's is {2}. Another program answered there; the room was not joined.</source>
+            <translation>{0}の部屋は参加コードが示す部屋ではありません。相手の鍵の指紋は{1}、コードの指紋は{2}です。別のプログラムが応答したため、部屋には入りませんでした。</translation>
+        </message>
+        <message>
             <source>The peer's signature does not verify: the connection was refused.</source>
             <translation>相手の署名を確認できません。接続は断りました。</translation>
         </message>
@@ -2590,6 +2710,10 @@ play on  (K)</source>
             <translation>コイントスの結果：{0}さんが最初の親です。</translation>
         </message>
         <message>
+            <source>Proven by the join code: {0}'s key {1} is the one the code names.</source>
+            <translation>参加コードで確認済み：{0}さんの鍵 {1} はコードが示すものと同じです。</translation>
+        </message>
+        <message>
             <source>Known player: {0}, the key you met before.</source>
             <translation>前に対戦した相手です：{0}、前と同じ鍵です。</translation>
         </message>
@@ -2612,6 +2736,10 @@ play on  (K)</source>
         <message>
             <source>Warning about this player</source>
             <translation>この相手についての注意</translation>
+        </message>
+        <message>
+            <source>Proven by the join code</source>
+            <translation>参加コードで確認済み</translation>
         </message>
         <message>
             <source>The coin toss</source>
@@ -2650,6 +2778,10 @@ play on  (K)</source>
             <translation>{0}さんとの対戦の前に</translation>
         </message>
         <message>
+            <source>New player: your first meeting.</source>
+            <translation>初めての相手です。</translation>
+        </message>
+        <message>
             <source>{0} · key {1}</source>
             <translation>{0} · 鍵 {1}</translation>
         </message>
@@ -2664,6 +2796,10 @@ play on  (K)</source>
         <message>
             <source>Drawing the four cards to compare…</source>
             <translation>見比べる4枚の札を引いています…</translation>
+        </message>
+        <message>
+            <source>If the code came to you through a channel you trust (a call, a chat you know), nobody sits between you: the four-card check is already passed. Confirm to go on.</source>
+            <translation>信頼できる経路（電話や、よく知っているチャット）でコードを受け取ったなら、間に誰もいません。4枚の札の確認はもう済んでいます。確認して進んでください。</translation>
         </message>
         <message>
             <source>{0} confirmed the four cards. Do you see the same four?</source>
@@ -3893,6 +4029,14 @@ on the local network or by address</source>
             <translation>点数計算</translation>
         </message>
         <message>
+            <source>Statistics</source>
+            <translation>統計</translation>
+        </message>
+        <message>
+            <source>Statistics of practice matches (Ctrl+T)</source>
+            <translation>練習対局の統計（Ctrl+T）</translation>
+        </message>
+        <message>
             <source>Quit</source>
             <translation>終了</translation>
         </message>
@@ -4078,6 +4222,169 @@ round {1} of {2} · you {3} : {4}</source>
         </message>
     </context>
     <context>
+        <name>Statistics</name>
+        <message>
+            <source>The statistics could not be read; the file was moved to {0} and they start afresh.</source>
+            <translation>統計を読み込めませんでした。ファイルは {0} に移し、統計は新しく始めます。</translation>
+        </message>
+        <message>
+            <source>This match could not be added to the statistics: {0}</source>
+            <translation>この対局を統計に加えられませんでした：{0}</translation>
+        </message>
+    </context>
+    <context>
+        <name>StatsPage</name>
+        <message>
+            <source>Statistics</source>
+            <translation>統計</translation>
+        </message>
+        <message>
+            <source>統計 · Statistics of practice against the computer</source>
+            <translation>統計 · コンピューターとの練習</translation>
+        </message>
+        <message>
+            <source>Notice</source>
+            <translation>お知らせ</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>戻る</translation>
+        </message>
+        <message>
+            <source>Back to the start screen (Esc)</source>
+            <translation>スタート画面に戻る（Esc）</translation>
+        </message>
+        <message>
+            <source>The statistics cannot be read: {0}</source>
+            <translation>統計を読み込めません：{0}</translation>
+        </message>
+        <message>
+            <source>Easy</source>
+            <translation>初級</translation>
+        </message>
+        <message>
+            <source>Normal</source>
+            <translation>中級</translation>
+        </message>
+        <message>
+            <source>Hard</source>
+            <translation>上級</translation>
+        </message>
+        <message>
+            <source>{0} %</source>
+            <translation>{0}%</translation>
+        </message>
+        <message>
+            <source>Computer</source>
+            <translation>コンピューター</translation>
+        </message>
+        <message>
+            <source>Matches</source>
+            <translation>対局数</translation>
+        </message>
+        <message>
+            <source>Wins</source>
+            <translation>勝ち</translation>
+        </message>
+        <message>
+            <source>Win
+rate</source>
+            <translation>勝率</translation>
+        </message>
+        <message>
+            <source>Points
+per round</source>
+            <translation>1局あたり
+の点</translation>
+        </message>
+        <message>
+            <source>Koikoi
+calls</source>
+            <translation>こいこい
+回数</translation>
+        </message>
+        <message>
+            <source>Koikoi
+paid</source>
+            <translation>こいこい
+成功</translation>
+        </message>
+        <message>
+            <source>Best
+streak</source>
+            <translation>最多
+連勝</translation>
+        </message>
+        <message>
+            <source>Played alone</source>
+            <translation>自力で</translation>
+        </message>
+        <message>
+            <source>Matches played alone</source>
+            <translation>待ったもヒントもなしの対局</translation>
+        </message>
+        <message>
+            <source>Matches by level</source>
+            <translation>強さ別の対局</translation>
+        </message>
+        <message>
+            <source>No practice match finished yet: finish one to see it here.</source>
+            <translation>まだ終わった練習対局がありません。1局終えるとここに表示されます。</translation>
+        </message>
+        <message numerus="yes">
+            <source>Best streak over all levels: %n match(es) won in a row</source>
+            <translation>
+                <numerusform>全レベルでの最高連勝：%n連勝</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Points per round: stakes won less stakes lost, per round played. Koikoi paid: calls in rounds you went on to win. Only finished matches count.</source>
+            <translation>1局あたりの点：得た点から失った点を引き、遊んだ局数で割ったもの。こいこい成功：こいこいしたあと、その局に勝った回数。最後まで終えた対局だけを数えます。</translation>
+        </message>
+        <message>
+            <source>With undo or hints (counted apart)</source>
+            <translation>待ったやヒントあり（別に集計）</translation>
+        </message>
+        <message>
+            <source>Matches played with undo or hints, counted apart</source>
+            <translation>待ったやヒントを使った対局（別に集計）</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n match(es) played with help</source>
+            <translation>
+                <numerusform>助けを使った対局：%n局</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Matches with undo or hints by level</source>
+            <translation>待ったやヒントを使った強さ別の対局</translation>
+        </message>
+        <message>
+            <source>Yaku made</source>
+            <translation>できた役</translation>
+        </message>
+        <message>
+            <source>Yaku made in rounds you won</source>
+            <translation>勝った局でできた役</translation>
+        </message>
+        <message>
+            <source>Yaku</source>
+            <translation>役</translation>
+        </message>
+        <message>
+            <source>In Japanese</source>
+            <translation>読み</translation>
+        </message>
+        <message>
+            <source>Times</source>
+            <translation>回数</translation>
+        </message>
+        <message>
+            <source>None yet</source>
+            <translation>まだありません</translation>
+        </message>
+    </context>
+    <context>
         <name>StockWidget</name>
         <message>
             <source>Stock (山札): {0} cards left</source>
@@ -4178,6 +4485,44 @@ Joiner ({2}): {3}</source>
         <message>
             <source>Deal the cards</source>
             <translation>札を配る</translation>
+        </message>
+    </context>
+    <context>
+        <name>Undo</name>
+        <message>
+            <source>Undo: nothing was taken back.</source>
+            <translation>待った：取り消すものはありませんでした。</translation>
+        </message>
+        <message>
+            <source>Undo: your play of {0} is taken back.</source>
+            <translation>待った：あなたの{0}の手を取り消しました。</translation>
+        </message>
+        <message>
+            <source>Undo: your play of {0} and the draw of {1} are taken back.</source>
+            <translation>待った：あなたの{0}の手と、山札から引いた{1}を取り消しました。</translation>
+        </message>
+        <message>
+            <source>The computer's turn after it is taken back too.</source>
+            <translation>そのあとのコンピューターの手番も取り消しました。</translation>
+        </message>
+        <message>
+            <source>Play a card from your hand again.</source>
+            <translation>もう一度、手札から1枚出してください。</translation>
+        </message>
+    </context>
+    <context>
+        <name>UndoControl</name>
+        <message>
+            <source>Undo ({0})</source>
+            <translation>待った（{0}）</translation>
+        </message>
+        <message>
+            <source>Take back your last turn ({0})</source>
+            <translation>直前の自分の手番を取り消す（{0}）</translation>
+        </message>
+        <message>
+            <source>Undo: take back your last turn ({0})</source>
+            <translation>待った：直前の自分の手番を取り消す（{0}）</translation>
         </message>
     </context>
     <context>

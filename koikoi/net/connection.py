@@ -38,6 +38,7 @@ from koikoi.net.resume import (
     suspendable,
 )
 from koikoi.net.roles import Role
+from koikoi.net.session.after import AfterEvent, AfterMatch
 from koikoi.net.session.clock import (
     DEFAULT_ABANDON_AFTER,
     DEFAULT_CLOCK,
@@ -66,7 +67,7 @@ class HandshakeFailed:
     error: ProtocolError
 
 
-ConnectionEvent = HandshakeDone | HandshakeFailed | SessionEvent | Suspended | Resumed
+ConnectionEvent = HandshakeDone | HandshakeFailed | SessionEvent | Suspended | Resumed | AfterEvent
 
 
 class Connection:
@@ -99,6 +100,7 @@ class Connection:
         dealings: tuple[str, ...] = ("seed",),
         clock: ClockSetting = DEFAULT_CLOCK,
         stamps: tuple[str, ...] = (),
+        after: bool = False,
     ) -> None:
         self.role = role
         self.move_clock = move_clock
@@ -117,8 +119,13 @@ class Connection:
             dealings=dealings,
             clock=clock,
             stamps=stamps,
+            after=after,
         )
         self.session: Session | None = None
+        self.after: AfterMatch | None = None
+        """The connection after the finished match, when both hellos said ``after``
+        (:mod:`koikoi.net.session.after`): open from the session's close until a side
+        leaves."""
         self.failure: ProtocolError | None = None
         self.known_peers = known_peers
         self.toss_aborts: int | None = None
@@ -144,6 +151,8 @@ class Connection:
         self._resume: tuple[Session, Established] | None = None
         self._goodbye = False
         """The peer's ``bye`` ``finished`` arrived after the match finished here."""
+        self._rematch_asked = False
+        """Rematch was clicked before the connection after the match opened."""
         self._peer_holds = -1
         """How many log entries the peer said it holds in its ``resume`` (-1: none yet)."""
 
@@ -152,7 +161,36 @@ class Connection:
     @property
     def closed(self) -> bool:
         """Write what :meth:`data_to_send` still holds, then close the socket."""
-        return self._closed or (self.session is not None and self.session.closed)
+        if self._closed:
+            return True
+        session = self.session
+        if session is None or not session.closed:
+            return False
+        return self.after is None or self.after.closed
+
+    @property
+    def after_open(self) -> bool:
+        """The match is over and the connection stays open after it (both hellos said
+        ``after``): stamps, :meth:`rematch` and goodbyes until a side leaves."""
+        return self._after_open is not None
+
+    @property
+    def _after_open(self) -> AfterMatch | None:
+        after = self.after
+        return after if after is not None and not after.closed and not self._closed else None
+
+    def _open_after(self, now: float) -> None:
+        """The session closed on a finished match and both hellos said ``after``: the
+        connection stays open for stamps, a rematch call and goodbyes."""
+        session = self.session
+        if self.after is not None or session is None or not session.closed or self._closed:
+            return
+        ending, established = session.ending, self.handshake.result
+        if established is not None and established.after and ending is not None and ending.finished:
+            self.after = AfterMatch(session, now)
+            self.after.goodbye = self._goodbye or session.peer_said_goodbye
+            if self._rematch_asked:  # clicked while the last acknowledgement was awaited
+                self.after.rematch(now)
 
     @property
     def local_turn(self) -> Observation | None:
@@ -168,6 +206,9 @@ class Connection:
     def next_timer(self) -> float | None:
         if self.closed:
             return None
+        after = self._after_open
+        if after is not None:
+            return after.next_timer()
         if self.session is not None:
             return self.session.next_timer()
         return self._deadline
@@ -217,12 +258,18 @@ class Connection:
             return [] if self.closed else self._bad_stream(now, str(error))
         events: list[ConnectionEvent] = []
         for frame in frames:
+            after = self._after_open
+            if after is not None:
+                events.extend(after.receive(frame, now))
+                self._goodbye = self._goodbye or after.goodbye
+                continue
             if self.closed:
                 if self.awaiting_goodbye and self.session is not None:
                     self._goodbye = self.session.is_goodbye(frame)
                 continue
             if self.session is not None:
                 events.extend(self._counted(self.session.receive(frame, now)))
+                self._open_after(now)
             elif self._resume is not None:
                 events.extend(self._resume_step(frame, now))
             else:
@@ -254,12 +301,17 @@ class Connection:
     def tick(self, now: float) -> list[ConnectionEvent]:
         if self.closed:
             return []
+        after = self._after_open
+        if after is not None:
+            return list(after.tick(now))
         session = self.session
         if session is not None:
             if self._may_suspend() and now - session.heard_at >= session.silence_timeout:
                 seconds = f"{session.silence_timeout:g}"
                 return self._suspend(now, f"the peer sent nothing for {seconds} s", silent=True)
-            return self._counted(session.tick(now))
+            events = self._counted(session.tick(now))
+            self._open_after(now)
+            return events
         if now >= self._deadline:
             seconds = f"{self.silence_timeout:g}"
             return self._fail(
@@ -272,11 +324,39 @@ class Connection:
         return []
 
     def leave(self, now: float, reason: str = "the player left") -> list[ConnectionEvent]:
+        after = self._after_open
+        if after is not None:
+            return list(after.leave(now))
         if self.closed:
             return []
         if self.session is not None:
             return self._counted(self.session.leave(now, reason))
         return self._fail(ProtocolError(f"the handshake was abandoned: {reason}"))
+
+    def rematch(self, now: float) -> bool:
+        """The player clicked Rematch after the match: the peer is told (``rematch``), at
+        once, or as the connection after the match opens when the match's last waits still
+        run; False when none is open or to come (:mod:`~koikoi.net.session.after`)."""
+        after = self._after_open
+        if after is not None:
+            return after.rematch(now)
+        session, established = self.session, self.handshake.result
+        if self._closed or session is None or session.closed or established is None:
+            return False
+        if not established.after or session.ending is None or not session.ending.finished:
+            return False
+        self._rematch_asked = True
+        return True
+
+    def send_stamp(self, stamp: str, now: float) -> bool:
+        """A stamp to the peer, during the match or after it; False when none can go (the
+        peer takes none, the rate holds it back, the connection is closed)."""
+        after = self._after_open
+        if after is not None:
+            return after.send_stamp(stamp, now)
+        if self.session is None or self.closed:
+            return False
+        return self.session.send_stamp(stamp, now)
 
     def abandon(self, now: float) -> list[ConnectionEvent]:
         """End the match as abandoned by the peer (see :meth:`Session.abandon`); raises
@@ -288,10 +368,15 @@ class Connection:
     def connection_lost(self, now: float, detail: str = "") -> list[ConnectionEvent]:
         # also while the last move's ack is still read: the peer may lack the move or the
         # mover its ack, and the resume brings both (docs/protocol.md, "Resume")
+        after = self._after_open
         if self.awaiting_goodbye and self.session is not None:
+            if after is not None:
+                after.closed = True  # the match waits to be resumed: nothing more after it
             events: list[ConnectionEvent] = list(self.session.stop_waiting())
             reason = "the connection dropped before the peer had the last move"
             return events + self._suspend(now, reason)
+        if after is not None:
+            return list(after.connection_lost())
         if self.closed:
             return []
         try:

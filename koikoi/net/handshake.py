@@ -184,6 +184,9 @@ class Established:
     """The stamp ids this side's hello said it shows (version 4; docs/protocol.md, "Stamps")."""
     peer_stamps: tuple[str, ...] = ()
     """The stamp ids the peer's hello said it shows: the only ones ever sent to it."""
+    after: bool = False
+    """Both hellos said ``after``: the connection stays open once the match is over
+    (:mod:`koikoi.net.session.after`)."""
 
 
 class Phase(Enum):
@@ -265,6 +268,7 @@ class Handshake:
         clock: ClockSetting = DEFAULT_CLOCK,
         stamps: tuple[str, ...] = (),
         expected_fingerprint: str | None = None,
+        after: bool = False,
     ) -> None:
         if not dealings or any(kind not in DEALINGS for kind in dealings):
             raise ValueError(f"dealings must be some of {', '.join(DEALINGS)}")
@@ -283,6 +287,9 @@ class Handshake:
         self.stamps = stamps
         """The stamp ids this side shows (its hello's ``stamps``; none: the field is left out)."""
         self.peer_stamps: tuple[str, ...] = ()
+        self.after = after
+        """This side stays connected after the match (its hello's ``after``)."""
+        self.peer_after = False
         self.known_peers = known_peers
         self.expected_fingerprint = expected_fingerprint
         """A joiner's pin from a join code: the host must have this identity, else the
@@ -325,6 +332,8 @@ class Handshake:
             fields["clock"] = clock_wire(self.clock)
             if self.stamps:
                 fields["stamps"] = list(self.stamps)
+            if self.after:
+                fields["after"] = True
         return encode_message("hello", **fields)
 
     # --- driving -------------------------------------------------------------------------
@@ -397,6 +406,8 @@ class Handshake:
             self.clock = clock_of(fields.get("clock", Fields))
         if "stamps" in fields:
             self.peer_stamps = tuple(str(s) for s in fields.get("stamps", list))
+        if "after" in fields:
+            self.peer_after = fields.get("after", bool)
         settings_fields = fields.get("settings", Fields)
         theirs = Settings(
             rounds=settings_fields.get("rounds", int),
@@ -710,6 +721,7 @@ class Handshake:
             clock=self.clock,
             stamps=self.stamps if self.version >= PRIVATE_VERSION else (),
             peer_stamps=self.peer_stamps,
+            after=self.after and self.peer_after and self.version >= PRIVATE_VERSION,
         )
         self.phase = Phase.ESTABLISHED
         logger.info(

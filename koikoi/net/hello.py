@@ -216,12 +216,14 @@ HELLO_PRIVATE = Record(
         "deal": ListOf(OneOf(tuple(d.value for d in DEALINGS)), max_len=len(DEALINGS), min_len=1),
         "clock": _CLOCK,
         "stamps": HELLO_STAMPS,
+        "after": Bool(),
     },
-    optional=frozenset({"clock", "stamps"}),
+    optional=frozenset({"clock", "stamps", "after"}),
 )
 """A private-dealing hello (:data:`PRIVATE_VERSION`): version 2's, ``deal``, the dealing
-kinds the side supports, ``clock``, the move clock (the host's is the room's), and
-``stamps``, the stamp ids the side shows (absent: it takes none)."""
+kinds the side supports, ``clock``, the move clock (the host's is the room's),
+``stamps``, the stamp ids the side shows (absent: it takes none), and ``after``, whether
+the side stays connected after the match (:mod:`koikoi.net.session.after`; absent: no)."""
 
 
 def clock_wire(clock: ClockSetting) -> dict[str, Value]:

@@ -153,6 +153,7 @@ class MainWindow(NetMatchWindow):
         self.start.on_quit = lambda: None if self.close() else None
         self.game.on_home = self.home_requested
         self.game.on_rematch = self.rematch
+        self.game.on_match_result = self.stamps.add_to_result
         self.controller.network_ended.connect(self._network_ended)
         self.game.on_help = self.show_help
         self.game.on_assist_changed = self._assist_changed
@@ -476,6 +477,9 @@ class MainWindow(NetMatchWindow):
         remote = self.controller.remote
         if remote is not None and remote.ended is None:
             self.controller.leave()  # the peer is told, and the record kept
+        for link in (self.rematch_link, self.link):
+            if link is not None and link.after_open:
+                link.leave()  # after the match: the other table says this one left
         self.controller.shutdown()
         self.lobby.shutdown()
         self.sounds.close()

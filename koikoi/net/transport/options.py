@@ -119,6 +119,10 @@ class PeerOptions:
     """The stamps this side shows (the hello's ``stamps``); None: none, unless the app's link
     gives its table's (``koikoi.ui.net.netlink``). ``koikoi host``/``join`` offer none, so a
     peer never sends them one."""
+    after: bool | None = None
+    """Stay connected after the match, for stamps and a rematch call, when the peer says so
+    too (:mod:`koikoi.net.session.after`); None: no, unless the app's link says yes
+    (``koikoi.ui.net.netlink``). ``host``/``join`` do not."""
     expected_fingerprint: str | None = None
     """A joiner's pin from a join code (docs/protocol.md, "Join code"): a host whose identity
     has another fingerprint is refused in the handshake."""
@@ -140,6 +144,7 @@ class PeerOptions:
             dealings=self.dealings,
             clock=self.clock,
             stamps=self.stamps or (),
+            after=bool(self.after),
         )
         conn.resume_window = self.resume_window
         if role is Role.JOINER:

@@ -1,11 +1,12 @@
-"""The main window's network match: its start, its signed record, its end, its rematch.
+"""The main window's network match: its start, its signed record, its end.
 
 :class:`NetMatchWindow` is the half of :class:`~koikoi.ui.main_window.MainWindow` that plays
 a match with a person over the network (the screens are the other half): the table takes
 the match at its toss (:meth:`NetMatchWindow.start_network_match`), the record is written
 after every entry so that a crash loses nothing, a match cut off by a crash is restored from
-it (:mod:`koikoi.net.restore`) and reconnected, and a rematch listens or dials again. Its
-words are the window's (context ``MainWindow``).
+it (:mod:`koikoi.net.restore`) and reconnected. The rematch is
+:class:`~koikoi.ui.net.rematch.RematchWindow`'s, which this is built on. Its words are the
+window's (context ``MainWindow``).
 """
 
 from __future__ import annotations
@@ -16,18 +17,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
-    QMainWindow,
     QMessageBox,
-    QPushButton,
     QStackedWidget,
     QWidget,
 )
 
-from koikoi.net.policy import REMATCH_CALL_EVERY, REMATCH_CALL_FOR, RecordFailed, retry_call
+from koikoi.net.policy import RecordFailed
 from koikoi.paths import games_dir
 from koikoi.ui.common.settings import ASSIST
 from koikoi.ui.match.matchview import Mode
@@ -45,6 +44,7 @@ from koikoi.ui.net.neterrors import (
     withheld_seed_text,
 )
 from koikoi.ui.net.prematch import ending_text as prematch_ending_text
+from koikoi.ui.net.rematch import RematchWindow
 
 if TYPE_CHECKING:
     from koikoi.net.recordfile import RecordFile
@@ -78,7 +78,7 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("MainWindow", text)
 
 
-class NetMatchWindow(QMainWindow):
+class NetMatchWindow(RematchWindow):
     """The network match's half of the main window (the screens are
     :class:`~koikoi.ui.main_window.MainWindow`'s, which fills in what is declared here)."""
 
@@ -102,12 +102,7 @@ class NetMatchWindow(QMainWindow):
         """The message that ended a network match, while it is up."""
         self.audit_message: QMessageBox | None = None
         """The note of a finished match whose last audit was refused or failed."""
-        self.rematch_link: NetLink | None = None
-        """The link of a network rematch being set up (a new room, or a redial)."""
         self._saved_link: NetLink | None = None
-        self._redial_until = 0.0
-        self._room_at: tuple[str, int] | None = None
-        """Where the host's room of the network match listened, for a rematch."""
         self._records: dict[bytes, tuple[Path, NetLink]] = {}
         """Per session id: the file its record is written to (after every entry) and the
         link that plays it (what the record's resume key says comes from it)."""
@@ -154,7 +149,7 @@ class NetMatchWindow(QMainWindow):
         self.stack.setCurrentWidget(self.game)
         self.game.setFocus()
         self.controller.start_network(link, peer.nickname, toss, restored)
-        self._room_at = self._listening_at(link)
+        self.follow_after_the_match(link)
         # the record is kept even if the table has let go of the link (went home early)
         link.ended.connect(lambda _ending, link=link: self._keep_record(link))
         # and written after every entry, so that a crash loses nothing (docs/protocol.md)
@@ -618,130 +613,6 @@ class NetMatchWindow(QMainWindow):
             str(info.get("address", "")),
         )
         return link, peer, toss
-
-    # -- a network rematch -------------------------------------------------------------------
-
-    def network_rematch(self) -> None:
-        """Rematch: the host listens again on the same port, the joiner redials the same
-        address until the host is back (30 s); a new handshake, a new session, a new toss.
-        The peer must be the same key as in the match just played."""
-        from koikoi.ui.net.netlink.room import QtRoom
-
-        old, peer = self.link, self.peer
-        if old is None or peer is None or self.rematch_link is not None:
-            return
-        name = peer.nickname
-        if self._room_at is not None:  # the host: its room opens again where it was
-            bind, port = self._room_at
-
-            def listen_again() -> None:
-                if self.link is not old or self.rematch_link is not None:
-                    return  # gone home meanwhile, or already listening
-                room = QtRoom(old.options, parent=self)
-                try:
-                    room.listen(bind, port)
-                except ValueError as exc:
-                    self._rematch_failed(str(exc))
-                    return
-                self.rematch_link = room
-                room.established.connect(lambda info: self._rematch_established(room, info))
-                room.tossed.connect(lambda toss: self._rematch_tossed(room, toss))
-
-            old.leave()
-            if getattr(old, "done", True):
-                listen_again()
-            else:  # a lobby's room still holds the port until the match's link closes
-                old.closed.connect(listen_again)
-            text = _tr("Rematch: waiting for {0} to click Rematch too…").format(name)
-        else:
-            self._redial_until = time.monotonic() + REMATCH_CALL_FOR
-            self._redial(old)
-            text = _tr("Rematch: calling {0} again…").format(name)
-        self.game.side.add_line(text)
-        self.game.prompt.setText(text)
-        self.game.prompt.show()
-        button = self.game.overlay.findChild(QPushButton, "default")
-        if button is not None:
-            button.setEnabled(False)
-
-    def _listening_at(self, link: NetLink | None) -> tuple[str, int] | None:
-        """Where the host's room listened (bind address, port), for a rematch; None for the
-        joiner. ``link`` is a ``QtRoom``, or the lobby room's ``PeerLink`` of the match."""
-        from koikoi.net.address import parse_address
-        from koikoi.net.roles import Role
-        from koikoi.ui.net.netlink.room import QtRoom
-
-        if isinstance(link, QtRoom):
-            addresses = link.addresses()
-            bind = parse_address(addresses[0])[0] if len(addresses) == 1 else ""
-            return bind, link.port
-        sock = getattr(link, "socket", None)
-        if getattr(link, "role", None) is Role.HOST and sock is not None:
-            return self.lobby.bind or "", int(sock.localPort())
-        return None
-
-    def _redial(self, old: NetLink) -> None:
-        from koikoi.ui.net.netlink.join import QtJoin
-
-        join = QtJoin(old.options, parent=self)
-        self.rematch_link = join
-        join.established.connect(lambda info: self._rematch_established(join, info))
-        join.tossed.connect(lambda toss: self._rematch_tossed(join, toss))
-
-        def failed(failure: LinkError) -> None:
-            if self.rematch_link is not join:
-                return
-            # the host is not back yet: its port is closed, or its old room (its match over,
-            # or closing) says busy; nothing else is retried (a room never hangs up on a call)
-            error = failure.error
-            code = getattr(error, "error_code", "")
-            closed_port = failure.kind == "connect" and code == "connect.refused"
-            refusal = getattr(error, "code", None) if failure.kind == "refused" else None
-            again = retry_call(closed_port=closed_port, refusal=refusal)
-            if again and time.monotonic() < self._redial_until:
-                QTimer.singleShot(round(REMATCH_CALL_EVERY * 1000), lambda: self._redial(old))
-                return
-            self.rematch_link = None
-            self._rematch_failed(failure.text)
-
-        join.failed.connect(failed)
-        join.connect_to_address(old.address)
-
-    def _rematch_established(self, link: NetLink, info: PeerInfo) -> None:
-        """A rematch skips the four cards, which were compared before the first match: the
-        same key is the same player. Anyone else is turned away before the toss."""
-        if self.rematch_link is not link:
-            return
-        same = self.peer is not None and info.fingerprint == self.peer.fingerprint
-        if same:
-            link.confirm_sas(True)  # a no-op where the options do not hold the toss
-        else:
-            link.leave("not the same player")
-            self.rematch_link = None
-            self._rematch_failed(_tr("someone else answered"))
-
-    def _rematch_tossed(self, link: NetLink, toss: TossDone) -> None:
-        if self.rematch_link is not link:
-            return
-        self.rematch_link = None
-        from koikoi.ui.net.netlink.room import QtRoom
-
-        match = link.match if isinstance(link, QtRoom) else link  # a room's match link
-        new_peer = match.peer if match is not None else None
-        if new_peer is None or self.peer is None or new_peer.fingerprint != self.peer.fingerprint:
-            link.leave("not the same player")
-            self._rematch_failed(_tr("someone else answered"))
-            return
-        self.start_network_match(link, new_peer, toss)
-
-    def _rematch_failed(self, why: str) -> None:
-        name = self.peer.nickname if self.peer is not None else ""
-        text = _tr("No rematch with {0}: {1}").format(name, why)
-        self.game.side.add_line(text)
-        self.game.prompt.setText(text)
-        button = self.game.overlay.findChild(QPushButton, "default")
-        if button is not None:
-            button.setEnabled(True)
 
 
 def ending_text(ending: Ending, name: str, mine: bool) -> str:

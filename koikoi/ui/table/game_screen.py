@@ -104,6 +104,9 @@ class GameScreen(QWidget):
         self._countdown.timeout.connect(self.update_prompt)
         self.on_home: Callable[[], None] = lambda: None
         self.on_rematch: Callable[[], None] = lambda: None
+        self.on_match_result: Callable[[MatchResultPanel], None] = lambda _panel: None
+        """Called with the match's result panel as it is shown (the window adds the stamps
+        of a network match to it)."""
         self.on_help: Callable[[], None] = lambda: None
         self.on_assist_changed: Callable[[bool], None] = lambda on: None
 
@@ -358,6 +361,7 @@ class GameScreen(QWidget):
         panel = MatchResultPanel(
             summary, lambda: self.on_rematch(), lambda: self.on_home(), c.me, c.opponent_name
         )
+        self.on_match_result(panel)
         self.overlay.show_panel(panel, dim=140)
 
     def _draw_waiting(self, wait: DrawWait) -> None:

@@ -183,6 +183,10 @@ class Panel(QFrame):
         self.body.addSpacing(6)
         self.body.addLayout(self.buttons)
 
+    def add_above_buttons(self, widget: QWidget) -> None:
+        """``widget`` in the body just above the row of buttons (after :meth:`finish`)."""
+        self.body.insertWidget(self.body.indexOf(self.buttons) - 1, widget)
+
 
 def yaku_grid(rows: Sequence[tuple[Yaku, int]], new: Iterable[Yaku] = ()) -> QWidget:
     box = QWidget()

@@ -595,6 +595,9 @@ class MatchResultPanel(Panel):
         table.verticalHeader().setDefaultSectionSize(RoundsTable.ROW)
         table.setMinimumWidth(740)
         self.body.addWidget(table)
+        self.status = self.text("", "resultStatus")
+        """What the other table says after a network match ("Ben wants a rematch")."""
+        self.status.hide()
         self.button(self.tr("Rematch"), on_rematch, default=True)
         self.button(self.tr("Back to the start"), on_home, "home")
         self.finish()

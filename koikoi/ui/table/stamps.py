@@ -25,10 +25,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from koikoi.net.stamps import STAMPS
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.match.controller import GameController
+from koikoi.ui.table.overlay import Panel
 from koikoi.ui.table.score_column import SidePanel
 
 ROW_WIDTH: Final = 236
@@ -69,6 +71,8 @@ class StampRow(QWidget):
         self.spoken: list[str] = []
         """What the row gave the screen reader (each received stamp once)."""
         self._link: QObject | None = None
+        self._strip: tuple[QWidget, QLabel, dict[str, QPushButton]] | None = None
+        """The row again on a network match's result panel (:meth:`add_to_result`)."""
         self.buttons: dict[str, QPushButton] = {}
         for index, stamp in enumerate(STAMPS):
             button = QPushButton(self.phrase(stamp))
@@ -157,15 +161,61 @@ class StampRow(QWidget):
         if link is not self._link:
             self._link = link
             link.stamp_received.connect(self._received)
+            if hasattr(link, "after_opened"):  # stamps go on while both read the result
+                link.after_opened.connect(self.refresh)
+                link.after_over.connect(lambda _over: self.refresh())
         self.show()
         self.refresh()
+
+    def add_to_result(self, panel: Panel) -> None:
+        """The row again on a network match's result panel, which covers the table while
+        both players read it (the match's connection stays open after it: a stamp, such as
+        ありがとうございました, still goes), with the other player's last stamp above it."""
+        if self._link is None:
+            return
+        strip = QWidget()
+        strip.setObjectName("resultStamps")
+        strip.setStyleSheet(_STYLE)
+        column = QVBoxLayout(strip)
+        column.setContentsMargins(0, 0, 0, 0)
+        heard = QLabel()
+        heard.setObjectName("resultStampHeard")
+        heard.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        heard.hide()
+        column.addWidget(heard)
+        line = QHBoxLayout()
+        line.setSpacing(ROW_SPACING)
+        column.addLayout(line)
+        buttons: dict[str, QPushButton] = {}
+        for stamp, twin in self.buttons.items():
+            button = QPushButton(twin.text())
+            button.setObjectName("stampButton")
+            button.setToolTip(twin.toolTip())
+            button.setAccessibleName(twin.accessibleName())
+            button.clicked.connect(partial(self.send, stamp))
+            line.addWidget(button)
+            buttons[stamp] = button
+        panel.add_above_buttons(strip)
+        self._strip = (strip, heard, buttons)
+        self.refresh()
+
+    @property
+    def _result_strip(self) -> tuple[QWidget, QLabel, dict[str, QPushButton]] | None:
+        """The result panel's row while that panel is up (it goes with the panel)."""
+        strip = self._strip
+        if strip is None or not isValid(strip[0]):
+            self._strip = None
+            return None
+        return strip
 
     def refresh(self) -> None:
         """Grey the row out while no stamp may go; light it up again when one may."""
         link = self.link
         wait = None if link is None else link.stamp_wait()
         ready = wait is not None and wait <= 0
-        for button in self.buttons.values():
+        strip = self._result_strip
+        twins = [] if strip is None else list(strip[2].values())
+        for button in [*self.buttons.values(), *twins]:
             button.setEnabled(ready)
         if wait is not None and wait > 0:
             self._ready_timer.start(math.ceil(wait * 1000))
@@ -173,7 +223,9 @@ class StampRow(QWidget):
     def send(self, stamp: str) -> None:
         """Send ``stamp`` (a click or Alt+1 … Alt+5), if the row is lit."""
         link = self.link
-        if link is None or not self.isVisible() or not self.buttons[stamp].isEnabled():
+        strip = self._result_strip
+        shown = self.isVisible() or (strip is not None and strip[0].isVisible())
+        if link is None or not shown or not self.buttons[stamp].isEnabled():
             return
         if link.send_stamp(stamp):
             self.side.add_line(self.tr("You: {0}").format(self.phrase(stamp)))
@@ -192,6 +244,10 @@ class StampRow(QWidget):
         self._bubble_timer.start(BUBBLE_MS)
         self.side.add_line(said)
         self.spoken.append(said)
+        strip = self._result_strip
+        if strip is not None:
+            strip[1].setText(said)
+            strip[1].show()
         announce(self.bubble, said)
 
     def place_bubble(self) -> None:

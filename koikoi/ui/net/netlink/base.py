@@ -38,11 +38,20 @@ is not dialled. ``WITH_SEED`` where the player allowed the seed, ``SEED_ONLY`` t
 koikoi-net/2 host (:mod:`koikoi.net.handshake`)."""
 
 
+STAY_AFTER = True
+"""Whether the app's links stay connected after a match (docs/protocol.md, "After the
+match"); False plays as an app from before it did (its tests' older peer)."""
+
+
 def table_options(options: PeerOptions) -> PeerOptions:
     """``options`` with the app's offer: its table shows stamps (koikoi/ui/table/stamps.py),
-    unless they say which (``()``: none). The same object (its owner may change it later)."""
+    unless they say which (``()``: none), and stays connected after the match while its
+    player reads the result (:mod:`koikoi.net.session.after`), unless they say not
+    (``False``). The same object (its owner may change it later)."""
     if options.stamps is None:
         options.stamps = STAMPS
+    if options.after is None:
+        options.after = STAY_AFTER
     return options
 
 

@@ -19,6 +19,7 @@ from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone, Ha
 from koikoi.net.policy import CLOSE_GRACE, REFUSE_GRACE, GoodbyeWait
 from koikoi.net.resume import Resumed, Suspended, expire
 from koikoi.net.roles import Role
+from koikoi.net.session.after import AfterOver, PeerWantsRematch
 from koikoi.net.session.clock import MoveClock
 from koikoi.net.session.core import Session
 from koikoi.net.session.endings import Stage
@@ -73,6 +74,13 @@ class PeerLink(QObject):
     peer_overdue = Signal(object)
     stamp_received = Signal(str)
     """A stamp of the peer's, by its id (koikoi/net/stamps.py), within the rate."""
+    after_opened = Signal()
+    """The match is over and its connection stays open after it (right after ``ended``)."""
+    peer_rematch = Signal()
+    """After the match: the peer's player clicked Rematch (koikoi/net/session/after.py)."""
+    after_over = Signal(object)
+    """After the match: the connection kept for it closed (an ``AfterOver``: the peer left,
+    this side did, the connection dropped, time ran out)."""
     ended = Signal(object)
     failed = Signal(object)
     closed = Signal()
@@ -215,10 +223,32 @@ class PeerLink(QObject):
         session = self.session
         if self._stage != LinkStage.OPEN or self.connection is None or session is None:
             return False
-        sent = session.send_stamp(stamp, self.now())
+        sent = self.connection.send_stamp(stamp, self.now())
         if sent:
             self._process([])
         return sent
+
+    @property
+    def after_open(self) -> bool:
+        """The match is over and the connection stays open while both players read the
+        result (both hellos said ``after``; koikoi/net/session/after.py)."""
+        conn = self.connection
+        return self._stage == LinkStage.OPEN and conn is not None and conn.after_open
+
+    def rematch(self) -> bool:
+        """After the match: tell the peer this player clicked Rematch; False when no
+        connection is kept after the match (the rematch then dials as before)."""
+        if self._stage != LinkStage.OPEN or self.connection is None:
+            return False
+        told = False
+
+        def say(conn: Connection) -> list[ConnectionEvent]:
+            nonlocal told
+            told = conn.rematch(self.now())
+            return []
+
+        self._guarded(say)
+        return told
 
     def stamp_wait(self) -> float | None:
         """Seconds until a stamp may go (0: now); None when none can (no connection, a peer
@@ -226,7 +256,7 @@ class PeerLink(QObject):
         session = self.session
         if self._stage != LinkStage.OPEN or session is None or not session.stamps.theirs:
             return None
-        if session.stage is Stage.CLOSED:
+        if session.stage is Stage.CLOSED and not self.after_open:
             return None
         now = self.now()
         return session.stamps.ready_at(now) - now
@@ -455,9 +485,13 @@ class PeerLink(QObject):
             emit(self._passed_on[type(event)], event)
         elif isinstance(event, StampReceived):
             emit(self.stamp_received, event.stamp)
+        elif isinstance(event, PeerWantsRematch | AfterOver):
+            self._after_the_match(event)
         elif isinstance(event, Ended):
             self.times["ended"] = now
             emit(self.ended, event.ending)
+            if self.after_open:
+                emit(self.after_opened)
         elif isinstance(event, Suspended):
             emit(self.suspended, max(0.0, event.deadline - now))
         elif isinstance(event, Resumed):
@@ -466,6 +500,12 @@ class PeerLink(QObject):
             if self.on_resumed is not None:
                 self.on_resumed(self)
             emit(self.resumed, event.resent)
+
+    def _after_the_match(self, event: PeerWantsRematch | AfterOver) -> None:
+        if isinstance(event, PeerWantsRematch):
+            emit(self.peer_rematch)
+        else:
+            emit(self.after_over, event)
 
     @property
     def _passed_on(self) -> dict[type, SignalInstance]:

@@ -72,6 +72,10 @@ class QtRoom(QObject):
     out_of_time = Signal(object)
     peer_overdue = Signal(object)
     stamp_received = Signal(str)
+    after_opened = Signal()
+    peer_rematch = Signal()
+    after_over = Signal(object)
+    """After the match: see :attr:`PeerLink.peer_rematch` and :attr:`PeerLink.after_over`."""
     ended = Signal(object)
     refused = Signal(object)
     wrong_password = Signal(str, int)
@@ -219,6 +223,15 @@ class QtRoom(QObject):
     def stamp_wait(self) -> float | None:
         """Seconds until a stamp may go (see :meth:`PeerLink.stamp_wait`)."""
         return None if self.match is None else self.match.stamp_wait()
+
+    @property
+    def after_open(self) -> bool:
+        """The match's connection stays open after it (see :attr:`PeerLink.after_open`)."""
+        return self.match is not None and self.match.after_open
+
+    def rematch(self) -> bool:
+        """Tell the match's peer this player clicked Rematch (see :meth:`PeerLink.rematch`)."""
+        return self.match is not None and self.match.rematch()
 
     def abandon(self) -> None:
         """End the match as abandoned by the peer (see :meth:`PeerLink.abandon`)."""
@@ -376,6 +389,9 @@ class QtRoom(QObject):
         link.out_of_time.connect(self.out_of_time)
         link.peer_overdue.connect(self.peer_overdue)
         link.stamp_received.connect(self.stamp_received)
+        link.after_opened.connect(self.after_opened)
+        link.peer_rematch.connect(self.peer_rematch)
+        link.after_over.connect(self.after_over)
         link.ended.connect(self.ended)
         link.ended.connect(self._on_match_ended)
         link.suspended.connect(self._on_suspended)
