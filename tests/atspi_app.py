@@ -164,8 +164,8 @@ def run(args: argparse.Namespace, problems: list[str]) -> int:
 
 
 def _record_path(window: Any) -> str:
-    folder = window.saves.path.parent
-    kept = sorted(folder.rglob("*.json"), key=lambda p: p.stat().st_mtime)
+    folder = window.saves.directory / "games"  # a finished match's record (not stats.json)
+    kept = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
     return str(kept[-1]) if kept else ""
 
 

@@ -74,10 +74,10 @@ I18N = REPO / "assets" / "i18n"
 
 ALLOWED = {
     "Koi", "Alt", "Enter", "Space", "Esc", "Home", "End", "Page", "Up", "Down", "English",
-    "host", "local", "db", "hana", "F1", "OK", "IP",
+    "host", "local", "db", "hana", "F1", "OK", "IP", "Ctrl", "UPnP", "NAT", "PMP",
 }  # fmt: skip
 """Latin words a Japanese screen may show: key caps, OK (a Japanese dialog's button too), IP
-(an IPアドレス),
+(an IPアドレス), the routers' protocols (UPnP, NAT-PMP: their names in Japanese too),
 the language's own name, example
 addresses (hana.local:4000, [2001:db8::20]:4000)."""
 
@@ -133,9 +133,11 @@ def _list_texts(w: QWidget) -> Iterator[str]:
             yield head.text() if head is not None else ""
 
 
-NOT_WORDS = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){1,3}|(?<=鍵 )[a-z2-7]{4}\b|\S+\.json")
-"""Key fingerprints (ab3d-…, or a room's short one: 鍵 ab3d) and record file names, which no
-language translates."""
+NOT_WORDS = re.compile(
+    r"[a-z2-7]{4}(?:-[a-z2-7]{4}){1,3}|(?<=鍵 )[a-z2-7]{4}\b|\S+\.json|[0-9A-Z]{5}(?:-[0-9A-Z]{5})+"
+)
+"""Key fingerprints (ab3d-…, or a room's short one: 鍵 ab3d), record file names and join codes
+(4G6BS-V2Q56-…), which no language translates."""
 
 
 ROMAJI = frozenset(romaji for _, _, romaji, _ in GLOSSARY)

@@ -4321,7 +4321,7 @@ streak</source>
         </message>
         <message>
             <source>Matches played alone</source>
-            <translation>待ったもヒントもなしの対局</translation>
+            <translation>待ったもアシストもなしの対局</translation>
         </message>
         <message>
             <source>Matches by level</source>
@@ -4343,21 +4343,21 @@ streak</source>
         </message>
         <message>
             <source>With undo or hints (counted apart)</source>
-            <translation>待ったやヒントあり（別に集計）</translation>
+            <translation>待ったやアシストあり（別に集計）</translation>
         </message>
         <message>
             <source>Matches played with undo or hints, counted apart</source>
-            <translation>待ったやヒントを使った対局（別に集計）</translation>
+            <translation>待ったやアシストを使った対局（別に集計）</translation>
         </message>
         <message numerus="yes">
             <source>%n match(es) played with help</source>
             <translation>
-                <numerusform>助けを使った対局：%n局</numerusform>
+                <numerusform>待ったやアシストを使った対局：%n局</numerusform>
             </translation>
         </message>
         <message>
             <source>Matches with undo or hints by level</source>
-            <translation>待ったやヒントを使った強さ別の対局</translation>
+            <translation>待ったやアシストを使った強さ別の対局</translation>
         </message>
         <message>
             <source>Yaku made</source>
