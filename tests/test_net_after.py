@@ -193,6 +193,23 @@ def test_a_message_off_the_list_ends_the_time_after_the_match_not_the_result(
     assert not joiner.rematch(pair.now)
 
 
+def test_a_table_readiness_before_the_peers_goodbye_is_dropped_and_after_it_ends_it() -> None:
+    """A ``clock`` the peer sent before it knew the match was over (its table started an
+    animation) may reach a side whose time after the match began, ahead of the peer's
+    goodbye of the match: it is dropped. After that goodbye a ``clock`` is off the list."""
+    pair = finished_pair()
+    joiner = pair.conns[Role.JOINER]
+    assert joiner.after is not None and joiner.after.goodbye
+    joiner.after.goodbye = False  # as if the host's goodbye were still on its way
+    hostile_send(pair, Role.HOST, encode_message("clock", ready=False, reserve=1000))
+    assert pair.of(Role.JOINER, AfterOver) == [] and joiner.after_open
+    hostile_send(pair, Role.HOST, encode_message("bye", reason="finished"))
+    assert joiner.after_open  # the match's goodbye, late
+    hostile_send(pair, Role.HOST, encode_message("clock", ready=True, reserve=1000))
+    (over,) = pair.of(Role.JOINER, AfterOver)
+    assert isinstance(over, AfterOver) and over.how is Over.PROTOCOL
+
+
 def test_a_flood_after_the_match_is_cut_off() -> None:
     pair = finished_pair()
     for _ in range(FLOOD_MAX + 1):

@@ -179,6 +179,21 @@ def test_a_stamp_that_crosses_the_last_move_is_still_shown() -> None:
     assert table.host.result_json() == table.joiner.result_json()
 
 
+def test_a_table_readiness_that_crosses_the_last_move_is_dropped_and_the_audit_done() -> None:
+    """The peer's table said it is busy (an animation, the round's panel) before its session
+    knew the match was over: that ``clock`` reaches a side reading for the last seed and
+    acknowledgement. It is taken and dropped; the seed after it still comes, the audit is
+    done on both sides and the records agree (it once ended the wait as a refused audit)."""
+    table, taken = crossing_table(encode_message("clock", ready=False, reserve=240_000))
+    assert taken == [StampReceived("(nothing)")]  # nothing to show
+    for role in Role:
+        ending = table.sessions[role].ending
+        assert ending is not None and ending.finished
+        assert ending.audit is not None and ending.audit.result == "done", ending.audit
+    records = [table.sessions[role].record().to_json() for role in Role]
+    assert records[0]["deals"] == records[1]["deals"]
+
+
 def test_an_unknown_stamp_after_the_last_move_changes_no_result() -> None:
     table, _ = crossing_table(stamp("gg"))
     for role in Role:

@@ -10,6 +10,8 @@ open once the match is over and the goodbyes are said, carrying only:
 - ``stamp``, as in the match, under the same rates (:mod:`koikoi.net.stamps`);
 - ``rematch``, the player clicked Rematch: said once a side, shown on the other table;
 - ``ping``, the heartbeat: the silence timeout holds as in the match;
+- ``clock``, only before the peer's goodbye of the match: its table's readiness, said
+  before it knew the match was over (it crossed our last message), and dropped;
 - ``bye``: the peer's goodbye of the match (``finished``) or its leaving the result
   (``quit``: gone home, the window closed, or the room reopened for the rematch).
 
@@ -35,7 +37,7 @@ from typing import TYPE_CHECKING, Final
 
 from koikoi.net.errors import DecryptError, ProtocolError
 from koikoi.net.session.events import StampReceived
-from koikoi.net.session.messages import ACK, BYE, PING
+from koikoi.net.session.messages import ACK, BYE, CLOCK, PING
 from koikoi.net.stamps import STAMP, STAMPS, check_stamp
 from koikoi.net.wire import Record, decode_message, encode_message
 
@@ -153,6 +155,8 @@ class AfterMatch:
         expected = {"ping": PING, "bye": BYE, "rematch": REMATCH, "ack": ACK}
         if session.stamps.mine:
             expected["stamp"] = STAMP
+        if session.cards_first and not self.goodbye:  # sent before the peer knew it was over
+            expected["clock"] = CLOCK
         try:
             plaintext = session._rx.decrypt_with_ad(b"", payload)
             message = decode_message(plaintext, expected)
@@ -161,7 +165,7 @@ class AfterMatch:
         except ProtocolError as error:
             return self._over(Over.PROTOCOL, f"the peer sent {error}")
         kind = message.kind
-        if kind == "ping" or kind == "ack":  # a late acknowledgement: the record had its wait
+        if kind in ("ping", "ack", "clock"):  # a late ack (the record had its wait), a late clock
             return []
         if kind == "bye":
             if message.fields.get("reason", str) == "finished" and not self.goodbye:

@@ -28,7 +28,7 @@ from koikoi.net.session.endings import (
     now_text,
 )
 from koikoi.net.session.events import Ended, SessionEvent
-from koikoi.net.session.messages import ACK, BYE, DEALING, PING
+from koikoi.net.session.messages import ACK, BYE, CLOCK, DEALING, PING
 from koikoi.net.session.stamps import on_stamp
 from koikoi.net.stamps import STAMP
 from koikoi.net.wire import decode_message, encode_message
@@ -152,12 +152,14 @@ def after_the_end(session: Session, payload: bytes) -> list[SessionEvent]:
         expected["seed"] = DEALING["seed"]
     if session.stamps.mine:  # a stamp may cross the last move
         expected["stamp"] = STAMP
+    if session.cards_first:  # so may the peer's table readiness (its animation, its panel)
+        expected["clock"] = CLOCK
     try:
         plaintext = session._rx.decrypt_with_ad(b"", payload)
         message = decode_message(plaintext, expected)
     except (DecryptError, ProtocolError) as error:
         return stop_waiting(session, why=f"sent {error} instead of its seed of deal {{deal}}")
-    if message.kind == "ping":
+    if message.kind == "ping" or message.kind == "clock":  # no clock runs any more
         return []
     if message.kind == "stamp":
         return on_stamp(session, message.fields.get("id", str), after_the_end=True)
