@@ -147,6 +147,17 @@ def _cycles_collected_here() -> Iterator[None]:
         collector.check()
 
 
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A test that switched the app to Japanese (by the menu, or failing before its own
+    clean-up) leaves English behind: the next test in this worker reads its own words."""
+    yield
+    from koikoi.ui.common import names
+
+    if names.current_language() != "en":
+        names.install_translations("en")
+
+
 @pytest.fixture
 def japanese() -> Iterator[None]:
     """The app's words in Japanese for one test (English again after it)."""

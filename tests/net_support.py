@@ -414,4 +414,22 @@ def assert_same_deals(first: dict[str, Any], second: dict[str, Any]) -> None:
                 for side in entries:
                     side[n].pop("ack", None)
                     side[n].pop("ack_sig", None)
-    assert records[0] == records[1]
+    assert records[0] == records[1], _first_difference(records[0], records[1])
+
+
+def _first_difference(first: list[Any], second: list[Any]) -> str:
+    """Where two records' deals first differ, in one line (a failure says what, not only
+    that)."""
+    for number, (one, other) in enumerate(zip(first, second, strict=False)):
+        for key in sorted(set(one) | set(other)):
+            if key == "actions":
+                continue
+            if one.get(key) != other.get(key):
+                return f"deal {number}: {key} {one.get(key)!r} != {other.get(key)!r}"
+        actions = (one.get("actions", []), other.get("actions", []))
+        for index, (mine, theirs) in enumerate(zip(*actions, strict=False)):
+            if mine != theirs:
+                return f"deal {number}, entry {index}: {mine!r} != {theirs!r}"
+        if len(actions[0]) != len(actions[1]):
+            return f"deal {number}: {len(actions[0])} entries != {len(actions[1])}"
+    return f"{len(first)} deals != {len(second)}"
