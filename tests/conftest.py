@@ -220,6 +220,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_packaging": ("processes",),
     "test_packaging_syslibs": ("netns", "processes"),
     "test_static": ("processes",),
+    "test_sound_heard": ("processes",),
     "test_stats": ("processes",),
     "test_suite_timeout": ("processes",),
     "test_ui_app": ("processes",),
