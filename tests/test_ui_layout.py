@@ -272,6 +272,54 @@ def test_a_match_of_up_to_12_rounds_shows_them_all_without_a_scroll_bar(qtbot, r
     close_window(window)
 
 
+def test_the_result_panel_grows_when_a_network_match_adds_its_status_and_stamps(qtbot) -> None:
+    """After a network match the panel gains a status line ("Ben wants a rematch") and the
+    stamps with the one last heard, once it is up: it is placed again, and its rows stay whole
+    (it kept its first height, and four rounds showed two and a half behind a scroll bar)."""
+    from koikoi.ui.table.panels import MatchResultPanel
+
+    window = open_window(qtbot, size=(1280, 800))
+    table = _show_match_result(qtbot, window, 4)
+    panel = window.game.overlay.panel
+    assert isinstance(panel, MatchResultPanel)
+    before = panel.height()
+    strip = QLabel("taro: Thank you for the game\n[stamps]")
+    strip.setMinimumHeight(70)
+    panel.add_above_buttons(strip)
+    panel.status.setText("taro wants a rematch: click Rematch to play again.")
+    panel.status.show()
+    qtbot.waitUntil(lambda: panel.height() > before + 70)
+    QApplication.processEvents()
+    shown = table.viewport().height()
+    needed = sum(table.rowHeight(i) for i in range(table.rowCount()))
+    assert needed <= shown, f"{needed} px in {shown}"
+    assert not table.verticalScrollBar().isVisible()
+    place = QRect(panel.mapTo(window, panel.rect().topLeft()), panel.size())
+    assert window.rect().contains(place)
+    close_window(window)
+
+
+def test_a_rematch_button_turned_off_looks_off(qtbot) -> None:
+    """After a click on Rematch the button is off while the other player reads: it looked
+    the same as before (the panel's red button had no style of its own for it)."""
+    window = open_window(qtbot, size=(1280, 800))
+    _show_match_result(qtbot, window, 2)
+    panel = window.game.overlay.panel
+    assert panel is not None
+    button = panel.findChild(QPushButton, "default")
+    assert button is not None
+
+    def middle() -> QColor:
+        image = button.grab().toImage()
+        return image.pixelColor(image.width() // 6, image.height() // 2)
+
+    on = middle()
+    button.setEnabled(False)
+    off = middle()
+    assert off.red() < on.red() - 60, (on.name(), off.name())  # no longer the bright red
+    close_window(window)
+
+
 def test_a_rounds_table_that_must_scroll_has_the_tables_dark_scroll_bar(qtbot) -> None:
     """More rows than the window has room for (a small window, a 12-round match with
     redeals): the scroll bar is the table's own, dark, never Qt's white default."""

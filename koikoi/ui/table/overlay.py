@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QFrame,
@@ -42,6 +42,7 @@ class Overlay(QWidget):
         self.dim = dim
         self.panel = panel
         panel.setParent(self)
+        panel.installEventFilter(self)  # placed again when what it holds changes
         parent = self.parentWidget()
         if parent is not None:
             self.setGeometry(parent.rect())
@@ -73,6 +74,14 @@ class Overlay(QWidget):
 
     def resizeEvent(self, event: object) -> None:
         self._place()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """A panel that gains a line or a row once it is up (a network match's status and
+        stamps) asks its layout again: it is measured and placed anew, else it keeps its
+        first height and squeezes what it holds."""
+        if watched is self.panel and event.type() == QEvent.Type.LayoutRequest:
+            self._place()
+        return False
 
     def paintEvent(self, event: object) -> None:
         p = QPainter(self)
