@@ -441,6 +441,92 @@
         </message>
     </context>
     <context>
+        <name>Coach</name>
+        <message>
+            <source>{0} %</source>
+            <translation>{0}%</translation>
+        </message>
+        <message>
+            <source>Koikoi</source>
+            <translation>こいこい</translation>
+        </message>
+        <message>
+            <source>Shobu</source>
+            <translation>勝負</translation>
+        </message>
+        <message>
+            <source>take {0}</source>
+            <translation>{0}を取る</translation>
+        </message>
+        <message>
+            <source>play {0}</source>
+            <translation>{0}を出す</translation>
+        </message>
+        <message>
+            <source>it takes {0} or {1}, as you pick</source>
+            <translation>{0}か{1}を選んで取れる</translation>
+        </message>
+        <message>
+            <source>it takes {0}</source>
+            <translation>{0}が取れる</translation>
+        </message>
+        <message>
+            <source>it takes nothing and stays on the field</source>
+            <translation>何も取れず、場に残る</translation>
+        </message>
+        <message>
+            <source>it makes {0}</source>
+            <translation>{0}ができる</translation>
+        </message>
+        <message>
+            <source>it brings {0} within one card</source>
+            <translation>{0}まであと1枚になる</translation>
+        </message>
+        <message>
+            <source>it leaves the opponent a card for {0}</source>
+            <translation>相手に{0}の札を残す</translation>
+        </message>
+        <message>
+            <source>Hint: {0} is your only move.</source>
+            <translation>助言：打てる手は{0}だけです。</translation>
+        </message>
+        <message>
+            <source>Hint: {0}, win chance {1}</source>
+            <translation>助言：{0}。勝つ見込み{1}</translation>
+        </message>
+        <message>
+            <source>{0}: about as good</source>
+            <translation>{0}：ほぼ同じ</translation>
+        </message>
+        <message>
+            <source>{0}: {1}</source>
+            <translation>{0}：{1}</translation>
+        </message>
+        <message>
+            <source>Next: {0}.</source>
+            <translation>次点：{0}。</translation>
+        </message>
+    </context>
+    <context>
+        <name>CoachControl</name>
+        <message>
+            <source>Hint ({0})</source>
+            <translation>助言（{0}）</translation>
+        </message>
+        <message>
+            <source>What the coach would play, and why ({0})</source>
+            <translation>コーチならどう打つか、その理由（{0}）</translation>
+        </message>
+        <message>
+            <source>Hint: what the coach would play, and why ({0})</source>
+            <translation>助言：コーチならどう打つか、その理由（{0}）</translation>
+        </message>
+        <message>
+            <source>Hint: the coach is thinking…</source>
+            <translation>助言：コーチが考えています…</translation>
+        </message>
+    </context>
+    <context>
         <name>DecisionPanel</name>
         <message>
             <source>You made a yaku! 役ができました</source>
@@ -2104,6 +2190,10 @@ play on  (K)</source>
     <context>
         <name>NetErrors</name>
         <message>
+            <source>{0}: {1}</source>
+            <translation>{0}：{1}</translation>
+        </message>
+        <message>
             <source>the peer did not finish the handshake within {seconds} s</source>
             <translation>相手が{seconds}秒以内に接続の準備を終えませんでした</translation>
         </message>
@@ -2510,10 +2600,6 @@ play on  (K)</source>
         <message>
             <source>move {0} (deal {1})</source>
             <translation>{1}回目の配りの{0}手目</translation>
-        </message>
-        <message>
-            <source>{0}: {1}</source>
-            <translation>{0}：{1}</translation>
         </message>
         <message>
             <source>a draw</source>
@@ -4321,7 +4407,7 @@ streak</source>
         </message>
         <message>
             <source>Matches played alone</source>
-            <translation>待ったもアシストもなしの対局</translation>
+            <translation>待ったも助言もなしの対局</translation>
         </message>
         <message>
             <source>Matches by level</source>
@@ -4343,21 +4429,21 @@ streak</source>
         </message>
         <message>
             <source>With undo or hints (counted apart)</source>
-            <translation>待ったやアシストあり（別に集計）</translation>
+            <translation>待ったや助言あり（別に集計）</translation>
         </message>
         <message>
             <source>Matches played with undo or hints, counted apart</source>
-            <translation>待ったやアシストを使った対局（別に集計）</translation>
+            <translation>待ったや助言を使った対局（別に集計）</translation>
         </message>
         <message numerus="yes">
             <source>%n match(es) played with help</source>
             <translation>
-                <numerusform>待ったやアシストを使った対局：%n局</numerusform>
+                <numerusform>待ったや助言を使った対局：%n局</numerusform>
             </translation>
         </message>
         <message>
             <source>Matches with undo or hints by level</source>
-            <translation>待ったやアシストを使った強さ別の対局</translation>
+            <translation>待ったや助言を使った強さ別の対局</translation>
         </message>
         <message>
             <source>Yaku made</source>

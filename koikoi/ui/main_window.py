@@ -67,6 +67,7 @@ from koikoi.ui.sound.controls import SoundControls
 from koikoi.ui.sound.sounds import Sounds, open_sounds
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.stats.stats_page import StatsPage
+from koikoi.ui.table.coach_control import CoachControl
 from koikoi.ui.table.game_screen import GameScreen
 from koikoi.ui.table.stamps import StampRow
 from koikoi.ui.table.undo_control import UndoControl
@@ -108,6 +109,7 @@ class MainWindow(NetMatchWindow):
         # a network match's stamps, in the table's score column (koikoi/ui/table/stamps.py)
         self.stamps = StampRow(self.game, self.game.side, self.controller)
         self.undo = UndoControl(self.game, self.game.side, self.controller)  # practice only
+        self.coach = CoachControl(self.game, self.controller, self.undo.button)  # H: a hint
         self.game.set_anim_scale(self.timings.anim_scale)
         self.start = StartScreen(self.settings, self.art)
         self.stack = QStackedWidget()

@@ -39,7 +39,7 @@ QPushButton { background: #3a2a22; color: #f3e9d2; border: 1px solid #b58e3e;
 QPushButton:hover { background: #4c382d; border-color: #e7c46d; }
 QPushButton:pressed { background: #2c1f19; }
 QPushButton:focus { border: 3px solid #7fd3ff; padding: 6px 16px; }
-QPushButton:disabled { background: #2a211c; color: #8a7c66; border-color: #5c4b32; }
+QPushButton:disabled { background: #2a211c; color: #a39478; border-color: #5c4b32; }
 QPushButton#practiceButton { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #c7343a, stop:1 #8e1a20); border: 2px solid #e7c46d; border-radius: 16px;
   font-size: 22px; font-weight: 700; padding: 18px 36px; min-width: 300px; }

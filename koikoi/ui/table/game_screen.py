@@ -97,6 +97,8 @@ class GameScreen(QWidget):
         self.banner = CallBanner(self.art, self, self.table)
         self.overlay = Overlay(self)
         self.selected: Card | None = None
+        self.hinted: Card | None = None
+        """The coach's best card while its hint stands (koikoi/ui/table/coach_control.py)."""
         self.hovered: Card | None = None
         self._draw_started = 0.0
         self._countdown = QTimer(self)
@@ -108,6 +110,7 @@ class GameScreen(QWidget):
         """Called with the match's result panel as it is shown (the window adds the stamps
         of a network match to it)."""
         self.on_help: Callable[[], None] = lambda: None
+        self.on_hint: Callable[[], bool] = lambda: False
         self.on_assist_changed: Callable[[bool], None] = lambda on: None
 
         self.table.on_card_clicked = self._card_clicked
@@ -513,6 +516,8 @@ class GameScreen(QWidget):
                 for card in model.hand:
                     if model.matches(card):
                         glows[card] = "capturable"
+            if self.hinted in model.hand:
+                glows[self.hinted] = "hint"
             focus = self.selected if self.selected is not None else self.hovered
             if self.selected is not None:
                 glows[self.selected] = "selected"
@@ -524,7 +529,7 @@ class GameScreen(QWidget):
             if obs is not None and obs.pending >= 0:
                 glows[obs.pending] = "selected"
             for card in c.candidates():
-                glows[card] = "candidate"
+                glows[card] = "hint" if card == self.hinted else "candidate"
         elif c.mode is Mode.DRAW_WAIT and c.draw_wait is not None:
             glows[c.draw_wait.card] = "drawn"
             for t in c.draw_wait.taken:
@@ -688,6 +693,8 @@ class GameScreen(QWidget):
             button.click()
         elif isinstance(command, keys.ShowHelp):
             self.on_help()
+        elif isinstance(command, keys.ShowHint):
+            return self.on_hint()
         return True
 
     def decision_rect(self) -> QRect:

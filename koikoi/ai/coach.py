@@ -1,0 +1,157 @@
+"""The coach's hint: ``expert``'s ranking of the legal moves, each with its reasons.
+
+:func:`advise` plays out ``expert``'s samples (hands read from the opponent's plays) after
+every distinct legal move alike and gives them best first, each with the chance of winning
+the match after it (the mean match value of its playouts) and what a player can
+see for themselves in it:
+
+* :attr:`Advice.takes`: the field cards it captures (nothing: the card stays on the field;
+  two: :attr:`Advice.choice`, one of them, as the player picks);
+* :attr:`Advice.makes`: the yaku its capture completes now;
+* :attr:`Advice.near`: the yaku it brings within one card (one more card of those still
+  unseen or on the field would complete it; not before the move);
+* :attr:`Advice.offers`: the yaku a card it leaves on the field would complete for the
+  opponent, who may take it next.
+
+For the koikoi decision the two moves are koikoi and shobu, with their chances. The words are
+the window's (:mod:`koikoi.ui.match.coach_words`); nothing here knows a language. The search
+sees only the seat's observation, as the players do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from koikoi.ai.base import DEFAULT_BUDGET, Budget
+from koikoi.ai.expert import DEFAULT_PLAYOUTS, Reading
+from koikoi.ai.hard import Policy, distinct, scaled_playouts
+from koikoi.engine.cards import ALL_CARDS, CARD_MONTH_MASK, Card, CardSet, card_tuple
+from koikoi.engine.match import Observation
+from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase
+from koikoi.engine.yaku import Yaku, yaku_of
+
+__all__ = ["HINT_PLAYOUTS", "Advice", "advise", "card_of"]
+
+HINT_PLAYOUTS: Final = DEFAULT_PLAYOUTS
+"""``expert``'s own budget: a hint costs what one of its decisions does (p95 ≤ 300 ms)."""
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One legal move and what the coach says of it."""
+
+    action: Action
+    chance: float
+    """The chance of winning the match after it, 0 to 1 (the search's estimate)."""
+    samples: int
+    """How many sampled deals the estimate is the mean of."""
+    takes: CardSet = 0
+    choice: bool = False
+    """The card meets two field cards: it takes one of :attr:`takes`, the player's pick."""
+    makes: tuple[Yaku, ...] = ()
+    near: tuple[Yaku, ...] = ()
+    offers: tuple[Yaku, ...] = ()
+
+
+def card_of(action: Action) -> Card | None:
+    """The card a move plays or picks; None for koikoi and shobu."""
+    if action < PICK_BASE:
+        return action
+    if action < KOIKOI:
+        return action - PICK_BASE
+    return None
+
+
+def advise(
+    obs: Observation,
+    rng: random.Random,
+    playouts: int = HINT_PLAYOUTS,
+    budget: Budget = DEFAULT_BUDGET,
+) -> list[Advice]:
+    """The seat's legal moves in ``obs``, best first (see the module); empty when it has
+    none. One move alone is given at once, with no search (chance and samples 0)."""
+    legal = obs.legal_actions
+    if not legal:
+        return []
+    actions = distinct(obs, legal)
+    if len(actions) == 1:
+        return [_advice(obs, actions[0], 0.0, 0)]
+    n = scaled_playouts(obs, budget.playouts or playouts)
+    values = _playouts(obs, actions, rng, n, budget)
+
+    def order(action: Action) -> tuple[float, bool]:
+        v = values[action]
+        return (sum(v) / len(v) if v else -1.0, action == SHOBU)  # shobu on a tie
+
+    return [
+        _advice(obs, a, sum(values[a]) / len(values[a]) if values[a] else 0.0, len(values[a]))
+        for a in sorted(actions, key=order, reverse=True)
+    ]
+
+
+def _playouts(
+    obs: Observation, actions: Sequence[Action], rng: random.Random, n: int, budget: Budget
+) -> dict[Action, list[float]]:
+    """About ``n`` playouts shared out evenly: each sampled deal is played out after every
+    move, so that the chances shown side by side are of the same deals (``expert``'s own
+    search halves the field as it goes, and a move it dropped early has a noisier mean)."""
+    policy = Policy(obs)
+    draw = Reading(obs).draw
+    values: dict[Action, list[float]] = {a: [] for a in actions}
+    timed = budget.deadline is not None or budget.stop is not None
+    for _ in range(max(2, n // len(actions))):
+        if timed and budget.expired():
+            break
+        base = draw(rng)
+        for a in actions:
+            r = base.copy()
+            r.push(a)
+            values[a].append(policy.run(r))
+    return values
+
+
+def _advice(obs: Observation, action: Action, chance: float, samples: int) -> Advice:
+    card = card_of(action)
+    if card is None or obs.phase == Phase.DECIDE:
+        return Advice(action, chance, samples)
+    me, them = obs.seat, 1 - obs.seat
+    pile = obs.captured[me]
+    if action >= PICK_BASE:  # the pending card takes the picked one
+        takes = 1 << card
+        taken = takes | (1 << obs.pending if obs.pending >= 0 else 0)
+        left: CardSet = 0
+    else:
+        meets = obs.field & CARD_MONTH_MASK[card]
+        count = meets.bit_count()
+        if count == 0:
+            takes, taken, left = 0, 0, 1 << card
+        else:  # one or three: all of them; two: a pick follows, either may be taken
+            takes = meets
+            taken = (meets | 1 << card) if count != 2 else 1 << card
+            left = 0
+    after = pile | taken
+    before_yaku = {y for y, _ in yaku_of(pile)}
+    after_yaku = {y for y, _ in yaku_of(after)}
+    makes = tuple(y for y in Yaku if y in after_yaku and y not in before_yaku)
+    theirs = obs.captured[them]
+    near_after = _one_card_away(after, ALL_CARDS & ~after & ~theirs)
+    near_before = _one_card_away(pile, ALL_CARDS & ~pile & ~theirs)
+    near = tuple(y for y in Yaku if y in near_after and y not in near_before | after_yaku)
+    their_yaku = {y for y, _ in yaku_of(theirs)}
+    offers: tuple[Yaku, ...] = ()
+    if left:
+        offers = tuple(y for y in Yaku if y in {z for z, _ in yaku_of(theirs | left)} - their_yaku)
+    choice = action < PICK_BASE and takes.bit_count() == 2
+    return Advice(action, chance, samples, takes, choice, makes, near, offers)
+
+
+def _one_card_away(pile: CardSet, reachable: CardSet) -> set[Yaku]:
+    """The yaku ``pile`` lacks that one more card of ``reachable`` would complete."""
+    have = {y for y, _ in yaku_of(pile)}
+    out: set[Yaku] = set()
+    for c in card_tuple(reachable):
+        out.update(y for y, _ in yaku_of(pile | 1 << c) if y not in have)
+    return out
