@@ -177,6 +177,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_cli": ("processes", "sockets"),
     "test_golden_replays": ("processes",),
     "test_golden_scores": ("processes",),
+    "test_hintbench": ("processes",),
     "test_net_address": ("processes", "sockets"),
     "test_net_bench": ("sockets",),
     "test_net_clock": ("processes", "sockets"),
