@@ -12,10 +12,11 @@ import random
 from PySide6.QtCore import Qt
 
 from koikoi.ai.coach import card_of
-from koikoi.engine.round import PICK_BASE
+from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU
 from koikoi.stats.tally import ASSISTED_KEY
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
+from koikoi.ui.table.panels import DecisionPanel
 from tests.ui_driver import (
     click,
     close_window,
@@ -84,4 +85,29 @@ def test_the_hint_button_asks_the_same_and_is_off_while_the_computer_moves(qtbot
     window.controller.mode = Mode.BUSY  # as while the computer thinks
     window.controller.mode_changed.emit(Mode.BUSY)
     assert not window.coach.button.isEnabled() and not window.coach.ask()
+    close_window(window)
+
+
+DECIDING = b"screenshots-match-0000000000000001"
+"""A practice match whose player makes a yaku early (tests/test_ui_layout.py)."""
+
+
+def test_at_koikoi_or_shobu_h_gives_both_chances_in_the_decisions_panel(qtbot) -> None:
+    window = open_window(qtbot)
+    start_practice(window, seed=DECIDING)
+    click(qtbot, panel_button(window))
+    play_by_clicks(
+        qtbot, window, random.Random(1), until=lambda w: w.controller.mode is Mode.DECIDE
+    )
+    press(window, Qt.Key.Key_H)
+    qtbot.waitUntil(lambda: bool(window.coach.last), timeout=10_000)
+    assert {a.action for a in window.coach.last} == {KOIKOI, SHOBU}
+    panel = window.game.overlay.panel
+    assert isinstance(panel, DecisionPanel) and panel.hint is not None
+    text = panel.hint.text()
+    assert text.startswith("Hint: ") and "Koikoi" in text and "Shobu" in text and "%" in text
+    assert panel.hint.isVisible()
+    assert window.rect().contains(panel.hint.mapTo(window, panel.hint.rect().bottomRight()))
+    press(window, Qt.Key.Key_S)  # shobu: the panel goes
+    qtbot.waitUntil(lambda: window.controller.mode is not Mode.DECIDE)
     close_window(window)

@@ -114,6 +114,7 @@ QLabel#panelSubtitle { font-size: 15px; color: #e6d6b3; }
 QLabel#panelText { font-size: 15px; }
 QLabel#panelStrong { font-size: 17px; font-weight: 700; color: #fff1cf; }
 QLabel#panelNote { font-size: 13px; color: #c7b797; }
+QLabel#coachHint { font-size: 14px; color: #a6f0b8; }
 QLabel#seatLabel { font-size: 15px; font-weight: 700; color: #ffe3a3; }
 QLabel#cardCaption { font-size: 13px; color: #d8c8a6; }
 QLabel#yakuEn { font-size: 20px; font-weight: 700; color: #ffe3a3; }

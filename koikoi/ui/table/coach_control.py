@@ -100,7 +100,9 @@ class CoachControl(QObject):
         mark_hinted(self.controller)
         self.screen.hinted = card_of(ranked[0].action)
         self.screen.update_glows()
-        emit(self.controller.said, hint_text(ranked, obs))
+        text = hint_text(ranked, obs)
+        self.screen.show_decision_hint(text)
+        emit(self.controller.said, text)
         self.refresh()
 
     def _moved_on(self, *_: object) -> None:

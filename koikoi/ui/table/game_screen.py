@@ -350,6 +350,14 @@ class GameScreen(QWidget):
         self.overlay.show_panel(panel, dim=190)
         self._arrange()
 
+    def show_decision_hint(self, text: str) -> None:
+        """The coach's word on koikoi or shobu, in the decision's panel if it is up (it
+        covers the log), the column arranged again for its new height."""
+        panel = self.overlay.panel
+        if isinstance(panel, DecisionPanel):
+            panel.show_hint(text)
+            self._arrange()
+
     def _decide(self, koikoi: bool) -> None:
         self.controller.decide(koikoi)
 
