@@ -8,15 +8,17 @@ help, and goes when the player moves. The ranking itself is tested in tests/test
 from __future__ import annotations
 
 import random
+import re
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from koikoi.ai.coach import card_of
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU
 from koikoi.stats.tally import ASSISTED_KEY
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.table.panels import DecisionPanel
+from koikoi.ui.table.panels import DecisionPanel, RoundResultPanel
 from tests.ui_driver import (
     click,
     close_window,
@@ -106,8 +108,63 @@ def test_at_koikoi_or_shobu_h_gives_both_chances_in_the_decisions_panel(qtbot) -
     assert isinstance(panel, DecisionPanel) and panel.hint is not None
     text = panel.hint.text()
     assert text.startswith("Hint: ") and "Koikoi" in text and "Shobu" in text and "%" in text
-    assert panel.hint.isVisible()
+    qtbot.waitUntil(panel.hint.isVisible)  # shown by Qt's next turn, as a layout's new child
     assert window.rect().contains(panel.hint.mapTo(window, panel.hint.rect().bottomRight()))
     press(window, Qt.Key.Key_S)  # shobu: the panel goes
     qtbot.waitUntil(lambda: window.controller.mode is not Mode.DECIDE)
+    close_window(window)
+
+
+REVIEWED = b"coach-review-00000000000000000000"
+
+
+def test_a_rounds_review_names_the_costliest_choices_and_opens_the_replay_there(qtbot) -> None:
+    window = open_window(qtbot)
+    start_practice(window, seed=REVIEWED)
+    click(qtbot, panel_button(window))
+    # plays at random, koikoi always: the coach finds three costly choices (its playouts
+    # are drawn from the match seed, as the computer's are)
+    play_by_clicks(
+        qtbot,
+        window,
+        random.Random(2),
+        until=lambda w: w.controller.mode in (Mode.ROUND_OVER, Mode.MATCH_OVER),
+        koikoi_rate=1.0,
+    )
+    assert window.controller.mode is Mode.ROUND_OVER
+    panel = window.game.overlay.panel
+    assert isinstance(panel, RoundResultPanel)
+    strip = panel.findChild(QWidget, "coachReview")
+    assert strip is not None
+    (button,) = strip.findChildren(QPushButton)
+    assert button.text() == "Review this round with the coach"
+    click(qtbot, button)
+    qtbot.waitUntil(lambda: not button.isVisible() or not button.isEnabled(), timeout=2_000)
+    qtbot.waitUntil(lambda: window.coach.runner.asked is None, timeout=20_000)
+    lines = [label.text() for label in strip.findChildren(QLabel)]
+    assert lines, "the review said nothing"
+    shows = [b for b in strip.findChildren(QPushButton) if b.text() == "Show"]
+    assert len(shows) == 3 and len(lines) == 3, lines
+    assert lines[0].startswith("1. You chose to ") and "the coach would " in lines[0]
+    record = window.controller.record
+    assert record is not None and "assisted" not in record.extra  # a review is no help in play
+    click(qtbot, shows[0])
+    (viewer,) = window.coach.viewers
+    assert viewer.isVisible() and viewer.note.text() == lines[0]
+    step = viewer.replayed.steps[viewer.index + 1]  # the next step is the choice reviewed
+    assert step.seat == window.controller.me
+    viewer.close()
+    qtbot.waitUntil(lambda: not window.coach.viewers)
+    close_window(window)
+
+
+def test_the_hint_and_the_review_speak_japanese(qtbot, japanese: None) -> None:
+    window = open_window(qtbot)
+    to_the_first_play(qtbot, window)
+    assert window.coach.button.text() == "助言（H）"
+    press(window, Qt.Key.Key_H)
+    qtbot.waitUntil(lambda: bool(window.coach.last), timeout=10_000)
+    said = log_text(window).splitlines()[-1]
+    assert said.startswith("助言：") and "勝つ見込み" in said and said.endswith("。")
+    assert not re.search("[A-Za-z]{3,}", said), said
     close_window(window)

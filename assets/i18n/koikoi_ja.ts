@@ -447,8 +447,16 @@
             <translation>{0}%</translation>
         </message>
         <message>
+            <source>call koikoi</source>
+            <translation>こいこいする</translation>
+        </message>
+        <message>
             <source>Koikoi</source>
             <translation>こいこい</translation>
+        </message>
+        <message>
+            <source>call shobu</source>
+            <translation>勝負する</translation>
         </message>
         <message>
             <source>Shobu</source>
@@ -487,12 +495,24 @@
             <translation>相手に{0}の札を残す</translation>
         </message>
         <message>
+            <source>; </source>
+            <translation>、</translation>
+        </message>
+        <message>
             <source>Hint: {0} is your only move.</source>
             <translation>助言：打てる手は{0}だけです。</translation>
         </message>
         <message>
             <source>Hint: {0}, win chance {1}</source>
             <translation>助言：{0}。勝つ見込み{1}</translation>
+        </message>
+        <message>
+            <source> ({0})</source>
+            <translation>（{0}）</translation>
+        </message>
+        <message>
+            <source>{0}.</source>
+            <translation>{0}。</translation>
         </message>
         <message>
             <source>{0}: about as good</source>
@@ -505,6 +525,10 @@
         <message>
             <source>Next: {0}.</source>
             <translation>次点：{0}。</translation>
+        </message>
+        <message>
+            <source>{0}. You chose to {1} (win chance {2}); the coach would {3} ({4})</source>
+            <translation>{0}. あなたの選択：{1}（勝つ見込み{2}）。コーチなら{3}（{4}）</translation>
         </message>
     </context>
     <context>
@@ -524,6 +548,38 @@
         <message>
             <source>Hint: the coach is thinking…</source>
             <translation>助言：コーチが考えています…</translation>
+        </message>
+        <message>
+            <source>Review this round with the coach</source>
+            <translation>この回戦をコーチと振り返る</translation>
+        </message>
+        <message>
+            <source>Review this round: the choices that cost you the most win chance</source>
+            <translation>この回戦を振り返る：勝つ見込みをいちばん落とした選択</translation>
+        </message>
+        <message>
+            <source>You had no choice to make this round.</source>
+            <translation>この回戦では選べる手がありませんでした。</translation>
+        </message>
+        <message>
+            <source>The coach is looking at your choices…</source>
+            <translation>コーチがあなたの選択を見ています…</translation>
+        </message>
+        <message>
+            <source>The coach would have chosen as you did: no choice cost {0} or more.</source>
+            <translation>コーチも同じように選びました。勝つ見込みを{0}以上落とした選択はありません。</translation>
+        </message>
+        <message>
+            <source>Show</source>
+            <translation>見る</translation>
+        </message>
+        <message>
+            <source>Show choice {0} in the replay</source>
+            <translation>選択{0}をリプレイで見る</translation>
+        </message>
+        <message>
+            <source>this match</source>
+            <translation>この対局</translation>
         </message>
     </context>
     <context>

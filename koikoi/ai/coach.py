@@ -28,15 +28,23 @@ from typing import Final
 from koikoi.ai.base import DEFAULT_BUDGET, Budget
 from koikoi.ai.expert import DEFAULT_PLAYOUTS, Reading
 from koikoi.ai.hard import Policy, distinct, scaled_playouts
-from koikoi.engine.cards import ALL_CARDS, CARD_MONTH_MASK, Card, CardSet, card_tuple
+from koikoi.engine.cards import ALL_CARDS, CARD_MONTH_MASK, PLAINS, Card, CardSet, card_tuple
 from koikoi.engine.match import Observation
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase
 from koikoi.engine.yaku import Yaku, yaku_of
 
-__all__ = ["HINT_PLAYOUTS", "Advice", "advise", "card_of"]
+__all__ = ["HINT_PLAYOUTS", "REVIEW_PLAYOUTS", "Advice", "Mistake", "advise", "card_of", "review"]
 
 HINT_PLAYOUTS: Final = DEFAULT_PLAYOUTS
 """``expert``'s own budget: a hint costs what one of its decisions does (p95 ≤ 300 ms)."""
+
+
+REVIEW_PLAYOUTS: Final = HINT_PLAYOUTS // 2
+"""A round's review weighs each of the player's choices with half a hint's playouts."""
+MOST_MISTAKES: Final = 3
+LEAST_COST: Final = 0.02
+"""A choice that cost less win chance than this is not called a mistake (the playouts'
+noise between two moves is about that)."""
 
 
 @dataclass(frozen=True)
@@ -155,3 +163,62 @@ def _one_card_away(pile: CardSet, reachable: CardSet) -> set[Yaku]:
     for c in card_tuple(reachable):
         out.update(y for y, _ in yaku_of(pile | 1 << c) if y not in have)
     return out
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A choice of the player's that the coach would have made otherwise."""
+
+    choice: int
+    """Its index among the choices given to :func:`review`."""
+    action: Action
+    chance: float
+    """The win chance after it, by the same playouts as :attr:`better`'s."""
+    better: Advice
+
+    @property
+    def cost(self) -> float:
+        """The win chance it gave away."""
+        return self.better.chance - self.chance
+
+
+def review(
+    choices: Sequence[tuple[Observation, Action]],
+    rng: random.Random,
+    playouts: int = REVIEW_PLAYOUTS,
+    budget: Budget = DEFAULT_BUDGET,
+) -> list[Mistake]:
+    """The (at most :data:`MOST_MISTAKES`) choices of ``choices`` — each the position a
+    player chose in and what they chose — that cost the most win chance, the costliest
+    first; a choice that cost under :data:`LEAST_COST`, or had no other move, is none. A
+    budget that runs out leaves the choices not yet weighed out."""
+    found = []
+    for n, (obs, action) in enumerate(choices):
+        if budget.expired():
+            break
+        if len(distinct(obs, obs.legal_actions)) < 2:
+            continue
+        ranked = advise(obs, rng, playouts, budget)
+        mine = _the_same_move(obs, action, ranked)
+        if mine is not None and ranked[0].chance - mine.chance >= LEAST_COST:
+            found.append(Mistake(n, action, mine.chance, ranked[0]))
+    found.sort(key=lambda m: m.cost, reverse=True)
+    return found[:MOST_MISTAKES]
+
+
+def _the_same_move(obs: Observation, action: Action, ranked: Sequence[Advice]) -> Advice | None:
+    """``action``'s advice: its own, or that of the move ``distinct`` kept for it (the other
+    plain of its month)."""
+    for advice in ranked:
+        if advice.action == action:
+            return advice
+    card = card_of(action)
+    if card is None:
+        return None
+    for advice in ranked:
+        other = card_of(advice.action)
+        same_kind = (advice.action >= PICK_BASE) == (action >= PICK_BASE)
+        plains = other is not None and PLAINS >> other & 1 and PLAINS >> card & 1
+        if other is not None and same_kind and plains and CARD_MONTH_MASK[other] >> card & 1:
+            return advice  # the month's other plain: the same game (R6)
+    return None

@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from typing import Final
+from typing import Any, Final
 
 from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal
 
-from koikoi.ai.coach import Advice, card_of
+from koikoi.ai.coach import Advice, Mistake, card_of
 from koikoi.engine.cards import card_tuple
 from koikoi.engine.match import Observation
-from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU
+from koikoi.engine.record import parse, replay_record
+from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action
 from koikoi.stats.tally import ASSISTED_KEY
 from koikoi.ui.common import names
 from koikoi.ui.common.signals import emit
-from koikoi.ui.match.ai_helper import advise
+from koikoi.ui.match.ai_helper import advise, review_round
 from koikoi.ui.match.ai_worker import _get_host
 from koikoi.ui.match.controller import GameController
 from koikoi.ui.match.matchview import Mode
@@ -39,6 +40,8 @@ HINT_MODES: Final = frozenset({Mode.PLAY, Mode.PICK, Mode.DECIDE})
 """When a hint is given: the table waits for the player's move or decision."""
 CAP_SECONDS: Final = 0.45
 """The search's time cap: a hint is shown within half a second of the key."""
+REVIEW_SECONDS: Final = 4.0
+"""A round's review: its choices weighed one after another, within this."""
 SHOWN: Final = 3
 """Moves said in a hint: the best and the next two."""
 CLOSE: Final = 0.01
@@ -55,13 +58,18 @@ def percent(chance: float) -> str:
 
 def move_name(advice: Advice, obs: Observation) -> str:
     """The move in words: the card played or picked, koikoi or shobu."""
-    if advice.action == KOIKOI:
-        return _tr("Koikoi")
-    if advice.action == SHOBU:
-        return _tr("Shobu")
-    card = card_of(advice.action)
+    return action_name(advice.action)
+
+
+def action_name(action: Action, in_a_sentence: bool = False) -> str:
+    """``play Pine crane``, ``take Pine ribbon``, ``Koikoi`` (``call koikoi`` in a sentence)."""
+    if action == KOIKOI:
+        return _tr("call koikoi") if in_a_sentence else _tr("Koikoi")
+    if action == SHOBU:
+        return _tr("call shobu") if in_a_sentence else _tr("Shobu")
+    card = card_of(action)
     assert card is not None
-    if advice.action >= PICK_BASE:
+    if action >= PICK_BASE:
         return _tr("take {0}").format(names.card_name(card))
     return _tr("play {0}").format(names.card_name(card))
 
@@ -87,6 +95,11 @@ def reasons(advice: Advice) -> list[str]:
     return out
 
 
+def _list(parts: Sequence[str]) -> str:
+    """Reasons or moves one after another ("; " in English, "、" in Japanese)."""
+    return _tr("; ").join(parts)
+
+
 def hint_text(ranked: Sequence[Advice], obs: Observation) -> str:
     """The hint in one paragraph (the log, the status line and screen readers)."""
     best = ranked[0]
@@ -95,8 +108,8 @@ def hint_text(ranked: Sequence[Advice], obs: Observation) -> str:
     text = _tr("Hint: {0}, win chance {1}").format(move_name(best, obs), percent(best.chance))
     why = reasons(best)
     if why:
-        text += " (" + "; ".join(why) + ")"
-    text += "."
+        text += _tr(" ({0})").format(_list(why))
+    text = _tr("{0}.").format(text)
     others = []
     for advice in ranked[1:SHOWN]:
         if best.chance - advice.chance < CLOSE:
@@ -104,16 +117,58 @@ def hint_text(ranked: Sequence[Advice], obs: Observation) -> str:
         else:
             others.append(_tr("{0}: {1}").format(move_name(advice, obs), percent(advice.chance)))
     if others:
-        text += " " + _tr("Next: {0}.").format("; ".join(others))
+        text += " " + _tr("Next: {0}.").format(_list(others))
     return text
 
 
+def round_choices(c: GameController) -> tuple[list[tuple[Observation, Action]], list[int]]:
+    """The local player's choices in the match's last deal — each the position they chose
+    in and what they chose — and where each is among the deal's actions: the record
+    replayed through the engine (as undo does), so what the coach weighs is what the
+    player saw."""
+    if c.record is None or not c.record.deals:
+        return [], []
+    data = c.record.to_json()
+    before = dict(data)
+    before["deals"] = [*data["deals"][:-1], {**data["deals"][-1], "actions": []}]
+    match = replay_record(before).match
+    choices: list[tuple[Observation, Action]] = []
+    where: list[int] = []
+    for n, act in enumerate(parse(data).deals[-1].actions):
+        if act.seat == c.me:
+            obs = match.observation(c.me)
+            if len(obs.legal_actions) > 1:
+                choices.append((obs, act.action))
+                where.append(n)
+        match.apply(act.action, act.seat)
+    return choices, where
+
+
+def mistake_text(number: int, mistake: Mistake) -> str:
+    """One costly choice in words (the review's line and the replay viewer's note)."""
+    better = mistake.better
+    text = _tr("{0}. You chose to {1} (win chance {2}); the coach would {3} ({4})").format(
+        number,
+        action_name(mistake.action, True),
+        percent(mistake.chance),
+        action_name(better.action, True),
+        percent(better.chance),
+    )
+    why = reasons(better)
+    if why:
+        text = _tr("{0}: {1}").format(text, _list(why))
+    return _tr("{0}.").format(text)
+
+
 class CoachRunner(QObject):
-    """One hint at a time, off the UI thread; ``advised`` carries the ranking of the
-    observation it was asked for."""
+    """One coach's job at a time, off the UI thread: a hint (:meth:`ask`, answered by
+    ``advised``) or a round's review (:meth:`review`, answered by ``reviewed``). An answer
+    to a job no longer asked for (:meth:`cancel`, another job) is dropped."""
 
     advised = Signal(object, object)
     """(observation, ranking) on the UI thread."""
+    reviewed = Signal(object, object)
+    """(the choices, the mistakes found) on the UI thread."""
     _done = Signal(object, object)
 
     def __init__(self, parent: QObject | None = None, in_process: bool = True) -> None:
@@ -122,18 +177,25 @@ class CoachRunner(QObject):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)
         self._done.connect(self._on_done)
-        self._future: tuple[Observation, Future[list[Advice]]] | None = None
+        self._future: tuple[object, Future[list[Any]]] | None = None
         self._poll = QTimer(self)
         self._poll.setInterval(10)
         self._poll.timeout.connect(self._check)
-        self.asked: Observation | None = None
+        self.asked: object | None = None
+        """What the job in hand is about (an observation, a list of choices), else None."""
 
     def ask(self, obs: Observation, rng: random.Random) -> None:
-        self.asked = obs
+        self._start(obs, advise, obs, rng, CAP_SECONDS)
+
+    def review(self, choices: list[tuple[Observation, Action]], rng: random.Random) -> None:
+        self._start(choices, review_round, choices, rng, REVIEW_SECONDS)
+
+    def _start(self, key: object, job: Callable[..., list[Any]], *args: Any) -> None:
+        self.asked = key
         host = _get_host() if self.in_process else None
         if host is not None:
             try:
-                self._future = (obs, host.executor.submit(advise, obs, rng, CAP_SECONDS))
+                self._future = (key, host.executor.submit(job, *args))
                 self._poll.start()
                 return
             except RuntimeError as exc:  # a broken pool: think here instead
@@ -142,11 +204,11 @@ class CoachRunner(QObject):
 
         def think() -> None:
             try:
-                ranked = advise(obs, rng, CAP_SECONDS)
-            except Exception:  # a bug must not take the window down: no hint, one log line
+                answer = job(*args)
+            except Exception:  # a bug must not take the window down: no answer, one log line
                 logger.exception("the coach failed")
                 return
-            emit(done, obs, ranked)
+            emit(done, key, answer)
 
         self.pool.start(think)
 
@@ -154,21 +216,22 @@ class CoachRunner(QObject):
         if self._future is None:
             self._poll.stop()
             return
-        obs, future = self._future
+        key, future = self._future
         if not future.done():
             return
         self._future = None
         self._poll.stop()
         try:
-            ranked = future.result()
-        except Exception:  # a bug must not take the window down: no hint, one log line
+            answer = future.result()
+        except Exception:  # a bug must not take the window down: no answer, one log line
             logger.exception("the coach failed")
             return
-        self._on_done(obs, ranked)
+        self._on_done(key, answer)
 
-    def _on_done(self, obs: object, ranked: object) -> None:
-        if obs is self.asked:
-            emit(self.advised, obs, ranked)
+    def _on_done(self, key: object, answer: object) -> None:
+        if key is not self.asked:
+            return
+        emit(self.advised if isinstance(key, Observation) else self.reviewed, key, answer)
 
     def cancel(self) -> None:
         self.asked = None

@@ -198,7 +198,20 @@ class ReplayViewer(QWidget):
         self.verified.setAccessibleName(self.verified.text())
         self.verified.setVisible(self.verdict is not None)
         lay.addWidget(self.verified)
+        self.note = QLabel()
+        """The coach's word on the move shown (a round's review opened here), else hidden."""
+        self.note.setObjectName("coachHint")
+        self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.hide()
+        lay.addWidget(self.note)
         return bar
+
+    def show_note(self, text: str) -> None:
+        """The coach's word on the position shown, under the title."""
+        self.note.setText(text)
+        self.note.setAccessibleName(text)
+        self.note.show()
 
     def _title_text(self, name: str) -> str:
         """'Replay · Practice vs hard · 32–18 · finished · NAME' (the player's points first)."""

@@ -10,18 +10,38 @@ match as played with help (:func:`koikoi.ui.match.coach.mark_hinted`).
 
 from __future__ import annotations
 
+import hashlib
 import random
-import secrets
+from functools import partial
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from koikoi.ai.coach import Advice, card_of
+from koikoi.ai.coach import LEAST_COST, Advice, Mistake, card_of
 from koikoi.engine.match import Observation
 from koikoi.ui.common.signals import emit
-from koikoi.ui.match.coach import HINT_MODES, CoachRunner, hint_text, mark_hinted
+from koikoi.ui.match.coach import (
+    HINT_MODES,
+    CoachRunner,
+    hint_text,
+    mark_hinted,
+    mistake_text,
+    percent,
+    round_choices,
+)
 from koikoi.ui.match.controller import GameController
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.replay.history import steps_of
+from koikoi.ui.replay.viewer import ReplayViewer
 from koikoi.ui.table.game_screen import GameScreen
+from koikoi.ui.table.panels import RoundResultPanel
 
 KEY = "H"
 
@@ -68,6 +88,11 @@ class CoachControl(QObject):
         else:
             layout.insertWidget(layout.indexOf(side.abandon_button), self.button)
         screen.on_hint = self.ask  # H, in the table's keyboard scheme (koikoi/ui/common/keys.py)
+        screen.on_round_result = self._offer_review
+        self.runner.reviewed.connect(self._reviewed)
+        self.viewers: list[ReplayViewer] = []
+        """The replay viewers a review opened (open until closed)."""
+        self._review: tuple[QVBoxLayout, QPushButton, list[int]] | None = None
         controller.mode_changed.connect(self._moved_on)
         controller.state_changed.connect(self.refresh)
         self.refresh()
@@ -87,9 +112,18 @@ class CoachControl(QObject):
         obs = self.controller.observation()
         assert obs is not None
         emit(self.controller.said, self.tr("Hint: the coach is thinking…"))
-        self.runner.ask(obs, random.Random(secrets.randbits(64)))
+        self.runner.ask(obs, self._rng("hint"))
         self.refresh()
         return True
+
+    def _rng(self, job: str) -> random.Random:
+        """Reproducible, as the computer's decisions are: the match seed and where in the
+        record the player is (a hint asked again at the same point says the same)."""
+        c = self.controller
+        record = c.record
+        where = f"{len(record.deals)}:{len(record.deals[-1].actions)}" if record else "-"
+        digest = hashlib.sha256(c.seed + f"/coach/{job}/{where}".encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
 
     def _advised(self, obs: Observation, ranked: list[Advice]) -> None:
         self.runner.asked = None
@@ -106,9 +140,108 @@ class CoachControl(QObject):
         self.refresh()
 
     def _moved_on(self, *_: object) -> None:
-        """A move or a new turn: the hint shown was of the one before."""
+        """A move or a new turn: the hint shown was of the one before (and a round's
+        review, once its result is gone, is of a round over)."""
         self.runner.cancel()
+        if self.controller.mode is not Mode.ROUND_OVER:
+            self._review = None
         if self.screen.hinted is not None:
             self.screen.hinted = None
             self.screen.update_glows()
         self.refresh()
+
+    # -- the round's review --------------------------------------------------------------------
+
+    def _offer_review(self, panel: RoundResultPanel) -> None:
+        """A practice round's result offers the coach's review of the player's choices."""
+        self._review = None
+        if self.controller.network:
+            return
+        strip = QWidget()
+        strip.setObjectName("coachReview")
+        column = QVBoxLayout(strip)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+        button = QPushButton(self.tr("Review this round with the coach"))
+        button.setObjectName("smallButton")
+        button.setAccessibleName(
+            self.tr("Review this round: the choices that cost you the most win chance")
+        )
+        button.clicked.connect(self.review)
+        column.addWidget(button)
+        panel.add_above_buttons(strip)
+        self._review = (column, button, [])
+
+    def review(self) -> bool:
+        """Weigh the player's choices of the round just over; False when there is nothing
+        to review (no round result up, or no choice made)."""
+        if self._review is None or self.runner.asked is not None:
+            return False
+        column, button, where = self._review
+        choices, where[:] = round_choices(self.controller)
+        if not choices:
+            self._line(self.tr("You had no choice to make this round."))
+            button.setEnabled(False)
+            return False
+        button.setEnabled(False)
+        button.setText(self.tr("The coach is looking at your choices…"))
+        emit(self.controller.said, button.text())
+        self.runner.review(choices, self._rng("review"))
+        return True
+
+    def _reviewed(self, choices: object, mistakes: list[Mistake]) -> None:
+        self.runner.asked = None
+        if self._review is None:
+            return
+        column, button, where = self._review
+        button.hide()
+        if not mistakes:
+            self._line(
+                self.tr(
+                    "The coach would have chosen as you did: no choice cost {0} or more."
+                ).format(percent(LEAST_COST))
+            )
+            return
+        for number, mistake in enumerate(mistakes, 1):
+            text = mistake_text(number, mistake)
+            row = QHBoxLayout()
+            label = self._line(text, row)
+            label.setObjectName("coachHint")
+            show = QPushButton(self.tr("Show"))
+            show.setObjectName("smallButton")
+            show.setAccessibleName(self.tr("Show choice {0} in the replay").format(number))
+            show.clicked.connect(partial(self.show_in_replay, where[mistake.choice], text))
+            row.addWidget(show)
+            column.addLayout(row)
+
+    def _line(self, text: str, row: QHBoxLayout | None = None) -> QLabel:
+        label = QLabel(text)
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setAccessibleName(text)
+        if row is not None:
+            row.addWidget(label, 1)
+        elif self._review is not None:
+            self._review[0].addWidget(label)
+        emit(self.controller.said, text)
+        return label
+
+    def show_in_replay(self, action: int, note: str) -> ReplayViewer | None:
+        """The match so far in the replay viewer, at the position of the deal's ``action``
+        (before it), with the coach's ``note``."""
+        record = self.controller.record
+        if record is None:
+            return None
+        data = record.to_json()
+        replayed = steps_of(data)
+        step = replayed.deal_starts[len(data["deals"]) - 1] + action
+        name = self.tr("this match")
+        viewer = ReplayViewer(replayed, name, None, self.screen.art, self.screen.window())
+        viewer.setWindowFlag(Qt.WindowType.Window)
+        viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        viewer.destroyed.connect(lambda *_: self.viewers.remove(viewer))
+        viewer.go(step)
+        viewer.show_note(note)
+        viewer.show()
+        self.viewers.append(viewer)
+        return viewer

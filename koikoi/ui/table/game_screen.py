@@ -107,6 +107,7 @@ class GameScreen(QWidget):
         self.on_home: Callable[[], None] = lambda: None
         self.on_rematch: Callable[[], None] = lambda: None
         self.on_match_result: Callable[[MatchResultPanel], None] = lambda _panel: None
+        self.on_round_result: Callable[[RoundResultPanel], None] = lambda _panel: None
         """Called with the match's result panel as it is shown (the window adds the stamps
         of a network match to it)."""
         self.on_help: Callable[[], None] = lambda: None
@@ -365,6 +366,7 @@ class GameScreen(QWidget):
         self.refresh_side()
         c = self.controller
         panel = RoundResultPanel(self.art, summary, c.next_round, c.me, c.opponent_name)
+        self.on_round_result(panel)
         self.overlay.show_panel(panel, dim=110)
 
     def _show_match_result(self, summary: MatchSummary) -> None:
