@@ -149,6 +149,18 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
                 return
             step(window, rng)
 
+    def coach(window: MainWindow, ask: Callable[[], bool]) -> None:
+        """Ask the coach (a hint, a review) and wait for its answer to be shown."""
+        pump(50)
+        if not ask():
+            raise ShotFailed(f"the coach had nothing to say at {window.controller.mode}")
+        end = time.monotonic() + 20
+        while window.coach.runner.asked is not None:
+            if time.monotonic() > end:
+                raise ShotFailed("the coach did not answer within 20 s")
+            pump(20)
+        pump(150)
+
     def step(window: MainWindow, rng: random.Random) -> None:
         c = window.controller
         if c.mode is Mode.FIRST_OYA:
@@ -194,14 +206,26 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
     shot(window, "choice")
     window.close()
 
+    # the coach's hint on the first move
+    window = new_window()
+    window.start_practice(Settings(6, True), "normal", True, TWO_IN_HAND)
+    window.controller.start_dealing()
+    coach(window, window.coach.ask)
+    shot(window, "hint")
+    window.close()
+
     # koikoi or shobu, a round's result, the match's result
     window = new_window()
     window.start_practice(Settings(6, True), "normal", True, MATCH)
     until(window, lambda wd: wd.controller.mode is Mode.DECIDE, random.Random(2))
     shot(window, "koikoi")
+    coach(window, window.coach.ask)  # the coach's numbers, in the decision's panel
+    shot(window, "koikoi-advice")
     window.controller.decide(False)
     until(window, lambda wd: wd.controller.mode is Mode.ROUND_OVER, random.Random(2))
     shot(window, "round-result")
+    coach(window, window.coach.review)
+    shot(window, "round-review")
     until(window, lambda wd: wd.controller.mode is Mode.MATCH_OVER, random.Random(3))
     shot(window, "match-result")
     window.close()
