@@ -104,10 +104,16 @@ def test_at_koikoi_or_shobu_h_gives_both_chances_in_the_decisions_panel(qtbot) -
     press(window, Qt.Key.Key_H)
     qtbot.waitUntil(lambda: bool(window.coach.last), timeout=10_000)
     assert {a.action for a in window.coach.last} == {KOIKOI, SHOBU}
+    shobu = next(a for a in window.coach.last if a.action == SHOBU)
+    koikoi = next(a for a in window.coach.last if a.action == KOIKOI)
+    decision = window.controller.decision
+    assert decision is not None and shobu.points == decision.points and shobu.lost == 0
+    assert 0 < koikoi.lost < 1  # a koikoi risks the round
     panel = window.game.overlay.panel
     assert isinstance(panel, DecisionPanel) and panel.hint is not None
     text = panel.hint.text()
-    assert text.startswith("Hint: ") and "Koikoi" in text and "Shobu" in text and "%" in text
+    assert text.startswith("Hint: call ") and f"{decision.points} points now" in text
+    assert "Koikoi: win chance " in text and "points on average" in text
     qtbot.waitUntil(panel.hint.isVisible)  # shown by Qt's next turn, as a layout's new child
     assert window.rect().contains(panel.hint.mapTo(window, panel.hint.rect().bottomRight()))
     press(window, Qt.Key.Key_S)  # shobu: the panel goes

@@ -499,6 +499,18 @@
             <translation>、</translation>
         </message>
         <message>
+            <source>Hint: {0}.</source>
+            <translation>助言：{0}のがよいでしょう。</translation>
+        </message>
+        <message>
+            <source>Shobu: win chance {0}, {1} points now.</source>
+            <translation>勝負：勝つ見込み{0}、いま{1}点。</translation>
+        </message>
+        <message>
+            <source>Koikoi: win chance {0}; the computer wins the round first in {1} of the deals; {2} points on average.</source>
+            <translation>こいこい：勝つ見込み{0}。コンピューターが先に上がるのは{1}。平均{2}点。</translation>
+        </message>
+        <message>
             <source>Hint: {0} is your only move.</source>
             <translation>助言：打てる手は{0}だけです。</translation>
         </message>

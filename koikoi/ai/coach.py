@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from koikoi.ai.base import DEFAULT_BUDGET, Budget
 from koikoi.ai.expert import DEFAULT_PLAYOUTS, Reading
 from koikoi.ai.hard import Policy, distinct, scaled_playouts
 from koikoi.engine.cards import ALL_CARDS, CARD_MONTH_MASK, PLAINS, Card, CardSet, card_tuple
+from koikoi.engine.events import Outcome
 from koikoi.engine.match import Observation
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase
 from koikoi.engine.yaku import Yaku, yaku_of
@@ -62,6 +63,11 @@ class Advice:
     makes: tuple[Yaku, ...] = ()
     near: tuple[Yaku, ...] = ()
     offers: tuple[Yaku, ...] = ()
+    points: float = 0.0
+    """The round's points after it, on average over the playouts: the seat's, the opponent's
+    taken off (koikoi against shobu: what either is worth in points)."""
+    lost: float = 0.0
+    """The chance the opponent wins the round after it (a koikoi's risk)."""
 
 
 def card_of(action: Action) -> Card | None:
@@ -88,28 +94,38 @@ def advise(
     if len(actions) == 1:
         return [_advice(obs, actions[0], 0.0, 0)]
     n = scaled_playouts(obs, budget.playouts or playouts)
-    values = _playouts(obs, actions, rng, n, budget)
+    runs = _playouts(obs, actions, rng, n, budget)
 
     def order(action: Action) -> tuple[float, bool]:
-        v = values[action]
-        return (sum(v) / len(v) if v else -1.0, action == SHOBU)  # shobu on a tie
+        return (_mean([v for v, _, _ in runs[action]], -1.0), action == SHOBU)  # shobu on a tie
 
-    return [
-        _advice(obs, a, sum(values[a]) / len(values[a]) if values[a] else 0.0, len(values[a]))
-        for a in sorted(actions, key=order, reverse=True)
-    ]
+    out = []
+    for a in sorted(actions, key=order, reverse=True):
+        played = runs[a]
+        advice = _advice(obs, a, _mean([v for v, _, _ in played]), len(played))
+        points = _mean([p for _, p, _ in played])
+        lost = _mean([1.0 if t else 0.0 for _, _, t in played])
+        out.append(replace(advice, points=points, lost=lost))
+    return out
+
+
+def _mean(values: Sequence[float], empty: float = 0.0) -> float:
+    return sum(values) / len(values) if values else empty
 
 
 def _playouts(
     obs: Observation, actions: Sequence[Action], rng: random.Random, n: int, budget: Budget
-) -> dict[Action, list[float]]:
+) -> dict[Action, list[tuple[float, int, bool]]]:
     """About ``n`` playouts shared out evenly: each sampled deal is played out after every
     move, so that the chances shown side by side are of the same deals (``expert``'s own
-    search halves the field as it goes, and a move it dropped early has a noisier mean)."""
+    search halves the field as it goes, and a move it dropped early has a noisier mean).
+    Each playout gives the match value, the round's points for the seat (the opponent's
+    negative) and whether the opponent won the round."""
     policy = Policy(obs)
     draw = Reading(obs).draw
-    values: dict[Action, list[float]] = {a: [] for a in actions}
+    runs: dict[Action, list[tuple[float, int, bool]]] = {a: [] for a in actions}
     timed = budget.deadline is not None or budget.stop is not None
+    me = obs.seat
     for _ in range(max(2, n // len(actions))):
         if timed and budget.expired():
             break
@@ -117,8 +133,14 @@ def _playouts(
         for a in actions:
             r = base.copy()
             r.push(a)
-            values[a].append(policy.run(r))
-    return values
+            value = policy.run(r)
+            result = r.result
+            points, theirs = 0, False
+            if result is not None and result.outcome is Outcome.WIN and result.winner is not None:
+                theirs = result.winner != me
+                points = -result.points if theirs else result.points
+            runs[a].append((value, points, theirs))
+    return runs
 
 
 def _advice(obs: Observation, action: Action, chance: float, samples: int) -> Advice:

@@ -100,8 +100,32 @@ def _list(parts: Sequence[str]) -> str:
     return _tr("; ").join(parts)
 
 
+def decision_text(ranked: Sequence[Advice]) -> str:
+    """Koikoi or shobu with the coach's numbers: the better one, then each one's win chance,
+    what shobu takes now and what koikoi risks and is worth on average."""
+    best = ranked[0]
+    parts = [_tr("Hint: {0}.").format(action_name(best.action, True))]
+    for advice in sorted(ranked, key=lambda a: a.action != SHOBU):  # shobu first
+        if advice.action == SHOBU:
+            parts.append(
+                _tr("Shobu: win chance {0}, {1} points now.").format(
+                    percent(advice.chance), round(advice.points)
+                )
+            )
+        else:
+            parts.append(
+                _tr(
+                    "Koikoi: win chance {0}; the computer wins the round first in {1} of "
+                    "the deals; {2} points on average."
+                ).format(percent(advice.chance), percent(advice.lost), f"{advice.points:+.1f}")
+            )
+    return " ".join(parts)
+
+
 def hint_text(ranked: Sequence[Advice], obs: Observation) -> str:
     """The hint in one paragraph (the log, the status line and screen readers)."""
+    if {a.action for a in ranked} == {KOIKOI, SHOBU}:
+        return decision_text(ranked)
     best = ranked[0]
     if len(ranked) == 1:
         return _tr("Hint: {0} is your only move.").format(move_name(best, obs))
