@@ -63,6 +63,7 @@ from koikoi.ui.match.saves import (
 )
 from koikoi.ui.match.timings import Timings
 from koikoi.ui.net.netmatch import NetMatchWindow
+from koikoi.ui.net.portmapping import EXIT_WAIT
 from koikoi.ui.sound.controls import SoundControls
 from koikoi.ui.sound.sounds import Sounds, open_sounds
 from koikoi.ui.start_screen import StartScreen, resume_text
@@ -348,6 +349,7 @@ class MainWindow(NetMatchWindow):
         link, self.link = self.link, None
         if link is not None:  # no rematch: the room stops listening
             link.leave()
+        self.release_mapping()  # nor is its port mapped on the router any longer
         self.controller.shutdown()
         self.game.reset()
         self.controller.mode = Mode.IDLE
@@ -484,6 +486,7 @@ class MainWindow(NetMatchWindow):
                 link.leave()  # after the match: the other table says this one left
         self.controller.shutdown()
         self.lobby.shutdown()
+        self.release_mapping(EXIT_WAIT)
         self.sounds.close()
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()

@@ -140,6 +140,8 @@ class RoomMapping(QObject):
         self.mapping: Mapping | None = None
         self.renewals = 0
         """Renewals the router accepted."""
+        self.port: int | None = None
+        """The room's port asked for (:meth:`start`)."""
         self._tried: list[Mapper] = []
         self._worker: _Worker | None = None
         self.worker_thread: threading.Thread | None = None
@@ -153,6 +155,7 @@ class RoomMapping(QObject):
         if self.state != "new":
             return
         self.state = "mapping"
+        self.port = port
         try:
             mappers = list(self._mappers())
         except Exception as error:  # a factory's failure is this room's, in words
