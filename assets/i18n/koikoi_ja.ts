@@ -2048,6 +2048,18 @@ play on  (K)</source>
             <translation>記録を保存できませんでした（{0}）。このまま異常終了すると、この対局は失われます。</translation>
         </message>
         <message>
+            <source>Your router opened port {0} for this match again.</source>
+            <translation>ルーターがこの対局のためにポート{0}を再び開きました。</translation>
+        </message>
+        <message>
+            <source>Your router did not open the port again ({0}): {1}</source>
+            <translation>ルーターはポートを再び開きませんでした（{0}）：{1}</translation>
+        </message>
+        <message>
+            <source>a friend elsewhere may not reach you.</source>
+            <translation>離れた場所の友だちからはつながらないかもしれません。</translation>
+        </message>
+        <message>
             <source>Reconnecting to {0}…</source>
             <translation>{0} さんに再接続しています…</translation>
         </message>
