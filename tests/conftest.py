@@ -201,6 +201,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_net_nat": ("netns", "processes", "sockets"),
     "test_net_netns": ("netns", "processes", "sockets"),
     "test_net_nickname": ("processes", "sockets"),
+    "test_net_pcp": ("sockets",),
     "test_net_play": ("processes", "sockets"),
     "test_net_policy_both": ("sockets",),
     "test_net_private_audit_cli": ("processes", "sockets"),
