@@ -265,3 +265,22 @@ def test_f1_on_the_start_screen_opens_the_help(qtbot) -> None:
     assert help_window is not None and help_window.isVisible()
     assert window.stack.currentWidget() is window.start  # F1 did not press the button
     close_window(window)
+
+
+def test_the_expert_is_a_level_to_choose_and_plays_a_practice_match(qtbot) -> None:
+    """expert (issue 24) beside easy, normal and hard on the start screen: chosen by its
+    button, named on the table, and it answers the player's moves."""
+    window = open_window(qtbot)
+    levels = {b.property("level"): b for b in window.start.level.buttons()}
+    assert list(levels) == ["easy", "normal", "hard", "expert"]
+    expert = levels["expert"]
+    assert expert.text() == "Expert" and expert.accessibleName() == "Computer level: Expert"
+    click(qtbot, expert)
+    click(qtbot, window.start.start_button)
+    assert window.controller.level == "expert"
+    click(qtbot, panel_button(window))  # the first oya: to the table
+    assert "computer: expert" in window.game.side.rules.text()
+    play_by_clicks(qtbot, window, random.Random(6), until=lambda w: actions_so_far(w) >= 6)
+    record = window.controller.record
+    assert record is not None and record.to_json()["ai_level"] == "expert"
+    close_window(window)

@@ -1569,6 +1569,41 @@ play on  (K)</source>
         </message>
     </context>
     <context>
+        <name>Levels</name>
+        <message>
+            <source>Easy</source>
+            <translation>初級</translation>
+        </message>
+        <message>
+            <source>easy</source>
+            <translation>初級</translation>
+        </message>
+        <message>
+            <source>Normal</source>
+            <translation>中級</translation>
+        </message>
+        <message>
+            <source>normal</source>
+            <translation>中級</translation>
+        </message>
+        <message>
+            <source>Hard</source>
+            <translation>上級</translation>
+        </message>
+        <message>
+            <source>hard</source>
+            <translation>上級</translation>
+        </message>
+        <message>
+            <source>Expert</source>
+            <translation>達人</translation>
+        </message>
+        <message>
+            <source>expert</source>
+            <translation>達人</translation>
+        </message>
+    </context>
+    <context>
         <name>Lobby</name>
         <message numerus="yes">
             <source>No answer from {0} for %n second(s): the join stops at {1} s.</source>
@@ -2992,18 +3027,6 @@ play on  (K)</source>
     <context>
         <name>ReplayViewer</name>
         <message>
-            <source>easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>hard</source>
-            <translation>上級</translation>
-        </message>
-        <message>
             <source>Network game vs {0}</source>
             <translation>{0}さんとのネット対戦</translation>
         </message>
@@ -4055,18 +4078,6 @@ play on  (K)</source>
             <translation>倍率 ×{0} · こいこい：{1}回</translation>
         </message>
         <message>
-            <source>easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>hard</source>
-            <translation>上級</translation>
-        </message>
-        <message>
             <source>on</source>
             <translation>オン</translation>
         </message>
@@ -4271,18 +4282,6 @@ on the local network or by address</source>
             <translation>コンピューター</translation>
         </message>
         <message>
-            <source>Easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>Normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>Hard</source>
-            <translation>上級</translation>
-        </message>
-        <message>
             <source>Computer level: {0}</source>
             <translation>コンピューターの強さ：{0}</translation>
         </message>
@@ -4345,18 +4344,6 @@ round {0} of {1} · you {2} : {3} computer</source>
 round {1} of {2} · you {3} : {4}</source>
             <translation>続きから（{0} さんに再接続）
 第{1}回戦（全{2}回戦） · あなた {3} : {4}</translation>
-        </message>
-        <message>
-            <source>easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>hard</source>
-            <translation>上級</translation>
         </message>
         <message>
             <source>d MMM yyyy</source>
@@ -4423,18 +4410,6 @@ round {1} of {2} · you {3} : {4}</source>
         <message>
             <source>The statistics cannot be read: {0}</source>
             <translation>統計を読み込めません：{0}</translation>
-        </message>
-        <message>
-            <source>Easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>Normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>Hard</source>
-            <translation>上級</translation>
         </message>
         <message>
             <source>{0} %</source>

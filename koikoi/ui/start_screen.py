@@ -259,10 +259,10 @@ class StartScreen(QWidget):
 
         grid.addWidget(QLabel(self.tr("Computer")), 2, 0)
         self.level = QButtonGroup(self)
-        labels = {"easy": self.tr("Easy"), "normal": self.tr("Normal"), "hard": self.tr("Hard")}
         for i, name in enumerate(AI_LEVELS):
-            b = QRadioButton(labels[name])
-            b.setAccessibleName(self.tr("Computer level: {0}").format(labels[name]))
+            label = names.level_name(name)
+            b = QRadioButton(label)
+            b.setAccessibleName(self.tr("Computer level: {0}").format(label))
             b.setProperty("level", name)
             self.level.addButton(b, i)
             grid.addWidget(b, 2, 1 + i)
@@ -487,11 +487,6 @@ def reconnect_text(kept: KeptMatch) -> str:
 
 def kept_title(kept: KeptMatch) -> str:
     """'Practice vs hard · 3 Dec 2026 · 32–18 · finished' (the player's points first)."""
-    levels = {
-        "easy": _tr("easy"),
-        "normal": _tr("normal"),
-        "hard": _tr("hard"),
-    }
     day = QDateTime.fromSecsSinceEpoch(int(kept.played)).date()
     when = QLocale(names.current_language()).toString(day, _tr("d MMM yyyy"))
     state = (
@@ -511,5 +506,5 @@ def kept_title(kept: KeptMatch) -> str:
             kept.opponent, when, kept.scores[0], kept.scores[1], state
         )
     return _tr("Practice vs {0} · {1} · {2}–{3} · {4}").format(
-        levels.get(kept.level, kept.level), when, kept.scores[0], kept.scores[1], state
+        names.level_name(kept.level, True), when, kept.scores[0], kept.scores[1], state
     )

@@ -42,6 +42,7 @@ from koikoi.engine.cards import Card, card_list
 from koikoi.engine.events import Dealt, DecisionNeeded, Event, Outcome, RoundEnded, TurnStarted
 from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
+from koikoi.ui.common import names
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.common.enter import enter_presses_buttons
@@ -217,11 +218,10 @@ class ReplayViewer(QWidget):
         """'Replay · Practice vs hard · 32–18 · finished · NAME' (the player's points first)."""
         r = self.replayed
         you, them = r.scores[r.owner], r.scores[1 - r.owner]
-        levels = {"easy": self.tr("easy"), "normal": self.tr("normal"), "hard": self.tr("hard")}
         if r.opponent is not None:
             kind = self.tr("Network game vs {0}").format(r.opponent)
         elif r.level is not None:
-            kind = self.tr("Practice vs {0}").format(levels.get(r.level, r.level))
+            kind = self.tr("Practice vs {0}").format(names.level_name(r.level, True))
         else:
             kind = self.tr("A recorded match")
         state = self.tr("finished") if r.finished else self.tr("unfinished")
