@@ -4,8 +4,14 @@ A press asks the coach (:class:`koikoi.ui.match.coach.CoachRunner`) about the pl
 move; the answer glows on the best card (green) and is said in the log, the status line and
 to screen readers: the move, its win chance and reasons, the next two moves. Nothing is
 shown until asked. The button is shown in practice only (a network match has no coach) and
-enabled while the table waits for the player's move or koikoi decision. A hint marks the
-match as played with help (:func:`koikoi.ui.match.coach.mark_hinted`).
+enabled while the table waits for the player's move or koikoi decision (whose panel shows
+the hint too: it covers the log). A hint marks the match as played with help
+(:func:`koikoi.ui.match.coach.mark_hinted`).
+
+A practice round's result offers the coach's review: the player's choices of the round
+weighed (:func:`koikoi.ai.coach.review`), the costliest three said in words, each with a Show
+button that opens the replay viewer at that position, the coach's line under its title.
+Both are drawn from the match seed and the position, as the computer's decisions are.
 """
 
 from __future__ import annotations
