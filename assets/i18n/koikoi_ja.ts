@@ -1890,8 +1890,8 @@ play on  (K)</source>
             <translation>部屋をインターネットに公開</translation>
         </message>
         <message>
-            <source>While the room is open, the app asks your home router (UPnP or NAT-PMP) to open its port, so that a friend elsewhere can join by the room's code. Anyone who finds the port can try to join: give the room a password.</source>
-            <translation>部屋が開いている間、アプリが家のルーター（UPnP か NAT-PMP）にポートを開くよう頼むので、離れた所の友だちも部屋のコードで入れます。ポートを見つけた人なら誰でも入ろうとできるので、部屋にパスワードを付けてください。</translation>
+            <source>While the room is open, the app asks your home router (UPnP, PCP or NAT-PMP) to open its port, so that a friend elsewhere can join by the room's code. Anyone who finds the port can try to join: give the room a password.</source>
+            <translation>部屋が開いている間、アプリが家のルーター（UPnP、PCP、NAT-PMP）にポートを開くよう頼むので、離れた所の友だちも部屋のコードで入れます。ポートを見つけた人なら誰でも入ろうとできるので、部屋にパスワードを付けてください。</translation>
         </message>
         <message>
             <source>Open the room</source>
