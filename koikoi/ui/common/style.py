@@ -42,10 +42,10 @@ QPushButton:focus { border: 3px solid #7fd3ff; padding: 6px 16px; }
 QPushButton:disabled { background: #2a211c; color: #a39478; border-color: #5c4b32; }
 QPushButton#practiceButton { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #c7343a, stop:1 #8e1a20); border: 2px solid #e7c46d; border-radius: 16px;
-  font-size: 22px; font-weight: 700; padding: 18px 36px; min-width: 300px; }
+  font-size: 22px; font-weight: 700; padding: 18px 24px; min-width: 300px; }
 QPushButton#practiceButton:hover { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #d8444a, stop:1 #9e2128); }
-QPushButton#practiceButton:focus { border: 4px solid #7fd3ff; padding: 16px 34px; }
+QPushButton#practiceButton:focus { border: 4px solid #7fd3ff; padding: 16px 22px; }
 QPushButton#resumeButton { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #e1b95a, stop:1 #b88a2a); color: #1c1411; border: 2px solid #ffe3a3;
   border-radius: 16px; font-size: 18px; font-weight: 700; padding: 14px 30px; }
