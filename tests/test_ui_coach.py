@@ -33,6 +33,14 @@ from tests.ui_driver import (
 SEED = b"coach-hint-0000000000000000000001"
 
 
+def on_top(window: MainWindow, widget: QWidget) -> bool:
+    """The widget is shown and nothing covers its middle (what a click there reaches)."""
+    if not widget.isVisible():
+        return False
+    seen = window.childAt(widget.mapTo(window, widget.rect().center()))
+    return seen is widget or (seen is not None and widget.isAncestorOf(seen))
+
+
 def log_text(window: MainWindow) -> str:
     return str(window.game.side.log.toPlainText())
 
@@ -154,6 +162,8 @@ def test_a_rounds_review_names_the_costliest_choices_and_opens_the_replay_there(
     assert lines[0].startswith("1. You chose to ") and "the coach would " in lines[0]
     record = window.controller.record
     assert record is not None and "assisted" not in record.extra  # a review is no help in play
+    # the lines and their buttons are laid out, and the panel placed again, on Qt's next turns
+    qtbot.waitUntil(lambda: all(on_top(window, show) for show in shows), timeout=5_000)
     click(qtbot, shows[0])
     (viewer,) = window.coach.viewers
     assert viewer.isVisible() and viewer.note.text() == lines[0]
