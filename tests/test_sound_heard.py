@@ -27,6 +27,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.test_ui_atspi import DEAL_SEED
+from tests.xvfb import start_xvfb, stop_all
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -81,14 +82,7 @@ class Studio:
         return rec
 
     def close(self) -> None:
-        for proc in reversed(self.procs):
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+        stop_all(self.procs)
 
 
 def _start(root: Path) -> Studio:
@@ -97,19 +91,7 @@ def _start(root: Path) -> Studio:
     runtime.mkdir(mode=0o700)
     env.update(HOME=str(root), XDG_RUNTIME_DIR=str(runtime), PULSE_RUNTIME_PATH=str(runtime))
     studio = Studio(root, env, [])
-    read_fd, write_fd = os.pipe()
-    xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    studio.procs.append(xvfb)
-    os.close(write_fd)
-    with os.fdopen(read_fd) as f:
-        display = f.readline().strip()
-    assert display, "Xvfb did not start"
-    env["DISPLAY"] = f":{display}"
+    env["DISPLAY"] = start_xvfb(studio.procs)
     server = subprocess.Popen(
         [
             "pulseaudio",

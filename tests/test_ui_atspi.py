@@ -51,6 +51,7 @@ from koikoi.engine.events import (
     YakuFormed,
 )
 from koikoi.ui.replay.history import load
+from tests.xvfb import start_xvfb, stop_all
 
 REPO = Path(__file__).resolve().parent.parent
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -99,32 +100,12 @@ class Session:
         self.procs: list[subprocess.Popen[Any]] = []
         runtime = root / "runtime"
         runtime.mkdir(mode=0o700)
-        read_fd, write_fd = os.pipe()
-        xvfb = subprocess.Popen(
-            [
-                "Xvfb",
-                "-displayfd",
-                str(write_fd),
-                "-screen",
-                "0",
-                "1400x900x24",
-                "-nolisten",
-                "tcp",
-            ],
-            pass_fds=(write_fd,),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        self.procs.append(xvfb)
-        os.close(write_fd)
-        with os.fdopen(read_fd) as f:
-            display = f.readline().strip()
-        assert display, "Xvfb did not start"
+        display = start_xvfb(self.procs)
         env = {
             k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "DBUS_", "AT_"))
         }
         env.update(
-            DISPLAY=f":{display}",
+            DISPLAY=display,
             XDG_RUNTIME_DIR=str(runtime),
             HOME=str(root),
             QT_QPA_PLATFORM="xcb",
@@ -147,14 +128,7 @@ class Session:
         self.env = env
 
     def close(self) -> None:
-        for proc in reversed(self.procs):
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+        stop_all(self.procs)
 
 
 @pytest.fixture
