@@ -96,7 +96,11 @@ def test_a_host_behind_a_upnp_router_is_joined_by_code(
 
 
 @pytest.mark.timeout(300)
-def test_a_router_with_nat_pmp_and_no_upnp_maps_the_room(natpmp_rig: Rig, tmp_path: Path) -> None:
+def test_a_router_with_pcp_and_nat_pmp_and_no_upnp_maps_the_room_by_pcp(
+    natpmp_rig: Rig, tmp_path: Path
+) -> None:
+    """miniupnpd's NAT-PMP server speaks PCP too: PCP is asked before NAT-PMP (a router
+    that speaks only NAT-PMP is mapped by NAT-PMP next: tests/test_net_pcp.py)."""
     rig = natpmp_rig
     host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random", "--name", "hana",
                  prefix=rig.ns(rig.h1))  # fmt: skip
@@ -114,7 +118,7 @@ def test_a_router_with_nat_pmp_and_no_upnp_maps_the_room(natpmp_rig: Rig, tmp_pa
     finally:
         host.kill()
     assert host.result()["route"] == joiner.result()["route"] == "mapped"
-    assert f"opened port {port} for this room by NAT-PMP" in host.stderr
+    assert f"opened port {port} for this room by PCP" in host.stderr
     assert f"dport {port}" not in rig.redirects()
 
 

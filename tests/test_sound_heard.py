@@ -220,3 +220,27 @@ def test_a_match_in_a_real_window_is_heard_and_koikoi_sound_0_is_silence(studio:
     silent = _play(studio, "silent", KOIKOI_SOUND="0")
     assert len(silent) > RATE
     assert max(abs(v) for v in silent) <= QUIET
+
+
+def test_no_sound_server_leaves_the_terminal_quiet(tmp_path: Path) -> None:
+    """Without a sound server the device's backends are tried in turn; ALSA wrote a dozen
+    "ALSA lib ... cannot find card '0'" lines to the player's terminal. It is silenced: the
+    app is silent with one line in its log, at info, and nothing on stderr."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PULSE_", "KOIKOI_SOUND"))}
+    env.update(
+        PULSE_SERVER=f"unix:{tmp_path / 'nobody'}",  # no server answers there
+        KOIKOI_SOUND="1",
+        QT_QPA_PLATFORM="offscreen",
+        PYTHONPATH=str(REPO),
+    )
+    code = (
+        "from koikoi.ui.sound.sounds import open_backend\n"
+        "b = open_backend(); b.opened.wait(20); print(b.failed is not None); b.close()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    if done.stdout.strip() != "True":
+        pytest.skip("this machine has a sound device without a server")
+    assert done.stderr == ""

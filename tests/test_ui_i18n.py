@@ -74,10 +74,10 @@ I18N = REPO / "assets" / "i18n"
 
 ALLOWED = {
     "Koi", "Alt", "Enter", "Space", "Esc", "Home", "End", "Page", "Up", "Down", "English",
-    "host", "local", "db", "hana", "F1", "OK", "IP", "Ctrl", "UPnP", "NAT", "PMP",
+    "host", "local", "db", "hana", "F1", "OK", "IP", "Ctrl", "UPnP", "NAT", "PMP", "PCP",
 }  # fmt: skip
 """Latin words a Japanese screen may show: key caps, OK (a Japanese dialog's button too), IP
-(an IPアドレス), the routers' protocols (UPnP, NAT-PMP: their names in Japanese too),
+(an IPアドレス), the routers' protocols (UPnP, PCP, NAT-PMP: their names in Japanese too),
 the language's own name, example
 addresses (hana.local:4000, [2001:db8::20]:4000)."""
 

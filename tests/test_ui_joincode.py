@@ -17,6 +17,8 @@ network here (the room finder does not browse, the advertiser announces nothing)
 
 from __future__ import annotations
 
+import json
+import random
 import socket
 import threading
 import time
@@ -36,11 +38,20 @@ from koikoi.ui.common.settings import ROOM_INTERNET
 from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.lobby.rooms import RoomFinder
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.match.matchview import Mode
+from koikoi.ui.match.saves import RESUME_KEY
 from koikoi.ui.net.netlink.base import APP_DEALINGS
 from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.smoke import LOOPBACK, open_window
 from tests.stepped_clock import SteppedClock
-from tests.ui_driver import FAST, click, close_window
+from tests.ui_driver import (
+    FAST,
+    actions_so_far,
+    click,
+    close_window,
+    panel_button,
+    play_windows_by_clicks,
+)
 
 EXTERNAL = "192.0.2.44"
 """The fake router's external address (TEST-NET-1: never dialled here)."""
@@ -426,3 +437,97 @@ def test_a_code_s_silent_first_address_has_its_share_of_the_dial_then_the_next_i
     finally:
         filler.close()
         full.close()
+
+
+def test_an_internet_rooms_port_stays_mapped_for_the_rematch_and_is_removed_at_home(
+    qtbot: QtBot, host: MainWindow, joiner: MainWindow
+) -> None:
+    """The rematch listens on the room's port again and the joiner dials the address it
+    joined by: the router's mapping must outlive the match's room (it was removed with it,
+    so a friend across the internet could not call back). It goes when the host goes home."""
+    router = FakeRouter()
+    host.lobby.mappers = lambda: [router]
+    room = open_room(qtbot, host.lobby, internet=True)
+    page = host.lobby.waiting_page
+    qtbot.waitUntil(lambda: "Your router opened" in page.internet.text(), timeout=10_000)
+    type_and_join(qtbot, joiner.lobby, f"{LOOPBACK}:{room.port}")
+    windows = [host, joiner]
+    qtbot.waitUntil(lambda: all(w.lobby.prematch.painted for w in windows), timeout=15_000)
+    for window in windows:
+        click(qtbot, window.lobby.prematch.same_button)
+    qtbot.waitUntil(
+        lambda: all(w.controller.mode is Mode.FIRST_OYA for w in windows), timeout=20_000
+    )
+    first = host.link
+    play_windows_by_clicks(
+        qtbot,
+        windows,
+        random.Random(5),
+        until=lambda: all(w.controller.mode is Mode.MATCH_OVER for w in windows),
+    )
+    # both click Rematch: the host's room opens again on its port, the joiner calls it
+    click(qtbot, panel_button(joiner))
+    qtbot.waitUntil(lambda: "wants a rematch" in host.game.side.log.toPlainText())
+    click(qtbot, panel_button(host))
+    qtbot.waitUntil(
+        lambda: host.link is not first and host.controller.mode is Mode.FIRST_OYA,
+        timeout=20_000,
+    )
+    assert router.mapping is not None and "close" not in router.calls  # still mapped
+    assert host.kept_mapping is not None and host.lobby.mapping is None
+    kept = host.kept_mapping
+    host.go_home()
+    kept.wait()
+    assert router.calls[-1] == "close" and router.mapping is None
+    assert host.kept_mapping is None
+
+
+def test_a_restored_internet_room_asks_the_router_again(qtbot: QtBot, tmp_path: Path) -> None:
+    """The host's app crashed mid-match: started again, its room listens where it did and,
+    as the room was open to the internet, asks the router to map the port again (the old
+    mapping lapses with its lease). The log says what the router did; home removes it."""
+    from tests.test_ui_crash_resume import crash, net_records
+    from tests.test_ui_crash_resume import lobby_window as crash_window
+
+    router = FakeRouter()
+    host = crash_window(qtbot, tmp_path / "hana", "hana", keep=False, dealings=APP_DEALINGS)
+    joiner = lobby_window(qtbot, tmp_path / "taro", "taro")
+    host.lobby.mappers = lambda: [router]
+    room = open_room(qtbot, host.lobby, internet=True)
+    qtbot.waitUntil(lambda: router.mapping is not None, timeout=10_000)
+    port = room.port
+    type_and_join(qtbot, joiner.lobby, f"{LOOPBACK}:{port}")
+    windows = [host, joiner]
+    qtbot.waitUntil(lambda: all(w.lobby.prematch.painted for w in windows), timeout=15_000)
+    for window in windows:
+        click(qtbot, window.lobby.prematch.same_button)
+    qtbot.waitUntil(lambda: all(w.controller.remote is not None for w in windows), timeout=15_000)
+    qtbot.waitUntil(lambda: bool(net_records(tmp_path / "hana")), timeout=10_000)
+    record = json.loads(net_records(tmp_path / "hana")[0].read_text(encoding="utf-8"))
+    resume = record[RESUME_KEY]
+    assert resume["internet"] is True and resume["port"] == port
+    play_windows_by_clicks(  # a few moves in, as a crash comes mid-match
+        qtbot,
+        windows,
+        random.Random(3),
+        until=lambda: actions_so_far(host) >= 5 and host.controller.mode is Mode.PLAY,
+    )
+    qtbot.wait(300)  # nothing in flight
+    crash(qtbot, host)
+    qtbot.waitUntil(joiner.game.reconnecting.isVisible, timeout=15_000)
+    again_router = FakeRouter()  # the same router, its old mapping lapsing
+    again = lobby_window(qtbot, tmp_path / "hana", "")
+    again.lobby.mappers = lambda: [again_router]
+    again.go_home()
+    click(qtbot, again.start.reconnect_button)
+    qtbot.waitUntil(lambda: again_router.calls == [f"open {port}"], timeout=10_000)
+    said = f"Your router opened port {MAPPED_PORT} for this match again."
+    qtbot.waitUntil(lambda: said in again.game.side.log.toPlainText(), timeout=10_000)
+    qtbot.waitUntil(lambda: not joiner.game.reconnecting.isVisible(), timeout=30_000)
+    kept = again.kept_mapping
+    assert kept is not None
+    again.go_home()
+    kept.wait()
+    assert again_router.calls[-1] == "close"
+    close_window(again)
+    close_window(joiner)

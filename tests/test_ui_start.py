@@ -10,10 +10,11 @@ import random
 from datetime import datetime
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox, QPushButton
+from PySide6.QtWidgets import QAbstractButton, QMessageBox, QPushButton
 
 from koikoi.engine.deck import deck_from_seed
 from koikoi.engine.match import Match, Settings
@@ -264,4 +265,41 @@ def test_f1_on_the_start_screen_opens_the_help(qtbot) -> None:
     help_window = window.findChild(HelpDialog)
     assert help_window is not None and help_window.isVisible()
     assert window.stack.currentWidget() is window.start  # F1 did not press the button
+    close_window(window)
+
+
+def test_the_expert_is_a_level_to_choose_and_plays_a_practice_match(qtbot) -> None:
+    """expert (issue 24) beside easy, normal and hard on the start screen: chosen by its
+    button, named on the table, and it answers the player's moves."""
+    window = open_window(qtbot)
+    levels = {b.property("level"): b for b in window.start.level.buttons()}
+    assert list(levels) == ["easy", "normal", "hard", "expert"]
+    expert = levels["expert"]
+    assert expert.text() == "Expert" and expert.accessibleName() == "Computer level: Expert"
+    click(qtbot, expert)
+    click(qtbot, window.start.start_button)
+    assert window.controller.level == "expert"
+    click(qtbot, panel_button(window))  # the first oya: to the table
+    assert "computer: expert" in window.game.side.rules.text()
+    play_by_clicks(qtbot, window, random.Random(6), until=lambda w: actions_so_far(w) >= 6)
+    record = window.controller.record
+    assert record is not None and record.to_json()["ai_level"] == "expert"
+    close_window(window)
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (960, 640)])
+def test_every_button_of_the_start_screen_shows_its_whole_text(qtbot, size) -> None:
+    """At the smallest sizes with a match to resume: no radio button, check box or button
+    is narrower than its text (four computer levels and the Statistics button cut "6 rounds",
+    "Normal", "Expert" and the Practice button's second line)."""
+    window = _match_in_progress_then_home(qtbot, b"every-start-button-whole-0000001")
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.start.width() <= size[0], timeout=5_000)
+    qtbot.wait(100)
+    cut = [
+        (type(b).__name__, b.text().replace("\n", " / "), b.width(), b.sizeHint().width())
+        for b in window.start.findChildren(QAbstractButton)
+        if b.isVisible() and b.width() < b.sizeHint().width()
+    ]
+    assert not cut, cut
     close_window(window)

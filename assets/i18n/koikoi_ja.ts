@@ -441,6 +441,160 @@
         </message>
     </context>
     <context>
+        <name>Coach</name>
+        <message>
+            <source>{0} %</source>
+            <translation>{0}%</translation>
+        </message>
+        <message>
+            <source>call koikoi</source>
+            <translation>こいこいする</translation>
+        </message>
+        <message>
+            <source>Koikoi</source>
+            <translation>こいこい</translation>
+        </message>
+        <message>
+            <source>call shobu</source>
+            <translation>勝負する</translation>
+        </message>
+        <message>
+            <source>Shobu</source>
+            <translation>勝負</translation>
+        </message>
+        <message>
+            <source>take {0}</source>
+            <translation>{0}を取る</translation>
+        </message>
+        <message>
+            <source>play {0}</source>
+            <translation>{0}を出す</translation>
+        </message>
+        <message>
+            <source>it takes {0} or {1}, as you pick</source>
+            <translation>{0}か{1}を選んで取れる</translation>
+        </message>
+        <message>
+            <source>it takes {0}</source>
+            <translation>{0}が取れる</translation>
+        </message>
+        <message>
+            <source>it takes nothing and stays on the field</source>
+            <translation>何も取れず、場に残る</translation>
+        </message>
+        <message>
+            <source>it makes {0}</source>
+            <translation>{0}ができる</translation>
+        </message>
+        <message>
+            <source>it brings {0} within one card</source>
+            <translation>{0}まであと1枚になる</translation>
+        </message>
+        <message>
+            <source>it leaves the opponent a card for {0}</source>
+            <translation>相手に{0}の札を残す</translation>
+        </message>
+        <message>
+            <source>; </source>
+            <translation>、</translation>
+        </message>
+        <message>
+            <source>Hint: {0}.</source>
+            <translation>助言：{0}のがよいでしょう。</translation>
+        </message>
+        <message>
+            <source>Shobu: win chance {0}, {1} points now.</source>
+            <translation>勝負：勝つ見込み{0}、いま{1}点。</translation>
+        </message>
+        <message>
+            <source>Koikoi: win chance {0}; the computer wins the round first in {1} of the deals; {2} points on average.</source>
+            <translation>こいこい：勝つ見込み{0}。コンピューターが先に上がるのは{1}。平均{2}点。</translation>
+        </message>
+        <message>
+            <source>Hint: {0} is your only move.</source>
+            <translation>助言：打てる手は{0}だけです。</translation>
+        </message>
+        <message>
+            <source>Hint: {0}, win chance {1}</source>
+            <translation>助言：{0}。勝つ見込み{1}</translation>
+        </message>
+        <message>
+            <source> ({0})</source>
+            <translation>（{0}）</translation>
+        </message>
+        <message>
+            <source>{0}.</source>
+            <translation>{0}。</translation>
+        </message>
+        <message>
+            <source>{0}: about as good</source>
+            <translation>{0}：ほぼ同じ</translation>
+        </message>
+        <message>
+            <source>{0}: {1}</source>
+            <translation>{0}：{1}</translation>
+        </message>
+        <message>
+            <source>Next: {0}.</source>
+            <translation>次点：{0}。</translation>
+        </message>
+        <message>
+            <source>{0}. You chose to {1} (win chance {2}); the coach would {3} ({4})</source>
+            <translation>{0}. あなたの選択：{1}（勝つ見込み{2}）。コーチなら{3}（{4}）</translation>
+        </message>
+    </context>
+    <context>
+        <name>CoachControl</name>
+        <message>
+            <source>Hint ({0})</source>
+            <translation>助言（{0}）</translation>
+        </message>
+        <message>
+            <source>What the coach would play, and why ({0})</source>
+            <translation>コーチならどう打つか、その理由（{0}）</translation>
+        </message>
+        <message>
+            <source>Hint: what the coach would play, and why ({0})</source>
+            <translation>助言：コーチならどう打つか、その理由（{0}）</translation>
+        </message>
+        <message>
+            <source>Hint: the coach is thinking…</source>
+            <translation>助言：コーチが考えています…</translation>
+        </message>
+        <message>
+            <source>Review this round with the coach</source>
+            <translation>この回戦をコーチと振り返る</translation>
+        </message>
+        <message>
+            <source>Review this round: the choices that cost you the most win chance</source>
+            <translation>この回戦を振り返る：勝つ見込みをいちばん落とした選択</translation>
+        </message>
+        <message>
+            <source>You had no choice to make this round.</source>
+            <translation>この回戦では選べる手がありませんでした。</translation>
+        </message>
+        <message>
+            <source>The coach is looking at your choices…</source>
+            <translation>コーチがあなたの選択を見ています…</translation>
+        </message>
+        <message>
+            <source>The coach would have chosen as you did: no choice cost {0} or more.</source>
+            <translation>コーチも同じように選びました。勝つ見込みを{0}以上落とした選択はありません。</translation>
+        </message>
+        <message>
+            <source>Show</source>
+            <translation>見る</translation>
+        </message>
+        <message>
+            <source>Show choice {0} in the replay</source>
+            <translation>選択{0}をリプレイで見る</translation>
+        </message>
+        <message>
+            <source>this match</source>
+            <translation>この対局</translation>
+        </message>
+    </context>
+    <context>
         <name>DecisionPanel</name>
         <message>
             <source>You made a yaku! 役ができました</source>
@@ -1415,6 +1569,41 @@ play on  (K)</source>
         </message>
     </context>
     <context>
+        <name>Levels</name>
+        <message>
+            <source>Easy</source>
+            <translation>初級</translation>
+        </message>
+        <message>
+            <source>easy</source>
+            <translation>初級</translation>
+        </message>
+        <message>
+            <source>Normal</source>
+            <translation>中級</translation>
+        </message>
+        <message>
+            <source>normal</source>
+            <translation>中級</translation>
+        </message>
+        <message>
+            <source>Hard</source>
+            <translation>上級</translation>
+        </message>
+        <message>
+            <source>hard</source>
+            <translation>上級</translation>
+        </message>
+        <message>
+            <source>Expert</source>
+            <translation>達人</translation>
+        </message>
+        <message>
+            <source>expert</source>
+            <translation>達人</translation>
+        </message>
+    </context>
+    <context>
         <name>Lobby</name>
         <message numerus="yes">
             <source>No answer from {0} for %n second(s): the join stops at {1} s.</source>
@@ -1701,8 +1890,8 @@ play on  (K)</source>
             <translation>部屋をインターネットに公開</translation>
         </message>
         <message>
-            <source>While the room is open, the app asks your home router (UPnP or NAT-PMP) to open its port, so that a friend elsewhere can join by the room's code. Anyone who finds the port can try to join: give the room a password.</source>
-            <translation>部屋が開いている間、アプリが家のルーター（UPnP か NAT-PMP）にポートを開くよう頼むので、離れた所の友だちも部屋のコードで入れます。ポートを見つけた人なら誰でも入ろうとできるので、部屋にパスワードを付けてください。</translation>
+            <source>While the room is open, the app asks your home router (UPnP, PCP or NAT-PMP) to open its port, so that a friend elsewhere can join by the room's code. Anyone who finds the port can try to join: give the room a password.</source>
+            <translation>部屋が開いている間、アプリが家のルーター（UPnP、PCP、NAT-PMP）にポートを開くよう頼むので、離れた所の友だちも部屋のコードで入れます。ポートを見つけた人なら誰でも入ろうとできるので、部屋にパスワードを付けてください。</translation>
         </message>
         <message>
             <source>Open the room</source>
@@ -1892,6 +2081,18 @@ play on  (K)</source>
         <message>
             <source>Could not save the record ({0}): a crash would now lose the match.</source>
             <translation>記録を保存できませんでした（{0}）。このまま異常終了すると、この対局は失われます。</translation>
+        </message>
+        <message>
+            <source>Your router opened port {0} for this match again.</source>
+            <translation>ルーターがこの対局のためにポート{0}を再び開きました。</translation>
+        </message>
+        <message>
+            <source>Your router did not open the port again ({0}): {1}</source>
+            <translation>ルーターはポートを再び開きませんでした（{0}）：{1}</translation>
+        </message>
+        <message>
+            <source>a friend elsewhere may not reach you.</source>
+            <translation>離れた場所の友だちからはつながらないかもしれません。</translation>
         </message>
         <message>
             <source>Reconnecting to {0}…</source>
@@ -2103,6 +2304,10 @@ play on  (K)</source>
     </context>
     <context>
         <name>NetErrors</name>
+        <message>
+            <source>{0}: {1}</source>
+            <translation>{0}：{1}</translation>
+        </message>
         <message>
             <source>the peer did not finish the handshake within {seconds} s</source>
             <translation>相手が{seconds}秒以内に接続の準備を終えませんでした</translation>
@@ -2512,10 +2717,6 @@ play on  (K)</source>
             <translation>{1}回目の配りの{0}手目</translation>
         </message>
         <message>
-            <source>{0}: {1}</source>
-            <translation>{0}：{1}</translation>
-        </message>
-        <message>
             <source>a draw</source>
             <translation>引き分け</translation>
         </message>
@@ -2825,18 +3026,6 @@ play on  (K)</source>
     </context>
     <context>
         <name>ReplayViewer</name>
-        <message>
-            <source>easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>hard</source>
-            <translation>上級</translation>
-        </message>
         <message>
             <source>Network game vs {0}</source>
             <translation>{0}さんとのネット対戦</translation>
@@ -3889,18 +4078,6 @@ play on  (K)</source>
             <translation>倍率 ×{0} · こいこい：{1}回</translation>
         </message>
         <message>
-            <source>easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>hard</source>
-            <translation>上級</translation>
-        </message>
-        <message>
             <source>on</source>
             <translation>オン</translation>
         </message>
@@ -4105,18 +4282,6 @@ on the local network or by address</source>
             <translation>コンピューター</translation>
         </message>
         <message>
-            <source>Easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>Normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>Hard</source>
-            <translation>上級</translation>
-        </message>
-        <message>
             <source>Computer level: {0}</source>
             <translation>コンピューターの強さ：{0}</translation>
         </message>
@@ -4179,18 +4344,6 @@ round {0} of {1} · you {2} : {3} computer</source>
 round {1} of {2} · you {3} : {4}</source>
             <translation>続きから（{0} さんに再接続）
 第{1}回戦（全{2}回戦） · あなた {3} : {4}</translation>
-        </message>
-        <message>
-            <source>easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>hard</source>
-            <translation>上級</translation>
         </message>
         <message>
             <source>d MMM yyyy</source>
@@ -4259,18 +4412,6 @@ round {1} of {2} · you {3} : {4}</source>
             <translation>統計を読み込めません：{0}</translation>
         </message>
         <message>
-            <source>Easy</source>
-            <translation>初級</translation>
-        </message>
-        <message>
-            <source>Normal</source>
-            <translation>中級</translation>
-        </message>
-        <message>
-            <source>Hard</source>
-            <translation>上級</translation>
-        </message>
-        <message>
             <source>{0} %</source>
             <translation>{0}%</translation>
         </message>
@@ -4321,7 +4462,7 @@ streak</source>
         </message>
         <message>
             <source>Matches played alone</source>
-            <translation>待ったもアシストもなしの対局</translation>
+            <translation>待ったも助言もなしの対局</translation>
         </message>
         <message>
             <source>Matches by level</source>
@@ -4343,21 +4484,21 @@ streak</source>
         </message>
         <message>
             <source>With undo or hints (counted apart)</source>
-            <translation>待ったやアシストあり（別に集計）</translation>
+            <translation>待ったや助言あり（別に集計）</translation>
         </message>
         <message>
             <source>Matches played with undo or hints, counted apart</source>
-            <translation>待ったやアシストを使った対局（別に集計）</translation>
+            <translation>待ったや助言を使った対局（別に集計）</translation>
         </message>
         <message numerus="yes">
             <source>%n match(es) played with help</source>
             <translation>
-                <numerusform>待ったやアシストを使った対局：%n局</numerusform>
+                <numerusform>待ったや助言を使った対局：%n局</numerusform>
             </translation>
         </message>
         <message>
             <source>Matches with undo or hints by level</source>
-            <translation>待ったやアシストを使った強さ別の対局</translation>
+            <translation>待ったや助言を使った強さ別の対局</translation>
         </message>
         <message>
             <source>Yaku made</source>

@@ -76,6 +76,7 @@ FILE_CONTEXTS = {
     "banner.py": "CallBanner",
     "turn_cue.py": "TurnCue",
     "undo.py": "Undo",
+    "coach.py": "Coach",
     "counting.py": "Statistics",
 }
 """The context of each module's translation helper, for the messages lupdate leaves without."""

@@ -149,6 +149,18 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
                 return
             step(window, rng)
 
+    def coach(window: MainWindow, ask: Callable[[], bool]) -> None:
+        """Ask the coach (a hint, a review) and wait for its answer to be shown."""
+        pump(50)
+        if not ask():
+            raise ShotFailed(f"the coach had nothing to say at {window.controller.mode}")
+        end = time.monotonic() + 20
+        while window.coach.runner.asked is not None:
+            if time.monotonic() > end:
+                raise ShotFailed("the coach did not answer within 20 s")
+            pump(20)
+        pump(150)
+
     def step(window: MainWindow, rng: random.Random) -> None:
         c = window.controller
         if c.mode is Mode.FIRST_OYA:
@@ -194,14 +206,26 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
     shot(window, "choice")
     window.close()
 
+    # the coach's hint on the first move
+    window = new_window()
+    window.start_practice(Settings(6, True), "normal", True, TWO_IN_HAND)
+    window.controller.start_dealing()
+    coach(window, window.coach.ask)
+    shot(window, "hint")
+    window.close()
+
     # koikoi or shobu, a round's result, the match's result
     window = new_window()
     window.start_practice(Settings(6, True), "normal", True, MATCH)
     until(window, lambda wd: wd.controller.mode is Mode.DECIDE, random.Random(2))
     shot(window, "koikoi")
+    coach(window, window.coach.ask)  # the coach's numbers, in the decision's panel
+    shot(window, "koikoi-advice")
     window.controller.decide(False)
     until(window, lambda wd: wd.controller.mode is Mode.ROUND_OVER, random.Random(2))
     shot(window, "round-result")
+    coach(window, window.coach.review)
+    shot(window, "round-review")
     until(window, lambda wd: wd.controller.mode is Mode.MATCH_OVER, random.Random(3))
     shot(window, "match-result")
     window.close()
@@ -238,6 +262,8 @@ def _shoot(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]
 
 # --- a network match: two windows in this process over loopback --------------------------
 
+ABANDONED: Final = -1.0
+"""``set_clock``'s wait past the abandon time (see there)."""
 NET_SIZES: Final = ((1280, 800), (1024, 640))
 """The network part's sizes: the lobby and the prematch page matter most on a small laptop."""
 PASSWORD: Final = "tsukimi"
@@ -413,10 +439,16 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
                     step(window)
 
     def set_clock(window: MainWindow, waited: float) -> None:
-        """The turn began ``waited`` seconds ago: the clock as a slow player sees it."""
+        """The turn began ``waited`` seconds ago: the clock as a slow player sees it;
+        :data:`ABANDONED`: past the peer's whole clock (its action's seconds and reserve)
+        and the abandon time, whether or not a dealing message is owed meanwhile (which
+        leaves the abandon time alone: it passed 200 s only then)."""
         session = window.controller.remote.session if window.controller.remote else None
         if session is None or session.clock(time.monotonic()) is None:
             raise ShotFailed("no move clock on the table")
+        if waited == ABANDONED:
+            moves = session._moves
+            waited = moves.move_clock + moves.reserves[1] + moves.abandon_after + 10.0
         session._turn.started = time.monotonic() - waited
         window.game.update_prompt()
 
@@ -570,7 +602,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         )
         set_clock(joiner, 18.3)
         table(joiner, "net-joiner")
-        set_clock(joiner, 200.0)  # hana has not moved for the abandon time
+        set_clock(joiner, ABANDONED)  # hana has not moved for her clock and the abandon time
         table(joiner, "net-abandon")
         set_clock(joiner, 1.0)
 

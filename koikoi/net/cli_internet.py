@@ -28,6 +28,7 @@ from koikoi.net.joincode import (
     encode,
 )
 from koikoi.net.natpmp import NatPmpMapper
+from koikoi.net.pcp import PcpMapper
 from koikoi.net.portmap import (
     LEASE,
     MAP_TIMEOUT,
@@ -123,7 +124,7 @@ async def open_internet(
     failures: list[tuple[Mapper, MappingFailed]] = []
     mapper: Mapper | None = None
     try:
-        for mapper in (UpnpMapper(lease=lease), NatPmpMapper(lease)):
+        for mapper in (UpnpMapper(lease=lease), PcpMapper(lease), NatPmpMapper(lease)):
             try:
                 mapping = await _on_thread(
                     functools.partial(mapper.open, port), deadline - loop.time()

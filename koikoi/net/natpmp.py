@@ -70,9 +70,11 @@ def parse_mapping(data: bytes) -> tuple[int, int, int]:
 class NatPmpMapper:
     """One room's mapping by NAT-PMP (the same calls as :class:`~koikoi.net.portmap.UpnpMapper`)."""
 
-    def __init__(self, lease: int, gateway: str | None = None) -> None:
+    def __init__(self, lease: int, gateway: str | None = None, port: int = PORT) -> None:
         self.lease = lease
         self.gateway = gateway
+        self.port = port
+        """The server's port (5351; tests run their own server elsewhere)."""
         self.mapping: Mapping | None = None
         self.answered = False
 
@@ -80,7 +82,7 @@ class NatPmpMapper:
         """Send ``message`` to the gateway and return its answer and this side's address."""
         assert self.gateway is not None
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            sock.connect((self.gateway, PORT))
+            sock.connect((self.gateway, self.port))
             local = sock.getsockname()[0]
             wait = FIRST_WAIT
             for _ in range(TRIES):

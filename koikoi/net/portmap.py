@@ -207,6 +207,6 @@ def why_not_mapped(failures: Sequence[tuple[Mapper, MappingFailed]]) -> str:
         if mapper.answered:
             return str(error)
     return (
-        "no router answered UPnP or NAT-PMP: turn on UPnP (or NAT-PMP) in the router's "
+        "no router answered UPnP, PCP or NAT-PMP: turn on UPnP (or NAT-PMP/PCP) in the router's "
         "settings, or forward a port to this machine by hand and join by address"
     )

@@ -63,10 +63,12 @@ from koikoi.ui.match.saves import (
 )
 from koikoi.ui.match.timings import Timings
 from koikoi.ui.net.netmatch import NetMatchWindow
+from koikoi.ui.net.portmapping import EXIT_WAIT
 from koikoi.ui.sound.controls import SoundControls
 from koikoi.ui.sound.sounds import Sounds, open_sounds
 from koikoi.ui.start_screen import StartScreen, resume_text
 from koikoi.ui.stats.stats_page import StatsPage
+from koikoi.ui.table.coach_control import CoachControl
 from koikoi.ui.table.game_screen import GameScreen
 from koikoi.ui.table.stamps import StampRow
 from koikoi.ui.table.undo_control import UndoControl
@@ -108,6 +110,7 @@ class MainWindow(NetMatchWindow):
         # a network match's stamps, in the table's score column (koikoi/ui/table/stamps.py)
         self.stamps = StampRow(self.game, self.game.side, self.controller)
         self.undo = UndoControl(self.game, self.game.side, self.controller)  # practice only
+        self.coach = CoachControl(self.game, self.controller, self.undo.button)  # H: a hint
         self.game.set_anim_scale(self.timings.anim_scale)
         self.start = StartScreen(self.settings, self.art)
         self.stack = QStackedWidget()
@@ -346,6 +349,7 @@ class MainWindow(NetMatchWindow):
         link, self.link = self.link, None
         if link is not None:  # no rematch: the room stops listening
             link.leave()
+        self.release_mapping()  # nor is its port mapped on the router any longer
         self.controller.shutdown()
         self.game.reset()
         self.controller.mode = Mode.IDLE
@@ -482,6 +486,7 @@ class MainWindow(NetMatchWindow):
                 link.leave()  # after the match: the other table says this one left
         self.controller.shutdown()
         self.lobby.shutdown()
+        self.release_mapping(EXIT_WAIT)
         self.sounds.close()
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()

@@ -242,12 +242,12 @@ class StartScreen(QWidget):
         card.setAccessibleName(self.tr("Practice settings"))
         card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         grid = QGridLayout(card)
-        grid.setContentsMargins(22, 18, 22, 18)
+        grid.setContentsMargins(22, 12, 22, 12)  # the levels' second row: 640 pixels high
         grid.setHorizontalSpacing(14)
-        grid.setVerticalSpacing(10)
+        grid.setVerticalSpacing(6)
         head = QLabel(self.tr("コンピューターと練習 · Practice settings"))
         head.setObjectName("cardHead")
-        grid.addWidget(head, 0, 0, 1, 4)
+        grid.addWidget(head, 0, 0, 1, 3)
 
         grid.addWidget(QLabel(self.tr("Rounds")), 1, 0)
         self.rounds = QButtonGroup(self)
@@ -259,24 +259,25 @@ class StartScreen(QWidget):
 
         grid.addWidget(QLabel(self.tr("Computer")), 2, 0)
         self.level = QButtonGroup(self)
-        labels = {"easy": self.tr("Easy"), "normal": self.tr("Normal"), "hard": self.tr("Hard")}
-        for i, name in enumerate(AI_LEVELS):
-            b = QRadioButton(labels[name])
-            b.setAccessibleName(self.tr("Computer level: {0}").format(labels[name]))
+        for i, name in enumerate(AI_LEVELS):  # two a row, under the rounds' two
+            label = names.level_name(name)
+            b = QRadioButton(label)
+            b.setAccessibleName(self.tr("Computer level: {0}").format(label))
             b.setProperty("level", name)
             self.level.addButton(b, i)
-            grid.addWidget(b, 2, 1 + i)
+            grid.addWidget(b, 2 + i // 2, 1 + i % 2)
+        below = 2 + (len(AI_LEVELS) + 1) // 2
 
         self.doubling = QCheckBox(self.tr("Double at 8 points or more (8点以上で2倍)"))
         self.doubling.setAccessibleName(self.tr("Double the round's points at 8 or more"))
-        grid.addWidget(self.doubling, 3, 0, 1, 4)
+        grid.addWidget(self.doubling, below, 0, 1, 3)
         self.assist = QCheckBox(self.tr("Assist display: cards that can capture glow"))
         self.assist.setAccessibleName(self.tr("Assist display"))
-        grid.addWidget(self.assist, 4, 0, 1, 4)
+        grid.addWidget(self.assist, below + 1, 0, 1, 3)
         self.start_button = QPushButton(self.tr("Start a match with these settings"))
         self.start_button.setObjectName("startButton")
         self.start_button.clicked.connect(self._custom_practice)
-        grid.addWidget(self.start_button, 5, 0, 1, 4)
+        grid.addWidget(self.start_button, below + 2, 0, 1, 3)
         return card
 
     def _kept_card(self) -> QFrame:
@@ -487,11 +488,6 @@ def reconnect_text(kept: KeptMatch) -> str:
 
 def kept_title(kept: KeptMatch) -> str:
     """'Practice vs hard · 3 Dec 2026 · 32–18 · finished' (the player's points first)."""
-    levels = {
-        "easy": _tr("easy"),
-        "normal": _tr("normal"),
-        "hard": _tr("hard"),
-    }
     day = QDateTime.fromSecsSinceEpoch(int(kept.played)).date()
     when = QLocale(names.current_language()).toString(day, _tr("d MMM yyyy"))
     state = (
@@ -511,5 +507,5 @@ def kept_title(kept: KeptMatch) -> str:
             kept.opponent, when, kept.scores[0], kept.scores[1], state
         )
     return _tr("Practice vs {0} · {1} · {2}–{3} · {4}").format(
-        levels.get(kept.level, kept.level), when, kept.scores[0], kept.scores[1], state
+        names.level_name(kept.level, True), when, kept.scores[0], kept.scores[1], state
     )

@@ -3,7 +3,8 @@
 The scheme follows the game's rules page (seed 000): the arrow keys move between hand cards
 and the field cards the selected card can take; Enter or Space selects a hand card, then
 plays it (onto the focused field card); ``1``–``8`` select hand cards from the left; Esc
-puts the selection back; ``S`` shobu, ``K`` koikoi; F1 the rules. The game screen names the
+puts the selection back; ``S`` shobu, ``K`` koikoi; ``H`` the coach's hint (practice); F1
+the rules. The game screen names the
 key Qt reports (:func:`parse_key`), describes the moment (:class:`Situation`) and carries
 out the :data:`Command`\\ s that :func:`respond` returns, in order.
 
@@ -31,6 +32,7 @@ class Intent(Enum):
     """What a key means at the table."""
 
     HELP = "help"
+    HINT = "hint"
     SHOBU = "shobu"
     KOIKOI = "koikoi"
     ENTER = "enter"
@@ -53,6 +55,7 @@ class Press:
 
 KEY_NAMES: Final[Mapping[str, Press]] = {
     "F1": Press(Intent.HELP),
+    "H": Press(Intent.HINT),
     "S": Press(Intent.SHOBU),
     "K": Press(Intent.KOIKOI),
     "Return": Press(Intent.ENTER),
@@ -161,12 +164,27 @@ class ShowHelp:
 
 
 @dataclass(frozen=True)
+class ShowHint:
+    """The coach's hint on the move the table waits for (practice; the game screen's
+    ``on_hint`` says whether one is given)."""
+
+
+@dataclass(frozen=True)
 class RefreshFocus:
     """The keyboard moved within a row: the field cards it may take have changed."""
 
 
 Command = (
-    Focus | Select | Play | Pick | Decide | ContinueDraw | PressDefault | ShowHelp | RefreshFocus
+    Focus
+    | Select
+    | Play
+    | Pick
+    | Decide
+    | ContinueDraw
+    | PressDefault
+    | ShowHelp
+    | ShowHint
+    | RefreshFocus
 )
 
 
@@ -178,6 +196,8 @@ def respond(s: Situation, press: Press | None) -> list[Command] | None:
     intent = press.intent
     if intent is Intent.HELP:
         return [ShowHelp()]
+    if intent is Intent.HINT:  # the koikoi decision's panel too
+        return [ShowHint()] if s.phase in (Phase.PLAY, Phase.PICK, Phase.DECIDE) else None
     if intent in (Intent.SHOBU, Intent.KOIKOI):
         return [Decide(intent is Intent.KOIKOI)] if s.phase is Phase.DECIDE else None
     if s.panel:

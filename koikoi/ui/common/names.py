@@ -261,6 +261,24 @@ def yaku_reading(yaku: Yaku) -> str:
     return _YAKU_READINGS[yaku]
 
 
+LEVELS: Final = {
+    "easy": (QT_TRANSLATE_NOOP("Levels", "Easy"), QT_TRANSLATE_NOOP("Levels", "easy")),
+    "normal": (QT_TRANSLATE_NOOP("Levels", "Normal"), QT_TRANSLATE_NOOP("Levels", "normal")),
+    "hard": (QT_TRANSLATE_NOOP("Levels", "Hard"), QT_TRANSLATE_NOOP("Levels", "hard")),
+    "expert": (QT_TRANSLATE_NOOP("Levels", "Expert"), QT_TRANSLATE_NOOP("Levels", "expert")),
+}
+"""The computer's levels: (as a choice, within a sentence)."""
+
+
+def level_name(level: str, in_a_sentence: bool = False) -> str:
+    """A computer level's name (``Hard``; ``hard`` in a sentence); an unknown one as it is
+    (a record of another koikoi)."""
+    names = LEVELS.get(level)
+    if names is None:
+        return level
+    return _translate("Levels", names[1] if in_a_sentence else names[0])
+
+
 def month_name(month: int) -> str:
     """The month's name, 0 = January."""
     return _translate("Cards", MONTHS[month])

@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T", bool, int, str, bytes)
 
-AI_LEVELS: Final = ("easy", "normal", "hard")
+AI_LEVELS: Final = ("easy", "normal", "hard", "expert")
 
 
 @dataclass(frozen=True)

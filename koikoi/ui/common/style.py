@@ -39,13 +39,13 @@ QPushButton { background: #3a2a22; color: #f3e9d2; border: 1px solid #b58e3e;
 QPushButton:hover { background: #4c382d; border-color: #e7c46d; }
 QPushButton:pressed { background: #2c1f19; }
 QPushButton:focus { border: 3px solid #7fd3ff; padding: 6px 16px; }
-QPushButton:disabled { background: #2a211c; color: #8a7c66; border-color: #5c4b32; }
+QPushButton:disabled { background: #2a211c; color: #a39478; border-color: #5c4b32; }
 QPushButton#practiceButton { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #c7343a, stop:1 #8e1a20); border: 2px solid #e7c46d; border-radius: 16px;
-  font-size: 22px; font-weight: 700; padding: 18px 36px; min-width: 300px; }
+  font-size: 22px; font-weight: 700; padding: 18px 24px; min-width: 300px; }
 QPushButton#practiceButton:hover { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #d8444a, stop:1 #9e2128); }
-QPushButton#practiceButton:focus { border: 4px solid #7fd3ff; padding: 16px 34px; }
+QPushButton#practiceButton:focus { border: 4px solid #7fd3ff; padding: 16px 22px; }
 QPushButton#resumeButton { background: qlineargradient(x1:0,y1:0,x2:0,y2:1,
   stop:0 #e1b95a, stop:1 #b88a2a); color: #1c1411; border: 2px solid #ffe3a3;
   border-radius: 16px; font-size: 18px; font-weight: 700; padding: 14px 30px; }
@@ -114,6 +114,7 @@ QLabel#panelSubtitle { font-size: 15px; color: #e6d6b3; }
 QLabel#panelText { font-size: 15px; }
 QLabel#panelStrong { font-size: 17px; font-weight: 700; color: #fff1cf; }
 QLabel#panelNote { font-size: 13px; color: #c7b797; }
+QLabel#coachHint { font-size: 14px; color: #a6f0b8; }
 QLabel#seatLabel { font-size: 15px; font-weight: 700; color: #ffe3a3; }
 QLabel#cardCaption { font-size: 13px; color: #d8c8a6; }
 QLabel#yakuEn { font-size: 20px; font-weight: 700; color: #ffe3a3; }

@@ -233,6 +233,17 @@ class LobbyHosting(QWidget):
             self._password_hint,
         )
 
+    def keep_mapping(self, port: int) -> RoomMapping | None:
+        """The router's mapping of ``port``, handed over to a rematch that listens there
+        again (the match's room closes, its mapping must not): the lobby no longer closes
+        it, nor speaks of it. None when this lobby maps nothing there."""
+        mapping = self.mapping
+        if mapping is None or mapping.port != port:
+            return None
+        self.mapping = None
+        drop_slots(mapping.opened, mapping.failed, mapping.renew_failed)
+        return mapping
+
     def _close_mapping(self) -> None:
         """The room closed: the router's mapping is removed (a LAN room has none)."""
         mapping, self.mapping = self.mapping, None

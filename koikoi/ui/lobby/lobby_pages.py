@@ -298,9 +298,9 @@ class RoomsPage(QWidget):
         self.internet.setAccessibleName(_tr("Open the room to the internet"))
         self.internet.setToolTip(
             _tr(
-                "While the room is open, the app asks your home router (UPnP or NAT-PMP) to "
-                "open its port, so that a friend elsewhere can join by the room's code. Anyone "
-                "who finds the port can try to join: give the room a password."
+                "While the room is open, the app asks your home router (UPnP, PCP or NAT-PMP) "
+                "to open its port, so that a friend elsewhere can join by the room's code. "
+                "Anyone who finds the port can try to join: give the room a password."
             )
         )
         self.internet.setChecked(settings.get(ROOM_INTERNET))

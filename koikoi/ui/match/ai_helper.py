@@ -125,6 +125,24 @@ def child_choose(
     return choose(player, obs, legal, rng, cap_seconds, lambda: current.value != token)
 
 
+def advise(obs: Observation, rng: random.Random, cap_seconds: float) -> list[Any]:
+    """The coach's ranking of the legal moves (:func:`koikoi.ai.coach.advise`), within
+    ``cap_seconds``; in the helper process or a thread."""
+    from koikoi.ai.base import Budget
+    from koikoi.ai.coach import advise as rank
+
+    return rank(obs, rng, budget=Budget(0, time.monotonic() + cap_seconds))
+
+
+def review_round(choices: list[Any], rng: random.Random, cap_seconds: float) -> list[Any]:
+    """The coach's review of a round's choices (:func:`koikoi.ai.coach.review`), within
+    ``cap_seconds``; in the helper process or a thread."""
+    from koikoi.ai.base import Budget
+    from koikoi.ai.coach import review
+
+    return review(choices, rng, budget=Budget(0, time.monotonic() + cap_seconds))
+
+
 def child_warm() -> bool:
     """The first real request should not pay for the imports."""
     import koikoi.ai  # noqa: F401

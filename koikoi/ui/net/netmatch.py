@@ -359,6 +359,8 @@ class NetMatchWindow(RematchWindow):
             at = self._listening_at(link) if link is not None else None
             if at is not None:
                 info["bind"], info["port"] = at
+                if self._port_mapped(at[1]):
+                    info["internet"] = True  # restored, it asks the router again
             return info
         address = link.address if isinstance(link, QtJoinType) else ""
         if address:
@@ -367,6 +369,44 @@ class NetMatchWindow(RematchWindow):
         if room is not None:
             info["room"] = {"name": room[0], "title": room[1], "fingerprint": room[2]}
         return info
+
+    def _port_mapped(self, port: int) -> bool:
+        """Whether the router maps ``port`` for this window (the lobby's internet room, or
+        the port kept for the rematches or a restored room)."""
+        return any(
+            mapping is not None and mapping.port == port and mapping.state != "closed"
+            for mapping in (self.lobby.mapping, self.kept_mapping)
+        )
+
+    def _map_restored(self, port: int) -> None:
+        """A restored internet room asks the router for its port again (the old mapping
+        lapsed with its lease, or is there still): the joiner dials the address it joined
+        by. What the router answers is said in the table's log."""
+        from koikoi.ui.common.signals import emit
+        from koikoi.ui.net.portmapping import RoomMapping
+
+        self.release_mapping()
+        mapping = RoomMapping(self.lobby.mappers, self, timer=self.lobby.make_timer)
+
+        def opened(done: object) -> None:
+            external = getattr(done, "external_port", port)
+            emit(
+                self.controller.said,
+                _tr("Your router opened port {0} for this match again.").format(external),
+            )
+
+        def failed(reason: str) -> None:
+            emit(
+                self.controller.said,
+                _tr("Your router did not open the port again ({0}): {1}").format(
+                    reason, _tr("a friend elsewhere may not reach you.")
+                ),
+            )
+
+        mapping.opened.connect(opened)
+        mapping.failed.connect(failed)
+        self.kept_mapping = mapping
+        mapping.start(port)
 
     def _announced_room(self, link: NetLink | None) -> dict[str, str] | None:
         """The mDNS service name and title of the host's room of ``link``, when it was
@@ -602,6 +642,8 @@ class NetMatchWindow(RematchWindow):
                 raise
             listening.adopt(session, self.resume_window)
             self._announce_restored(listening, info, options)
+            if info.get("internet"):
+                self._map_restored(listening.port)
             link = listening
         toss = restore.first_toss(session)
         peer = PeerInfo(

@@ -3,7 +3,7 @@
 
 :class:`RoomMapping` asks the router for a mapping of the room's port, renews its lease
 every :data:`~koikoi.net.portmap.RENEW_EVERY` s while the room is open and removes it when the
-room closes. The mappers (:class:`~koikoi.net.portmap.Mapper`: UPnP-IGD, then NAT-PMP) are
+room closes. The mappers (:class:`~koikoi.net.portmap.Mapper`: UPnP-IGD, then PCP, then NAT-PMP) are
 blocking, so every call to them runs on one worker thread of the mapping's own, in order (a
 removal always comes after the mapping it undoes), and its outcome comes back to the UI
 thread as a signal: the window never waits for a router. The worker is a daemon thread, as
@@ -27,6 +27,7 @@ import shiboken6
 from PySide6.QtCore import QObject, Qt, Signal
 
 from koikoi.net.natpmp import NatPmpMapper
+from koikoi.net.pcp import PcpMapper
 from koikoi.net.portmap import (
     LEASE,
     MAP_TIMEOUT,
@@ -47,9 +48,9 @@ MapperFactory = Callable[[], Sequence[Mapper]]
 
 
 def router_mappers() -> list[Mapper]:
-    """The real routers' ways, as ``koikoi host --internet`` tries them: UPnP-IGD, then
-    NAT-PMP."""
-    return [UpnpMapper(lease=LEASE), NatPmpMapper(LEASE)]
+    """The real routers' ways, as ``koikoi host --internet`` tries them: UPnP-IGD, then PCP,
+    then NAT-PMP."""
+    return [UpnpMapper(lease=LEASE), PcpMapper(LEASE), NatPmpMapper(LEASE)]
 
 
 EXIT_WAIT: Final = 2.0
@@ -140,6 +141,8 @@ class RoomMapping(QObject):
         self.mapping: Mapping | None = None
         self.renewals = 0
         """Renewals the router accepted."""
+        self.port: int | None = None
+        """The room's port asked for (:meth:`start`)."""
         self._tried: list[Mapper] = []
         self._worker: _Worker | None = None
         self.worker_thread: threading.Thread | None = None
@@ -153,6 +156,7 @@ class RoomMapping(QObject):
         if self.state != "new":
             return
         self.state = "mapping"
+        self.port = port
         try:
             mappers = list(self._mappers())
         except Exception as error:  # a factory's failure is this room's, in words

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from koikoi.ui.net.netlink.base import LinkError, PeerInfo
     from koikoi.ui.net.netlink.peer import PeerLink
     from koikoi.ui.net.netlink.room import QtRoom
+    from koikoi.ui.net.portmapping import RoomMapping
     from koikoi.ui.table.game_screen import GameScreen
 
     NetLink = PeerLink | QtRoom
@@ -58,6 +59,10 @@ class RematchWindow(QMainWindow):
         """This player clicked Rematch, and the rematch waits for the other's click."""
         self._peer_wants = False
         """The other player clicked Rematch (its table told this one)."""
+        self.kept_mapping: RoomMapping | None = None
+        """The router's mapping of an internet room's port, kept from the lobby for the
+        rematches that listen there again; removed when the host goes home or the window
+        closes."""
         self._going = False
         """The rematch is under way: the room opens again, or the call goes."""
 
@@ -155,6 +160,8 @@ class RematchWindow(QMainWindow):
             old.leave()
         if self._room_at is not None:  # the host: its room opens again where it was
             bind, port = self._room_at
+            if self.kept_mapping is None:  # an internet room: the port stays mapped
+                self.kept_mapping = self.lobby.keep_mapping(port)
 
             def listen_again() -> None:
                 if self.link is not old or self.rematch_link is not None:
@@ -258,6 +265,15 @@ class RematchWindow(QMainWindow):
             self._rematch_failed(_tr("someone else answered"))
             return
         self.start_network_match(link, new_peer, toss)
+
+    def release_mapping(self, wait: float = 0.0) -> None:
+        """No rematch will listen on the port again: the router's mapping is removed
+        (waiting up to ``wait`` s for the router, as the app does on its way out)."""
+        mapping, self.kept_mapping = self.kept_mapping, None
+        if mapping is not None:
+            mapping.close()
+            if wait:
+                mapping.wait(wait)
 
     def _rematch_failed(self, why: str) -> None:
         name = self.peer.nickname if self.peer is not None else ""

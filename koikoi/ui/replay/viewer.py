@@ -42,6 +42,7 @@ from koikoi.engine.cards import Card, card_list
 from koikoi.engine.events import Dealt, DecisionNeeded, Event, Outcome, RoundEnded, TurnStarted
 from koikoi.engine.match import Observation
 from koikoi.engine.record import RecordError, loads
+from koikoi.ui.common import names
 from koikoi.ui.common.accessible import announce
 from koikoi.ui.common.art import CardArt
 from koikoi.ui.common.enter import enter_presses_buttons
@@ -198,17 +199,29 @@ class ReplayViewer(QWidget):
         self.verified.setAccessibleName(self.verified.text())
         self.verified.setVisible(self.verdict is not None)
         lay.addWidget(self.verified)
+        self.note = QLabel()
+        """The coach's word on the move shown (a round's review opened here), else hidden."""
+        self.note.setObjectName("coachHint")
+        self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.hide()
+        lay.addWidget(self.note)
         return bar
+
+    def show_note(self, text: str) -> None:
+        """The coach's word on the position shown, under the title."""
+        self.note.setText(text)
+        self.note.setAccessibleName(text)
+        self.note.show()
 
     def _title_text(self, name: str) -> str:
         """'Replay · Practice vs hard · 32–18 · finished · NAME' (the player's points first)."""
         r = self.replayed
         you, them = r.scores[r.owner], r.scores[1 - r.owner]
-        levels = {"easy": self.tr("easy"), "normal": self.tr("normal"), "hard": self.tr("hard")}
         if r.opponent is not None:
             kind = self.tr("Network game vs {0}").format(r.opponent)
         elif r.level is not None:
-            kind = self.tr("Practice vs {0}").format(levels.get(r.level, r.level))
+            kind = self.tr("Practice vs {0}").format(names.level_name(r.level, True))
         else:
             kind = self.tr("A recorded match")
         state = self.tr("finished") if r.finished else self.tr("unfinished")

@@ -11,6 +11,8 @@ cannot be opened leaves the app silent with one line in the log, at info.
 from __future__ import annotations
 
 import array
+import ctypes
+import ctypes.util
 import logging
 import threading
 from collections import deque
@@ -57,6 +59,39 @@ def mix(voices: list[Voice], frames: int) -> array.array[int]:
         voice[1] += frames
     voices[:] = [v for v in voices if v[1] < len(v[0])]
     return out
+
+
+_alsa_handler: Any = None
+"""The error handler given to ALSA's library (kept: the library calls it), False when
+there is no such library."""
+
+
+def quiet_alsa() -> None:
+    """ALSA's library writes its errors to stderr: with no sound server and no sound card,
+    the device's backends tried in turn wrote a dozen "ALSA lib … cannot find card '0'"
+    lines to the player's terminal. A handler that drops them is set, once; the failure is
+    still told (one line in the log, :meth:`MiniaudioBackend._open`)."""
+    global _alsa_handler
+    if _alsa_handler is not None:
+        return
+    _alsa_handler = False
+    name = ctypes.util.find_library("asound")
+    if name is None:
+        return
+    try:
+        library = ctypes.CDLL(name)
+        handler = ctypes.CFUNCTYPE(
+            None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p
+        )(_drop_alsa_error)
+        library.snd_lib_error_set_handler(handler)
+    except (OSError, AttributeError) as exc:  # an odd library: its words stay on stderr
+        logger.info("ALSA's errors cannot be silenced (%s)", exc)
+        return
+    _alsa_handler = handler
+
+
+def _drop_alsa_error(*_: object) -> None:
+    return None
 
 
 class MiniaudioBackend:
@@ -106,6 +141,8 @@ class MiniaudioBackend:
             factory = self._factory
             if factory is None:
                 import miniaudio
+
+                quiet_alsa()
 
                 def factory() -> Any:
                     return miniaudio.PlaybackDevice(

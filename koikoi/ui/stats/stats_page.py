@@ -133,8 +133,7 @@ class StatsPage(QWidget):
     # -- the tables --------------------------------------------------------------------------
 
     def _level_name(self, level: str) -> str:
-        labels = {"easy": self.tr("Easy"), "normal": self.tr("Normal"), "hard": self.tr("Hard")}
-        return labels.get(level, level)
+        return names.level_name(level)
 
     def _level_rows(self, levels: dict[str, dict[str, Any]]) -> list[list[str]]:
         order = [lv for lv in AI_LEVELS if lv in levels] + [

@@ -44,6 +44,7 @@ GLOW_COLOURS: Final = {
     "candidate": QColor(255, 122, 60),
     "selected": QColor(255, 214, 102),
     "drawn": QColor(150, 220, 255),
+    "hint": QColor(120, 235, 150),
 }
 
 FOCUS_RING: Final = QColor(120, 210, 255)

@@ -313,6 +313,20 @@ class DecisionPanel(Panel):
                 "panelNote",
             )
         self.finish()
+        self.hint: QLabel | None = None
+        """The coach's word on the decision, once asked (H in practice)."""
+
+    def show_hint(self, text: str) -> None:
+        """The coach's hint above the buttons (the log it also goes to is under this panel)."""
+        if self.hint is None:
+            self.hint = QLabel()
+            self.hint.setObjectName("coachHint")
+            self.hint.setWordWrap(True)
+            self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            self.hint.setTextFormat(Qt.TextFormat.PlainText)
+            self.add_above_buttons(self.hint)
+        self.hint.setText(text)
+        self.hint.setAccessibleName(text)
 
 
 # -- a round's result (R7, R8, R9, R4.2) -----------------------------------------------------

@@ -235,7 +235,6 @@ class SidePanel(QFrame):
         self.multiplier.setText(
             self.tr("Multiplier ×{0} · koikoi calls: {1}").format(count + 1, count)
         )
-        level = {"easy": self.tr("easy"), "normal": self.tr("normal"), "hard": self.tr("hard")}
         doubling = self.tr("on") if m.settings.doubling else self.tr("off")
         dealing = controller.dealing_text()
         self.dealing.setText(dealing)
@@ -250,6 +249,6 @@ class SidePanel(QFrame):
             return
         self.rules.setText(
             self.tr("Double at 8 or more: {0} · computer: {1}").format(
-                doubling, level.get(controller.level, controller.level)
+                doubling, names.level_name(controller.level, True)
             )
         )
