@@ -73,8 +73,10 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
         if not _QT_LOOPS:
             pytest_timeout.timeout_sigalrm(item, settings)  # raises here, in the test
             return
-        pytest_timeout.dump_stacks(item.config.get_terminal_writer())
-        _TIMED_OUT.append(f"{message} (waiting in Qt's event loop)")
+        writer = item.config.get_terminal_writer()
+        pytest_timeout.dump_stacks(writer)
+        writer.line(_windows_at_the_timeout())
+        _TIMED_OUT.append(f"{message} (waiting in Qt's event loop)\n{_windows_at_the_timeout()}")
         for loop in _QT_LOOPS:
             loop.exit()
 
@@ -87,6 +89,25 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     signal.signal(signal.SIGALRM, handler)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
     return True
+
+
+def _windows_at_the_timeout() -> str:
+    """What every open window of the app was doing when the test ran out of time (a wait
+    of a network match that never ends says which side waited for what)."""
+    try:
+        from PySide6.QtWidgets import QApplication
+
+        from koikoi.ui.main_window import MainWindow
+        from tests.ui_driver import describe
+
+        lines = [
+            f"window {n}: {describe(w)}"
+            for n, w in enumerate(QApplication.topLevelWidgets())
+            if isinstance(w, MainWindow)
+        ]
+    except Exception as exc:  # a diagnosis must not hide the timeout
+        return f"(the windows could not be described: {exc!r})"
+    return "\n".join(lines) or "(no window of the app was open)"
 
 
 @pytest.fixture(autouse=True)

@@ -167,7 +167,9 @@ def describe(window: MainWindow) -> str:
         + (
             f" queue={[type(e).__name__ for e in c._queue]} seen={c.remote.seen} "
             f"seq={lockstep.seq if lockstep is not None else None} shown={c._shown.outcomes} "
-            f"history={len(c.match.history) if c.match else None} ended={c.remote.ended}"
+            f"history={len(c.match.history) if c.match else None} ended={c.remote.ended} "
+            f"deals_heard={c.remote.deals_heard} behind={c.remote.behind()} "
+            f"pump={c._pump_timer.isActive()} link={type(c.remote.link).__name__}"
             if c.remote is not None
             else ""
         )
