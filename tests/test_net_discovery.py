@@ -22,9 +22,15 @@ from typing import Any
 
 import pytest
 from zeroconf import IPVersion, Zeroconf
-from zeroconf._dns import DNSAddress, DNSPointer, DNSService, DNSText
+from zeroconf._dns import DNSAddress, DNSPointer, DNSQuestion, DNSService, DNSText
 from zeroconf._protocol.outgoing import DNSOutgoing
-from zeroconf.const import _CLASS_IN, _CLASS_IN_UNIQUE, _FLAGS_AA, _FLAGS_QR_RESPONSE
+from zeroconf.const import (
+    _CLASS_IN,
+    _CLASS_IN_UNIQUE,
+    _FLAGS_AA,
+    _FLAGS_QR_QUERY,
+    _FLAGS_QR_RESPONSE,
+)
 
 from koikoi.net.discovery.advertiser import RoomAdvertiser
 from koikoi.net.discovery.browser import (
@@ -664,3 +670,81 @@ def test_every_question_of_a_listing_asks_for_a_multicast_answer(
         room_browser.stop()
     assert (SERVICE_TYPE, _TYPE_PTR, False) in asked
     assert [q for q in asked if q[2]] == []
+
+
+def _stays_gone(seen: Seen, name: str, *browsers: tuple[RoomBrowser, Seen]) -> None:
+    """``name`` reported removed, and listed by none of ``browsers`` 2.5 s on (past any
+    answer zeroconf could still have had queued: RFC 6762 §14's second and its 0.5 s)."""
+    removed, _ = seen.wait(lambda e: isinstance(e, RoomRemoved) and e.name == name, 5)
+    time.sleep(max(0.0, removed + 2.5 - time.monotonic()))
+    for room_browser, heard in browsers:
+        listed = {r.name for r in room_browser.rooms()}
+        assert name not in listed, [(round(w - removed, 3), e) for w, e in heard.events]
+
+
+def test_a_room_withdrawn_while_its_new_status_is_announced_stays_gone(
+    browser: tuple[RoomBrowser, Seen],
+) -> None:
+    """A status change is announced three times, 225 ms apart; a room withdrawn in between
+    (a host that leaves as its match starts) sent its goodbye and then the rest of those
+    announcements, so every browser that had not heard of it before listed it again, for the
+    records' whole TTL. The goodbye is its last word now."""
+    room_browser, seen = browser
+    title = _title("Hasty")
+    advertiser = RoomAdvertiser(Advertisement(title, "hana", 4000), bind=LOOPBACK)
+    advertiser.publish()
+    asked = Seen()
+    asking = RoomBrowser(asked, bind=LOOPBACK)
+    try:
+        seen.wait(lambda e: isinstance(e, RoomAdded) and e.room.title == title, timeout=5)
+        name = advertiser.name
+        assert name is not None
+        advertiser.set_status(RoomStatus.PLAYING)
+        seen.wait(lambda e: isinstance(e, RoomChanged) and e.room.name == name, timeout=5)
+        asking.start()  # a browser started now, the status still being announced
+        assert asking.ready.wait(10)
+        time.sleep(0.05)
+    finally:
+        advertiser.withdraw()
+    try:
+        _stays_gone(seen, name, browser, (asking, asked))
+    finally:
+        asking.stop()
+
+
+def test_a_room_withdrawn_as_a_browser_asks_for_it_stays_gone(
+    browser: tuple[RoomBrowser, Seen],
+) -> None:
+    """zeroconf answers a question about records it multicast in the last second a second
+    later (RFC 6762 §14), without looking again: a room withdrawn meanwhile sent its goodbye
+    first and that answer after it, and browsers listed it again for the records' whole TTL
+    (tests/test_ui_crash_resume_mdns.py waited 30 s for a crashed host's room to go, 1 run in
+    6 with three at once)."""
+    room_browser, seen = browser
+    title = _title("Asked")
+    advertiser = RoomAdvertiser(Advertisement(title, "hana", 4000), bind=LOOPBACK)
+    advertiser.publish()
+    asker = Zeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only)
+
+    def ask() -> None:  # as a browser's later questions are: multicast answers wanted
+        out = DNSOutgoing(_FLAGS_QR_QUERY)
+        out.add_question(DNSQuestion(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
+        # and one more, about nothing: zeroconf ignores a packet the same as the last
+        out.add_question(DNSQuestion(f"x{secrets.token_hex(4)}.local.", _TYPE_A, _CLASS_IN))
+        asker.send(out)
+
+    try:
+        seen.wait(lambda e: isinstance(e, RoomAdded) and e.room.title == title, timeout=5)
+        name = advertiser.name
+        assert name is not None
+        time.sleep(1.5)  # its announcements over
+        ask()  # answered at once (in 20-120 ms), by multicast
+        time.sleep(0.4)
+        ask()  # asked again within the second: the answer is held back a second
+        time.sleep(0.1)
+    finally:
+        advertiser.withdraw()
+    try:
+        _stays_gone(seen, name, browser)
+    finally:
+        asker.close()

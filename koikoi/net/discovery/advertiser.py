@@ -30,8 +30,13 @@ from koikoi.net.discovery.txt import (
     cut_utf8,
     room_txt,
 )
+from koikoi.net.discovery.zeroconf_internals import drop_queued_answers, send_last_goodbye
 
 logger = logging.getLogger(__name__)
+
+LAST_GOODBYE_AFTER: Final = 0.2
+"""Seconds after zeroconf's goodbyes that the room's last goodbye goes
+(:func:`~koikoi.net.discovery.zeroconf_internals.send_last_goodbye`)."""
 
 RECORD_TTL: Final = 120
 """Seconds a room's records live in caches: a host that vanishes without a goodbye is
@@ -61,6 +66,8 @@ class RoomAdvertiser:
         self._thread: LoopThread | None = None
         self._zc: AsyncZeroconf | None = None
         self._info: AsyncServiceInfo | None = None
+        self._updates: set[asyncio.Task[None]] = set()
+        """Status changes being announced (on the loop): a goodbye stops them first."""
 
     @property
     def name(self) -> str | None:
@@ -128,7 +135,13 @@ class RoomAdvertiser:
         info = self._service()
         info.name = self._info.name
         self._info = info
-        await (await self._zc.async_update_service(info))
+        announcing = await self._zc.async_update_service(info)
+        assert isinstance(announcing, asyncio.Task)  # zeroconf's ensure_future
+        self._updates.add(announcing)
+        try:
+            await announcing
+        finally:
+            self._updates.discard(announcing)
 
     def withdraw(self, timeout: float = STOP_TIMEOUT) -> None:
         """Say goodbye (peers drop the room at once) and stop; safe to call twice."""
@@ -147,8 +160,21 @@ class RoomAdvertiser:
         if zc is None:
             return
         try:
-            if self._info is not None:
-                await asyncio.wait_for(await zc.async_unregister_service(self._info), STOP_TIMEOUT)
+            info = self._info
+            if info is not None:
+                # The goodbye must be the room's last word, or browsers list it again for
+                # the records' whole TTL: a status change's announcements still to go (225
+                # ms apart) stop, answers zeroconf queued before are dropped, and one more
+                # goodbye, unlike zeroconf's three, follows them (tests/test_net_discovery.py)
+                for announcing in list(self._updates):
+                    announcing.cancel()
+                await asyncio.gather(*self._updates, return_exceptions=True)
+                goodbyes = await zc.async_unregister_service(info)
+                drop_queued_answers(zc.zeroconf, info.name, info.server or "")
+                await asyncio.wait_for(goodbyes, STOP_TIMEOUT)
+                drop_queued_answers(zc.zeroconf, info.name, info.server or "")
+                await asyncio.sleep(LAST_GOODBYE_AFTER)
+                send_last_goodbye(zc.zeroconf, info)
         finally:
             self._info = None
             await zc.async_close()

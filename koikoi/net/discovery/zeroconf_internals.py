@@ -6,7 +6,7 @@ cannot choose freely. So this module replaces zeroconf's record manager (the obj
 listener hands every incoming response to, with its source) by a subclass that notes who sent
 each service's records first (:class:`Sources`), and reads zeroconf's cache and engine. These
 are zeroconf internals (``zeroconf._handlers``, ``zeroconf._protocol``, ``Zeroconf.engine``,
-``Zeroconf.record_manager``): a zeroconf release that changes them fails
+``Zeroconf.record_manager``, the outgoing answer queues): a zeroconf release that changes them fails
 ``tests/test_net_discovery_flood.py`` and ``tests/test_net_discovery.py``, and only this
 module needs changing. Nothing else in koikoi touches a private zeroconf name."""
 
@@ -15,10 +15,16 @@ from __future__ import annotations
 import logging
 from typing import Final
 
-from zeroconf import Zeroconf, current_time_millis
-from zeroconf._dns import DNSPointer, DNSText  # (zeroconf uses them without listing them)
+from zeroconf import ServiceInfo, Zeroconf, current_time_millis
+from zeroconf._dns import (
+    DNSPointer,
+    DNSRecord,
+    DNSText,
+)  # (zeroconf uses them without listing them)
 from zeroconf._handlers.record_manager import RecordManager
 from zeroconf._protocol.incoming import DNSIncoming
+from zeroconf._protocol.outgoing import DNSOutgoing
+from zeroconf.const import _FLAGS_AA, _FLAGS_QR_RESPONSE
 
 from koikoi.net.discovery.txt import SERVICE_TYPE
 
@@ -122,3 +128,37 @@ def cached_room_names(zeroconf: Zeroconf) -> list[str]:
         for record in list(zeroconf.cache.async_entries_with_name(SERVICE_TYPE))
         if isinstance(record, DNSPointer) and not record.is_expired(now)
     ]
+
+
+def drop_queued_answers(zeroconf: Zeroconf, *names: str) -> int:
+    """Drop the answers about ``names`` (a service withdrawn, its host) that ``zeroconf``
+    queued and has not sent yet; how many went. zeroconf answers a question about records it
+    multicast in the last second a second later (RFC 6762 §14), and does not look again when
+    the time comes: such an answer to a question asked just before a goodbye went out after
+    it, and every browser listed the service again for the records' whole TTL."""
+    keys = {name.lower() for name in names}
+
+    def about(record: DNSRecord) -> bool:
+        alias = record.alias.lower() if isinstance(record, DNSPointer) else None
+        return record.key in keys or alias in keys
+
+    dropped = 0
+    for queue in (zeroconf.out_queue, zeroconf.out_delay_queue):
+        for group in queue.queue:
+            for record in [r for r in group.answers if about(r)]:
+                del group.answers[record]
+                dropped += 1
+            for additionals in group.answers.values():
+                additionals.difference_update([r for r in additionals if about(r)])
+    return dropped
+
+
+def send_last_goodbye(zeroconf: Zeroconf, info: ServiceInfo) -> None:
+    """Multicast the goodbye of ``info``'s pointer alone, once more. zeroconf sends its three
+    goodbyes alike, and a listener ignores a packet the same as the last one it heard (within
+    0.8 s): a browser that had an answer come in on another socket between them (a unicast
+    reply to its question, asked just before the room withdrew) listed the room again, and
+    the next two goodbyes went unheard. This one differs from them."""
+    out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+    out.add_answer_at_time(info.dns_pointer(override_ttl=0), 0)
+    zeroconf.async_send(out)
