@@ -3,8 +3,9 @@
 #   dist/koikoi/koikoi                         the one-dir bundle (PyInstaller)
 #   dist/koikoi-VERSION-linux-x86_64.tar.gz    that bundle as a tarball
 #   dist/koikoi_VERSION_amd64.deb              /opt/koikoi, /usr/bin/koikoi, desktop files
-# It installs what it needs and is missing (Debian packages with apt-get, PyInstaller and
-# koikoi's dependencies from PyPI into build/venv), validates the desktop files, and prints
+# It installs what it needs and is missing (Debian packages with apt-get, PyInstaller, mypy
+# and koikoi's dependencies from PyPI into build/venv), builds the engine's compiled core
+# (packaging/accel.py: a C compiler is needed), validates the desktop files, and prints
 # the sizes and the time taken. `bash packaging/check.sh` then tests what it built.
 #
 # PYTHON picks the interpreter (default python3); KOIKOI_APT_LOCK_WAIT how long to wait for
@@ -60,9 +61,15 @@ stamp="$venv/.koikoi-deps"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ packaging/build.sh -nt "$stamp" ]; then
   mapfile -t deps < <("$py" packaging/meta.py dependencies)
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "pyinstaller>=6.10,<7" "${deps[@]}"  # (Pillow only where the icon is converted: Windows, macOS)
+    "pyinstaller>=6.10,<7" "mypy>=1.10" "${deps[@]}"  # (Pillow only where the icon is converted: Windows, macOS)
+  # mypy brings mypyc, which compiles the engine's core below
   touch "$stamp"
 fi
+
+# -- the engine's compiled core ----------------------------------------------------------------
+# koikoi/engine/compiled.py: the hot modules compiled by mypyc beside their sources (skipped
+# when current), so that the bundle carries them; packaging/check.sh checks that it does
+"$venv/bin/python" packaging/accel.py
 
 # -- the bundle -----------------------------------------------------------------------------
 rm -rf "dist/$name"

@@ -124,3 +124,20 @@ def test_an_edited_source_runs_instead_of_the_build(tmp_path: Path):
     )
     assert proc.stdout.split() == ["False", "True"], proc.stderr
     assert "built from other sources" in proc.stderr
+
+
+def test_every_module_of_the_package_imports_on_the_compiled_core():
+    """No interpreted class subclasses a compiled one (mypyc refuses it at import)."""
+    code = (
+        "import pkgutil, importlib, koikoi\n"
+        "from koikoi.engine import compiled\n"
+        "assert compiled.in_use()\n"
+        "names = [m.name for m in pkgutil.walk_packages(koikoi.__path__, 'koikoi.')]\n"
+        "for name in names:\n"
+        "    if not name.endswith('__main__'):\n"
+        "        importlib.import_module(name)\n"
+        "print(len(names))\n"
+    )
+    proc = _python(code, pure=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert int(proc.stdout) > 100
