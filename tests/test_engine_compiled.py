@@ -141,3 +141,25 @@ def test_every_module_of_the_package_imports_on_the_compiled_core():
     proc = _python(code, pure=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert int(proc.stdout) > 100
+
+
+def test_ai_matches_are_the_same_on_both_cores():
+    """Search (copy, determinize, playouts by push) through the match: the same seeded
+    matches, decision for decision, whichever core runs."""
+    outs = []
+    for pure in (True, False):
+        env = {**os.environ, compiled.PURE_ENV: "1" if pure else "0"}
+        args = ["simulate", "--a", "hard", "--b", "normal", "--games", "2", "--seed", "1"]
+        proc = subprocess.run(
+            [sys.executable, "-m", "koikoi", *args, "--playouts", "100"],
+            env=env,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        outs.append({k: v for k, v in out.items() if "_ms_" not in k and k != "seconds"})
+    assert outs[0] == outs[1]
+    assert outs[0]["a_decisions"] > 0
