@@ -22,7 +22,8 @@ apt_pkgs=(binutils desktop-file-utils appstream dpkg
   libegl1 libgl1 libfontconfig1 libfreetype6 libxkbcommon0 libxkbcommon-x11-0 libdbus-1-3
   libglib2.0-0 libx11-6 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1
   libxcb-image0 libxcb-render-util0 libxcb-randr0 libxcb-shape0 libxcb-xkb1
-  libwayland-client0 libwayland-cursor0 libwayland-egl1)
+  libwayland-client0 libwayland-cursor0 libwayland-egl1
+  gcc)  # mypyc's C for the engine's compiled core (packaging/accel.py)
 if ! command -v "$py" >/dev/null 2>&1; then
   apt_pkgs+=(python3 python3-venv libpython3-dev)
   py=python3
@@ -34,6 +35,11 @@ sys.exit(0 if found else 1)' >/dev/null 2>&1; then
   # which PyInstaller puts in the bundle, comes in libpython3.X
   ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
   apt_pkgs+=(python3-venv "python$ver-venv" "libpython$ver")
+fi
+if command -v "$py" >/dev/null 2>&1 && ! "$py" -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+  # the compiled core's C includes Python.h: Debian's python3 keeps it in python3.X-dev
+  apt_pkgs+=("python$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-dev")
 fi
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
