@@ -1,7 +1,9 @@
 """``koikoi bench``: engine speed on one core (CLI.md), measured through the engine's own API.
 
 Random play here is what the AI's playouts do: list the legal actions and push one at random,
-from the deal (laying out a deck order) to the end of the round.
+from the deal (laying out a deck order) to the end of the round. The same loop runs on a plain
+list-based engine (koikoi/engine/listref.py) in slices taken turn about with the engine's, so
+that the ratio between them holds on a machine whose load changes while it is measured.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import random
 import time
 from typing import Any
 
+from koikoi.engine import compiled
 from koikoi.engine.cards import NUM_CARDS
 from koikoi.engine.deck import deal_from_order
+from koikoi.engine.listref import ListRound
 from koikoi.engine.round import Round
 from koikoi.engine.yaku import base_points, score
 
@@ -53,6 +57,26 @@ def random_rounds(seconds: float, seed: int = 1, shuffle: bool = False) -> tuple
             return rounds, now - start
 
 
+def list_random_rounds(seconds: float, seed: int = 1) -> tuple[int, float]:
+    """:func:`random_rounds` (without ``shuffle``) on the list-based engine."""
+    rng = random.Random(seed)
+    pool = _orders(rng, 4096)
+    rand = rng.random
+    rounds = 0
+    gc.collect()
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for order in pool:
+            r = ListRound(order, rounds & 1)
+            while not r.over:
+                actions = r.legal_actions()
+                r.push(actions[int(rand() * len(actions))])
+            rounds += 1
+            if rounds & 511 == 0 and time.perf_counter() >= deadline:
+                return rounds, time.perf_counter() - start
+
+
 def piles(n: int, seed: int = 2) -> list[int]:
     """``n`` different capture piles of 0–24 cards, as a round's winner might hold."""
     rng = random.Random(seed)
@@ -83,15 +107,30 @@ def score_microseconds(n: int = 20_000, repeat: int = 5) -> tuple[float, float]:
     return best_full, best_base
 
 
+SLICES = 3
+"""The engine's and the list-based engine's timed loops alternate this many times each."""
+
+
 def run(seconds: float = 3.0) -> dict[str, Any]:
-    rounds, elapsed = random_rounds(seconds)
+    rounds = list_rounds = 0
+    elapsed = list_elapsed = 0.0
+    for _ in range(SLICES):
+        n, t = random_rounds(seconds / SLICES)
+        rounds, elapsed = rounds + n, elapsed + t
+        n, t = list_random_rounds(seconds / SLICES / 2)
+        list_rounds, list_elapsed = list_rounds + n, list_elapsed + t
     rounds_s, elapsed_s = random_rounds(seconds / 2, shuffle=True)
     full, base = score_microseconds()
+    per_second = rounds / elapsed
+    list_per_second = list_rounds / list_elapsed
     return {
-        "rounds_per_second": round(rounds / elapsed),
+        "rounds_per_second": round(per_second),
         "score_us": round(full, 3),
         "rounds_per_second_with_shuffle": round(rounds_s / elapsed_s),
         "base_points_us": round(base, 3),
         "score_piles": 20_000,
         "seconds": round(elapsed + elapsed_s, 2),
+        "compiled": compiled.in_use(),
+        "list_rounds_per_second": round(list_per_second),
+        "list_ratio": round(per_second / list_per_second, 2),
     }

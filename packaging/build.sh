@@ -3,8 +3,9 @@
 #   dist/koikoi/koikoi                         the one-dir bundle (PyInstaller)
 #   dist/koikoi-VERSION-linux-x86_64.tar.gz    that bundle as a tarball
 #   dist/koikoi_VERSION_amd64.deb              /opt/koikoi, /usr/bin/koikoi, desktop files
-# It installs what it needs and is missing (Debian packages with apt-get, PyInstaller and
-# koikoi's dependencies from PyPI into build/venv), validates the desktop files, and prints
+# It installs what it needs and is missing (Debian packages with apt-get, PyInstaller, mypy
+# and koikoi's dependencies from PyPI into build/venv), builds the engine's compiled core
+# (packaging/accel.py: a C compiler is needed), validates the desktop files, and prints
 # the sizes and the time taken. `bash packaging/check.sh` then tests what it built.
 #
 # PYTHON picks the interpreter (default python3); KOIKOI_APT_LOCK_WAIT how long to wait for
@@ -21,7 +22,8 @@ apt_pkgs=(binutils desktop-file-utils appstream dpkg
   libegl1 libgl1 libfontconfig1 libfreetype6 libxkbcommon0 libxkbcommon-x11-0 libdbus-1-3
   libglib2.0-0 libx11-6 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1
   libxcb-image0 libxcb-render-util0 libxcb-randr0 libxcb-shape0 libxcb-xkb1
-  libwayland-client0 libwayland-cursor0 libwayland-egl1)
+  libwayland-client0 libwayland-cursor0 libwayland-egl1
+  gcc)  # mypyc's C for the engine's compiled core (packaging/accel.py)
 if ! command -v "$py" >/dev/null 2>&1; then
   apt_pkgs+=(python3 python3-venv libpython3-dev)
   py=python3
@@ -33,6 +35,11 @@ sys.exit(0 if found else 1)' >/dev/null 2>&1; then
   # which PyInstaller puts in the bundle, comes in libpython3.X
   ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
   apt_pkgs+=(python3-venv "python$ver-venv" "libpython$ver")
+fi
+if command -v "$py" >/dev/null 2>&1 && ! "$py" -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+  # the compiled core's C includes Python.h: Debian's python3 keeps it in python3.X-dev
+  apt_pkgs+=("python$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-dev")
 fi
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
@@ -60,9 +67,15 @@ stamp="$venv/.koikoi-deps"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ packaging/build.sh -nt "$stamp" ]; then
   mapfile -t deps < <("$py" packaging/meta.py dependencies)
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "pyinstaller>=6.10,<7" "${deps[@]}"  # (Pillow only where the icon is converted: Windows, macOS)
+    "pyinstaller>=6.10,<7" "mypy>=1.10" "${deps[@]}"  # (Pillow only where the icon is converted: Windows, macOS)
+  # mypy brings mypyc, which compiles the engine's core below
   touch "$stamp"
 fi
+
+# -- the engine's compiled core ----------------------------------------------------------------
+# koikoi/engine/compiled.py: the hot modules compiled by mypyc beside their sources (skipped
+# when current), so that the bundle carries them; packaging/check.sh checks that it does
+"$venv/bin/python" packaging/accel.py
 
 # -- the bundle -----------------------------------------------------------------------------
 rm -rf "dist/$name"

@@ -6,6 +6,7 @@
 #    windows meet by mDNS on 127.0.0.1 and play a round), offscreen, with no Python on PATH
 #    (PATH is an empty folder);
 #  - the tarball's binary plays a password-room network match with itself on 127.0.0.1;
+#  - the bundle carries the engine's compiled core, and its `bench` says it runs it;
 #  - the .deb holds the desktop file, metainfo and icons in their places, and they validate;
 #  - installed read-only and run by a user who cannot write there (nobody, when run as root),
 #    the app starts its computer's helper process and, quit by SIGTERM, saves the match in
@@ -64,6 +65,15 @@ check_binary() {  # LABEL BINARY
 mkdir "$work/tar"
 tar -xzf "$tarball" -C "$work/tar"
 check_binary tarball "$work/tar/$name/$name"
+
+# the engine's compiled core (packaging/accel.py) is in the bundle and is what runs
+for module in cards deck yaku round hot__mypyc; do
+  compgen -G "$work/tar/$name/_internal/koikoi/engine/$module.cpython-*.so" >/dev/null ||
+    fail "the bundle has no compiled koikoi/engine/$module"
+done
+out=$(run_bare "$work/tar/$name/$name" bench --seconds 0.2) || fail "bench exited $?"
+grep -q '"compiled": true' <<<"$out" || fail "the bundle's engine is not the compiled one: $out"
+say "compiled engine: in the bundle and running ($(grep -o '"rounds_per_second": [0-9]*' <<<"$out"))"
 
 # a system library the bundle does not carry (libEGL, from libegl1) is missing: one line
 # naming the package, not a traceback (root only: /dev/null is bound over it, privately)

@@ -17,6 +17,12 @@ collect_ignore = ["atspi_reader.py"]
 """Run by Debian's python3 with pyatspi (tests/test_ui_atspi.py), not importable here."""
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The suite runs the engine from source, the reference, in this process and the koikoi
+# processes it starts (and so collects the engine's doctests from the files they are in):
+# tests/test_engine_compiled.py runs the compiled core (koikoi/engine/compiled.py) against
+# it, and the engine's tests on it. (KOIKOI_PURE_ENGINE=0 runs tests/ on the compiled core;
+# the doctests in koikoi/ cannot then be collected from the files the modules do not come from.)
+os.environ.setdefault("KOIKOI_PURE_ENGINE", "1")
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
@@ -196,6 +202,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_art": ("processes",),
     "test_ci_setup": ("processes",),
     "test_cli": ("processes", "sockets"),
+    "test_engine_compiled": ("processes",),
     "test_golden_replays": ("processes",),
     "test_golden_scores": ("processes",),
     "test_hintbench": ("processes",),

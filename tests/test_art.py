@@ -23,6 +23,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
 from koikoi.devtools.sheet import layout, parse_size, render_sheet
+from koikoi.engine import compiled
 from koikoi.engine.cards import CARD_IDS
 from koikoi.resources import asset, assets_dir
 from koikoi.ui.common.art import ART_IDS, BACK, CardArt, card_size, card_svg
@@ -287,6 +288,13 @@ def test_the_wheel_carries_the_art_and_an_installed_copy_finds_it(tmp_path: Path
     assert "koikoi/assets/icons/koikoi-64.png" in names
     assert "koikoi/ui/smoke.py" in names  # the smoke test ships; the developers' tools do not
     assert not [name for name in names if name.startswith("koikoi/devtools/")]
+    # the engine's compiled core, where this checkout has it (tests/test_engine_compiled.py
+    # fails where .ci/setup did not build it): the very files, under their names
+    engine = ROOT / "koikoi" / "engine"
+    built = compiled.built(engine) and compiled.current(engine)
+    ours = {f"koikoi/engine/{p.name}" for p in engine.iterdir() if p.suffix in (".so", ".pyd")}
+    assert {n for n in names if n.endswith((".so", ".pyd"))} == (ours if built else set())
+    assert ("cp3" in wheel.name) is built  # tagged for this interpreter when it carries them
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
@@ -311,7 +319,8 @@ def test_the_wheel_carries_the_art_and_an_installed_copy_finds_it(tmp_path: Path
     assert result.returncode == 0, result.stderr
     probe = (
         "from koikoi.resources import asset; p = asset('cards/matsu_crane.svg'); "
-        "print(p); print(p.read_text(encoding='utf-8')[:4])"
+        "print(p); print(p.read_text(encoding='utf-8')[:4]); "
+        "from koikoi.engine import compiled; print(compiled.in_use())"
     )
     result = subprocess.run(
         [str(python), "-c", probe],
@@ -322,6 +331,7 @@ def test_the_wheel_carries_the_art_and_an_installed_copy_finds_it(tmp_path: Path
         env={"PATH": os.environ.get("PATH", "")},
     )
     assert result.returncode == 0, result.stderr
-    where, head = result.stdout.splitlines()
+    where, head, in_use = result.stdout.splitlines()
+    assert in_use == str(built)  # the installed copy runs the compiled core it carries
     assert Path(where).is_relative_to(env_dir.resolve()) or Path(where).is_relative_to(env_dir)
     assert head == "<svg"

@@ -122,7 +122,7 @@ def test_R1_1_month_masks_partition_the_deck() -> None:
 @pytest.mark.parametrize("bad", ["", "matsu", "MATSU_CRANE", "kiku_sake", None, 3, "matsu_crane "])
 def test_R1_1_unknown_ids_are_rejected(bad: object) -> None:
     with pytest.raises(UnknownCardError):
-        parse_card(bad)  # type: ignore[arg-type]
+        parse_card(bad)
     assert issubclass(UnknownCardError, ValueError)
 
 

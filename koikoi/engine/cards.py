@@ -130,12 +130,13 @@ def card_id(card: Card) -> str:
     return CARD_IDS[card]
 
 
-def parse_card(name: str) -> Card:
-    """The card with this id; raises :class:`UnknownCardError` for anything else."""
-    try:
-        return _BY_ID[name]
-    except (KeyError, TypeError):
-        raise UnknownCardError(f"unknown card id {name!r}") from None
+def parse_card(name: object) -> Card:
+    """The card with this id; raises :class:`UnknownCardError` for anything else (a record's
+    card may be any JSON value: typed ``object``, so compiled code takes it too)."""
+    card = _BY_ID.get(name) if isinstance(name, str) else None
+    if card is None:
+        raise UnknownCardError(f"unknown card id {name!r}")
+    return card
 
 
 def month_of(card: Card) -> int:

@@ -76,12 +76,19 @@ class Deal(NamedTuple):
 def deal_from_order(order: Sequence[Card], oya: int) -> Deal:
     """Lay out a deck order: 8 to the oya's hand, 8 to the other's, 8 to the field, 24 stock."""
     # 48 powers of two add up to 48 one-bits only if no two are equal, so one sum both
-    # checks the order and, per part, gives each part's set.
-    bits = _BIT_OF.__getitem__
+    # checks the order and, per part, gives each part's set. (Four plain loops: as fast as
+    # sum(map(...)) from source, and compiled (koikoi/engine/compiled.py) much faster.)
+    bit_of = _BIT_OF
+    first = second = field = rest = 0
     try:
-        first, second = sum(map(bits, order[0:8])), sum(map(bits, order[8:16]))
-        field = sum(map(bits, order[16:24]))
-        rest = sum(map(bits, order[24:]))
+        for card in order[0:8]:
+            first += bit_of[card]
+        for card in order[8:16]:
+            second += bit_of[card]
+        for card in order[16:24]:
+            field += bit_of[card]
+        for card in order[24:]:
+            rest += bit_of[card]
     except (KeyError, TypeError):
         raise ValueError("a deck order holds only cards 0..47") from None
     if len(order) != NUM_CARDS or first + second + field + rest != ALL_CARDS:

@@ -29,7 +29,7 @@ from koikoi.engine.events import (
     RoundResult,
     StakesPaid,
 )
-from koikoi.engine.round import Action, Phase, Round
+from koikoi.engine.round import BLANK, Action, Phase, Round
 
 STAKE: Final = 25
 """Each player's starting points (R2.1)."""
@@ -377,7 +377,7 @@ def determinize(obs: Observation, opponent_hand: CardSet, stock: Sequence[Card])
         1 << c for c in stock
     ):
         raise ValueError("the hidden cards must be exactly the unseen cards")
-    r = Round.__new__(Round)
+    r = Round(BLANK)
     seat = obs.seat
     hands = [0, 0]
     hands[seat] = obs.hand

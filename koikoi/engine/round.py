@@ -121,6 +121,13 @@ _PLAY, _PICK_PLAYED, _PICK_DRAWN, _DECIDE, _OVER = (
 )
 
 
+BLANK: Final = Deal((0, 0), 0, ())
+"""A stand-in deal: ``Round(BLANK)`` is a round none of whose state is set yet, for
+:meth:`Round.copy` and :func:`koikoi.engine.match.determinize` to fill in whole. (A class
+compiled by mypyc makes no instance without running ``__init__``, so ``Round.__new__`` is
+not the way.)"""
+
+
 class Round:
     """The state of one deal. Seats are 0 and 1; the oya (親) moves first (R3.3)."""
 
@@ -169,6 +176,8 @@ class Round:
     def __init__(
         self, deal: Deal, oya: int = 0, doubling: bool = True, *, teyaku: bool = True
     ) -> None:
+        if deal is BLANK:  # copy() and determinize fill in every attribute
+            return
         self.hands = [deal.hands[0], deal.hands[1]]
         self.dealt_hands = deal.hands
         self.field = deal.field
@@ -221,7 +230,7 @@ class Round:
 
     def copy(self) -> Round:
         """An independent copy (for search)."""
-        r = Round.__new__(Round)
+        r = Round(BLANK)
         r.hands = self.hands[:]
         r.field = self.field
         r.captured = self.captured[:]
