@@ -9,7 +9,10 @@ are tests/test_net_nat.py's."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import socket
+
+import pytest
 
 from koikoi.net.transport.bothdial import dial_from, listen_both
 from koikoi.net.transport.bothjoin import Joined, join_both_ways
@@ -50,6 +53,23 @@ def test_one_port_listens_in_both_families_and_dials_out() -> None:
     assert [p for _, p in bound] == [port] * len(bound)
     assert [f for f, _ in bound] in ([socket.AF_INET], [socket.AF_INET, socket.AF_INET6])
     assert peer == ("127.0.0.1", port)  # dialled from the listening port itself
+
+
+def test_a_port_another_program_listens_on_is_not_shared() -> None:
+    """SO_REUSEPORT lets the room's port dial out; it must not let a second room (or any
+    program) listen on a port already taken."""
+    taken = listen_both(0)
+    try:
+        port = taken[0].getsockname()[1]
+        with pytest.raises(OSError) as raised:
+            listen_both(port)
+        assert raised.value.errno == errno.EADDRINUSE
+    finally:
+        for sock in taken:
+            sock.close()
+    again = listen_both(port)  # free again: taken at once
+    for sock in again:
+        sock.close()
 
 
 def test_nothing_answering_is_said_per_address_when_the_window_closes() -> None:
@@ -131,3 +151,53 @@ def test_a_host_that_took_a_reply_code_lets_in_only_that_joiner() -> None:
     assert other.session is None and other.failure is not None
     assert "identity" in other.failure, other.failure
     assert joined.finished and hosted.finished
+
+
+def test_a_password_rooms_listening_joiner_backs_off_a_caller_that_guesses() -> None:
+    """Attack: in a password room each call to the listening joiner would be one online
+    guess of the password for the caller. The room's limits hold on it: after the second
+    wrong guess from an address, that address waits (its next call gets no hello, so no
+    guess), and the real host, with the password, still plays."""
+
+    async def main() -> tuple[list[int], int, Joined | dict[tuple[str, int], str]]:
+        loop = asyncio.get_running_loop()
+        real, guesser, joiner = options("hana"), options("mallory"), options("taro")
+        real.password = joiner.password = "matsu"
+        guesser.password = "guess"
+        joiner.expected_fingerprint = real.identity.fingerprint
+        sockets = [s for s in listen_both(0) if s.family == socket.AF_INET]
+        port = sockets[0].getsockname()[1]
+        joining = asyncio.ensure_future(
+            join_both_ways(sockets, port, [], loop.time() + 30, joiner, Bot(2))
+        )
+        wrong: list[int] = []
+        turned: list[str] = []
+        impostors = []
+        room = Room(real, Bot(1))
+        await room.open("127.0.0.1", 0)
+        try:
+            for calls in (1, 2, 3):  # a fresh room each time: no limit of its own in the way
+                impostor = Room(
+                    guesser,
+                    Bot(9),
+                    on_wrong_password=lambda host, count: wrong.append(count),
+                    on_refused=lambda address, why: turned.append(why),
+                )
+                impostors.append(impostor)
+                await impostor.open("127.0.0.1", 0)
+                impostor.take(await asyncio.open_connection("127.0.0.1", port))
+                while len(turned) < calls:
+                    await asyncio.sleep(0.01)
+            guesses = len(wrong)
+            await asyncio.sleep(1.2)  # the address's back-off after two wrong guesses
+            room.take(await asyncio.open_connection("127.0.0.1", port))
+            joined = await asyncio.wait_for(joining, 60)
+            return wrong, guesses, joined
+        finally:
+            for impostor in impostors:
+                await impostor.close()
+            await room.close()
+
+    wrong, guesses, joined = asyncio.run(main())
+    assert guesses == 2, wrong  # the third call got no hello: no guess
+    assert isinstance(joined, Joined) and joined.outcome.finished

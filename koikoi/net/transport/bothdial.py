@@ -65,7 +65,11 @@ def _any(family: socket.AddressFamily) -> str:
 
 def listen_both(port: int, backlog: int = 100) -> list[socket.socket]:
     """Listening sockets on ``port`` for IPv4 and, where this machine has it, IPv6 (port 0:
-    one free in both). Raises :class:`OSError` when IPv4 cannot listen there."""
+    one free in both). Raises :class:`OSError` when IPv4 cannot listen there, also when
+    another program listens on ``port`` with ``SO_REUSEPORT`` (which would let this one
+    share it)."""
+    if port:
+        _probe(port)
     last: OSError | None = None
     for _ in range(_PORT_TRIES if port == 0 else 1):
         v4 = _socket(socket.AF_INET)
@@ -96,6 +100,25 @@ def listen_both(port: int, backlog: int = 100) -> list[socket.socket]:
         return [v4, v6]
     assert last is not None
     raise last
+
+
+def _probe(port: int) -> None:
+    """EADDRINUSE when ``port`` is taken, whoever holds it (a socket without
+    ``SO_REUSEPORT`` cannot share it)."""
+    for family in (socket.AF_INET, socket.AF_INET6):
+        try:
+            probe = socket.socket(family, socket.SOCK_STREAM)
+        except OSError:
+            continue
+        with probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                probe.bind((_any(family), port))
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE or family == socket.AF_INET:
+                    raise
 
 
 def _family(host: str) -> socket.AddressFamily:
