@@ -51,6 +51,19 @@ def ipv6_rig(tmp_path: Path) -> Iterator[Rig]:
 
 
 @pytest.fixture
+def pinhole_rig(tmp_path: Path) -> Iterator[Rig]:
+    """The rig with global IPv6 behind both homes' firewalls, and miniupnpd on router 1
+    (UPnP-IGD for IPv4, PCP for IPv4 and IPv6: an IPv6 ``MAP`` opens a pinhole)."""
+    built = Rig(tmp_path / "rig", ipv6=True)
+    built.folder.mkdir()
+    built.open()
+    try:
+        yield built
+    finally:
+        built.close()
+
+
+@pytest.fixture
 def natpmp_rig(tmp_path: Path) -> Iterator[Rig]:
     """The rig with home 1's router speaking NAT-PMP/PCP and not UPnP-IGD."""
     built = Rig(tmp_path / "rig", upnp=False)
@@ -371,3 +384,47 @@ def test_a_reply_code_the_host_never_takes_is_given_up_in_one_line(
     assert last.startswith("koikoi: the host did not take the reply code within 4 s"), last
     assert H2 in last and "UPnP" in last
     assert joiner.result()["finished"] is False
+
+
+@pytest.mark.timeout(300)
+def test_where_the_ipv6_firewall_blocks_the_host_asks_for_a_pinhole(
+    pinhole_rig: Rig, tmp_path: Path
+) -> None:
+    """Router 1's IPv6 firewall drops what it did not see go out; the host asks it by PCP to
+    let in its room's port, and a joiner that dials only the code's IPv6 address plays."""
+    from tests.nat_rig import H1_6, NFT_TABLE
+
+    rig = pinhole_rig
+
+    def pinholes() -> str:
+        chain = ("nft", "list", "chain", "inet", NFT_TABLE, "miniupnpd")
+        return run_rig(rig.ns(rig.r1, *chain))
+
+    host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random", "--name", "hana",
+                 prefix=rig.ns(rig.h1))  # fmt: skip
+    try:
+        code = decode(_code_of(host))
+        port = int(host.wait_for("listening ", 5).rsplit(":", 1)[1])
+        said = host.wait_for("IPv6 pinhole", 5)
+        assert f"[{H1_6}]:{port} by PCP" in said, said
+        assert "0x20010db8006100000000000000000010" in pinholes()  # h1's address let in
+        only_ipv6 = JoinCode(tuple(c for c in code.candidates if c.ipv6), code.fingerprint)
+        assert [c.host for c in only_ipv6.candidates] == [H1_6]
+        joiner = spawn(tmp_path / "joiner", "join", encode(only_ipv6), "--bot", "random",
+                       "--reply-wait", "0", prefix=rig.ns(rig.h2))  # fmt: skip
+        try:
+            assert joiner.wait(200) == 0, joiner.stderr
+            assert host.wait(60) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert host.result()["route"] == joiner.result()["route"] == "ipv6", host.stderr
+    assert f"reached the room at [{H1_6}]:{port}" in joiner.stderr
+    assert f"dport {port}" not in pinholes()  # removed at exit
+
+
+def run_rig(argv: tuple[str, ...]) -> str:
+    from tests.nat_rig import run
+
+    return run(*argv, check=False).stdout

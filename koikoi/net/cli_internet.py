@@ -32,7 +32,7 @@ from koikoi.net.joincode import (
     room_code,
 )
 from koikoi.net.natpmp import NatPmpMapper
-from koikoi.net.pcp import PcpMapper
+from koikoi.net.pcp import PcpMapper, PcpPinhole
 from koikoi.net.portmap import (
     LEASE,
     MAP_TIMEOUT,
@@ -141,6 +141,37 @@ async def map_port(port: int, lease: int | None = None) -> Leased | str:
     return why_not_mapped(failures)
 
 
+async def open_pinhole(port: int, lease: int | None = None) -> Leased | None:
+    """An IPv6 pinhole for TCP ``port`` by PCP (:class:`~koikoi.net.pcp.PcpPinhole`), where
+    this machine has a global IPv6 address and its router grants one (renewed as a mapping
+    is); None otherwise, said in the log only: IPv6 may get through without one, or both
+    sides dial."""
+    if not any(_global6(host) for host, _ in local_addresses(port)):
+        return None
+    pinhole = PcpPinhole(LEASE if lease is None else max(1, lease))
+    try:
+        mapping = await _on_thread(functools.partial(pinhole.open, port), MAP_TIMEOUT)
+    except (MappingFailed, TimeoutError) as error:
+        logger.info("no IPv6 pinhole: %s", error or "no answer")
+        return None
+    leased = Leased(pinhole, mapping)
+    leased.start_renewing()
+    return leased
+
+
+def _global6(host: str) -> bool:
+    try:
+        address = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return False
+    return (
+        isinstance(address, ipaddress.IPv6Address)
+        and address.ipv4_mapped is None
+        and not (address.is_link_local or address.is_loopback or address.is_multicast)
+        and address not in ipaddress.ip_network("fc00::/7")
+    )
+
+
 def local_addresses(port: int) -> list[tuple[str, int]]:
     """This machine's interface addresses with ``port``, for a code to choose from
     (:func:`~koikoi.net.joincode.room_code` leaves out what cannot be in one)."""
@@ -155,15 +186,23 @@ def local_addresses(port: int) -> list[tuple[str, int]]:
 
 
 def code_for(
-    port: int, fingerprint: str, leased: Leased | None, bind: str = "0.0.0.0", reply: bool = False
+    port: int,
+    fingerprint: str,
+    leased: Leased | None,
+    bind: str = "0.0.0.0",
+    reply: bool = False,
+    pinhole: Leased | None = None,
 ) -> JoinCode:
     """The code of a port listened on: the router's mapping first (then the address it
-    reaches), then this machine's addresses (:func:`local_addresses`, or ``bind`` alone)."""
+    reaches), then this machine's addresses (:func:`local_addresses`, or ``bind`` alone),
+    the IPv6 one a ``pinhole`` opened first among them."""
     mapped: list[tuple[str, int]] = []
     if leased is not None:
         m = leased.mapping
         mapped = [(m.external_host, m.external_port), (m.internal_host, m.internal_port)]
     here = local_addresses(port) if bind in ("0.0.0.0", "::", "") else [(bind, port)]
+    if pinhole is not None:
+        here.insert(0, (pinhole.mapping.external_host, port))
     code = room_code(here, fingerprint, mapped, reply=reply)
     if code is None:  # no address but the loopback's
         code = JoinCode((Candidate("127.0.0.1", port),), fingerprint, reply=reply)
@@ -193,9 +232,9 @@ def _local_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
 
 
 def host_route(peer: str, mapped: bool) -> str:
-    """The host's ``route``: ``lan`` for a peer on one of this machine's networks, else
-    ``mapped`` in a room with a mapping, else ``direct``. ``peer`` is ``IP:PORT`` as the room
-    saw it (an IPv6 one unbracketed)."""
+    """The host's ``route``: ``lan`` for a peer on one of this machine's networks, ``ipv6``
+    for another IPv6 one, else ``mapped`` in a room with a mapping, else ``direct``.
+    ``peer`` is ``IP:PORT`` as the room saw it (an IPv6 one unbracketed)."""
     host = peer.rpartition(":")[0].strip("[]") or peer
     try:
         address = ipaddress.ip_address(host.split("%")[0])
@@ -205,6 +244,8 @@ def host_route(peer: str, mapped: bool) -> str:
         address = address.ipv4_mapped
     if any(address in net for net in _local_networks()):
         return "lan"
+    if isinstance(address, ipaddress.IPv6Address):
+        return "ipv6"  # through a pinhole, or a firewall that lets it in
     return "mapped" if mapped else "direct"
 
 
@@ -347,16 +388,22 @@ async def _reply(
     joining = asyncio.ensure_future(
         join_both_ways(sockets, port, where, until, options, player, watch, stop)
     )
+    pinholing = asyncio.ensure_future(open_pinhole(port, lease))
     mapped = await map_port(port, lease)
     if isinstance(mapped, str):
         say(f"this side's router mapped nothing either ({mapped})")
     leased = None if isinstance(mapped, str) else mapped
+    pinhole = await pinholing
     try:
         if not playing and not joining.done():
-            reply = code_for(port, options.identity.fingerprint, leased, reply=True)
+            reply = code_for(
+                port, options.identity.fingerprint, leased, reply=True, pinhole=pinhole
+            )
             if leased is not None:
                 m = leased.mapping
                 say(f"the router opened port {m.external_port} for the reply by {m.method}")
+            if pinhole is not None:
+                say(f"the router opened an IPv6 pinhole for {_shown(pinhole)} by PCP")
             print(f"code {encode(reply)}", file=sys.stderr, flush=True)  # as a host's code
             say(
                 "the room cannot be reached from here: read this reply code to its host, whose "
@@ -364,8 +411,9 @@ async def _reply(
             )
         result = await joining
     finally:
-        if leased is not None:
-            await leased.close()
+        for lease_ in (leased, pinhole):
+            if lease_ is not None:
+                await lease_.close()
     if isinstance(result, dict):
         outcome = Outcome(format_address(*where[0]))
         tried = "; ".join(f"{format_address(*c)}: {why}" for c, why in result.items())
@@ -379,6 +427,10 @@ async def _reply(
         result.outcome, _same_addresses(where), options, player, on_event, stop
     )
     return outcome, reply_route(code, result, leased is not None)
+
+
+def _shown(pinhole: Leased) -> str:
+    return format_address(pinhole.mapping.external_host, pinhole.mapping.external_port)
 
 
 def _same_addresses(where: list[tuple[str, int]]) -> Redial:

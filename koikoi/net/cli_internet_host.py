@@ -22,7 +22,7 @@ from typing import Final
 
 from koikoi.command import UsageError, say
 from koikoi.net.address import format_address
-from koikoi.net.cli_internet import Leased, code_for, host_route, map_port
+from koikoi.net.cli_internet import Leased, code_for, host_route, map_port, open_pinhole
 from koikoi.net.joincode import JoinCode, JoinCodeError, decode, encode
 from koikoi.net.room import HANDSHAKE_DEADLINE
 from koikoi.net.transport.bothdial import dial_from, listen_both
@@ -86,13 +86,20 @@ class InternetRoom:
     the room early (exit 1)."""
 
     def __init__(
-        self, room: Room, port: int, options: PeerOptions, leased: Leased | None, bind: str
+        self,
+        room: Room,
+        port: int,
+        options: PeerOptions,
+        leased: Leased | None,
+        bind: str,
+        pinhole: Leased | None = None,
     ) -> None:
         self.room = room
         self.port = port
         self.options = options
         self.leased = leased
-        self.code = code_for(port, options.identity.fingerprint, leased, bind)
+        self.pinhole = pinhole
+        self.code = code_for(port, options.identity.fingerprint, leased, bind, pinhole=pinhole)
         self.text = encode(self.code)
         self.reply: JoinCode | None = None
         self.ended: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -186,8 +193,9 @@ class InternetRoom:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        if self.leased is not None:
-            await self.leased.close()
+        for leased in (self.leased, self.pinhole):
+            if leased is not None:
+                await leased.close()
 
 
 async def open_internet(
@@ -196,14 +204,16 @@ async def open_internet(
     """Map ``port`` and print the room's code; or one line saying why the room cannot be
     opened (the router mapped nothing and no reply code can be typed)."""
     lines = _Lines()
+    pinholing = asyncio.ensure_future(open_pinhole(port, lease))
     mapped = await map_port(port, lease)
+    pinhole = await pinholing
     if isinstance(mapped, str):
         await asyncio.sleep(0.05)  # an input that is closed has said so by now
-        if lines.ended:
+        if lines.ended and pinhole is None:  # no way in that this side knows of
             return f"cannot open the room to the internet: {mapped}"
         say(f"cannot open the room to the internet: {mapped}")
     leased = None if isinstance(mapped, str) else mapped
-    internet = InternetRoom(room, port, options, leased, bind)
+    internet = InternetRoom(room, port, options, leased, bind, pinhole)
     if leased is not None:
         m = leased.mapping
         # CLI.md: these two lines as they are (like ``listening``), for scripts to read
@@ -214,7 +224,10 @@ async def open_internet(
             f"the router opened port {leased.mapping.external_port} for this room by "
             f"{leased.mapping.method} until it closes; give the other player the code"
         )
-    else:
+    if pinhole is not None:
+        m = pinhole.mapping
+        say(f"the router opened an IPv6 pinhole for {format_address(m.external_host, port)} by PCP")
+    if leased is None:
         say(
             "give the other player the code all the same: where their koikoi cannot reach "
             "this room it shows a reply code; type it here and both sides dial each other"
