@@ -305,14 +305,17 @@ def test_over_ipv6_behind_two_stateful_firewalls_both_sides_dial(
     host, joiner, times = _play_by_reply(rig, tmp_path, "h2", "h1")
     assert host.result()["route"] == joiner.result()["route"] == "both-dial", host.stderr
     assert "no address of the join code answered" in joiner.stderr
-    _say_times(times)
+    _say_times(times, tmp_path)
 
 
-def _say_times(times: dict[str, float]) -> None:
-    print(
+def _say_times(times: dict[str, float], folder: Path) -> None:
+    """Printed, and kept in the test's folder (docs/benchmarks.md reads them)."""
+    line = (
         f"join started -> reply code shown {times['reply'] - times['join']:.2f} s; "
         f"reply typed -> first deal {times['first_deal'] - times['typed']:.2f} s"
     )
+    print(line)
+    (folder / "times.txt").write_text(line + "\n")
 
 
 @pytest.mark.timeout(300)
@@ -321,7 +324,7 @@ def test_behind_a_router_that_maps_nothing_the_roles_turn(rig: Rig, tmp_path: Pa
     does: the joiner shows a reply code naming its mapping, and the host dials it."""
     host, joiner, times = _play_by_reply(rig, tmp_path, "h2", "h1")
     assert host.result()["route"] == joiner.result()["route"] == "mapped", host.stderr
-    _say_times(times)
+    _say_times(times, tmp_path)
     line = next(x for x in joiner.stderr.splitlines() if "for the reply by" in x)
     port = int(line.split("opened port ", 1)[1].split()[0])
     assert f"dport {port}" not in rig.redirects()  # the reply's mapping removed at exit
