@@ -333,12 +333,12 @@ async def join_by_code(
     back (:func:`_reply`), for ``reply_wait`` s; ``reply_wait`` 0: it gives up after
     :data:`DIAL_TIMEOUT` s instead."""
     where = [(c.host, c.port) for c in code.ordered]
-    sockets: list[socket.socket] = []
-    if reply_wait > 0:
-        with contextlib.suppress(OSError):  # no port to listen on: no reply either
-            sockets = listen_both(0)
-    dialled = await dial_first(where, FIRST_DIAL if sockets else DIAL_TIMEOUT)
+    dialled = await dial_first(where, FIRST_DIAL if reply_wait > 0 else DIAL_TIMEOUT)
     if isinstance(dialled, list):
+        sockets: list[socket.socket] = []
+        if reply_wait > 0:  # listening only now: a joiner that reached the room needs no port
+            with contextlib.suppress(OSError):  # no port to listen on: no reply either
+                sockets = listen_both(0)
         if not sockets:
             outcome = Outcome(format_address(*where[0]))
             outcome.failure = "no address of the join code answered: " + "; ".join(dialled)
@@ -347,8 +347,6 @@ async def join_by_code(
         return await _reply(
             code, sockets, options, player, progress, install_stop, reply_wait, lease
         )
-    for sock in sockets:
-        sock.close()
     (host, port), streams = dialled
     say(f"reached the room at {format_address(host, port)}")
     stop = asyncio.Event()
