@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import io
 import socket
 
 import pytest
 
+from koikoi.net.portmap import Mapping
 from koikoi.net.transport.bothdial import dial_from, listen_both
 from koikoi.net.transport.bothjoin import Joined, join_both_ways
 from koikoi.net.transport.joiner import join
@@ -201,3 +203,49 @@ def test_a_password_rooms_listening_joiner_backs_off_a_caller_that_guesses() -> 
     wrong, guesses, joined = asyncio.run(main())
     assert guesses == 2, wrong  # the third call got no hello: no guess
     assert isinstance(joined, Joined) and joined.outcome.finished
+
+
+class _Router:
+    """A mapper that did its work already (the pinhole below) and removes it quietly."""
+
+    lease = 120
+    answered = True
+
+    def open(self, port: int) -> Mapping:
+        raise AssertionError("the pinhole is open already")
+
+    def renew(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_room_whose_input_ended_waits_on_only_while_it_has_a_way_in() -> None:
+    """``host --internet`` with nothing to type to it (its input ended): without a mapping
+    or a pinhole the room ends in one line; with an IPv6 pinhole a peer can still come, and
+    it waits."""
+    from koikoi.net.cli_internet import Leased
+    from koikoi.net.cli_internet_host import InternetRoom, _Lines
+
+    async def ends(pinhole: bool) -> str | None:
+        host = options("hana")
+        room = Room(host, Bot(1))
+        _, port = await room.open("127.0.0.1", 0)
+        hole = Mapping("2001:db8:61::10", port, "2001:db8:61::10", port, "PCP pinhole")
+        internet = InternetRoom(
+            room, port, host, None, "127.0.0.1", Leased(_Router(), hole) if pinhole else None
+        )
+        internet.take_replies(_Lines(io.StringIO("")))
+        try:
+            return await asyncio.wait_for(asyncio.shield(internet.ended), 1.0)
+        except TimeoutError:
+            return None
+        finally:
+            await internet.close()
+            await room.close()
+
+    line = asyncio.run(ends(pinhole=False))
+    assert line is not None and line.startswith("no reply code came before the input ended")
+    assert "UPnP" in line
+    assert asyncio.run(ends(pinhole=True)) is None

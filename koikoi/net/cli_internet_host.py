@@ -18,7 +18,7 @@ import ipaddress
 import socket
 import sys
 import threading
-from typing import Final
+from typing import Final, TextIO
 
 from koikoi.command import UsageError, say
 from koikoi.net.address import format_address
@@ -58,11 +58,12 @@ def listen_for_internet(bind: str, port: int) -> list[socket.socket]:
 
 
 class _Lines:
-    """The lines of standard input, read on a daemon thread (a blocking read), handed to the
-    loop; None once the input ended."""
+    """The lines of standard input (or ``source``), read on a daemon thread (a blocking
+    read), handed to the loop; None once the input ended."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: TextIO | None = None) -> None:
         loop = asyncio.get_running_loop()
+        lines = sys.stdin if source is None else source
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.ended = False
 
@@ -72,7 +73,7 @@ class _Lines:
 
         def read() -> None:
             with contextlib.suppress(Exception):
-                for line in sys.stdin:
+                for line in lines:
                     loop.call_soon_threadsafe(put, line)
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 loop.call_soon_threadsafe(put, None)
@@ -112,7 +113,8 @@ class InternetRoom:
         while True:
             line = await lines.queue.get()
             if line is None:
-                if self.leased is None and not self.room.playing and not self.ended.done():
+                nothing = self.leased is None and self.pinhole is None  # no way in known
+                if nothing and not self.room.playing and not self.ended.done():
                     self.ended.set_result(
                         "no reply code came before the input ended, and the router mapped "
                         "nothing: turn on UPnP (or NAT-PMP/PCP) in the router's settings, or "
