@@ -7,6 +7,7 @@ saying why. Nothing is sent outside the rig's namespaces, which each test remove
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -376,12 +377,20 @@ def test_a_reply_code_the_host_never_takes_is_given_up_in_one_line(
         code = encode(JoinCode((Candidate(H2, port),), fp))
         joiner = spawn(tmp_path / "joiner", "join", code, "--bot", "random",
                        "--reply-wait", "4", prefix=rig.ns(rig.h1))  # fmt: skip
+        stopped = spawn(tmp_path / "stopped", "join", code, "--bot", "random",
+                        prefix=rig.ns(rig.h1))  # fmt: skip
         try:
             assert joiner.wait(REASON_WITHIN + 15) == 1, joiner.stderr
+            _code_of(stopped, 30)
+            stopped.proc.send_signal(signal.SIGINT)  # Ctrl-C while it waits for the host
+            assert stopped.wait(15) == 1, stopped.stderr
         finally:
             joiner.kill()
+            stopped.kill()
     finally:
         listening.kill()
+    last = stopped.stderr.strip().splitlines()[-1]
+    assert last == "koikoi: stopped before the host dialled back", stopped.stderr
     assert _code_of(joiner)  # it offered one
     last = joiner.stderr.strip().splitlines()[-1]
     assert last.startswith("koikoi: the host did not take the reply code within 4 s"), last

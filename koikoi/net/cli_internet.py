@@ -412,6 +412,10 @@ async def _reply(
         for lease_ in (leased, pinhole):
             if lease_ is not None:
                 await lease_.close()
+    if isinstance(result, dict) and stop.is_set():
+        outcome = Outcome(format_address(*where[0]))
+        outcome.failure = "stopped before the host dialled back"
+        return outcome, None
     if isinstance(result, dict):
         outcome = Outcome(format_address(*where[0]))
         tried = "; ".join(f"{format_address(*c)}: {why}" for c, why in result.items())
