@@ -264,8 +264,8 @@ def _play_by_reply(
     match is played to its end, both records verify. The two processes and the times."""
     records = tmp_path / "host.json", tmp_path / "joiner.json"
     host = spawn(
-        tmp_path / "host", "host", "--internet", "--bot", "random", "--name", "hana",
-        "--record", str(records[0]), prefix=rig.ns(getattr(rig, host_in)), typed=True,
+        tmp_path / "host", "host", "--internet", "--replies", "--bot", "random", "--name",
+        "hana", "--record", str(records[0]), prefix=rig.ns(getattr(rig, host_in)), typed=True,
     )  # fmt: skip
     times: dict[str, float] = {}
     try:
@@ -274,7 +274,8 @@ def _play_by_reply(
         times["join"] = time.monotonic()
         joiner = spawn(
             tmp_path / "joiner", "join", code, "--bot", "random", "--name", "taro",
-            "--record", str(records[1]), prefix=rig.ns(getattr(rig, joiner_in)),
+            "--reply-wait", "120", "--record", str(records[1]),
+            prefix=rig.ns(getattr(rig, joiner_in)),
         )  # fmt: skip
         try:
             reply = _code_of(joiner, 40)
@@ -341,7 +342,7 @@ def test_a_reply_code_none_of_whose_addresses_answers_is_said_within_15_s(
     from koikoi.net.joincode import Candidate
     from tests.nat_rig import H1
 
-    host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random",
+    host = spawn(tmp_path / "host", "host", "--internet", "--replies", "--bot", "random",
                  prefix=rig.ns(rig.h2), typed=True)  # fmt: skip
     try:
         _code_of(host)
@@ -378,7 +379,7 @@ def test_a_reply_code_the_host_never_takes_is_given_up_in_one_line(
         joiner = spawn(tmp_path / "joiner", "join", code, "--bot", "random",
                        "--reply-wait", "4", prefix=rig.ns(rig.h1))  # fmt: skip
         stopped = spawn(tmp_path / "stopped", "join", code, "--bot", "random",
-                        prefix=rig.ns(rig.h1))  # fmt: skip
+                        "--reply-wait", "120", prefix=rig.ns(rig.h1))  # fmt: skip
         try:
             assert joiner.wait(REASON_WITHIN + 15) == 1, joiner.stderr
             _code_of(stopped, 30)

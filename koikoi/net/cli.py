@@ -350,7 +350,9 @@ async def _host(
     shown = format_address(host, port)
     internet: InternetRoom | None = None
     if args.internet:  # CLI.md "Across the internet": mapped, or one line why not, exit 1
-        opened = await open_internet(room, port, options, args.map_lease, args.bind)
+        opened = await open_internet(
+            room, port, options, args.map_lease, args.bind, replies=args.replies
+        )
         if isinstance(opened, str):
             await room.close()
             outcome = Outcome(shown)
@@ -707,6 +709,13 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             help="open the room to the internet: map its port on the home router (UPnP) and "
             "print the join code to give the other player",
         )
+        p.add_argument(
+            "--replies",
+            action="store_true",
+            help="with --internet: take reply codes typed on standard input (a joiner that "
+            "cannot reach the room shows one); the room then waits for one where the router "
+            "maps nothing, and both sides dial each other",
+        )
         # the mapping's lease in seconds, for tests (docs/protocol.md, "Port mapping")
         p.add_argument("--map-lease", type=int, default=None, help=argparse.SUPPRESS)
         p.add_argument(
@@ -746,11 +755,11 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--reply-wait",
             type=_reply_wait,
-            default=REPLY_WAIT,
+            default=0.0,
             metavar="S",
-            help=f"with CODE: when no address of the code answers, seconds to wait for the host "
-            f"to take this side's reply code, both sides dialling (default {REPLY_WAIT:g}; 0: "
-            "give up at once)",
+            help=f"with CODE: when no address of the code answers, show a reply code and wait "
+            f"this many seconds for the host to take it, both sides dialling ({REPLY_WAIT:g} "
+            "suits a code read over the phone; default 0: give up within 10 s)",
         )
         _common(p, silence=False)
         p.add_argument(

@@ -201,17 +201,24 @@ class InternetRoom:
 
 
 async def open_internet(
-    room: Room, port: int, options: PeerOptions, lease: int | None, bind: str = "0.0.0.0"
+    room: Room,
+    port: int,
+    options: PeerOptions,
+    lease: int | None,
+    bind: str = "0.0.0.0",
+    *,
+    replies: bool = False,
 ) -> InternetRoom | str:
     """Map ``port`` and print the room's code; or one line saying why the room cannot be
-    opened (the router mapped nothing and no reply code can be typed)."""
-    lines = _Lines()
+    opened (the router mapped nothing and no reply code can be typed: ``replies`` off, or
+    standard input closed)."""
+    lines = _Lines() if replies else None
     pinholing = asyncio.ensure_future(open_pinhole(port, lease))
     mapped = await map_port(port, lease)
     pinhole = await pinholing
     if isinstance(mapped, str):
         await asyncio.sleep(0.05)  # an input that is closed has said so by now
-        if lines.ended and pinhole is None:  # no way in that this side knows of
+        if (lines is None or lines.ended) and pinhole is None:  # no way in known here
             return f"cannot open the room to the internet: {mapped}"
         say(f"cannot open the room to the internet: {mapped}")
     leased = None if isinstance(mapped, str) else mapped
@@ -229,10 +236,11 @@ async def open_internet(
     if pinhole is not None:
         m = pinhole.mapping
         say(f"the router opened an IPv6 pinhole for {format_address(m.external_host, port)} by PCP")
-    if leased is None:
+    if leased is None and lines is not None:
         say(
             "give the other player the code all the same: where their koikoi cannot reach "
             "this room it shows a reply code; type it here and both sides dial each other"
         )
-    internet.take_replies(lines)
+    if lines is not None:
+        internet.take_replies(lines)
     return internet
