@@ -180,11 +180,14 @@ def test_the_lease_is_renewed_while_the_room_is_open_and_lapses_once_it_is_kille
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("typed", [False, True], ids=["input-closed", "input-open"])
 def test_behind_a_router_that_maps_nothing_the_reason_comes_within_15_s(
-    rig: Rig, tmp_path: Path
+    rig: Rig, tmp_path: Path, typed: bool
 ) -> None:
+    """CLI.md: one line within 15 s, exit 1; an open standard input changes nothing unless
+    the host takes reply codes (``--replies``)."""
     host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random",
-                 prefix=rig.ns(rig.h2))  # fmt: skip
+                 prefix=rig.ns(rig.h2), typed=typed)  # fmt: skip
     try:
         assert host.wait(REASON_WITHIN) == 1, host.stderr
     finally:
