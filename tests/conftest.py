@@ -208,6 +208,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_hintbench": ("processes",),
     "test_net_address": ("processes", "sockets"),
     "test_net_bench": ("sockets",),
+    "test_net_bothdial": ("sockets",),
     "test_net_clock": ("processes", "sockets"),
     "test_net_confirm": ("sockets",),
     "test_net_dealing_bench": ("processes",),

@@ -33,6 +33,12 @@ INET = "203.0.113.1"
 R1_WAN, R2_WAN = "203.0.113.11", "203.0.113.12"
 R1_LAN, H1 = "192.168.61.1", "192.168.61.10"
 R2_LAN, H2 = "192.168.62.1", "192.168.62.10"
+INET6 = "2001:db8:100::1"
+R1_WAN6, R2_WAN6 = "2001:db8:100::11", "2001:db8:100::12"
+R1_LAN6, H1_6 = "2001:db8:61::1", "2001:db8:61::10"
+R2_LAN6, H2_6 = "2001:db8:62::1", "2001:db8:62::10"
+"""With ``ipv6``: global IPv6 (a documentation range) routed, not translated, each home's
+router with the same stateful forward firewall for both families."""
 STUN_PORT = 3478
 NFT_TABLE = "kkn_router"
 """The one nft table of each router: its firewall, its NAT and miniupnpd's chains."""
@@ -76,7 +82,7 @@ table inet {NFT_TABLE} {{
     chain postrouting {{
         type nat hook postrouting priority 100; policy accept;
         jump postrouting_miniupnpd
-        oifname "{wan}" masquerade
+        meta nfproto ipv4 oifname "{wan}" masquerade
     }}
     chain prerouting_miniupnpd {{
     }}
@@ -115,10 +121,16 @@ deny 0-65535 0.0.0.0/0 0-65535
 class Rig:
     """The namespaces of the module's picture; :meth:`close` removes all of it."""
 
-    def __init__(self, folder: Path, upnp: bool = True) -> None:
+    def __init__(
+        self, folder: Path, upnp: bool = True, ipv6: bool = False, mapper: bool = True
+    ) -> None:
         self.folder = folder
         self.upnp = upnp
         """Router 1 speaks UPnP-IGD and NAT-PMP/PCP; without ``upnp``, NAT-PMP/PCP only."""
+        self.ipv6 = ipv6
+        """Global IPv6 in the internet and both homes (no NAT66), behind the same firewall."""
+        self.mapper = mapper
+        """miniupnpd runs on router 1; without it, neither router maps anything."""
         tag = secrets.token_hex(2)
         self.tag = tag
         self.inet, self.r1, self.h1 = f"kkn-{tag}-inet", f"kkn-{tag}-r1", f"kkn-{tag}-h1"
@@ -176,6 +188,10 @@ class Rig:
             rules = self.folder / f"router{n}.nft"
             rules.write_text(_ruleset(wan, lan))
             run(*self.ns(router, "nft", "-f", str(rules)))
+        if self.ipv6:
+            self._build_ipv6(bridge)
+        if not self.mapper:
+            return
         self._start(self.ns(self.inet, sys.executable, "-m", "tests.nat_rig", "stun", INET))
         self._wait_udp(self.inet, INET, STUN_PORT)
         leases = self.folder / "leases"
@@ -187,6 +203,26 @@ class Rig:
             log=self.miniupnpd_log,
         )
         self._wait_listener(self.r1, "miniupnpd", "-Hltnp" if self.upnp else "-Hlunp")
+
+    def _build_ipv6(self, bridge: str) -> None:
+        """The same links, each given a global IPv6 address (``nodad``: usable at once); the
+        internet routes each home's prefix to its router."""
+        run(*self.ns(self.inet, "sh", "-c", "echo 1 > /proc/sys/net/ipv6/conf/all/forwarding"))
+        run("ip", "-n", self.inet, "addr", "add", f"{INET6}/64", "dev", bridge, "nodad")
+        homes = (
+            (self.r1, self.h1, self.r1_wan, self.r1_lan, R1_WAN6, R1_LAN6, H1_6, "1"),
+            (self.r2, self.h2, self.r2_wan, self.r2_lan, R2_WAN6, R2_LAN6, H2_6, "2"),
+        )
+        for router, home, wan, lan, wan_ip, lan_ip, home_ip, n in homes:
+            prefix = lan_ip.rsplit("::", 1)[0] + "::/64"
+            run(*self.ns(router, "sh", "-c", "echo 1 > /proc/sys/net/ipv6/conf/all/forwarding"))
+            run("ip", "-n", router, "addr", "add", f"{wan_ip}/64", "dev", wan, "nodad")
+            run("ip", "-n", router, "addr", "add", f"{lan_ip}/64", "dev", lan, "nodad")
+            run("ip", "-n", router, "-6", "route", "add", "default", "via", INET6)
+            run("ip", "-n", self.inet, "-6", "route", "add", prefix, "via", wan_ip)
+            inside = f"kkn{self.tag}h{n}"
+            run("ip", "-n", home, "addr", "add", f"{home_ip}/64", "dev", inside, "nodad")
+            run("ip", "-n", home, "-6", "route", "add", "default", "via", lan_ip)
 
     def _start(self, argv: Sequence[str], log: Path | None = None) -> None:
         out = open(log, "wb") if log is not None else subprocess.DEVNULL  # noqa: SIM115

@@ -339,6 +339,9 @@ class KoikoiProcess:
                 os.kill(self.proc.pid, signal.SIGCONT)
             self.proc.kill()
             self.proc.wait(10)
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
 
     def wait_for(self, text: str, timeout: float = 30.0) -> str:
         """Wait until ``text`` shows up on stderr; return the line that holds it."""
@@ -352,15 +355,26 @@ class KoikoiProcess:
             time.sleep(0.02)
         raise AssertionError(f"no {text!r} on stderr; stderr:\n{self.stderr[-3000:]}")
 
+    def type(self, line: str) -> None:
+        """Type ``line`` on the program's standard input (spawned ``typed``)."""
+        assert self.proc.stdin is not None, "spawn(..., typed=True)"
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
     def port(self, timeout: float = 30.0) -> int:
         line = self.wait_for("listening ", timeout)
         return int(line.rsplit(":", 1)[1])
 
 
 def spawn(
-    home: Path, *args: str, prefix: Sequence[str] = (), name: str | None = None
+    home: Path,
+    *args: str,
+    prefix: Sequence[str] = (),
+    name: str | None = None,
+    typed: bool = False,
 ) -> KoikoiProcess:
-    """Start ``koikoi ARGS`` with its own KOIKOI_HOME (``prefix`` runs it, e.g. in a netns)."""
+    """Start ``koikoi ARGS`` with its own KOIKOI_HOME (``prefix`` runs it, e.g. in a netns);
+    ``typed``: its standard input a pipe for :meth:`KoikoiProcess.type` (else empty)."""
     home.mkdir(parents=True, exist_ok=True)
     label = name or (args[0] if args else "koikoi")
     out, err = home / f"{label}.out", home / f"{label}.err"
@@ -370,7 +384,7 @@ def spawn(
             [*prefix, sys.executable, "-m", "koikoi", *args],
             stdout=stdout,
             stderr=stderr,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if typed else subprocess.DEVNULL,
             cwd=REPO,
             env=env,
         )

@@ -39,7 +39,8 @@ fingerprints = st.binary(min_size=10, max_size=10).map(
 def codes(draw: st.DrawFn) -> JoinCode:
     v4 = draw(st.lists(st.builds(Candidate, ipv4, ports), max_size=MAX_EACH))
     v6 = draw(st.lists(st.builds(Candidate, ipv6, ports), max_size=MAX_EACH, min_size=not v4))
-    return JoinCode(tuple(v4 + v6), draw(fingerprints), mapped=draw(st.booleans()))
+    mapped, reply = draw(st.booleans()), draw(st.booleans())
+    return JoinCode(tuple(v4 + v6), draw(fingerprints), mapped=mapped, reply=reply)
 
 
 @settings(max_examples=300)
@@ -91,6 +92,15 @@ def test_what_is_not_a_code_is_said_in_one_line(text: str, says: str) -> None:
     with pytest.raises(JoinCodeError, match=says) as raised:
         decode(text)
     assert "\n" not in str(raised.value)
+
+
+def test_a_reply_code_is_told_from_a_rooms_code() -> None:
+    fp = Identity.generate().fingerprint
+    room = JoinCode((Candidate("192.0.2.7", 4000),), fp)
+    reply = JoinCode((Candidate("192.0.2.7", 4000),), fp, reply=True)
+    assert encode(room) != encode(reply)
+    assert decode(encode(reply)).reply and not decode(encode(room)).reply
+    assert len(encode(room)) == len(encode(reply))  # the same lengths: typos caught alike
 
 
 def _code_for(port: int, fp: str) -> str:

@@ -7,6 +7,7 @@ saying why. Nothing is sent outside the rig's namespaces, which each test remove
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,6 +39,32 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
 
 
 @pytest.fixture
+def ipv6_rig(tmp_path: Path) -> Iterator[Rig]:
+    """The rig with global IPv6 in both homes behind their stateful firewalls, and nothing
+    that maps a port (no miniupnpd): only both sides dialling gets through."""
+    built = Rig(tmp_path / "rig", ipv6=True, mapper=False)
+    built.folder.mkdir()
+    built.open()
+    try:
+        yield built
+    finally:
+        built.close()
+
+
+@pytest.fixture
+def pinhole_rig(tmp_path: Path) -> Iterator[Rig]:
+    """The rig with global IPv6 behind both homes' firewalls, and miniupnpd on router 1
+    (UPnP-IGD for IPv4, PCP for IPv4 and IPv6: an IPv6 ``MAP`` opens a pinhole)."""
+    built = Rig(tmp_path / "rig", ipv6=True)
+    built.folder.mkdir()
+    built.open()
+    try:
+        yield built
+    finally:
+        built.close()
+
+
+@pytest.fixture
 def natpmp_rig(tmp_path: Path) -> Iterator[Rig]:
     """The rig with home 1's router speaking NAT-PMP/PCP and not UPnP-IGD."""
     built = Rig(tmp_path / "rig", upnp=False)
@@ -49,10 +76,17 @@ def natpmp_rig(tmp_path: Path) -> Iterator[Rig]:
         built.close()
 
 
-def _code_of(host: KoikoiProcess) -> str:
-    line = host.wait_for("code ", REASON_WITHIN)
-    assert line.startswith("code "), line  # CLI.md: the line as it is
-    return line.split("code ", 1)[1].strip()
+def _code_of(host: KoikoiProcess, within: float = REASON_WITHIN) -> str:
+    """The code ``host`` prints (CLI.md: the line ``code CODE`` as it is)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        for line in host.stderr.splitlines():
+            if line.startswith("code "):
+                return line.split("code ", 1)[1].strip()
+        if host.proc.poll() is not None:
+            break
+        time.sleep(0.02)
+    raise AssertionError(f"no code line; stderr:\n{host.stderr[-3000:]}")
 
 
 @pytest.mark.timeout(300)
@@ -146,11 +180,14 @@ def test_the_lease_is_renewed_while_the_room_is_open_and_lapses_once_it_is_kille
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("typed", [False, True], ids=["input-closed", "input-open"])
 def test_behind_a_router_that_maps_nothing_the_reason_comes_within_15_s(
-    rig: Rig, tmp_path: Path
+    rig: Rig, tmp_path: Path, typed: bool
 ) -> None:
+    """CLI.md: one line within 15 s, exit 1; an open standard input changes nothing unless
+    the host takes reply codes (``--replies``)."""
     host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random",
-                 prefix=rig.ns(rig.h2))  # fmt: skip
+                 prefix=rig.ns(rig.h2), typed=typed)  # fmt: skip
     try:
         assert host.wait(REASON_WITHIN) == 1, host.stderr
     finally:
@@ -179,7 +216,7 @@ def test_a_code_none_of_whose_addresses_answers_is_said_within_15_s(
         port = listening.port()
         code = encode(JoinCode((Candidate(R2_WAN, port), Candidate(H2, port)), fp, mapped=True))
         joiner = spawn(tmp_path / "joiner", "join", code, "--bot", "random",
-                       prefix=rig.ns(rig.inet))  # fmt: skip
+                       "--reply-wait", "0", prefix=rig.ns(rig.inet))  # fmt: skip
         try:
             assert joiner.wait(REASON_WITHIN) == 1, joiner.stderr
         finally:
@@ -220,3 +257,190 @@ def test_through_the_mapping_a_typo_and_a_forged_fingerprint_are_refused(
         host.kill()
     assert joiner.result()["ended"] == "refused"
     assert any(forged_fp in line and "not joined" in line for line in joiner.stderr.splitlines())
+
+
+def _play_by_reply(
+    rig: Rig, tmp_path: Path, host_in: str, joiner_in: str
+) -> tuple[KoikoiProcess, KoikoiProcess, dict[str, float]]:
+    """A host that maps nothing in ``host_in``, a joiner by its code in ``joiner_in``: the
+    joiner reaches no address, shows its reply code, which is typed into the host; the
+    match is played to its end, both records verify. The two processes and the times."""
+    records = tmp_path / "host.json", tmp_path / "joiner.json"
+    host = spawn(
+        tmp_path / "host", "host", "--internet", "--replies", "--bot", "random", "--name",
+        "hana", "--record", str(records[0]), prefix=rig.ns(getattr(rig, host_in)), typed=True,
+    )  # fmt: skip
+    times: dict[str, float] = {}
+    try:
+        code = _code_of(host)
+        assert not decode(code).mapped
+        times["join"] = time.monotonic()
+        joiner = spawn(
+            tmp_path / "joiner", "join", code, "--bot", "random", "--name", "taro",
+            "--reply-wait", "120", "--record", str(records[1]),
+            prefix=rig.ns(getattr(rig, joiner_in)),
+        )  # fmt: skip
+        try:
+            reply = _code_of(joiner, 40)
+            times["reply"] = time.monotonic()
+            assert decode(reply).reply
+            times["typed"] = time.monotonic()
+            host.type(reply)
+            host.wait_for("the first deal", REASON_WITHIN)
+            times["first_deal"] = time.monotonic()
+            assert joiner.wait(200) == 0, joiner.stderr
+            assert host.wait(60) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    for path in records:
+        assert run_koikoi("verify", str(path)).returncode == 0
+    assert host.result()["finished"] is True
+    return host, joiner, times
+
+
+@pytest.mark.timeout(300)
+def test_over_ipv6_behind_two_stateful_firewalls_both_sides_dial(
+    ipv6_rig: Rig, tmp_path: Path
+) -> None:
+    """Issue 23, case 3: neither home maps a port and each IPv6 firewall drops what it did
+    not see go out; the two sides dial each other at once and their SYNs cross."""
+    rig = ipv6_rig
+    host, joiner, times = _play_by_reply(rig, tmp_path, "h2", "h1")
+    assert host.result()["route"] == joiner.result()["route"] == "both-dial", host.stderr
+    assert "no address of the join code answered" in joiner.stderr
+    _say_times(times, tmp_path)
+
+
+def _say_times(times: dict[str, float], folder: Path) -> None:
+    """Printed, and kept in the test's folder (docs/benchmarks.md reads them)."""
+    line = (
+        f"join started -> reply code shown {times['reply'] - times['join']:.2f} s; "
+        f"reply typed -> first deal {times['first_deal'] - times['typed']:.2f} s"
+    )
+    print(line)
+    (folder / "times.txt").write_text(line + "\n")
+
+
+@pytest.mark.timeout(300)
+def test_behind_a_router_that_maps_nothing_the_roles_turn(rig: Rig, tmp_path: Path) -> None:
+    """Issue 23, case 2: the host's router (home 2) maps nothing, the joiner's (home 1)
+    does: the joiner shows a reply code naming its mapping, and the host dials it."""
+    host, joiner, times = _play_by_reply(rig, tmp_path, "h2", "h1")
+    assert host.result()["route"] == joiner.result()["route"] == "mapped", host.stderr
+    _say_times(times, tmp_path)
+    line = next(x for x in joiner.stderr.splitlines() if "for the reply by" in x)
+    port = int(line.split("opened port ", 1)[1].split()[0])
+    assert f"dport {port}" not in rig.redirects()  # the reply's mapping removed at exit
+
+
+@pytest.mark.timeout(120)
+def test_a_reply_code_none_of_whose_addresses_answers_is_said_within_15_s(
+    rig: Rig, tmp_path: Path
+) -> None:
+    """The host took a reply code, but nothing answers at its addresses (nobody dials
+    back): within 15 s of taking it, one line says what was tried and what to change."""
+    from koikoi.net.identity import Identity
+    from koikoi.net.joincode import Candidate
+    from tests.nat_rig import H1
+
+    host = spawn(tmp_path / "host", "host", "--internet", "--replies", "--bot", "random",
+                 prefix=rig.ns(rig.h2), typed=True)  # fmt: skip
+    try:
+        _code_of(host)
+        reply = JoinCode((Candidate(R1_WAN, 40999), Candidate(H1, 40999)),
+                         Identity.generate().fingerprint, reply=True)  # fmt: skip
+        host.type("not a code at all, a typo")
+        host.type(encode(reply))
+        typed = time.monotonic()
+        assert host.wait(REASON_WITHIN + 5) == 1, host.stderr
+        took = time.monotonic() - typed
+    finally:
+        host.kill()
+    assert took <= REASON_WITHIN + 1, took
+    last = host.stderr.strip().splitlines()[-1]
+    assert last.startswith("koikoi: the reply code's addresses did not answer within 15 s")
+    assert R1_WAN in last and H1 in last and "UPnP" in last, last
+    assert "that is not a reply code" in host.stderr  # a typo is said, and waited past
+    assert host.result()["finished"] is False
+
+
+@pytest.mark.timeout(120)
+def test_a_reply_code_the_host_never_takes_is_given_up_in_one_line(
+    rig: Rig, tmp_path: Path
+) -> None:
+    listening = spawn(tmp_path / "host", "host", "--bot", "random", prefix=rig.ns(rig.h2))
+    try:
+        port = listening.port()
+        from koikoi.net.identity import load_or_create_identity
+        from koikoi.net.joincode import Candidate
+        from tests.nat_rig import H2
+
+        fp = load_or_create_identity(tmp_path / "host").fingerprint
+        code = encode(JoinCode((Candidate(H2, port),), fp))
+        joiner = spawn(tmp_path / "joiner", "join", code, "--bot", "random",
+                       "--reply-wait", "4", prefix=rig.ns(rig.h1))  # fmt: skip
+        stopped = spawn(tmp_path / "stopped", "join", code, "--bot", "random",
+                        "--reply-wait", "120", prefix=rig.ns(rig.h1))  # fmt: skip
+        try:
+            assert joiner.wait(REASON_WITHIN + 15) == 1, joiner.stderr
+            _code_of(stopped, 30)
+            stopped.proc.send_signal(signal.SIGINT)  # Ctrl-C while it waits for the host
+            assert stopped.wait(15) == 1, stopped.stderr
+        finally:
+            joiner.kill()
+            stopped.kill()
+    finally:
+        listening.kill()
+    last = stopped.stderr.strip().splitlines()[-1]
+    assert last == "koikoi: stopped before the host dialled back", stopped.stderr
+    assert _code_of(joiner)  # it offered one
+    last = joiner.stderr.strip().splitlines()[-1]
+    assert last.startswith("koikoi: the host did not take the reply code within 4 s"), last
+    assert H2 in last and "UPnP" in last
+    assert joiner.result()["finished"] is False
+
+
+@pytest.mark.timeout(300)
+def test_where_the_ipv6_firewall_blocks_the_host_asks_for_a_pinhole(
+    pinhole_rig: Rig, tmp_path: Path
+) -> None:
+    """Router 1's IPv6 firewall drops what it did not see go out; the host asks it by PCP to
+    let in its room's port, and a joiner that dials only the code's IPv6 address plays."""
+    from tests.nat_rig import H1_6, NFT_TABLE
+
+    rig = pinhole_rig
+
+    def pinholes() -> str:
+        chain = ("nft", "list", "chain", "inet", NFT_TABLE, "miniupnpd")
+        return run_rig(rig.ns(rig.r1, *chain))
+
+    host = spawn(tmp_path / "host", "host", "--internet", "--bot", "random", "--name", "hana",
+                 prefix=rig.ns(rig.h1))  # fmt: skip
+    try:
+        code = decode(_code_of(host))
+        port = int(host.wait_for("listening ", 5).rsplit(":", 1)[1])
+        said = host.wait_for("IPv6 pinhole", 5)
+        assert f"[{H1_6}]:{port} by PCP" in said, said
+        assert "0x20010db8006100000000000000000010" in pinholes()  # h1's address let in
+        only_ipv6 = JoinCode(tuple(c for c in code.candidates if c.ipv6), code.fingerprint)
+        assert [c.host for c in only_ipv6.candidates] == [H1_6]
+        joiner = spawn(tmp_path / "joiner", "join", encode(only_ipv6), "--bot", "random",
+                       "--reply-wait", "0", prefix=rig.ns(rig.h2))  # fmt: skip
+        try:
+            assert joiner.wait(200) == 0, joiner.stderr
+            assert host.wait(60) == 0, host.stderr
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    assert host.result()["route"] == joiner.result()["route"] == "ipv6", host.stderr
+    assert f"reached the room at [{H1_6}]:{port}" in joiner.stderr
+    assert f"dport {port}" not in pinholes()  # removed at exit
+
+
+def run_rig(argv: tuple[str, ...]) -> str:
+    from tests.nat_rig import run
+
+    return run(*argv, check=False).stdout

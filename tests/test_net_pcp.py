@@ -9,6 +9,7 @@ import struct
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -145,3 +146,22 @@ def test_nothing_listening_fails_in_one_line() -> None:
     with pytest.raises(MappingFailed) as caught:
         mapper.open(40213)
     assert "does not speak PCP" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_ipv6_gateway_is_the_default_routes_next_hop(tmp_path: Path) -> None:
+    from koikoi.net.pcp import default_gateway6
+
+    routes = tmp_path / "ipv6_route"
+    prefix = "20010db8006100000000000000000000 40 " + "0" * 32 + " 00 " + "0" * 32
+    default = "0" * 32 + " 00 " + "0" * 32 + " 00 "
+    routes.write_text(
+        f"{prefix} 00000100 00000001 00000000 00000001 eth0\n"
+        f"{default}{'0' * 32} 00000400 00000001 00000000 00200200 lo\n"  # unreachable
+        f"{default}fe800000000000000000000000000001 00000400 00000002 00000000 00000003 eth0\n"
+    )
+    assert default_gateway6(routes) == "fe80::1%eth0"
+    routes.write_text(f"{default}20010db8006100000000000000000001 00000400 1 0 3 eth0\n")
+    assert default_gateway6(routes) == "2001:db8:61::1"
+    routes.write_text(f"{prefix} 00000100 00000001 00000000 00000001 eth0\n")
+    assert default_gateway6(routes) is None
+    assert default_gateway6(tmp_path / "none") is None

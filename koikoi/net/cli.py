@@ -45,7 +45,7 @@ from koikoi.net.hello import (
     protocol_name,
     resuming_offer,
 )
-from koikoi.net.joincode import looks_like_code
+from koikoi.net.joincode import REPLY_WAIT, looks_like_code
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session.clock import (
@@ -61,7 +61,7 @@ from koikoi.net.transport.options import Outcome, PeerOptions, ThreadedSeat
 from koikoi.net.transport.room import Room
 
 if TYPE_CHECKING:
-    from koikoi.net.cli_internet import InternetRoom
+    from koikoi.net.cli_internet_host import InternetRoom
     from koikoi.net.discovery.txt import Room as LanRoom
 
 DEFAULT_BOT = "normal"
@@ -110,6 +110,7 @@ def _seconds_between(option: str, low: float, high: float) -> Callable[[str], fl
 
 _seconds = _seconds_between("--timeout", 0.1, 3600)
 _window = _seconds_between("--resume-window", 0, 3600)
+_reply_wait = _seconds_between("--reply-wait", 0, 3600)
 _clock_seconds = _seconds_between("", 0.1, 86400)
 
 
@@ -335,8 +336,13 @@ async def _host(
         # room's clear hello comes before the password, so it turns the peer away and waits
         end_on_refused_dealing=not options.password,
     )
+    sockets = []
+    if args.internet:  # both families on one port, which dials out too (both sides dial)
+        from koikoi.net.cli_internet_host import listen_for_internet, open_internet
+
+        sockets = listen_for_internet(args.bind, args.port)
     try:
-        host, port = await room.open(args.bind, args.port)
+        host, port = await room.open(args.bind, args.port, sockets)
     except OSError as error:
         raise UsageError(
             f"cannot listen on {format_address(args.bind, args.port)}: {error.strerror or error}"
@@ -344,35 +350,37 @@ async def _host(
     shown = format_address(host, port)
     internet: InternetRoom | None = None
     if args.internet:  # CLI.md "Across the internet": mapped, or one line why not, exit 1
-        from koikoi.net.cli_internet import open_internet
-
-        opened = await open_internet(port, options.identity.fingerprint, args.map_lease)
+        opened = await open_internet(
+            room, port, options, args.map_lease, args.bind, replies=args.replies
+        )
         if isinstance(opened, str):
             await room.close()
             outcome = Outcome(shown)
             outcome.failure = opened
             return outcome
-        internet, args.mapped = opened, True
+        internet = args.internet_room = opened
     if restored is not None:
         room.adopt(restored)
     print(f"listening {shown}", file=sys.stderr, flush=True)
     match = asyncio.ensure_future(room.outcome())
     stopped = asyncio.ensure_future(stop.wait())
+    ended = asyncio.ensure_future(asyncio.Event().wait() if internet is None else internet.ended)
     try:
         if announcer is not None:
             await announcer.publish(host, port)
-        await asyncio.wait({match, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait({match, stopped, ended}, return_when=asyncio.FIRST_COMPLETED)
         if not match.done() and room.playing:  # stopped during a match: it ends as left
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(match), LEAVE_GRACE)
         if match.done():
             return match.result()
         outcome = Outcome(shown)
-        outcome.failure = "stopped before any peer joined"
+        outcome.failure = str(ended.result()) if ended.done() else "stopped before any peer joined"
         return outcome
     finally:
         stopped.cancel()
         match.cancel()
+        ended.cancel()
         if announcer is not None:
             await announcer.withdraw()
         if internet is not None:
@@ -451,13 +459,11 @@ def _cmd_host(args: argparse.Namespace) -> int:
     options.dealings = _resuming_offer(options.dealings, restored, Role.HOST)
     recorder = _recorder(options, Role.HOST, args.record)
     player = _bot(args.bot)
-    args.mapped = False
+    args.internet_room = None
     outcome = asyncio.run(_host(args, options, player, restored))
-    route = None
-    if args.internet:  # a room with no part in routing has no route (CLI.md: absent)
-        from koikoi.net.cli_internet import host_route
-
-        route = host_route(outcome.address, args.mapped)
+    route = None  # a room with no part in routing has no route (CLI.md: absent)
+    if args.internet_room is not None:
+        route = args.internet_room.route(outcome.address)
     return _finish(outcome, recorder, route)
 
 
@@ -521,7 +527,9 @@ def _join_by_code(args: argparse.Namespace) -> int:
     options.expected_fingerprint = code.fingerprint
     recorder = _recorder(options, Role.JOINER, args.record)
     player = _bot(args.bot)
-    run = join_by_code(code, options, player, _progress(Role.JOINER), _install_stop)
+    run = join_by_code(
+        code, options, player, _progress(Role.JOINER), _install_stop, args.reply_wait
+    )
     outcome, route = asyncio.run(run)
     return _finish(outcome, recorder, route)
 
@@ -701,6 +709,13 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             help="open the room to the internet: map its port on the home router (UPnP) and "
             "print the join code to give the other player",
         )
+        p.add_argument(
+            "--replies",
+            action="store_true",
+            help="with --internet: take reply codes typed on standard input (a joiner that "
+            "cannot reach the room shows one); the room then waits for one where the router "
+            "maps nothing, and both sides dial each other",
+        )
         # the mapping's lease in seconds, for tests (docs/protocol.md, "Port mapping")
         p.add_argument("--map-lease", type=int, default=None, help=argparse.SUPPRESS)
         p.add_argument(
@@ -736,6 +751,15 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             type=_bind,
             metavar="ADDR",
             help="with --room: look on the interface with this address (default: all)",
+        )
+        p.add_argument(
+            "--reply-wait",
+            type=_reply_wait,
+            default=0.0,
+            metavar="S",
+            help=f"with CODE: when no address of the code answers, show a reply code and wait "
+            f"this many seconds for the host to take it, both sides dialling ({REPLY_WAIT:g} "
+            "suits a code read over the phone; default 0: give up within 10 s)",
         )
         _common(p, silence=False)
         p.add_argument(

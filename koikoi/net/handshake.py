@@ -293,7 +293,8 @@ class Handshake:
         self.known_peers = known_peers
         self.expected_fingerprint = expected_fingerprint
         """A joiner's pin from a join code: the host must have this identity, else the
-        handshake is refused before anything is played (:class:`NotTheCodedHost`)."""
+        handshake is refused before anything is played (:class:`NotTheCodedHost`); a host's
+        from a joiner's reply code, the same for the joiner."""
         self.phase = Phase.START if role is Role.JOINER else Phase.AWAIT_HELLO
         self.result: Established | None = None
         self._pake = Pake(role, password)
@@ -589,9 +590,15 @@ class Handshake:
             )
         expected = self.expected_fingerprint
         if expected is not None and peer.fingerprint != expected:
-            raise NotTheCodedHost(
+            said = (
                 f"the host's identity is {peer.fingerprint}, not {expected} as the join code "
-                "says: another program answered at its address; the room was not joined",
+                "says: another program answered at its address; the room was not joined"
+                if self.role is Role.JOINER
+                else f"the joiner's identity is {peer.fingerprint}, not {expected} as the "
+                "reply code says: another program called; it was turned away"
+            )
+            raise NotTheCodedHost(
+                said,
                 self._farewell("identity"),
                 found=peer.fingerprint,
                 expected=expected,

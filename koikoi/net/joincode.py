@@ -40,7 +40,11 @@ ALPHABET: Final = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford's base 32: no I, L, O or U (nothing to confuse with 1, 0 or V)."""
 _VALUES: Final = {ch: i for i, ch in enumerate(ALPHABET)} | {"O": 0, "I": 1, "L": 1}
 VERSION: Final = 1
-"""The format's version, in the code's first 3 bits."""
+"""The format's version, in the code's first 3 bits: a room's code."""
+REPLY_VERSION: Final = 2
+"""The same layout, the first 3 bits 2: a joiner's reply code (docs/protocol.md, "Both sides
+dial"), its candidates and fingerprint the joiner's, for the room's host to dial back. A
+koikoi that knows only version 1 reads it as made by a newer koikoi."""
 MAX_EACH: Final = 3
 """Candidates of each family a code can hold."""
 FINGERPRINT_BYTES: Final = 10
@@ -51,6 +55,9 @@ CHECK_MODULUS: Final = 37
 DIAL_TIMEOUT: Final = 10.0
 """Seconds a join by code dials the code's candidates in all, before saying none answered
 (``join CODE`` and the app alike: with the handshake's, within the 15 s of NETWORK.md)."""
+REPLY_WAIT: Final = 120.0
+"""Seconds a joiner that showed a reply code waits, listening and dialling, for the host to
+take it (``join --reply-wait``): a person reads it out over the phone or a chat."""
 _CHECK_CHARS: Final = 2
 _SEPARATORS: Final = " -\t"
 
@@ -87,6 +94,8 @@ class JoinCode:
     candidates: tuple[Candidate, ...]
     fingerprint: str
     mapped: bool = False
+    reply: bool = False
+    """A joiner's reply code (:data:`REPLY_VERSION`): its addresses and its fingerprint."""
 
     def __post_init__(self) -> None:
         if not self.candidates:
@@ -126,7 +135,8 @@ def _payload(code: JoinCode) -> bytes:
     ordered = code.ordered
     n6 = sum(c.ipv6 for c in ordered)
     n4 = len(ordered) - n6
-    out = bytearray([VERSION << 5 | int(code.mapped) << 4 | n4 << 2 | n6])
+    version = REPLY_VERSION if code.reply else VERSION
+    out = bytearray([version << 5 | int(code.mapped) << 4 | n4 << 2 | n6])
     out += _fingerprint_bytes(code.fingerprint)
     for candidate in ordered:
         out += ipaddress.ip_address(candidate.host).packed + candidate.port.to_bytes(2, "big")
@@ -228,7 +238,7 @@ def decode(text: str) -> JoinCode:
         number = number << 5 | s
     first = number >> (5 * len(data) - 8)
     version, n4, n6 = first >> 5, *_counts(first)
-    if version != VERSION:
+    if version not in (VERSION, REPLY_VERSION):
         raise JoinCodeError(f"this join code is of version {version}: a newer koikoi made it")
     size = 1 + FINGERPRINT_BYTES + 6 * n4 + 18 * n6
     pad = 5 * len(data) - 8 * size
@@ -245,7 +255,12 @@ def decode(text: str) -> JoinCode:
         if port == 0:
             raise JoinCodeError("this join code names port 0: it was not made by koikoi")
         candidates.append(Candidate(str(address), port))
-    return JoinCode(tuple(candidates), fingerprint, mapped=bool(first >> 4 & 1))
+    return JoinCode(
+        tuple(candidates),
+        fingerprint,
+        mapped=bool(first >> 4 & 1),
+        reply=version == REPLY_VERSION,
+    )
 
 
 ROOM_IPV6: Final = 1
@@ -258,6 +273,7 @@ def room_code(
     listening: Sequence[tuple[str, int]],
     fingerprint: str,
     mapped: Sequence[tuple[str, int]] = (),
+    reply: bool = False,
 ) -> JoinCode | None:
     """The code the app shows for a room listening at ``listening`` (its addresses, as the
     room lists them) whose host has ``fingerprint``; None when none can be in a code.
@@ -266,7 +282,7 @@ def room_code(
     it reaches, which come first (the code is then ``mapped``). Then the room's IPv4
     addresses and :data:`ROOM_IPV6` global IPv6 one; link-local ones (no zone in a code)
     and ULAs are left out, loopback ones unless there is nothing else (a room on
-    127.0.0.1).
+    127.0.0.1). ``reply``: the code is a joiner's reply (:data:`REPLY_VERSION`).
 
     >>> fp = "abcd-efgh-ijkl-mnop"
     >>> here = [("192.168.1.5", 4000), ("fd00::5", 4000), ("2001:db8::5", 4000),
@@ -303,4 +319,4 @@ def room_code(
         ]
     if not chosen:
         return None
-    return JoinCode(tuple(chosen), fingerprint, mapped=bool(mapped))
+    return JoinCode(tuple(chosen), fingerprint, mapped=bool(mapped), reply=reply)

@@ -27,6 +27,7 @@ import ipaddress
 import os
 import socket
 import struct
+from pathlib import Path
 from typing import Final
 
 from koikoi.net.natpmp import FIRST_WAIT, PORT, TRIES, default_gateway
@@ -69,9 +70,14 @@ def _from_ipv6(raw: bytes) -> str:
 def request_map(client: str, port: int, lifetime: int, nonce: bytes, external: int = 0) -> bytes:
     """A ``MAP`` request: the header (version 2, opcode 1, the lifetime, the client's
     address) and the opcode's fields (the nonce, TCP, the internal port, the suggested
-    external port and address: any)."""
+    external port and address: any, of the client's family).
+
+    >>> message = request_map("2001:db8:61::10", 5000, 120, bytes(12))
+    >>> message[8:24].hex(), message[-16:] == bytes(16)  # the client; any address
+    ('20010db8006100000000000000000010', True)
+    """
     header = struct.pack("!BBHI", VERSION, MAP, 0, lifetime) + _as_ipv6(client)
-    wildcard = _as_ipv6("0.0.0.0")
+    wildcard = _as_ipv6("::" if ":" in client else "0.0.0.0")
     return header + nonce + struct.pack("!B3xHH", TCP, port, external or port) + wildcard
 
 
@@ -108,11 +114,13 @@ class PcpMapper:
         self._nonce = os.urandom(12)
         self._local = ""
 
+    family = socket.AF_INET
+
     def _ask(self, port: int, lifetime: int, external: int = 0) -> tuple[int, int, str, int]:
         """One ``MAP`` request to the gateway; its answer parsed."""
         assert self.gateway is not None
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            sock.connect((self.gateway, self.port))
+        with socket.socket(self.family, socket.SOCK_DGRAM) as sock:
+            sock.connect(_where(self.gateway, self.port))
             local = sock.getsockname()[0]
             message = request_map(local, port, lifetime, self._nonce, external)
             wait = FIRST_WAIT
@@ -161,3 +169,51 @@ class PcpMapper:
         if mapping is not None:
             with contextlib.suppress(MappingFailed):  # it lapses with its lease
                 self._ask(mapping.internal_port, 0, mapping.external_port)
+
+
+def _where(gateway: str, port: int) -> tuple[str, int] | tuple[str, int, int, int]:
+    """The gateway's socket address; a link-local IPv6 one written ``fe80::1%eth0``."""
+    if ":" not in gateway:
+        return gateway, port
+    host, _, zone = gateway.partition("%")
+    return host, port, 0, socket.if_nametoindex(zone) if zone else 0
+
+
+def default_gateway6(routes: Path = Path("/proc/net/ipv6_route")) -> str | None:
+    """The IPv6 default route's next hop (a link-local one with its interface), or None."""
+    try:
+        lines = routes.read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 10 or fields[0] != "0" * 32 or fields[1] != "00":
+            continue
+        hop = ipaddress.IPv6Address(bytes.fromhex(fields[4]))
+        if hop.is_unspecified:
+            continue
+        return f"{hop}%{fields[9]}" if hop.is_link_local else str(hop)
+    return None
+
+
+class PcpPinhole(PcpMapper):
+    """An IPv6 pinhole in the router's firewall by PCP (RFC 6887 ``MAP`` for an IPv6 address:
+    no translation, the router lets in TCP to this machine's address and port): asked by
+    ``host --internet`` where the machine has a global IPv6 address, and by a joiner that
+    shows a reply code. The :class:`~koikoi.net.portmap.Mapping`'s external address is this
+    machine's own."""
+
+    family = socket.AF_INET6
+
+    def open(self, port: int) -> Mapping:
+        if self.gateway is None:
+            self.gateway = default_gateway6()
+        if self.gateway is None:
+            raise MappingFailed("no IPv6 default gateway to ask for a pinhole by PCP")
+        _, external_port, external, _ = self._ask(port, self.lease)
+        if external != self._local or external_port != port:
+            with contextlib.suppress(MappingFailed):
+                self._ask(port, 0, external_port)
+            raise MappingFailed(f"the router answered the pinhole with {external}: not this one")
+        self.mapping = Mapping(external, port, self._local, port, method="PCP pinhole")
+        return self.mapping

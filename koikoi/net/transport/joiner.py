@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
@@ -87,7 +88,8 @@ async def dial_first(
             why[index] = f"{format_address(host, port)}: no answer"
             raise
         except OSError as error:
-            why[index] = f"{format_address(host, port)}: {error.strerror or error}"
+            words = os.strerror(error.errno) if error.errno else str(error)
+            why[index] = f"{format_address(host, port)}: {words}"
             raise
         return index, streams
 
@@ -248,6 +250,7 @@ async def _join_once(
     resuming: Session | None = None,
     connect: float | None = None,
     streams: Streams | None = None,
+    on_receive: Callable[[], None] | None = None,
 ) -> Outcome:
     loop = asyncio.get_running_loop()
     address = f"{host}:{port}"
@@ -281,6 +284,7 @@ async def _join_once(
         outcome,
         on_event,
         stop,
+        on_receive,
         on_step=_recording(conn, options),
     )
     if conn.failure is not None:

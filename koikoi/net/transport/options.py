@@ -126,6 +126,10 @@ class PeerOptions:
     expected_fingerprint: str | None = None
     """A joiner's pin from a join code (docs/protocol.md, "Join code"): a host whose identity
     has another fingerprint is refused in the handshake."""
+    expected_joiner: str | None = None
+    """A host's pin from a joiner's reply code (docs/protocol.md, "Both sides dial"): once it
+    took one, its room refuses in the handshake any joiner whose identity has another
+    fingerprint."""
 
     def connection(self, role: Role, now: float) -> Connection:
         conn = Connection(
@@ -149,6 +153,8 @@ class PeerOptions:
         conn.resume_window = self.resume_window
         if role is Role.JOINER:
             conn.handshake.expected_fingerprint = self.expected_fingerprint
+        else:
+            conn.handshake.expected_fingerprint = self.expected_joiner
         return conn
 
     def record(

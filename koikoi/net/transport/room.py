@@ -9,6 +9,7 @@ import contextlib
 import errno
 import logging
 import math
+import socket
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -97,7 +98,7 @@ class Room:
         self.on_wrong_password = on_wrong_password
         self.policy = RoomPolicy(max_pending, private=bool(options.password))
         """Who gets in (:mod:`koikoi.net.room`); this class only moves the bytes."""
-        self._server: asyncio.Server | None = None
+        self._servers: list[asyncio.Server] = []
         self._outcome: asyncio.Future[Outcome] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._writers: dict[int, asyncio.StreamWriter] = {}
@@ -115,14 +116,28 @@ class Room:
         self._suspension: Suspended | None = None
         self._out_of_descriptors_said = -math.inf
 
-    async def open(self, bind: str, port: int) -> tuple[str, int]:
-        """Start listening; returns the address and port actually bound."""
+    async def open(
+        self, bind: str, port: int, sockets: Sequence[socket.socket] = ()
+    ) -> tuple[str, int]:
+        """Start listening; returns the address and port actually bound. ``sockets``:
+        listening sockets made already (both families on one port, for both sides to dial:
+        :func:`~koikoi.net.transport.bothdial.listen_both`), served instead of ``bind``."""
         loop = asyncio.get_running_loop()
         _quiet_when_out_of_descriptors(loop)
         self._outcome = loop.create_future()
-        self._server = await asyncio.start_server(self._accept, bind, port)
-        sockname = self._server.sockets[0].getsockname()
+        if sockets:
+            for sock in sockets:
+                self._servers.append(await asyncio.start_server(self._accept, sock=sock))
+        else:
+            self._servers.append(await asyncio.start_server(self._accept, bind, port))
+        sockname = self._servers[0].sockets[0].getsockname()
         return str(sockname[0]), int(sockname[1])
+
+    def take(self, streams: tuple[asyncio.StreamReader, asyncio.StreamWriter]) -> None:
+        """Serve a connection this side dialled (both sides dial) as if it had been
+        accepted: the same admission, the same handshake as the host."""
+        assert self._outcome is not None, "open() the room first"
+        asyncio.ensure_future(self._accept(*streams))
 
     async def outcome(self) -> Outcome:
         """Wait for the room's match to end."""
@@ -136,10 +151,11 @@ class Room:
             self._expiry.cancel()
         if self._stop_watch is not None:
             self._stop_watch.cancel()
-        if self._server is not None:
-            self._server.close()
+        for server in self._servers:
+            server.close()
+        for server in self._servers:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), CLOSE_GRACE)
+                await asyncio.wait_for(server.wait_closed(), CLOSE_GRACE)
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
