@@ -243,7 +243,8 @@ def test_a_one_character_typo_is_caught_in_one_line_without_dialling(
     listener.setblocking(False)
     try:
         port = listener.getsockname()[1]
-        good = encode(JoinCode((Candidate(LOOPBACK, port),), Identity.generate().fingerprint))
+        good_fp = Identity.generate().fingerprint
+        good = encode(JoinCode((Candidate(LOOPBACK, port),), good_fp))
         symbols = good.replace("-", "")
         changed = symbols[4]
         other = ALPHABET[(ALPHABET.index(changed) + 1) % len(ALPHABET)]
@@ -267,6 +268,11 @@ def test_a_one_character_typo_is_caught_in_one_line_without_dialling(
         qtbot.wait(100)
         with pytest.raises(BlockingIOError):
             listener.accept()  # nobody dialled the code's address
+        reply = encode(JoinCode((Candidate(LOOPBACK, port),), good_fp, reply=True))
+        type_and_join(qtbot, lobby, reply)  # a joiner's reply code, typed here by mistake
+        assert lobby.join is None and lobby.failure is not None
+        assert lobby.failure.kind == "reply_code"
+        assert lobby.message.text().startswith("That is a reply code: "), lobby.message.text()
         # the same code typed right is dialled (the field told the two apart)
         type_and_join(qtbot, lobby, good)
         assert lobby.join is not None

@@ -2831,6 +2831,10 @@ play on  (K)</source>
             <translation>その参加コードは確認に通りませんでした：{0}。友だちのコードと一文字ずつ見比べてください。接続はしていません。</translation>
         </message>
         <message>
+            <source>That is a reply code: a friend's koikoi shows one when it cannot reach the room, for the room's host to type. To join, type the code of the room; nothing was dialled.</source>
+            <translation>それは返信コードです。友だちのこいこいが部屋に届かないときに表示するもので、部屋のホストが入力します。参加するには部屋のコードを入力してください。接続はしていません。</translation>
+        </message>
+        <message>
             <source>The room at {0} is not the one the join code names: its host's identity is {1}, the code's is {2}. Another program answered there; the room was not joined.</source>
             <translation>{0}の部屋は参加コードが示す部屋ではありません。相手の鍵の指紋は{1}、コードの指紋は{2}です。別のプログラムが応答したため、部屋には入りませんでした。</translation>
         </message>

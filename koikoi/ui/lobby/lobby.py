@@ -501,6 +501,9 @@ class Lobby(LobbyHosting):
         except JoinCodeError as error:
             self._fail(LinkError("code", str(error), text.strip()))
             return
+        if code.reply:  # a joiner's, for a host (docs/protocol.md, "Both sides dial")
+            self._fail(LinkError("reply_code", "a reply code", text.strip()))
+            return
         self._joined_room = None
         self._code = code
         targets = [format_address(c.host, c.port) for c in code.candidates]

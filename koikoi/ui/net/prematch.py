@@ -92,6 +92,12 @@ def failure_text(failure: LinkError) -> str:
             "That join code does not check out: {0}. Compare it with your friend's, symbol "
             "by symbol; nothing was dialled."
         ).format(failure.text)
+    if kind == "reply_code":
+        return _tr(
+            "That is a reply code: a friend's koikoi shows one when it cannot reach the room, "
+            "for the room's host to type. To join, type the code of the room; nothing was "
+            "dialled."
+        )
     if kind == "code_identity":
         params = getattr(error, "params", {})
         return _tr(
