@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from koikoi.command import EXIT_OK, UsageError, emit, read_input, say
 from koikoi.engine.match import Settings
 from koikoi.net.address import format_address, parse_address
+from koikoi.net.cli_internet_args import add_host_arguments, add_join_arguments
 from koikoi.net.cli_lan import _Announcer, _find_room, _pinned, _redial_room, _split_address
 from koikoi.net.cli_result import (
     EXIT_EARLY,
@@ -45,7 +46,7 @@ from koikoi.net.hello import (
     protocol_name,
     resuming_offer,
 )
-from koikoi.net.joincode import REPLY_WAIT, looks_like_code
+from koikoi.net.joincode import looks_like_code
 from koikoi.net.resume import RESUME_WINDOW, Resumed, Suspended
 from koikoi.net.roles import Role
 from koikoi.net.session.clock import (
@@ -703,21 +704,7 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             metavar="TITLE",
             help="with --advertise: the room's title (default: the nickname)",
         )
-        p.add_argument(
-            "--internet",
-            action="store_true",
-            help="open the room to the internet: map its port on the home router (UPnP) and "
-            "print the join code to give the other player",
-        )
-        p.add_argument(
-            "--replies",
-            action="store_true",
-            help="with --internet: take reply codes typed on standard input (a joiner that "
-            "cannot reach the room shows one); the room then waits for one where the router "
-            "maps nothing, and both sides dial each other",
-        )
-        # the mapping's lease in seconds, for tests (docs/protocol.md, "Port mapping")
-        p.add_argument("--map-lease", type=int, default=None, help=argparse.SUPPRESS)
+        add_host_arguments(p)  # --internet, --replies
         p.add_argument(
             "--clock",
             type=_clock,
@@ -752,15 +739,7 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
             metavar="ADDR",
             help="with --room: look on the interface with this address (default: all)",
         )
-        p.add_argument(
-            "--reply-wait",
-            type=_reply_wait,
-            default=0.0,
-            metavar="S",
-            help=f"with CODE: when no address of the code answers, show a reply code and wait "
-            f"this many seconds for the host to take it, both sides dialling ({REPLY_WAIT:g} "
-            "suits a code read over the phone; default 0: give up within 10 s)",
-        )
+        add_join_arguments(p, _reply_wait)
         _common(p, silence=False)
         p.add_argument(
             "--timeout",
