@@ -8,6 +8,7 @@ work); each window takes its match over with ``start_network_match`` when its li
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtWidgets import QMessageBox, QPushButton
+from pytestqt.exceptions import TimeoutError as QtWaitTimeout
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.match import Settings
@@ -234,6 +236,18 @@ def mid_round(pair: Pair, waiting: MainWindow) -> None:
             and not c._pump_timer.isActive()
         )
 
+    def waits_for_other() -> bool:
+        c = waiting.controller
+        return c.mode is Mode.BUSY and c.waiting_since is not None and caught_up()
+
+    def let_it_catch_up(window: MainWindow) -> None:
+        # the other window is about to play: the waiting one may still be showing the moves
+        # it was sent, and under load the other's click always came first (a whole match
+        # without the moment, series run 5 of 20e4988); give it that moment
+        if window is other and actions_so_far(waiting) >= 6 and other.controller.mode is Mode.PLAY:
+            with contextlib.suppress(QtWaitTimeout):
+                pair.qtbot.waitUntil(waits_for_other, timeout=5_000)
+
     play_windows_by_clicks(
         pair.qtbot,
         pair.windows,
@@ -243,12 +257,11 @@ def mid_round(pair: Pair, waiting: MainWindow) -> None:
             or (
                 actions_so_far(waiting) >= 6
                 and other.controller.mode is Mode.PLAY
-                and waiting.controller.mode is Mode.BUSY
-                and waiting.controller.waiting_since is not None
-                and caught_up()
+                and waits_for_other()
             )
         ),
         koikoi_rate=0.0,
+        check=let_it_catch_up,
     )
     assert not over(), "the match was over before a round was under way"
 
