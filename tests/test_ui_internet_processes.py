@@ -24,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,17 @@ def start_app(home: Path, display: str, prefix: Sequence[str], *args: str) -> Ko
     return KoikoiProcess(proc, out, err)
 
 
+def the_mapping_once_the_code_is_out(rig: Rig, host: KoikoiProcess, code_file: Path) -> str:
+    """miniupnpd's port forwards once the host has handed its code over (the router opened
+    the port before the page said so)."""
+    deadline = time.monotonic() + 40
+    while not code_file.exists():
+        assert host.proc.poll() is None, host.stderr[-3000:]
+        assert time.monotonic() < deadline, host.stderr[-3000:]
+        time.sleep(0.05)
+    return rig.redirects()
+
+
 @pytest.mark.timeout(150)
 def test_two_apps_in_two_rig_homes_play_a_whole_match_joined_by_code(
     rig: Rig, display: str, tmp_path: Path
@@ -116,6 +128,7 @@ def test_two_apps_in_two_rig_homes_play_a_whole_match_joined_by_code(
             "--position", "1295,0",
         )  # fmt: skip
         try:
+            mapped_while_open = the_mapping_once_the_code_is_out(rig, host, code_file)
             codes = joiner.wait(RUN_LIMIT), host.wait(RUN_LIMIT)
         finally:
             joiner.kill()
@@ -139,6 +152,7 @@ def test_two_apps_in_two_rig_homes_play_a_whole_match_joined_by_code(
     assert f"code {code_file.read_text(encoding='utf-8').strip()}" in host.stderr
     # taro came in through the mapping (the router's address), his app checked hana's key by
     # the code, and she saw him from the internet (no address translation on his side)
+    assert f"dport {external} dnat" in mapped_while_open, mapped_while_open
     assert taro["address"] == f"{R1_WAN}:{external}", taro["address"]
     assert taro["proof"].startswith("Proven by the join code: hana's key "), taro["proof"]
     assert hana["address"].startswith(f"{INET}:"), hana["address"]
