@@ -12,8 +12,13 @@ and keys on the real widgets: the start screen's 「対戦」 · Play a person, 
 then sees the coin toss played, compares and confirms the four cards drawn from it, watches the
 toss's panel and plays the whole match by clicks (``tests/ui_driver.py``'s steps) to the match
 result. ``--password`` makes the host's room private and the joiner types it (in the prompt, or
-beside the address). It prints one JSON line on stdout — the four card ids it saw, the peer's
-address, the toss, the final scores (seat 0 first), the path of the saved signed record, and
+beside the address). ``--internet`` ticks the host's "Open to the internet": once the waiting
+page says the router opened the port, the host clicks Copy and writes the code the clipboard
+holds to ``--code-out FILE``; a joiner with ``--code-from FILE`` waits for that file and types
+its code in the address field ("Join by address or code"). It prints one JSON line on
+stdout — the four card ids it saw, the peer's address, the toss, the final scores (seat 0
+first), the path of the saved signed record, what the host's waiting page said of the router
+(``internet``), the four-card page's proof by the code (``proof``), Qt's platform, and
 ``stalls``: the UI thread's longest stall in each phase, this window alone in its process
 (below) — and exits 0; on any failure (a timeout, an exception in a slot, an error logged by the
 app) it prints one line and exits 1.
@@ -246,6 +251,10 @@ class Player:
         self.shots: Path | None = args.shots
         self.read_clock: str | None = None
         """``--read-result``: the first prompt after the reading ("" until it shows)."""
+        self.internet_said = ""
+        """``--internet``: what the waiting page said the router did."""
+        self.proof = ""
+        """The four-card page's line that the join code proved the host ("" without one)."""
         timings = Timings() if args.pace else FAST
         self.window = MainWindow(timings=timings)
         self.window.resize(1280, 800)
@@ -351,6 +360,9 @@ class Player:
         if self.args.password:
             click(self.bot, lobby.private)
             type_into(lobby.room_password, self.args.password)
+        internet = lobby.rooms_page.internet
+        if internet.isChecked() != self.args.internet:
+            click(self.bot, internet)
         self.pause()
         self.phase = "create"
         click(self.bot, lobby.create_button)
@@ -358,6 +370,8 @@ class Player:
         if room is None:
             raise AssertionError(f"no room: {lobby.message.text()}")
         self.say(f"listening {lobby.bind or '*'}:{room.port}")
+        if self.args.internet:
+            self.hand_the_code_over()
         # the player may come before the announcement is heard back (by address)
         self.bot.waitUntil(
             lambda: "listed" in lobby.waiting_state.text() or lobby.peer is not None,
@@ -368,8 +382,42 @@ class Player:
             self.shot("host-waiting")
         self.phase = "join"
 
+    def hand_the_code_over(self) -> None:
+        """The internet room: once the router has opened the port (the waiting page says
+        so), Copy, and the clipboard's code goes to ``--code-out`` (the friend's chat)."""
+        page = self.window.lobby.waiting_page
+        asking = page.internet.text()  # "Asking your router…" until it answers
+        self.bot.waitUntil(lambda: page.internet.text() != asking, timeout=20_000)
+        said = page.internet.text()
+        self.internet_said = said
+        self.say(f"the waiting page says: {said}")
+        if not said.startswith("Your router opened port"):
+            raise AssertionError(f"the router did not open the port: {said}")
+        click(self.bot, page.copy_button)
+        code = QGuiApplication.clipboard().text()
+        if not code or code != page.code_text:
+            raise AssertionError(
+                f"Copy put {code!r} on the clipboard, the page shows {page.code_text!r}"
+            )
+        self.say(f"code {code}")
+        if self.args.code_out:
+            out = Path(self.args.code_out)
+            ready = out.with_name(out.name + ".part")
+            ready.write_text(code + "\n", encoding="utf-8")
+            ready.replace(out)  # whole, or not there yet
+
+    def read_the_code(self) -> str:
+        """``--code-from``: the code the host handed over, once it is there."""
+        path = Path(self.args.code_from)
+        self.bot.waitUntil(path.exists, timeout=60_000)
+        code = path.read_text(encoding="utf-8").strip()
+        self.say(f"the code to type: {code}")
+        return code
+
     def join_room(self) -> None:
         lobby = self.window.lobby
+        if self.args.code_from:
+            self.args.address = self.read_the_code()
         if self.args.address:
             type_into(lobby.address, self.args.address)
             if self.args.password:
@@ -408,6 +456,8 @@ class Player:
         if not at_the_cards(lobby):
             raise AssertionError(f"the lobby says: {lobby.message.text()}")
         cards = list(lobby.prematch.card_ids())
+        if lobby.prematch.proof.isVisible():
+            self.proof = lobby.prematch.proof.text()
         self.say(f"the four cards: {' '.join(cards)}")
         self.shot("four-cards")
         self.pause()
@@ -510,6 +560,9 @@ class Player:
             "seconds": round(time.monotonic() - started, 1),
             "stalls": self.stalls(),
             "after_reading": self.read_clock,
+            "platform": QGuiApplication.platformName(),
+            "internet": self.internet_said,
+            "proof": self.proof,
             "collections": {
                 f"gen{g}": {"count": int(n), "longest_ms": round(t * 1000, 1)}
                 for g, (n, t) in sorted(self.meter.collections.items())
@@ -525,6 +578,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--room", default="", help="the room's title (host; join by list)")
     parser.add_argument("--address", default="", help="join by address: HOST:PORT")
     parser.add_argument("--password", default="", help="a private room's password")
+    parser.add_argument(
+        "--internet", action="store_true", help="host: open the room to the internet"
+    )
+    parser.add_argument(
+        "--code-out", default="", metavar="FILE", help="host, --internet: write the join code here"
+    )
+    parser.add_argument(
+        "--code-from", default="", metavar="FILE", help="join: type the join code this file holds"
+    )
     parser.add_argument("--name", default="", help="the nickname (default hana / taro)")
     parser.add_argument("--seed", type=int, default=1, help="seeds the cards this player picks")
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds for the whole run")
@@ -570,8 +632,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.role == "host" and not args.room:
         parser.error("a host needs --room TITLE")
-    if args.role == "join" and not (args.room or args.address):
-        parser.error("a joiner needs --room TITLE or --address HOST:PORT")
+    if args.role == "join" and not (args.room or args.address or args.code_from):
+        parser.error("a joiner needs --room TITLE, --address HOST:PORT or --code-from FILE")
     return args
 
 

@@ -263,6 +263,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "test_ui_dealing_refusal": ("sockets",),
     "test_ui_i18n": ("processes",),
     "test_ui_i18n_failures": ("netns", "processes", "sockets"),
+    "test_ui_internet_processes": ("netns", "processes", "sockets"),
     "test_ui_joincode": ("sockets",),
     "test_ui_lan_processes": ("netns", "processes", "sockets"),
     "test_ui_lobby": ("processes", "sockets"),

@@ -410,6 +410,33 @@ def test_closing_the_window_removes_the_mapping_before_the_app_goes(
     assert router.calls[-1] == "close" and router.mapping is None
 
 
+@pytest.mark.parametrize("leaving", ["cancel", "home-after-the-match"])
+def test_quitting_at_once_after_the_room_closed_still_waits_for_the_removal(
+    qtbot: QtBot, tmp_path: Path, leaving: str
+) -> None:
+    """The mapping was let go a moment before the window closed (the room's Cancel, or home
+    after a match, its port kept for a rematch till then): its removal is still on the
+    worker, which the app's exit would cut short, so the window's close waits for it too
+    (a little), not only for a mapping still open."""
+    window = lobby_window(qtbot, tmp_path / "hana", "hana")
+    router = FakeRouter(close_takes=0.3)
+    window.lobby.mappers = lambda: [router]
+    room = open_room(qtbot, window.lobby, internet=True)
+    qtbot.waitUntil(
+        lambda: window.lobby.mapping is not None and window.lobby.mapping.mapping is not None,
+        timeout=10_000,
+    )
+    if leaving == "cancel":
+        click(qtbot, window.lobby.cancel_button)
+    else:  # as a match's start hands the port over (the rematch listens there again)
+        window.kept_mapping = window.lobby.keep_mapping(room.port)
+        assert window.kept_mapping is not None
+        window.go_home()
+    assert router.mapping is not None  # the router has not answered yet
+    close_window(window)
+    assert router.calls[-1] == "close" and router.mapping is None
+
+
 def test_a_code_s_silent_first_address_has_its_share_of_the_dial_then_the_next_is_dialled(
     qtbot: QtBot, host: MainWindow, joiner: MainWindow
 ) -> None:

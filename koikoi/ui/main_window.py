@@ -63,7 +63,7 @@ from koikoi.ui.match.saves import (
 )
 from koikoi.ui.match.timings import Timings
 from koikoi.ui.net.netmatch import NetMatchWindow
-from koikoi.ui.net.portmapping import EXIT_WAIT
+from koikoi.ui.net.portmapping import wait_for_removals
 from koikoi.ui.sound.controls import SoundControls
 from koikoi.ui.sound.sounds import Sounds, open_sounds
 from koikoi.ui.start_screen import StartScreen, resume_text
@@ -486,7 +486,8 @@ class MainWindow(NetMatchWindow):
                 link.leave()  # after the match: the other table says this one left
         self.controller.shutdown()
         self.lobby.shutdown()
-        self.release_mapping(EXIT_WAIT)
+        self.release_mapping()
+        wait_for_removals()  # this one's and those let go just before (Cancel, home)
         self.sounds.close()
         self.settings.set(WINDOW_GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()

@@ -19,6 +19,7 @@ import logging
 import math
 import queue
 import threading
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -75,7 +76,10 @@ class _Worker:
         self._jobs.put(job)
 
     def finish(self) -> None:
-        """No more jobs: the thread ends after the ones given."""
+        """No more jobs: the thread ends after the ones given (:func:`wait_for_removals`
+        waits for it, the app on its way out)."""
+        with _FINISHING_LOCK:
+            _FINISHING.add(self.worker_thread)
         self._jobs.put(None)
 
     def _run(self) -> None:
@@ -84,6 +88,25 @@ class _Worker:
                 job()
             except Exception:  # never into the thread's void; the job reports its own
                 logger.debug("a port-mapping job failed", exc_info=True)
+        with _FINISHING_LOCK:
+            _FINISHING.discard(threading.current_thread())
+
+
+_FINISHING: set[threading.Thread] = set()
+"""The workers given their last job (a removal, mostly) and still at it."""
+_FINISHING_LOCK = threading.Lock()
+
+
+def wait_for_removals(timeout: float = EXIT_WAIT) -> None:
+    """Until every mapping closed so far has been removed from its router, at most
+    ``timeout`` s in all: the app on its way out (the workers are daemon threads, which the
+    exit would cut short; a mapping let go just before, by a room's Cancel or going home,
+    is still being removed)."""
+    deadline = time.monotonic() + timeout
+    with _FINISHING_LOCK:
+        threads = list(_FINISHING)
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
 
 
 class _Outcomes(QObject):
