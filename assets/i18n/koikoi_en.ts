@@ -156,6 +156,13 @@
                 <numerusform>Connected to {0}, but no answer for %n seconds: the join stops at {1} s.</numerusform>
             </translation>
         </message>
+        <message numerus="yes">
+            <source>Dialling the room from port {0} while its host dials you: %n second(s) left.</source>
+            <translation>
+                <numerusform>Dialling the room from port {0} while its host dials you: %n second left.</numerusform>
+                <numerusform>Dialling the room from port {0} while its host dials you: %n seconds left.</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>Prematch</name>

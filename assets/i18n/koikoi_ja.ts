@@ -1617,6 +1617,12 @@ play on  (K)</source>
                 <numerusform>{0}に接続しましたが、%n秒応答がありません。{1}秒で参加をやめます。</numerusform>
             </translation>
         </message>
+        <message numerus="yes">
+            <source>Dialling the room from port {0} while its host dials you: %n second(s) left.</source>
+            <translation>
+                <numerusform>部屋の主があなたに発信する間、ポート{0}から部屋に発信しています。あと%n秒。</numerusform>
+            </translation>
+        </message>
         <message>
             <source>A private room needs a password.</source>
             <translation>鍵付きの部屋にはパスワードが必要です。</translation>
@@ -1692,6 +1698,14 @@ play on  (K)</source>
         <message>
             <source>Accept the peer's new key and try again</source>
             <translation>相手の新しい鍵を受け入れてもう一度つなぐ</translation>
+        </message>
+        <message>
+            <source>Make a reply code</source>
+            <translation>返信コードを作る</translation>
+        </message>
+        <message>
+            <source>Make a reply code for the room's host to dial</source>
+            <translation>部屋の主が発信できるように返信コードを作る</translation>
         </message>
         <message>
             <source>No rooms can be listed: {0}. Joining by address still works: ask the host for the address its screen shows.</source>
@@ -1950,12 +1964,44 @@ play on  (K)</source>
             <translation>部屋を閉じる</translation>
         </message>
         <message>
+            <source>If your friend's koikoi cannot reach this room, it shows them a reply code: type it here and both sides dial each other.</source>
+            <translation>友だちのkoikoiがこの部屋につながらないときは、友だちの画面に返信コードが出ます。それをここに入力すると、双方から同時に発信します。</translation>
+        </message>
+        <message>
+            <source>Reply code</source>
+            <translation>返信コード</translation>
+        </message>
+        <message>
+            <source>Your friend's reply code</source>
+            <translation>友だちの返信コード</translation>
+        </message>
+        <message>
+            <source>Dial back</source>
+            <translation>発信する</translation>
+        </message>
+        <message>
+            <source>Dial back your friend's reply code</source>
+            <translation>友だちの返信コードに発信する</translation>
+        </message>
+        <message>
+            <source>Dialling back</source>
+            <translation>発信の状況</translation>
+        </message>
+        <message>
             <source>Joining {0}</source>
             <translation>{0}に入っています</translation>
         </message>
         <message>
             <source>Stop connecting</source>
             <translation>接続をやめる</translation>
+        </message>
+        <message>
+            <source>Waiting for the room at {0} to dial you</source>
+            <translation>{0} の部屋からの発信を待っています</translation>
+        </message>
+        <message>
+            <source>Listening on port {0}.</source>
+            <translation>ポート{0}で待ち受けています。</translation>
         </message>
         <message>
             <source>private</source>
@@ -1976,16 +2022,36 @@ play on  (K)</source>
 {1}</translation>
         </message>
         <message>
+            <source>Reply code: {0}</source>
+            <translation>返信コード：{0}</translation>
+        </message>
+        <message>
             <source>Join code: {0}</source>
             <translation>参加コード：{0}</translation>
+        </message>
+        <message>
+            <source>Read it out or paste it to the host: they type it under Reply code where their room waits.</source>
+            <translation>部屋の主に読み上げるか貼り付けて伝えてください。部屋の待機画面の「返信コード」に入力してもらいます。</translation>
         </message>
         <message>
             <source>Read it out or paste it to your friend: they type it in the lobby's address field.</source>
             <translation>読み上げるか貼り付けて友だちに伝えてください。友だちはロビーのアドレス欄に入力します。</translation>
         </message>
         <message>
+            <source>Your koikoi cannot reach the room. Give its host this reply code: when they type it where the room waits, both sides dial each other.</source>
+            <translation>部屋につながりません。この返信コードを部屋の主に伝えてください。待機画面に入力されると、双方から同時に発信します。</translation>
+        </message>
+        <message>
+            <source>Copy the reply code</source>
+            <translation>返信コードをコピー</translation>
+        </message>
+        <message>
             <source>Copied</source>
             <translation>コピーしました</translation>
+        </message>
+        <message>
+            <source>The reply code is copied.</source>
+            <translation>返信コードをコピーしました。</translation>
         </message>
         <message>
             <source>The join code is copied.</source>
@@ -1994,6 +2060,30 @@ play on  (K)</source>
         <message>
             <source>Older koikoi (koikoi-net/2) deals from a seed both sides know: either program can then compute the other's hand and the stock. Off: only private dealing, and a player who offers only the joint seed is refused before any card is dealt.</source>
             <translation>旧版（通信方式の第2版）は両者が知るシードから配ります。そのため、どちらのプログラムも相手の手札と山札を計算できます。オフ：非公開の配りだけを使い、両者のシードしか出さない相手は札を配る前に断ります。</translation>
+        </message>
+        <message>
+            <source>No port can be opened for a reply here: {0}</source>
+            <translation>返信用のポートを開けません：{0}</translation>
+        </message>
+        <message>
+            <source>That is not a reply code ({0}): type it again.</source>
+            <translation>返信コードではありません（{0}）。もう一度入力してください。</translation>
+        </message>
+        <message>
+            <source>That is a room's code, not a reply code: your friend's koikoi shows a reply code when it cannot reach this room.</source>
+            <translation>それは部屋の参加コードで、返信コードではありません。返信コードは、友だちのkoikoiがこの部屋につながらないときに友だちの画面に出ます。</translation>
+        </message>
+        <message>
+            <source>Dialling {0} for up to {1} s while your friend's koikoi dials this room; only {2} gets in.</source>
+            <translation>友だちのkoikoiがこの部屋に発信する間、{0} に最長{1}秒発信します。入れるのは {2} だけです。</translation>
+        </message>
+        <message>
+            <source>The reply code's koikoi answered, but no match came of it ({0}): the line above says why. Type the reply code again to try again.</source>
+            <translation>返信コードの相手は応答しましたが、対戦になりませんでした（{0}）。理由は上の行にあります。もう一度試すには返信コードを入力し直してください。</translation>
+        </message>
+        <message>
+            <source>Your friend's koikoi did not answer within {0} s, both sides dialling ({1}). Are they still waiting? If it fails again, one of the two routers must let a port in: turn on UPnP (or NAT-PMP/PCP) in either, or forward a port by hand.</source>
+            <translation>双方から発信しましたが、友だちのkoikoiは{0}秒以内に応答しませんでした（{1}）。友だちはまだ待っていますか？ もう一度失敗するなら、どちらかのルーターでポートを通す必要があります。どちらかのルーターでUPnP（またはNAT-PMP/PCP）を有効にするか、手動でポートを転送してください。</translation>
         </message>
     </context>
     <context>
@@ -2833,6 +2923,10 @@ play on  (K)</source>
         <message>
             <source>That is a reply code: a friend's koikoi shows one when it cannot reach the room, for the room's host to type. To join, type the code of the room; nothing was dialled.</source>
             <translation>それは返信コードです。友だちのこいこいが部屋に届かないときに表示するもので、部屋のホストが入力します。参加するには部屋のコードを入力してください。接続はしていません。</translation>
+        </message>
+        <message>
+            <source>The room did not dial back in time, both sides dialling ({0}). Did its host type your reply code? If it still fails, one of the two routers must let a port in: turn on UPnP (or NAT-PMP/PCP) in either router, or forward a port by hand.</source>
+            <translation>双方から発信しましたが、部屋からの発信が時間内に届きませんでした（{0}）。部屋の主は返信コードを入力しましたか？ それでも失敗するなら、どちらかのルーターでポートを通す必要があります。どちらかのルーターでUPnP（またはNAT-PMP/PCP）を有効にするか、手動でポートを転送してください。</translation>
         </message>
         <message>
             <source>The room at {0} is not the one the join code names: its host's identity is {1}, the code's is {2}. Another program answered there; the room was not joined.</source>

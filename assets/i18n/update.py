@@ -56,6 +56,7 @@ FILE_CONTEXTS = {
     "lobby.py": "Lobby",
     "lobby_pages.py": "Lobby",
     "hosting.py": "Lobby",
+    "replying.py": "Lobby",
     "prematch.py": "Prematch",
     "rooms.py": "Rooms",
     "clock_words.py": "ClockWords",

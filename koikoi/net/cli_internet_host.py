@@ -18,19 +18,16 @@ import ipaddress
 import socket
 import sys
 import threading
-from typing import Final, TextIO
+from typing import TextIO
 
 from koikoi.command import UsageError, say
 from koikoi.net.address import format_address
 from koikoi.net.cli_internet import Leased, code_for, host_route, map_port, open_pinhole
 from koikoi.net.joincode import JoinCode, JoinCodeError, decode, encode
 from koikoi.net.room import HANDSHAKE_DEADLINE
-from koikoi.net.transport.bothdial import dial_from, listen_both
+from koikoi.net.transport.bothdial import BOTH_DIAL_WINDOW, dial_from, listen_both
 from koikoi.net.transport.options import PeerOptions
 from koikoi.net.transport.room import Room
-
-BOTH_DIAL_WINDOW: Final = 15.0
-"""Seconds the host dials a reply code's addresses (NETWORK.md: the reason within 15 s)."""
 
 
 def listen_for_internet(bind: str, port: int) -> list[socket.socket]:

@@ -29,6 +29,9 @@ ATTEMPT: Final = 1.0
 """Seconds one connection attempt waits for its answer before the next one starts: the
 kernel sends the attempt's SYN at once, the next attempt's a second later, so a firewall's
 state for the pair stays fresh and the peer's SYN finds it there."""
+BOTH_DIAL_WINDOW: Final = 15.0
+"""Seconds a room's host dials a reply code's addresses, ``host --internet --replies`` and the
+app alike (NETWORK.md: the reason within 15 s)."""
 PAUSE: Final = 0.25
 """Seconds between an attempt turned down at once (a refusal, no route) and the next."""
 _PORT_TRIES: Final = 16

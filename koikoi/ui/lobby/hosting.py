@@ -124,8 +124,9 @@ class LobbyHosting(QWidget):
         self._changed_key = None
         self._show_message(None)
         room = QtRoom(options, parent=self, now=self.now, timer=self.make_timer)
-        try:
-            room.listen(self.bind or "", 0)
+        internet = self.rooms_page.internet.isChecked()
+        try:  # a room open to the internet dials reply codes from its port: dial_out
+            room.listen(self.bind or "", 0, dial_out=internet)
         except ValueError as error:
             room.deleteLater()
             self._show_message(_tr("The room cannot be opened: {0}").format(error))
@@ -155,7 +156,8 @@ class LobbyHosting(QWidget):
         announcer.publish()
         self.waiting_page.show_room(title, options, private, room.port, room.addresses())
         self._show_code()
-        if self.rooms_page.internet.isChecked():
+        self.waiting_page.show_reply_field(internet)
+        if internet:
             self._map(room, private)
         self.pages.setCurrentWidget(self.waiting_page)
         self.cancel_button.setFocus()

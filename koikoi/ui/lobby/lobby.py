@@ -83,8 +83,8 @@ from koikoi.ui.common.art import CardArt
 from koikoi.ui.common.enter import enter_presses_buttons
 from koikoi.ui.common.settings import NICKNAME, AppSettings
 from koikoi.ui.common.signals import drop_slots, emit
-from koikoi.ui.lobby.hosting import LobbyHosting
 from koikoi.ui.lobby.lobby_pages import STYLE, PasswordPrompt, RoomsPage, WaitingPage
+from koikoi.ui.lobby.replying import LobbyReplying
 from koikoi.ui.lobby.rooms import ROOM_ROLE, RoomAnnouncer, RoomFinder, mdns_bind
 from koikoi.ui.net.neterrors import discovery_detail
 from koikoi.ui.net.netlink.base import APP_DEALINGS, LinkError, PeerInfo, TimerFactory, qt_timer
@@ -110,7 +110,7 @@ SILENT_JOIN: Final = 3.0
 seconds without an answer and says when the join gives up (the handshake's time limit)."""
 
 
-class Lobby(LobbyHosting):
+class Lobby(LobbyReplying):
     """Find or open a room, meet the peer, compare the four cards, hand the match over.
 
     ``home`` is where the identity and the pinned peers live (default: koikoi's home);
@@ -180,6 +180,7 @@ class Lobby(LobbyHosting):
         """The room being joined from the list (None: by address)."""
         self._join_clock = timer(self, self._tell_join_progress)
         """While a join has no answer: the waiting page says how long it has waited."""
+        self._reply_clock = timer(self, self._tell_reply_progress)
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(40, 24, 40, 24)
@@ -218,6 +219,12 @@ class Lobby(LobbyHosting):
         self.accept_key_button.clicked.connect(self.accept_new_key)
         self.accept_key_button.hide()
         outer.addWidget(self.accept_key_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.reply_button = QPushButton(_tr("Make a reply code"))
+        self.reply_button.setObjectName("makeReplyCode")
+        self.reply_button.setAccessibleName(_tr("Make a reply code for the room's host to dial"))
+        self.reply_button.clicked.connect(self.make_reply_code)
+        self.reply_button.hide()
+        outer.addWidget(self.reply_button, 0, Qt.AlignmentFlag.AlignLeft)
 
         self.pages = QStackedWidget()
         self.rooms_page = RoomsPage(self.finder.model, settings)
@@ -275,6 +282,7 @@ class Lobby(LobbyHosting):
         self.turned_away = page.turned_away
         self.cancel_button = page.cancel_button
         self.cancel_button.clicked.connect(self.cancel)
+        page.dial_back_button.clicked.connect(self.dial_back_reply)
 
     # --- showing and leaving -------------------------------------------------------------
 
@@ -531,15 +539,10 @@ class Lobby(LobbyHosting):
     def _next_target(self, options: PeerOptions) -> None:
         address = self._targets.pop(0)
         join = QtJoin(options, self, now=self.now, timer=self.make_timer)
-        self.join = join
         room = self._joined_room
         if room is not None:
             join.follow_room(room.name, room.title, room.fingerprint, self.bind)
-        join.established.connect(self._on_established)
-        join.cards_shown.connect(self._on_cards)
-        join.tossed.connect(self._on_tossed)
-        join.failed.connect(self._on_join_failed)
-        join.ended.connect(self._on_ended)
+        self._take_join(join)
         self.waiting_page.show_joining(address)
         self.pages.setCurrentWidget(self.waiting_page)
         self.cancel_button.setFocus()
@@ -550,6 +553,15 @@ class Lobby(LobbyHosting):
             self._fail(LinkError("address", str(error), address))
             return
         self._join_clock.start(1000)
+
+    def _take_join(self, join: QtJoin) -> None:
+        """``join`` is the lobby's join now: its signals are the lobby's."""
+        self.join = join
+        join.established.connect(self._on_established)
+        join.cards_shown.connect(self._on_cards)
+        join.tossed.connect(self._on_tossed)
+        join.failed.connect(self._on_join_failed)
+        join.ended.connect(self._on_ended)
 
     def _dial_budget(self) -> float | None:
         """A join code's addresses share :data:`~koikoi.net.joincode.DIAL_TIMEOUT` s (a
@@ -694,6 +706,7 @@ class Lobby(LobbyHosting):
         if announcer is not None:
             announcer.withdraw()
         self._close_mapping()
+        self.stop_reply()
 
     # --- failures ------------------------------------------------------------------------
 
@@ -703,6 +716,9 @@ class Lobby(LobbyHosting):
         self._reset()
         self._changed_key = error if isinstance(error, IdentityChanged) else None
         self._show_message(failure_text(failure))
+        self.offer_reply(failure)
+        if self.reply_button.isVisible():
+            self.reply_button.setFocus()
         if self._changed_key is not None:
             self.accept_key_button.setFocus()
 
@@ -727,6 +743,7 @@ class Lobby(LobbyHosting):
         self._reset()
 
     def _reset(self) -> None:
+        self.stop_reply()
         if self.join is not None:
             self._drop_join()
         self._close_room()

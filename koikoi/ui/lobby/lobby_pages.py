@@ -350,6 +350,7 @@ class WaitingPage(QWidget):
         self.addresses.setAccessibleName(_tr("Addresses to give a friend"))
         self.addresses.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.addresses)
+        self.code_is_reply = False
         self.code_text = ""
         """The join code shown, as :func:`~koikoi.net.joincode.encode` wrote it ("": none)."""
         self.code = QLabel("")
@@ -390,6 +391,7 @@ class WaitingPage(QWidget):
         self.password_hint.setWordWrap(True)
         self.password_hint.setAccessibleName(_tr("About a password"))
         layout.addWidget(self.password_hint)
+        self._reply_row(layout)
         self.show_code("")
         self.turned_away = QLabel("")
         self.turned_away.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -406,6 +408,59 @@ class WaitingPage(QWidget):
         layout.addLayout(row)
         layout.addStretch(2)
 
+    def _reply_row(self, layout: QVBoxLayout) -> None:
+        """An internet room's field for a joiner's reply code (docs/protocol.md, "Both
+        sides dial"): typed in, the room dials that joiner back."""
+        self.reply_head = QLabel(
+            _tr(
+                "If your friend's koikoi cannot reach this room, it shows them a reply code: "
+                "type it here and both sides dial each other."
+            )
+        )
+        self.reply_head.setObjectName("replyHead")
+        self.reply_head.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.reply_head.setWordWrap(True)
+        self.reply_code = QLineEdit()
+        self.reply_code.setObjectName("replyCode")
+        self.reply_code.setPlaceholderText(_tr("Reply code"))
+        self.reply_code.setAccessibleName(_tr("Your friend's reply code"))
+        self.reply_code.setMinimumWidth(360)
+        self.reply_head.setBuddy(self.reply_code)
+        self.dial_back_button = QPushButton(_tr("Dial back"))
+        self.dial_back_button.setObjectName("dialBack")
+        self.dial_back_button.setAccessibleName(_tr("Dial back your friend's reply code"))
+        self.reply_code.returnPressed.connect(self.dial_back_button.click)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.reply_code)
+        row.addWidget(self.dial_back_button)
+        row.addStretch(1)
+        self.reply_state = QLabel("")
+        self.reply_state.setObjectName("replyState")
+        self.reply_state.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.reply_state.setWordWrap(True)
+        self.reply_state.setAccessibleName(_tr("Dialling back"))
+        layout.addWidget(self.reply_head)
+        layout.addLayout(row)
+        layout.addWidget(self.reply_state)
+        self.show_reply_field(False)
+
+    def show_reply_field(self, shown: bool) -> None:
+        """The reply-code field, for a room open to the internet (hidden otherwise)."""
+        for widget in (self.reply_head, self.reply_code, self.dial_back_button):
+            widget.setVisible(shown)
+        self.reply_code.clear()
+        self.reply_code.setEnabled(True)
+        self.dial_back_button.setEnabled(True)
+        self.show_reply_state("")
+
+    def show_reply_state(self, text: str) -> None:
+        """What dialling back does or did ("": nothing yet); said to a screen reader."""
+        self.reply_state.setText(text)
+        self.reply_state.setVisible(bool(text))
+        if text:
+            announce(self, text)
+
     def show_joining(self, address: str) -> None:
         """A join connecting to ``address``: the button stops it."""
         self.waiting_title.setText(_tr("Joining {0}").format(address))
@@ -413,9 +468,18 @@ class WaitingPage(QWidget):
         self.addresses.setText("")
         self.show_code("")
         self.show_internet("")
+        self.show_reply_field(False)
         self.turned_away.setText("")
         self.cancel_button.setText(_tr("Cancel"))
         self.cancel_button.setAccessibleName(_tr("Stop connecting"))
+
+    def show_replying(self, host: str, port: int) -> None:
+        """A joiner whose room did not answer listens on ``port`` and dials ``host``'s room
+        from it, waiting for the room to dial back: its reply code comes with
+        :meth:`show_code` (``reply``)."""
+        self.show_joining(host)
+        self.waiting_title.setText(_tr("Waiting for the room at {0} to dial you").format(host))
+        self.addresses.setText(_tr("Listening on port {0}.").format(port))
 
     def show_room(
         self, title: str, options: PeerOptions, private: bool, port: int, shown: list[str]
@@ -440,23 +504,41 @@ class WaitingPage(QWidget):
             )
         )
         self.show_internet("")
+        self.show_reply_field(False)
         self.turned_away.setText("")
         self.cancel_button.setText(_tr("Close the room"))
         self.cancel_button.setAccessibleName(_tr("Close the room"))
 
-    def show_code(self, text: str) -> None:
+    def show_code(self, text: str, reply: bool = False) -> None:
         """The room's join code ``text`` (groups of five joined by ``-``), or none (""):
-        a screen reader hears it symbol by symbol, a group at a time."""
+        a screen reader hears it symbol by symbol, a group at a time. ``reply``: a joiner's
+        reply code, for the room's host."""
         self.code_text = text
+        self.code_is_reply = reply
         self.code.setText(code_lines(text))
         spoken = ", ".join(" ".join(group) for group in text.split("-")) if text else ""
-        self.code.setAccessibleName(_tr("Join code: {0}").format(spoken) if text else "")
-        self.code.setAccessibleDescription(
-            _tr(
+        name = _tr("Reply code: {0}") if reply else _tr("Join code: {0}")
+        self.code.setAccessibleName(name.format(spoken) if text else "")
+        if reply:
+            about = _tr(
+                "Read it out or paste it to the host: they type it under Reply code where "
+                "their room waits."
+            )
+        else:
+            about = _tr(
                 "Read it out or paste it to your friend: they type it in the lobby's address field."
             )
-            if text
-            else ""
+        self.code.setAccessibleDescription(about if text else "")
+        self.code_head.setText(
+            _tr(
+                "Your koikoi cannot reach the room. Give its host this reply code: when they "
+                "type it where the room waits, both sides dial each other."
+            )
+            if reply
+            else _tr("Or give a friend this join code (it also proves the room is yours):")
+        )
+        self.copy_button.setAccessibleName(
+            _tr("Copy the reply code") if reply else _tr("Copy the join code")
         )
         self.copy_button.setText(_tr("Copy"))
         for widget in (self.code_head, self.code, self.copy_button):
@@ -468,7 +550,8 @@ class WaitingPage(QWidget):
             return
         QGuiApplication.clipboard().setText(self.code_text)
         self.copy_button.setText(_tr("Copied"))
-        announce(self, _tr("The join code is copied."))
+        copied = _tr("The reply code is copied.") if self.code_is_reply else None
+        announce(self, copied or _tr("The join code is copied."))
 
     def show_internet(self, text: str, password_hint: str = "") -> None:
         """What the router did for a room opened to the internet ("": a LAN room), and

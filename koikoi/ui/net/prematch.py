@@ -98,6 +98,12 @@ def failure_text(failure: LinkError) -> str:
             "for the room's host to type. To join, type the code of the room; nothing was "
             "dialled."
         )
+    if kind == "reply":
+        return _tr(
+            "The room did not dial back in time, both sides dialling ({0}). Did its host type "
+            "your reply code? If it still fails, one of the two routers must let a port in: "
+            "turn on UPnP (or NAT-PMP/PCP) in either router, or forward a port by hand."
+        ).format(failure.address)
     if kind == "code_identity":
         params = getattr(error, "params", {})
         return _tr(

@@ -286,6 +286,19 @@ class QtJoin(PeerLink):
         self._stop_looking()
         super()._finish()
 
+    def take_socket(self, sock: QTcpSocket, host: str, port: int) -> None:
+        """Play over ``sock``, connected to ``host:port`` already (both sides dialled:
+        :class:`~koikoi.ui.net.netlink.bothways.QtBothWays`); the link becomes its parent."""
+        if self._stage != LinkStage.NEW:
+            raise ValueError("this link has already been used")
+        self.address = format_address(host, port)
+        self.times["connect"] = self.now()
+        self._dialled = (host, port)
+        self._stage = LinkStage.CONNECTING
+        self.socket = sock
+        sock.setParent(self)
+        self._start_handshake(sock)
+
     def _on_connected(self) -> None:
         sock = self.socket
         if self._stage != LinkStage.CONNECTING or sock is None:
@@ -293,6 +306,9 @@ class QtJoin(PeerLink):
         self._timer.stop()
         sock.connected.disconnect(self._on_connected)
         sock.errorOccurred.disconnect(self._on_error)
+        self._start_handshake(sock)
+
+    def _start_handshake(self, sock: QTcpSocket) -> None:
         try:
             conn = self.options.connection(Role.JOINER, self.now())
             conn.resuming = self._resuming

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -45,6 +46,21 @@ from koikoi.ui.net.netlink.base import (
 from koikoi.ui.net.netlink.peer import PeerLink
 
 logger = logging.getLogger("koikoi.ui.net.netlink")  # the link's log lines, as they were
+
+
+def local_addresses(port: int, *, ipv4: bool = True, ipv6: bool = True) -> list[str]:
+    """``host:port`` for each of this machine's addresses of the families asked (loopback
+    last; IPv6 link-local ones left out): where a port listening on every interface can be
+    dialled."""
+    v4 = QAbstractSocket.NetworkLayerProtocol.IPv4Protocol
+    hosts: list[tuple[bool, str]] = []
+    for address in QNetworkInterface.allAddresses():
+        is_v4 = address.protocol() is v4
+        if (not ipv4 and is_v4) or (not ipv6 and not is_v4) or address.isLinkLocal():
+            continue
+        hosts.append((address.isLoopback(), address.toString()))
+    hosts.sort(key=lambda item: item[0])
+    return [format_address(host, port) for _, host in hosts]
 
 
 ACCEPT_BATCH: Final = 30
@@ -123,11 +139,16 @@ class QtRoom(QObject):
 
     # --- listening -----------------------------------------------------------------------
 
-    def listen(self, bind: str = "", port: int = 0) -> None:
+    def listen(self, bind: str = "", port: int = 0, *, dial_out: bool = False) -> None:
         """Listen on ``bind`` (an IP address; empty: every interface) and ``port`` (0: any).
+        ``dial_out``: the port may also dial out (a room open to the internet dials a reply
+        code's addresses from it, :class:`~koikoi.ui.net.netlink.bothways.QtDialBack`).
 
         Raises :class:`ValueError` with one line when it cannot.
         """
+        if dial_out:
+            self._listen_dialling_out(bind, port)
+            return
         if bind in ("", "*"):
             address = QHostAddress(QHostAddress.SpecialAddress.Any)
         elif bind == "localhost":
@@ -139,6 +160,36 @@ class QtRoom(QObject):
         if not self._server.listen(address, port):
             reason = _lower_first(self._server.errorString())
             raise ValueError(f"cannot listen on {format_address(bind or '*', port)}: {reason}")
+
+    def _listen_dialling_out(self, bind: str, port: int) -> None:
+        from koikoi.ui.net.netlink.bothways import listener  # sockets of its own: SO_REUSEPORT
+
+        try:
+            sock = listener("" if bind in ("", "*") else bind, port)
+        except (OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            where = format_address(bind or "*", port)
+            raise ValueError(f"cannot listen on {where}: {reason}") from None
+        fd = sock.detach()
+        if not self._server.setSocketDescriptor(fd):
+            os.close(fd)
+            reason = _lower_first(self._server.errorString())
+            raise ValueError(f"cannot listen on {format_address(bind or '*', port)}: {reason}")
+
+    def take(self, sock: QTcpSocket) -> None:
+        """A connection this side dialled (both sides dial): admitted as an accepted one."""
+        if self._leaving or not self._server.isListening():
+            sock.abort()
+            sock.deleteLater()
+            return
+        sock.setParent(self)
+        try:
+            self._admit(sock)
+        except Exception as error:
+            logger.debug("a connection could not be set up", exc_info=True)
+            sock.abort()
+            sock.deleteLater()
+            self._tell_refused(LinkError("internal", f"internal error: {error!r}", "", error))
 
     @property
     def port(self) -> int:
@@ -164,15 +215,7 @@ class QtRoom(QObject):
             return [format_address(bound.toString(), port)]
         v4_only = bound == QHostAddress(QHostAddress.SpecialAddress.AnyIPv4)
         v6_only = bound == QHostAddress(QHostAddress.SpecialAddress.AnyIPv6)
-        ipv4 = QAbstractSocket.NetworkLayerProtocol.IPv4Protocol
-        hosts: list[tuple[bool, str]] = []
-        for address in QNetworkInterface.allAddresses():
-            is_v4 = address.protocol() is ipv4
-            if (v4_only and not is_v4) or (v6_only and is_v4) or address.isLinkLocal():
-                continue
-            hosts.append((address.isLoopback(), address.toString()))
-        hosts.sort(key=lambda item: item[0])
-        return [format_address(host, port) for _, host in hosts]
+        return local_addresses(port, ipv4=not v6_only, ipv6=not v4_only)
 
     # --- the match -----------------------------------------------------------------------
 
