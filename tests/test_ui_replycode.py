@@ -210,3 +210,46 @@ def test_a_room_that_never_dials_back_is_said_in_time_and_a_reply_can_be_made_ag
     assert guest.both_ways is None and guest.pages.currentWidget() is guest.rooms_page
     with socket.socket() as late, pytest.raises(ConnectionRefusedError):
         late.connect((LOOPBACK, port))
+
+
+def _open(sockets: list[socket.socket]) -> int:
+    """How many of ``sockets`` the other side has not closed (what it said is read away)."""
+    alive = 0
+    for sock in sockets:
+        sock.setblocking(False)
+        try:
+            while sock.recv(65536):  # its hello, say
+                pass
+        except BlockingIOError:
+            alive += 1  # open, nothing more said
+        except OSError:
+            pass  # reset
+    return alive
+
+
+def test_a_flood_at_the_waiting_joiners_port_is_capped_and_the_room_still_gets_in(
+    qtbot: QtBot, hana: MainWindow, taro: MainWindow, dead_port: int
+) -> None:
+    """Anyone who reads the reply code (or scans the port) can call the waiting joiner: the
+    room's limits hold there (MAX_PENDING handshakes at once, the silent ones evicted for
+    newer), and the host dialling back still gets in past the idle sockets."""
+    from koikoi.net.transport.bothjoin import MAX_PENDING
+
+    open_room(qtbot, hana.lobby, internet=True)
+    reply = ask_for_a_reply(qtbot, taro.lobby, unreachable_code(hana, dead_port))
+    both = taro.lobby.both_ways
+    assert both is not None
+    flood = [socket.create_connection((LOOPBACK, both.port)) for _ in range(4 * MAX_PENDING)]
+    try:
+        qtbot.waitUntil(lambda: _open(flood) <= MAX_PENDING, timeout=5_000)
+        qtbot.wait(200)
+        assert _open(flood) <= MAX_PENDING
+        assert len(both.links) <= MAX_PENDING
+        dial_back(qtbot, hana.lobby, reply)
+        qtbot.waitUntil(
+            lambda: taro.lobby.prematch.painted and hana.lobby.prematch.painted, timeout=15_000
+        )
+        assert _open(flood) == 0  # the match's handshake done, every other call is closed
+    finally:
+        for sock in flood:
+            sock.close()
