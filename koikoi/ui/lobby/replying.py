@@ -96,7 +96,15 @@ class LobbyReplying(LobbyHosting):
             return
         options.expected_fingerprint = code.fingerprint
         try:
-            sock = listener(self.bind or "", 0)
+            both = QtBothWays(
+                options,
+                listener(self.bind or "", 0),
+                code,
+                self.reply_timeout,
+                self,
+                now=self.now,
+                timer=self.make_timer,
+            )
         except OSError as error:
             self._show_message(
                 _tr("No port can be opened for a reply here: {0}").format(error.strerror or error)
@@ -104,9 +112,6 @@ class LobbyReplying(LobbyHosting):
             return
         self.reply_button.hide()
         self._show_message(None)
-        both = QtBothWays(
-            options, sock, code, self.reply_timeout, self, now=self.now, timer=self.make_timer
-        )
         both.joined.connect(self._on_both_joined)
         both.failed.connect(self._on_both_failed)
         self.both_ways = both

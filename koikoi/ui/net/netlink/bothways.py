@@ -283,10 +283,10 @@ class QtBothWays(QObject):
         self.options, self.now, self.make_timer = options, now, timer
         self.port = int(sock.getsockname()[1])
         self.code = code
+        self._server = serve(sock, self)  # first: the socket is closed if Qt cannot take it
         self.policy = RoomPolicy(MAX_PENDING, MAX_PER_ADDRESS, private=bool(options.password))
         self.links: dict[QtJoin, Ticket] = {}
         self.winner: QtJoin | None = None
-        self._server = serve(sock, self)
         self._server.newConnection.connect(self._on_new_connection)
         self._server.pauseAccepting()
         candidates = [(c.host, c.port) for c in code.ordered]
