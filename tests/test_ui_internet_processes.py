@@ -1,12 +1,13 @@
 """Two apps, each a real process with a real window on one virtual X screen (Xvfb, Qt's xcb
-platform), play a match across the rig's internet (tests/nat_rig.py), joined by code (issue
-23): hana's app in home 1, behind a router that maps ports for real (miniupnpd), opens a
-room "Open to the internet" by clicks; once her waiting page says the router opened the
-port she clicks Copy, and the code on her clipboard is handed to taro (a file: the chat
-between them). taro's app, on the internet, types it in the address field and clicks "Join
-by address or code"; both confirm the four cards and play the whole match by clicks
-(tests/app_player.py); both records verify, and once hana's app has gone the router's
-mapping is gone with it (removed, not left to lapse).
+platform), in two rig homes (tests/nat_rig.py) play a match across the rig's internet, joined
+by code (issue 23): hana's app in home 1, behind a router that maps ports for real
+(miniupnpd), opens a room "Open to the internet" by clicks; once her waiting page says the
+router opened the port she clicks Copy, and the code on her clipboard is handed to taro (a
+file: the chat between them). taro's app, in home 2 behind a router that translates his
+address and maps nothing, types it in the address field and clicks "Join by address or
+code"; both confirm the four cards and play the whole match by clicks (tests/app_player.py);
+both records verify, and once hana's app has gone the router's mapping is gone with it
+(removed, not left to lapse).
 
 The apps live in network namespaces and still reach the X server: libxcb tries the abstract
 socket ``@/tmp/.X11-unix/X<n>`` first (a network namespace has its own abstract sockets:
@@ -33,7 +34,7 @@ import pytest
 
 from koikoi.net.joincode import Candidate, decode
 from tests.conftest import REPO
-from tests.nat_rig import H1, INET, R1_WAN, Rig, skip_reason
+from tests.nat_rig import H1, R1_WAN, R2_WAN, Rig, skip_reason
 from tests.net_support import KoikoiProcess
 from tests.test_ui_lan_processes import PLAYER, check_the_match
 from tests.xvfb import start_xvfb, stop_all
@@ -123,7 +124,7 @@ def test_two_apps_in_two_rig_homes_play_a_whole_match_joined_by_code(
     )  # fmt: skip
     try:
         joiner = start_app(
-            tmp_path / "taro", display, rig.ns(rig.inet),
+            tmp_path / "taro", display, rig.ns(rig.h2),
             "--role", "join", "--code-from", str(code_file), "--seed", "2",
             "--position", "1295,0",
         )  # fmt: skip
@@ -151,9 +152,9 @@ def test_two_apps_in_two_rig_homes_play_a_whole_match_joined_by_code(
     assert any(c.host == H1 for c in code.candidates[1:]), code.candidates
     assert f"code {code_file.read_text(encoding='utf-8').strip()}" in host.stderr
     # taro came in through the mapping (the router's address), his app checked hana's key by
-    # the code, and she saw him from the internet (no address translation on his side)
+    # the code, and she saw him from his router's address (home 2 translates his)
     assert f"dport {external} dnat" in mapped_while_open, mapped_while_open
     assert taro["address"] == f"{R1_WAN}:{external}", taro["address"]
     assert taro["proof"].startswith("Proven by the join code: hana's key "), taro["proof"]
-    assert hana["address"].startswith(f"{INET}:"), hana["address"]
+    assert hana["address"].startswith(f"{R2_WAN}:"), hana["address"]
     assert f"dport {external}" not in rig.redirects(), rig.redirects()  # gone with the app
