@@ -26,8 +26,11 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 INET = "203.0.113.1"
 R1_WAN, R2_WAN = "203.0.113.11", "203.0.113.12"
@@ -54,6 +57,22 @@ def skip_reason() -> str | None:
     if shutil.which("miniupnpd") is None and not Path("/usr/sbin/miniupnpd").exists():
         return "miniupnpd is not installed (Debian's miniupnpd-nftables)"
     return None
+
+
+needs_the_rig = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+"""Skips a test (or, as ``pytestmark``, a module) where the rig cannot be built, saying why."""
+
+
+def rig_fixture(**options: bool) -> Any:
+    """A fixture: a :class:`Rig` made with ``options`` in the test's folder and removed after
+    the test. Its name is the module's name for it (``rig = rig_fixture()``)."""
+
+    @pytest.fixture
+    def built(tmp_path: Path) -> Iterator[Rig]:
+        with Rig(tmp_path / "rig", **options) as rig:
+            yield rig
+
+    return built
 
 
 def run(*args: str, check: bool = True, timeout: float = 30) -> subprocess.CompletedProcess[str]:
@@ -141,6 +160,12 @@ class Rig:
         self._processes: list[subprocess.Popen[bytes]] = []
         self.miniupnpd_log = folder / "miniupnpd.log"
 
+    def __enter__(self) -> Rig:
+        return self.open()
+
+    def __exit__(self, *raised: object) -> None:
+        self.close()
+
     # -- building --------------------------------------------------------------------------
 
     def ns(self, name: str, *args: str) -> tuple[str, ...]:
@@ -148,6 +173,7 @@ class Rig:
         return ("ip", "netns", "exec", name, *args)
 
     def open(self) -> Rig:
+        self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self._build()
         except BaseException:

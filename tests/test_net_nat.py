@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from koikoi.net.joincode import JoinCode, decode, encode
 from tests.conftest import run_koikoi
-from tests.nat_rig import R1_WAN, Rig, skip_reason
+from tests.nat_rig import R1_WAN, Rig, needs_the_rig, rig_fixture
 from tests.net_support import KoikoiProcess, spawn
 
-pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+pytestmark = needs_the_rig
 
 LEASE = 3
 """Seconds of the lease the killed host asks for (``--map-lease``)."""
@@ -27,53 +26,15 @@ REASON_WITHIN = 15.0
 """CLI.md/NETWORK.md: when nothing works, the reason is said within 15 s."""
 
 
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[Rig]:
-    built = Rig(tmp_path / "rig")
-    built.folder.mkdir()
-    built.open()
-    try:
-        yield built
-    finally:
-        built.close()
-
-
-@pytest.fixture
-def ipv6_rig(tmp_path: Path) -> Iterator[Rig]:
-    """The rig with global IPv6 in both homes behind their stateful firewalls, and nothing
-    that maps a port (no miniupnpd): only both sides dialling gets through."""
-    built = Rig(tmp_path / "rig", ipv6=True, mapper=False)
-    built.folder.mkdir()
-    built.open()
-    try:
-        yield built
-    finally:
-        built.close()
-
-
-@pytest.fixture
-def pinhole_rig(tmp_path: Path) -> Iterator[Rig]:
-    """The rig with global IPv6 behind both homes' firewalls, and miniupnpd on router 1
-    (UPnP-IGD for IPv4, PCP for IPv4 and IPv6: an IPv6 ``MAP`` opens a pinhole)."""
-    built = Rig(tmp_path / "rig", ipv6=True)
-    built.folder.mkdir()
-    built.open()
-    try:
-        yield built
-    finally:
-        built.close()
-
-
-@pytest.fixture
-def natpmp_rig(tmp_path: Path) -> Iterator[Rig]:
-    """The rig with home 1's router speaking NAT-PMP/PCP and not UPnP-IGD."""
-    built = Rig(tmp_path / "rig", upnp=False)
-    built.folder.mkdir()
-    built.open()
-    try:
-        yield built
-    finally:
-        built.close()
+rig = rig_fixture()
+ipv6_rig = rig_fixture(ipv6=True, mapper=False)
+"""The rig with global IPv6 in both homes behind their stateful firewalls, and nothing
+that maps a port (no miniupnpd): only both sides dialling gets through."""
+pinhole_rig = rig_fixture(ipv6=True)
+"""The rig with global IPv6 behind both homes' firewalls, and miniupnpd on router 1
+(UPnP-IGD for IPv4, PCP for IPv4 and IPv6: an IPv6 ``MAP`` opens a pinhole)."""
+natpmp_rig = rig_fixture(upnp=False)
+"""The rig with home 1's router speaking NAT-PMP/PCP and not UPnP-IGD."""
 
 
 def _code_of(host: KoikoiProcess, within: float = REASON_WITHIN) -> str:

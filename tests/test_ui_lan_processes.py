@@ -71,19 +71,26 @@ def start_player(
     *args: str,
     prefix: Sequence[str] = (),
     bind: str | None = "127.0.0.1",
+    display: str | None = None,
+    timeout: float = RUN_LIMIT - 20,
 ) -> KoikoiProcess:
     """``python tests/app_player.py ARGS`` with its own KOIKOI_HOME, its output in files.
-    ``bind`` limits discovery to one address (None: the default, every interface)."""
+    ``bind`` limits discovery to one address (None: the default, every interface); with a
+    ``display`` its window is a real one on that X screen (Qt's xcb platform), not offscreen;
+    ``timeout`` bounds the player's whole run."""
     home.mkdir(parents=True, exist_ok=True)
     role = args[args.index("--role") + 1]
     env = dict(os.environ, KOIKOI_HOME=str(home), PYTHONUNBUFFERED="1", QT_QPA_PLATFORM="offscreen")
     env.pop("KOIKOI_MDNS_BIND", None)
     if bind is not None:
         env["KOIKOI_MDNS_BIND"] = bind
+    if display is not None:
+        env.update(QT_QPA_PLATFORM="xcb", DISPLAY=display)
+        env.pop("WAYLAND_DISPLAY", None)
     out, err = home / f"{role}.out", home / f"{role}.err"
     with out.open("wb") as stdout, err.open("wb") as stderr:
         proc = subprocess.Popen(
-            [*prefix, sys.executable, str(PLAYER), *args, "--timeout", str(RUN_LIMIT - 20)],
+            [*prefix, sys.executable, str(PLAYER), *args, "--timeout", str(timeout)],
             stdout=stdout,
             stderr=stderr,
             stdin=subprocess.DEVNULL,
@@ -122,13 +129,19 @@ def play(
             joiner.kill()
     finally:
         host.kill()
+    both_finished(host, joiner, codes)
+    if not by_address:
+        assert f"the room {title!r} is listed" in joiner.stderr
+    return host.result(), joiner.result()
+
+
+def both_finished(host: KoikoiProcess, joiner: KoikoiProcess, codes: tuple[int, int]) -> None:
+    """Both players exited 0 (``codes``: the joiner's, the host's), each with its one line
+    of result and no traceback."""
     assert codes == (0, 0), f"host:\n{host.stderr[-3000:]}\njoiner:\n{joiner.stderr[-3000:]}"
     for player in (host, joiner):
         assert "Traceback" not in player.stderr, player.stderr
         assert len(player.stdout.splitlines()) == 1, player.stdout
-    if not by_address:
-        assert f"the room {title!r} is listed" in joiner.stderr
-    return host.result(), joiner.result()
 
 
 def check_the_match(host: dict[str, Any], joiner: dict[str, Any]) -> None:
