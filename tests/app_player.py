@@ -15,10 +15,16 @@ result. ``--password`` makes the host's room private and the joiner types it (in
 beside the address). ``--internet`` ticks the host's "Open to the internet": once the waiting
 page says the router opened the port, the host clicks Copy and writes the code the clipboard
 holds to ``--code-out FILE``; a joiner with ``--code-from FILE`` waits for that file and types
-its code in the address field ("Join by address or code"). It prints one JSON line on
-stdout — the four card ids it saw, the peer's address, the toss, the final scores (seat 0
+its code in the address field ("Join by address or code"). Both sides dial (docs/protocol.md):
+a joiner with ``--reply-out FILE``, once its join by code got no answer and the lobby offers
+"Make a reply code", clicks it, clicks Copy and writes the clipboard's reply code to FILE; a
+host with ``--reply-from FILE`` (its room need not be mapped) waits for FILE, types its reply
+code in the waiting page's "Reply code" field and clicks "Dial back". It prints one JSON line
+on stdout — the four card ids it saw, the peer's address, the toss, the final scores (seat 0
 first), the path of the saved signed record, what the host's waiting page said of the router
-(``internet``), the four-card page's proof by the code (``proof``), Qt's platform, and
+(``internet``), the four-card page's proof by the code (``proof``), the joiner's failed join
+(``join_failed``) and reply code (``reply_code``), what the host's page said on dialling back
+(``dial_back``), Qt's platform, and
 ``stalls``: the UI thread's longest stall in each phase, this window alone in its process
 (below) — and exits 0; on any failure (a timeout, an exception in a slot, an error logged by the
 app) it prints one line and exits 1.
@@ -255,6 +261,12 @@ class Player:
         """``--internet``: what the waiting page said the router did."""
         self.proof = ""
         """The four-card page's line that the join code proved the host ("" without one)."""
+        self.join_failed = ""
+        """``--reply-out``: what the lobby said when the join by code got no answer."""
+        self.reply_code = ""
+        """``--reply-out``: the reply code copied; ``--reply-from``: the one typed."""
+        self.dial_back_said = ""
+        """``--reply-from``: what the waiting page said on clicking "Dial back"."""
         timings = Timings() if args.pace else FAST
         self.window = MainWindow(timings=timings)
         self.window.resize(1280, 800)
@@ -391,7 +403,9 @@ class Player:
         said = page.internet.text()
         self.internet_said = said
         self.say(f"the waiting page says: {said}")
-        if not said.startswith("Your router opened port"):
+        # a room that takes reply codes is joined by both sides dialling: no mapping needed
+        unmapped_ok = bool(self.args.reply_from) and said.startswith("The room is not open")
+        if not said.startswith("Your router opened port") and not unmapped_ok:
             raise AssertionError(f"the router did not open the port: {said}")
         click(self.bot, page.copy_button)
         code = QGuiApplication.clipboard().text()
@@ -401,10 +415,7 @@ class Player:
             )
         self.say(f"code {code}")
         if self.args.code_out:
-            out = Path(self.args.code_out)
-            ready = out.with_name(out.name + ".part")
-            ready.write_text(code + "\n", encoding="utf-8")
-            ready.replace(out)  # whole, or not there yet
+            hand_over(Path(self.args.code_out), code)
 
     def read_the_code(self) -> str:
         """``--code-from``: the code the host handed over, once it is there."""
@@ -413,6 +424,59 @@ class Player:
         code = path.read_text(encoding="utf-8").strip()
         self.say(f"the code to type: {code}")
         return code
+
+    def make_a_reply(self) -> None:
+        """``--reply-out``: the join by code got no answer; "Make a reply code", Copy, and
+        the clipboard's reply code goes to the file (the chat, the other way)."""
+        lobby = self.window.lobby
+        self.bot.waitUntil(
+            lambda: lobby.reply_button.isVisible() or at_the_cards(lobby), timeout=60_000
+        )
+        if not lobby.reply_button.isVisible():
+            raise AssertionError("the join by code connected: no reply code was needed")
+        self.join_failed = lobby.message.text()
+        self.say(f"the join failed: {self.join_failed}")
+        self.shot("join-failed")
+        self.pause()
+        click(self.bot, lobby.reply_button)
+        page = lobby.waiting_page
+        self.bot.waitUntil(lambda: page.code.isVisible() and page.code_is_reply, timeout=10_000)
+        self.pause()
+        click(self.bot, page.copy_button)
+        code = QGuiApplication.clipboard().text()
+        if not code or code != page.code_text:
+            raise AssertionError(
+                f"Copy put {code!r} on the clipboard, the page shows {page.code_text!r}"
+            )
+        self.reply_code = code
+        self.say(f"reply code {code}")
+        self.shot("reply-code")
+        hand_over(Path(self.args.reply_out), code)
+
+    def dial_back(self) -> None:
+        """``--reply-from``: the friend's reply code, once it is there, typed in the waiting
+        page's field; "Dial back", and the room dials it until the four cards show (or the
+        page says it gave up)."""
+        lobby = self.window.lobby
+        page = lobby.waiting_page
+        path = Path(self.args.reply_from)
+        self.bot.waitUntil(path.exists, timeout=90_000)
+        self.reply_code = path.read_text(encoding="utf-8").strip()
+        self.say(f"the reply code to type: {self.reply_code}")
+        if not (page.reply_code.isVisible() and page.dial_back_button.isVisible()):
+            raise AssertionError("the waiting page has no Reply code field")
+        type_into(page.reply_code, self.reply_code)
+        self.pause()
+        click(self.bot, page.dial_back_button)
+        self.dial_back_said = page.reply_state.text()
+        self.say(f"the waiting page says: {self.dial_back_said}")
+        self.shot("dialling-back")
+        # the button is off while the room dials; on again once it gave up
+        self.bot.waitUntil(
+            lambda: at_the_cards(lobby) or page.dial_back_button.isEnabled(), timeout=40_000
+        )
+        if not at_the_cards(lobby):
+            raise AssertionError(f"the dial back failed: {page.reply_state.text()}")
 
     def join_room(self) -> None:
         lobby = self.window.lobby
@@ -451,8 +515,10 @@ class Player:
 
     def confirm_the_cards(self) -> list[str]:
         lobby = self.window.lobby
-        # the lobby's message is how a failure reaches the player (nobody there, refused…)
-        self.bot.waitUntil(lambda: at_the_cards(lobby) or lobby.message.isVisible(), timeout=30_000)
+        # the lobby's message is how a failure reaches the player (nobody there, refused…);
+        # a reply code waits for the host to take it and dial back
+        waits = 60_000 if self.args.reply_out else 30_000
+        self.bot.waitUntil(lambda: at_the_cards(lobby) or lobby.message.isVisible(), timeout=waits)
         if not at_the_cards(lobby):
             raise AssertionError(f"the lobby says: {lobby.message.text()}")
         cards = list(lobby.prematch.card_ids())
@@ -540,8 +606,12 @@ class Player:
         self.to_the_lobby()
         if self.role == "host":
             self.open_room()
+            if self.args.reply_from:
+                self.dial_back()
         else:
             self.join_room()
+            if self.args.reply_out:
+                self.make_a_reply()
         cards = self.confirm_the_cards()
         toss = self.watch_the_toss()
         self.play_the_match()
@@ -563,6 +633,9 @@ class Player:
             "platform": QGuiApplication.platformName(),
             "internet": self.internet_said,
             "proof": self.proof,
+            "join_failed": self.join_failed,
+            "reply_code": self.reply_code,
+            "dial_back": self.dial_back_said,
             "collections": {
                 f"gen{g}": {"count": int(n), "longest_ms": round(t * 1000, 1)}
                 for g, (n, t) in sorted(self.meter.collections.items())
@@ -570,6 +643,13 @@ class Player:
         }
         self.finish()
         return result
+
+
+def hand_over(path: Path, code: str) -> None:
+    """A code to the other player (the chat between them): whole, or not there yet."""
+    ready = path.with_name(path.name + ".part")
+    ready.write_text(code + "\n", encoding="utf-8")
+    ready.replace(path)
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -586,6 +666,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--code-from", default="", metavar="FILE", help="join: type the join code this file holds"
+    )
+    parser.add_argument(
+        "--reply-out",
+        default="",
+        metavar="FILE",
+        help="join by code: when it gets no answer, make a reply code and write it here",
+    )
+    parser.add_argument(
+        "--reply-from",
+        default="",
+        metavar="FILE",
+        help="host, --internet: type the reply code this file holds and dial it back",
     )
     parser.add_argument("--name", default="", help="the nickname (default hana / taro)")
     parser.add_argument("--seed", type=int, default=1, help="seeds the cards this player picks")
@@ -630,6 +722,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--shots", type=Path, default=None, help="save screenshots here")
     parser.add_argument("--position", default=None, help="X,Y of the window on the screen")
     args = parser.parse_args(argv)
+    if args.reply_from and not (args.role == "host" and args.internet):
+        parser.error("--reply-from is for a host with --internet")
+    if args.reply_out and not (args.role == "join" and args.code_from):
+        parser.error("--reply-out is for a joiner with --code-from")
     if args.role == "host" and not args.room:
         parser.error("a host needs --room TITLE")
     if args.role == "join" and not (args.room or args.address or args.code_from):
