@@ -19,42 +19,23 @@ the rig's namespaces, which the test removes.
 
 from __future__ import annotations
 
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from koikoi.net.joincode import decode
-from tests.nat_rig import H1_6, H2_6, Rig
-from tests.test_ui_internet_processes import RUN_LIMIT, _skip_reason, start_app
-from tests.test_ui_lan_processes import check_the_match
-from tests.xvfb import start_xvfb, stop_all
+from tests.nat_rig import H1_6, H2_6, Rig, needs_the_rig, rig_fixture
+from tests.test_ui_internet_processes import RUN_LIMIT, start_app
+from tests.test_ui_lan_processes import both_finished, check_the_match
+from tests.xvfb import display_fixture, needs_xvfb
 
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
-
-
-@pytest.fixture
-def ipv6_rig(tmp_path: Path) -> Iterator[Rig]:
-    """Global IPv6 in both homes behind their stateful firewalls, nothing that maps."""
-    built = Rig(tmp_path / "rig", ipv6=True, mapper=False)
-    built.folder.mkdir()
-    built.open()
-    try:
-        yield built
-    finally:
-        built.close()
+pytestmark = [needs_the_rig, needs_xvfb]
 
 
-@pytest.fixture
-def display() -> Iterator[str]:
-    """One virtual X screen, both windows side by side on it."""
-    procs: list[subprocess.Popen[Any]] = []
-    try:
-        yield start_xvfb(procs, "2580x840x24")
-    finally:
-        stop_all(procs)
+ipv6_rig = rig_fixture(ipv6=True, mapper=False)
+"""Global IPv6 in both homes behind their stateful firewalls, nothing that maps."""
+display = display_fixture("2580x840x24")
+"""One virtual X screen, both windows side by side on it."""
 
 
 @pytest.mark.timeout(150)
@@ -66,14 +47,14 @@ def test_two_apps_behind_two_ipv6_firewalls_play_a_whole_match_by_both_dialling(
     chat.mkdir()
     code_file, reply_file = chat / "code.txt", chat / "reply.txt"
     host = start_app(
-        tmp_path / "hana", display, rig.ns(rig.h2),
+        tmp_path / "hana", display, rig, rig.h2,
         "--role", "host", "--room", "Over the ridge", "--internet",
         "--code-out", str(code_file), "--reply-from", str(reply_file),
         "--seed", "1", "--position", "0,0",
     )  # fmt: skip
     try:
         joiner = start_app(
-            tmp_path / "taro", display, rig.ns(rig.h1),
+            tmp_path / "taro", display, rig, rig.h1,
             "--role", "join", "--code-from", str(code_file), "--reply-out", str(reply_file),
             "--seed", "2", "--position", "1295,0",
         )  # fmt: skip
@@ -83,10 +64,7 @@ def test_two_apps_behind_two_ipv6_firewalls_play_a_whole_match_by_both_dialling(
             joiner.kill()
     finally:
         host.kill()
-    assert codes == (0, 0), f"host:\n{host.stderr[-3000:]}\njoiner:\n{joiner.stderr[-3000:]}"
-    for player in (host, joiner):
-        assert "Traceback" not in player.stderr, player.stderr
-        assert len(player.stdout.splitlines()) == 1, player.stdout
+    both_finished(host, joiner, codes)
     hana, taro = host.result(), joiner.result()
     assert hana["platform"] == taro["platform"] == "xcb"  # real windows on the X screen
     check_the_match(hana, taro)
