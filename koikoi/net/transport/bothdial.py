@@ -105,6 +105,30 @@ def listen_both(port: int, backlog: int = 100) -> list[socket.socket]:
     raise last
 
 
+def listen_dual(bind: str = "", port: int = 0) -> socket.socket:
+    """A listening socket on ``port`` (0: any) whose port may also dial out: on every
+    interface in both families (``bind`` empty), else on ``bind``. Raises :class:`OSError`
+    when it cannot, also when another program holds ``port`` (nothing is shared)."""
+    if port:
+        _probe(port)
+    family = _family(bind) if bind else socket.AF_INET6
+    try:
+        sock = _socket(family)
+    except OSError:
+        if bind:
+            raise
+        family, sock = socket.AF_INET, _socket(socket.AF_INET)  # no IPv6 on this machine
+    try:
+        if family == socket.AF_INET6 and not bind:  # one socket for both families
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind((bind or _any(family), port))
+        sock.listen(100)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def _probe(port: int) -> None:
     """EADDRINUSE when ``port`` is taken, whoever holds it (a socket without
     ``SO_REUSEPORT`` cannot share it)."""

@@ -28,10 +28,11 @@ from PySide6.QtWidgets import QLineEdit, QPushButton
 from koikoi.net.address import format_address, parse_address
 from koikoi.net.joincode import REPLY_WAIT, JoinCode, JoinCodeError, decode, encode, room_code
 from koikoi.net.portmap import Mapping
+from koikoi.net.transport.bothdial import listen_dual
 from koikoi.ui.common.signals import drop_slots
 from koikoi.ui.lobby.hosting import LobbyHosting
 from koikoi.ui.net.netlink.base import LinkError, Timer
-from koikoi.ui.net.netlink.bothways import DIAL_BACK_WINDOW, QtBothWays, QtDialBack, listener
+from koikoi.ui.net.netlink.bothways import DIAL_BACK_WINDOW, QtBothWays, QtDialBack
 from koikoi.ui.net.netlink.room import local_addresses
 from koikoi.ui.net.portmapping import RoomMapping
 
@@ -98,7 +99,7 @@ class LobbyReplying(LobbyHosting):
         try:
             both = QtBothWays(
                 options,
-                listener(self.bind or "", 0),
+                listen_dual(self.bind or "", 0),
                 code,
                 self.reply_timeout,
                 self,

@@ -3,8 +3,8 @@
 (``SO_REUSEPORT``), so that two apps behind stateful firewalls or port-keeping NATs reach each
 other by dialling at the same moment (TCP simultaneous open).
 
-- :func:`listener`: a listening socket whose port may dial out too, handed to a
-  :class:`~PySide6.QtNetwork.QTcpServer`.
+- :func:`~koikoi.net.transport.bothdial.listen_dual`: a listening socket whose port may
+  dial out too, handed to a :class:`~PySide6.QtNetwork.QTcpServer` (:func:`serve`).
 - :class:`QtDialFrom`: dials each candidate from that port again and again for a window, each
   connection handed over as a :class:`~PySide6.QtNetwork.QTcpSocket`.
 - :class:`QtBothWays`: the joiner whose room did not answer. It listens on its own port and
@@ -27,7 +27,7 @@ import logging
 import math
 import socket
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from PySide6.QtCore import QObject, QSocketNotifier, Signal
 from PySide6.QtNetwork import QTcpServer, QTcpSocket
@@ -41,7 +41,6 @@ from koikoi.net.transport.bothdial import (
     PAUSE,
     _any,
     _family,
-    _probe,
     _socket,
     why_not,
 )
@@ -51,7 +50,9 @@ from koikoi.ui.common.signals import emit
 from koikoi.ui.net.netlink.base import LinkError, TimerFactory, _now, _peer_host, qt_timer
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.peer import PeerLink
-from koikoi.ui.net.netlink.room import QtRoom
+
+if TYPE_CHECKING:
+    from koikoi.ui.net.netlink.room import QtRoom
 
 logger = logging.getLogger(__name__)
 
@@ -62,30 +63,6 @@ ANSWERED: Final = "answered, but no match came of it"
 HOST_FAILURES: Final = frozenset({"auth", "settings", "room", "version", "dealing", "refused"})
 """A handshake failure on a connection this side dialled to the room that ends the wait: the
 room answered and said no (a wrong password, other settings…); waiting cannot mend it."""
-
-
-def listener(bind: str = "", port: int = 0) -> socket.socket:
-    """A listening socket on ``port`` (0: any) whose port may also dial out: on every
-    interface in both families (``bind`` empty), else on ``bind``. Raises :class:`OSError`
-    when it cannot, also when another program holds ``port`` (nothing is shared)."""
-    if port:
-        _probe(port)
-    family = _family(bind) if bind else socket.AF_INET6
-    try:
-        sock = _socket(family)
-    except OSError:
-        if bind:
-            raise
-        family, sock = socket.AF_INET, _socket(socket.AF_INET)  # no IPv6 on this machine
-    try:
-        if family == socket.AF_INET6 and not bind:  # one socket for both families
-            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-        sock.bind((bind or _any(family), port))
-        sock.listen(100)
-    except OSError:
-        sock.close()
-        raise
-    return sock
 
 
 def serve(sock: socket.socket, parent: QObject) -> QTcpServer:

@@ -29,6 +29,7 @@ from koikoi.net.roles import Role
 from koikoi.net.room import MAX_PENDING, Refusal, RoomPolicy, Ticket, address_host
 from koikoi.net.session.clock import MoveClock
 from koikoi.net.session.core import Session
+from koikoi.net.transport.bothdial import listen_dual
 from koikoi.net.transport.options import PeerOptions
 from koikoi.net.wire import encode_frame
 from koikoi.ui.common.signals import emit
@@ -162,10 +163,8 @@ class QtRoom(QObject):
             raise ValueError(f"cannot listen on {format_address(bind or '*', port)}: {reason}")
 
     def _listen_dialling_out(self, bind: str, port: int) -> None:
-        from koikoi.ui.net.netlink.bothways import listener  # sockets of its own: SO_REUSEPORT
-
-        try:
-            sock = listener("" if bind in ("", "*") else bind, port)
+        try:  # a socket of its own: Qt's set SO_REUSEADDR only, not SO_REUSEPORT
+            sock = listen_dual("" if bind in ("", "*") else bind, port)
         except (OSError, ValueError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
             where = format_address(bind or "*", port)
