@@ -32,6 +32,8 @@ from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.smoke import LOOPBACK
 from tests.test_ui_joincode import (
+    EXTERNAL,
+    MAPPED_PORT,
     REFUSAL,
     FakeRouter,
     _no_mdns,  # noqa: F401 (an autouse fixture: the lobbies' discovery stays off the network)
@@ -131,6 +133,8 @@ def test_a_code_nobody_answers_gets_a_reply_code_the_host_dials_back_and_they_pl
     assert guest.waiting_page.code_head.text().startswith("Your koikoi cannot reach the room.")
     assert guest.waiting_page.copy_button.accessibleName() == "Copy the reply code"
     assert "while its host dials you" in guest.waiting_state.text()
+    said = guest.waiting_page.internet
+    qtbot.waitUntil(lambda: said.text().startswith("Your router opened no port for the reply ("))
     # an impostor's room, given the reply, dials taro: his koikoi refuses it (the pinned
     # code of hana's room names her identity), and goes on waiting for hers
     mallory = window(qtbot, tmp_path / "mallory", "mallory")
@@ -253,3 +257,33 @@ def test_a_flood_at_the_waiting_joiners_port_is_capped_and_the_room_still_gets_i
     finally:
         for sock in flood:
             sock.close()
+
+
+def test_a_reply_whose_port_the_router_maps_names_the_mapping_first_and_says_so(
+    qtbot: QtBot, hana: MainWindow, taro: MainWindow, dead_port: int
+) -> None:
+    """The joiner's router maps the reply's port: the code then names the mapping first (the
+    host may reach it: the roles turn), and the page says the code changed; the mapping goes
+    with the reply. Nothing dials the fake router's address (Cancel comes first)."""
+    routers: list[FakeRouter] = []
+
+    def mappers() -> list[FakeRouter]:
+        routers.append(FakeRouter())
+        return routers[-1:]
+
+    guest = taro.lobby
+    guest.mappers = mappers
+    open_room(qtbot, hana.lobby, internet=True)
+    type_and_join(qtbot, guest, unreachable_code(hana, dead_port))
+    qtbot.waitUntil(guest.reply_button.isVisible, timeout=15_000)
+    click(qtbot, guest.reply_button)
+    said = guest.waiting_page.internet
+    qtbot.waitUntil(lambda: said.text().startswith("Your router opened port 40213"), timeout=5_000)
+    both = guest.both_ways
+    assert both is not None
+    code = decode(guest.waiting_page.code_text)
+    assert code.reply and code.mapped
+    assert code.candidates[:2] == (Candidate(EXTERNAL, MAPPED_PORT), Candidate(LOOPBACK, both.port))
+    assert routers[0].calls == [f"open {both.port}"]
+    click(qtbot, guest.cancel_button)
+    qtbot.waitUntil(lambda: routers[0].calls[-1:] == ["close"], timeout=5_000)

@@ -2066,6 +2066,14 @@ play on  (K)</source>
             <translation>返信用のポートを開けません：{0}</translation>
         </message>
         <message>
+            <source>Your router opened port {0} for the reply: the code above names it first now (give the host this one).</source>
+            <translation>ルーターが返信用にポート{0}を開きました。上のコードは今はそれを先頭に含んでいます（部屋の主にはこちらを伝えてください）。</translation>
+        </message>
+        <message>
+            <source>Your router opened no port for the reply ({0}): the room's host dials you all the same, while your koikoi dials the room.</source>
+            <translation>ルーターは返信用のポートを開きませんでした（{0}）。それでも、あなたのkoikoiが部屋に発信する間、部屋の主があなたに発信します。</translation>
+        </message>
+        <message>
             <source>That is not a reply code ({0}): type it again.</source>
             <translation>返信コードではありません（{0}）。もう一度入力してください。</translation>
         </message>

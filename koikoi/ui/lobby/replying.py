@@ -124,6 +124,7 @@ class LobbyReplying(LobbyHosting):
         self.cancel_button.setFocus()
         mapping = RoomMapping(self.mappers, self, timer=self.make_timer)
         mapping.opened.connect(self._on_reply_mapped)
+        mapping.failed.connect(self._on_reply_not_mapped)
         self.reply_mapping = mapping
         mapping.start(both.port)
         both.start()
@@ -149,8 +150,24 @@ class LobbyReplying(LobbyHosting):
         self.waiting_page.show_code(self._reply_text, reply=True)
 
     def _on_reply_mapped(self, mapping: Mapping) -> None:
+        if self.both_ways is None:
+            return
+        self._show_reply_code(mapping)  # the host may dial the mapping: the roles turn
+        self.waiting_page.show_internet(
+            _tr(
+                "Your router opened port {0} for the reply: the code above names it first now "
+                "(give the host this one)."
+            ).format(mapping.external_port)
+        )
+
+    def _on_reply_not_mapped(self, reason: str) -> None:
         if self.both_ways is not None:
-            self._show_reply_code(mapping)  # the host may dial the mapping: the roles turn
+            self.waiting_page.show_internet(
+                _tr(
+                    "Your router opened no port for the reply ({0}): the room's host dials you "
+                    "all the same, while your koikoi dials the room."
+                ).format(reason)
+            )
 
     def _tell_reply_progress(self) -> None:
         both = self.both_ways
@@ -189,7 +206,7 @@ class LobbyReplying(LobbyHosting):
         self._let_go_of_both_ways()
         mapping, self.reply_mapping = self.reply_mapping, None
         if mapping is not None:
-            drop_slots(mapping.opened)
+            drop_slots(mapping.opened, mapping.failed)
             mapping.close()
 
     # --- the host ------------------------------------------------------------------------
