@@ -36,6 +36,7 @@ from tests.ui_driver import click, close_window, open_window
 PAGES = (
     "create-room", "room-waiting", "lobby", "password", "prematch-toss", "prematch-cards",
     "prematch-left", "prematch-known", "prematch-waiting", "leave-question", "history", "viewer",
+    "reply-code", "dial-back",
 )  # fmt: skip
 TABLES = ("net-toss", "net-your-move", "net-joiner", "net-abandon", "net-reconnecting")
 

@@ -15,8 +15,10 @@ lobbies on 127.0.0.1 (mDNS bound there, as ``koikoi --smoke-test lan``): the lob
 rooms (one private, one in play), creating a room, the host waiting, the password prompt,
 the prematch page (the coin toss, then the four cards; a known player who abandoned a toss;
 waiting for the other to confirm), the table from the joiner's seat with the move clock,
-the peer overdue, reconnecting, the question before leaving, the history and the replay
-(:func:`_shoot_network`); at 1280×800 and 1024×640 unless ``--size``. The coin toss is
+the peer overdue, reconnecting, the question before leaving, the history and the replay;
+then both sides dial: the joiner's reply code after his join by code got no answer, the host
+dialling it back (:func:`_shoot_network`, the routers fake ones that refuse, so nothing leaves
+the loopback); at 1280×800 and 1024×640 unless ``--size``. The coin toss is
 fixed (:data:`NET_TOSS`); the deal depends on the session and changes from run to run.
 Used for the README and docs/screenshots, and to look at the screens while changing them.
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import socket
 import sys
 import tempfile
 import time
@@ -36,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from koikoi.engine.cards import parse_card
+from koikoi.net.portmap import LEASE, Mapper, Mapping, MappingFailed
 
 if TYPE_CHECKING:
     from koikoi.ui.main_window import MainWindow
@@ -295,22 +299,57 @@ class ShotFailed(Exception):
     """A moment never came; the message is the one line the user reads."""
 
 
+class RefusingRouter:
+    """A home router that lets nothing in, as :class:`koikoi.net.portmap.Mapper` sees it: it
+    refuses every mapping in the words of a real UPnP router that does (nothing is sent: the
+    lobbies' ``mappers`` give it, not the real routers')."""
+
+    def __init__(self) -> None:
+        self.lease = LEASE
+        self.answered = True
+
+    def open(self, port: int) -> Mapping:
+        raise MappingFailed(
+            f"the router at {ROUTER} refused to map port {port} (ConflictInMappingEntry): "
+            "allow UPnP port mappings for this machine in the router's settings"
+        )
+
+    def renew(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+ROUTER: Final = "192.0.2.44"
+"""The fake router's external address (TEST-NET-1: only named, never dialled)."""
+
+
+def refusing_routers() -> list[Mapper]:
+    """A lobby's ``mappers``: one router, which refuses."""
+    return [RefusingRouter()]
+
+
 def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> list[Path]:
     """hana opens a private room, taro finds it among other rooms (one in play), types its
     password, sees the coin toss and the four cards, leaves; joins again (hana now sees a
     known player who abandoned a toss), both confirm, and the match is played from taro's
     seat: his move's clock, the wait for hana's, hana overdue, a dropped connection taken up
-    again, leaving; then taro's history and the replay of that match.
+    again, leaving; then taro's history and the replay of that match. Last, hana opens her
+    room to the internet and taro joins by a code of it that names a port nobody listens on
+    (as across two routers that let nothing in: theirs are fake ones that refuse): he makes
+    a reply code, hana types it and dials back, and the four cards come.
 
     Pages are named as in the README at 1280×800 (``lobby.png``) and get ``-WxH`` at other
     sizes; the table's pictures always carry their size, as the practice ones do."""
-    from PySide6.QtCore import QModelIndex, QPoint, Qt
+    from PySide6.QtCore import QEventLoop, QModelIndex, QPoint, Qt
     from PySide6.QtGui import QPainter, QPixmap
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QPushButton, QWidget
 
     from koikoi.engine.match import Settings
     from koikoi.net.discovery.txt import Advertisement, RoomStatus
+    from koikoi.net.joincode import Candidate, JoinCode, encode
     from koikoi.net.transport.options import PeerOptions
     from koikoi.ui.app import make_app
     from koikoi.ui.common import names
@@ -373,6 +412,15 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
             )
             painter.end()
         save(pixmap, name + page_suffix)
+
+    def held(widget: QWidget, name: str) -> None:
+        """A page as it is the moment a dial starts: the events run, but not the sockets'
+        (on the loopback the answer would come before the picture)."""
+        end = time.monotonic() + 0.08
+        while time.monotonic() < end:
+            app.processEvents(QEventLoop.ProcessEventsFlag.ExcludeSocketNotifiers)
+            time.sleep(0.005)
+        save(widget.grab(), name + page_suffix)
 
     def table(window: MainWindow, name: str) -> None:
         pump(80)
@@ -455,6 +503,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
     timings = Timings.instant(auto_take_ms=600_000)
     announcers: list[RoomAnnouncer] = []
     windows: list[MainWindow] = []
+    dead = socket.socket()  # bound, never listening: a port nobody answers on
     folder = Path(os.environ["KOIKOI_HOME"]) / f"net-{w}x{h}"
     try:
         host = open_window(folder / "hana", timings, LOOPBACK)
@@ -462,6 +511,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         windows += [host, joiner]
         for window in windows:
             window.resize(w, h)
+            window.lobby.mappers = refusing_routers
         for (title, nick), status, port in (
             (words.open_room, RoomStatus.OPEN, 4101),
             (words.playing_room, RoomStatus.PLAYING, 4102),
@@ -659,6 +709,54 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         wait(lambda: not viewer.animating, "replay at rest")
         page(viewer, "viewer")
         viewer.close()
+
+        # both sides dial: hana opens her room to the internet (her router refuses); taro's
+        # join by a code of it that names a port nobody listens on gets no answer
+        host.go_home()
+        click(host.start.play_person_button)
+        if not lobby.rooms_page.internet.isChecked():
+            click(lobby.rooms_page.internet)
+        click(lobby.create_button)
+        room = lobby.room
+        if room is None:
+            raise ShotFailed(f"the internet room did not open: {lobby.message.text()}")
+        hpage = lobby.waiting_page
+        asking = hpage.internet.text()
+        wait(lambda: hpage.internet.text() != asking, "answer from hana's router")
+        wait(
+            lambda: lobby.announcer is not None and lobby.announcer.state == "published",
+            "announcement of hana's internet room",
+        )
+        dead.bind((LOOPBACK, 0))
+        unreachable = JoinCode(
+            (Candidate(LOOPBACK, dead.getsockname()[1]),), room.options.identity.fingerprint
+        )
+        click(joiner.start.play_person_button)
+        jlobby.address.clear()
+        type_into(jlobby.address, encode(unreachable))
+        type_into(jlobby.address_password, PASSWORD)
+        click(jlobby.address_button)
+        wait(jlobby.reply_button.isVisible, "offer of a reply code")
+        click(jlobby.reply_button)
+        jpage = jlobby.waiting_page
+        wait(
+            lambda: jpage.code_is_reply and bool(jpage.internet.text()),
+            "reply code and the answer from taro's router",
+        )
+        page(joiner, "reply-code")
+
+        # hana types taro's reply code and dials it back; the four cards come
+        type_into(hpage.reply_code, jpage.code_text)
+        click(hpage.dial_back_button)
+        if lobby.dial_back is None:
+            raise ShotFailed(f"hana's room did not dial back: {hpage.reply_state.text()}")
+        held(host, "dial-back")
+        wait(
+            lambda: jlobby.prematch.painted and lobby.prematch.painted,
+            "four cards after the dial back",
+        )
+        click(jlobby.prematch.cancel_button)
+        wait(lambda: lobby.pages.currentWidget() is lobby.rooms_page, "hana's lobby again")
     finally:
         for window in windows:
             window.go_home()
@@ -674,6 +772,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
                     a.withdraw()
         for announcer in announcers:
             announcer.wait()
+        dead.close()
         pump(200)
         QApplication.processEvents()
     return written
