@@ -336,6 +336,7 @@ class WaitingPage(QWidget):
         self.waiting_title.setObjectName("subtitle")
         self.waiting_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.waiting_title.setAccessibleName(_tr("Room"))
+        self.waiting_title.setWordWrap(True)  # a long title with its settings, at 1024×640
         layout.addWidget(self.waiting_title)
         self.waiting_state = QLabel("")
         self.waiting_state.setObjectName("waitingState")
