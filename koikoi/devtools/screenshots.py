@@ -422,8 +422,13 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
             time.sleep(0.005)
         save(widget.grab(), name + page_suffix)
 
-    def table(window: MainWindow, name: str) -> None:
-        pump(80)
+    def table(window: MainWindow, name: str, *, timers: bool = True) -> None:
+        """``timers`` False: only the posted events (layouts, texts) are taken, no timer
+        fires: a clock set past the abandon time is shown, not acted on."""
+        if timers:
+            pump(80)
+        else:
+            app.sendPostedEvents()
         save(window.grab(), f"{name}-{w}x{h}")
 
     ours = {words.room, words.open_room[0], words.playing_room[0]}
@@ -653,7 +658,7 @@ def _shoot_network(out: Path, size: tuple[int, int], language: str = "en") -> li
         set_clock(joiner, 18.3)
         table(joiner, "net-joiner")
         set_clock(joiner, ABANDONED)  # hana has not moved for her clock and the abandon time
-        table(joiner, "net-abandon")
+        table(joiner, "net-abandon", timers=False)  # set back before a clock timer fires
         set_clock(joiner, 1.0)
 
         def moves() -> int:
