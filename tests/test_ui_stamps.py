@@ -25,6 +25,7 @@ from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common import names
 from koikoi.ui.common.settings import STAMPS_MUTED
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.match.matchview import Mode
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.room import QtRoom
 from koikoi.ui.table.stamps import StampRow
@@ -105,11 +106,18 @@ def log_text(window: MainWindow) -> str:
 
 
 def past_the_toss(qtbot: QtBot, pair: StampPair) -> None:
-    """Both players read the coin toss and go on to the table, as they would by a click."""
+    """Both players read the coin toss and go on to the table, as they would by a click. The
+    deal is random (private dealing): a teyaku in it ends the first round as it is dealt,
+    and its result panel shows instead of the table; stamps go either way."""
     for window in (pair.host, pair.joiner):
         qtbot.waitUntil(at_the_toss(window), timeout=10_000)
         click(qtbot, panel_button(window))
-        qtbot.waitUntil(lambda w=window: not w.game.overlay.isVisible(), timeout=10_000)  # type: ignore[misc]
+
+        def on_the_table(w: MainWindow = window) -> bool:
+            mode = w.controller.mode
+            return not w.game.overlay.isVisible() or mode is Mode.ROUND_OVER
+
+        qtbot.waitUntil(on_the_table, timeout=10_000)
 
 
 def test_a_stamp_sent_in_english_shows_in_japanese_and_mute_hides_it(
