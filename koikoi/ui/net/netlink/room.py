@@ -182,13 +182,7 @@ class QtRoom(QObject):
             sock.deleteLater()
             return
         sock.setParent(self)
-        try:
-            self._admit(sock)
-        except Exception as error:
-            logger.debug("a connection could not be set up", exc_info=True)
-            sock.abort()
-            sock.deleteLater()
-            self._tell_refused(LinkError("internal", f"internal error: {error!r}", "", error))
+        self._take_one(sock)
 
     @property
     def port(self) -> int:
@@ -335,13 +329,17 @@ class QtRoom(QObject):
             sock = self._server.nextPendingConnection()
             if sock is None:
                 break
-            try:
-                self._admit(sock)
-            except Exception as error:
-                logger.debug("a connection could not be set up", exc_info=True)
-                sock.abort()
-                sock.deleteLater()
-                self._tell_refused(LinkError("internal", f"internal error: {error!r}", "", error))
+            self._take_one(sock)
+
+    def _take_one(self, sock: QTcpSocket) -> None:
+        """Admit ``sock``; a bug in setting it up costs that connection only, said as such."""
+        try:
+            self._admit(sock)
+        except Exception as error:
+            logger.debug("a connection could not be set up", exc_info=True)
+            sock.abort()
+            sock.deleteLater()
+            self._tell_refused(LinkError("internal", f"internal error: {error!r}", "", error))
 
     def _admit(self, sock: QTcpSocket) -> None:
         now = self.now()
