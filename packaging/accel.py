@@ -2,7 +2,7 @@
 
     python packaging/accel.py [--force]
 
-Compiles ``koikoi/engine/{cards,deck,yaku,round}.py`` (koikoi/engine/compiled.py:
+Compiles ``koikoi/engine/{cards,deck,yaku,outcome,round}.py`` (koikoi/engine/compiled.py:
 HOT_MODULES) with mypyc into extension modules in ``koikoi/engine/``, and writes the
 sources' digest to ``koikoi/engine/compiled.stamp``, so that an edited source is not passed
 over for an older build. Needs mypy (which brings mypyc), setuptools and a C compiler; the

@@ -35,6 +35,7 @@ from koikoi.engine.cards import (
     month_of,
     months_present,
     parse_card,
+    popcount,
     to_set,
 )
 
@@ -150,3 +151,10 @@ def test_R1_1_to_set_of_any_list(cards: list[int]) -> None:
     s = to_set(cards)
     assert set(iter_cards(s)) == set(cards)
     assert s.bit_count() == len(set(cards))
+
+
+@given(card_sets)
+def test_popcount_counts_like_bit_count(cards: int) -> None:
+    assert popcount(cards) == cards.bit_count()
+    for m in MONTH_MASKS:
+        assert popcount(cards & m) == (cards & m).bit_count()

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from functools import reduce
+from importlib.machinery import EXTENSION_SUFFIXES
 from operator import or_
 from typing import Final
 
@@ -92,6 +93,30 @@ def full_months(cards: CardSet) -> CardSet:
 def months_present(cards: CardSet) -> CardSet:
     """One bit (the month's first card) for each month with a card in ``cards``."""
     return (cards | (cards >> 1) | (cards >> 2) | (cards >> 3)) & MONTH_LOW_BITS
+
+
+COMPILED: Final = __file__.endswith(tuple(EXTENSION_SUFFIXES))
+"""This module runs compiled (koikoi/engine/compiled.py), not from its source."""
+
+
+def popcount(cards: CardSet) -> int:
+    """How many cards a set holds: ``cards.bit_count()``.
+
+    Compiled, ``int.bit_count`` is a method looked up by name, on a number boxed for it, at
+    every call; so the compiled engine counts in shifts and masks, which are machine
+    instructions there (and five times slower than ``bit_count`` from source).
+
+    >>> popcount(0), popcount(ALL_CARDS), popcount(0b1011)
+    (0, 48, 3)
+    """
+    if not COMPILED:
+        return cards.bit_count()
+    x = cards - (cards >> 1 & 0x555555555555)
+    x = (x & 0x333333333333) + (x >> 2 & 0x333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    return (x + (x >> 32)) & 0x3F
 
 
 def _mask(kind: Kind) -> CardSet:

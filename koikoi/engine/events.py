@@ -8,36 +8,12 @@ search (``push``) yields none.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 from koikoi.engine.cards import NUM_CARDS, Card, CardSet
+from koikoi.engine.outcome import Outcome, RoundResult
 from koikoi.engine.yaku import Yaku
 
-
-class Outcome(Enum):
-    """How a deal ended."""
-
-    WIN = "win"  # a shobu (勝負), R7.4
-    TEYAKU = "teyaku"  # a dealt hand (手役), R8
-    NAGARE = "nagare"  # nobody called shobu (流れ), R7.5
-    REDEAL = "redeal"  # four of a month on the field (配り直し), R4.2
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """The end of a deal, before the stakes: who won what (R9)."""
-
-    outcome: Outcome
-    winner: int | None = None
-    yaku: tuple[tuple[Yaku, int], ...] = ()
-    base: int = 0
-    doubled: bool = False
-    koikoi: int = 0
-    points: int = 0
-    teyaku_hand: CardSet = 0
-    """For a teyaku: the winner's dealt hand, to show it."""
-    redeal_cards: CardSet = 0
-    """For a redeal, its cause: the four cards of each month dealt whole to the field (R4.2)."""
+__all__ = ["Outcome", "RoundResult"]  # from koikoi/engine/outcome.py, compiled with the round
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,14 +44,13 @@ from koikoi.engine.events import (
     DecisionNeeded,
     Event,
     KoikoiDeclared,
-    Outcome,
     PlacedOnField,
     RoundEnded,
-    RoundResult,
     StockTurned,
     TurnStarted,
     YakuFormed,
 )
+from koikoi.engine.outcome import Outcome, RoundResult
 from koikoi.engine.yaku import TEYAKU_POINTS, base_points, round_points, teyaku_of, yaku_of
 
 Action = int
@@ -112,13 +111,13 @@ class IllegalAction(ValueError):
         self.message = message
 
 
-_PLAY, _PICK_PLAYED, _PICK_DRAWN, _DECIDE, _OVER = (
-    Phase.PLAY,
-    Phase.PICK_PLAYED,
-    Phase.PICK_DRAWN,
-    Phase.DECIDE,
-    Phase.OVER,
-)
+# Each constant Final on its own: compiled, a Final name is a C static, where a name bound
+# by unpacking is looked up in the module's dict at every use.
+_PLAY: Final = Phase.PLAY
+_PICK_PLAYED: Final = Phase.PICK_PLAYED
+_PICK_DRAWN: Final = Phase.PICK_DRAWN
+_DECIDE: Final = Phase.DECIDE
+_OVER: Final = Phase.OVER
 
 
 BLANK: Final = Deal((0, 0), 0, ())
@@ -407,7 +406,9 @@ class Round:
         the turn has captured anything so far (a pick has).
 
         Every playout of the search runs this, so it is written straight, with locals, and
-        the two matchings spelled out rather than looped.
+        the two matchings spelled out rather than looped. "Two matches" is tested in bit
+        operations (the set less its lowest card is one card): compiled, ``int.bit_count``
+        is a method call by name.
         """
         seat = self.turn
         if card != _NOTHING:
@@ -418,7 +419,7 @@ class Round:
                     field |= 1 << card
                     if events is not None:
                         events.append(PlacedOnField(seat, card))
-                elif matches.bit_count() == 2:
+                elif (rest := matches & (matches - 1)) and not rest & (rest - 1):  # two
                     self.field = field
                     self._await_pick(seat, card, matches, False, events)
                     return
@@ -437,7 +438,7 @@ class Round:
                 field |= 1 << card
                 if events is not None:
                     events.append(PlacedOnField(seat, card))
-            elif matches.bit_count() == 2:
+            elif (rest := matches & (matches - 1)) and not rest & (rest - 1):  # two
                 self.field = field
                 self._await_pick(seat, card, matches, True, events)
                 return
@@ -511,7 +512,10 @@ class Round:
             events.append(RoundEnded(result))
 
 
-_T0, _T1, _T2, _T3 = CARD_TUPLES_BY_CHUNK
+_T0: Final = CARD_TUPLES_BY_CHUNK[0]
+_T1: Final = CARD_TUPLES_BY_CHUNK[1]
+_T2: Final = CARD_TUPLES_BY_CHUNK[2]
+_T3: Final = CARD_TUPLES_BY_CHUNK[3]
 _DRAW: Final = -1
 _NOTHING: Final = -2
 _KOIKOI_SHOBU: Final = (KOIKOI, SHOBU)

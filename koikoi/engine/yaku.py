@@ -32,6 +32,7 @@ from koikoi.engine.cards import (
     iter_cards,
     months_present,
     parse_card,
+    popcount,
     to_set,
 )
 
@@ -75,7 +76,7 @@ def base_points(cards: CardSet) -> int:
     :func:`yaku_of` gives the same total itemised (a property test holds them together).
     """
     points = 0
-    n = (cards & LIGHTS).bit_count()
+    n = popcount(cards & LIGHTS)
     if n >= 3:
         if n == 5:
             points = 10
@@ -88,13 +89,13 @@ def base_points(cards: CardSet) -> int:
             points += 5
         if cards & _MOON:
             points += 5
-    t = (cards & TANE).bit_count()
+    t = popcount(cards & TANE)
     if t >= 3:
         if cards & INOSHIKACHO == INOSHIKACHO:
             points += t + 2  # 5, +1 per other tane
         if t >= 5:
             points += t - 4
-    r = (cards & RIBBONS).bit_count()
+    r = popcount(cards & RIBBONS)
     if r >= 3:
         both = cards & _BOTH_TAN
         if both == _BOTH_TAN:
@@ -103,7 +104,7 @@ def base_points(cards: CardSet) -> int:
             points += r + 2  # 5, +1 per other ribbon
         if r >= 5:
             points += r - 4
-    k = (cards & PLAINS).bit_count()
+    k = popcount(cards & PLAINS)
     if k >= 10:
         points += k - 9
     return points
@@ -112,7 +113,7 @@ def base_points(cards: CardSet) -> int:
 def yaku_of(cards: CardSet) -> YakuList:
     """The yaku a pile holds with their points, in R6 order (R6.1, R6.2)."""
     result: YakuList = []
-    n = (cards & LIGHTS).bit_count()
+    n = popcount(cards & LIGHTS)
     rain = bool(cards & _RAIN)
     if n == 5:
         result.append((Yaku.GOKO, 10))
@@ -124,10 +125,10 @@ def yaku_of(cards: CardSet) -> YakuList:
         result.append((Yaku.HANAMI, 5))
     if cards & _CUP and cards & _MOON:
         result.append((Yaku.TSUKIMI, 5))
-    t = (cards & TANE).bit_count()
+    t = popcount(cards & TANE)
     if cards & INOSHIKACHO == INOSHIKACHO:
         result.append((Yaku.INOSHIKACHO, 5 + t - 3))
-    r = (cards & RIBBONS).bit_count()
+    r = popcount(cards & RIBBONS)
     akatan = cards & AKATAN == AKATAN
     aotan = cards & AOTAN == AOTAN
     if akatan and aotan:
@@ -140,7 +141,7 @@ def yaku_of(cards: CardSet) -> YakuList:
         result.append((Yaku.TANE, t - 4))
     if r >= 5:
         result.append((Yaku.TAN, r - 4))
-    k = (cards & PLAINS).bit_count()
+    k = popcount(cards & PLAINS)
     if k >= 10:
         result.append((Yaku.KASU, k - 9))
     return result
@@ -148,7 +149,7 @@ def yaku_of(cards: CardSet) -> YakuList:
 
 def teyaku_of(hand: CardSet) -> Yaku | None:
     """The teyaku of a dealt hand of 8 (R8.1): teshi beats kuttsuki; at most one."""
-    months = months_present(hand).bit_count()
+    months = popcount(months_present(hand))
     if months > 5:  # the usual case: teshi needs at most 5 months, kuttsuki exactly 4
         return None
     if full_months(hand):

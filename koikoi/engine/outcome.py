@@ -1,0 +1,113 @@
+"""How a deal ended: :class:`Outcome` and :class:`RoundResult` (R9), made at every round's end.
+
+They are events' parts (:mod:`koikoi.engine.events` names them too), here in a module of
+their own so that the compiled core (koikoi/engine/compiled.py) compiles them with the
+round: every playout of the search ends by making a :class:`RoundResult`. It was a frozen
+dataclass, whose ``__init__`` (made by :mod:`dataclasses`, so interpreted, and setting each
+field through ``object.__setattr__``) took a microsecond even compiled, a tenth of a whole
+compiled round. Written as a class whose ``__init__`` sets ``Final`` attributes, it takes
+under a tenth of that compiled, where ``Final`` makes them read-only (from source mypy holds
+every assignment to them); equality, hashing, ``repr`` and pickling are a dataclass's.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Final
+
+from koikoi.engine.cards import CardSet
+from koikoi.engine.yaku import Yaku
+
+
+class Outcome(Enum):
+    """How a deal ended."""
+
+    WIN = "win"  # a shobu (勝負), R7.4
+    TEYAKU = "teyaku"  # a dealt hand (手役), R8
+    NAGARE = "nagare"  # nobody called shobu (流れ), R7.5
+    REDEAL = "redeal"  # four of a month on the field (配り直し), R4.2
+
+
+class RoundResult:
+    """The end of a deal, before the stakes: who won what (R9).
+
+    ``teyaku_hand``: for a teyaku, the winner's dealt hand, to show it. ``redeal_cards``: for
+    a redeal, its cause, the four cards of each month dealt whole to the field (R4.2).
+    """
+
+    __slots__ = (
+        "outcome",
+        "winner",
+        "yaku",
+        "base",
+        "doubled",
+        "koikoi",
+        "points",
+        "teyaku_hand",
+        "redeal_cards",
+    )
+
+    def __init__(
+        self,
+        outcome: Outcome,
+        winner: int | None = None,
+        yaku: tuple[tuple[Yaku, int], ...] = (),
+        base: int = 0,
+        doubled: bool = False,
+        koikoi: int = 0,
+        points: int = 0,
+        teyaku_hand: CardSet = 0,
+        redeal_cards: CardSet = 0,
+    ) -> None:
+        self.outcome: Final = outcome
+        self.winner: Final = winner
+        self.yaku: Final = yaku
+        self.base: Final = base
+        self.doubled: Final = doubled
+        self.koikoi: Final = koikoi
+        self.points: Final = points
+        self.teyaku_hand: Final = teyaku_hand
+        self.redeal_cards: Final = redeal_cards
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.outcome,
+            self.winner,
+            self.yaku,
+            self.base,
+            self.doubled,
+            self.koikoi,
+            self.points,
+            self.teyaku_hand,
+            self.redeal_cards,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not RoundResult:
+            return NotImplemented
+        assert isinstance(other, RoundResult)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        named = ", ".join(f"{n}={v!r}" for n, v in zip(_FIELDS, self._fields(), strict=True))
+        return f"RoundResult({named})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RoundResult, self._fields())
+
+
+_FIELDS: Final = (
+    "outcome",
+    "winner",
+    "yaku",
+    "base",
+    "doubled",
+    "koikoi",
+    "points",
+    "teyaku_hand",
+    "redeal_cards",
+)
+"""The fields in order (``__slots__`` too: a test holds them the same)."""
