@@ -30,14 +30,18 @@ def _orders(rng: random.Random, n: int) -> list[list[int]]:
     return orders
 
 
-def random_rounds(seconds: float, seed: int = 1, shuffle: bool = False) -> tuple[int, float]:
+def random_rounds(
+    seconds: float, seed: int = 1, shuffle: bool = False, pool: list[list[int]] | None = None
+) -> tuple[int, float]:
     """Play random rounds for about ``seconds``; return (rounds, elapsed).
 
     With ``shuffle`` the deck is shuffled inside the timed loop as well (the chance step);
-    without, deck orders are shuffled beforehand and each round starts from laying one out.
+    without, deck orders are shuffled beforehand (or taken from ``pool``) and each round
+    starts from laying one out.
     """
     rng = random.Random(seed)
-    pool = _orders(rng, 4096)
+    if pool is None:
+        pool = _orders(rng, 4096)
     rand = rng.random
     rounds = 0
     gc.collect()
@@ -57,10 +61,13 @@ def random_rounds(seconds: float, seed: int = 1, shuffle: bool = False) -> tuple
             return rounds, now - start
 
 
-def list_random_rounds(seconds: float, seed: int = 1) -> tuple[int, float]:
+def list_random_rounds(
+    seconds: float, seed: int = 1, pool: list[list[int]] | None = None
+) -> tuple[int, float]:
     """:func:`random_rounds` (without ``shuffle``) on the list-based engine."""
     rng = random.Random(seed)
-    pool = _orders(rng, 4096)
+    if pool is None:
+        pool = _orders(rng, 4096)
     rand = rng.random
     rounds = 0
     gc.collect()
@@ -107,17 +114,22 @@ def score_microseconds(n: int = 20_000, repeat: int = 5) -> tuple[float, float]:
     return best_full, best_base
 
 
-SLICES = 3
-"""The engine's and the list-based engine's timed loops alternate this many times each."""
+SLICES = 12
+"""The engine's and the list-based engine's timed loops alternate this many times each.
+
+Short slices taken turn about put both engines under the same changes of the machine's
+speed: on the project's shared 2-core machine one process's speed drifts by a third within
+seconds, and three slices a side let the ratio move by as much."""
 
 
 def run(seconds: float = 3.0) -> dict[str, Any]:
     rounds = list_rounds = 0
     elapsed = list_elapsed = 0.0
-    for _ in range(SLICES):
-        n, t = random_rounds(seconds / SLICES)
+    pool = _orders(random.Random(1), 4096)  # both engines lay out the same deck orders
+    for k in range(SLICES):
+        n, t = random_rounds(seconds / SLICES, seed=k, pool=pool)
         rounds, elapsed = rounds + n, elapsed + t
-        n, t = list_random_rounds(seconds / SLICES / 2)
+        n, t = list_random_rounds(seconds / SLICES / 2, seed=k, pool=pool)
         list_rounds, list_elapsed = list_rounds + n, list_elapsed + t
     rounds_s, elapsed_s = random_rounds(seconds / 2, shuffle=True)
     full, base = score_microseconds()

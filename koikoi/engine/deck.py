@@ -94,7 +94,8 @@ def deal_from_order(order: Sequence[Card], oya: int) -> Deal:
 def _set_of(cards: tuple[Card, ...], start: int, stop: int) -> CardSet:
     """The sum of the cards' bits from ``start`` to ``stop`` (no card outside 0..47)."""
     total = 0
-    for card in cards[start:stop]:
+    for i in range(start, stop):  # compiled, indexing makes no slice
+        card = cards[i]
         if not 0 <= card < NUM_CARDS:
             raise ValueError("a deck order holds only cards 0..47")
         total += 1 << card

@@ -21,7 +21,6 @@ CardPlayed(seat=0, card=0)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from enum import IntEnum
 from typing import Final
 
@@ -153,7 +152,7 @@ class Round:
     hands: list[CardSet]
     field: CardSet
     captured: list[CardSet]
-    stock: Sequence[Card]
+    stock: tuple[Card, ...]
     stock_pos: int
     oya: int
     turn: int
@@ -206,9 +205,10 @@ class Round:
             return
         if not judge_teyaku:
             return
-        teyaku = (teyaku_of(self.hands[0]), teyaku_of(self.hands[1]))
-        if teyaku == (None, None):
+        first, second = teyaku_of(self.hands[0]), teyaku_of(self.hands[1])
+        if first is None and second is None:  # the usual deal (not a tuple compared)
             return
+        teyaku = (first, second)
         for seat in (self.oya, 1 - self.oya):  # R8.3: the oya's teyaku counts first
             found = teyaku[seat]
             if found is not None:
@@ -281,7 +281,9 @@ class Round:
             return _KOIKOI_SHOBU if self.hands[0] | self.hands[1] else _SHOBU_ONLY
         if phase == _OVER:
             return ()
-        return tuple(PICK_BASE + c for c in iter_cards(self.field & CARD_MONTH_MASK[self.pending]))
+        pair = self.field & CARD_MONTH_MASK[self.pending]  # a pick: two cards of a month
+        low = pair & -pair
+        return (PICK_BASE + low.bit_length() - 1, PICK_BASE + (pair ^ low).bit_length() - 1)
 
     # -- the fast door --------------------------------------------------------------------
 
@@ -290,7 +292,8 @@ class Round:
         phase = self.phase
         if phase == _PLAY:  # _play, inlined: this is the hottest call of every playout
             seat = self.turn
-            self.hands[seat] &= ~(1 << action)
+            hands = self.hands
+            hands[seat] = hands[seat] & ~(1 << action)  # not &=: see _resolve
             self._resolve(action, False, None)
         elif phase == _DECIDE:
             self._decide(action == KOIKOI, None)
@@ -382,7 +385,8 @@ class Round:
 
     def _play(self, card: Card, events: list[Event] | None) -> None:
         seat = self.turn
-        self.hands[seat] &= ~(1 << card)
+        hands = self.hands
+        hands[seat] = hands[seat] & ~(1 << card)
         if events is not None:
             events.append(CardPlayed(seat, card))
         self._resolve(card, False, events)
@@ -391,7 +395,8 @@ class Round:
         seat = self.turn
         card = self.pending
         self.field &= ~(1 << target)
-        self.captured[seat] |= (1 << card) | (1 << target)
+        captured = self.captured
+        captured[seat] = captured[seat] | (1 << card) | (1 << target)
         self.pending = -1
         drawn = self.phase == _PICK_DRAWN
         self.phase = _PLAY
@@ -408,9 +413,11 @@ class Round:
         Every playout of the search runs this, so it is written straight, with locals, and
         the two matchings spelled out rather than looped. "Two matches" is tested in bit
         operations (the set less its lowest card is one card): compiled, ``int.bit_count``
-        is a method call by name.
+        is a method call by name. A list item is updated as ``piles[seat] = piles[seat] | x``:
+        compiled, ``piles[seat] |= x`` is a generic in-place operation on boxed numbers.
         """
         seat = self.turn
+        piles = self.captured
         if card != _NOTHING:
             field = self.field
             if card != _DRAW:
@@ -425,7 +432,7 @@ class Round:
                     return
                 else:
                     field ^= matches
-                    self.captured[seat] |= matches | (1 << card)
+                    piles[seat] = piles[seat] | matches | (1 << card)
                     took = True
                     if events is not None:
                         events.append(Captured(seat, card, tuple(iter_cards(matches))))
@@ -444,13 +451,13 @@ class Round:
                 return
             else:
                 field ^= matches
-                self.captured[seat] |= matches | (1 << card)
+                piles[seat] = piles[seat] | matches | (1 << card)
                 took = True
                 if events is not None:
                     events.append(Captured(seat, card, tuple(iter_cards(matches))))
             self.field = field
         if took:  # R5.6: yaku are checked once, at the end of the turn
-            captured = self.captured[seat]
+            captured = piles[seat]
             total = self.totals[seat] = base_points(captured)
             if total > self.baselines[seat]:  # R7.1
                 self.phase = _DECIDE
@@ -489,7 +496,8 @@ class Round:
         seat = self.turn
         if koikoi:  # R7.1, R7.2
             self.koikoi_count += 1
-            self.koikoi_calls[seat] += 1
+            calls = self.koikoi_calls
+            calls[seat] = calls[seat] + 1
             self.baselines[seat] = self.totals[seat]
             if events is not None:
                 events.append(KoikoiDeclared(seat, self.koikoi_count))

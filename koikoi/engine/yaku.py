@@ -76,8 +76,12 @@ def base_points(cards: CardSet) -> int:
     :func:`yaku_of` gives the same total itemised (a property test holds them together).
     """
     points = 0
-    n = popcount(cards & LIGHTS)
-    if n >= 3:
+    # Three of a kind or more (the set less its two lowest cards is not empty) before
+    # counting: most piles hold fewer, and a count is the dearer step.
+    x = cards & LIGHTS
+    x &= x - 1
+    if x & (x - 1):
+        n = popcount(cards & LIGHTS)
         if n == 5:
             points = 10
         elif n == 4:
@@ -89,14 +93,18 @@ def base_points(cards: CardSet) -> int:
             points += 5
         if cards & _MOON:
             points += 5
-    t = popcount(cards & TANE)
-    if t >= 3:
+    x = cards & TANE
+    x &= x - 1
+    if x & (x - 1):
+        t = popcount(cards & TANE)
         if cards & INOSHIKACHO == INOSHIKACHO:
             points += t + 2  # 5, +1 per other tane
         if t >= 5:
             points += t - 4
-    r = popcount(cards & RIBBONS)
-    if r >= 3:
+    x = cards & RIBBONS
+    x &= x - 1
+    if x & (x - 1):
+        r = popcount(cards & RIBBONS)
         both = cards & _BOTH_TAN
         if both == _BOTH_TAN:
             points += r + 4  # 10, +1 per other ribbon
