@@ -67,7 +67,12 @@ tar -xzf "$tarball" -C "$work/tar"
 check_binary tarball "$work/tar/$name/$name"
 
 # the engine's compiled core (packaging/accel.py) is in the bundle and is what runs
-for module in cards deck yaku round hot__mypyc; do
+# (the module list is koikoi/engine/compiled.py's, read without importing the package)
+hot=$("$py" -c 'import ast, sys
+tree = ast.parse(open("koikoi/engine/compiled.py").read())
+names = {t.id: n.value for n in tree.body if isinstance(n, ast.AnnAssign) for t in [n.target]}
+print(*ast.literal_eval(names["HOT_MODULES"]), ast.literal_eval(names["GROUP"]).rpartition(".")[2] + "__mypyc")')
+for module in $hot; do
   compgen -G "$work/tar/$name/_internal/koikoi/engine/$module.cpython-*.so" >/dev/null ||
     fail "the bundle has no compiled koikoi/engine/$module"
 done

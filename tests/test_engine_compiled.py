@@ -71,13 +71,17 @@ def test_the_engine_tests_pass_on_the_compiled_core():
     assert " passed" in proc.stdout and "failed" not in proc.stdout
 
 
-def test_a_round_s_result_cannot_be_changed_on_the_compiled_core():
+def test_a_deal_and_a_round_s_result_cannot_be_changed_on_the_compiled_core():
     code = (
+        "from koikoi.engine.deck import Deal\n"
         "from koikoi.engine.outcome import Outcome, RoundResult\n"
         "r = RoundResult(Outcome.WIN, 0, (), 1, False, 0, 1)\n"
+        "d = Deal((1, 2), 4, ())\n"
         "try:\n    r.points = 99\nexcept AttributeError:\n    print('read-only', r.points)\n"
+        "try:\n    d.field = 0\nexcept AttributeError:\n    print('read-only', d.field)\n"
     )
-    assert _python(code, pure=False).stdout.split() == ["read-only", "1"], BUILD_HINT
+    out = _python(code, pure=False).stdout.split()
+    assert out == ["read-only", "1", "read-only", "4"], BUILD_HINT
 
 
 def test_bench_says_which_core_ran_and_the_list_engine_s_figures():

@@ -9,8 +9,8 @@ import pytest
 
 from koikoi.engine.cards import NUM_CARDS
 from koikoi.engine.deck import deal_from_order
-from koikoi.engine.events import Outcome
 from koikoi.engine.listref import ListRound, has_teyaku, yaku_points
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.round import Round
 from koikoi.engine.yaku import base_points, teyaku_of
 

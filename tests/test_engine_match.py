@@ -8,13 +8,7 @@ import pytest
 
 from koikoi.engine.cards import CARD_KINDS, Kind, month_of, parse_card
 from koikoi.engine.deck import Deal, deck_from_seed
-from koikoi.engine.events import (
-    Dealt,
-    MatchEnded,
-    Outcome,
-    RoundEnded,
-    StakesPaid,
-)
+from koikoi.engine.events import Dealt, MatchEnded, RoundEnded, StakesPaid
 from koikoi.engine.match import (
     STAKE,
     Match,
@@ -23,6 +17,7 @@ from koikoi.engine.match import (
     first_oya_of,
     turn_for_first_oya,
 )
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.round import KOIKOI, SHOBU, Phase, pick, play
 from tests.engine_support import c, find_position, koikoi_policy, make_deal
 

@@ -10,8 +10,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from koikoi.engine.deck import deal_from_order, deck_from_seed
-from koikoi.engine.events import Dealt, MatchEnded, Outcome, RoundEnded, StakesPaid
+from koikoi.engine.events import Dealt, MatchEnded, RoundEnded, StakesPaid
 from koikoi.engine.match import Match, Settings
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.record import GameRecord, loads, replay, replay_text
 from koikoi.engine.round import KOIKOI, SHOBU, Phase
 from tests.engine_support import assert_conserved

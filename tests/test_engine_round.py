@@ -18,14 +18,13 @@ from koikoi.engine.events import (
     DecisionNeeded,
     Event,
     KoikoiDeclared,
-    Outcome,
     PlacedOnField,
     RoundEnded,
-    RoundResult,
     StockTurned,
     TurnStarted,
     YakuFormed,
 )
+from koikoi.engine.outcome import Outcome, RoundResult
 from koikoi.engine.round import (
     KOIKOI,
     SHOBU,

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from koikoi.ai import get_player
 from koikoi.ai.seat import AiSeat
 from koikoi.driver import play_match, seed_decks
-from koikoi.engine.events import Outcome
 from koikoi.engine.match import Settings
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.record import GameRecord, replay_record
 from koikoi.paths import koikoi_home
 from koikoi.stats.store import STATS_NAME, StatsStore

@@ -45,11 +45,11 @@ from koikoi.engine.events import (
     Event,
     KoikoiDeclared,
     MatchEnded,
-    Outcome,
     RoundEnded,
     StockTurned,
     YakuFormed,
 )
+from koikoi.engine.outcome import Outcome
 from koikoi.ui.replay.history import load
 from tests.xvfb import start_xvfb, stop_all
 

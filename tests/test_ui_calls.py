@@ -20,7 +20,7 @@ from pytestqt.qtbot import QtBot
 import koikoi.net.fair as fair
 import tests.test_ui_network as net
 from koikoi.engine.cards import card_list
-from koikoi.engine.events import Outcome
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.yaku import yaku_cards, yaku_of
 from koikoi.ui.common import names
 from koikoi.ui.main_window import MainWindow

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from koikoi.engine.events import Event, Outcome
+from koikoi.engine.events import Event
 from koikoi.engine.match import Observation, Settings
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import round_points, yaku_of
 from koikoi.ui.match.ai_worker import AiRunner

@@ -234,8 +234,8 @@ def test_a_prompt_longer_than_the_table_wraps_and_shows_whole(qtbot):
 
 def _show_match_result(qtbot, window: MainWindow, rows: int) -> QTableWidget:
     """The end-of-match panel of a match of ``rows`` deals, each a win of the player's."""
-    from koikoi.engine.events import Outcome, RoundResult
     from koikoi.engine.match import DealOutcome
+    from koikoi.engine.outcome import Outcome, RoundResult
     from koikoi.engine.yaku import Yaku
     from koikoi.ui.match.controller import HUMAN
     from koikoi.ui.match.matchview import MatchSummary

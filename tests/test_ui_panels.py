@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtWidgets import QLabel
 
 from koikoi.engine.cards import CARD_IDS, card_list, parse_card, to_set
-from koikoi.engine.events import Outcome
 from koikoi.engine.match import DealOutcome, payment
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.round import Round
 from koikoi.engine.yaku import Yaku, yaku_cards, yaku_of
 from koikoi.net.fair import TossResult

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton
 from pytestqt.qtbot import QtBot
 
 from koikoi.engine.cards import CARD_IDS, CARD_MONTH_MASK, parse_card
-from koikoi.engine.events import Outcome
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 from koikoi.ui.common.names import card_accessible_name, yaku_japanese

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 import koikoi.net.fair as fair
-from koikoi.engine.events import Outcome
 from koikoi.engine.match import Settings
+from koikoi.engine.outcome import Outcome
 from koikoi.net.hello import SEED_ONLY
 from koikoi.net.lockstep import Lockstep
 from koikoi.net.session.clock import ClockSetting

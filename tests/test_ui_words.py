@@ -14,8 +14,9 @@ from PySide6.QtGui import QTextLayout, QTextOption
 from PySide6.QtWidgets import QApplication, QLabel, QTableWidget
 
 from koikoi.engine.cards import NUM_CARDS, parse_card
-from koikoi.engine.events import Outcome, RoundEnded, RoundResult, YakuFormed
+from koikoi.engine.events import RoundEnded, YakuFormed
 from koikoi.engine.match import DealOutcome
+from koikoi.engine.outcome import Outcome, RoundResult
 from koikoi.engine.yaku import Yaku
 from koikoi.resources import asset
 from koikoi.ui.common import names

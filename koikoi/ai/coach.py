@@ -29,8 +29,8 @@ from koikoi.ai.base import DEFAULT_BUDGET, Budget
 from koikoi.ai.expert import DEFAULT_PLAYOUTS, Reading
 from koikoi.ai.hard import Policy, distinct, scaled_playouts
 from koikoi.engine.cards import ALL_CARDS, CARD_MONTH_MASK, PLAINS, Card, CardSet, card_tuple
-from koikoi.engine.events import Outcome
 from koikoi.engine.match import Observation
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase
 from koikoi.engine.yaku import Yaku, yaku_of
 

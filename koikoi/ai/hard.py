@@ -39,8 +39,8 @@ from koikoi.engine.cards import (
     CardSet,
     card_tuple,
 )
-from koikoi.engine.events import Outcome
 from koikoi.engine.match import Observation, determinize
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, Round
 from koikoi.engine.yaku import base_points, round_points
 

@@ -1,6 +1,6 @@
 """The engine's optional compiled core: its hot modules built by mypyc, or the source.
 
-``cards``, ``deck``, ``yaku``, ``outcome`` and ``round`` (:data:`HOT_MODULES`) are
+``cards``, ``value``, ``deck``, ``yaku``, ``outcome`` and ``round`` (:data:`HOT_MODULES`) are
 ``mypy --strict`` clean, and mypyc compiles them unchanged into extension modules that sit
 beside their sources (``python packaging/accel.py`` builds them; ``.ci/setup`` and
 ``packaging/build.sh`` run it). Python imports an extension module before a source file of
@@ -30,7 +30,7 @@ from typing import Final
 logger = logging.getLogger(__name__)
 
 PACKAGE: Final = "koikoi.engine"
-HOT_MODULES: Final = ("cards", "deck", "yaku", "outcome", "round")
+HOT_MODULES: Final = ("cards", "value", "deck", "yaku", "outcome", "round")
 """The modules compiled, in the order a round imports them. Not ``events``: the network's
 ``SealedDealt`` subclasses ``Dealt``, and no interpreted class may subclass a compiled one
 (only the checked door makes events, so the playouts lose nothing by it)."""

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Any, Final
 
 from koikoi.engine.cards import ALL_CARDS, NUM_CARDS, Card, CardSet
+from koikoi.engine.value import Value
 
 DOMAIN: Final = b"koikoi/deck/v1"
 
@@ -63,12 +64,30 @@ def deck_from_seed(seed: bytes, round_no: int, deal_no: int) -> list[Card]:
     return deck
 
 
-class Deal(NamedTuple):
-    """One deal (R4.1): two hands of 8, a field of 8 and a stock of 24 (index 0 drawn first)."""
+class Deal(Value):
+    """One deal (R4.1): two hands of 8, a field of 8 and a stock of 24 (index 0 drawn first).
 
-    hands: tuple[CardSet, CardSet]
-    field: CardSet
-    stock: tuple[Card, ...]
+    A :class:`~koikoi.engine.value.Value` (it was a named tuple, whose ``__new__`` runs
+    interpreted: a fifth of laying out a deal, compiled).
+    """
+
+    __slots__ = ("hands", "field", "stock")
+
+    def __init__(
+        self, hands: tuple[CardSet, CardSet], field: CardSet, stock: tuple[Card, ...]
+    ) -> None:
+        self.hands: Final = hands
+        self.field: Final = field
+        self.stock: Final = stock
+
+    def names(self) -> tuple[str, ...]:
+        return _DEAL_FIELDS
+
+    def fields(self) -> tuple[Any, ...]:
+        return (self.hands, self.field, self.stock)
+
+
+_DEAL_FIELDS: Final = ("hands", "field", "stock")
 
 
 def deal_from_order(order: Sequence[Card], oya: int) -> Deal:

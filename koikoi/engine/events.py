@@ -10,10 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from koikoi.engine.cards import NUM_CARDS, Card, CardSet
-from koikoi.engine.outcome import Outcome, RoundResult
+from koikoi.engine.outcome import RoundResult
 from koikoi.engine.yaku import Yaku
-
-__all__ = ["Outcome", "RoundResult"]  # from koikoi/engine/outcome.py, compiled with the round
 
 
 @dataclass(frozen=True, slots=True)

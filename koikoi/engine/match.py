@@ -20,15 +20,8 @@ from typing import Final, NamedTuple
 
 from koikoi.engine.cards import ALL_CARDS, CARD_KINDS, Card, CardSet, Kind, month_of
 from koikoi.engine.deck import Deal, deal_from_order
-from koikoi.engine.events import (
-    Dealt,
-    Event,
-    MatchEnded,
-    Outcome,
-    RoundEnded,
-    RoundResult,
-    StakesPaid,
-)
+from koikoi.engine.events import Dealt, Event, MatchEnded, RoundEnded, StakesPaid
+from koikoi.engine.outcome import Outcome, RoundResult
 from koikoi.engine.round import BLANK, Action, Phase, Round
 
 STAKE: Final = 25

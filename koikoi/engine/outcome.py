@@ -1,13 +1,12 @@
 """How a deal ended: :class:`Outcome` and :class:`RoundResult` (R9), made at every round's end.
 
-They are events' parts (:mod:`koikoi.engine.events` names them too), here in a module of
+They are events' parts (:class:`~koikoi.engine.events.RoundEnded`), here in a module of
 their own so that the compiled core (koikoi/engine/compiled.py) compiles them with the
 round: every playout of the search ends by making a :class:`RoundResult`. It was a frozen
 dataclass, whose ``__init__`` (made by :mod:`dataclasses`, so interpreted, and setting each
 field through ``object.__setattr__``) took a microsecond even compiled, a tenth of a whole
-compiled round. Written as a class whose ``__init__`` sets ``Final`` attributes, it takes
-under a tenth of that compiled, where ``Final`` makes them read-only (from source mypy holds
-every assignment to them); equality, hashing, ``repr`` and pickling are a dataclass's.
+compiled round. As a :class:`~koikoi.engine.value.Value` it takes under a tenth of that,
+with a dataclass's equality, hashing, ``repr`` and pickling.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from enum import Enum
 from typing import Any, Final
 
 from koikoi.engine.cards import CardSet
+from koikoi.engine.value import Value
 from koikoi.engine.yaku import Yaku
 
 
@@ -28,7 +28,7 @@ class Outcome(Enum):
     REDEAL = "redeal"  # four of a month on the field (配り直し), R4.2
 
 
-class RoundResult:
+class RoundResult(Value):
     """The end of a deal, before the stakes: who won what (R9).
 
     ``teyaku_hand``: for a teyaku, the winner's dealt hand, to show it. ``redeal_cards``: for
@@ -69,7 +69,10 @@ class RoundResult:
         self.teyaku_hand: Final = teyaku_hand
         self.redeal_cards: Final = redeal_cards
 
-    def _fields(self) -> tuple[Any, ...]:
+    def names(self) -> tuple[str, ...]:
+        return _FIELDS
+
+    def fields(self) -> tuple[Any, ...]:
         return (
             self.outcome,
             self.winner,
@@ -81,22 +84,6 @@ class RoundResult:
             self.teyaku_hand,
             self.redeal_cards,
         )
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not RoundResult:
-            return NotImplemented
-        assert isinstance(other, RoundResult)
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        named = ", ".join(f"{n}={v!r}" for n, v in zip(_FIELDS, self._fields(), strict=True))
-        return f"RoundResult({named})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (RoundResult, self._fields())
 
 
 _FIELDS: Final = (

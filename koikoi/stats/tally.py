@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from koikoi.engine.events import Outcome
 from koikoi.engine.match import STAKE
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.record import parse, replay_record
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import Yaku

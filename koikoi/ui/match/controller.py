@@ -41,7 +41,6 @@ from koikoi.engine.events import (
     Dealt,
     Event,
     KoikoiDeclared,
-    Outcome,
     PlacedOnField,
     RoundEnded,
     StakesPaid,
@@ -56,6 +55,7 @@ from koikoi.engine.match import (
     Settings,
     turn_for_first_oya,
 )
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.record import GameRecord
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU, Action, Phase, pick, play
 from koikoi.engine.yaku import Yaku, yaku_of

@@ -11,16 +11,9 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final, Protocol
 
 from koikoi.engine.cards import Card, CardSet
-from koikoi.engine.events import (
-    Captured,
-    Dealt,
-    Event,
-    KoikoiDeclared,
-    Outcome,
-    PlacedOnField,
-    StakesPaid,
-)
+from koikoi.engine.events import Captured, Dealt, Event, KoikoiDeclared, PlacedOnField, StakesPaid
 from koikoi.engine.match import DealOutcome, Match, Observation, payment
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.round import KOIKOI
 from koikoi.engine.yaku import Yaku, round_points, yaku_of
 

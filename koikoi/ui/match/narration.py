@@ -20,7 +20,6 @@ from koikoi.engine.events import (
     Event,
     KoikoiDeclared,
     MatchEnded,
-    Outcome,
     PlacedOnField,
     RoundEnded,
     StakesPaid,
@@ -29,6 +28,7 @@ from koikoi.engine.events import (
     YakuFormed,
 )
 from koikoi.engine.match import Match
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.record import lay_out, parse
 from koikoi.engine.round import PICK_BASE, SHOBU, Action
 from koikoi.net.private import seat_view

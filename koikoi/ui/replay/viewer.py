@@ -39,8 +39,9 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.engine.cards import Card, card_list
-from koikoi.engine.events import Dealt, DecisionNeeded, Event, Outcome, RoundEnded, TurnStarted
+from koikoi.engine.events import Dealt, DecisionNeeded, Event, RoundEnded, TurnStarted
 from koikoi.engine.match import Observation
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.record import RecordError, loads
 from koikoi.ui.common import names
 from koikoi.ui.common.accessible import announce

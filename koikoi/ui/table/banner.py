@@ -18,7 +18,8 @@ from PySide6.QtCore import QCoreApplication, QRect, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from koikoi.engine.cards import CardSet, card_list
-from koikoi.engine.events import Event, KoikoiDeclared, Outcome, RoundEnded, YakuFormed
+from koikoi.engine.events import Event, KoikoiDeclared, RoundEnded, YakuFormed
+from koikoi.engine.outcome import Outcome
 from koikoi.engine.yaku import Yaku, yaku_of
 from koikoi.ui.common import names
 from koikoi.ui.common.art import CardArt

@@ -33,8 +33,8 @@ from koikoi.engine.cards import (
     card_list,
     month_of,
 )
-from koikoi.engine.events import Outcome, RoundResult
 from koikoi.engine.match import DealOutcome, FirstOya, first_oya_of
+from koikoi.engine.outcome import Outcome, RoundResult
 from koikoi.engine.yaku import Yaku, yaku_cards
 from koikoi.net.hello import Dealing
 from koikoi.ui.common import names

@@ -1,7 +1,7 @@
-"""A round's result (koikoi/engine/outcome.py) behaves as the frozen dataclass it was.
+"""A round's result and a deal (koikoi/engine/value.py) behave as the frozen records they were.
 
-It is a plain class so that the compiled core makes one in a tenth of the time; these tests
-hold it to a dataclass's equality, hashing, ``repr`` and pickling, on whichever core runs
+They are plain classes so that the compiled core makes one in a fraction of the time; these
+tests hold them to a dataclass's equality, hashing, ``repr`` and pickling, on either core
 (tests/test_engine_compiled.py runs every test_engine_* file on the compiled one too, and
 holds its fields read-only there).
 """
@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from koikoi.engine import events, outcome
+from koikoi.engine.deck import Deal, deal_from_order
 from koikoi.engine.outcome import Outcome, RoundResult
 from koikoi.engine.yaku import Yaku
 
@@ -73,8 +73,26 @@ def test_keywords_and_defaults_are_the_dataclass_s() -> None:
         Outcome.NAGARE, None, (), 0, False, 2
     )
     assert RoundResult(Outcome.REDEAL, redeal_cards=0xF).redeal_cards == 0xF
-    assert tuple(Reference.__dataclass_fields__) == outcome._FIELDS
+    assert tuple(Reference.__dataclass_fields__) == RoundResult(Outcome.WIN).names()
 
 
-def test_events_name_the_same_classes() -> None:
-    assert events.RoundResult is RoundResult and events.Outcome is Outcome
+@dataclass(frozen=True)
+class DealReference:
+    hands: tuple[int, int]
+    field: int
+    stock: tuple[int, ...]
+
+
+deals = st.permutations(range(48)).map(lambda order: deal_from_order(order, 0))
+
+
+@given(deals, deals)
+def test_a_deal_is_a_value_too(a: Deal, b: Deal) -> None:
+    ra, rb = (DealReference(d.hands, d.field, d.stock) for d in (a, b))
+    assert (a == b) == (ra == rb) and (a != b) == (ra != rb)
+    assert a == Deal(a.hands, a.field, a.stock) and hash(a) == hash(
+        Deal(ra.hands, ra.field, ra.stock)
+    )
+    assert repr(a) == repr(ra).replace("DealReference(", "Deal(", 1)
+    assert pickle.loads(pickle.dumps(a)) == a == copy.deepcopy(a)
+    assert a != (a.hands, a.field, a.stock)
