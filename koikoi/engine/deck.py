@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from koikoi.engine.cards import ALL_CARDS, NUM_CARDS, Card, CardSet
 from koikoi.engine.value import Value
@@ -64,6 +64,9 @@ def deck_from_seed(seed: bytes, round_no: int, deal_no: int) -> list[Card]:
     return deck
 
 
+_DEAL_FIELDS: Final = ("hands", "field", "stock")
+
+
 class Deal(Value):
     """One deal (R4.1): two hands of 8, a field of 8 and a stock of 24 (index 0 drawn first).
 
@@ -71,7 +74,7 @@ class Deal(Value):
     interpreted: a fifth of laying out a deal, compiled).
     """
 
-    __slots__ = ("hands", "field", "stock")
+    __slots__ = _DEAL_FIELDS
 
     def __init__(
         self, hands: tuple[CardSet, CardSet], field: CardSet, stock: tuple[Card, ...]
@@ -82,12 +85,6 @@ class Deal(Value):
 
     def names(self) -> tuple[str, ...]:
         return _DEAL_FIELDS
-
-    def fields(self) -> tuple[Any, ...]:
-        return (self.hands, self.field, self.stock)
-
-
-_DEAL_FIELDS: Final = ("hands", "field", "stock")
 
 
 def deal_from_order(order: Sequence[Card], oya: int) -> Deal:

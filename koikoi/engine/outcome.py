@@ -12,7 +12,7 @@ with a dataclass's equality, hashing, ``repr`` and pickling.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Final
+from typing import Final
 
 from koikoi.engine.cards import CardSet
 from koikoi.engine.value import Value
@@ -28,6 +28,19 @@ class Outcome(Enum):
     REDEAL = "redeal"  # four of a month on the field (配り直し), R4.2
 
 
+_FIELDS: Final = (
+    "outcome",
+    "winner",
+    "yaku",
+    "base",
+    "doubled",
+    "koikoi",
+    "points",
+    "teyaku_hand",
+    "redeal_cards",
+)
+
+
 class RoundResult(Value):
     """The end of a deal, before the stakes: who won what (R9).
 
@@ -35,17 +48,7 @@ class RoundResult(Value):
     a redeal, its cause, the four cards of each month dealt whole to the field (R4.2).
     """
 
-    __slots__ = (
-        "outcome",
-        "winner",
-        "yaku",
-        "base",
-        "doubled",
-        "koikoi",
-        "points",
-        "teyaku_hand",
-        "redeal_cards",
-    )
+    __slots__ = _FIELDS
 
     def __init__(
         self,
@@ -71,30 +74,3 @@ class RoundResult(Value):
 
     def names(self) -> tuple[str, ...]:
         return _FIELDS
-
-    def fields(self) -> tuple[Any, ...]:
-        return (
-            self.outcome,
-            self.winner,
-            self.yaku,
-            self.base,
-            self.doubled,
-            self.koikoi,
-            self.points,
-            self.teyaku_hand,
-            self.redeal_cards,
-        )
-
-
-_FIELDS: Final = (
-    "outcome",
-    "winner",
-    "yaku",
-    "base",
-    "doubled",
-    "koikoi",
-    "points",
-    "teyaku_hand",
-    "redeal_cards",
-)
-"""The fields in order (``__slots__`` too: a test holds them the same)."""

@@ -6,7 +6,7 @@ A frozen dataclass or a named tuple made in a compiled module still runs an inte
 deal, its result). A subclass of :class:`Value` sets ``Final`` attributes in a plain
 ``__init__`` instead: compiled, they are read-only, and from source mypy holds every
 assignment to them. :class:`Value` gives it a dataclass's equality (with its own class
-only), hashing, ``repr`` and pickling, from :meth:`Value.fields` in :meth:`Value.names`'s order.
+only), hashing, ``repr`` and pickling, from the fields :meth:`Value.names` names.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ class Value:
 
     def fields(self) -> tuple[Any, ...]:
         """The fields' values, in :meth:`names`'s order."""
-        raise NotImplementedError
+        return tuple(getattr(self, name) for name in self.names())
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
