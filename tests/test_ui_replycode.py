@@ -31,6 +31,7 @@ from koikoi.net.joincode import Candidate, JoinCode, decode, encode
 from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.smoke import LOOPBACK
+from tests.stepped_clock import SteppedClock
 from tests.test_ui_joincode import (
     EXTERNAL,
     MAPPED_PORT,
@@ -43,6 +44,9 @@ from tests.test_ui_joincode import (
     type_and_join,
 )
 from tests.ui_driver import click, close_window
+
+STEP = 0.125
+"""The stepped clock's step: exact in binary, so 1.5 s falls on a step."""
 
 
 def refusing_router(lobby: Lobby) -> list[FakeRouter]:
@@ -165,6 +169,13 @@ def test_a_code_nobody_answers_gets_a_reply_code_the_host_dials_back_and_they_pl
     assert taro.controller.remote is not None
 
 
+def on_stepped_clock(lobby: Lobby) -> SteppedClock:
+    """``lobby``'s links and waits from now on, on a stepped clock."""
+    clock = SteppedClock()
+    lobby.now, lobby.make_timer = clock.now, clock.timer
+    return clock
+
+
 def test_a_reply_nobody_answers_is_said_and_the_room_takes_others_again(
     qtbot: QtBot, hana: MainWindow, taro: MainWindow, dead_port: int
 ) -> None:
@@ -177,10 +188,15 @@ def test_a_reply_nobody_answers_is_said_and_the_room_takes_others_again(
     dial_back(qtbot, hana.lobby, unreachable_code(hana, dead_port))  # her own room's code
     assert page.reply_state.text().startswith("That is a room's code, not a reply code")
     gone = encode(JoinCode((Candidate(LOOPBACK, dead_port),), "abcd-efgh-ijkl-mnop", reply=True))
+    clock = on_stepped_clock(hana.lobby)  # the dial back's window
     dial_back(qtbot, hana.lobby, gone)
     assert room.options.expected_joiner == "abcd-efgh-ijkl-mnop"
     assert not page.dial_back_button.isEnabled()
-    qtbot.waitUntil(lambda: "did not answer within 1.5 s" in page.reply_state.text(), timeout=8_000)
+    clock.advance(1.5 - STEP, qtbot, STEP)  # refused again and again, dialled on
+    assert "did not answer" not in page.reply_state.text()
+    assert not page.dial_back_button.isEnabled()
+    clock.advance(STEP, qtbot, STEP)
+    qtbot.waitUntil(lambda: "did not answer within 1.5 s" in page.reply_state.text(), timeout=5_000)
     assert f"{LOOPBACK}:{dead_port}: connection refused" in page.reply_state.text().lower()
     assert page.dial_back_button.isEnabled() and page.reply_code.isEnabled()
     assert room.options.expected_joiner is None  # the pin is off: anyone may join again
@@ -194,11 +210,18 @@ def test_a_room_that_never_dials_back_is_said_in_time_and_a_reply_can_be_made_ag
     guest = taro.lobby
     guest.reply_timeout = 1.5
     open_room(qtbot, hana.lobby, internet=True)
-    ask_for_a_reply(qtbot, guest, unreachable_code(hana, dead_port))
+    type_and_join(qtbot, guest, unreachable_code(hana, dead_port))
+    qtbot.waitUntil(guest.reply_button.isVisible, timeout=15_000)
+    clock = on_stepped_clock(guest)  # the reply's wait
+    click(qtbot, guest.reply_button)
+    reply_of(qtbot, guest)
     both = guest.both_ways
     assert both is not None
     port = both.port
-    qtbot.waitUntil(lambda: guest.both_ways is None, timeout=8_000)
+    clock.advance(1.5 - STEP, qtbot, STEP)  # dialling the room, refused, dialling on
+    assert guest.both_ways is both
+    clock.advance(STEP, qtbot, STEP)
+    qtbot.waitUntil(lambda: guest.both_ways is None, timeout=5_000)
     assert guest.message.text().startswith("The room did not dial back in time, both sides")
     assert f"{LOOPBACK}:{dead_port}: connection refused" in guest.message.text().lower()
     assert guest.reply_button.isVisible() and guest.pages.currentWidget() is guest.rooms_page
