@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from koikoi.ai import hard
@@ -199,8 +199,21 @@ class ExpertPlayer:
     ) -> Action:
         if len(legal) == 1:
             return legal[0]
-        n = scaled_playouts(obs, budget.playouts or self.playouts)
-        draw = Reading(obs).draw
-        if obs.phase == Phase.DECIDE:
-            return koikoi_or_shobu(obs, rng, n, budget, draw=draw)
-        return search(obs, legal, rng, n, budget, default=policy_choice(obs), draw=draw)
+        return play_on(obs, legal, rng, budget, self.playouts, Reading(obs).draw)
+
+
+def play_on(
+    obs: Observation,
+    legal: Sequence[Action],
+    rng: random.Random,
+    budget: Budget,
+    playouts: int,
+    draw: Callable[[random.Random], Round],
+) -> Action:
+    """``expert``'s choice with the hidden cards of each sample dealt by ``draw``."""
+    if len(legal) == 1:
+        return legal[0]
+    n = scaled_playouts(obs, budget.playouts or playouts)
+    if obs.phase == Phase.DECIDE:
+        return koikoi_or_shobu(obs, rng, n, budget, draw=draw)
+    return search(obs, legal, rng, n, budget, default=policy_choice(obs), draw=draw)

@@ -17,9 +17,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from koikoi.ai.base import Budget
+from koikoi.ai.base import Budget, Player
 from koikoi.ai.seat import AiSeat, seat_rng
-from koikoi.driver import play_match, seed_decks
+from koikoi.driver import DeckSource, play_match, seed_decks
 from koikoi.engine.events import Event, KoikoiDeclared, RoundEnded
 from koikoi.engine.match import STAKE, Settings
 
@@ -89,14 +89,22 @@ def play_one(spec: SimulationSpec, i: int) -> MatchStats:
     """Match ``i`` of the run described by ``spec``."""
     from koikoi.ai import get_player
 
+    return play_seeded(spec, i, get_player(spec.a), seed_decks(deck_seed(spec.seed, i // 2)))
+
+
+def play_seeded(spec: SimulationSpec, i: int, player_a: Player, decks: DeckSource) -> MatchStats:
+    """Match ``i`` of the run with ``player_a`` as player a, dealt from ``decks``: the seats,
+    the first oya and the random generators of :func:`play_one`."""
+    from koikoi.ai import get_player
+
     first_oya = i % 2
     a_seat = (i // 2) % 2
     budget = Budget(spec.playouts)
-    a = _TallySeat(get_player(spec.a), seat_rng(spec.seed, i, "a"), budget)
+    a = _TallySeat(player_a, seat_rng(spec.seed, i, "a"), budget)
     b = AiSeat(get_player(spec.b), seat_rng(spec.seed, i, "b"), budget)
     tally = a.tally = _Tally()
     seats = (a, b) if a_seat == 0 else (b, a)
-    match = play_match(spec.settings, first_oya, seats, seed_decks(deck_seed(spec.seed, i // 2)))
+    match = play_match(spec.settings, first_oya, seats, decks)
     b_seat = 1 - a_seat
     win = match.winner
     return MatchStats(

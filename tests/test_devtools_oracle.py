@@ -1,0 +1,85 @@
+"""``python -m koikoi.devtools.oracle``: expert's search on the true hidden cards."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from koikoi.ai.simulate import SimulationSpec, deck_seed
+from koikoi.devtools import oracle
+from koikoi.driver import seed_decks
+from koikoi.engine.match import Match, Settings
+from tests.conftest import REPO
+
+
+@pytest.mark.parametrize("sees", oracle.SEES)
+def test_the_oracle_deals_its_samples_from_the_true_hidden_cards(sees: str) -> None:
+    player = oracle.OraclePlayer(sees)
+    match = player.match = Match()
+    rng = random.Random(7)
+    match.deal(rng.sample(range(48), 48))
+    checked = 0
+    while not match.finished and checked < 40:
+        if match.needs_deal:
+            match.deal(rng.sample(range(48), 48))
+            continue
+        seat = match.current_seat()
+        assert seat is not None and match.round is not None
+        obs = match.observation(seat)
+        true = match.round
+        sample = player.draw_for(obs)(random.Random(checked))
+        assert sample.hands == true.hands
+        stock = sample.stock[sample.stock_pos :]
+        truth = true.stock[true.stock_pos :]
+        if sees == "all":
+            assert stock == truth
+        else:
+            assert sorted(stock) == sorted(truth)
+        match.apply(rng.choice(obs.legal_actions), seat)
+        checked += 1
+    assert checked == 40
+
+
+def test_the_oracle_is_dealt_simulate_s_decks_and_shown_each_match() -> None:
+    spec = SimulationSpec("expert", "hard", 4, Settings(), "oracle-test")
+    for i in range(4):
+        player = oracle.OraclePlayer("hand")
+        watched = oracle.watched_decks(spec, i, player)
+        plain = seed_decks(deck_seed(spec.seed, i // 2))
+        match = Match()
+        assert watched(match) == plain(match)
+        assert player.match is match
+
+
+def test_the_oracle_command_prints_simulate_s_json() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "koikoi.devtools.oracle",
+            "--sees",
+            "hand",
+            "--b",
+            "greedy",
+            "--games",
+            "2",
+            "--playouts",
+            "30",
+            "--seed",
+            "t",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert (out["a"], out["b"], out["games"]) == ("oracle-hand", "greedy", 2)
+    assert out["a_wins"] + out["b_wins"] + out["draws"] == 2
+    assert out["a_decisions"] > 0
