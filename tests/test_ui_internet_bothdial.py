@@ -25,8 +25,8 @@ import pytest
 
 from koikoi.net.joincode import decode
 from tests.nat_rig import H1_6, H2_6, Rig, needs_the_rig, rig_fixture
-from tests.test_ui_internet_processes import RUN_LIMIT, start_app
-from tests.test_ui_lan_processes import both_finished, check_the_match
+from tests.test_ui_internet_processes import start_app
+from tests.test_ui_lan_processes import check_the_match, play_pair
 from tests.xvfb import display_fixture, needs_xvfb
 
 pytestmark = [needs_the_rig, needs_xvfb]
@@ -46,25 +46,19 @@ def test_two_apps_behind_two_ipv6_firewalls_play_a_whole_match_by_both_dialling(
     chat = tmp_path / "chat"
     chat.mkdir()
     code_file, reply_file = chat / "code.txt", chat / "reply.txt"
-    host = start_app(
-        tmp_path / "hana", display, rig, rig.h2,
+    hosting = (
         "--role", "host", "--room", "Over the ridge", "--internet",
         "--code-out", str(code_file), "--reply-from", str(reply_file),
         "--seed", "1", "--position", "0,0",
     )  # fmt: skip
-    try:
-        joiner = start_app(
-            tmp_path / "taro", display, rig, rig.h1,
-            "--role", "join", "--code-from", str(code_file), "--reply-out", str(reply_file),
-            "--seed", "2", "--position", "1295,0",
-        )  # fmt: skip
-        try:
-            codes = joiner.wait(RUN_LIMIT), host.wait(RUN_LIMIT)
-        finally:
-            joiner.kill()
-    finally:
-        host.kill()
-    both_finished(host, joiner, codes)
+    joining = (
+        "--role", "join", "--code-from", str(code_file), "--reply-out", str(reply_file),
+        "--seed", "2", "--position", "1295,0",
+    )  # fmt: skip
+    host, joiner = play_pair(
+        lambda: start_app(tmp_path / "hana", display, rig, rig.h2, *hosting),
+        lambda _host: start_app(tmp_path / "taro", display, rig, rig.h1, *joining),
+    )
     hana, taro = host.result(), joiner.result()
     assert hana["platform"] == taro["platform"] == "xcb"  # real windows on the X screen
     check_the_match(hana, taro)

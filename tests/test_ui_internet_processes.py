@@ -29,7 +29,7 @@ import pytest
 from koikoi.net.joincode import Candidate, decode
 from tests.nat_rig import H1, R1_WAN, R2_WAN, Rig, needs_the_rig, rig_fixture
 from tests.net_support import KoikoiProcess
-from tests.test_ui_lan_processes import both_finished, check_the_match, start_player
+from tests.test_ui_lan_processes import check_the_match, play_pair, start_player
 from tests.xvfb import display_fixture, needs_xvfb
 
 pytestmark = [needs_the_rig, needs_xvfb]
@@ -68,25 +68,19 @@ def test_two_apps_in_two_rig_homes_play_a_whole_match_joined_by_code(
 ) -> None:
     code_file = tmp_path / "chat" / "code.txt"
     code_file.parent.mkdir()
-    host = start_app(
-        tmp_path / "hana", display, rig, rig.h1,
+    hosting = (
         "--role", "host", "--room", "Across the bay", "--internet",
         "--code-out", str(code_file), "--seed", "1", "--position", "0,0",
     )  # fmt: skip
-    try:
-        joiner = start_app(
-            tmp_path / "taro", display, rig, rig.h2,
-            "--role", "join", "--code-from", str(code_file), "--seed", "2",
-            "--position", "1295,0",
-        )  # fmt: skip
-        try:
-            mapped_while_open = the_mapping_once_the_code_is_out(rig, host, code_file)
-            codes = joiner.wait(RUN_LIMIT), host.wait(RUN_LIMIT)
-        finally:
-            joiner.kill()
-    finally:
-        host.kill()
-    both_finished(host, joiner, codes)
+    joining = (
+        "--role", "join", "--code-from", str(code_file), "--seed", "2", "--position", "1295,0",
+    )  # fmt: skip
+    mapped: list[str] = []  # miniupnpd's forwards while the room was open
+    host, joiner = play_pair(
+        lambda: start_app(tmp_path / "hana", display, rig, rig.h1, *hosting),
+        lambda _host: start_app(tmp_path / "taro", display, rig, rig.h2, *joining),
+        lambda host: mapped.append(the_mapping_once_the_code_is_out(rig, host, code_file)),
+    )
     hana, taro = host.result(), joiner.result()
     assert hana["platform"] == taro["platform"] == "xcb"  # real windows on the X screen
     check_the_match(hana, taro)
@@ -101,7 +95,7 @@ def test_two_apps_in_two_rig_homes_play_a_whole_match_joined_by_code(
     assert f"code {code_file.read_text(encoding='utf-8').strip()}" in host.stderr
     # taro came in through the mapping (the router's address), his app checked hana's key by
     # the code, and she saw him from his router's address (home 2 translates his)
-    assert f"dport {external} dnat" in mapped_while_open, mapped_while_open
+    assert f"dport {external} dnat" in mapped[0], mapped[0]
     assert taro["address"] == f"{R1_WAN}:{external}", taro["address"]
     assert taro["proof"].startswith("Proven by the join code: hana's key "), taro["proof"]
     assert hana["address"].startswith(f"{R2_WAN}:"), hana["address"]

@@ -21,7 +21,7 @@ import random
 import secrets
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +100,29 @@ def start_player(
     return KoikoiProcess(proc, out, err)
 
 
+def play_pair(
+    start_host: Callable[[], KoikoiProcess],
+    start_joiner: Callable[[KoikoiProcess], KoikoiProcess],
+    meanwhile: Callable[[KoikoiProcess], None] = lambda _host: None,
+) -> tuple[KoikoiProcess, KoikoiProcess]:
+    """The host started, then the joiner (given the host), ``meanwhile`` run on the host
+    while they play; both waited for to the end of the match (and killed if still there
+    at the limit, or if anything failed) and found to have finished it (:func:`both_finished`).
+    """
+    host = start_host()
+    try:
+        joiner = start_joiner(host)
+        try:
+            meanwhile(host)
+            codes = joiner.wait(RUN_LIMIT), host.wait(RUN_LIMIT)
+        finally:
+            joiner.kill()
+    finally:
+        host.kill()
+    both_finished(host, joiner, codes)
+    return host, joiner
+
+
 def play(
     tmp_path: Path,
     *,
@@ -111,25 +134,23 @@ def play(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A host and a joiner play a whole match; what each printed."""
     title = f"Hanami {secrets.token_hex(3)}"  # unique: parallel runs never join each other
-    host = start_player(
-        tmp_path / "hana", "--role", "host", "--room", title, "--seed", "1",
-        prefix=host_prefix, bind=bind,
-    )  # fmt: skip
-    try:
+
+    def start_joiner(host: KoikoiProcess) -> KoikoiProcess:
         joining = ["--room", title]
         if by_address:
             joining = ["--address", f"{address}:{host.port(60)}"]
-        joiner = start_player(
+        return start_player(
             tmp_path / "taro", "--role", "join", *joining, "--seed", "2",
             prefix=joiner_prefix, bind=bind,
         )  # fmt: skip
-        try:
-            codes = joiner.wait(RUN_LIMIT), host.wait(RUN_LIMIT)
-        finally:
-            joiner.kill()
-    finally:
-        host.kill()
-    both_finished(host, joiner, codes)
+
+    def start_host() -> KoikoiProcess:
+        return start_player(
+            tmp_path / "hana", "--role", "host", "--room", title, "--seed", "1",
+            prefix=host_prefix, bind=bind,
+        )  # fmt: skip
+
+    host, joiner = play_pair(start_host, start_joiner)
     if not by_address:
         assert f"the room {title!r} is listed" in joiner.stderr
     return host.result(), joiner.result()
