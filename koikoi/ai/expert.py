@@ -198,7 +198,7 @@ class ExpertPlayer:
         budget: Budget = DEFAULT_BUDGET,
     ) -> Action:
         if len(legal) == 1:
-            return legal[0]
+            return legal[0]  # before the reading is made: nothing to weigh
         return play_on(obs, legal, rng, budget, self.playouts, Reading(obs).draw)
 
 

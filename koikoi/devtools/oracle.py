@@ -83,7 +83,7 @@ class _Draw:
 
 def play_one(spec: SimulationSpec, i: int, sees: str) -> MatchStats:
     """Match ``i`` of ``koikoi simulate``'s run ``spec`` with the oracle as player a."""
-    player = OraclePlayer(sees, spec.playouts or DEFAULT_PLAYOUTS)
+    player = OraclePlayer(sees)  # its budget, simulate's seats', holds spec.playouts
     return play_seeded(spec, i, player, watched_decks(spec, i, player))
 
 
