@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from koikoi.ai.basic import GreedyPlayer
 from koikoi.ai.simulate import SimulationSpec, deck_seed
 from koikoi.devtools import oracle
 from koikoi.driver import seed_decks
@@ -16,7 +17,7 @@ from koikoi.engine.match import Match, Settings
 from tests.conftest import REPO
 
 
-@pytest.mark.parametrize("sees", oracle.SEES)
+@pytest.mark.parametrize("sees", ["hand", "all"])
 def test_the_oracle_deals_its_samples_from_the_true_hidden_cards(sees: str) -> None:
     player = oracle.OraclePlayer(sees)
     match = player.match = Match()
@@ -42,6 +43,40 @@ def test_the_oracle_deals_its_samples_from_the_true_hidden_cards(sees: str) -> N
         match.apply(rng.choice(obs.legal_actions), seat)
         checked += 1
     assert checked == 40
+
+
+def test_a_greedy_opponents_hand_is_always_one_its_posterior_allows() -> None:
+    """Against ``greedy`` the reader's posterior never rules out the hand really held, and
+    it does rule cards out: the reading can fail either way."""
+    greedy = GreedyPlayer()
+    reader = oracle.GreedyReader()
+    rng = random.Random(11)
+    checked = narrowed = 0
+    for _ in range(12):
+        match = Match()
+        while not match.finished:
+            if match.needs_deal:
+                match.deal(rng.sample(range(48), 48))
+                continue
+            seat = match.current_seat()
+            assert seat is not None and match.round is not None
+            obs = match.observation(seat)
+            if seat == 1:
+                action = greedy.choose(obs, obs.legal_actions, rng)
+            else:
+                posterior = reader.observe(obs)
+                held = match.round.hands[1]
+                allowed = sum(1 << c for c in posterior.allowed)
+                assert held & ~allowed == 0
+                narrowed += allowed != obs.unseen
+                sample = posterior.draw(random.Random(checked))
+                assert sample.hands[1] & ~allowed == 0
+                assert sample.hands[1].bit_count() == obs.opponent_hand_size
+                checked += 1
+                action = rng.choice(obs.legal_actions)
+            match.apply(action, seat)
+    assert checked > 200
+    assert narrowed > checked // 3
 
 
 def test_the_oracle_is_dealt_simulate_s_decks_and_shown_each_match() -> None:

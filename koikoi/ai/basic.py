@@ -70,19 +70,26 @@ class GreedyPlayer:
             return PICK_BASE + best.bit_length() - 1
         choice, key = legal[0], (-1, -1, -100)
         for card in legal:
-            taken = _taken(pile, card, obs.field)
-            if taken:
-                gained = taken | 1 << card
-                k = (
-                    base_points(pile | gained) - base,
-                    1,
-                    sum(CARD_POINTS[c] for c in card_tuple(gained)),
-                )
-            else:
-                k = (0, 0, -CARD_POINTS[card])
-            if k > key:
+            k = greedy_key(pile, base, card, obs.field)
+            if k > key:  # ties go to the lowest card, the first in legal order
                 choice, key = card, k
         return choice
+
+
+def greedy_key(pile: CardSet, base: int, card: Card, field: CardSet) -> tuple[int, int, int]:
+    """How ``greedy`` ranks playing ``card`` onto ``field`` with ``pile`` taken so far
+    (``base`` its yaku points): yaku points gained, a capture before a throw, card points
+    taken (a throw: minus the card's points). Its play is the highest, the lowest card on a
+    tie."""
+    taken = _taken(pile, card, field)
+    if taken:
+        gained = taken | 1 << card
+        return (
+            base_points(pile | gained) - base,
+            1,
+            sum(CARD_POINTS[c] for c in card_tuple(gained)),
+        )
+    return (0, 0, -CARD_POINTS[card])
 
 
 def secures_match(obs: Observation) -> bool:

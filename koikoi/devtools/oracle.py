@@ -1,7 +1,7 @@
 """What seeing the hidden cards would be worth to ``expert``'s search: a bound on inference.
 
-    python -m koikoi.devtools.oracle --sees hand|all [--b hard] [--games N] [--seed S]
-        [--jobs J] [--playouts P]
+    python -m koikoi.devtools.oracle --sees hand|all|greedy [--b hard] [--games N]
+        [--seed S] [--jobs J] [--playouts P]
 
 Plays ``expert``'s search (:func:`~koikoi.ai.expert.play_on`: the same playouts, halving
 and koikoi decision, the same budget) with every sample dealt from the true hidden cards
@@ -13,6 +13,11 @@ simulate`` would use for ``--a expert`` with the same seed, and prints the same 
 No honest player can read more than the opponent's real hand, so the win rate of
 ``--sees hand`` bounds what any reading of the opponent's play can give this search.
 ``--sees all`` adds the stock order, which no play reveals.
+
+``--sees greedy`` (with ``--b greedy``) is honest: it reads only its seat's observations,
+but with the opponent's own rule, so that its samples come from the exact posterior of a
+``greedy`` opponent's hand (:class:`GreedyReader`): the most any reading of that
+opponent's plays can know.
 """
 
 from __future__ import annotations
@@ -25,15 +30,17 @@ import sys
 import time
 from collections.abc import Sequence
 
-from koikoi.ai.base import DEFAULT_BUDGET, Budget
+from koikoi.ai.base import DEFAULT_BUDGET, Budget, Player
+from koikoi.ai.basic import greedy_key
 from koikoi.ai.expert import DEFAULT_PLAYOUTS, play_on
 from koikoi.ai.simulate import MatchStats, SimulationSpec, deck_seed, play_seeded, summarize
 from koikoi.driver import DeckSource, seed_decks
-from koikoi.engine.cards import Card
+from koikoi.engine.cards import Card, CardSet, card_tuple
 from koikoi.engine.match import Match, Observation, determinize
-from koikoi.engine.round import Action, Round
+from koikoi.engine.round import PICK_BASE, Action, Round
+from koikoi.engine.yaku import base_points
 
-SEES = ("hand", "all")
+SEES = ("hand", "all", "greedy")
 
 
 class OraclePlayer:
@@ -46,8 +53,8 @@ class OraclePlayer:
     name = "oracle"
 
     def __init__(self, sees: str, playouts: int = DEFAULT_PLAYOUTS) -> None:
-        if sees not in SEES:
-            raise ValueError(f"sees must be one of {', '.join(SEES)}")
+        if sees not in ("hand", "all"):
+            raise ValueError("sees must be hand or all")
         self.sees = sees
         self.playouts = playouts
         self.match: Match | None = None
@@ -81,9 +88,95 @@ class _Draw:
         return determinize(self.obs, self.hand, stock)
 
 
+class GreedyReader:
+    """``expert``'s search on hands drawn from the exact posterior of a ``greedy`` opponent.
+
+    Honest: it reads only its seat's observations. ``greedy`` plays by a fixed rule
+    (:func:`~koikoi.ai.basic.greedy_key`), so each of its plays this deal rules out every
+    hand holding a card the rule ranks above the one it played. Its picks read only public
+    cards and it always says shobu, so nothing else it does depends on its hand, and the
+    hands no play rules out are equally likely (the deal is uniform): a uniform draw of them
+    is a draw from the posterior. The rule reads the pile the opponent had at the time; the
+    reader keeps the piles it saw at each of its own decisions, and between its last
+    decision and the opponent's play only its own cards moved.
+    """
+
+    name = "greedy-reader"
+
+    def __init__(self, playouts: int = DEFAULT_PLAYOUTS) -> None:
+        self.playouts = playouts
+        self.deal: tuple[int, tuple[int, int]] | None = None
+        self.piles: list[tuple[int, CardSet]] = []
+        """(moves made before one of this seat's decisions this deal, the opponent's pile)."""
+
+    def choose(
+        self,
+        obs: Observation,
+        legal: Sequence[Action],
+        rng: random.Random,
+        budget: Budget = DEFAULT_BUDGET,
+    ) -> Action:
+        posterior = self.observe(obs)
+        if len(legal) == 1:
+            return legal[0]
+        return play_on(obs, legal, rng, budget, self.playouts, posterior.draw)
+
+    def observe(self, obs: Observation) -> GreedyPosterior:
+        """Note the opponent's pile at this decision; the posterior of its hand now."""
+        seen = len(obs.moves)
+        deal = (obs.round_no, obs.scores)
+        if deal != self.deal or (self.piles and self.piles[-1][0] > seen):
+            self.deal, self.piles = deal, []
+        self.piles.append((seen, obs.captured[1 - obs.seat]))
+        return GreedyPosterior(obs, self.piles)
+
+
+class GreedyPosterior:
+    """The hands a ``greedy`` opponent may hold after its plays this deal, drawn uniformly.
+
+    ``piles`` are (moves made, the opponent's pile) at the drawing seat's decisions this
+    deal. A play of the opponent's that no hand of the unseen cards explains (it is not
+    ``greedy``) rules nothing out: the most recent plays are read first, and a play whose
+    ruling would leave fewer cards than its hand holds is skipped.
+    """
+
+    __slots__ = ("obs", "allowed")
+
+    def __init__(self, obs: Observation, piles: Sequence[tuple[int, CardSet]]) -> None:
+        self.obs = obs
+        other = 1 - obs.seat
+        allowed = obs.unseen
+        size = obs.opponent_hand_size
+        for index in reversed(range(len(obs.moves))):
+            seat, action, field = obs.moves[index]
+            if seat != other or action >= PICK_BASE:
+                continue
+            pile = max(((n, p) for n, p in piles if n <= index), default=(0, 0))[1]
+            base = base_points(pile)
+            chosen = greedy_key(pile, base, action, field)
+            ranked_above = 0
+            for x in card_tuple(allowed):
+                k = greedy_key(pile, base, x, field)
+                if k > chosen or (k == chosen and x < action):
+                    ranked_above |= 1 << x
+            if (allowed & ~ranked_above).bit_count() >= size:
+                allowed &= ~ranked_above
+        self.allowed = card_tuple(allowed)
+
+    def draw(self, rng: random.Random) -> Round:
+        obs = self.obs
+        hand = sum(1 << c for c in rng.sample(self.allowed, obs.opponent_hand_size))
+        stock = [c for c in card_tuple(obs.unseen) if not hand >> c & 1]
+        rng.shuffle(stock)
+        return determinize(obs, hand, stock)
+
+
 def play_one(spec: SimulationSpec, i: int, sees: str) -> MatchStats:
     """Match ``i`` of ``koikoi simulate``'s run ``spec`` with the oracle as player a."""
-    player = OraclePlayer(sees)  # its budget, simulate's seats', holds spec.playouts
+    if sees == "greedy":  # its budget, simulate's seats', holds spec.playouts
+        reader: Player = GreedyReader()
+        return play_seeded(spec, i, reader, seed_decks(deck_seed(spec.seed, i // 2)))
+    player = OraclePlayer(sees)
     return play_seeded(spec, i, player, watched_decks(spec, i, player))
 
 
@@ -114,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--playouts", type=int, default=0)
     args = parser.parse_args(argv)
+    if args.sees == "greedy" and args.b != "greedy":
+        parser.error("--sees greedy reads a greedy opponent: give --b greedy")
     spec = SimulationSpec(
         f"oracle-{args.sees}", args.b, args.games, Settings(), args.seed, args.playouts
     )
