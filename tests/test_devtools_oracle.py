@@ -14,6 +14,7 @@ from koikoi.ai.simulate import SimulationSpec, deck_seed
 from koikoi.devtools import oracle
 from koikoi.driver import seed_decks
 from koikoi.engine.match import Match, Settings
+from koikoi.engine.round import Phase
 from tests.conftest import REPO
 
 
@@ -90,31 +91,71 @@ def test_the_oracle_is_dealt_simulate_s_decks_and_shown_each_match() -> None:
         assert player.match is match
 
 
-def test_the_oracle_command_prints_simulate_s_json() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "koikoi.devtools.oracle",
-            "--sees",
-            "hand",
-            "--b",
-            "greedy",
-            "--games",
-            "2",
-            "--playouts",
-            "30",
-            "--seed",
-            "t",
-        ],
+def test_the_playouts_can_play_the_opponents_seat_exactly_as_greedy_does() -> None:
+    greedy = GreedyPlayer()
+    rng = random.Random(3)
+    compared = {"play": 0, "pick": 0, "decide": 0}
+    for _ in range(8):
+        match = Match()
+        while not match.finished:
+            if match.needs_deal:
+                match.deal(rng.sample(range(48), 48))
+                continue
+            seat = match.current_seat()
+            assert seat is not None and match.round is not None
+            obs = match.observation(seat)
+            if seat == 1:
+                policy = oracle.GreedyOpponentPolicy(match.observation(0))
+                r = match.round.copy()
+                if obs.phase == Phase.PLAY:
+                    kind, move = "play", policy.play(r)
+                elif obs.phase == Phase.DECIDE:
+                    kind, move = "decide", policy.decide(r)
+                else:
+                    kind, move = "pick", policy.pick(r)
+                assert move == greedy.choose(obs, obs.legal_actions, rng), kind
+                compared[kind] += 1
+            match.apply(rng.choice(obs.legal_actions), seat)
+    assert min(compared.values()) > 0, compared
+
+
+def run_oracle(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "koikoi.devtools.oracle", *args],
         capture_output=True,
         text=True,
         timeout=300,
         cwd=REPO,
         check=False,
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--sees", "hand"],
+        ["--sees", "greedy"],
+        ["--sees", "greedy", "--playout-opponent", "greedy"],
+    ],
+)
+def test_the_oracle_command_prints_simulate_s_json(args: list[str]) -> None:
+    done = run_oracle(*args, "--b", "greedy", "--games", "2", "--playouts", "30", "--seed", "t")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert (out["a"], out["b"], out["games"]) == ("oracle-hand", "greedy", 2)
+    assert (out["a"], out["b"], out["games"]) == (f"oracle-{args[1]}", "greedy", 2)
     assert out["a_wins"] + out["b_wins"] + out["draws"] == 2
     assert out["a_decisions"] > 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--sees", "greedy", "--b", "hard"],
+        ["--sees", "hand", "--b", "greedy", "--playout-opponent", "greedy"],
+    ],
+)
+def test_the_greedy_readings_are_refused_against_another_player(args: list[str]) -> None:
+    done = run_oracle(*args, "--games", "1")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "greedy" in done.stderr.splitlines()[-1]

@@ -29,8 +29,9 @@ class RandomPlayer:
         return legal[rng.randrange(len(legal))]
 
 
-def _best_pick(pile: CardSet, targets: CardSet, card: Card) -> CardSet:
-    """Of two field matches, the one that adds most yaku points, then card points."""
+def greedy_pick(pile: CardSet, targets: CardSet, card: Card) -> CardSet:
+    """Of two field matches, the one that adds most yaku points, then card points (how
+    ``greedy`` picks)."""
     base = base_points(pile)
     best, key = 0, (-1, -1)
     for t in card_tuple(targets):
@@ -44,7 +45,7 @@ def _taken(pile: CardSet, card: Card, field: CardSet) -> CardSet:
     """What playing ``card`` takes from ``field`` (picking the better of two matches)."""
     matches = captures(card, field)
     if matches.bit_count() == 2:
-        return _best_pick(pile, matches, card)
+        return greedy_pick(pile, matches, card)
     return matches
 
 
@@ -66,7 +67,7 @@ class GreedyPlayer:
         pile = obs.captured[obs.seat]
         base = base_points(pile)
         if obs.phase != Phase.PLAY:
-            best = _best_pick(pile, obs.candidates, obs.pending)
+            best = greedy_pick(pile, obs.candidates, obs.pending)
             return PICK_BASE + best.bit_length() - 1
         choice, key = legal[0], (-1, -1, -100)
         for card in legal:

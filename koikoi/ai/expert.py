@@ -209,11 +209,14 @@ def play_on(
     budget: Budget,
     playouts: int,
     draw: Callable[[random.Random], Round],
+    policy: Policy | None = None,
 ) -> Action:
-    """``expert``'s choice with the hidden cards of each sample dealt by ``draw``."""
+    """``expert``'s choice with the hidden cards of each sample dealt by ``draw`` (and the
+    samples played out by ``policy``, by default the playout policy of the position)."""
     if len(legal) == 1:
         return legal[0]
     n = scaled_playouts(obs, budget.playouts or playouts)
     if obs.phase == Phase.DECIDE:
-        return koikoi_or_shobu(obs, rng, n, budget, draw=draw)
-    return search(obs, legal, rng, n, budget, default=policy_choice(obs), draw=draw)
+        return koikoi_or_shobu(obs, rng, n, budget, draw=draw, policy=policy)
+    default = policy_choice(obs)
+    return search(obs, legal, rng, n, budget, default=default, draw=draw, policy=policy)

@@ -313,6 +313,7 @@ def estimate(
     budget: Budget = DEFAULT_BUDGET,
     keep: Action | None = None,
     draw: Callable[[random.Random], Round] | None = None,
+    policy: Policy | None = None,
 ) -> dict[Action, list[float]]:
     """Playout values of ``actions`` (match values for the seat), sample by sample.
 
@@ -320,10 +321,12 @@ def estimate(
     fresh samples shared by all of them (so the lists line up from their ends), then keeps
     the better half; the last pass has two. ``keep`` survives every pass. A budget that
     expires stops the search between samples. ``draw`` deals the hidden cards for each
-    sample (default: :func:`sample`, reading the opponent's throws by :func:`suspects`).
+    sample (default: :func:`sample`, reading the opponent's throws by :func:`suspects`);
+    ``policy`` plays the samples out (default: :class:`Policy` for the position).
     """
     alive = list(actions)
-    policy = Policy(obs)
+    if policy is None:
+        policy = Policy(obs)
     values: dict[Action, list[float]] = {a: [] for a in alive}
     passes = max(1, (len(alive) - 1).bit_length())
     per_pass = playouts // passes
@@ -361,6 +364,7 @@ def search(
     budget: Budget = DEFAULT_BUDGET,
     default: Action | None = None,
     draw: Callable[[random.Random], Round] | None = None,
+    policy: Policy | None = None,
 ) -> Action:
     """The action with the best mean match value over about ``playouts`` playouts.
 
@@ -373,7 +377,7 @@ def search(
         default = None
     if len(actions) == 1:
         return actions[0]
-    values = estimate(obs, actions, rng, playouts, budget, keep=default, draw=draw)
+    values = estimate(obs, actions, rng, playouts, budget, keep=default, draw=draw, policy=policy)
     longest = max(len(v) for v in values.values())
     finalists = [a for a in actions if len(values[a]) == longest]
     # A tie between koikoi and shobu goes to shobu: the points in hand.
@@ -419,6 +423,7 @@ def koikoi_or_shobu(
     playouts: int,
     budget: Budget = DEFAULT_BUDGET,
     draw: Callable[[random.Random], Round] | None = None,
+    policy: Policy | None = None,
 ) -> Action:
     """Koikoi or shobu, by the expected match value of going on against stopping.
 
@@ -433,7 +438,7 @@ def koikoi_or_shobu(
     """
     if secures_match(obs):
         return SHOBU
-    values = estimate(obs, (KOIKOI, SHOBU), rng, playouts, budget, draw=draw)
+    values = estimate(obs, (KOIKOI, SHOBU), rng, playouts, budget, draw=draw, policy=policy)
     if not values[KOIKOI] or not values[SHOBU]:
         model = outlook(obs)
         return KOIKOI if model.koikoi > model.shobu else SHOBU

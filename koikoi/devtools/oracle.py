@@ -1,7 +1,7 @@
 """What seeing the hidden cards would be worth to ``expert``'s search: a bound on inference.
 
     python -m koikoi.devtools.oracle --sees hand|all|greedy [--b hard] [--games N]
-        [--seed S] [--jobs J] [--playouts P]
+        [--seed S] [--jobs J] [--playouts P] [--playout-opponent policy|greedy]
 
 Plays ``expert``'s search (:func:`~koikoi.ai.expert.play_on`: the same playouts, halving
 and koikoi decision, the same budget) with every sample dealt from the true hidden cards
@@ -17,7 +17,9 @@ No honest player can read more than the opponent's real hand, so the win rate of
 ``--sees greedy`` (with ``--b greedy``) is honest: it reads only its seat's observations,
 but with the opponent's own rule, so that its samples come from the exact posterior of a
 ``greedy`` opponent's hand (:class:`GreedyReader`): the most any reading of that
-opponent's plays can know.
+opponent's plays can know. With ``--playout-opponent greedy`` its playouts play the
+opponent's seat by ``greedy``'s rule too (:class:`GreedyOpponentPolicy`): the search's best
+response to an opponent known entirely but for its cards.
 """
 
 from __future__ import annotations
@@ -31,16 +33,18 @@ import time
 from collections.abc import Sequence
 
 from koikoi.ai.base import DEFAULT_BUDGET, Budget, Player
-from koikoi.ai.basic import greedy_key
+from koikoi.ai.basic import greedy_key, greedy_pick
 from koikoi.ai.expert import DEFAULT_PLAYOUTS, play_on
+from koikoi.ai.hard import Policy
 from koikoi.ai.simulate import MatchStats, SimulationSpec, deck_seed, play_seeded, summarize
 from koikoi.driver import DeckSource, seed_decks
-from koikoi.engine.cards import Card, CardSet, card_tuple
+from koikoi.engine.cards import CARD_MONTH_MASK, Card, CardSet, card_tuple
 from koikoi.engine.match import Match, Observation, determinize
-from koikoi.engine.round import PICK_BASE, Action, Round
+from koikoi.engine.round import PICK_BASE, SHOBU, Action, Round
 from koikoi.engine.yaku import base_points
 
 SEES = ("hand", "all", "greedy")
+PLAYOUT_OPPONENTS = ("policy", "greedy")
 
 
 class OraclePlayer:
@@ -103,8 +107,10 @@ class GreedyReader:
 
     name = "greedy-reader"
 
-    def __init__(self, playouts: int = DEFAULT_PLAYOUTS) -> None:
+    def __init__(self, playouts: int = DEFAULT_PLAYOUTS, knows_rule: bool = False) -> None:
         self.playouts = playouts
+        self.knows_rule = knows_rule
+        """Whether the playouts play the opponent's seat by ``greedy``'s rule."""
         self.deal: tuple[int, tuple[int, int]] | None = None
         self.piles: list[tuple[int, CardSet]] = []
         """(moves made before one of this seat's decisions this deal, the opponent's pile)."""
@@ -119,7 +125,8 @@ class GreedyReader:
         posterior = self.observe(obs)
         if len(legal) == 1:
             return legal[0]
-        return play_on(obs, legal, rng, budget, self.playouts, posterior.draw)
+        policy = GreedyOpponentPolicy(obs) if self.knows_rule else None
+        return play_on(obs, legal, rng, budget, self.playouts, posterior.draw, policy)
 
     def observe(self, obs: Observation) -> GreedyPosterior:
         """Note the opponent's pile at this decision; the posterior of its hand now."""
@@ -171,10 +178,41 @@ class GreedyPosterior:
         return determinize(obs, hand, stock)
 
 
-def play_one(spec: SimulationSpec, i: int, sees: str) -> MatchStats:
+class GreedyOpponentPolicy(Policy):
+    """The playout policy for the searching seat, ``greedy``'s rule for the other: it plays
+    the card :func:`~koikoi.ai.basic.greedy_key` ranks highest, picks as ``greedy`` picks
+    and says shobu at once."""
+
+    __slots__ = ()
+
+    def play(self, r: Round) -> Action:
+        seat = r.turn
+        if seat == self.me:
+            return super().play(r)
+        pile = r.captured[seat]
+        base = base_points(pile)
+        best, key = -1, (-1, -1, -100)
+        for card in card_tuple(r.hands[seat]):
+            k = greedy_key(pile, base, card, r.field)
+            if k > key:
+                best, key = card, k
+        return best
+
+    def pick(self, r: Round) -> Action:
+        seat = r.turn
+        if seat == self.me:
+            return super().pick(r)
+        pair = r.field & CARD_MONTH_MASK[r.pending]
+        return PICK_BASE + greedy_pick(r.captured[seat], pair, r.pending).bit_length() - 1
+
+    def decide(self, r: Round) -> Action:
+        return super().decide(r) if r.turn == self.me else SHOBU
+
+
+def play_one(spec: SimulationSpec, i: int, sees: str, knows_rule: bool = False) -> MatchStats:
     """Match ``i`` of ``koikoi simulate``'s run ``spec`` with the oracle as player a."""
     if sees == "greedy":  # its budget, simulate's seats', holds spec.playouts
-        reader: Player = GreedyReader()
+        reader: Player = GreedyReader(knows_rule=knows_rule)
         return play_seeded(spec, i, reader, seed_decks(deck_seed(spec.seed, i // 2)))
     player = OraclePlayer(sees)
     return play_seeded(spec, i, player, watched_decks(spec, i, player))
@@ -191,7 +229,7 @@ def watched_decks(spec: SimulationSpec, i: int, player: OraclePlayer) -> DeckSou
     return watched
 
 
-def _play_indexed(args: tuple[SimulationSpec, int, str]) -> MatchStats:
+def _play_indexed(args: tuple[SimulationSpec, int, str, bool]) -> MatchStats:
     return play_one(*args)
 
 
@@ -206,13 +244,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default="oracle")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--playouts", type=int, default=0)
+    parser.add_argument("--playout-opponent", choices=PLAYOUT_OPPONENTS, default="policy")
     args = parser.parse_args(argv)
     if args.sees == "greedy" and args.b != "greedy":
         parser.error("--sees greedy reads a greedy opponent: give --b greedy")
+    knows_rule = args.playout_opponent == "greedy"
+    if knows_rule and args.sees != "greedy":
+        parser.error("--playout-opponent greedy goes with --sees greedy")
     spec = SimulationSpec(
         f"oracle-{args.sees}", args.b, args.games, Settings(), args.seed, args.playouts
     )
-    tasks = [(spec, i, args.sees) for i in range(args.games)]
+    tasks = [(spec, i, args.sees, knows_rule) for i in range(args.games)]
     start = time.perf_counter()
     if args.jobs <= 1:
         results = list(map(_play_indexed, tasks))
