@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -13,25 +14,37 @@ from koikoi.ai.basic import GreedyPlayer
 from koikoi.ai.simulate import SimulationSpec, deck_seed
 from koikoi.devtools import oracle
 from koikoi.driver import seed_decks
-from koikoi.engine.match import Match, Settings
-from koikoi.engine.round import Phase
+from koikoi.engine.match import Match, Observation, Settings
+from koikoi.engine.round import Action, Phase
 from tests.conftest import REPO
+
+Chooser = Callable[[Match, int, Observation], Action]
+
+
+def play_matches(rng: random.Random, matches: int, choose: Chooser) -> None:
+    """Play ``matches`` whole matches on random decks, each action by ``choose``."""
+    for _ in range(matches):
+        match = Match()
+        while not match.finished:
+            if match.needs_deal:
+                match.deal(rng.sample(range(48), 48))
+                continue
+            seat = match.current_seat()
+            assert seat is not None and match.round is not None
+            obs = match.observation(seat)
+            match.apply(choose(match, seat, obs), seat)
 
 
 @pytest.mark.parametrize("sees", ["hand", "all"])
 def test_the_oracle_deals_its_samples_from_the_true_hidden_cards(sees: str) -> None:
     player = oracle.OraclePlayer(sees)
-    match = player.match = Match()
     rng = random.Random(7)
-    match.deal(rng.sample(range(48), 48))
     checked = 0
-    while not match.finished and checked < 40:
-        if match.needs_deal:
-            match.deal(rng.sample(range(48), 48))
-            continue
-        seat = match.current_seat()
-        assert seat is not None and match.round is not None
-        obs = match.observation(seat)
+
+    def choose(match: Match, seat: int, obs: Observation) -> Action:
+        nonlocal checked
+        assert match.round is not None
+        player.match = match
         true = match.round
         sample = player.draw_for(obs)(random.Random(checked))
         assert sample.hands == true.hands
@@ -41,9 +54,11 @@ def test_the_oracle_deals_its_samples_from_the_true_hidden_cards(sees: str) -> N
             assert stock == truth
         else:
             assert sorted(stock) == sorted(truth)
-        match.apply(rng.choice(obs.legal_actions), seat)
         checked += 1
-    assert checked == 40
+        return rng.choice(obs.legal_actions)
+
+    play_matches(rng, 2, choose)
+    assert checked > 40
 
 
 def test_a_greedy_opponents_hand_is_always_one_its_posterior_allows() -> None:
@@ -53,29 +68,24 @@ def test_a_greedy_opponents_hand_is_always_one_its_posterior_allows() -> None:
     reader = oracle.GreedyReader()
     rng = random.Random(11)
     checked = narrowed = 0
-    for _ in range(12):
-        match = Match()
-        while not match.finished:
-            if match.needs_deal:
-                match.deal(rng.sample(range(48), 48))
-                continue
-            seat = match.current_seat()
-            assert seat is not None and match.round is not None
-            obs = match.observation(seat)
-            if seat == 1:
-                action = greedy.choose(obs, obs.legal_actions, rng)
-            else:
-                posterior = reader.observe(obs)
-                held = match.round.hands[1]
-                allowed = sum(1 << c for c in posterior.allowed)
-                assert held & ~allowed == 0
-                narrowed += allowed != obs.unseen
-                sample = posterior.draw(random.Random(checked))
-                assert sample.hands[1] & ~allowed == 0
-                assert sample.hands[1].bit_count() == obs.opponent_hand_size
-                checked += 1
-                action = rng.choice(obs.legal_actions)
-            match.apply(action, seat)
+
+    def choose(match: Match, seat: int, obs: Observation) -> Action:
+        nonlocal checked, narrowed
+        if seat == 1:
+            return greedy.choose(obs, obs.legal_actions, rng)
+        assert match.round is not None
+        posterior = reader.observe(obs)
+        held = match.round.hands[1]
+        allowed = sum(1 << c for c in posterior.allowed)
+        assert held & ~allowed == 0
+        narrowed += allowed != obs.unseen
+        sample = posterior.draw(random.Random(checked))
+        assert sample.hands[1] & ~allowed == 0
+        assert sample.hands[1].bit_count() == obs.opponent_hand_size
+        checked += 1
+        return rng.choice(obs.legal_actions)
+
+    play_matches(rng, 12, choose)
     assert checked > 200
     assert narrowed > checked // 3
 
@@ -95,27 +105,23 @@ def test_the_playouts_can_play_the_opponents_seat_exactly_as_greedy_does() -> No
     greedy = GreedyPlayer()
     rng = random.Random(3)
     compared = {"play": 0, "pick": 0, "decide": 0}
-    for _ in range(8):
-        match = Match()
-        while not match.finished:
-            if match.needs_deal:
-                match.deal(rng.sample(range(48), 48))
-                continue
-            seat = match.current_seat()
-            assert seat is not None and match.round is not None
-            obs = match.observation(seat)
-            if seat == 1:
-                policy = oracle.GreedyOpponentPolicy(match.observation(0))
-                r = match.round.copy()
-                if obs.phase == Phase.PLAY:
-                    kind, move = "play", policy.play(r)
-                elif obs.phase == Phase.DECIDE:
-                    kind, move = "decide", policy.decide(r)
-                else:
-                    kind, move = "pick", policy.pick(r)
-                assert move == greedy.choose(obs, obs.legal_actions, rng), kind
-                compared[kind] += 1
-            match.apply(rng.choice(obs.legal_actions), seat)
+
+    def choose(match: Match, seat: int, obs: Observation) -> Action:
+        assert match.round is not None
+        if seat == 1:
+            policy = oracle.GreedyOpponentPolicy(match.observation(0))
+            r = match.round.copy()
+            if obs.phase == Phase.PLAY:
+                kind, move = "play", policy.play(r)
+            elif obs.phase == Phase.DECIDE:
+                kind, move = "decide", policy.decide(r)
+            else:
+                kind, move = "pick", policy.pick(r)
+            assert move == greedy.choose(obs, obs.legal_actions, rng), kind
+            compared[kind] += 1
+        return rng.choice(obs.legal_actions)
+
+    play_matches(rng, 8, choose)
     assert min(compared.values()) > 0, compared
 
 
