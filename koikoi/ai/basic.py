@@ -65,16 +65,22 @@ class GreedyPlayer:
         if obs.phase == Phase.DECIDE:
             return SHOBU
         pile = obs.captured[obs.seat]
-        base = base_points(pile)
         if obs.phase != Phase.PLAY:
             best = greedy_pick(pile, obs.candidates, obs.pending)
             return PICK_BASE + best.bit_length() - 1
-        choice, key = legal[0], (-1, -1, -100)
-        for card in legal:
-            k = greedy_key(pile, base, card, obs.field)
-            if k > key:  # ties go to the lowest card, the first in legal order
-                choice, key = card, k
-        return choice
+        return greedy_play(pile, legal, obs.field)
+
+
+def greedy_play(pile: CardSet, cards: Sequence[Card], field: CardSet) -> Card:
+    """The card of ``cards`` (lowest first) ``greedy`` plays onto ``field`` with ``pile``
+    taken so far: the one :func:`greedy_key` ranks highest, the first on a tie."""
+    base = base_points(pile)
+    choice, key = cards[0], (-1, -1, -100)
+    for card in cards:
+        k = greedy_key(pile, base, card, field)
+        if k > key:
+            choice, key = card, k
+    return choice
 
 
 def greedy_key(pile: CardSet, base: int, card: Card, field: CardSet) -> tuple[int, int, int]:

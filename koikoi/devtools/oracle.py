@@ -33,7 +33,7 @@ import time
 from collections.abc import Sequence
 
 from koikoi.ai.base import DEFAULT_BUDGET, Budget, Player
-from koikoi.ai.basic import greedy_key, greedy_pick
+from koikoi.ai.basic import greedy_key, greedy_pick, greedy_play
 from koikoi.ai.expert import DEFAULT_PLAYOUTS, play_on
 from koikoi.ai.hard import Policy
 from koikoi.ai.simulate import MatchStats, SimulationSpec, deck_seed, play_seeded, summarize
@@ -189,14 +189,7 @@ class GreedyOpponentPolicy(Policy):
         seat = r.turn
         if seat == self.me:
             return super().play(r)
-        pile = r.captured[seat]
-        base = base_points(pile)
-        best, key = -1, (-1, -1, -100)
-        for card in card_tuple(r.hands[seat]):
-            k = greedy_key(pile, base, card, r.field)
-            if k > key:
-                best, key = card, k
-        return best
+        return greedy_play(r.captured[seat], card_tuple(r.hands[seat]), r.field)
 
     def pick(self, r: Round) -> Action:
         seat = r.turn
