@@ -21,6 +21,8 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
+from collections.abc import Container
 from pathlib import Path
 from typing import Final
 
@@ -51,6 +53,39 @@ def koikoi_home() -> Path:
 def games_dir(home: Path | None = None) -> Path:
     """``<home>/games``, where finished matches are kept (not created here)."""
     return (home if home is not None else koikoi_home()) / GAMES_DIR
+
+
+def stamped_path(
+    directory: Path,
+    prefix: str,
+    tail: str = ".json",
+    *,
+    taken: Container[Path] = (),
+    now: float | None = None,
+) -> Path:
+    """``<directory>/<prefix>-<YYYYmmdd-HHMMSS-mmm><tail>``: the local time ``now`` (default:
+    the clock) to the millisecond, a name no file has and ``taken`` does not hold.
+
+    A name already used moves the stamp on by a millisecond until one is free, so names
+    given one after another sort by name in the order they were given, even within one
+    second (a ``-2`` after the stamp would sort before the plain name).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> first = stamped_path(folder, "practice", now=0.5)
+    >>> _ = first.write_text("{}")
+    >>> second = stamped_path(folder, "practice", now=0.5)
+    >>> second.name[-9:], first.name[-9:], sorted([second, first]) == [first, second]
+    ('-501.json', '-500.json', True)
+    """
+    ms = int((time.time() if now is None else now) * 1000)
+    while True:
+        whole, part = divmod(ms, 1000)
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(whole))
+        target = directory / f"{prefix}-{stamp}-{part:03d}{tail}"
+        if not target.exists() and target not in taken:
+            return target
+        ms += 1
 
 
 def atomic_write(path: Path, data: bytes, *, mode: int | None = None, replace: bool = True) -> None:

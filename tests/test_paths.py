@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import threading
@@ -14,7 +15,7 @@ import platformdirs.windows
 import pytest
 
 from koikoi.net.identity import IDENTITY_DIR, identity_dir
-from koikoi.paths import atomic_write, games_dir, koikoi_home, platform_home
+from koikoi.paths import atomic_write, games_dir, koikoi_home, platform_home, stamped_path
 from koikoi.ui.match.saves import SaveStore
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
@@ -127,3 +128,27 @@ def test_a_failed_write_leaves_the_old_file(tmp_path: Path) -> None:
         atomic_write(path, "not bytes")  # type: ignore[arg-type]
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["save.json"]
+
+
+def test_stamped_names_sort_in_the_order_they_were_given(tmp_path: Path) -> None:
+    """Within one millisecond and across a second's end, the name order is the time order;
+    a name held by ``taken`` (given, not written yet) is not given again."""
+    given: list[Path] = []
+    for now in [1_000.9985] * 3 + [1_000.9999, 1_001.0, 1_001.0]:
+        path = stamped_path(tmp_path, "practice", now=now, taken=set(given))
+        if len(given) % 2 == 0:
+            path.write_text("{}", encoding="utf-8")
+        given.append(path)
+    assert len(set(given)) == len(given)
+    on_disk = [p for p in given if p.exists()]
+    assert sorted(given) == given and sorted(tmp_path.iterdir()) == on_disk
+    assert all(p.name.startswith("practice-") and p.name.endswith(".json") for p in given)
+
+
+def test_finished_matches_archived_in_one_second_keep_their_order(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    for n in range(5):
+        store.write({"n": n})
+        store.archive()
+    kept = sorted(games_dir(tmp_path).glob("practice-*.json"))
+    assert [json.loads(p.read_text(encoding="utf-8"))["n"] for p in kept] == list(range(5))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -17,7 +16,7 @@ from koikoi.net.roles import Role
 from koikoi.net.session.clock import ClockSetting
 from koikoi.net.session.core import Session
 from koikoi.net.transport.options import Outcome, PeerOptions
-from koikoi.paths import games_dir
+from koikoi.paths import games_dir, stamped_path
 
 EXIT_EARLY = 1
 """The match ended early (the peer left, the connection dropped, a cheat, a refused
@@ -66,10 +65,10 @@ class _Recorder:
 
     def __call__(self, session: Session) -> None:
         if self.targets is None:
-            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-            name = f"net-{stamp}-{session.session_id.hex()[:8]}-{self.role.value}.json"
+            tail = f"-{session.session_id.hex()[:8]}-{self.role.value}.json"
             paths = [] if self.record_path is None else [Path(self.record_path)]
-            self.targets = [RecordFile(path) for path in [*paths, games_dir() / name]]
+            kept = stamped_path(games_dir(), "net", tail)
+            self.targets = [RecordFile(path) for path in [*paths, kept]]
         failures: list[tuple[Path, str]] = []
         for target in self.targets:
             try:

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from koikoi.paths import atomic_write, koikoi_home
+from koikoi.paths import atomic_write, koikoi_home, stamped_path
 from koikoi.stats.tally import Entry
 
 STATS_NAME: Final = "stats.json"
@@ -91,12 +90,7 @@ class StatsStore:
         return loaded
 
     def _set_aside(self, reason: str) -> Loaded:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.directory / f"stats.corrupt-{stamp}.json"
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.directory / f"stats.corrupt-{stamp}-{n}.json"
+        target = stamped_path(self.directory, "stats.corrupt")
         try:
             os.replace(self.path, target)
         except OSError as exc:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from koikoi.engine.record import RecordError, Replay, loads, replay_record
-from koikoi.paths import atomic_write, games_dir, koikoi_home
+from koikoi.paths import atomic_write, games_dir, koikoi_home, stamped_path
 from koikoi.stats.store import StatsStore
 from koikoi.stats.tally import entry_of_record
 
@@ -98,12 +98,7 @@ class SaveStore:
 
     def set_aside(self) -> Path:
         """Rename the save to ``practice.corrupt-<time>.json`` beside it; return the new path."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.directory / f"practice.corrupt-{stamp}.json"
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.directory / f"practice.corrupt-{stamp}-{n}.json"
+        target = stamped_path(self.directory, "practice.corrupt")
         os.replace(self.path, target)
         return target
 
@@ -113,12 +108,7 @@ class SaveStore:
             return None
         games = games_dir(self.directory)
         games.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = games / f"practice-{stamp}.json"
-        n = 1
-        while target.exists():
-            n += 1
-            target = games / f"practice-{stamp}-{n}.json"
+        target = stamped_path(games, "practice")
         os.replace(self.path, target)
         return target
 
@@ -207,12 +197,6 @@ def reconnectable(data: dict[str, Any], written: float, window: float, now: floa
 
 NET_SEAT = re.compile(r"-seat([01])\.json$")
 """A network game's file name ends with the local player's seat: ``net-<time>-seat1.json``."""
-
-
-def net_record_name(stamp: str, seat: int, n: int = 1) -> str:
-    """The file name of a network game's signed record in ``games/``."""
-    extra = f"-{n}" if n > 1 else ""
-    return f"net-{stamp}{extra}-seat{seat}.json"
 
 
 def kept_matches(store: SaveStore, limit: int = 20, window: float = 180.0) -> list[KeptMatch]:

@@ -12,7 +12,6 @@ window's (context ``MainWindow``).
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,10 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from koikoi.net.policy import RecordFailed
-from koikoi.paths import games_dir
+from koikoi.paths import games_dir, stamped_path
 from koikoi.ui.common.settings import ASSIST
 from koikoi.ui.match.matchview import Mode
-from koikoi.ui.match.saves import RESUME_KEY, KeptMatch, net_record_name
+from koikoi.ui.match.saves import RESUME_KEY, KeptMatch
 from koikoi.ui.net.neterrors import (
     audit_outcome,
     audit_text,
@@ -290,15 +289,10 @@ class NetMatchWindow(RematchWindow):
 
     def _record_target(self, session: Session) -> Path:
         """A new file in ``games/`` for the record of ``session``."""
-        games = games_dir(self.saves.directory)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        n = 1
-        target = games / net_record_name(stamp, session.seat)
         taken = {path for path, _link in self._records.values()}
-        while target.exists() or target in taken:
-            n += 1
-            target = games / net_record_name(stamp, session.seat, n)
-        return target
+        return stamped_path(
+            games_dir(self.saves.directory), "net", f"-seat{session.seat}.json", taken=taken
+        )
 
     def _write_record(self, session: Session) -> Path | None:
         """:meth:`_save_record`, a failure logged (None)."""
