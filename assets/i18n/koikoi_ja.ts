@@ -2842,6 +2842,102 @@ play on  (K)</source>
             <source>{0} did not reveal its seed of the deal just played, so the deal could not be audited: the match ended, abandoned by {0}.</source>
             <translation>{0}さんが終わった配りのシードを明かさなかったため、配りを検証できませんでした：{0}さんの放棄として対戦は終了しました。</translation>
         </message>
+        <message>
+            <source>the router cannot be asked for a port: the UPnP library (miniupnpc) is missing</source>
+            <translation>ルーターにポートを頼めません：UPnPのライブラリがインストールされていません</translation>
+        </message>
+        <message>
+            <source>no router answered {protocol}: turn it on in the router's settings, or forward a port to this computer by hand</source>
+            <translation>{protocol}に応答するルーターがありません。ルーターの設定で有効にするか、このコンピューターへのポートを手動で転送してください</translation>
+        </message>
+        <message>
+            <source>the router does not speak {protocol}</source>
+            <translation>ルーターは{protocol}に対応していません</translation>
+        </message>
+        <message>
+            <source>the router's UPnP service answered with an error</source>
+            <translation>ルーターのUPnPサービスがエラーを返しました</translation>
+        </message>
+        <message>
+            <source>the router has no internet connection, or no external address: check its connection</source>
+            <translation>ルーターがインターネットにつながっていないか、外部アドレスがありません。ルーターの接続を確かめてください</translation>
+        </message>
+        <message>
+            <source>the router's external address {external} is private: another router or the provider's NAT stands in front of it, so a mapping reaches no one</source>
+            <translation>ルーターの外部アドレス{external}はプライベートアドレスです。手前に別のルーターかプロバイダーのNATがあるため、ポートを開いても誰にも届きません</translation>
+        </message>
+        <message>
+            <source>the router refused to map port {port}: allow UPnP port mappings for this computer in the router's settings</source>
+            <translation>ルーターがポート{port}を開くのを断りました。ルーターの設定で、このコンピューターのUPnPによるポート開放を許可してください</translation>
+        </message>
+        <message>
+            <source>the router refused by {protocol}: {meaning}</source>
+            <translation>ルーターが{protocol}で断りました：{meaning}</translation>
+        </message>
+        <message>
+            <source>the router's {protocol} answer could not be read</source>
+            <translation>ルーターの{protocol}の応答を読み取れませんでした</translation>
+        </message>
+        <message>
+            <source>this computer has no default gateway to ask by {protocol}</source>
+            <translation>{protocol}で問い合わせるデフォルトゲートウェイがこのコンピューターにありません</translation>
+        </message>
+        <message>
+            <source>the router opened its firewall for another address ({external})</source>
+            <translation>ルーターは別のアドレス（{external}）に対してファイアウォールを開けました</translation>
+        </message>
+        <message>
+            <source>the router did not renew the port's mapping</source>
+            <translation>ルーターがポートの開放を更新しませんでした</translation>
+        </message>
+        <message>
+            <source>the router did not remove the port's mapping</source>
+            <translation>ルーターがポートの開放を取り消しませんでした</translation>
+        </message>
+        <message>
+            <source>no router answered UPnP, PCP or NAT-PMP: turn on UPnP (or NAT-PMP/PCP) in the router's settings, or forward a port to this computer by hand and join by address</source>
+            <translation>UPnP、PCP、NAT-PMPのどれにも応答するルーターがありません。ルーターの設定でUPnP（またはNAT-PMP/PCP）を有効にするか、このコンピューターへのポートを手動で転送してアドレスで入ってください</translation>
+        </message>
+        <message>
+            <source>the router did not finish mapping the port within {seconds} s: turn on UPnP in its settings or forward the port by hand</source>
+            <translation>ルーターは{seconds}秒以内にポートを開き終えませんでした。ルーターの設定でUPnPを有効にするか、ポートを手動で転送してください</translation>
+        </message>
+        <message>
+            <source>the router's answer could not be read</source>
+            <translation>ルーターの応答を読み取れませんでした</translation>
+        </message>
+        <message>
+            <source>the router could not be asked for a port</source>
+            <translation>ルーターにポートを頼めませんでした</translation>
+        </message>
+        <message>
+            <source>{0} is turned off for this computer</source>
+            <translation>このコンピューターには{0}が無効にされています</translation>
+        </message>
+        <message>
+            <source>the router has no external address</source>
+            <translation>ルーターに外部アドレスがありません</translation>
+        </message>
+        <message>
+            <source>it has no port left</source>
+            <translation>空いているポートがありません</translation>
+        </message>
+        <message>
+            <source>this computer has too many mappings</source>
+            <translation>このコンピューターのポート開放が多すぎます</translation>
+        </message>
+        <message>
+            <source>it cannot give the port asked for</source>
+            <translation>頼んだポートを割り当てられません</translation>
+        </message>
+        <message>
+            <source>another NAT stands between this computer and the router</source>
+            <translation>このコンピューターとルーターの間に別のNATがあります</translation>
+        </message>
+        <message>
+            <source>it does not understand the request (code {0})</source>
+            <translation>要求を理解できません（コード{0}）</translation>
+        </message>
     </context>
     <context>
         <name>Panels</name>

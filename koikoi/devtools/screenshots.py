@@ -311,7 +311,9 @@ class RefusingRouter:
     def open(self, port: int) -> Mapping:
         raise MappingFailed(
             f"the router at {ROUTER} refused to map port {port} (ConflictInMappingEntry): "
-            "allow UPnP port mappings for this machine in the router's settings"
+            "allow UPnP port mappings for this machine in the router's settings",
+            "refused",
+            port=port,
         )
 
     def renew(self) -> None:

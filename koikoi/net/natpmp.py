@@ -59,10 +59,17 @@ def request_mapping(internal: int, external: int, lifetime: int) -> bytes:
 def parse_mapping(data: bytes) -> tuple[int, int, int]:
     """The answer to :func:`request_mapping`: (internal port, external port, lifetime)."""
     if len(data) < 16 or data[0] != 0 or data[1] != 130:
-        raise MappingFailed("the router's NAT-PMP answer is malformed")
+        raise MappingFailed(
+            "the router's NAT-PMP answer is malformed", "malformed", protocol="NAT-PMP"
+        )
     result = struct.unpack("!H", data[2:4])[0]
     if result:
-        raise MappingFailed(f"the router refused by NAT-PMP: {RESULTS.get(result, result)}")
+        raise MappingFailed(
+            f"the router refused by NAT-PMP: {RESULTS.get(result, result)}",
+            "refused_by",
+            protocol="NAT-PMP",
+            result=result,
+        )
     internal, external, lifetime = struct.unpack("!HHI", data[8:16])
     return internal, external, lifetime
 
@@ -99,26 +106,41 @@ class NatPmpMapper:
                 except OSError as error:  # ICMP port unreachable: nothing listens there
                     raise MappingFailed(
                         f"the router {self.gateway} does not speak NAT-PMP "
-                        f"({error.strerror or error})"
+                        f"({error.strerror or error})",
+                        "unspoken",
+                        protocol="NAT-PMP",
                     ) from None
-        raise MappingFailed(f"the router {self.gateway} did not answer NAT-PMP")
+        raise MappingFailed(
+            f"the router {self.gateway} did not answer NAT-PMP", "silent", protocol="NAT-PMP"
+        )
 
     def open(self, port: int) -> Mapping:
         if self.gateway is None:
             self.gateway = default_gateway()
         if self.gateway is None:
-            raise MappingFailed("no default gateway to ask by NAT-PMP")
+            raise MappingFailed(
+                "no default gateway to ask by NAT-PMP", "no_gateway", protocol="NAT-PMP"
+            )
         data, local = self._ask(struct.pack("!BB", 0, 0), 0)
         if len(data) < 12:
-            raise MappingFailed("the router's NAT-PMP answer is malformed")
+            raise MappingFailed(
+                "the router's NAT-PMP answer is malformed", "malformed", protocol="NAT-PMP"
+            )
         result = struct.unpack("!H", data[2:4])[0]
         if result:
-            raise MappingFailed(f"the router refused by NAT-PMP: {RESULTS.get(result, result)}")
+            raise MappingFailed(
+                f"the router refused by NAT-PMP: {RESULTS.get(result, result)}",
+                "refused_by",
+                protocol="NAT-PMP",
+                result=result,
+            )
         external = socket.inet_ntoa(data[8:12])
         if external == "0.0.0.0" or behind_another_nat(external):
             raise MappingFailed(
                 f"the router's external address {external} is private: another NAT stands in "
-                "front of it, so a mapping reaches no one"
+                "front of it, so a mapping reaches no one",
+                "private",
+                external=external,
             )
         answer, _ = self._ask(request_mapping(port, port, self.lease), 2)
         _, external_port, _ = parse_mapping(answer)

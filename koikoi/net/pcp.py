@@ -86,18 +86,25 @@ def parse_map(data: bytes, nonce: bytes) -> tuple[int, int, str, int]:
     port, external address, lifetime); :class:`MappingFailed` for a refusal or a malformed
     answer."""
     if len(data) >= 4 and data[0] == 0:  # a NAT-PMP server: it does not speak PCP
-        raise MappingFailed("the router speaks NAT-PMP, not PCP")
+        raise MappingFailed("the router speaks NAT-PMP, not PCP", "unspoken", protocol="PCP")
     if len(data) < 60 or data[0] != VERSION or data[1] != 0x80 | MAP:
-        raise MappingFailed("the router's PCP answer is malformed")
+        raise MappingFailed("the router's PCP answer is malformed", "malformed", protocol="PCP")
     result = data[3]
     if result:
-        raise MappingFailed(f"the router refused by PCP: {RESULTS.get(result, result)}")
+        raise MappingFailed(
+            f"the router refused by PCP: {RESULTS.get(result, result)}",
+            "refused_by",
+            protocol="PCP",
+            result=result,
+        )
     (lifetime,) = struct.unpack("!I", data[4:8])
     if data[24:36] != nonce:
-        raise MappingFailed("the router's PCP answer is for another request")
+        raise MappingFailed(
+            "the router's PCP answer is for another request", "malformed", protocol="PCP"
+        )
     protocol, internal, external = struct.unpack("!B3xHH", data[36:44])
     if protocol != TCP:
-        raise MappingFailed("the router's PCP answer is malformed")
+        raise MappingFailed("the router's PCP answer is malformed", "malformed", protocol="PCP")
     return internal, external, _from_ipv6(data[44:60]), lifetime
 
 
@@ -139,22 +146,28 @@ class PcpMapper:
                     wait *= 2
                 except OSError as error:  # ICMP port unreachable: nothing listens there
                     raise MappingFailed(
-                        f"the router {self.gateway} does not speak PCP ({error.strerror or error})"
+                        f"the router {self.gateway} does not speak PCP ({error.strerror or error})",
+                        "unspoken",
+                        protocol="PCP",
                     ) from None
-        raise MappingFailed(f"the router {self.gateway} did not answer PCP")
+        raise MappingFailed(
+            f"the router {self.gateway} did not answer PCP", "silent", protocol="PCP"
+        )
 
     def open(self, port: int) -> Mapping:
         if self.gateway is None:
             self.gateway = default_gateway()
         if self.gateway is None:
-            raise MappingFailed("no default gateway to ask by PCP")
+            raise MappingFailed("no default gateway to ask by PCP", "no_gateway", protocol="PCP")
         _, external_port, external, _ = self._ask(port, self.lease)
         if external in ("0.0.0.0", "::") or behind_another_nat(external):
             with contextlib.suppress(MappingFailed):
                 self._ask(port, 0, external_port)
             raise MappingFailed(
                 f"the router's external address {external} is private: another NAT stands in "
-                "front of it, so a mapping reaches no one"
+                "front of it, so a mapping reaches no one",
+                "private",
+                external=external,
             )
         self.mapping = Mapping(external, external_port, self._local, port, method="PCP")
         return self.mapping
@@ -209,11 +222,19 @@ class PcpPinhole(PcpMapper):
         if self.gateway is None:
             self.gateway = default_gateway6()
         if self.gateway is None:
-            raise MappingFailed("no IPv6 default gateway to ask for a pinhole by PCP")
+            raise MappingFailed(
+                "no IPv6 default gateway to ask for a pinhole by PCP",
+                "no_gateway",
+                protocol="PCP",
+            )
         _, external_port, external, _ = self._ask(port, self.lease)
         if external != self._local or external_port != port:
             with contextlib.suppress(MappingFailed):
                 self._ask(port, 0, external_port)
-            raise MappingFailed(f"the router answered the pinhole with {external}: not this one")
+            raise MappingFailed(
+                f"the router answered the pinhole with {external}: not this one",
+                "pinhole",
+                external=external,
+            )
         self.mapping = Mapping(external, port, self._local, port, method="PCP pinhole")
         return self.mapping

@@ -47,7 +47,15 @@ _NOT_PUBLIC: Final = tuple(
 
 
 class MappingFailed(Exception):
-    """No mapping could be made; ``str`` is one line saying why and what to change."""
+    """No mapping could be made; ``str`` is one line in English saying why and what to
+    change (the CLI's words, and the log's). :attr:`error_code` (``map.<how>``) and the
+    named :attr:`params` say the same for the window in another language
+    (``koikoi/ui/net/neterrors.py``, :func:`~koikoi.ui.net.neterrors.mapping_detail`)."""
+
+    def __init__(self, text: str, how: str = "other", **params: object) -> None:
+        super().__init__(text)
+        self.error_code = f"map.{how}"
+        self.params = params
 
 
 class Mapper(Protocol):
@@ -105,7 +113,8 @@ class UpnpMapper:
             import miniupnpc
         except ImportError:
             raise MappingFailed(
-                "cannot ask the router for a port: the UPnP library (miniupnpc) is missing"
+                "cannot ask the router for a port: the UPnP library (miniupnpc) is missing",
+                "library",
             ) from None
         upnp = miniupnpc.UPnP()
         upnp.discoverdelay = self.discover_ms
@@ -117,7 +126,9 @@ class UpnpMapper:
         if not found:
             raise MappingFailed(
                 f"no router answered UPnP within {self.discover_ms / 1000:g} s: turn on UPnP "
-                "(UPnP-IGD) in the router's settings, or forward a port to this machine by hand"
+                "(UPnP-IGD) in the router's settings, or forward a port to this machine by hand",
+                "silent",
+                protocol="UPnP",
             )
         try:
             upnp.selectigd()
@@ -125,18 +136,21 @@ class UpnpMapper:
             external = upnp.externalipaddress() or ""
         except Exception as error:
             raise MappingFailed(
-                f"the router's UPnP service answered with an error: {error}"
+                f"the router's UPnP service answered with an error: {error}", "error"
             ) from None
         if status != "Connected" or not external or external == "0.0.0.0":
             raise MappingFailed(
                 f"the router says its internet connection is {status or 'unknown'} with no "
-                "external address: check the router's internet connection"
+                "external address: check the router's internet connection",
+                "offline",
             )
         if behind_another_nat(external):
             raise MappingFailed(
                 f"the router's external address {external} is private: another router or "
                 "the provider's NAT stands in front of it, so a mapping reaches no one; "
-                "ask for a public address or forward the port on the outer router too"
+                "ask for a public address or forward the port on the outer router too",
+                "private",
+                external=external,
             )
         internal = upnp.lanaddr
         self._upnp = upnp
@@ -155,7 +169,9 @@ class UpnpMapper:
             return self.mapping
         raise MappingFailed(
             f"the router at {external} refused to map port {port} ({last}): allow UPnP port "
-            "mappings for this machine in the router's settings"
+            "mappings for this machine in the router's settings",
+            "refused",
+            port=port,
         )
 
     def renew(self) -> None:
@@ -174,7 +190,7 @@ class UpnpMapper:
                 self.lease,
             )
         except Exception as error:
-            raise MappingFailed(f"the router did not renew the mapping: {error}") from None
+            raise MappingFailed(f"the router did not renew the mapping: {error}", "renew") from None
 
     def close(self) -> None:
         """Remove the mapping (a router that does not answer lets it lapse)."""
@@ -184,7 +200,9 @@ class UpnpMapper:
         try:
             self._upnp.deleteportmapping(mapping.external_port, "TCP")
         except Exception as error:
-            raise MappingFailed(f"the router did not remove the mapping: {error}") from None
+            raise MappingFailed(
+                f"the router did not remove the mapping: {error}", "remove"
+            ) from None
 
 
 def open_first(mappers: Sequence[Mapper], port: int) -> tuple[Mapper, Mapping]:
@@ -197,16 +215,22 @@ def open_first(mappers: Sequence[Mapper], port: int) -> tuple[Mapper, Mapping]:
             return mapper, mapper.open(port)
         except MappingFailed as error:
             failures.append((mapper, error))
-    raise MappingFailed(why_not_mapped(failures))
+    raise not_mapped(failures)
+
+
+def not_mapped(failures: Sequence[tuple[Mapper, MappingFailed]]) -> MappingFailed:
+    """One failure for every way tried failing: that of a router that answered (its words),
+    else that none did and the setting to change."""
+    for mapper, error in failures:
+        if mapper.answered:
+            return error
+    return MappingFailed(
+        "no router answered UPnP, PCP or NAT-PMP: turn on UPnP (or NAT-PMP/PCP) in the router's "
+        "settings, or forward a port to this machine by hand and join by address",
+        "none",
+    )
 
 
 def why_not_mapped(failures: Sequence[tuple[Mapper, MappingFailed]]) -> str:
-    """One line for every way tried failing: the answer of a router that answered, else
-    that none did and the setting to change."""
-    for mapper, error in failures:
-        if mapper.answered:
-            return str(error)
-    return (
-        "no router answered UPnP, PCP or NAT-PMP: turn on UPnP (or NAT-PMP/PCP) in the router's "
-        "settings, or forward a port to this machine by hand and join by address"
-    )
+    """:func:`not_mapped`'s line."""
+    return str(not_mapped(failures))

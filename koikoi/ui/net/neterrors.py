@@ -461,3 +461,92 @@ def withheld_seed_text(name: str) -> str:
         "{0} did not reveal its seed of the deal just played, so the deal could not be"
         " audited: the match ended, abandoned by {0}."
     ).format(name)
+
+
+# --- the router's port mapping ---------------------------------------------------------------
+
+
+def _mapping_phrases() -> dict[str, str]:
+    """What a :class:`~koikoi.net.portmap.MappingFailed` says, by its code."""
+    return {
+        "map.library": _tr(
+            "the router cannot be asked for a port: the UPnP library (miniupnpc) is missing"
+        ),
+        "map.silent": _tr(
+            "no router answered {protocol}: turn it on in the router's settings, or forward a "
+            "port to this computer by hand"
+        ),
+        "map.unspoken": _tr("the router does not speak {protocol}"),
+        "map.error": _tr("the router's UPnP service answered with an error"),
+        "map.offline": _tr(
+            "the router has no internet connection, or no external address: check its connection"
+        ),
+        "map.private": _tr(
+            "the router's external address {external} is private: another router or the "
+            "provider's NAT stands in front of it, so a mapping reaches no one"
+        ),
+        "map.refused": _tr(
+            "the router refused to map port {port}: allow UPnP port mappings for this computer "
+            "in the router's settings"
+        ),
+        "map.refused_by": _tr("the router refused by {protocol}: {meaning}"),
+        "map.malformed": _tr("the router's {protocol} answer could not be read"),
+        "map.no_gateway": _tr("this computer has no default gateway to ask by {protocol}"),
+        "map.pinhole": _tr("the router opened its firewall for another address ({external})"),
+        "map.renew": _tr("the router did not renew the port's mapping"),
+        "map.remove": _tr("the router did not remove the port's mapping"),
+        "map.none": _tr(
+            "no router answered UPnP, PCP or NAT-PMP: turn on UPnP (or NAT-PMP/PCP) in the "
+            "router's settings, or forward a port to this computer by hand and join by address"
+        ),
+        "map.slow": _tr(
+            "the router did not finish mapping the port within {seconds} s: turn on UPnP in its "
+            "settings or forward the port by hand"
+        ),
+        "map.garbled": _tr("the router's answer could not be read"),
+        "map.other": _tr("the router could not be asked for a port"),
+    }
+
+
+def _refusal_meaning(protocol: str, result: int) -> str:
+    """A NAT-PMP (RFC 6886 3.5) or PCP (RFC 6887 7.4) result code, in words."""
+    natpmp = protocol == "NAT-PMP"
+    if result == 2:
+        return _tr("{0} is turned off for this computer").format(protocol)
+    if result == (3 if natpmp else 7):
+        return _tr("the router has no external address")
+    if result == (4 if natpmp else 8):
+        return _tr("it has no port left")
+    if not natpmp and result == 10:
+        return _tr("this computer has too many mappings")
+    if not natpmp and result == 11:
+        return _tr("it cannot give the port asked for")
+    if not natpmp and result == 12:
+        return _tr("another NAT stands between this computer and the router")
+    return _tr("it does not understand the request (code {0})").format(result)
+
+
+def mapping_detail(error: BaseException) -> str:
+    """Why the router mapped no port (a :class:`~koikoi.net.portmap.MappingFailed`), in the
+    current language: its own English line in English, else a phrase by its code (the
+    English, with the router's own words, goes to the log)."""
+    english = str(error)
+    if current_language() == "en":
+        return english
+    logger.info("the router mapped no port: %s", english)
+    code = getattr(error, "error_code", None)
+    params = dict(getattr(error, "params", None) or {})
+    phrase = _mapping_phrases().get(code) if isinstance(code, str) else None
+    if phrase is not None:
+        if code == "map.refused_by":
+            params["meaning"] = _refusal_meaning(str(params.get("protocol")), _int(params))
+        try:
+            return phrase.format(**params)
+        except (KeyError, IndexError, ValueError):
+            pass
+    return _tr("the router could not be asked for a port")
+
+
+def _int(params: dict[str, object]) -> int:
+    result = params.get("result")
+    return result if isinstance(result, int) else -1

@@ -40,6 +40,7 @@ from koikoi.net.portmap import (
     open_first,
 )
 from koikoi.ui.common.signals import emit
+from koikoi.ui.net.neterrors import mapping_detail
 from koikoi.ui.net.netlink.base import TimerFactory, qt_timer
 
 logger = logging.getLogger(__name__)
@@ -61,7 +62,8 @@ TIMED_OUT: Final = (
     "the router did not finish mapping the port within {0:g} s: turn on UPnP in its "
     "settings or forward the port by hand"
 )
-"""The line of a router that took longer than :data:`~koikoi.net.portmap.MAP_TIMEOUT`."""
+"""The English line of a router that took longer than :data:`~koikoi.net.portmap.MAP_TIMEOUT`
+(code ``map.slow``)."""
 
 
 class _Worker:
@@ -142,7 +144,8 @@ class RoomMapping(QObject):
     ``opened(Mapping)`` once the router mapped the port; ``failed(str)`` with one line when
     it could not (or took longer than :data:`~koikoi.net.portmap.MAP_TIMEOUT` s);
     ``renew_failed(str)`` when a renewal was refused (the renewals go on: the lease lasts
-    three of them).
+    three of them). Both lines are in the player's language
+    (:func:`~koikoi.ui.net.neterrors.mapping_detail`).
     """
 
     opened = Signal(object)
@@ -183,7 +186,7 @@ class RoomMapping(QObject):
         try:
             mappers = list(self._mappers())
         except Exception as error:  # a factory's failure is this room's, in words
-            self._fail(f"cannot ask the router for a port: {error}")
+            self._fail(MappingFailed(f"cannot ask the router for a port: {error}", "other"))
             return
         self._tried = mappers
         self._worker = _Worker()
@@ -195,9 +198,10 @@ class RoomMapping(QObject):
             try:
                 mapper, mapping = open_first(mappers, port)
             except MappingFailed as error:
-                outcomes.done.emit(me, "failed", str(error))
+                outcomes.done.emit(me, "failed", error)
             except Exception as error:
-                outcomes.done.emit(me, "failed", f"the router's answer was not understood: {error}")
+                text = f"the router's answer was not understood: {error}"
+                outcomes.done.emit(me, "failed", MappingFailed(text, "garbled"))
             else:
                 outcomes.done.emit(me, "opened", (mapper, mapping))
 
@@ -213,12 +217,14 @@ class RoomMapping(QObject):
 
     def _too_slow(self) -> None:
         if self.state == "mapping":
-            self._fail(TIMED_OUT.format(MAP_TIMEOUT))
+            self._fail(
+                MappingFailed(TIMED_OUT.format(MAP_TIMEOUT), "slow", seconds=f"{MAP_TIMEOUT:g}")
+            )
 
-    def _fail(self, reason: str) -> None:
+    def _fail(self, error: MappingFailed) -> None:
         self.state = "failed"
         self._deadline.stop()
-        emit(self.failed, reason)
+        emit(self.failed, mapping_detail(error))
 
     def _on_done(self, what: str, value: object) -> None:
         if what == "opened":
@@ -233,11 +239,13 @@ class RoomMapping(QObject):
             self._renew_timer.start(math.ceil(self.every * 1000))
             emit(self.opened, mapping)
         elif what == "failed" and self.state == "mapping":
-            self._fail(str(value))
+            assert isinstance(value, MappingFailed)
+            self._fail(value)
         elif what == "renewed" and self.state == "mapped":
             self.renewals += 1
         elif what == "renew_failed" and self.state == "mapped":
-            emit(self.renew_failed, str(value))
+            assert isinstance(value, MappingFailed)
+            emit(self.renew_failed, mapping_detail(value))
 
     def _renew(self) -> None:
         mapper, worker = self.mapper, self._worker
@@ -250,7 +258,7 @@ class RoomMapping(QObject):
             try:
                 mapper.renew()
             except MappingFailed as error:
-                outcomes.done.emit(me, "renew_failed", str(error))
+                outcomes.done.emit(me, "renew_failed", error)
             else:
                 outcomes.done.emit(me, "renewed", None)
 
