@@ -32,6 +32,7 @@ from koikoi.ui.lobby.lobby import Lobby
 from koikoi.ui.main_window import MainWindow
 from koikoi.ui.smoke import LOOPBACK
 from tests.stepped_clock import SteppedClock
+from tests.test_ui_i18n_failures import english_in
 from tests.test_ui_joincode import (
     EXTERNAL,
     MAPPED_PORT,
@@ -202,6 +203,28 @@ def test_a_reply_nobody_answers_is_said_and_the_room_takes_others_again(
     assert room.options.expected_joiner is None  # the pin is off: anyone may join again
     type_and_join(qtbot, taro.lobby, f"{LOOPBACK}:{room.port}")
     qtbot.waitUntil(lambda: taro.lobby.prematch.painted, timeout=15_000)
+
+
+def test_a_reply_nobody_answers_is_said_in_japanese_address_by_address(
+    japanese: None, qtbot: QtBot, hana: MainWindow, dead_port: int
+) -> None:
+    hana.lobby.dial_back_window = 1.5
+    open_room(qtbot, hana.lobby, internet=True)
+    page = hana.lobby.waiting_page
+    gone = JoinCode(
+        (Candidate(LOOPBACK, dead_port), Candidate("::1", dead_port)),
+        "abcd-efgh-ijkl-mnop",
+        reply=True,
+    )
+    clock = on_stepped_clock(hana.lobby)
+    dial_back(qtbot, hana.lobby, encode(gone))
+    clock.advance(1.5, qtbot, STEP)
+    qtbot.waitUntil(page.dial_back_button.isEnabled, timeout=5_000)
+    text = page.reply_state.text()
+    assert not english_in(text.replace("koikoi", "")), text  # the app's name is its own
+    # each address with what it answered: refused here; ::1 refused too, or not on this machine
+    assert f"{LOOPBACK}:{dead_port}: そこでは何も待ち受けていません" in text, text
+    assert f"[::1]:{dead_port}: " in text, text
 
 
 def test_a_room_that_never_dials_back_is_said_in_time_and_a_reply_can_be_made_again(

@@ -2938,6 +2938,34 @@ play on  (K)</source>
             <source>it does not understand the request (code {0})</source>
             <translation>要求を理解できません（コード{0}）</translation>
         </message>
+        <message>
+            <source>no answer</source>
+            <translation>応答なし</translation>
+        </message>
+        <message>
+            <source>answered, but no match came of it</source>
+            <translation>応答はありましたが、対局になりませんでした</translation>
+        </message>
+        <message>
+            <source>nothing listens there</source>
+            <translation>そこでは何も待ち受けていません</translation>
+        </message>
+        <message>
+            <source>no route to it from this network</source>
+            <translation>このネットワークからは届きません</translation>
+        </message>
+        <message>
+            <source>this computer has no address of that kind</source>
+            <translation>このコンピューターにはその種類のアドレスがありません</translation>
+        </message>
+        <message>
+            <source>the connection was cut</source>
+            <translation>接続が切れました</translation>
+        </message>
+        <message>
+            <source>the connection failed</source>
+            <translation>接続できませんでした</translation>
+        </message>
     </context>
     <context>
         <name>Panels</name>

@@ -9,7 +9,9 @@ the CLI and the logs), an :attr:`~koikoi.net.errors.ProtocolError.error_code` an
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import re
 from typing import Final
 
@@ -550,3 +552,34 @@ def mapping_detail(error: BaseException) -> str:
 def _int(params: dict[str, object]) -> int:
     result = params.get("result")
     return result if isinstance(result, int) else -1
+
+
+# --- what a dialled address answered -------------------------------------------------------
+
+Why = int | str
+"""Why a dialled address made no match: an errno, :data:`NO_ANSWER`, :data:`DIAL_ANSWERED`,
+or the system's own words for a failure with no errno."""
+NO_ANSWER: Final = "no answer"
+DIAL_ANSWERED: Final = "answered, but no match came of it"
+"""What a candidate that connected answered, if its handshake did not succeed."""
+
+
+def dial_words(why: Why) -> str:
+    """``why`` in the current language: in English the system's words for an errno (the
+    most precise), in another a phrase for the usual ones."""
+    if current_language() == "en":
+        return os.strerror(why) if isinstance(why, int) else why
+    if why == NO_ANSWER or why == errno.ETIMEDOUT:
+        return _tr("no answer")
+    if why == DIAL_ANSWERED:
+        return _tr("answered, but no match came of it")
+    if why == errno.ECONNREFUSED:
+        return _tr("nothing listens there")
+    if why in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return _tr("no route to it from this network")
+    if why in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+        return _tr("this computer has no address of that kind")
+    if why in (errno.ECONNRESET, errno.ECONNABORTED, errno.EPIPE):
+        return _tr("the connection was cut")
+    logger.info("a dialled address: %s", os.strerror(why) if isinstance(why, int) else why)
+    return _tr("the connection failed")

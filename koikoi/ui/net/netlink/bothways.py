@@ -47,6 +47,7 @@ from koikoi.net.transport.bothdial import (
 from koikoi.net.transport.bothjoin import MAX_PENDING, MAX_PER_ADDRESS
 from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.signals import emit
+from koikoi.ui.net.neterrors import DIAL_ANSWERED, NO_ANSWER, Why, dial_words
 from koikoi.ui.net.netlink.base import LinkError, TimerFactory, _now, _peer_host, qt_timer
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.peer import PeerLink
@@ -58,8 +59,6 @@ logger = logging.getLogger(__name__)
 
 DIAL_BACK_WINDOW: Final = BOTH_DIAL_WINDOW
 """Seconds the room dials a reply code's addresses (as ``host --internet --replies``)."""
-ANSWERED: Final = "answered, but no match came of it"
-"""What a candidate that connected answered, if its handshake did not succeed."""
 HOST_FAILURES: Final = frozenset({"auth", "settings", "room", "version", "dealing", "refused"})
 """A handshake failure on a connection this side dialled to the room that ends the wait: the
 room answered and said no (a wrong password, other settings…); waiting cannot mend it."""
@@ -90,7 +89,7 @@ class _Candidate:
         """Start the next attempt (the last one, unanswered, is closed)."""
         owner = self.owner
         if self.sock is not None:
-            owner.why[self.where] = "no answer"
+            owner.why[self.where] = NO_ANSWER
         self.close()
         left = owner.until - owner.now()
         if self.done or left <= 0:
@@ -100,7 +99,7 @@ class _Candidate:
         try:
             sock = _socket(family)
         except OSError as error:
-            owner.why[self.where] = why_not(error)
+            owner.why[self.where] = error.errno or why_not(error)
             self.finish()
             return
         try:
@@ -108,11 +107,11 @@ class _Candidate:
             code = sock.connect_ex(self.where)
         except OSError as error:
             sock.close()
-            self.failed(error.errno or 0, why_not(error))
+            self.failed(error.errno or 0, error.errno or why_not(error))
             return
         if code not in (0, errno.EINPROGRESS):
             sock.close()
-            self.failed(code, why_not(OSError(code, "")))
+            self.failed(code, code)
             return
         self.sock = sock
         notifier = QSocketNotifier(sock.fileno(), QSocketNotifier.Type.Write, owner)
@@ -127,7 +126,7 @@ class _Candidate:
         code = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
         if code:
             self.close()
-            self.failed(code, why_not(OSError(code, "")))
+            self.failed(code, code)
             return
         self.timer.stop()
         if self.notifier is not None:
@@ -143,14 +142,14 @@ class _Candidate:
             self.owner.why[self.where] = connected.errorString() or "the connection failed"
             self.timer.start(0)
             return
-        self.owner.why[self.where] = ANSWERED  # what it says if no match comes of it
+        self.owner.why[self.where] = DIAL_ANSWERED  # what it says if no match comes of it
         self.owner.answered = True
         logger.info("dialled %s from port %d", format_address(*self.where), self.owner.port)
         self.done = True
         emit(self.owner.connected, connected, self.where)  # before ``finished``: taken first
         self.finish()
 
-    def failed(self, code: int, why: str) -> None:
+    def failed(self, code: int, why: Why) -> None:
         """An attempt turned down at once: the next after a pause; none where the pair is
         connected already (the listener took it) or the family is missing here."""
         self.owner.why[self.where] = why
@@ -202,7 +201,7 @@ class QtDialFrom(QObject):
         self.attempt_seconds = attempt
         self.window = window
         self.until = now() + window
-        self.why: dict[tuple[str, int], str] = {}
+        self.why: dict[tuple[str, int], Why] = {}
         self.answered = False
         """A candidate connected."""
         self._candidates = [_Candidate(self, c) for c in dict.fromkeys(candidates)]
@@ -229,9 +228,9 @@ class QtDialFrom(QObject):
             emit(self.finished)
 
     def tried(self) -> str:
-        """What each candidate answered: ``host:port: why; …``."""
+        """What each candidate answered: ``host:port: why; …``, in the player's language."""
         return "; ".join(
-            f"{format_address(*c.where)}: {self.why.get(c.where, 'no answer')}"
+            f"{format_address(*c.where)}: {dial_words(self.why.get(c.where, NO_ANSWER))}"
             for c in self._candidates
         )
 
