@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
+from hypothesis import settings
 
 collect_ignore = ["atspi_reader.py"]
 """Run by Debian's python3 with pyatspi (tests/test_ui_atspi.py), not importable here."""
@@ -23,6 +24,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # it, and the engine's tests on it. (KOIKOI_PURE_ENGINE=0 runs tests/ on the compiled core;
 # the doctests in koikoi/ cannot then be collected from the files the modules do not come from.)
 os.environ.setdefault("KOIKOI_PURE_ENGINE", "1")
+
+# Hypothesis's per-example deadline (200 ms) times the machine, not the code: a test process
+# stalled for a moment by the other workers would fail a property that holds. Time is not
+# what these properties are about (speed goals are benchmarks, docs/benchmarks.md).
+settings.register_profile("koikoi", deadline=None)
+settings.load_profile("koikoi")
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

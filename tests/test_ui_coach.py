@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
@@ -17,6 +18,7 @@ from koikoi.ai.coach import card_of
 from koikoi.engine.round import KOIKOI, PICK_BASE, SHOBU
 from koikoi.stats.tally import ASSISTED_KEY
 from koikoi.ui.main_window import MainWindow
+from koikoi.ui.match import coach as coach_module
 from koikoi.ui.match.matchview import Mode
 from koikoi.ui.table.panels import DecisionPanel, RoundResultPanel
 from tests.ui_driver import (
@@ -31,6 +33,15 @@ from tests.ui_driver import (
 )
 
 SEED = b"coach-hint-0000000000000000000001"
+
+
+@pytest.fixture(autouse=True)
+def _playouts_bound_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint and the review search by the match's seed; here their playouts end them, not
+    the time caps, so a slow or busy machine sees the same ranking. (The caps hold a hint to
+    500 ms on this machine: ``python -m koikoi.devtools.hintbench``, docs/benchmarks.md.)"""
+    monkeypatch.setattr(coach_module, "CAP_SECONDS", 60.0)
+    monkeypatch.setattr(coach_module, "REVIEW_SECONDS", 60.0)
 
 
 def on_top(window: MainWindow, widget: QWidget) -> bool:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import random
 import secrets
-import socket
 import time
 from pathlib import Path
 
@@ -40,16 +39,12 @@ from tests.ui_driver import (
 )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def host(tmp_path: Path, title: str, port: int, name: str) -> KoikoiProcess:
+def host(tmp_path: Path, title: str, name: str) -> KoikoiProcess:
+    """The room on a port of the system's choosing (read from its output: no other test's
+    listener can take it between a pick and the bind)."""
     return spawn(
         tmp_path / "host",
-        "host", "--advertise", "--room", title, "--port", str(port), "--bind", "127.0.0.1",
+        "host", "--advertise", "--room", title, "--port", "0", "--bind", "127.0.0.1",
         "--name", "hana", "--bot", "normal", "--record", str(tmp_path / "host.json"),
         name=name,
     )  # fmt: skip
@@ -57,8 +52,7 @@ def host(tmp_path: Path, title: str, port: int, name: str) -> KoikoiProcess:
 
 def test_the_joiner_finds_the_moved_room_by_mdns_and_resumes(qtbot: QtBot, tmp_path: Path) -> None:
     title = f"Moving {secrets.token_hex(3)}"
-    first_port, second_port = free_port(), free_port()
-    first = host(tmp_path, title, first_port, "host")
+    first = host(tmp_path, title, "host")
     again: KoikoiProcess | None = None
     window: MainWindow | None = None
     try:
@@ -93,7 +87,8 @@ def test_the_joiner_finds_the_moved_room_by_mdns_and_resumes(qtbot: QtBot, tmp_p
         assert join.is_suspended
 
         # the host again, from its record, elsewhere: the same room on another port
-        again = host(tmp_path, title, second_port, "host-again")
+        again = host(tmp_path, title, "host-again")
+        second_port = again.port(timeout=60)
         qtbot.waitUntil(lambda: bool(resumed), timeout=60_000)
         assert not window.game.reconnecting.isVisible()
         assert join.address == format_address("127.0.0.1", second_port)
@@ -137,8 +132,8 @@ def test_a_crashed_joiner_restarted_finds_the_moved_room_by_mdns(
     from tests.test_ui_crash_resume import crash, net_records
 
     title = f"Moving {secrets.token_hex(3)}"
-    first_port, second_port = free_port(), free_port()
-    first = host(tmp_path, title, first_port, "host")
+    first = host(tmp_path, title, "host")
+    first_port = first.port(timeout=60)
     again: KoikoiProcess | None = None
     window: MainWindow | None = None
     try:
@@ -167,7 +162,8 @@ def test_a_crashed_joiner_restarted_finds_the_moved_room_by_mdns(
         crash(qtbot, crashing)
         first.proc.kill()
         first.proc.wait(10)
-        again = host(tmp_path, title, second_port, "host-again")
+        again = host(tmp_path, title, "host-again")
+        second_port = again.port(timeout=60)
         again.wait_for("advertising the room", timeout=60)
 
         window = open_window(tmp_path / "taro", FAST, LOOPBACK)
