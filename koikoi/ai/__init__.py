@@ -1,8 +1,8 @@
 """Computer players. Each sees an Observation, never the full state.
 
-Players are registered by name: the baselines ``random`` and ``greedy``, the levels the
-app offers, ``easy``, ``normal`` and ``hard``, and ``expert`` (``simulate`` and ``--bot``
-only until the app lists it). A player is a plain function of (observation,
+Players are registered by name: the baselines ``random`` and ``greedy``, and the levels the
+app offers, ``easy``, ``normal``, ``hard`` and ``expert`` (:data:`LEVELS`; every name is
+``simulate``'s and ``--bot``'s). A player is a plain function of (observation,
 legal actions, random generator, budget) returning one of the legal actions:
 
 >>> import random
@@ -76,8 +76,8 @@ _FACTORIES: Final[dict[str, Callable[[], Player]]] = {
 
 PLAYERS: Final[tuple[str, ...]] = tuple(_FACTORIES)
 """Every player name, weakest first (what ``koikoi simulate`` and ``--bot`` accept)."""
-LEVELS: Final[tuple[str, ...]] = ("easy", "normal", "hard")
-"""The levels the app offers, weakest first."""
+LEVELS: Final[tuple[str, ...]] = ("easy", "normal", "hard", "expert")
+"""The levels the app offers, weakest first (its settings' and start screen's choices)."""
 
 
 class UnknownPlayer(ValueError):

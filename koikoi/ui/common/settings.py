@@ -21,11 +21,14 @@ from typing import Any, Final, Generic, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from koikoi.ai import LEVELS
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T", bool, int, str, bytes)
 
-AI_LEVELS: Final = ("easy", "normal", "hard", "expert")
+AI_LEVELS: Final = LEVELS
+"""The computer's levels the player chooses from (koikoi/ai's :data:`~koikoi.ai.LEVELS`)."""
 
 
 @dataclass(frozen=True)
