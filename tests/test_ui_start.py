@@ -287,6 +287,26 @@ def test_the_expert_is_a_level_to_choose_and_plays_a_practice_match(qtbot) -> No
     close_window(window)
 
 
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_each_level_says_how_it_plays_on_hover_and_to_a_screen_reader(qtbot, language) -> None:
+    from koikoi.ui.common import names
+
+    assert names.install_translations(language)
+    try:
+        window = open_window(qtbot)
+        buttons = window.start.level.buttons()
+        said = [b.toolTip() for b in buttons]
+        assert [b.accessibleDescription() for b in buttons] == said
+        assert len(set(said)) == len(buttons) == 4 and all(len(line) > 30 for line in said)
+        if language == "ja":
+            assert all(any("\u3040" <= c <= "\u30ff" for c in line) for line in said), said
+        else:
+            assert said[0].startswith("A beginner") and said[3].startswith("Hard's search")
+        close_window(window)
+    finally:
+        names.install_translations("en")
+
+
 @pytest.mark.parametrize("size", [(1024, 640), (960, 640)])
 def test_every_button_of_the_start_screen_shows_its_whole_text(qtbot, size) -> None:
     """At the smallest sizes with a match to resume: no radio button, check box or button

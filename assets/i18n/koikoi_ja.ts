@@ -4536,6 +4536,22 @@ on the local network or by address</source>
             <translation>この設定で対戦を始める</translation>
         </message>
         <message>
+            <source>A beginner: takes what it can, likes lights and animals, sees no yaku coming and often says koikoi.</source>
+            <translation>初心者：取れる札を取り、光札やタネ札を好みますが、役が近づくのは見えず、よく「こいこい」と言います。</translation>
+        </message>
+        <message>
+            <source>A club player: builds towards yaku, blocks yours and counts the cards in view; answers at once.</source>
+            <translation>経験者：役を狙い、あなたの役を邪魔し、見えている札を数えます。すぐに打ちます。</translation>
+        </message>
+        <message>
+            <source>Plays each choice out on hundreds of deals you could hold, weighing the match score and the stakes.</source>
+            <translation>あなたの手札としてありうる何百通りもの配りで一手ごとに最後まで打ってみて、点差と持ち点を考えて選びます。</translation>
+        </message>
+        <message>
+            <source>Hard's search, with your hand read from every card you played this round; thinks up to a third of a second.</source>
+            <translation>上級と同じ読みに加え、この局であなたが打ったすべての札からあなたの手札を推し量ります。一手に最大で約0.3秒考えます。</translation>
+        </message>
+        <message>
             <source>Earlier matches</source>
             <translation>これまでの対局</translation>
         </message>

@@ -259,10 +259,13 @@ class StartScreen(QWidget):
 
         grid.addWidget(QLabel(self.tr("Computer")), 2, 0)
         self.level = QButtonGroup(self)
+        described = self._level_descriptions()
         for i, name in enumerate(AI_LEVELS):  # two a row, under the rounds' two
             label = names.level_name(name)
             b = QRadioButton(label)
             b.setAccessibleName(self.tr("Computer level: {0}").format(label))
+            b.setToolTip(described[name])
+            b.setAccessibleDescription(described[name])
             b.setProperty("level", name)
             self.level.addButton(b, i)
             grid.addWidget(b, 2 + i // 2, 1 + i % 2)
@@ -279,6 +282,28 @@ class StartScreen(QWidget):
         self.start_button.clicked.connect(self._custom_practice)
         grid.addWidget(self.start_button, below + 2, 0, 1, 3)
         return card
+
+    def _level_descriptions(self) -> dict[str, str]:
+        """How each computer level plays, in a line (its tooltip, and what a screen reader
+        says after its name): koikoi/ai's players, measured in docs/benchmarks.md."""
+        return {
+            "easy": self.tr(
+                "A beginner: takes what it can, likes lights and animals, sees no yaku coming "
+                "and often says koikoi."
+            ),
+            "normal": self.tr(
+                "A club player: builds towards yaku, blocks yours and counts the cards in view; "
+                "answers at once."
+            ),
+            "hard": self.tr(
+                "Plays each choice out on hundreds of deals you could hold, weighing the match "
+                "score and the stakes."
+            ),
+            "expert": self.tr(
+                "Hard's search, with your hand read from every card you played this round; "
+                "thinks up to a third of a second."
+            ),
+        }
 
     def _kept_card(self) -> QFrame:
         """Earlier matches: the finished ones, and those set aside (which can be resumed)."""
