@@ -21,7 +21,7 @@ import struct
 from pathlib import Path
 from typing import Final
 
-from koikoi.net.portmap import Mapping, MappingFailed, behind_another_nat
+from koikoi.net.portmap import Mapping, MappingFailed, behind_another_nat, private_address
 
 PORT: Final = 5351
 TRIES: Final = 3
@@ -56,9 +56,10 @@ def request_mapping(internal: int, external: int, lifetime: int) -> bytes:
     return struct.pack("!BBHHHI", 0, 2, 0, internal, external, lifetime)
 
 
-def parse_mapping(data: bytes) -> tuple[int, int, int]:
-    """The answer to :func:`request_mapping`: (internal port, external port, lifetime)."""
-    if len(data) < 16 or data[0] != 0 or data[1] != 130:
+def _checked(data: bytes, opcode: int, size: int) -> bytes:
+    """``data`` if it is the router's success answer to ``opcode``, at least ``size`` bytes;
+    else :class:`MappingFailed` (malformed, or the router's refusal by its result code)."""
+    if len(data) < size or data[0] != 0 or data[1] != 128 + opcode:
         raise MappingFailed(
             "the router's NAT-PMP answer is malformed", "malformed", protocol="NAT-PMP"
         )
@@ -70,7 +71,12 @@ def parse_mapping(data: bytes) -> tuple[int, int, int]:
             protocol="NAT-PMP",
             result=result,
         )
-    internal, external, lifetime = struct.unpack("!HHI", data[8:16])
+    return data
+
+
+def parse_mapping(data: bytes) -> tuple[int, int, int]:
+    """The answer to :func:`request_mapping`: (internal port, external port, lifetime)."""
+    internal, external, lifetime = struct.unpack("!HHI", _checked(data, 2, 16)[8:16])
     return internal, external, lifetime
 
 
@@ -122,26 +128,9 @@ class NatPmpMapper:
                 "no default gateway to ask by NAT-PMP", "no_gateway", protocol="NAT-PMP"
             )
         data, local = self._ask(struct.pack("!BB", 0, 0), 0)
-        if len(data) < 12:
-            raise MappingFailed(
-                "the router's NAT-PMP answer is malformed", "malformed", protocol="NAT-PMP"
-            )
-        result = struct.unpack("!H", data[2:4])[0]
-        if result:
-            raise MappingFailed(
-                f"the router refused by NAT-PMP: {RESULTS.get(result, result)}",
-                "refused_by",
-                protocol="NAT-PMP",
-                result=result,
-            )
-        external = socket.inet_ntoa(data[8:12])
+        external = socket.inet_ntoa(_checked(data, 0, 12)[8:12])
         if external == "0.0.0.0" or behind_another_nat(external):
-            raise MappingFailed(
-                f"the router's external address {external} is private: another NAT stands in "
-                "front of it, so a mapping reaches no one",
-                "private",
-                external=external,
-            )
+            raise private_address(external)
         answer, _ = self._ask(request_mapping(port, port, self.lease), 2)
         _, external_port, _ = parse_mapping(answer)
         self.mapping = Mapping(external, external_port, local, port, method="NAT-PMP")

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Final
 
 from koikoi.net.natpmp import FIRST_WAIT, PORT, TRIES, default_gateway
-from koikoi.net.portmap import Mapping, MappingFailed, behind_another_nat
+from koikoi.net.portmap import Mapping, MappingFailed, behind_another_nat, private_address
 
 VERSION: Final = 2
 MAP: Final = 1
@@ -163,12 +163,7 @@ class PcpMapper:
         if external in ("0.0.0.0", "::") or behind_another_nat(external):
             with contextlib.suppress(MappingFailed):
                 self._ask(port, 0, external_port)
-            raise MappingFailed(
-                f"the router's external address {external} is private: another NAT stands in "
-                "front of it, so a mapping reaches no one",
-                "private",
-                external=external,
-            )
+            raise private_address(external)
         self.mapping = Mapping(external, external_port, self._local, port, method="PCP")
         return self.mapping
 

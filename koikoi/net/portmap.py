@@ -97,6 +97,18 @@ def behind_another_nat(address: str) -> bool:
     return any(ip in net for net in _NOT_PUBLIC)
 
 
+def private_address(external: str) -> MappingFailed:
+    """The failure of a router whose external address is private (:func:`behind_another_nat`),
+    whichever way it was asked."""
+    return MappingFailed(
+        f"the router's external address {external} is private: another NAT (a second router, "
+        "or the provider's) stands in front of it, so a mapping reaches no one; ask for a "
+        "public address or forward the port on the outer router too",
+        "private",
+        external=external,
+    )
+
+
 class UpnpMapper:
     """One room's mapping by UPnP-IGD (blocking calls; see the module)."""
 
@@ -145,13 +157,7 @@ class UpnpMapper:
                 "offline",
             )
         if behind_another_nat(external):
-            raise MappingFailed(
-                f"the router's external address {external} is private: another router or "
-                "the provider's NAT stands in front of it, so a mapping reaches no one; "
-                "ask for a public address or forward the port on the outer router too",
-                "private",
-                external=external,
-            )
+            raise private_address(external)
         internal = upnp.lanaddr
         self._upnp = upnp
         last = ""
