@@ -64,6 +64,8 @@ def test_every_mapping_failure_names_a_code_whose_phrase_it_fills(qapp: object) 
         assert fields <= params, f"{where}: map.{code} says {fields}, the call gives {params}"
     said = {f"map.{code}" for _, code, _ in found}
     assert said == set(phrases), set(phrases) ^ said  # no phrase for a failure never raised
+    doc = (REPO / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert not [code for code in said if f"`{code}`" not in doc]  # its table names each
 
 
 @pytest.fixture
