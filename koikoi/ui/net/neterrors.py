@@ -125,15 +125,24 @@ def error_detail(error: BaseException | None, english: str) -> str:
     """What went wrong, in the current language; ``english`` is the error's own text."""
     if current_language() == "en":
         return english  # the network layer's own line, the most precise in English
+    said = _coded(error, _phrases())
+    return said if said is not None else _tr("the connection failed: {0}").format(english)
+
+
+def _coded(error: BaseException | None, phrases: dict[str, str]) -> str | None:
+    """The phrase of ``error``'s ``error_code``, filled with its ``params``; None when the
+    code has none (or its params do not fill it)."""
     code = getattr(error, "error_code", None)
-    params = getattr(error, "params", {})
-    phrase = _phrases().get(code) if isinstance(code, str) else None
-    if phrase is not None and isinstance(params, dict):
-        try:
-            return phrase.format(**params)
-        except (KeyError, IndexError, ValueError):
-            pass
-    return _tr("the connection failed: {0}").format(english)
+    params = dict(getattr(error, "params", None) or {})
+    phrase = phrases.get(code) if isinstance(code, str) else None
+    if phrase is None:
+        return None
+    if code == "map.refused_by":  # a router's result code, in words
+        params["meaning"] = _refusal_meaning(str(params.get("protocol")), _int(params))
+    try:
+        return phrase.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return None
 
 
 def _bye_phrases() -> dict[str, str]:
@@ -536,17 +545,8 @@ def mapping_detail(error: BaseException) -> str:
     if current_language() == "en":
         return english
     logger.info("the router mapped no port: %s", english)
-    code = getattr(error, "error_code", None)
-    params = dict(getattr(error, "params", None) or {})
-    phrase = _mapping_phrases().get(code) if isinstance(code, str) else None
-    if phrase is not None:
-        if code == "map.refused_by":
-            params["meaning"] = _refusal_meaning(str(params.get("protocol")), _int(params))
-        try:
-            return phrase.format(**params)
-        except (KeyError, IndexError, ValueError):
-            pass
-    return _tr("the router could not be asked for a port")
+    said = _coded(error, _mapping_phrases())
+    return said if said is not None else _tr("the router could not be asked for a port")
 
 
 def _int(params: dict[str, object]) -> int:
