@@ -34,7 +34,7 @@ from koikoi.net.session.clock import DEFAULT_CLOCK, ClockSetting
 from koikoi.net.session.core import Session
 from koikoi.net.session.events import Ended, SessionEvent
 from koikoi.net.wire import encode_message, unpack
-from tests.conftest import REPO
+from tests.conftest import REPO, user_environment
 
 Tap = Callable[[Role, list[bytes]], list[bytes]]
 """Sees the plaintext messages ``role`` sent in one step; returns those to deliver."""
@@ -378,7 +378,7 @@ def spawn(
     home.mkdir(parents=True, exist_ok=True)
     label = name or (args[0] if args else "koikoi")
     out, err = home / f"{label}.out", home / f"{label}.err"
-    env = dict(os.environ, KOIKOI_HOME=str(home), PYTHONUNBUFFERED="1")
+    env = user_environment(KOIKOI_HOME=str(home), PYTHONUNBUFFERED="1")
     with out.open("wb") as stdout, err.open("wb") as stderr:
         proc = subprocess.Popen(
             [*prefix, sys.executable, "-m", "koikoi", *args],

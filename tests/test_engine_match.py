@@ -345,3 +345,30 @@ def test_match_of_seeded_deals_with_shobu_at_once() -> None:
     assert len(m.history) == deals
     assert sum(m.scores) == 50
     assert m.rounds_played == 6 or 0 in m.scores
+
+
+def test_a_copy_plays_on_alone_on_either_core() -> None:
+    """Match.copy (koikoi/net/verify.py's last-turn shobu): the copy, taken mid-round, plays
+    to the match's end while the original stays where it was; the compiled round cannot be
+    deep-copied."""
+    rng = random.Random(8)
+    m = Match()
+
+    def step(match: Match) -> None:
+        if match.needs_deal:
+            match.deal(deck_from_seed(b"copy", match.round_no, match.deal_no))
+        else:
+            match.apply(rng.choice(match.legal_actions()))
+
+    while not (m.history and len(m.moves) >= 3 and m.current_seat() is not None):
+        step(m)
+    seat = m.current_seat()
+    assert seat is not None
+    seen = m.observation(seat)
+    before = (m.scores, m.oya, m.rounds_played, list(m.history), list(m.moves), m.finished)
+    other = m.copy()
+    while not other.finished:
+        step(other)
+    after = (m.scores, m.oya, m.rounds_played, list(m.history), list(m.moves), m.finished)
+    assert after == before and len(other.history) > len(m.history)
+    assert m.observation(seat) == seen and m.legal_actions() == seen.legal_actions

@@ -260,3 +260,27 @@ def test_the_command(record: Record, tmp_path: Path) -> None:
     assert proc.stderr.startswith("koikoi: verify: deal 0 action 0 (move 0,")
     proc = run_koikoi("verify", "-", stdin=json.dumps(record))
     assert proc.returncode == 0
+
+
+def test_a_record_without_its_last_turn_shobu_verifies_as_replay_reads_it(tmp_path: Path) -> None:
+    """CLI.md: on a round's last turn the ``{"koikoi": false}`` may be absent. ``verify``
+    then plays that shobu on a copy of the replayed match, on the compiled core as the
+    command runs (a deep copy of its round failed there with a traceback)."""
+    from tests.conftest import REPO
+
+    whole = json.loads((REPO / "tests" / "data" / "net" / "v3_seed.json").read_text("utf-8"))
+    cut = copy.deepcopy(whole)
+    last = cut["deals"][-1]["actions"].pop()
+    assert last["koikoi"] is False
+    for name, record in (("whole", whole), ("cut", cut)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
+    said = {}
+    for name in ("whole", "cut"):
+        proc = run_koikoi("verify", str(tmp_path / f"{name}.json"))
+        assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+        said[name] = json.loads(proc.stdout)
+    assert said["cut"]["valid"] is True and said["cut"]["finished"] is True
+    for key in ("rounds", "scores", "winner"):
+        assert said["cut"][key] == said["whole"][key]
+    replayed = json.loads(run_koikoi("replay", str(tmp_path / "cut.json")).stdout)
+    assert replayed["rounds"] == said["cut"]["rounds"]

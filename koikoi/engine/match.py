@@ -13,6 +13,7 @@ runs practice, network games, replays and simulations.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -220,6 +221,15 @@ class Match:
 
     def legal_actions(self) -> tuple[Action, ...]:
         return () if self.round is None else self.round.legal_actions()
+
+    def copy(self) -> Match:
+        """An independent copy: what is applied to it leaves this match as it is (the
+        compiled round cannot be deep-copied: :meth:`Round.copy` copies it)."""
+        other = copy.copy(self)
+        other.round = None if self.round is None else self.round.copy()
+        other.history = list(self.history)
+        other.moves = list(self.moves)
+        return other
 
     def observation(self, seat: int) -> Observation:
         if self.round is None:

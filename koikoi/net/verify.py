@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import copy
 import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -287,7 +286,7 @@ def verify_record(data: Mapping[str, Any]) -> Verified:
     replayed = lockstep.match
     current = replayed.round
     if current is not None and current.phase == Phase.DECIDE and current.last_turn:
-        replayed = copy.deepcopy(replayed)  # R7.3: the last turn's shobu, unwritten (as replay)
+        replayed = replayed.copy()  # R7.3: the last turn's shobu, unwritten (as replay)
         replayed.apply(SHOBU)
     finished = replayed.finished
     if end is not None and end.get("finished") is True and not finished:
