@@ -21,8 +21,15 @@ class UsageError(Exception):
 
 
 def emit(data: Any) -> None:
-    """One JSON document on a line of stdout."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    """One JSON document on a line of stdout: its text as it is where stdout can write it,
+    else with ``\\u`` escapes (the same JSON), as for a lone surrogate that a record's
+    ``"\\ud800"`` gave a name."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data)
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 

@@ -172,6 +172,48 @@ def test_a_damaged_file_is_set_aside_and_koikoi_stats_says_so_in_one_line(
     assert not (home / STATS_NAME).exists()
 
 
+def _stats_file(*entries: dict[str, Any]) -> Path:
+    home = koikoi_home()
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / STATS_NAME
+    path.write_text(json.dumps({"format": "koikoi-stats/1", "matches": list(entries)}), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("points", 10**400), ("points", -26), ("rounds", 13), ("koikoi_calls", 97)]
+    + [("yaku", {"kasu": 10**30})],
+)
+def test_a_count_no_match_can_make_is_a_damaged_file_set_aside(key: str, value: object) -> None:
+    entry = entry_of_record(finished_record(b"out-of-range")).to_json()
+    entry[key] = value
+    content = _stats_file(entry).read_bytes()
+    proc = run_koikoi("stats")
+    assert proc.returncode == 0 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "out of range" in proc.stderr or "counts" in proc.stderr, proc.stderr
+    (kept,) = koikoi_home().glob("stats.corrupt-*.json")
+    assert kept.read_bytes() == content and json.loads(proc.stdout)["matches"] == 0
+
+
+def test_a_match_written_twice_in_the_file_counts_once() -> None:
+    entry = entry_of_record(finished_record(b"written-twice")).to_json()
+    _stats_file(entry, entry)
+    proc = run_koikoi("stats")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert json.loads(proc.stdout)["matches"] == 1
+
+
+def test_a_name_no_encoding_can_write_is_printed_escaped_as_the_same_json() -> None:
+    entry = entry_of_record(finished_record(b"lone-surrogate")).to_json()
+    entry["level"] = "\ud800"  # what a file's "\\ud800" reads as: no UTF-8 for it
+    _stats_file(entry)
+    proc = run_koikoi("stats")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert list(json.loads(proc.stdout)["levels"]) == ["\ud800"]
+    assert proc.stdout.isascii()
+
+
 def test_koikoi_stats_with_no_file_yet_prints_zeros() -> None:
     proc = run_koikoi("stats")
     assert proc.returncode == 0 and proc.stderr == ""

@@ -112,13 +112,14 @@ def _entries_of(text: str) -> tuple[Entry, ...]:
     matches = data.get("matches")
     if not isinstance(matches, list):
         raise ValueError("matches must be a list")
-    entries = []
+    entries: dict[str, Entry] = {}
     for i, item in enumerate(matches):
         try:
-            entries.append(Entry.from_json(item))
+            entry = Entry.from_json(item)
         except ValueError as exc:
             raise ValueError(f"match {i}: {exc}") from None
-    return tuple(entries)
+        entries.setdefault(entry.id, entry)  # a match counted once, as add() keeps it
+    return tuple(entries.values())
 
 
 def _why(exc: BaseException) -> str:

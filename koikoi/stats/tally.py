@@ -41,6 +41,11 @@ from koikoi.engine.yaku import Yaku
 ASSISTED_KEY: Final = "assisted"
 """The practice record's key listing the help a match was played with (``undo``, ``hint``)."""
 YAKU_IDS: Final = tuple(y.value for y in Yaku)
+MAX_ROUNDS: Final = 12
+"""A match's rounds at most (R2.1: 6 or 12): a kept count past what a match can make is a
+damaged file."""
+HAND_SIZE: Final = 8
+"""A player's turns in a round (R4.1), so its koikoi calls at most."""
 
 
 class Result(StrEnum):
@@ -101,8 +106,10 @@ class Entry:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"{key} must be a whole number, not {value!r}")
             ints[key] = value
-        if ints["rounds"] < 0 or not 0 <= ints["koikoi_paid"] <= ints["koikoi_calls"]:
-            raise ValueError("rounds or koikoi counts out of range")
+        if not 0 <= ints["rounds"] <= MAX_ROUNDS or not -STAKE <= ints["points"] <= STAKE:
+            raise ValueError("rounds or points out of range")
+        if not 0 <= ints["koikoi_paid"] <= ints["koikoi_calls"] <= MAX_ROUNDS * HAND_SIZE:
+            raise ValueError("koikoi counts out of range")
         texts = {}
         for key in ("id", "level", "at"):
             value = data.get(key, "")
@@ -117,7 +124,7 @@ class Entry:
             ) from None
         yaku = data.get("yaku", {})
         if not isinstance(yaku, dict) or not all(
-            k in YAKU_IDS and isinstance(n, int) and not isinstance(n, bool) and n > 0
+            k in YAKU_IDS and isinstance(n, int) and not isinstance(n, bool) and 0 < n <= MAX_ROUNDS
             for k, n in yaku.items()
         ):
             raise ValueError("yaku must map yaku ids to counts")
