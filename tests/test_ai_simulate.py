@@ -188,3 +188,27 @@ def test_simulate_bad_arguments_are_one_line_and_exit_2(args, fragment):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("koikoi: ")
     assert fragment in lines[0]
+
+
+def test_a_seed_of_any_bytes_plays_and_its_utf8_text_is_the_same_seed():
+    """CLI.md: ``--seed`` is any text. A command line's bytes that are not UTF-8 are a seed
+    too (as they were given); a seed that is UTF-8 plays as it always did."""
+    import os
+    import subprocess
+    import sys
+
+    from koikoi.ai.simulate import deck_seed
+    from tests.conftest import REPO, user_environment
+
+    def simulate(seed: bytes) -> dict[str, Any]:
+        args = [sys.executable, "-m", "koikoi", "simulate", "--a", "random", "--b", "greedy"]
+        cmd = [os.fsencode(a) for a in args] + [b"--games", b"2", b"--seed", seed]
+        proc = subprocess.run(cmd, capture_output=True, cwd=REPO, env=user_environment())
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+        out = json.loads(proc.stdout)
+        return {k: v for k, v in out.items() if "second" not in k and "ms" not in k}
+
+    assert simulate(b"\xff\xfe") == simulate(b"\xff\xfe")  # reproducible by its bytes
+    ff, fe = os.fsdecode(b"\xff\xfe"), os.fsdecode(b"\xfe\xff")
+    assert deck_seed(ff, 0) != deck_seed(fe, 0)
+    assert deck_seed("koi", 0) == deck_seed(os.fsdecode(b"koi"), 0)

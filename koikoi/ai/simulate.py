@@ -82,7 +82,10 @@ class _TallySeat(AiSeat):
 
 
 def deck_seed(seed: str, pair: int) -> bytes:
-    return hashlib.sha256(f"koikoi-simulate/{seed}/{pair}".encode()).digest()[:16]
+    """The decks' seed of pair ``pair``. ``seed`` is any text, its bytes as given: a command
+    line's bytes that are not UTF-8 come back as they were (``surrogateescape``)."""
+    text = f"koikoi-simulate/{seed}/{pair}"
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()[:16]
 
 
 def play_one(spec: SimulationSpec, i: int) -> MatchStats:
