@@ -292,6 +292,8 @@ def test_the_hosts_clock_is_the_rooms_and_both_results_say_it(
         (["host", "--port", "70000"], "--port"),
         (["host", "--bot", "nobody"], "--bot"),
         (["host", "--password-file", "/no/such/file"], "/no/such/file"),
+        (["host", "--record", "/no/such/folder/r.json"], "does not exist"),
+        (["host", "--record", "/tmp"], "that is a folder"),  # not found out after the match
         (["host", "--name", ""], "--name"),
         (["host", "--clock", "0+30"], "--clock"),
         (["host", "--clock", "soon"], "--clock"),

@@ -192,6 +192,8 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         parent = Path(args.record).resolve().parent
         if not parent.is_dir():
             raise UsageError(f"--record {args.record}: the folder {parent} does not exist")
+        if Path(args.record).is_dir():
+            raise UsageError(f"--record {args.record}: that is a folder; name a file in it")
     try:
         identity = load_or_create_identity()
         known_peers = KnownPeers.load()
