@@ -14,7 +14,16 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple, NoReturn
 
 from koikoi import __version__
-from koikoi.command import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, emit, read_input
+from koikoi.command import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    emit,
+    positive_seconds,
+    read_input,
+    whole_number,
+)
 
 
 class Subcommand(NamedTuple):
@@ -74,16 +83,6 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _koikoi_count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--koikoi takes a number 0-15, not {text!r}") from None
-    if not 0 <= n <= 15:
-        raise argparse.ArgumentTypeError(f"--koikoi takes a number 0-15, not {n}")
-    return n
-
-
 def _cmd_score(args: argparse.Namespace) -> int:
     from koikoi.engine.cards import UnknownCardError, parse_card
     from koikoi.engine.yaku import score
@@ -128,7 +127,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def configure(name: str, p: argparse.ArgumentParser) -> None:
     """The arguments of ``score``, ``replay`` and ``bench`` (the engine's subcommands)."""
     if name == "score":
-        p.add_argument("--koikoi", type=_koikoi_count, default=0, metavar="N")
+        p.add_argument("--koikoi", type=whole_number("--koikoi", 0, 15), default=0, metavar="N")
         p.add_argument("--no-doubling", action="store_true")
         p.add_argument("cards", nargs="*", metavar="CARD_ID")
         p.set_defaults(run=_cmd_score)
@@ -137,7 +136,9 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
         p.set_defaults(run=_cmd_replay)
     elif name == "bench":
         p.add_argument("--net", action="store_true", help="add the network figures")
-        p.add_argument("--seconds", type=float, default=3.0, help=argparse.SUPPRESS)
+        p.add_argument(
+            "--seconds", type=positive_seconds("--seconds"), default=3.0, help=argparse.SUPPRESS
+        )
         p.set_defaults(run=_cmd_bench)
     else:
         raise ValueError(f"not a subcommand of this module: {name!r}")

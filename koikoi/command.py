@@ -7,7 +7,10 @@ module only when that subcommand runs.
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
+import re
 import sys
 from typing import Any, Final
 
@@ -49,3 +52,37 @@ def read_input(path: str) -> str:
         raise UsageError(f"{path}: not UTF-8 text") from None
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+_WHOLE: Final = re.compile(r"-?[0-9]+")
+
+
+def whole_number(flag: str, low: int, high: int | None = None) -> Any:
+    """An argparse type: a whole number from ``low`` to ``high`` written in plain digits
+    (``int()`` would also take ``1_0``, ``+3``, `` 3`` and other scripts' digits)."""
+    span = f"{low}-{high}" if high is not None else f"of {low} or more"
+
+    def parse(text: str) -> int:
+        if not _WHOLE.fullmatch(text) or len(text) > 20:
+            raise argparse.ArgumentTypeError(f"{flag} takes a whole number, not {text!r}")
+        n = int(text)
+        if n < low or (high is not None and n > high):
+            raise argparse.ArgumentTypeError(f"{flag} takes a number {span}, not {n}")
+        return n
+
+    return parse
+
+
+def positive_seconds(flag: str) -> Any:
+    """An argparse type: a finite number of seconds above 0."""
+
+    def parse(text: str) -> float:
+        try:
+            seconds = float(text)
+        except ValueError:
+            seconds = math.nan
+        if not math.isfinite(seconds) or seconds <= 0:
+            raise argparse.ArgumentTypeError(f"{flag} takes seconds above 0, not {text!r}")
+        return seconds
+
+    return parse

@@ -176,6 +176,8 @@ def test_simulate_twelve_rounds_without_doubling():
         (["--a", "hard", "--b", "nobody", "--games", "2"], "unknown player 'nobody'"),
         (["--a", "hard", "--b", "easy", "--games", "0"], "--games"),
         (["--a", "hard", "--b", "easy", "--games", "two"], "--games"),
+        (["--a", "hard", "--b", "easy", "--games", "1_0"], "--games"),
+        (["--a", "hard", "--b", "easy", "--games", "+3"], "--games"),
         (["--a", "hard", "--b", "easy", "--games", "2", "--rounds", "7"], "--rounds"),
         (["--a", "hard", "--b", "easy", "--games", "2", "--jobs", "0"], "--jobs"),
         (["--a", "hard", "--games", "2"], "--b"),

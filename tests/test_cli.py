@@ -75,6 +75,9 @@ def test_score_no_doubling_and_empty_pile():
         (["score", "--koikoi", "16", "matsu_crane"], "--koikoi"),
         (["score", "--koikoi", "-1"], "--koikoi"),
         (["score", "--koikoi", "x"], "--koikoi"),
+        (["score", "--koikoi", "1_0"], "--koikoi"),  # int() would read 10
+        (["score", "--koikoi", "\u0663"], "--koikoi"),  # an Arabic-Indic 3: int() reads 3
+        (["bench", "--seconds", "nan"], "--seconds"),  # it measured for ever
         (["no-such-command"], "no-such-command"),
         (["replay"], "FILE"),
         (["replay", "/no/such/file.json"], "/no/such/file.json"),

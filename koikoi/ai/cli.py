@@ -6,22 +6,9 @@ import argparse
 import json
 import secrets
 import sys
-from typing import Any
 
 from koikoi.ai import PLAYERS
-
-
-def _positive(flag: str) -> Any:
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag} takes a whole number, not {text!r}") from None
-        if n < 1:
-            raise argparse.ArgumentTypeError(f"{flag} takes a number of 1 or more, not {n}")
-        return n
-
-    return parse
+from koikoi.command import whole_number
 
 
 def _rounds(text: str) -> int:
@@ -65,16 +52,16 @@ def configure(name: str, p: argparse.ArgumentParser) -> None:
     p.description = "Play AI-versus-AI matches and print statistics as JSON (CLI.md)."
     p.add_argument("--a", required=True, type=_player, metavar="NAME")
     p.add_argument("--b", required=True, type=_player, metavar="NAME")
-    p.add_argument("--games", required=True, type=_positive("--games"), metavar="N")
+    p.add_argument("--games", required=True, type=whole_number("--games", 1), metavar="N")
     p.add_argument("--rounds", type=_rounds, default=6, metavar="6|12")
     p.add_argument("--no-doubling", action="store_true")
     p.add_argument("--seed", default=None, metavar="S", help="make the run reproducible (any text)")
     p.add_argument(
-        "--jobs", type=_positive("--jobs"), default=1, metavar="J", help="processes to use"
+        "--jobs", type=whole_number("--jobs", 1), default=1, metavar="J", help="processes to use"
     )
     p.add_argument(
         "--playouts",
-        type=_positive("--playouts"),
+        type=whole_number("--playouts", 1),
         default=None,
         metavar="P",
         help="search budget per decision for players that search (default: the app's)",
