@@ -42,12 +42,16 @@ def say(line: str) -> None:
 
 
 def read_input(path: str) -> str:
-    """The UTF-8 text of ``path`` (``-`` is stdin); a :class:`UsageError` when unreadable."""
+    """The UTF-8 text of ``path`` (``-`` is stdin), without the byte order mark some editors
+    write first (RFC 8259 8.1 lets a reader ignore it); a :class:`UsageError` when
+    unreadable."""
     try:
         if path == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+        return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
     except OSError as exc:

@@ -118,6 +118,11 @@ def test_replay_reads_a_file_and_stdin(tmp_path):
     assert out["finished"] is True
     assert set(out) == {"rounds", "scores", "winner", "finished"}
     assert sum(out["scores"]) == 50
+    # a byte order mark first, as some editors save UTF-8: the same record (RFC 8259 8.1)
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + json.dumps(data).encode())
+    with_mark = run_koikoi("replay", str(marked))
+    assert with_mark.returncode == 0 and json.loads(with_mark.stdout) == out, with_mark.stderr
 
 
 def test_replay_of_an_unfinished_record_says_in_progress(tmp_path):
