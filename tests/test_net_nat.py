@@ -339,7 +339,10 @@ def test_a_reply_code_the_host_never_takes_is_given_up_in_one_line(
         from tests.nat_rig import H2
 
         fp = load_or_create_identity(tmp_path / "host").fingerprint
-        code = encode(JoinCode((Candidate(H2, port),), fp))
+        # and an IPv6 address home 1 has no route to (refused at once, nothing sent): the
+        # one-line reason names every address of the code, not only the last one tried
+        unrouted = Candidate("2001:db8::9", port)
+        code = encode(JoinCode((Candidate(H2, port), unrouted), fp))
         joiner = spawn(tmp_path / "joiner", "join", code, "--bot", "random",
                        "--reply-wait", "4", prefix=rig.ns(rig.h1))  # fmt: skip
         stopped = spawn(tmp_path / "stopped", "join", code, "--bot", "random",
@@ -359,7 +362,7 @@ def test_a_reply_code_the_host_never_takes_is_given_up_in_one_line(
     assert _code_of(joiner)  # it offered one
     last = joiner.stderr.strip().splitlines()[-1]
     assert last.startswith("koikoi: the host did not take the reply code within 4 s"), last
-    assert H2 in last and "UPnP" in last
+    assert f"{H2}:{port}: " in last and f"[2001:db8::9]:{port}: " in last and "UPnP" in last
     assert joiner.result()["finished"] is False
 
 

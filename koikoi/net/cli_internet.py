@@ -43,7 +43,7 @@ from koikoi.net.portmap import (
     UpnpMapper,
     why_not_mapped,
 )
-from koikoi.net.transport.bothdial import listen_both
+from koikoi.net.transport.bothdial import listen_both, tried_line
 from koikoi.net.transport.bothjoin import Joined, join_both_ways
 from koikoi.net.transport.joiner import Redial, _resume_while_suspended, dial_first, join
 from koikoi.net.transport.options import EventHook, LocalPlayer, Outcome, PeerOptions
@@ -418,7 +418,7 @@ async def _reply(
         return outcome, None
     if isinstance(result, dict):
         outcome = Outcome(format_address(*where[0]))
-        tried = "; ".join(f"{format_address(*c)}: {why}" for c, why in result.items())
+        tried = tried_line(where, result)
         outcome.failure = (
             f"the host did not take the reply code within {reply_wait:g} s, both sides "
             f"dialling ({tried}): turn on UPnP (or NAT-PMP/PCP) in either router, or forward "

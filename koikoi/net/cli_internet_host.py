@@ -25,7 +25,7 @@ from koikoi.net.address import format_address
 from koikoi.net.cli_internet import Leased, code_for, host_route, map_port, open_pinhole
 from koikoi.net.joincode import JoinCode, JoinCodeError, decode, encode
 from koikoi.net.room import HANDSHAKE_DEADLINE
-from koikoi.net.transport.bothdial import BOTH_DIAL_WINDOW, dial_from, listen_both
+from koikoi.net.transport.bothdial import BOTH_DIAL_WINDOW, dial_from, listen_both, tried_line
 from koikoi.net.transport.options import PeerOptions
 from koikoi.net.transport.room import Room
 
@@ -163,7 +163,7 @@ class InternetRoom:
             dialling.cancel()
         if self.room.playing or self.ended.done():
             return
-        tried = "; ".join(f"{format_address(*c)}: {why.get(c, 'no answer')}" for c in where)
+        tried = tried_line(where, why)
         self.ended.set_result(
             f"the reply code's addresses did not answer within {BOTH_DIAL_WINDOW:g} s, both "
             f"sides dialling ({tried}): turn on UPnP (or NAT-PMP/PCP) in either router, or "

@@ -18,7 +18,7 @@ import errno
 import logging
 import os
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from koikoi.net.address import format_address
@@ -55,6 +55,22 @@ def _socket(family: socket.AddressFamily) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+NO_ANSWER: Final = "no answer"
+"""What a candidate that never answered (nor refused) said: nothing."""
+
+
+def tried_line(candidates: Sequence[tuple[str, int]], why: Mapping[tuple[str, int], str]) -> str:
+    """What each candidate answered, every one of them in the order dialled: ``host:port:
+    why; …`` (one that never answered: :data:`NO_ANSWER`).
+
+    >>> tried_line([("192.0.2.1", 4000), ("2001:db8::1", 4000)], {("192.0.2.1", 4000): "x"})
+    '192.0.2.1:4000: x; [2001:db8::1]:4000: no answer'
+    """
+    return "; ".join(
+        f"{format_address(*c)}: {why.get(c, NO_ANSWER)}" for c in dict.fromkeys(candidates)
+    )
 
 
 def why_not(error: OSError) -> str:
@@ -182,7 +198,7 @@ async def dial_from(
                 await asyncio.wait_for(loop.sock_connect(sock, candidate), budget)
             except TimeoutError:
                 sock.close()
-                why[candidate] = "no answer"
+                why[candidate] = NO_ANSWER
                 continue
             except OSError as error:
                 sock.close()
