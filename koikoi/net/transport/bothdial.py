@@ -59,6 +59,8 @@ def _socket(family: socket.AddressFamily) -> socket.socket:
 
 NO_ANSWER: Final = "no answer"
 """What a candidate that never answered (nor refused) said: nothing."""
+ANSWERED: Final = "answered, but no match came of it"
+"""What a candidate that connected said, when no match came of its connection."""
 
 
 def tried_line(candidates: Sequence[tuple[str, int]], why: Mapping[tuple[str, int], str]) -> str:
@@ -178,9 +180,9 @@ async def dial_from(
 ) -> dict[tuple[str, int], str]:
     """Dial each of ``candidates`` from this side's ``port`` again and again until the loop
     time ``until``, each candidate on its own; a candidate that connects is handed to
-    ``on_connected`` and dialled no more. Returns why each candidate that did not connect
-    did not (its last failure, one phrase), once the window closed; ``why`` is filled as
-    the attempts go (for a caller that cancels the task)."""
+    ``on_connected`` and dialled no more. Returns what each candidate answered (its last
+    failure, one phrase; :data:`ANSWERED` for one that connected), once the window closed;
+    ``why`` is filled as the attempts go (for a caller that cancels the task)."""
     why = {} if why is None else why
 
     async def one(candidate: tuple[str, int]) -> None:
@@ -211,7 +213,7 @@ async def dial_from(
             except BaseException:
                 sock.close()
                 raise
-            why.pop(candidate, None)
+            why[candidate] = ANSWERED  # what it says if no match comes of it
             reader, writer = await asyncio.open_connection(sock=sock)
             logger.info("dialled %s from port %d", format_address(*candidate), port)
             on_connected((reader, writer), candidate)

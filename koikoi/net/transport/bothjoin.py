@@ -25,7 +25,7 @@ from koikoi.net.address import format_address
 from koikoi.net.connection import ConnectionEvent, HandshakeDone
 from koikoi.net.errors import AuthenticationFailed, PeerRefused
 from koikoi.net.room import Refusal, RoomPolicy, Ticket
-from koikoi.net.transport.bothdial import Streams, dial_from
+from koikoi.net.transport.bothdial import NO_ANSWER, Streams, dial_from
 from koikoi.net.transport.joiner import _join_once
 from koikoi.net.transport.options import EventHook, LocalPlayer, Outcome, PeerOptions
 
@@ -120,7 +120,7 @@ class _BothWays:
                 task.cancel()
             with contextlib.suppress(BaseException):
                 await asyncio.gather(*self.tasks, return_exceptions=True)
-            return {c: why.get(c, "no answer") for c in candidates}
+            return {c: why.get(c, NO_ANSWER) for c in candidates}
         task, joined = self.winner.result()
         joined.outcome = await task
         return joined

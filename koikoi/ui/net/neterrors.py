@@ -19,6 +19,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtNetwork import QAbstractSocket
 
 from koikoi.net.session.endings import BYE_REASONS
+from koikoi.net.transport.bothdial import ANSWERED as DIAL_ANSWERED
+from koikoi.net.transport.bothdial import NO_ANSWER
 from koikoi.ui.common.names import current_language
 
 logger = logging.getLogger(__name__)
@@ -557,11 +559,9 @@ def _int(params: dict[str, object]) -> int:
 # --- what a dialled address answered -------------------------------------------------------
 
 Why = int | str
-"""Why a dialled address made no match: an errno, :data:`NO_ANSWER`, :data:`DIAL_ANSWERED`,
-or the system's own words for a failure with no errno."""
-NO_ANSWER: Final = "no answer"
-DIAL_ANSWERED: Final = "answered, but no match came of it"
-"""What a candidate that connected answered, if its handshake did not succeed."""
+"""Why a dialled address made no match: an errno, ``NO_ANSWER`` or ``DIAL_ANSWERED``
+(koikoi/net/transport/bothdial.py's words, as the CLI says them), or the system's own words
+for a failure with no errno."""
 
 
 def dial_words(why: Why) -> str:

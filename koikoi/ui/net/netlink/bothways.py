@@ -36,8 +36,10 @@ from koikoi.net.address import format_address
 from koikoi.net.joincode import JoinCode
 from koikoi.net.room import HANDSHAKE_DEADLINE, Refusal, RoomPolicy, Ticket
 from koikoi.net.transport.bothdial import (
+    ANSWERED,
     ATTEMPT,
     BOTH_DIAL_WINDOW,
+    NO_ANSWER,
     PAUSE,
     _any,
     _family,
@@ -47,7 +49,7 @@ from koikoi.net.transport.bothdial import (
 from koikoi.net.transport.bothjoin import MAX_PENDING, MAX_PER_ADDRESS
 from koikoi.net.transport.options import PeerOptions
 from koikoi.ui.common.signals import emit
-from koikoi.ui.net.neterrors import DIAL_ANSWERED, NO_ANSWER, Why, dial_words
+from koikoi.ui.net.neterrors import Why, dial_words
 from koikoi.ui.net.netlink.base import LinkError, TimerFactory, _now, _peer_host, qt_timer
 from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.peer import PeerLink
@@ -142,7 +144,7 @@ class _Candidate:
             self.owner.why[self.where] = connected.errorString() or "the connection failed"
             self.timer.start(0)
             return
-        self.owner.why[self.where] = DIAL_ANSWERED  # what it says if no match comes of it
+        self.owner.why[self.where] = ANSWERED  # what it says if no match comes of it
         self.owner.answered = True
         logger.info("dialled %s from port %d", format_address(*self.where), self.owner.port)
         self.done = True
