@@ -16,7 +16,7 @@ import socket
 import pytest
 
 from koikoi.net.portmap import Mapping
-from koikoi.net.transport.bothdial import dial_from, listen_both
+from koikoi.net.transport.bothdial import ANSWERED, dial_from, listen_both
 from koikoi.net.transport.bothjoin import Joined, join_both_ways
 from koikoi.net.transport.joiner import join
 from koikoi.net.transport.options import Outcome
@@ -44,7 +44,7 @@ def test_one_port_listens_in_both_families_and_dials_out() -> None:
             why = await dial_from(
                 port, [target], loop.time() + 5, lambda streams, c: connected.append(c)
             )
-            assert why == {} and connected == [target]
+            assert why == {target: ANSWERED} and connected == [target]  # if no match came
             return bound, port, await asyncio.wait_for(seen, 5)
         finally:
             server.close()
@@ -87,6 +87,37 @@ def test_nothing_answering_is_said_per_address_when_the_window_closes() -> None:
             return await dial_from(port, [nobody], loop.time() + 1.0, lambda s, c: None)
         finally:
             for sock in sockets:
+                sock.close()
+
+    why = asyncio.run(main())
+    assert len(why) == 1 and "refused" in next(iter(why.values())).lower(), why
+
+
+def test_an_attempt_that_times_out_says_nothing_over_an_earlier_refusal() -> None:
+    """What the window's end tells of an address is the last thing it said: refused at
+    first, then silent (its listening queue full: the SYNs go unanswered), it is still said
+    refused, not "no answer", whenever the window closes on an attempt in flight."""
+
+    async def main() -> dict[tuple[str, int], str]:
+        sockets = listen_both(0)
+        port = sockets[0].getsockname()[1]
+        target_sock = socket.socket()
+        target_sock.bind(("127.0.0.1", 0))  # not listening: a dial is refused
+        target = ("127.0.0.1", target_sock.getsockname()[1])
+        loop = asyncio.get_running_loop()
+        why: dict[tuple[str, int], str] = {}
+        filler: socket.socket | None = None
+        try:
+            dialling = asyncio.ensure_future(
+                dial_from(port, [target], loop.time() + 2.0, lambda s, c: None, 0.3, why)
+            )
+            while target not in why:  # refused once; the next attempt after a pause
+                await asyncio.sleep(0.005)
+            target_sock.listen(0)
+            filler = socket.create_connection(target, timeout=2)  # the one place queued
+            return await dialling
+        finally:
+            for sock in [*sockets, target_sock, *([filler] if filler else [])]:
                 sock.close()
 
     why = asyncio.run(main())

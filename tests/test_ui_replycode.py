@@ -333,3 +333,34 @@ def test_a_reply_whose_port_the_router_maps_names_the_mapping_first_and_says_so(
     assert routers[0].calls == [f"open {both.port}"]
     click(qtbot, guest.cancel_button)
     qtbot.waitUntil(lambda: routers[0].calls[-1:] == ["close"], timeout=5_000)
+
+
+def test_the_apps_dialler_keeps_an_address_s_refusal_over_a_later_silence(qtbot: QtBot) -> None:
+    """As koikoi/net/transport/bothdial.py's (tests/test_net_bothdial.py): refused at first,
+    then silent (its listening queue full), an address is still said refused when the window
+    closes on an attempt in flight, however late the window's end comes to the event loop."""
+    import errno
+
+    from koikoi.net.transport.bothdial import listen_both
+    from koikoi.ui.net.netlink.bothways import QtDialFrom
+
+    sockets = listen_both(0)
+    target_sock = socket.socket()
+    target_sock.bind((LOOPBACK, 0))  # not listening: a dial is refused
+    target = (LOOPBACK, target_sock.getsockname()[1])
+    filler: socket.socket | None = None
+    try:
+        dial = QtDialFrom(sockets[0].getsockname()[1], [target], 1.5, attempt=0.3)
+        ended: list[bool] = []
+        dial.finished.connect(lambda: ended.append(True))
+        dial.start()
+        qtbot.waitUntil(lambda: target in dial.why, timeout=5_000)
+        target_sock.listen(0)
+        filler = socket.create_connection(target, timeout=2)  # the one place queued
+        qtbot.waitUntil(lambda: bool(ended), timeout=10_000)
+        assert dial.why[target] == errno.ECONNREFUSED
+        assert f"{LOOPBACK}:{target[1]}: connection refused" in dial.tried().lower()
+        dial.deleteLater()
+    finally:
+        for sock in [*sockets, target_sock, *([filler] if filler else [])]:
+            sock.close()

@@ -181,7 +181,8 @@ async def dial_from(
     """Dial each of ``candidates`` from this side's ``port`` again and again until the loop
     time ``until``, each candidate on its own; a candidate that connects is handed to
     ``on_connected`` and dialled no more. Returns what each candidate answered (its last
-    failure, one phrase; :data:`ANSWERED` for one that connected), once the window closed;
+    answer, one phrase: an attempt that timed out says nothing over an earlier refusal;
+    :data:`ANSWERED` for one that connected), once the window closed;
     ``why`` is filled as the attempts go (for a caller that cancels the task)."""
     why = {} if why is None else why
 
@@ -198,9 +199,9 @@ async def dial_from(
                 sock.bind((_any(family), port))
                 budget = max(0.05, min(attempt, until - loop.time()))
                 await asyncio.wait_for(loop.sock_connect(sock, candidate), budget)
-            except TimeoutError:
+            except TimeoutError:  # nothing over what an earlier attempt answered
                 sock.close()
-                why[candidate] = NO_ANSWER
+                why.setdefault(candidate, NO_ANSWER)
                 continue
             except OSError as error:
                 sock.close()

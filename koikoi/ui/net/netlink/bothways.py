@@ -88,10 +88,11 @@ class _Candidate:
         self.done = False
 
     def attempt(self) -> None:
-        """Start the next attempt (the last one, unanswered, is closed)."""
+        """Start the next attempt (the last one, unanswered, is closed: it says nothing
+        over what an earlier one answered)."""
         owner = self.owner
         if self.sock is not None:
-            owner.why[self.where] = NO_ANSWER
+            owner.why.setdefault(self.where, NO_ANSWER)
         self.close()
         left = owner.until - owner.now()
         if self.done or left <= 0:
