@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import pytest
@@ -75,6 +76,21 @@ class FirstLegal:
         pass
 
 
+class Thinking:
+    """A local player that has not chosen yet when the match ends (its turn never comes
+    to a move)."""
+
+    async def choose(self, observation: Observation) -> Action:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    def notify(self, events: Sequence[Event]) -> None:
+        pass
+
+    def cancel(self) -> None:
+        pass
+
+
 # --- the other side: our own Connection over a blocking socket, in a thread ------------------
 
 
@@ -95,6 +111,9 @@ class Peer:
     failure: object = None
     drop_at: int | None = None
     """Drop the connection once the log holds this many entries (mid-match)."""
+    send_then_drop: bool = False
+    """At ``drop_at`` (0 unless given), before this side's move: send what it has to send
+    (the toss's last message, so the peer has the deal too), then drop."""
     hold_open: float = 0.0
     """Seconds to keep the socket open after the match, reading (0: close at the peer's end),
     at most: :attr:`release` ends the wait sooner."""
@@ -120,6 +139,12 @@ class Peer:
         sock.settimeout(0.05)
         give_up = time.monotonic() + 90
         while time.monotonic() < give_up:
+            lockstep = None if conn.session is None else conn.session.lockstep
+            if self.send_then_drop and lockstep is not None and lockstep.seq >= (self.drop_at or 0):
+                sock.sendall(conn.data_to_send())  # the toss's last message: the peer deals
+                time.sleep(0.2)  # it reads them before the end of the stream
+                sock.shutdown(socket.SHUT_WR)
+                return "dropped"
             turn = conn.local_turn
             if turn is not None and not conn.closed:
                 self.events += conn.play(turn.legal_actions[0], time.monotonic())
@@ -238,7 +263,9 @@ class Hosted:
     resumed: int
 
 
-def host_asyncio(opts: PeerOptions, joiner: Callable[[int], Joiner]) -> tuple[Hosted, Joiner]:
+def host_asyncio(
+    opts: PeerOptions, joiner: Callable[[int], Joiner], *, moves: bool = True
+) -> tuple[Hosted, Joiner]:
     async def main() -> tuple[Hosted, Joiner]:
         resumed: list[object] = []
 
@@ -246,7 +273,7 @@ def host_asyncio(opts: PeerOptions, joiner: Callable[[int], Joiner]) -> tuple[Ho
             if isinstance(event, Resumed):
                 resumed.append(event)
 
-        room = Room(opts, FirstLegal(), on_event=on_event)
+        room = Room(opts, FirstLegal() if moves else Thinking(), on_event=on_event)
         _, port = await room.open("127.0.0.1", 0)
         peer = joiner(port)
         peer.start()
@@ -262,11 +289,12 @@ def host_asyncio(opts: PeerOptions, joiner: Callable[[int], Joiner]) -> tuple[Ho
 
 
 def host_qt(
-    qtbot: QtBot, opts: PeerOptions, joiner: Callable[[int], Joiner]
+    qtbot: QtBot, opts: PeerOptions, joiner: Callable[[int], Joiner], *, moves: bool = True
 ) -> tuple[Hosted, Joiner]:
     room = QtRoom(opts)
     room.listen("127.0.0.1", 0)
-    room.local_turn.connect(lambda observation: room.play(observation.legal_actions[0]))
+    if moves:
+        room.local_turn.connect(lambda observation: room.play(observation.legal_actions[0]))
     resumed: list[int] = []
     room.resumed.connect(resumed.append)
     peer = joiner(room.port)
@@ -285,9 +313,18 @@ HOSTS = ["asyncio", "qt"]
 
 
 def hosted(
-    kind: str, qtbot: QtBot, opts: PeerOptions, joiner: Callable[[int], Joiner]
+    kind: str,
+    qtbot: QtBot,
+    opts: PeerOptions,
+    joiner: Callable[[int], Joiner],
+    *,
+    moves: bool = True,
 ) -> tuple[Hosted, Joiner]:
-    return host_asyncio(opts, joiner) if kind == "asyncio" else host_qt(qtbot, opts, joiner)
+    """``joiner`` against the ``kind`` of host transport; ``moves``: its player moves (the
+    first legal action, at once), else it is still thinking when the match ends."""
+    if kind == "asyncio":
+        return host_asyncio(opts, joiner, moves=moves)
+    return host_qt(qtbot, opts, joiner, moves=moves)
 
 
 def records_agree(a: Session | None, b: Session | None, *, acks: bool = True) -> None:
@@ -567,3 +604,27 @@ def test_a_suspended_joiner_redials_on_the_same_schedule_qt(qtbot: QtBot) -> Non
     redials = [round(t - start, 2) for t in dials[1:]]
     assert redials[:5] == [0.2, 0.7, 1.7, 3.7, 5.7], redials
     link.leave()
+
+
+# --- deal aborts (docs/protocol.md) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", HOSTS)
+def test_a_joiner_gone_after_seeing_its_cards_and_never_back_is_counted_in_its_pin(
+    kind: str, qtbot: QtBot
+) -> None:
+    """Attack (docs/protocol.md, "Deal aborts"): the joiner sees its cards of the first
+    deal, before any move, and its connection goes; it never resumes. When the window runs
+    out the ending is as suspicious as a ``bye`` there, and it counts in the joiner's pin
+    the same. Both transports used to count only endings that came through a connection:
+    a peer that disliked its hand had only to pull the cable, or stop moving."""
+    opts = options("hana", resume_window=1.0)
+    joiner = partial(Joiner, drop_at=0, send_then_drop=True)
+    hosted_match, peer = hosted(kind, qtbot, opts, joiner, moves=False)
+    assert peer.error is None, peer.error
+    session = hosted_match.session
+    assert session is not None and session.lockstep is not None
+    assert session.lockstep.seq == 0  # the first deal laid out, nobody had moved
+    ending = session.ending
+    assert ending is not None and not ending.finished and ending.suspicious, ending
+    assert opts.known_peers.toss_aborts("taro", peer.identity.public_key) == 1

@@ -256,3 +256,34 @@ def test_pins_written_before_the_count_still_load(tmp_path: Path) -> None:
     again = KnownPeers(peers_file)
     assert again.check("taro", key).toss_aborts == 1
     assert again.check("taro", key).status is PinStatus.KNOWN
+
+
+def test_a_dealer_that_never_makes_the_first_move_is_counted_when_abandoned(
+    tmp_path: Path,
+) -> None:
+    """Attack (docs/protocol.md, "Deal aborts"): the oya sees its cards of the first deal
+    and never moves. Its time up, the waiting side declares the match abandoned
+    (:meth:`Connection.abandon`, as both transports do): as suspicious as leaving there, and
+    counted in the pin the same. Only the endings that came in a message or a drop used to
+    be counted; a peer that disliked its hand had only to stop moving. (Whoever the toss
+    makes oya plays the cheat; the other side counts it.)"""
+    names = {Role.HOST: "hana", Role.JOINER: "taro"}
+    ids = {role: Identity.generate() for role in Role}
+    pins = {role: KnownPeers(tmp_path / f"{role.value}.json") for role in Role}
+    sides = {role: connection(role, ids[role], names[role], pins[role]) for role in Role}
+    for side in sides.values():
+        side.abandon_after = 5.0
+    sides[Role.JOINER].start()
+    while any(s.session is None or s.session.lockstep is None for s in sides.values()):
+        assert not any(s.closed for s in sides.values())
+        carry(sides[Role.JOINER], sides[Role.HOST])
+        carry(sides[Role.HOST], sides[Role.JOINER])
+    lockstep = sides[Role.HOST].session.lockstep  # type: ignore[union-attr]
+    assert lockstep is not None and lockstep.seq == 0 and lockstep.match.round is not None
+    dealer = Role.HOST if lockstep.match.round.oya == Role.HOST.seat else Role.JOINER
+    waiter = dealer.peer
+    ending = ended(sides[waiter].abandon(10_000.0))  # its clock, its reserve and 5 s past
+    assert ending.how == "abandoned" and ending.by is dealer and ending.suspicious, ending
+    assert sides[waiter].toss_aborts == 1
+    again = KnownPeers(tmp_path / f"{waiter.value}.json")  # saved at once
+    assert again.toss_aborts(names[dealer], ids[dealer].public_key) == 1

@@ -11,7 +11,7 @@ through :meth:`Connection.play` when :attr:`Connection.local_turn` is set.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from koikoi.engine.match import Observation, Settings
@@ -359,11 +359,12 @@ class Connection:
         return self.session.send_stamp(stamp, now)
 
     def abandon(self, now: float) -> list[ConnectionEvent]:
-        """End the match as abandoned by the peer (see :meth:`Session.abandon`); raises
-        :class:`ValueError` before the session or while the peer's time is not up."""
+        """End the match as abandoned by the peer (see :meth:`Session.abandon`; counted in
+        its pin where it abandoned a toss or a deal); raises :class:`ValueError` before the
+        session or while the peer's time is not up."""
         if self.session is None:
             raise ValueError("no session yet")
-        return list(self.session.abandon(now))
+        return self._counted(self.session.abandon(now))
 
     def connection_lost(self, now: float, detail: str = "") -> list[ConnectionEvent]:
         # also while the last move's ack is still read: the peer may lack the move or the
@@ -446,26 +447,10 @@ class Connection:
         return [HandshakeDone(established)]
 
     def _counted(self, events: list[SessionEvent]) -> list[ConnectionEvent]:
-        """Count in the peer's pin a toss it abandoned after seeing the result, or a deal
-        it abandoned after seeing its cards, before its first move (docs/protocol.md, "Deal
-        aborts": one count for both)."""
-        session = self.session
-        for event in events:
-            if not isinstance(event, Ended) or session is None:
-                continue
-            ending = event.ending
-            if ending.suspicious and ending.by is self.role.peer:
-                peer = session.peer
-                try:
-                    self.toss_aborts = self.known_peers.count_toss_abort(
-                        peer.nickname, peer.public_key
-                    )
-                except (IdentityFileError, OSError) as error:  # the match record still says it
-                    logger.warning("cannot count the abandoned toss in the pins: %s", error)
-                if ending.stage == "toss":
-                    logger.info("the peer abandoned the coin toss after seeing the result")
-                else:
-                    logger.info("the peer abandoned a deal after seeing its cards")
+        """``events``, an abort among them counted in the peer's pin (:func:`count_aborts`)."""
+        counted = count_aborts(events, self.session, self.known_peers)
+        if counted is not None:
+            self.toss_aborts = counted
         return list(events)
 
     # --- resume (koikoi/net/resume.py) ---------------------------------------------------
@@ -541,3 +526,31 @@ class Connection:
         self._closed = True
         logger.info("handshake failed: %s", error)
         return [HandshakeFailed(error)]
+
+
+def count_aborts(
+    events: Sequence[object], session: Session | None, known_peers: KnownPeers
+) -> int | None:
+    """Count in the peer's pin a toss it abandoned after seeing the result, or a deal it
+    abandoned after seeing its cards, before its first move (docs/protocol.md, "Deal
+    aborts": one count for both), however the ending came: a ``bye``, a drop or silence
+    not resumed in time, time run out. The pin's count after it; None when no ending of
+    ``events`` counts (or the pins cannot be written: the match record still says it).
+    Every end of a session goes through it: a connection's steps, and the sessions no
+    connection holds (expired or left while suspended)."""
+    counted = None
+    for event in events:
+        if not isinstance(event, Ended) or session is None:
+            continue
+        ending = event.ending
+        if ending.suspicious and ending.by is session.role.peer:
+            peer = session.peer
+            try:
+                counted = known_peers.count_toss_abort(peer.nickname, peer.public_key)
+            except (IdentityFileError, OSError) as error:
+                logger.warning("cannot count the abandoned toss in the pins: %s", error)
+            if ending.stage == "toss":
+                logger.info("the peer abandoned the coin toss after seeing the result")
+            else:
+                logger.info("the peer abandoned a deal after seeing its cards")
+    return counted

@@ -11,7 +11,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from koikoi.engine.round import Action
-from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone, HandshakeFailed
+from koikoi.net.connection import (
+    Connection,
+    ConnectionEvent,
+    HandshakeDone,
+    HandshakeFailed,
+    count_aborts,
+)
 from koikoi.net.policy import CLOSE_GRACE, GoodbyeWait
 from koikoi.net.resume import finished
 from koikoi.net.roles import Role
@@ -282,12 +288,21 @@ class _Drive:
 
 
 def _session_recording(
-    session: Session, options: PeerOptions, on_event: EventHook | None
+    session: Session,
+    options: PeerOptions,
+    on_event: EventHook | None,
+    held_by: Callable[[], Connection | None] = lambda: None,
 ) -> Callable[[Sequence[ConnectionEvent], float], None]:
     """``on_event`` for each event, then the record when due (for a session that no
-    connection holds: it left or expired while suspended)."""
+    connection holds: it left or expired while suspended). An abort it ends in is counted
+    in the peer's pin (:func:`~koikoi.net.connection.count_aborts`), the count kept on
+    the connection that held the session last (``held_by``), for the result's line."""
 
     def hook(events: Sequence[ConnectionEvent], now: float) -> None:
+        counted = count_aborts(events, session, options.known_peers)
+        conn = held_by()
+        if counted is not None and conn is not None:
+            conn.toss_aborts = counted
         if on_event is not None:
             for event in events:
                 on_event(event, now)

@@ -180,7 +180,7 @@ async def _redial(
 ) -> Outcome:
     loop = asyncio.get_running_loop()
     deadline = 0.0 if suspension is None else suspension.deadline
-    hook = _session_recording(session, options, on_event)
+    hook = _session_recording(session, options, on_event, lambda: outcome.connection)
     schedule = RedialSchedule()
     while suspension is not None and (not session.closed or finished(session)):
         if stop is not None and stop.is_set():

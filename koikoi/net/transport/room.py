@@ -253,7 +253,9 @@ class Room:
     def _end_suspended(self, events: Sequence[ConnectionEvent]) -> None:
         match = self._match
         assert match is not None and match.session is not None
-        hook = _session_recording(match.session, self.options, self.on_event)
+        hook = _session_recording(
+            match.session, self.options, self.on_event, lambda: match.connection
+        )
         loop = asyncio.get_running_loop()
         if events:
             match.times["ended"] = loop.time()

@@ -15,7 +15,13 @@ from PySide6.QtNetwork import QAbstractSocket, QTcpSocket
 
 from koikoi.engine.round import Action
 from koikoi.net.address import format_address
-from koikoi.net.connection import Connection, ConnectionEvent, HandshakeDone, HandshakeFailed
+from koikoi.net.connection import (
+    Connection,
+    ConnectionEvent,
+    HandshakeDone,
+    HandshakeFailed,
+    count_aborts,
+)
 from koikoi.net.policy import CLOSE_GRACE, REFUSE_GRACE, GoodbyeWait
 from koikoi.net.resume import Resumed, Suspended, expire
 from koikoi.net.roles import Role
@@ -417,7 +423,12 @@ class PeerLink(QObject):
             self._settle()
 
     def _enqueue(self, events: Sequence[ConnectionEvent]) -> None:
-        """Events of a session no connection holds (it left or expired while suspended)."""
+        """Events of a session no connection holds (it left or expired while suspended): an
+        abort they end in counted in the peer's pin (:func:`~koikoi.net.connection.count_aborts`),
+        the count kept on the connection that held it."""
+        counted = count_aborts(events, self.session, self.options.known_peers)
+        if counted is not None and self.connection is not None:
+            self.connection.toss_aborts = counted
         self._queue.extend(events)
         self._record(events)
 
