@@ -134,6 +134,20 @@ def test_a_hello_with_an_impossible_clock_is_refused(clock: dict[str, int]) -> N
         joiner.receive(pack(hello))
 
 
+@pytest.mark.parametrize(
+    "clock",
+    [{"seconds": 0, "reserve": 36000}, {"seconds": 99999, "reserve": 0}],
+)
+def test_a_joiners_hello_with_an_impossible_clock_is_refused_too(clock: dict[str, int]) -> None:
+    """The room's clock wins, so the host used to let a joiner's clock go unread: an
+    impossible one is the same malformed hello from either side."""
+    joiner, host = shake(Role.JOINER), shake(Role.HOST)
+    hello = cast("dict[str, Any]", unpack(joiner.start()[0]))
+    hello["clock"] = clock
+    with pytest.raises(ProtocolError, match="clock"):
+        host.receive(pack(hello))
+
+
 # --- the reserve ---------------------------------------------------------------------------
 
 
@@ -322,3 +336,14 @@ def test_a_room_without_a_clock_or_with_a_broken_one_is_listed_with_the_older_on
     room = parse_room("Hanami._koikoi._tcp.local.", _txt(properties), ["127.0.0.1"], 4000)
     assert room.clock == LEGACY_CLOCK
     assert room.to_json()["clock"] == 60 and room.to_json()["reserve"] == 0
+
+
+def test_a_hello_whose_version_is_true_is_malformed_not_a_version() -> None:
+    """``"v": true`` is no version (a bool is not a count): the hello is malformed, not
+    "koikoi-net/True", an older program's."""
+    joiner, host = shake(Role.JOINER), shake(Role.HOST)
+    hello = cast("dict[str, Any]", unpack(joiner.start()[0]))
+    hello["v"] = True
+    with pytest.raises(ProtocolError) as refused:
+        host.receive(pack(hello))
+    assert "True" not in str(refused.value), refused.value

@@ -386,6 +386,14 @@ class Handshake:
 
     # --- hellos --------------------------------------------------------------------------
 
+    def _take_clock(self, fields: Fields) -> None:
+        """The peer's hello's clock, checked from either side (an impossible one is a
+        malformed hello); the room's setting wins, so only a joiner takes it."""
+        if "clock" in fields:
+            clock = clock_of(fields.get("clock", Fields))
+            if self.role is Role.JOINER:
+                self.clock = clock
+
     def _on_hello(self, payload: bytes) -> list[bytes]:
         raw = unpack(payload, canonical=False)
         # The version is read before the schema (another version may carry other fields)
@@ -394,7 +402,7 @@ class Handshake:
         version = PROTOCOL_VERSION
         if isinstance(raw, dict) and raw.get("t") == "hello":
             given = raw.get("v")
-            if isinstance(given, int):
+            if isinstance(given, int) and not isinstance(given, bool):
                 version = given
                 self._meet(version)
                 schema = HELLO_PRIVATE if version == PRIVATE_VERSION else HELLO
@@ -403,8 +411,7 @@ class Handshake:
             raise _refused(message)
         fields = message.fields
         self._agree_dealing(version, fields)
-        if self.role is Role.JOINER and "clock" in fields:  # the room's setting wins
-            self.clock = clock_of(fields.get("clock", Fields))
+        self._take_clock(fields)
         if "stamps" in fields:
             self.peer_stamps = tuple(str(s) for s in fields.get("stamps", list))
         if "after" in fields:
