@@ -44,6 +44,7 @@ from koikoi.ui.net.netlink.join import QtJoin
 from koikoi.ui.net.netlink.room import QtRoom
 from tests import virtual_loop
 from tests.stepped_clock import SteppedClock
+from tests.test_net_clock import NeverMoves
 
 SETTINGS = Settings(rounds=6)
 CLOSING = LinkStage.CLOSING
@@ -68,21 +69,6 @@ class FirstLegal:
 
     async def choose(self, observation: Observation) -> Action:
         return observation.legal_actions[0]
-
-    def notify(self, events: Sequence[Event]) -> None:
-        pass
-
-    def cancel(self) -> None:
-        pass
-
-
-class Thinking:
-    """A local player that has not chosen yet when the match ends (its turn never comes
-    to a move)."""
-
-    async def choose(self, observation: Observation) -> Action:
-        await asyncio.Event().wait()
-        raise AssertionError("unreachable")
 
     def notify(self, events: Sequence[Event]) -> None:
         pass
@@ -142,8 +128,11 @@ class Peer:
             lockstep = None if conn.session is None else conn.session.lockstep
             if self.send_then_drop and lockstep is not None and lockstep.seq >= (self.drop_at or 0):
                 sock.sendall(conn.data_to_send())  # the toss's last message: the peer deals
-                time.sleep(0.2)  # it reads them before the end of the stream
                 sock.shutdown(socket.SHUT_WR)
+                with contextlib.suppress(OSError):  # until the peer, past them, closes too
+                    end = time.monotonic() + 10
+                    while time.monotonic() < end and sock.recv(65536):
+                        pass
                 return "dropped"
             turn = conn.local_turn
             if turn is not None and not conn.closed:
@@ -273,7 +262,7 @@ def host_asyncio(
             if isinstance(event, Resumed):
                 resumed.append(event)
 
-        room = Room(opts, FirstLegal() if moves else Thinking(), on_event=on_event)
+        room = Room(opts, FirstLegal() if moves else NeverMoves(), on_event=on_event)
         _, port = await room.open("127.0.0.1", 0)
         peer = joiner(port)
         peer.start()
