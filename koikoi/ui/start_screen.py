@@ -8,6 +8,7 @@ computer level. The settings card is the room form's 「コンピューターと
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QPointF, QRectF, QSize, Qt
@@ -264,7 +265,7 @@ class StartScreen(QWidget):
             label = names.level_name(name)
             b = QRadioButton(label)
             b.setAccessibleName(self.tr("Computer level: {0}").format(label))
-            b.setToolTip(described[name])
+            b.setToolTip(f"<p>{html.escape(described[name])}</p>")  # rich text: it wraps
             b.setAccessibleDescription(described[name])
             b.setProperty("level", name)
             self.level.addButton(b, i)
